@@ -1,0 +1,49 @@
+"""What a game system's hooks may use while one event is applied."""
+
+from __future__ import annotations
+
+from .errors import DomainError
+from .records import Record
+from .rolling import DicePool, DiceProvider
+from .tables import BoundTable, CellValue
+
+
+class Ctx:
+    def __init__(self, system, state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None):
+        self.system = system
+        self.journal = journal or {}  # seq -> Record, for proposals naming earlier events
+        self.state = state
+        self.record = record
+        self.pool = pool
+        self.provider = provider
+
+    @property
+    def overrides(self) -> dict:
+        return {key: rule["value"] for key, rule in self.state.get("house_rules", {}).items()}
+
+    def table(self, table_id: str) -> BoundTable:
+        return self.system.tables.bound(table_id, self.overrides)
+
+    def constant(self, key: str) -> CellValue:
+        book = self.system.constants()[key]["value"]
+        rule = self.state.get("house_rules", {}).get(key)
+        return CellValue(rule["value"] if rule else book, book)
+
+    def value(self, key: str):
+        return self.constant(key).value
+
+    def roll(self, key: str, expr: str, side: str = "") -> list[int]:
+        """The dice for `key`: recorded ones if any, else new ones from the provider.
+
+        `side` is the roll's audience: "" for a public roll, a side's slug for
+        that side's secret roll.
+        """
+        if key in self.pool.faces:
+            if self.pool.exprs[key] != expr:
+                raise DomainError(
+                    f"event {self.record.seq}", f"The roll {key} was recorded as {self.pool.exprs[key]}, not {expr}."
+                )
+            return list(self.pool.faces[key])
+        faces = self.provider.provide(key, expr, side, self.record)
+        self.pool.add(key, expr, faces, side)
+        return list(faces)

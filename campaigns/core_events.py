@@ -1,0 +1,348 @@
+"""Event kinds every campaign has, whatever its game: people, house rules,
+results and their confirmation, sealed choices, dice, and proposals
+(corrections, undo, late house rules, full exports) that need agreement.
+
+Who may submit what is checked twice: club roles (organizer) by the services,
+which know the club; side rules (who plays which side, who confirms whom) here,
+so a replayed journal is held to them too.
+"""
+
+from __future__ import annotations
+
+from .errors import DomainError
+from .schema import EventKind, Field
+from .systems import get_system
+
+_SCENARIO = Field("scenario", "int", min=0)
+
+KINDS = {
+    k.name: k
+    for k in [
+        EventKind("campaign.created", "Campaign created", (
+            Field("system"), Field("variant"), Field("name", max_length=120), Field("options", "json", required=False, default={}),
+        ), actor="organizer"),
+        EventKind("player.assigned", "Player assigned to a side", (Field("side"), Field("username")), actor="organizer"),
+        EventKind("player.removed", "Player removed from a side", (Field("side"), Field("username")), actor="organizer"),
+        EventKind("player.replaced", "Player replaced", (Field("side"), Field("old"), Field("new")), actor="organizer"),
+        EventKind("referee.assigned", "Referee assigned", (Field("username", required=False, default=None),), actor="organizer"),
+        EventKind("house_rule.set", "House rule set", (
+            Field("key"), Field("value", "json"), Field("note", required=False, default=""),
+        ), actor="organizer"),
+        EventKind("campaign.started", "Campaign started", (), actor="organizer"),
+        EventKind("campaign.finished", "Campaign ended by the organizer", (Field("reason", max_length=500),), actor="organizer"),
+        EventKind("result.submitted", "Result submitted", (_SCENARIO, Field("data", "json")), actor="side"),
+        EventKind("result.withdrawn", "Result withdrawn", (_SCENARIO,), actor="side"),
+        EventKind("result.confirmed", "Result confirmed", (_SCENARIO,), actor="side"),
+        EventKind("result.disputed", "Result disputed", (_SCENARIO, Field("reason", max_length=1000)), actor="side"),
+        EventKind("result.resolved", "Disputed result settled", (_SCENARIO, Field("data", "json")), actor="arbiter"),
+        EventKind("dice.rolled", "Dice rolled", (
+            Field("key", max_length=200), Field("expr"), Field("dice", "list", item=Field("die", "int")),
+            Field("source", "choice", choices=("server", "entered")),
+        ), actor="system"),
+        EventKind("sealed.submitted", "Sealed choice submitted", (Field("key"), Field("choice", "json")), audience="side"),
+        EventKind("sealed.revealed", "Sealed choices revealed", (Field("key"), Field("choices", "json")), actor="system"),
+        EventKind("proposal.made", "Change proposed", (
+            Field("action", "choice", choices=("correct", "undo", "house_rule", "export")),
+            Field("target", "int", required=False, default=None, min=1),
+            Field("data", "json", required=False, default=None),
+            Field("reason", required=False, default="", max_length=1000),
+        ), actor="member"),
+        EventKind("proposal.approved", "Change approved", (Field("proposal", "int", min=1),), actor="member"),
+        EventKind("proposal.rejected", "Change rejected", (Field("proposal", "int", min=1),), actor="member"),
+        EventKind("proposal.applied", "Change applied", (Field("proposal", "int", min=1),), actor="system"),
+    ]
+}
+
+# Kinds a proposal may correct or undo (dice are never re-rolled; proposals and
+# system-written events are history).
+AMENDABLE = {"result.submitted", "result.resolved", "sealed.submitted"}
+UNDOABLE = AMENDABLE | {"result.confirmed", "result.disputed", "result.withdrawn", "player.assigned",
+                        "player.removed", "player.replaced", "referee.assigned"}
+
+
+def new_state(record) -> dict:
+    data = KINDS["campaign.created"].clean(record.data)
+    try:
+        system = get_system(data["system"])
+    except KeyError:
+        raise DomainError("system", f"Unknown game system {data['system']!r}.") from None
+    try:
+        variant = system.variant(data["variant"])
+    except KeyError:
+        raise DomainError("variant", f"{system.name} has no variant {data['variant']!r}.") from None
+    return {
+        "version": 1,
+        "seq": record.seq,
+        "system": system.slug,
+        "variant": variant.slug,
+        "name": data["name"],
+        "options": data["options"] or {},
+        "status": "setup",
+        "winner": None,
+        "finish_reason": "",
+        "sides": {s.slug: {"name": s.name, "players": []} for s in system.sides},
+        "referee": None,
+        "house_rules": {},
+        "scenarios": [
+            {"index": i, "label": label, "status": "upcoming", "result": None, "pending": None}
+            for i, label in enumerate(variant.calendar)
+        ],
+        "current": None,
+        "sealed": {},
+        "proposals": {},
+        "streams": {},
+        "export_approved": None,
+        "undone": {},
+        "corrected": {},
+        "game": None,
+    }
+
+
+# --- helpers for game systems -------------------------------------------------------
+
+
+def advance(state: dict, ctx) -> None:
+    """Make the next scenario current, or end the campaign after the last one."""
+    nxt = (state["current"] if state["current"] is not None else -1) + 1
+    if nxt < len(state["scenarios"]):
+        state["current"] = nxt
+        state["scenarios"][nxt]["status"] = "current"
+    else:
+        state["current"] = None
+        ctx.system.on_calendar_end(state, ctx)
+        if state["status"] != "finished":
+            finish(state, None, "The last scenario has been played.")
+
+
+def finish(state: dict, winner: str | None, reason: str) -> None:
+    state["status"] = "finished"
+    state["winner"] = winner
+    state["finish_reason"] = reason
+    for sealed in state["sealed"].values():
+        sealed["open"] = False
+
+
+def open_sealed(state: dict, key: str, label: str, sides: list[str], options: list | None = None) -> None:
+    if key in state["sealed"]:
+        raise DomainError("key", f"The sealed choice {key} is already open.")
+    state["sealed"][key] = {
+        "label": label, "sides": list(sides), "options": options, "choices": {}, "revealed": False, "open": True,
+    }
+
+
+# --- handlers ------------------------------------------------------------------------
+
+
+def _side(state, slug, field="side"):
+    if slug not in state["sides"]:
+        raise DomainError(field, f"Unknown side {slug!r}.")
+    return state["sides"][slug]
+
+
+def _playing(state, username):
+    for slug, side in state["sides"].items():
+        if username in side["players"]:
+            return slug
+    return None
+
+
+def _player_assigned(state, rec, ctx):
+    side, user = _side(state, rec.data["side"]), rec.data["username"]
+    _check_can_play(state, user)
+    side["players"].append(user)
+
+
+def _check_can_play(state, user):
+    playing = _playing(state, user)
+    if playing:
+        raise DomainError("username", f"{user} already plays {state['sides'][playing]['name']}.")
+    if state["referee"] == user:
+        raise DomainError("username", f"{user} is the referee and cannot play a side.")
+
+
+def _player_removed(state, rec, ctx):
+    side, user = _side(state, rec.data["side"]), rec.data["username"]
+    if user not in side["players"]:
+        raise DomainError("username", f"{user} does not play {side['name']}.")
+    side["players"].remove(user)
+
+
+def _player_replaced(state, rec, ctx):
+    side, old, new = _side(state, rec.data["side"]), rec.data["old"], rec.data["new"]
+    if old not in side["players"]:
+        raise DomainError("old", f"{old} does not play {side['name']}.")
+    _check_can_play(state, new)
+    side["players"][side["players"].index(old)] = new
+
+
+def _referee_assigned(state, rec, ctx):
+    user = rec.data["username"]
+    if user and _playing(state, user):
+        raise DomainError("username", f"{user} plays a side and cannot referee.")
+    state["referee"] = user or None
+
+
+def check_house_rule(state, ctx, key, value):
+    system = ctx.system
+    if key.count(":") == 2:
+        try:
+            book = system.tables.book_value(key)
+        except KeyError:
+            raise DomainError("key", f"{key} names no table cell.") from None
+    elif key in system.constants():
+        book = system.constants()[key]["value"]
+    else:
+        raise DomainError("key", f"{key} names no table cell or constant.")
+    if book is not None and not isinstance(book, bool) and type(value) is not type(book):
+        raise DomainError("value", f"Must be a {type(book).__name__} like the book value ({book!r}).")
+    return book
+
+
+def set_house_rule(state, ctx, key, value, note, seq):
+    book = check_house_rule(state, ctx, key, value)
+    if value == book:
+        state["house_rules"].pop(key, None)  # back to the book
+    else:
+        state["house_rules"][key] = {"value": value, "book": book, "note": note, "seq": seq}
+
+
+def _house_rule_set(state, rec, ctx):
+    if state["status"] != "setup":
+        raise DomainError("key", "Once play has started, a house rule needs every side's agreement (propose it).")
+    set_house_rule(state, ctx, rec.data["key"], rec.data["value"], rec.data["note"], rec.seq)
+
+
+def _campaign_started(state, rec, ctx):
+    if state["status"] != "setup":
+        raise DomainError("status", "The campaign has already started.")
+    empty = [s["name"] for s in state["sides"].values() if not s["players"]]
+    if empty:
+        raise DomainError("sides", f"Every side needs a player first: {', '.join(empty)}.")
+    state["status"] = "active"
+    state["game"] = ctx.system.initial_state(state["variant"], state["options"], ctx)
+    state["current"] = None
+    advance(state, ctx)
+
+
+def _campaign_finished(state, rec, ctx):
+    if state["status"] == "finished":
+        raise DomainError("status", "The campaign has already ended.")
+    finish(state, None, rec.data["reason"])
+
+
+def _scenario(state, index, statuses):
+    if state["status"] != "active":
+        raise DomainError("scenario", "The campaign is not in play.")
+    if not 0 <= index < len(state["scenarios"]):
+        raise DomainError("scenario", "No such scenario.")
+    scenario = state["scenarios"][index]
+    if scenario["status"] not in statuses:
+        raise DomainError("scenario", f"{scenario['label']} is {scenario['status']}; this is not possible now.")
+    return scenario
+
+
+def _result_submitted(state, rec, ctx):
+    index = rec.data["scenario"]
+    scenario = _scenario(state, index, ("current",))
+    if not rec.side and rec.actor != state["referee"]:
+        raise DomainError("side", "Submit the result for your side.")
+    reason = ctx.system.result_open(state, index)
+    if reason:
+        raise DomainError("scenario", reason)
+    data = ctx.system.clean_result(state, index, rec.data["data"], ctx)
+    scenario.update(status="pending", pending={"side": rec.side, "by": rec.actor, "data": data})
+    if len(state["sides"]) == 1 or rec.actor == state["referee"]:
+        confirm_result(state, index, data, ctx)
+
+
+def _result_withdrawn(state, rec, ctx):
+    scenario = _scenario(state, rec.data["scenario"], ("pending",))
+    if rec.side != scenario["pending"]["side"] and rec.actor != state["referee"]:
+        raise DomainError("scenario", "Only the side that submitted a result can withdraw it.")
+    scenario.update(status="current", pending=None)
+
+
+def _result_confirmed(state, rec, ctx):
+    index = rec.data["scenario"]
+    scenario = _scenario(state, index, ("pending",))
+    if rec.actor != state["referee"] and (not rec.side or rec.side == scenario["pending"]["side"]):
+        raise DomainError("scenario", "The other side (or the referee) confirms a result.")
+    confirm_result(state, index, scenario["pending"]["data"], ctx)
+
+
+def _result_disputed(state, rec, ctx):
+    scenario = _scenario(state, rec.data["scenario"], ("pending",))
+    if not rec.side or rec.side == scenario["pending"]["side"]:
+        raise DomainError("scenario", "Only the other side can dispute a result.")
+    scenario.update(status="disputed", dispute={"side": rec.side, "by": rec.actor, "reason": rec.data["reason"]})
+
+
+def _result_resolved(state, rec, ctx):
+    index = rec.data["scenario"]
+    _scenario(state, index, ("pending", "disputed"))
+    if _playing(state, rec.actor):
+        raise DomainError("scenario", "A dispute is settled by the referee or an organizer who plays no side.")
+    data = ctx.system.clean_result(state, index, rec.data["data"], ctx)
+    confirm_result(state, index, data, ctx)
+
+
+def confirm_result(state, index, data, ctx):
+    scenario = state["scenarios"][index]
+    scenario.update(status="played", result=data, pending=None)
+    scenario.pop("dispute", None)
+    ctx.system.on_result(state, index, data, ctx)
+
+
+def _dice_rolled(state, rec, ctx):
+    pass  # dice are read from the pool (campaigns.rolling) by key
+
+
+def _sealed(state, key):
+    sealed = state["sealed"].get(key)
+    if sealed is None or not sealed["open"]:
+        raise DomainError("key", f"No sealed choice {key} is open.")
+    return sealed
+
+
+def _sealed_submitted(state, rec, ctx):
+    sealed = _sealed(state, rec.data["key"])
+    if sealed["revealed"]:
+        raise DomainError("key", "These choices have already been revealed.")
+    if rec.side not in sealed["sides"]:
+        raise DomainError("side", "Your side makes no choice here.")
+    if sealed["options"] is not None and rec.data["choice"] not in sealed["options"]:
+        raise DomainError("choice", f"Choose one of: {', '.join(map(str, sealed['options']))}.")
+    sealed["choices"][rec.side] = ctx.system.clean_sealed_choice(state, rec.data["key"], rec.data["choice"], ctx)
+
+
+def _sealed_revealed(state, rec, ctx):
+    sealed = _sealed(state, rec.data["key"])
+    if sealed["revealed"] or set(sealed["choices"]) != set(sealed["sides"]):
+        raise DomainError("key", "Choices are revealed once, when every side has chosen.")
+    if rec.data["choices"] != sealed["choices"]:
+        raise DomainError("choices", "The revealed choices differ from the submitted ones.")
+    sealed.update(revealed=True, open=False)
+    ctx.system.on_sealed_revealed(state, rec.data["key"], dict(sealed["choices"]), ctx)
+
+
+HANDLERS = {
+    "player.assigned": _player_assigned,
+    "player.removed": _player_removed,
+    "player.replaced": _player_replaced,
+    "referee.assigned": _referee_assigned,
+    "house_rule.set": _house_rule_set,
+    "campaign.started": _campaign_started,
+    "campaign.finished": _campaign_finished,
+    "result.submitted": _result_submitted,
+    "result.withdrawn": _result_withdrawn,
+    "result.confirmed": _result_confirmed,
+    "result.disputed": _result_disputed,
+    "result.resolved": _result_resolved,
+    "dice.rolled": _dice_rolled,
+    "sealed.submitted": _sealed_submitted,
+    "sealed.revealed": _sealed_revealed,
+}
+
+from . import proposals  # noqa: E402  (registers the proposal.* handlers)
+
+HANDLERS.update(proposals.HANDLERS)

@@ -1,0 +1,124 @@
+"""The fold: a campaign's state is its journal applied event by event.
+
+``fold(records)`` rebuilds the state from scratch; ``apply_record`` applies one
+event to a state in place. Core event kinds (people, results, sealed choices,
+proposals, dice) are handled in campaigns.core_events; every other kind belongs
+to the campaign's game system.
+
+Approved corrections and undos act on the past: before folding, every applied
+proposal substitutes the corrected data for its target event (or drops an undone
+event), so everything after it is recomputed, re-using the recorded dice by key.
+"""
+
+from __future__ import annotations
+
+import copy
+
+from . import core_events
+from .context import Ctx
+from .errors import DomainError
+from .records import Record
+from .rolling import DicePool, DiceProvider
+from .systems import get_system
+
+# Events the service writes itself; no player acts "for a side" with them.
+SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaign.created"}
+
+
+class JournalError(DomainError):
+    """An event of a journal does not fit the state before it."""
+
+    def __init__(self, record: Record, error: DomainError):
+        self.record = record
+        self.inner = error
+        super().__init__(f"events[{record.seq}].{error.field}", error.message)
+
+    def describe(self) -> str:
+        return f"event {self.record.seq} ({self.record.kind}) no longer fits: {self.inner.field}: {self.inner.message}"
+
+
+def substitutions(records) -> dict[int, dict]:
+    """target seq -> the applied proposal's data ({"action": "correct"|"undo", "data": ...})."""
+    proposals = {r.seq: r for r in records if r.kind == "proposal.made"}
+    found: dict[int, dict] = {}
+    for record in records:
+        if record.kind != "proposal.applied":
+            continue
+        proposal = proposals.get(record.data.get("proposal"))
+        if proposal and proposal.data.get("action") in ("correct", "undo"):
+            found[proposal.data["target"]] = dict(proposal.data, proposal=proposal.seq)
+    return found
+
+
+def fold(records: list[Record], provider: DiceProvider | None = None, pool: DicePool | None = None) -> dict:
+    provider = provider or DiceProvider()
+    pool = pool or DicePool.from_records(records)
+    subst = substitutions(records)
+    journal = {r.seq: r for r in records}
+    state: dict | None = None
+    for record in records:
+        change = subst.get(record.seq)
+        if change and change["action"] == "undo":
+            state["undone"][str(record.seq)] = change["proposal"]
+            state["seq"] = record.seq
+            continue
+        if change:
+            record = record.with_data(change["data"])
+        try:
+            state = apply_record(state, record, pool, provider, journal)
+        except DomainError as error:
+            if isinstance(error, JournalError):
+                raise
+            raise JournalError(record, error) from None
+        if change:
+            state["corrected"][str(record.seq)] = change["proposal"]
+    provider.finish()
+    if state is None:
+        raise DomainError("events", "A journal starts with a campaign.created event.")
+    return state
+
+
+def apply_record(
+    state: dict | None, record: Record, pool: DicePool, provider: DiceProvider, journal: dict | None = None
+) -> dict:
+    """Apply one record (in place where a state exists); raise DomainError if it does not fit."""
+    if record.kind == "campaign.created":
+        if state is not None:
+            raise DomainError("kind", "The campaign already exists.")
+        return core_events.new_state(record)
+    if state is None:
+        raise DomainError("kind", "A journal starts with a campaign.created event.")
+    system = get_system(state["system"])
+    ctx = Ctx(system, state, record, pool, provider, journal)
+    if record.kind not in SYSTEM_WRITTEN:
+        _check_acting_side(state, record)
+    handler = core_events.HANDLERS.get(record.kind)
+    if handler is not None:
+        kind = core_events.KINDS[record.kind]
+        handler(state, record.with_data(kind.clean(record.data)), ctx)
+    else:
+        kind = system.event_kind(record.kind)
+        if kind is None:
+            raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
+        if state["status"] != "active":
+            raise DomainError("kind", "The campaign is not in play.")
+        system.apply(state, record.with_data(kind.clean(record.data)), ctx)
+    stream = f"side:{record.side}" if record.side else "campaign"
+    state["streams"][stream] = state["streams"].get(stream, 0) + 1
+    state["seq"] = record.seq
+    return state
+
+
+def _check_acting_side(state: dict, record: Record) -> None:
+    if not record.side:
+        return
+    side = state["sides"].get(record.side)
+    if side is None:
+        raise DomainError("side", f"Unknown side {record.side!r}.")
+    if record.actor not in side["players"] and record.actor != state["referee"]:
+        raise DomainError("side", f"{record.actor} does not play {side['name']}.")
+
+
+def try_apply(state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None) -> dict:
+    """Apply to a copy, leaving `state` untouched if the record is refused."""
+    return apply_record(copy.deepcopy(state), record, pool, provider, journal)

@@ -1,0 +1,184 @@
+"""Clubs, people and campaigns.
+
+A campaign's play lives in its journal (`Event`): append-only, never edited.
+`Snapshot`, `Side`, `SidePlayer`, `Scenario` and the status/referee fields of
+`Campaign` are projections rebuilt from the journal after every append
+(campaigns.projections); they exist so lists and permission checks can query.
+"""
+
+from __future__ import annotations
+
+import secrets
+import uuid
+from datetime import timedelta
+
+from django.conf import settings
+from django.db import models
+from django.utils import timezone
+
+
+class Club(models.Model):
+    name = models.CharField(max_length=120)
+    slug = models.SlugField(max_length=60, unique=True)
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Membership(models.Model):
+    ORGANIZER = "organizer"
+    PLAYER = "player"
+    ROLES = [(ORGANIZER, "Organizer"), (PLAYER, "Player")]
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    role = models.CharField(max_length=20, choices=ROLES, default=PLAYER)
+    joined_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
+        ordering = ["club", "user__username"]
+
+    def __str__(self) -> str:
+        return f"{self.user} in {self.club} ({self.role})"
+
+
+def _invitation_code() -> str:
+    return secrets.token_urlsafe(16)
+
+
+def _invitation_expiry():
+    return timezone.now() + timedelta(days=14)
+
+
+class Invitation(models.Model):
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="invitations")
+    code = models.CharField(max_length=40, unique=True, default=_invitation_code)
+    role = models.CharField(max_length=20, choices=Membership.ROLES, default=Membership.PLAYER)
+    email = models.EmailField(blank=True)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    expires_at = models.DateTimeField(default=_invitation_expiry)
+    accepted_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    accepted_at = models.DateTimeField(null=True, blank=True)
+    revoked = models.BooleanField(default=False)
+
+    class Meta:
+        ordering = ["-created_at"]
+
+    @property
+    def usable(self) -> bool:
+        return not self.revoked and self.accepted_at is None and self.expires_at > timezone.now()
+
+
+class Campaign(models.Model):
+    SETUP, ACTIVE, FINISHED = "setup", "active", "finished"
+    STATUSES = [(SETUP, "Setting up"), (ACTIVE, "Active"), (FINISHED, "Finished")]
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="campaigns")
+    system = models.CharField(max_length=40)
+    variant = models.CharField(max_length=40)
+    name = models.CharField(max_length=120)
+    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    # Projections of the journal:
+    status = models.CharField(max_length=20, choices=STATUSES, default=SETUP)
+    referee = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="refereed_campaigns"
+    )
+    last_seq = models.PositiveIntegerField(default=0)
+    updated_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["-updated_at", "-id"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Side(models.Model):
+    """Projection: a side of a campaign, as the game system defines it."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="sides")
+    slug = models.SlugField(max_length=40)
+    name = models.CharField(max_length=80)
+    order = models.PositiveSmallIntegerField(default=0)
+    players = models.ManyToManyField(settings.AUTH_USER_MODEL, through="SidePlayer", related_name="+")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["campaign", "slug"], name="side_slug_per_campaign")]
+        ordering = ["campaign", "order"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class SidePlayer(models.Model):
+    """Projection: who plays a side (team play: several players per side)."""
+
+    side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="side_seats")
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["side", "user"], name="one_seat_per_side")]
+
+
+class Scenario(models.Model):
+    """Projection: one round of the campaign (a CG half-day, a mission, a turn)."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="scenarios")
+    index = models.PositiveIntegerField()
+    label = models.CharField(max_length=80)
+    status = models.CharField(max_length=20)
+    summary = models.JSONField(default=dict, blank=True)  # public result summary only
+
+    class Meta:
+        constraints = [models.UniqueConstraint(fields=["campaign", "index"], name="scenario_index_per_campaign")]
+        ordering = ["campaign", "index"]
+
+
+class Event(models.Model):
+    """One entry of a campaign's append-only journal."""
+
+    PUBLIC, SIDE, REFEREE = "public", "side", "referee"
+    AUDIENCES = [(PUBLIC, "Club"), (SIDE, "One side"), (REFEREE, "Referee only")]
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="events")
+    seq = models.PositiveIntegerField()
+    uid = models.UUIDField(default=uuid.uuid4, unique=True, editable=False)
+    kind = models.CharField(max_length=60)
+    data = models.JSONField(default=dict)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    side = models.CharField(max_length=40, blank=True)
+    audience = models.CharField(max_length=10, choices=AUDIENCES, default=PUBLIC)
+    created_at = models.DateTimeField(default=timezone.now)
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_per_campaign"),
+            models.UniqueConstraint(fields=["campaign", "idempotency_key"], name="event_idempotency_per_campaign"),
+        ]
+        ordering = ["campaign", "seq"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None and not kwargs.pop("_allow_update", False):
+            raise RuntimeError("Journal events are append-only.")
+        super().save(*args, **kwargs)
+
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
+
+
+class Snapshot(models.Model):
+    """Cached state after `seq` events; dropped and rebuilt when the journal changes."""
+
+    campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="snapshot")
+    seq = models.PositiveIntegerField()
+    state = models.JSONField()

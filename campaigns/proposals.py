@@ -1,0 +1,130 @@
+"""Proposals: changes that need every other side's agreement (or the referee's).
+
+A proposal corrects or undoes an earlier event, sets a house rule after play has
+started, or allows the organizer a full export. It is approved by one player of
+each side other than the proposer's, or by the referee alone; the service then
+appends ``proposal.applied``. Corrections and undos are applied to the past by
+the fold (campaigns.engine.substitutions); the others take effect where
+``proposal.applied`` stands in the journal.
+"""
+
+from __future__ import annotations
+
+from .errors import DomainError
+
+
+def _amendable(ctx, kind: str, action: str) -> bool:
+    from .core_events import AMENDABLE, UNDOABLE
+
+    if ctx.system.event_kind(kind) is not None:
+        return True
+    return kind in (AMENDABLE if action == "correct" else UNDOABLE)
+
+
+def _target(state, rec, ctx):
+    target = rec.data["target"]
+    if target is None:
+        raise DomainError("target", "Name the event to change.")
+    record = ctx.journal.get(target)
+    if record is None or target >= rec.seq:
+        raise DomainError("target", "No such earlier event.")
+    if not _amendable(ctx, record.kind, rec.data["action"]):
+        raise DomainError("target", f"A {record.kind} event cannot be changed this way.")
+    done_by = state["undone"].get(str(target))
+    if done_by is not None and done_by != rec.seq:
+        raise DomainError("target", "That event has already been undone.")
+    if record.audience != "public" and rec.actor != state["referee"] and rec.side != record.side:
+        raise DomainError("target", "No such earlier event.")  # never confirm a hidden event exists
+    return record
+
+
+def _proposal_made(state, rec, ctx):
+    from .core_events import check_house_rule
+
+    data = rec.data
+    action = data["action"]
+    entry = {
+        "seq": rec.seq, "uid": rec.uid, "action": action, "target": data["target"], "data": data["data"], "reason": data["reason"],
+        "by": rec.actor, "side": rec.side, "audience": "public", "target_side": "", "target_kind": "",
+        "approved": [], "status": "pending",
+    }
+    if action in ("correct", "undo"):
+        target = _target(state, rec, ctx)
+        entry.update(
+            audience=target.audience, target_side=target.side, target_kind=target.kind, target_uid=target.uid
+        )
+        if action == "correct":
+            kind = ctx.system.event_kind(target.kind)
+            if kind is None:
+                from .core_events import KINDS
+
+                kind = KINDS[target.kind]
+            if not isinstance(data["data"], dict):
+                raise DomainError("data", "Give the corrected data of the event.")
+            entry["data"] = kind.clean(data["data"])
+    elif action == "house_rule":
+        if state["status"] != "active":
+            raise DomainError("action", "Before play starts the organizer sets house rules directly.")
+        rule = data["data"] if isinstance(data["data"], dict) else {}
+        if "key" not in rule or "value" not in rule:
+            raise DomainError("data", "A house rule needs a key and a value.")
+        check_house_rule(state, ctx, rule["key"], rule["value"])
+    elif data["target"] is not None:
+        raise DomainError("target", "An export proposal names no event.")
+    referee = rec.actor == state["referee"]
+    entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
+    state["proposals"][str(rec.seq)] = entry
+
+
+def _pending(state, number):
+    proposal = state["proposals"].get(str(number))
+    if proposal is None:
+        raise DomainError("proposal", "No such proposal.")
+    if proposal["status"] != "pending":
+        raise DomainError("proposal", f"This proposal is already {proposal['status']}.")
+    return proposal
+
+
+def _proposal_approved(state, rec, ctx):
+    proposal = _pending(state, rec.data["proposal"])
+    if rec.actor == state["referee"]:
+        proposal["approved"].append("referee")
+    elif rec.side in proposal["needs"] and rec.side not in proposal["approved"]:
+        proposal["approved"].append(rec.side)
+    else:
+        raise DomainError("proposal", "Your approval is not needed for this proposal.")
+
+
+def _proposal_rejected(state, rec, ctx):
+    proposal = _pending(state, rec.data["proposal"])
+    allowed = rec.actor in (state["referee"], proposal["by"]) or rec.side in proposal["needs"]
+    if not allowed:
+        raise DomainError("proposal", "You cannot reject this proposal.")
+    proposal["status"] = "rejected"
+
+
+def is_complete(proposal) -> bool:
+    return "referee" in proposal["approved"] or set(proposal["needs"]) <= set(proposal["approved"])
+
+
+def _proposal_applied(state, rec, ctx):
+    from .core_events import set_house_rule
+
+    proposal = _pending(state, rec.data["proposal"])
+    if not is_complete(proposal):
+        raise DomainError("proposal", "Not every side has agreed yet.")
+    proposal["status"] = "applied"
+    proposal["applied"] = rec.seq
+    if proposal["action"] == "house_rule":
+        rule = proposal["data"]
+        set_house_rule(state, ctx, rule["key"], rule["value"], rule.get("note", ""), rec.seq)
+    elif proposal["action"] == "export":
+        state["export_approved"] = rec.seq
+
+
+HANDLERS = {
+    "proposal.made": _proposal_made,
+    "proposal.approved": _proposal_approved,
+    "proposal.rejected": _proposal_rejected,
+    "proposal.applied": _proposal_applied,
+}

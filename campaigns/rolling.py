@@ -1,0 +1,97 @@
+"""Dice in the journal: a pool keyed by step and subject, and who provides missing dice.
+
+Every roll has a key ("5/30A/1.616/german"). The pool holds every die ever
+recorded in the campaign, including rolls a corrected history no longer needs,
+so recomputing the campaign re-uses the same dice and nobody re-rolls until they
+like the result. When a key is missing, a provider decides what happens: the
+server rolls it, the player is asked for it, or (replaying a file) it is an error.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import dice as dicelib
+from .errors import DiceNeeded, DomainError
+from .records import Record
+
+
+@dataclass
+class DicePool:
+    faces: dict[str, list[int]] = field(default_factory=dict)
+    exprs: dict[str, str] = field(default_factory=dict)
+    sides: dict[str, str] = field(default_factory=dict)
+
+    @classmethod
+    def from_records(cls, records) -> "DicePool":
+        pool = cls()
+        for record in records:
+            if record.kind == "dice.rolled":
+                key = record.data.get("key")
+                if key in pool.faces:
+                    raise DomainError(f"event {record.seq}.key", f"The roll {key!r} is recorded twice.")
+                pool.add(key, record.data.get("expr"), record.data.get("dice"), record.side, record.seq)
+        return pool
+
+    def add(self, key: str, expr: str, faces, side: str = "", seq: int | None = None):
+        where = f"event {seq}." if seq is not None else ""
+        parsed = dicelib.parse(expr)
+        self.faces[key] = parsed.check_faces(faces, f"{where}dice")
+        self.exprs[key] = expr
+        self.sides[key] = side
+
+
+class DiceProvider:
+    """Replaying stored events: every die must already be in the journal."""
+
+    def provide(self, key: str, expr: str, side: str, record: Record) -> list[int]:
+        raise DomainError(f"event {record.seq}", f"The dice for {key} ({expr}) are missing from the journal.")
+
+    def finish(self) -> None:
+        pass
+
+
+@dataclass
+class NewRoll:
+    key: str
+    expr: str
+    dice: list[int]
+    side: str
+    source: str  # server | entered
+
+
+class LiveProvider(DiceProvider):
+    """Submitting: the server rolls, or players enter dice (per campaign).
+
+    `entered` holds dice the submitter typed in, by key. In "entered" mode a
+    missing key the submitter may see is asked for (all of them at once, via
+    DiceNeeded); one the submitter may not see (the other side's secret roll,
+    newly needed after a correction) is rolled by the server rather than
+    revealed.
+    """
+
+    def __init__(self, mode: str, entered: dict | None = None, may_see=lambda side: True):
+        self.mode = mode
+        self.entered = dict(entered or {})
+        self.may_see = may_see
+        self.new: list[NewRoll] = []
+        self.missing: list[dict] = []
+
+    def provide(self, key, expr, side, record):
+        parsed = dicelib.parse(expr)
+        if key in self.entered:
+            faces = parsed.check_faces(self.entered.pop(key), f"dice.{key}")
+            self.new.append(NewRoll(key, expr, faces, side, "entered"))
+            return faces
+        if self.mode == "entered" and self.may_see(side):
+            self.missing.append({"key": key, "expr": expr})
+            return [1] * parsed.count  # placeholder so every missing roll is found in one pass
+        faces = parsed.roll()
+        self.new.append(NewRoll(key, expr, faces, side, "server"))
+        return faces
+
+    def finish(self) -> None:
+        if self.missing:
+            raise DiceNeeded(self.missing)
+        if self.entered:
+            raise DomainError("dice", f"No roll is due for: {', '.join(sorted(self.entered))}.")

@@ -1,0 +1,76 @@
+"""Rolling on a table, and what a roll shows afterwards.
+
+A roll report carries the dice, the original roll, every modifier with its name
+and rule number, the final roll, the table row it hit and the result (with the
+book value beside a house-ruled one). Modifiers are recomputed from the state
+each time the journal is folded; only the dice are stored.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from fractions import Fraction
+
+from . import dice as dicelib
+
+
+@dataclass(frozen=True)
+class Mod:
+    label: str
+    rule: str
+    value: int
+
+    def as_dict(self) -> dict:
+        return {"label": self.label, "rule": self.rule, "value": self.value}
+
+
+def total(mods) -> int:
+    return sum(m.value for m in mods)
+
+
+def roll_on(ctx, table_id: str, key: str, mods=(), side: str = "", label: str = "") -> dict:
+    """Roll the table's dice for `key` and read the final roll on the table."""
+    table = ctx.table(table_id)
+    faces = ctx.roll(key, table.dice, side)
+    original = dicelib.parse(table.dice).total(faces)
+    final = original + total(mods)
+    row = table.lookup(final)
+    cells = {column: table.cell(row, column) for column in table.columns}
+    report = {
+        "key": key,
+        "label": label or table.name,
+        "table": table.id,
+        "rule": table.rule,
+        "expr": table.dice,
+        "dice": faces,
+        "original": original,
+        "modifiers": [m.as_dict() for m in mods],
+        "final": final,
+        "row": row.label,
+        "result": {column: cell.value for column, cell in cells.items()},
+    }
+    house = {column: cell.book for column, cell in cells.items() if cell.house_ruled}
+    if house:
+        report["book"] = house
+    return report
+
+
+def plain_roll(ctx, key: str, expr: str, mods=(), side: str = "", label: str = "", rule: str = "") -> dict:
+    """A roll read directly (no table), e.g. a recon dr giving a number of Locations."""
+    faces = ctx.roll(key, expr, side)
+    original = dicelib.parse(expr).total(faces)
+    return {
+        "key": key, "label": label, "table": None, "rule": rule, "expr": expr, "dice": faces,
+        "original": original, "modifiers": [m.as_dict() for m in mods], "final": original + total(mods),
+        "row": None, "result": {},
+    }
+
+
+def odds(bound_table, mods=(), column: str | None = None) -> list[dict]:
+    """Exact chance of each outcome of the table for these modifiers."""
+    rows = bound_table.distribution(total(mods), column)
+    return [{"outcome": label, "fraction": str(p), "percent": round(float(p) * 100, 2)} for label, p in rows]
+
+
+def fraction_sum(entries) -> Fraction:
+    return sum((Fraction(e["fraction"]) for e in entries), Fraction(0))

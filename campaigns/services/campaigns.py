@@ -1,0 +1,78 @@
+"""Creating campaigns, and the organizer's actions on them."""
+
+from __future__ import annotations
+
+import uuid
+
+from django.db import transaction
+from django.utils import timezone
+
+from .. import engine, visibility
+from ..errors import DomainError, Forbidden
+from ..models import Campaign, Club, Event
+from ..records import Record
+from ..rolling import DicePool, DiceProvider
+from ..schema import Field, clean_fields
+from ..systems import all_systems, get_system
+from . import projections
+from .journal import submit
+from .state import store_snapshot
+
+DICE_MODE = Field(
+    "dice_mode", "choice", label="Dice", choices=("server", "entered"), required=False, default="server",
+    help="server: Muster rolls (secure random, recorded); entered: players type in the dice rolled at the table.",
+)
+
+
+def option_fields(system) -> tuple:
+    return (DICE_MODE, *system.option_fields)
+
+
+def create_campaign(*, club: Club, user, system: str, variant: str, name: str, options: dict | None = None) -> Campaign:
+    if not visibility.is_organizer(user, club):
+        raise Forbidden("Only a club organizer can start a campaign.")
+    if system not in all_systems():
+        raise DomainError("system", f"Unknown game system {system!r}.")
+    game = get_system(system)
+    try:
+        game.variant(variant)
+    except KeyError:
+        raise DomainError("variant", f"{game.name} has no variant {variant!r}.") from None
+    name = Field("name", max_length=120).clean(name)
+    cleaned = clean_fields(option_fields(game), options or {}, prefix="options.")
+    data = {"system": system, "variant": variant, "name": name, "options": cleaned}
+    record = Record(
+        seq=1, kind="campaign.created", data=data, actor=user.username, at=timezone.now().isoformat(),
+        uid=str(uuid.uuid4()),
+    )
+    state = engine.apply_record(None, record, DicePool(), DiceProvider())
+    with transaction.atomic():
+        campaign = Campaign.objects.create(club=club, system=system, variant=variant, name=name, created_by=user)
+        Event.objects.create(
+            campaign=campaign, seq=1, uid=record.uid, kind=record.kind, data=data, actor=user,
+            created_at=campaign.created_at,
+        )
+        store_snapshot(campaign, state)
+        projections.refresh(campaign, state)
+    return campaign
+
+
+def assign_player(campaign, user, *, side: str, username: str):
+    _check_member(campaign, username)
+    return submit(campaign, user, "player.assigned", {"side": side, "username": username})
+
+
+def replace_player(campaign, user, *, side: str, old: str, new: str):
+    _check_member(campaign, new)
+    return submit(campaign, user, "player.replaced", {"side": side, "old": old, "new": new})
+
+
+def assign_referee(campaign, user, *, username: str | None):
+    if username:
+        _check_member(campaign, username)
+    return submit(campaign, user, "referee.assigned", {"username": username or None})
+
+
+def _check_member(campaign, username):
+    if not campaign.club.memberships.filter(user__username=username).exists():
+        raise DomainError("username", f"{username} is not a member of {campaign.club.name}.")

@@ -1,0 +1,101 @@
+"""Clubs, members and invitations."""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+from django.utils import timezone
+from django.utils.text import slugify
+
+from .. import visibility
+from ..errors import DomainError, Forbidden, NotFound
+from ..models import Club, Invitation, Membership
+
+
+def create_club(*, user, name: str) -> Club:
+    name = (name or "").strip()
+    if not name:
+        raise DomainError("name", "Give the club a name.")
+    base = slugify(name)[:50] or "club"
+    slug, n = base, 1
+    while Club.objects.filter(slug=slug).exists():
+        n += 1
+        slug = f"{base}-{n}"
+    with transaction.atomic():
+        club = Club.objects.create(name=name[:120], slug=slug)
+        Membership.objects.create(club=club, user=user, role=Membership.ORGANIZER)
+    return club
+
+
+def _require_organizer(user, club):
+    if not visibility.is_organizer(user, club):
+        raise Forbidden("Only a club organizer can do this.")
+
+
+def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") -> Invitation:
+    _require_organizer(user, club)
+    if role not in dict(Membership.ROLES):
+        raise DomainError("role", "Choose organizer or player.")
+    return Invitation.objects.create(club=club, role=role, email=email or "", created_by=user)
+
+
+def revoke_invitation(*, invitation: Invitation, user) -> None:
+    _require_organizer(user, invitation.club)
+    invitation.revoked = True
+    invitation.save(update_fields=["revoked"])
+
+
+def find_invitation(code: str) -> Invitation:
+    invitation = Invitation.objects.select_related("club").filter(code=code).first()
+    if invitation is None or not invitation.usable:
+        raise NotFound("invitation")
+    return invitation
+
+
+def accept_invitation(*, code: str, user) -> Membership:
+    with transaction.atomic():
+        invitation = Invitation.objects.select_for_update().filter(code=code).first()
+        if invitation is None or not invitation.usable:
+            raise NotFound("invitation")
+        membership, created = Membership.objects.get_or_create(
+            club=invitation.club, user=user, defaults={"role": invitation.role}
+        )
+        invitation.accepted_by, invitation.accepted_at = user, timezone.now()
+        invitation.save(update_fields=["accepted_by", "accepted_at"])
+    return membership
+
+
+def signup_with_invitation(*, code: str, username: str, password: str, email: str = ""):
+    """Create an account through an invitation and join its club."""
+    find_invitation(code)
+    User = get_user_model()
+    if User.objects.filter(username__iexact=username).exists():
+        raise DomainError("username", "This username is taken.")
+    with transaction.atomic():
+        user = User.objects.create_user(username=username, password=password, email=email)
+        accept_invitation(code=code, user=user)
+    return user
+
+
+def set_role(*, club: Club, user, member_username: str, role: str) -> Membership:
+    _require_organizer(user, club)
+    if role not in dict(Membership.ROLES):
+        raise DomainError("role", "Choose organizer or player.")
+    membership = club.memberships.filter(user__username=member_username).first()
+    if membership is None:
+        raise DomainError("username", f"{member_username} is not a member.")
+    if role == Membership.PLAYER and membership.role == Membership.ORGANIZER:
+        if club.memberships.filter(role=Membership.ORGANIZER).count() == 1:
+            raise DomainError("role", "A club needs at least one organizer: hand the role to someone first.")
+    membership.role = role
+    membership.save(update_fields=["role"])
+    return membership
+
+
+def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
+    """Make another member organizer and step down to player."""
+    with transaction.atomic():
+        membership = set_role(club=club, user=user, member_username=to_username, role=Membership.ORGANIZER)
+        if to_username != user.username:
+            club.memberships.filter(user=user).update(role=Membership.PLAYER)
+    return membership

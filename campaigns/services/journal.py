@@ -1,0 +1,245 @@
+"""Appending to a campaign's journal: the only way a campaign changes.
+
+``submit`` checks who may do what, folds the new event onto the current state
+(refusing it with a DomainError if it does not fit), provides its dice, writes
+the event and any follow-ups it triggers (dice records, a sealed-choice reveal,
+an agreed proposal) in one transaction, and refreshes the projections.
+
+The campaign row is locked for the moment of the append (SELECT ... FOR UPDATE on
+PostgreSQL; SQLite serialises writers), so submissions never interleave. Staleness
+is checked per stream: a side's client sends the version of its own side's stream,
+so the other side working at the same time never causes a conflict.
+"""
+
+from __future__ import annotations
+
+import uuid
+from dataclasses import dataclass, field
+from datetime import datetime
+
+from django.contrib.auth import get_user_model
+from django.db import IntegrityError, transaction
+from django.utils import timezone
+
+from .. import engine, visibility
+from ..core_events import KINDS as CORE_KINDS
+from ..errors import Conflict, DomainError, Forbidden, NotFound
+from ..models import Campaign, Event
+from ..proposals import is_complete
+from ..records import Record, Viewer
+from ..rolling import DicePool, LiveProvider
+from ..systems import get_system
+from . import projections
+from .state import current_state, load_records, store_snapshot
+
+
+@dataclass
+class Submission:
+    events: list = field(default_factory=list)
+    state: dict | None = None
+    replayed: bool = False  # the idempotency key had been used: nothing new was written
+
+
+def submit(
+    campaign: Campaign,
+    user,
+    kind: str,
+    data: dict | None = None,
+    *,
+    side: str | None = None,
+    dice: dict | None = None,
+    expected_version: int | None = None,
+    idempotency_key: str | None = None,
+) -> Submission:
+    if kind in CORE_KINDS and CORE_KINDS[kind].actor == "system":
+        raise DomainError("kind", "This event is written by Muster itself.")
+    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 80):
+        raise DomainError("idempotency_key", "At most 80 characters.")
+    try:
+        with transaction.atomic():
+            locked = Campaign.objects.select_for_update().select_related("club").get(pk=campaign.pk)
+            if idempotency_key:
+                existing = list(locked.events.filter(idempotency_key=idempotency_key))
+                if existing:
+                    return Submission(existing, None, replayed=True)
+            return _submit_locked(locked, user, kind, data or {}, side, dice, expected_version, idempotency_key)
+    except IntegrityError:
+        # Two requests with one idempotency key raced past the check: the other won.
+        if idempotency_key:
+            existing = list(campaign.events.filter(idempotency_key=idempotency_key))
+            if existing:
+                return Submission(existing, None, replayed=True)
+        raise
+
+
+def _submit_locked(campaign, user, kind, data, side, dice, expected_version, idempotency_key):
+    viewer = visibility.viewer_for(user, campaign)
+    if not viewer.member:
+        raise NotFound("campaign")
+    records = load_records(campaign)
+    state = current_state(campaign)
+    system = get_system(campaign.system)
+    kind_def = CORE_KINDS.get(kind) or system.event_kind(kind)
+    if kind_def is None:
+        raise DomainError("kind", f"Unknown event kind {kind!r}.")
+    acting_side = _acting_side(kind_def, viewer, side, state)
+    _check_version(state, acting_side, expected_version)
+    audience, acting_side = _audience(kind_def, acting_side, data, records, viewer)
+    now = timezone.now()
+    record = Record(
+        seq=campaign.last_seq + 1, kind=kind, data=data, actor=user.username, side=acting_side,
+        audience=audience, at=now.isoformat(), uid=str(uuid.uuid4()),
+    )
+    writer = _Writer(campaign, user, viewer, records, state, dice)
+    writer.append(record, idempotency_key)
+    writer.follow_ups(record)
+    writer.save()
+    return Submission(writer.events, writer.state)
+
+
+class _Writer:
+    """Collects the records of one submission, folding each as it goes."""
+
+    def __init__(self, campaign, user, viewer: Viewer, records, state, dice):
+        self.campaign, self.user, self.viewer = campaign, user, viewer
+        self.records = list(records)
+        self.state = state
+        self.pool = DicePool.from_records(records)
+        self.provider = LiveProvider(
+            state["options"].get("dice_mode", "server"), dice, lambda s: viewer.can_read("side" if s else "public", s)
+        )
+        self.pending: list[tuple[Record, str | None]] = []
+        self.events: list[Event] = []
+
+    @property
+    def next_seq(self) -> int:
+        return self.records[-1].seq + 1 if self.records else 1
+
+    def append(self, record: Record, idempotency_key=None) -> None:
+        journal = {r.seq: r for r in self.records}
+        journal[record.seq] = record
+        self.state = engine.try_apply(self.state, record, self.pool, self.provider, journal)
+        self.provider.finish()
+        self._keep(record, idempotency_key)
+
+    def _keep(self, record, idempotency_key=None):
+        self.records.append(record)
+        self.pending.append((record, idempotency_key))
+        for roll in self.provider.new:
+            self._keep_dice(roll)
+        self.provider.new = []
+
+    def _keep_dice(self, roll):
+        data = {"key": roll.key, "expr": roll.expr, "dice": roll.dice, "source": roll.source}
+        record = self.system_record("dice.rolled", data, "side" if roll.side else "public", roll.side)
+        self.state = engine.apply_record(self.state, record, self.pool, self.provider)
+        self.records.append(record)
+        self.pending.append((record, None))
+
+    def system_record(self, kind: str, data: dict, audience: str = "public", side: str = "") -> Record:
+        return Record(
+            seq=self.next_seq, kind=kind, data=data, actor=self.user.username, side=side, audience=audience,
+            at=timezone.now().isoformat(), uid=str(uuid.uuid4()),
+        )
+
+    def follow_ups(self, record: Record) -> None:
+        if record.kind == "sealed.submitted":
+            sealed = self.state["sealed"].get(record.data.get("key"), {})
+            if sealed.get("open") and set(sealed["choices"]) == set(sealed["sides"]):
+                reveal = {"key": record.data["key"], "choices": dict(sealed["choices"])}
+                self.append(self.system_record("sealed.revealed", reveal))
+        if record.kind in ("proposal.made", "proposal.approved"):
+            number = record.seq if record.kind == "proposal.made" else record.data.get("proposal")
+            proposal = self.state["proposals"].get(str(number))
+            if proposal and proposal["status"] == "pending" and is_complete(proposal):
+                self._apply_proposal(proposal)
+
+    def _apply_proposal(self, proposal) -> None:
+        applied = self.system_record("proposal.applied", {"proposal": proposal["seq"]})
+        if proposal["action"] not in ("correct", "undo"):
+            self.append(applied)
+            return
+        # A change to the past: fold the whole journal again with it.
+        candidate = [*self.records, applied]
+        try:
+            self.state = engine.fold(candidate, self.provider, DicePool.from_records(candidate))
+        except engine.JournalError as error:
+            raise self._redacted(error) from None
+        self._keep(applied)
+
+    def _redacted(self, error) -> DomainError:
+        record = error.record
+        if self.viewer.can_read(record.audience, record.side):
+            return DomainError("proposal", f"After this change, {error.describe()}")
+        return DomainError(
+            "proposal", "After this change, a later private event of another side no longer fits; "
+            "the referee must settle it.",
+        )
+
+    def save(self) -> None:
+        actor_cache = {self.user.username: self.user}
+        for record, key in self.pending:
+            actor = actor_cache.get(record.actor) or get_user_model().objects.get(username=record.actor)
+            self.events.append(
+                Event.objects.create(
+                    campaign=self.campaign, seq=record.seq, uid=record.uid, kind=record.kind, data=record.data,
+                    actor=actor, side=record.side, audience=record.audience,
+                    created_at=datetime.fromisoformat(record.at),
+                    idempotency_key=key,
+                )
+            )
+        self.campaign.last_seq = self.records[-1].seq
+        store_snapshot(self.campaign, self.state)
+        projections.refresh(self.campaign, self.state)
+
+
+def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str:
+    actor = kind_def.actor
+    if actor == "organizer":
+        if not viewer.organizer:
+            raise Forbidden("Only a club organizer can do this.")
+        return ""
+    if actor == "arbiter":
+        if not viewer.arbiter:
+            raise Forbidden("Only the referee, or an organizer who plays no side, can do this.")
+        return ""
+    if actor == "member":
+        if not (viewer.playing or viewer.referee or viewer.organizer):
+            raise Forbidden("Only the campaign's players, referee or organizers can do this.")
+        return viewer.playing or ""
+    # actor == "side"
+    if viewer.referee:
+        if side and side not in state["sides"]:
+            raise DomainError("side", f"Unknown side {side!r}.")
+        return side or ""
+    if viewer.playing is None:
+        raise Forbidden("You do not play a side in this campaign.")
+    if side and side != viewer.playing:
+        raise Forbidden("You can only act for your own side.")
+    return viewer.playing
+
+
+def _check_version(state, acting_side, expected_version):
+    if expected_version is None:
+        return
+    stream = f"side:{acting_side}" if acting_side else "campaign"
+    current = state["streams"].get(stream, 0)
+    if expected_version != current:
+        raise Conflict("This changed since you loaded it; here is the current state.", current)
+
+
+def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
+    """Who may read the new event, and the side it is filed under."""
+    if kind_def.name == "proposal.made" and isinstance(data.get("target"), int):
+        # A proposal about an event is as private as the event itself.
+        target = next((r for r in records if r.seq == data["target"]), None)
+        if target is None or target.audience == "public":
+            return "public", acting_side
+        if viewer.referee and not acting_side:
+            return target.audience, target.side
+        return target.audience, acting_side
+    if kind_def.audience == "side":
+        if not acting_side:
+            raise DomainError("side", "Say which side this is for.")
+        return "side", acting_side
+    return kind_def.audience, acting_side

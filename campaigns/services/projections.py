@@ -1,0 +1,60 @@
+"""Rebuild the queryable projections of a campaign from its state.
+
+Campaign.status/referee/last_seq, Side, SidePlayer and Scenario rows are never
+edited by hand: after every change to the journal they are made to match the
+folded state again.
+"""
+
+from __future__ import annotations
+
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from ..models import Campaign, Scenario, Side, SidePlayer
+from ..systems import get_system
+
+
+def refresh(campaign: Campaign, state: dict) -> None:
+    users = _users(state)
+    campaign.status = state["status"]
+    campaign.referee = users.get(state["referee"]) if state["referee"] else None
+    campaign.last_seq = state["seq"]
+    campaign.updated_at = timezone.now()
+    campaign.save(update_fields=["status", "referee", "last_seq", "updated_at"])
+    _refresh_sides(campaign, state, users)
+    _refresh_scenarios(campaign, state)
+
+
+def _users(state) -> dict:
+    names = {name for side in state["sides"].values() for name in side["players"]}
+    if state["referee"]:
+        names.add(state["referee"])
+    return {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+
+
+def _refresh_sides(campaign, state, users) -> None:
+    sides = {s.slug: s for s in campaign.sides.all()}
+    for order, (slug, data) in enumerate(state["sides"].items()):
+        side = sides.get(slug) or Side.objects.create(campaign=campaign, slug=slug, name=data["name"], order=order)
+        wanted = {users[name].pk for name in data["players"] if name in users}
+        have = set(side.memberships.values_list("user_id", flat=True))
+        side.memberships.filter(user_id__in=have - wanted).delete()
+        SidePlayer.objects.bulk_create([SidePlayer(side=side, user_id=pk) for pk in wanted - have])
+
+
+def _refresh_scenarios(campaign, state) -> None:
+    system = get_system(state["system"])
+    existing = {s.index: s for s in campaign.scenarios.all()}
+    changed = []
+    for entry in state["scenarios"]:
+        summary = system.scenario_summary(state, entry["index"])
+        scenario = existing.get(entry["index"])
+        if scenario is None:
+            Scenario.objects.create(
+                campaign=campaign, index=entry["index"], label=entry["label"], status=entry["status"], summary=summary
+            )
+        elif (scenario.status, scenario.summary, scenario.label) != (entry["status"], summary, entry["label"]):
+            scenario.status, scenario.summary, scenario.label = entry["status"], summary, entry["label"]
+            changed.append(scenario)
+    if changed:
+        Scenario.objects.bulk_update(changed, ["status", "summary", "label"])

@@ -1,0 +1,26 @@
+"""Reading a campaign's state: the cached snapshot, or a fold of its journal."""
+
+from __future__ import annotations
+
+from .. import engine
+from ..models import Campaign, Snapshot
+from ..records import Record
+
+
+def load_records(campaign: Campaign) -> list[Record]:
+    events = campaign.events.select_related("actor").order_by("seq")
+    return [Record.from_event(e) for e in events]
+
+
+def current_state(campaign: Campaign) -> dict:
+    """The state after the whole journal; rebuilt (and cached) when stale."""
+    snapshot = Snapshot.objects.filter(campaign=campaign).first()
+    if snapshot is not None and snapshot.seq == campaign.last_seq:
+        return snapshot.state
+    state = engine.fold(load_records(campaign))
+    store_snapshot(campaign, state)
+    return state
+
+
+def store_snapshot(campaign: Campaign, state: dict) -> None:
+    Snapshot.objects.update_or_create(campaign=campaign, defaults={"seq": state["seq"], "state": state})

@@ -1,0 +1,190 @@
+"""What a game system provides to the core.
+
+A game system is one package under campaigns/systems/ (or listed in the
+MUSTER_EXTRA_SYSTEMS setting) exposing ``SYSTEM``, an instance of a GameSystem
+subclass. Its hooks are pure functions of the campaign state (a JSON-able dict);
+the core folds the journal through them and never knows a particular game.
+
+The game's own state lives in ``state["game"]`` and follows one convention so
+that one visibility function can cut it per viewer:
+
+    {"public": {...}, "sides": {"<side>": {...}}, "referee": {...}}
+
+Everything under "sides.<side>" is private to that side (and the referee).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from ..schema import EventKind
+from ..tables import TableSet
+
+
+@dataclass(frozen=True)
+class SideDef:
+    slug: str
+    name: str
+
+
+@dataclass(frozen=True)
+class Variant:
+    slug: str
+    name: str
+    calendar: tuple[str, ...]  # labels of the campaign's rounds, in order
+    description: str = ""
+
+
+@dataclass(frozen=True)
+class Action:
+    """Something a side (or the referee) can do now: an event kind to submit."""
+
+    kind: str
+    label: str
+    side: str | None = None
+    rule: str = ""
+    help: str = ""
+    initial: dict = field(default_factory=dict)  # suggested data for the form
+
+
+@dataclass(frozen=True)
+class StepStatus:
+    """One line of the between-game procedure, for a side's checklist."""
+
+    id: str
+    label: str
+    rule: str
+    side: str | None  # None: a step for both sides / the public
+    status: str  # done | current | waiting | skipped
+    detail: str = ""
+
+
+@dataclass(frozen=True)
+class UpcomingRoll:
+    """A roll a side will make, for the odds panel: table + modifiers now."""
+
+    key: str
+    label: str
+    table: str
+    modifiers: tuple[tuple[str, str, int], ...]  # (label, rule, value)
+    column: str | None = None
+
+
+@dataclass(frozen=True)
+class SheetDef:
+    slug: str
+    name: str
+    audience: str  # public | side | referee
+    template: str
+    landscape: bool = False
+
+
+@dataclass(frozen=True)
+class RosterKind:
+    slug: str
+    name: str
+    fields: tuple[str, ...] = ()
+
+
+class GameSystem:
+    slug: str = ""
+    name: str = ""
+    event_prefix: str = ""  # every event kind of the system starts with "<prefix>."
+    sides: tuple[SideDef, ...] = ()
+    variants: tuple[Variant, ...] = ()
+    event_kinds: tuple[EventKind, ...] = ()
+    option_fields: tuple = ()  # schema.Field list of campaign options chosen at creation
+    result_fields: tuple = ()  # schema.Field list of a scenario result
+    roster_kinds: tuple[RosterKind, ...] = ()
+    sheets: tuple[SheetDef, ...] = ()
+    data_dir: Path | None = None
+    description: str = ""
+
+    def __init__(self):
+        self._tables = TableSet.load(self.data_dir / "tables") if self.data_dir else TableSet({})
+        self._kinds = {k.name: k for k in self.event_kinds}
+
+    # --- declarations --------------------------------------------------------------
+    @property
+    def tables(self) -> TableSet:
+        return self._tables
+
+    def variant(self, slug: str) -> Variant:
+        for variant in self.variants:
+            if variant.slug == slug:
+                return variant
+        raise KeyError(slug)
+
+    def side_slugs(self) -> list[str]:
+        return [s.slug for s in self.sides]
+
+    def event_kind(self, name: str) -> EventKind | None:
+        return self._kinds.get(name)
+
+    def constants(self) -> dict:
+        """key -> {"value", "rule", "label"}: numbers the rules state outside tables."""
+        return {}
+
+    # --- the fold ------------------------------------------------------------------
+    def initial_state(self, variant: str, options: dict, ctx) -> dict:
+        return {"public": {}, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
+
+    def apply(self, state: dict, record, ctx) -> None:
+        """Apply one of the system's own events to ``state`` in place, or raise DomainError."""
+        raise NotImplementedError
+
+    def clean_result(self, state: dict, index: int, data: dict, ctx) -> dict:
+        """Validate a scenario result; return the cleaned data."""
+        from ..schema import clean_fields
+
+        return clean_fields(self.result_fields, data)
+
+    def result_open(self, state: dict, index: int) -> str | None:
+        """None if a result may be entered for scenario `index` now, else why not."""
+        return None
+
+    def on_result(self, state: dict, index: int, result: dict, ctx) -> None:
+        """A scenario result was confirmed: update the game state. By default the
+        next scenario starts at once; systems with a between-game procedure call
+        core_events.advance themselves when it is done."""
+        from ..core_events import advance
+
+        advance(state, ctx)
+
+    def on_calendar_end(self, state: dict, ctx) -> None:
+        """The last scenario is done and no victory condition ended the campaign:
+        decide the winner (core_events.finish) or leave it to the core (no winner)."""
+
+    def on_sealed_revealed(self, state: dict, key: str, choices: dict, ctx) -> None:
+        """All sides submitted a sealed choice; `choices` maps side -> choice."""
+
+    def clean_sealed_choice(self, state: dict, key: str, choice, ctx):
+        return choice
+
+    # --- reading -------------------------------------------------------------------
+    def actions(self, state: dict, side: str | None) -> list[Action]:
+        return []
+
+    def procedure(self, state: dict, sides: frozenset[str]) -> list[StepStatus]:
+        return []
+
+    def upcoming_rolls(self, state: dict, side: str, ctx) -> list[UpcomingRoll]:
+        return []
+
+    def standings(self, state: dict) -> list[dict]:
+        """Public standing per side: [{"side", "label", "value"}...]."""
+        return []
+
+    def scenario_summary(self, state: dict, index: int) -> dict:
+        """The public summary of one scenario (shown on timelines and sheets)."""
+        scenario = state["scenarios"][index]
+        return dict(scenario["result"] or {})
+
+    def describe(self, record) -> str:
+        """One line for the campaign history."""
+        kind = self.event_kind(record.kind)
+        return kind.label if kind else record.kind
+
+    def sheet_context(self, sheet: str, state: dict, view: dict) -> dict:
+        return {}

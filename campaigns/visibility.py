@@ -1,0 +1,161 @@
+"""Who may see what. The one place that decides it: pages, API, exports,
+sheets, tasks and the admin all ask these functions.
+
+Three audiences: the club (public), one side (its players and the referee), the
+referee alone. A non-member sees nothing of a club: lookups raise NotFound
+(404), never Forbidden, so a club's existence does not leak. An organizer who
+plays a side sees what that side sees, no more.
+"""
+
+from __future__ import annotations
+
+from django.db.models import Q, QuerySet
+
+from .errors import NotFound
+from .models import Campaign, Club, Event, Membership, SidePlayer
+from .records import Viewer
+
+# --- querysets scoped to the person asking ------------------------------------------------
+
+
+def clubs_for(user) -> QuerySet:
+    if not user.is_authenticated:
+        return Club.objects.none()
+    return Club.objects.filter(memberships__user=user)
+
+
+def campaigns_for(user) -> QuerySet:
+    if not user.is_authenticated:
+        return Campaign.objects.none()
+    return Campaign.objects.filter(club__memberships__user=user).select_related("club", "referee")
+
+
+def get_club_for(user, slug: str) -> Club:
+    club = clubs_for(user).filter(slug=slug).first()
+    if club is None:
+        raise NotFound("club")
+    return club
+
+
+def get_campaign_for(user, pk) -> Campaign:
+    try:
+        campaign = campaigns_for(user).filter(pk=int(pk)).first()
+    except (TypeError, ValueError):
+        campaign = None
+    if campaign is None:
+        raise NotFound("campaign")
+    return campaign
+
+
+def role_in(user, club) -> str | None:
+    if not user.is_authenticated:
+        return None
+    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+
+
+def is_organizer(user, club) -> bool:
+    return role_in(user, club) == Membership.ORGANIZER
+
+
+def viewer_for(user, campaign: Campaign) -> Viewer:
+    role = role_in(user, campaign.club)
+    if role is None:
+        return Viewer(username=None)
+    playing = (
+        SidePlayer.objects.filter(side__campaign=campaign, user=user).values_list("side__slug", flat=True).first()
+    )
+    if campaign.referee_id is not None and campaign.referee_id == user.id:
+        sides = frozenset(campaign.sides.values_list("slug", flat=True))
+        return Viewer(user.username, sides, referee=True, organizer=role == Membership.ORGANIZER, member=True)
+    return Viewer(
+        user.username,
+        frozenset([playing]) if playing else frozenset(),
+        playing=playing,
+        organizer=role == Membership.ORGANIZER,
+        member=True,
+    )
+
+
+def operator_viewer() -> Viewer:
+    """Site operators in the admin: they run the site, they do not referee it."""
+    return Viewer(username=None, member=True)
+
+
+# --- the journal ---------------------------------------------------------------------
+
+
+def audience_q(viewer: Viewer) -> Q:
+    if viewer.referee:
+        return Q()
+    if not viewer.member:
+        return Q(pk__in=[])
+    return Q(audience=Event.PUBLIC) | Q(audience=Event.SIDE, side__in=list(viewer.sides))
+
+
+def events_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+    return campaign.events.filter(audience_q(viewer)).select_related("actor")
+
+
+def visible_records(viewer: Viewer, records) -> list:
+    return [r for r in records if viewer.can_read(r.audience, r.side)]
+
+
+# --- the state -------------------------------------------------------------------------
+
+_PUBLIC_CORE = (
+    "system", "variant", "name", "options", "status", "winner", "finish_reason", "sides", "referee",
+    "house_rules", "scenarios", "current", "export_approved",
+)
+
+
+def view_state(state: dict, viewer: Viewer) -> dict:
+    """The part of a campaign state this viewer may read."""
+    if not viewer.member and not viewer.referee:
+        return {}
+    out = {key: state[key] for key in _PUBLIC_CORE}
+    if viewer.referee:
+        out["seq"] = state["seq"]
+    out["sealed"] = {key: _view_sealed(s, viewer) for key, s in state["sealed"].items()}
+    # Sequence numbers would tell how many hidden events a side has: outside the
+    # referee's view, proposals are known by their event's uid only.
+    out["proposals"] = {p["uid"]: _view_proposal(p, viewer) for p in state["proposals"].values()}
+    if viewer.referee:
+        out["undone"], out["corrected"] = state["undone"], state["corrected"]
+    out["streams"] = {
+        key: n for key, n in state["streams"].items()
+        if key == "campaign" or key.removeprefix("side:") in viewer.sides
+    }
+    out["game"] = view_game(state.get("game"), viewer)
+    return out
+
+
+def view_game(game: dict | None, viewer: Viewer) -> dict | None:
+    if game is None:
+        return None
+    out = {"public": game.get("public", {}), "sides": {}}
+    for side, private in game.get("sides", {}).items():
+        if viewer.referee or side in viewer.sides:
+            out["sides"][side] = private
+    if viewer.referee:
+        out["referee"] = game.get("referee", {})
+    return out
+
+
+def _view_sealed(sealed: dict, viewer: Viewer) -> dict:
+    shown = {k: v for k, v in sealed.items() if k != "choices"}
+    shown["submitted"] = sorted(sealed["choices"])
+    shown["choices"] = {
+        side: choice for side, choice in sealed["choices"].items()
+        if sealed["revealed"] or viewer.referee or side in viewer.sides
+    }
+    return shown
+
+
+def _view_proposal(proposal: dict, viewer: Viewer) -> dict:
+    if viewer.can_read(proposal["audience"], proposal["target_side"]):
+        shown = dict(proposal)
+        if not viewer.referee:
+            shown.pop("seq"), shown.pop("target"), shown.pop("applied", None)
+        return shown
+    keep = ("uid", "action", "by", "side", "needs", "approved", "status", "target_side")
+    return {**{k: proposal[k] for k in keep}, "hidden": True}

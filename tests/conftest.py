@@ -1,0 +1,59 @@
+"""Shared fixtures: named people of one club, as in the permission matrix."""
+
+import os
+
+import pytest
+
+# The test-only game system (tests/testsystem) joins the registry for the tests.
+os.environ.setdefault("MUSTER_EXTRA_SYSTEMS", "tests.testsystem")
+
+
+def pytest_configure(config):
+    from django.conf import settings
+
+    if "tests.testsystem" not in settings.MUSTER_EXTRA_SYSTEMS:
+        settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.testsystem"]
+    # Fast hashing: the tests create many users.
+    settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+
+@pytest.fixture
+def club(db):
+    from tests.factories import ClubFactory
+
+    return ClubFactory(name="Tuesday Night ASL", slug="tuesday")
+
+
+@pytest.fixture
+def people(club):
+    """organizer (plays red), alice (red), bob (blue), rita (referee), carol (member
+    playing nothing), outsider (no member)."""
+    from campaigns.models import Membership
+    from tests.factories import MembershipFactory, UserFactory
+
+    named = {}
+    for name, role in [("olga", "organizer"), ("alice", "player"), ("bob", "player"), ("rita", "player"),
+                       ("carol", "player")]:
+        user = UserFactory(username=name)
+        MembershipFactory(club=club, user=user, role=role)
+        named[name] = user
+    named["outsider"] = UserFactory(username="outsider")
+    assert Membership.objects.filter(club=club).count() == 5
+    return named
+
+
+@pytest.fixture
+def skirmish(club, people):
+    """A Skirmish campaign in play: red = olga + alice, blue = bob, referee rita."""
+    from campaigns.services import campaigns as svc
+    from campaigns.services.journal import submit
+
+    olga = people["olga"]
+    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Test war")
+    svc.assign_player(campaign, olga, side="red", username="olga")
+    svc.assign_player(campaign, olga, side="red", username="alice")
+    svc.assign_player(campaign, olga, side="blue", username="bob")
+    svc.assign_referee(campaign, olga, username="rita")
+    submit(campaign, olga, "campaign.started")
+    campaign.refresh_from_db()
+    return campaign
