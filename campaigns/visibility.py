@@ -159,3 +159,15 @@ def _view_proposal(proposal: dict, viewer: Viewer) -> dict:
         return shown
     keep = ("uid", "action", "by", "side", "needs", "approved", "status", "target_side")
     return {**{k: proposal[k] for k in keep}, "hidden": True}
+
+
+def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+    from rosters.models import RosterEntry
+
+    if viewer.referee:
+        return RosterEntry.objects.filter(campaign=campaign)
+    if not viewer.member:
+        return RosterEntry.objects.none()
+    return RosterEntry.objects.filter(campaign=campaign).filter(
+        Q(audience="public") | Q(audience="side", side__in=list(viewer.sides))
+    )

@@ -3,4 +3,7 @@ from django.urls import include, path
 
 urlpatterns = [
     path("admin/", admin.site.urls),
+    path("api/", include("api.urls")),
+    path("", include("rosters.urls")),
+    path("", include("campaigns.urls")),
 ]

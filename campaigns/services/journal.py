@@ -76,6 +76,7 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     viewer = visibility.viewer_for(user, campaign)
     if not viewer.member:
         raise NotFound("campaign")
+    data = _resolve_uids(campaign, viewer, kind, data)
     records = load_records(campaign)
     state = current_state(campaign)
     system = get_system(campaign.system)
@@ -243,3 +244,28 @@ def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
             raise DomainError("side", "Say which side this is for.")
         return "side", acting_side
     return kind_def.audience, acting_side
+
+
+def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
+    """Pages and the API name events by uid; the journal refers to them by seq."""
+    data = dict(data)
+    if kind == "proposal.made" and isinstance(data.get("target"), str):
+        event = visibility.events_for(viewer, campaign).filter(uid=_uuid(data["target"], "target")).first()
+        if event is None:
+            raise DomainError("target", "No such earlier event.")
+        data["target"] = event.seq
+    if kind in ("proposal.approved", "proposal.rejected") and isinstance(data.get("proposal"), str):
+        # A proposal about a hidden event is itself hidden, yet the other side must
+        # be able to answer it: it is found by uid among all proposals.
+        event = campaign.events.filter(kind="proposal.made", uid=_uuid(data["proposal"], "proposal")).first()
+        if event is None:
+            raise DomainError("proposal", "No such proposal.")
+        data["proposal"] = event.seq
+    return data
+
+
+def _uuid(value: str, field: str) -> uuid.UUID:
+    try:
+        return uuid.UUID(value)
+    except ValueError:
+        raise DomainError(field, "Not an event id.") from None

@@ -10,6 +10,8 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from rosters import projection as roster_projection
+
 from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
@@ -23,6 +25,7 @@ def refresh(campaign: Campaign, state: dict) -> None:
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at"])
     _refresh_sides(campaign, state, users)
     _refresh_scenarios(campaign, state)
+    roster_projection.refresh(campaign, state)
 
 
 def _users(state) -> dict:

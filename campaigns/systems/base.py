@@ -172,6 +172,11 @@ class GameSystem:
     def upcoming_rolls(self, state: dict, side: str, ctx) -> list[UpcomingRoll]:
         return []
 
+    def roster(self, state: dict) -> list[dict]:
+        """Every unit/soldier of the campaign as roster entries:
+        {"key", "side", "audience" ("public"|"side"), "kind", "name", "status", "data"}."""
+        return []
+
     def standings(self, state: dict) -> list[dict]:
         """Public standing per side: [{"side", "label", "value"}...]."""
         return []

@@ -1,0 +1,5 @@
+from django.urls import include, path
+
+urlpatterns = [
+    path("v1/", include("rosters.api_urls")),
+]

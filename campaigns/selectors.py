@@ -1,0 +1,181 @@
+"""Reads for pages, API, exports and sheets: always cut to what the viewer may see.
+
+Pages and API call these and render what they get; neither filters by itself.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from . import visibility
+from .errors import NotFound
+from .models import Campaign
+from .proposals import is_complete
+from .records import Record, Viewer
+from .services.state import current_state
+from .systems import get_system
+
+
+@dataclass
+class CampaignPage:
+    campaign: Campaign
+    viewer: Viewer
+    state: dict  # the viewer's cut of the state (visibility.view_state)
+    actions: list = field(default_factory=list)
+    procedure: list = field(default_factory=list)
+    standings: list = field(default_factory=list)
+
+
+def campaign_for(user, pk) -> tuple[Campaign, Viewer]:
+    campaign = visibility.get_campaign_for(user, pk)
+    viewer = visibility.viewer_for(user, campaign)
+    if not viewer.member:
+        raise NotFound("campaign")
+    return campaign, viewer
+
+
+def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
+    state = current_state(campaign)
+    system = get_system(campaign.system)
+    return CampaignPage(
+        campaign=campaign,
+        viewer=viewer,
+        state=visibility.view_state(state, viewer),
+        actions=actions_for(state, viewer),
+        procedure=[s for s in system.procedure(state, viewer.sides) if s.side is None or s.side in viewer.sides
+                   or viewer.referee],
+        standings=system.standings(state) if state["game"] is not None else [],
+    )
+
+
+@dataclass(frozen=True)
+class Todo:
+    """Something waiting for this viewer: an event to submit, with a label."""
+
+    kind: str
+    label: str
+    side: str | None = None
+    rule: str = ""
+    initial: dict = field(default_factory=dict)
+    help: str = ""
+
+
+def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
+    """What this viewer can (or should) do now, core and game actions together."""
+    todos: list[Todo] = []
+    if state["status"] != "active":
+        return todos
+    system = get_system(state["system"])
+    acting = [viewer.playing] if viewer.playing else (list(state["sides"]) if viewer.referee else [])
+    current = state["current"]
+    if current is not None:
+        scenario = state["scenarios"][current]
+        if scenario["status"] == "current" and acting and system.result_open(state, current) is None:
+            todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']}", acting[0],
+                              initial={"scenario": current}))
+        if scenario["status"] == "pending":
+            by = scenario["pending"]["side"]
+            if viewer.referee or (viewer.playing and viewer.playing != by):
+                todos.append(Todo("result.confirmed", f"Confirm the result of {scenario['label']}",
+                                  viewer.playing, initial={"scenario": current}))
+                if viewer.playing:
+                    todos.append(Todo("result.disputed", f"Dispute the result of {scenario['label']}",
+                                      viewer.playing, initial={"scenario": current}))
+            if viewer.playing == by:
+                todos.append(Todo("result.withdrawn", f"Withdraw your result of {scenario['label']}",
+                                  viewer.playing, initial={"scenario": current}))
+        if scenario["status"] in ("pending", "disputed") and viewer.arbiter:
+            todos.append(Todo("result.resolved", f"Settle the result of {scenario['label']}", None,
+                              initial={"scenario": current}))
+    for key, sealed in state["sealed"].items():
+        for side in acting:
+            if sealed["open"] and side in sealed["sides"] and side not in sealed["choices"]:
+                todos.append(Todo("sealed.submitted", f"Choose: {sealed['label']}", side,
+                                  initial={"key": key}, help=_options_help(sealed)))
+    for proposal in state["proposals"].values():
+        if proposal["status"] != "pending" or is_complete(proposal):
+            continue
+        if viewer.referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
+            todos.append(Todo("proposal.approved", f"Agree to a proposed {proposal['action'].replace('_', ' ')}",
+                              viewer.playing, initial={"proposal": proposal["uid"]}))
+    for side in acting:
+        for action in system.actions(state, side):
+            todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help))
+    return todos
+
+
+def _options_help(sealed) -> str:
+    return f"One of: {', '.join(map(str, sealed['options']))}" if sealed.get("options") else ""
+
+
+@dataclass(frozen=True)
+class HistoryEntry:
+    uid: str
+    kind: str
+    text: str
+    actor: str
+    side: str
+    audience: str
+    at: str
+    data: dict
+    undone: bool
+    corrected: bool
+
+
+def history(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> list[HistoryEntry]:
+    """The journal as this viewer may read it, newest last.
+
+    Undone/corrected marks come from the full state, but only for events the
+    viewer can read; sequence numbers never leave the server (they would count
+    the other side's hidden events).
+    """
+    state = state if state is not None else current_state(campaign)
+    system = get_system(campaign.system)
+    entries = []
+    for event in visibility.events_for(viewer, campaign).order_by("seq"):
+        record = Record.from_event(event)
+        entries.append(HistoryEntry(
+            uid=record.uid, kind=record.kind, text=describe(system, record, state), actor=record.actor,
+            side=record.side, audience=record.audience, at=record.at, data=record.data,
+            undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
+        ))
+    return entries
+
+
+def describe(system, record: Record, state: dict) -> str:
+    data = record.data
+    side_name = state["sides"].get(record.side, {}).get("name", "") if record.side else ""
+    text = {
+        "campaign.created": f"Campaign “{data.get('name')}” created",
+        "player.assigned": f"{data.get('username')} joins {state['sides'].get(data.get('side'), {}).get('name')}",
+        "player.removed": f"{data.get('username')} leaves {state['sides'].get(data.get('side'), {}).get('name')}",
+        "player.replaced": f"{data.get('new')} replaces {data.get('old')}",
+        "referee.assigned": f"Referee: {data.get('username') or 'none'}",
+        "house_rule.set": f"House rule {data.get('key')} = {data.get('value')}",
+        "campaign.started": "Campaign started",
+        "campaign.finished": f"Campaign ended: {data.get('reason')}",
+        "dice.rolled": f"Dice {data.get('key')}: {' + '.join(map(str, data.get('dice', [])))}"
+                       f" ({data.get('source')})",
+        "sealed.revealed": "Choices revealed: " + ", ".join(
+            f"{state['sides'].get(s, {}).get('name', s)} {c}" for s, c in (data.get("choices") or {}).items()
+        ),
+    }.get(record.kind)
+    if text is None:
+        from .core_events import KINDS
+
+        kind = KINDS.get(record.kind)
+        text = kind.label if kind else system.describe(record)
+    return f"{side_name}: {text}" if side_name else text
+
+
+def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
+    """The dashboard's "what waits for me": campaigns in play with something to do."""
+    found = []
+    for campaign in visibility.campaigns_for(user).filter(status=Campaign.ACTIVE):
+        viewer = visibility.viewer_for(user, campaign)
+        if not (viewer.playing or viewer.referee or viewer.arbiter):
+            continue
+        todos = actions_for(current_state(campaign), viewer)
+        if todos:
+            found.append((campaign, todos))
+    return found

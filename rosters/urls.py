@@ -1,0 +1,3 @@
+"""Pages of the rosters app (sheets, print jobs)."""
+
+urlpatterns: list = []

@@ -1,0 +1,171 @@
+"""Journal files: export -> replay into an empty database -> export is identical;
+malformed journals are refused with the event and field named, writing nothing."""
+
+import copy
+import io
+import json
+
+import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
+
+from campaigns import journal_io
+from campaigns.models import Campaign, Club, Event
+from campaigns.services.journal import submit
+from tests.core.test_journal import _play_round
+
+
+@pytest.fixture
+def played(skirmish, people):
+    _play_round(skirmish, people, 3, 1)
+    first = Event.objects.get(kind="result.submitted", data__scenario=0)
+    proposal = submit(skirmish, people["alice"], "proposal.made", {
+        "action": "correct", "target": first.seq, "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
+    })
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(skirmish, people["alice"], "skirmish.supply")
+    return skirmish
+
+
+def _wipe():
+    from django.contrib.auth import get_user_model
+
+    Campaign.objects.all().delete()
+    Club.objects.all().delete()
+    get_user_model().objects.all().delete()
+
+
+def test_export_replay_export_is_identical(played):
+    exported = journal_io.export_journal(played)
+    state_before = journal_io.full_state(played)
+    _wipe()
+    out = io.StringIO()
+    path = _write(exported)
+    call_command("replay_campaign", path, stdout=out)
+    printed = json.loads(out.getvalue())
+    assert printed["state"] == state_before
+    again = Campaign.objects.get()
+    assert journal_io.export_journal(again) == exported
+    assert again.club.slug == "tuesday"
+    from django.contrib.auth import get_user_model
+
+    assert not get_user_model().objects.get(username="alice").has_usable_password()
+
+
+def _write(document):
+    import tempfile
+
+    handle = tempfile.NamedTemporaryFile("w", suffix=".json", delete=False)
+    json.dump(document, handle)
+    handle.close()
+    return handle.name
+
+
+def test_export_command_writes_the_journal(played):
+    out = io.StringIO()
+    call_command("export_campaign", str(played.pk), stdout=out)
+    assert json.loads(out.getvalue()) == journal_io.export_journal(played)
+
+
+def test_side_export_holds_only_that_side(played, people):
+    red = journal_io.export_journal(played, _viewer(played, people["alice"]))
+    blue = journal_io.export_journal(played, _viewer(played, people["bob"]))
+    assert red["scope"] == "side:red" and blue["scope"] == "side:blue"
+    assert all("seq" not in e for e in blue["events"])
+    assert all(e["audience"] == "public" or e["side"] == "blue" for e in blue["events"])
+    assert any(e["kind"] == "skirmish.supply" for e in red["events"])
+    assert not any(e["kind"] == "skirmish.supply" and e["side"] == "red" for e in blue["events"])
+    assert not any(e["kind"] == "dice.rolled" and e["side"] == "red" for e in blue["events"])
+    # References to other events are uids, never sequence numbers:
+    approvals = [e for e in blue["events"] if e["kind"] == "proposal.approved"]
+    assert approvals and all(isinstance(e["data"]["proposal"], str) for e in approvals)
+    with pytest.raises(Exception):
+        journal_io.parse_journal(blue)
+
+
+def _viewer(campaign, user):
+    from campaigns import visibility
+
+    return visibility.viewer_for(user, campaign)
+
+
+def test_export_as_a_player_on_the_command_line(played):
+    out = io.StringIO()
+    call_command("export_campaign", str(played.pk), "--as", "bob", stdout=out)
+    assert json.loads(out.getvalue())["scope"] == "side:blue"
+    with pytest.raises(CommandError) as error:
+        call_command("export_campaign", str(played.pk), "--as", "outsider")
+    assert error.value.returncode == 2
+
+
+def test_organizer_full_export_needs_every_side(played, people):
+    olga = _viewer(played, people["olga"])  # olga plays red
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    proposal = submit(played, people["olga"], "proposal.made", {"action": "export"})
+    submit(played, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    assert journal_io.export_journal(played, olga)["scope"] == "full"
+
+
+@pytest.mark.parametrize("mutate,field", [
+    (lambda d: d.update(format="other"), "format"),
+    (lambda d: d["events"][3].update(seq=9), "events[3].seq"),
+    (lambda d: d["events"][2].pop("kind"), "events[2].kind"),
+    (lambda d: d["events"][2].update(at="yesterday"), "events[2].at"),
+    (lambda d: d["events"][2].update(colour="red"), "events[2].colour"),
+    (lambda d: d["events"][0]["data"].update(variant="nope"), "events[0].data"),
+    (lambda d: d["campaign"].pop("system"), "campaign.system"),
+])
+def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
+    document = copy.deepcopy(journal_io.export_journal(played))
+    mutate(document)
+    _wipe()
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(document))
+    assert error.value.returncode == 2
+    assert str(error.value).startswith(field)
+    assert Campaign.objects.count() == 0 and Event.objects.count() == 0
+
+
+def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
+    document = copy.deepcopy(journal_io.export_journal(played))
+    confirm = next(i for i, e in enumerate(document["events"]) if e["kind"] == "result.confirmed")
+    document["events"][confirm]["actor"] = "alice"  # red confirming red's own result
+    document["events"][confirm]["side"] = "red"
+    _wipe()
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(document))
+    assert str(error.value).startswith(f"events[{confirm}].scenario")
+    from django.contrib.auth import get_user_model
+
+    assert Campaign.objects.count() == 0 and get_user_model().objects.count() == 0
+
+
+def test_missing_dice_are_reported(played):
+    document = copy.deepcopy(journal_io.export_journal(played))
+    dice_at = next(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled")
+    del document["events"][dice_at]
+    for i, event in enumerate(document["events"]):
+        event["seq"] = i + 1
+    _wipe()
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(document))
+    assert "missing from the journal" in str(error.value)
+
+
+def test_replay_maps_people(played):
+    from django.contrib.auth import get_user_model
+
+    document = journal_io.export_journal(played)
+    _wipe()
+    get_user_model().objects.create_user("alicia", password="x-pass-1234")
+    call_command("replay_campaign", _write(document), "--map", "alice=alicia", stdout=io.StringIO())
+    state = journal_io.full_state(Campaign.objects.get())
+    assert state["sides"]["red"]["players"] == ["olga", "alicia"]
+    assert not get_user_model().objects.filter(username="alice").exists()
+
+
+def test_replaying_twice_into_one_database_is_refused(played):
+    document = journal_io.export_journal(played)
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(document), "--club", "tuesday")
+    assert "already in this database" in str(error.value)
