@@ -184,7 +184,7 @@ def _referee_assigned(state, rec, ctx):
 
 def check_house_rule(state, ctx, key, value):
     system = ctx.system
-    if key.count(":") == 2:
+    if key.count(":") >= 2:
         try:
             book = system.tables.book_value(key)
         except KeyError:

@@ -215,7 +215,9 @@ class TableSet:
 
 
 def split_cell_key(key: str) -> tuple[str, str, str]:
-    parts = key.split(":")
-    if len(parts) != 3:
+    """Table ids and column keys hold no colon; a row key may ("german:first_line")."""
+    table_id, sep, rest = key.partition(":")
+    row_label, sep2, column = rest.rpartition(":")
+    if not (sep and sep2 and table_id and row_label and column):
         raise KeyError(key)
-    return parts[0], parts[1], parts[2]
+    return table_id, row_label, column

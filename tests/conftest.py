@@ -6,6 +6,7 @@ import pytest
 
 # The test-only game system (tests/testsystem) joins the registry for the tests.
 os.environ.setdefault("MUSTER_EXTRA_SYSTEMS", "tests.testsystem")
+os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
 
 
 def pytest_configure(config):

@@ -51,3 +51,12 @@ def test_distribution_is_exact_by_enumeration():
     assert dist[">12"] == Fraction(1, 36)
     assert dist["5-12"] == Fraction(32, 36)
     assert sum(dist.values()) == 1
+
+
+def test_cell_keys_allow_colons_in_row_keys():
+    from campaigns.tables import split_cell_key
+
+    assert split_cell_key("1.6202:german:first_line:lmg") == ("1.6202", "german:first_line", "lmg")
+    assert split_cell_key("1.616:3-4:cpp") == ("1.616", "3-4", "cpp")
+    with pytest.raises(KeyError):
+        split_cell_key("1.616:cpp")
