@@ -5,10 +5,10 @@ Pages and API call these and render what they get; neither filters by itself.
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from . import visibility
-from .errors import NotFound
+from .errors import Forbidden, NotFound
 from .models import Campaign
 from .proposals import is_complete
 from .records import Record, Viewer
@@ -179,3 +179,55 @@ def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
         if todos:
             found.append((campaign, todos))
     return found
+
+
+# --- for the API: events named by uid ------------------------------------------------------
+
+_EVENT_REFS = ("target", "proposal")  # keys of proposal.* data that name another event by seq
+
+
+def history_by_uid(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> list[HistoryEntry]:
+    """``history``, with the references of proposal events to other events given as
+    uids: the journal stores sequence numbers, which would count hidden events."""
+    return _refs_as_uids(campaign, history(campaign, viewer, state))
+
+
+def entries_for_events(campaign: Campaign, viewer: Viewer, events, state: dict) -> list[HistoryEntry]:
+    """History entries for given Event rows (a submission's), only those the viewer
+    may read, named by uid like ``history_by_uid``."""
+    system = get_system(campaign.system)
+    entries = []
+    for event in events:
+        if not viewer.can_read(event.audience, event.side):
+            continue
+        record = Record.from_event(event)
+        entries.append(HistoryEntry(
+            uid=record.uid, kind=record.kind, text=describe(system, record, state), actor=record.actor,
+            side=record.side, audience=record.audience, at=record.at, data=record.data,
+            undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
+        ))
+    return _refs_as_uids(campaign, entries)
+
+
+def _refs_as_uids(campaign: Campaign, entries: list[HistoryEntry]) -> list[HistoryEntry]:
+    def refs(entry):
+        if not entry.kind.startswith("proposal."):
+            return {}
+        return {k: v for k, v in entry.data.items() if k in _EVENT_REFS and isinstance(v, int)}
+
+    wanted = {seq for entry in entries for seq in refs(entry).values()}
+    if not wanted:
+        return entries
+    uid_of = {seq: str(uid) for seq, uid in campaign.events.filter(seq__in=wanted).values_list("seq", "uid")}
+    return [
+        replace(entry, data={**entry.data, **{k: uid_of.get(seq) for k, seq in refs(entry).items()}})
+        if refs(entry) else entry
+        for entry in entries
+    ]
+
+
+def club_invitations(*, user, club):
+    """A club's invitations: organizers only (they hold the codes)."""
+    if not visibility.is_organizer(user, club):
+        raise Forbidden("Only a club organizer can see invitations.")
+    return club.invitations.select_related("created_by", "accepted_by")

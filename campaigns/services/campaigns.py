@@ -62,6 +62,10 @@ def assign_player(campaign, user, *, side: str, username: str):
     return submit(campaign, user, "player.assigned", {"side": side, "username": username})
 
 
+def remove_player(campaign, user, *, side: str, username: str):
+    return submit(campaign, user, "player.removed", {"side": side, "username": username})
+
+
 def replace_player(campaign, user, *, side: str, old: str, new: str):
     _check_member(campaign, new)
     return submit(campaign, user, "player.replaced", {"side": side, "old": old, "new": new})
