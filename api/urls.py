@@ -1,5 +1,44 @@
+"""The API: /api/v1/ (see the route table in docs/api.md), its OpenAPI schema and docs."""
+
 from django.urls import include, path
+from drf_spectacular.views import SpectacularAPIView
+
+from . import auth, campaigns, clubs, journal, systems
+from .docs import RedocDocsView, SwaggerDocsView
+
+CAMPAIGN = "v1/campaigns/<int:campaign_id>/"
+
+v1 = [
+    path("v1/auth/token/", auth.TokenObtainApi.as_view(), name="api-token"),
+    path("v1/systems/", systems.SystemListApi.as_view(), name="api-systems"),
+    path("v1/systems/<slug:slug>/", systems.SystemDetailApi.as_view(), name="api-system"),
+    path("v1/clubs/", clubs.ClubListCreateApi.as_view(), name="api-clubs"),
+    path("v1/clubs/<slug:slug>/", clubs.ClubDetailApi.as_view(), name="api-club"),
+    path("v1/clubs/<slug:slug>/members/", clubs.MemberListApi.as_view(), name="api-club-members"),
+    path("v1/clubs/<slug:slug>/members/<str:username>/role/", clubs.MemberRoleApi.as_view(), name="api-member-role"),
+    path("v1/clubs/<slug:slug>/hand-over/", clubs.HandOverApi.as_view(), name="api-club-hand-over"),
+    path("v1/clubs/<slug:slug>/invitations/", clubs.InvitationListCreateApi.as_view(), name="api-invitations"),
+    path("v1/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", clubs.InvitationRevokeApi.as_view(),
+         name="api-invitation-revoke"),
+    path("v1/invitations/accept/", clubs.InvitationAcceptApi.as_view(), name="api-invitation-accept"),
+    path("v1/campaigns/", campaigns.CampaignListCreateApi.as_view(), name="api-campaigns"),
+    path(CAMPAIGN, campaigns.CampaignDetailApi.as_view(), name="api-campaign"),
+    path(CAMPAIGN + "state/", journal.StateApi.as_view(), name="api-campaign-state"),
+    path(CAMPAIGN + "actions/", journal.ActionsApi.as_view(), name="api-campaign-actions"),
+    path(CAMPAIGN + "events/", journal.EventsApi.as_view(), name="api-campaign-events"),
+    path(CAMPAIGN + "export/", journal.ExportApi.as_view(), name="api-campaign-export"),
+    path(CAMPAIGN + "scenarios/", campaigns.ScenarioListApi.as_view(), name="api-campaign-scenarios"),
+    path(CAMPAIGN + "roster/", campaigns.RosterApi.as_view(), name="api-campaign-roster"),
+    path(CAMPAIGN + "players/", campaigns.PlayerAssignApi.as_view(), name="api-campaign-players"),
+    path(CAMPAIGN + "players/remove/", campaigns.PlayerRemoveApi.as_view(), name="api-campaign-player-remove"),
+    path(CAMPAIGN + "players/replace/", campaigns.PlayerReplaceApi.as_view(), name="api-campaign-player-replace"),
+    path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
+]
 
 urlpatterns = [
+    *v1,
     path("v1/", include("rosters.api_urls")),
+    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("docs/", SwaggerDocsView.as_view(), name="api-docs"),
+    path("redoc/", RedocDocsView.as_view(), name="api-redoc"),
 ]

@@ -1,0 +1,237 @@
+"""Clubs, members and invitations.
+
+Every lookup goes through campaigns.visibility (a non-member gets 404); the
+organizer-only rules live in campaigns.services.clubs (403 for other members).
+"""
+
+from django.db.models import OuterRef, Subquery
+from drf_spectacular.utils import extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+
+from campaigns import selectors, visibility
+from campaigns.errors import NotFound
+from campaigns.models import Membership
+from campaigns.services import clubs as club_services
+
+from .common import valid_input
+from .openapi import errors
+
+# --- serializers ------------------------------------------------------------------------------
+
+
+class ClubOutputSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+    created_at = serializers.DateTimeField()
+    role = serializers.ChoiceField(Membership.ROLES, source="my_role", help_text="Your role in the club.")
+
+
+class ClubCreateInputSerializer(serializers.Serializer):
+    name = serializers.CharField(max_length=120)
+
+
+class MemberOutputSerializer(serializers.Serializer):
+    username = serializers.CharField(source="user.username")
+    role = serializers.ChoiceField(Membership.ROLES)
+    joined_at = serializers.DateTimeField()
+
+
+class ClubRefSerializer(serializers.Serializer):
+    slug = serializers.SlugField()
+    name = serializers.CharField()
+
+
+class MembershipOutputSerializer(MemberOutputSerializer):
+    club = ClubRefSerializer()
+
+
+class RoleInputSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(Membership.ROLES)
+
+
+class HandOverInputSerializer(serializers.Serializer):
+    username = serializers.CharField(max_length=150, help_text="The member who becomes organizer; you step down.")
+
+
+class InvitationOutputSerializer(serializers.Serializer):
+    id = serializers.IntegerField()
+    code = serializers.CharField(help_text="Give it to the person invited; they accept it once.")
+    role = serializers.ChoiceField(Membership.ROLES)
+    email = serializers.EmailField(allow_blank=True)
+    created_by = serializers.CharField(source="created_by.username")
+    created_at = serializers.DateTimeField()
+    expires_at = serializers.DateTimeField()
+    accepted_by = serializers.CharField(source="accepted_by.username", allow_null=True, default=None)
+    accepted_at = serializers.DateTimeField(allow_null=True)
+    revoked = serializers.BooleanField()
+    usable = serializers.BooleanField()
+
+
+class InvitationCreateInputSerializer(serializers.Serializer):
+    role = serializers.ChoiceField(Membership.ROLES, default=Membership.PLAYER)
+    email = serializers.EmailField(required=False, allow_blank=True, default="")
+
+
+class InvitationAcceptInputSerializer(serializers.Serializer):
+    code = serializers.CharField(max_length=40)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+def _clubs_with_role(user):
+    role = Membership.objects.filter(club=OuterRef("pk"), user=user).values("role")[:1]
+    return visibility.clubs_for(user).annotate(my_role=Subquery(role))
+
+
+def _club(request, slug):
+    club = visibility.get_club_for(request.user, slug)
+    club.my_role = visibility.role_in(request.user, club)
+    return club
+
+
+@extend_schema(tags=["clubs"])
+class ClubListCreateApi(generics.GenericAPIView):
+    serializer_class = ClubOutputSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        return _clubs_with_role(self.request.user).order_by("name", "pk")
+
+    @extend_schema(operation_id="clubs_list", responses=ClubOutputSerializer(many=True), summary="My clubs")
+    def get(self, request):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(ClubOutputSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="clubs_create", request=ClubCreateInputSerializer,
+        responses={201: ClubOutputSerializer, **errors(400)}, summary="Found a club (you become its organizer)",
+    )
+    def post(self, request):
+        data = valid_input(ClubCreateInputSerializer, request)
+        club = club_services.create_club(user=request.user, name=data["name"])
+        club.my_role = Membership.ORGANIZER
+        return Response(ClubOutputSerializer(club).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["clubs"])
+class ClubDetailApi(generics.GenericAPIView):
+    serializer_class = ClubOutputSerializer
+
+    @extend_schema(operation_id="clubs_retrieve", responses={200: ClubOutputSerializer, **errors(404)}, summary="Club")
+    def get(self, request, slug):
+        return Response(ClubOutputSerializer(_club(request, slug)).data)
+
+
+@extend_schema(tags=["clubs"])
+class MemberListApi(generics.ListAPIView):
+    serializer_class = MemberOutputSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return Membership.objects.none()
+        club = visibility.get_club_for(self.request.user, self.kwargs["slug"])
+        return club.memberships.select_related("user").order_by("user__username")
+
+    @extend_schema(
+        operation_id="clubs_members_list", responses={200: MemberOutputSerializer(many=True), **errors(404)},
+        summary="A club's members",
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+
+@extend_schema(tags=["clubs"])
+class MemberRoleApi(generics.GenericAPIView):
+    serializer_class = RoleInputSerializer
+
+    @extend_schema(
+        operation_id="clubs_members_set_role",
+        request=RoleInputSerializer, responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
+        summary="Set a member's role (organizer)",
+    )
+    def post(self, request, slug, username):
+        club = _club(request, slug)
+        data = valid_input(RoleInputSerializer, request)
+        membership = club_services.set_role(club=club, user=request.user, member_username=username, role=data["role"])
+        return Response(MemberOutputSerializer(membership).data)
+
+
+@extend_schema(tags=["clubs"])
+class HandOverApi(generics.GenericAPIView):
+    serializer_class = HandOverInputSerializer
+
+    @extend_schema(
+        operation_id="clubs_hand_over",
+        request=HandOverInputSerializer, responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
+        summary="Hand the organizer role to another member (organizer)",
+    )
+    def post(self, request, slug):
+        club = _club(request, slug)
+        data = valid_input(HandOverInputSerializer, request)
+        membership = club_services.hand_over_organizer(club=club, user=request.user, to_username=data["username"])
+        return Response(MemberOutputSerializer(membership).data)
+
+
+@extend_schema(tags=["clubs"])
+class InvitationListCreateApi(generics.GenericAPIView):
+    serializer_class = InvitationOutputSerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        club = visibility.get_club_for(self.request.user, self.kwargs["slug"])
+        return selectors.club_invitations(user=self.request.user, club=club).order_by("-created_at", "-pk")
+
+    @extend_schema(
+        operation_id="clubs_invitations_list",
+        responses={200: InvitationOutputSerializer(many=True), **errors(403, 404)},
+        summary="A club's invitations (organizer)",
+    )
+    def get(self, request, slug):
+        page = self.paginate_queryset(self.get_queryset())
+        return self.get_paginated_response(InvitationOutputSerializer(page, many=True).data)
+
+    @extend_schema(
+        operation_id="clubs_invitations_create", request=InvitationCreateInputSerializer,
+        responses={201: InvitationOutputSerializer, **errors(400, 403, 404)}, summary="Invite someone (organizer)",
+    )
+    def post(self, request, slug):
+        club = _club(request, slug)
+        data = valid_input(InvitationCreateInputSerializer, request)
+        invitation = club_services.invite(club=club, user=request.user, role=data["role"], email=data["email"])
+        return Response(InvitationOutputSerializer(invitation).data, status=status.HTTP_201_CREATED)
+
+
+@extend_schema(tags=["clubs"])
+class InvitationRevokeApi(generics.GenericAPIView):
+    serializer_class = InvitationOutputSerializer
+
+    @extend_schema(
+        operation_id="clubs_invitations_revoke",
+        request=None, responses={200: InvitationOutputSerializer, **errors(403, 404)},
+        summary="Revoke an invitation (organizer)",
+    )
+    def post(self, request, slug, invitation_id):
+        club = _club(request, slug)
+        invitation = selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
+        if invitation is None:
+            raise NotFound("invitation")
+        club_services.revoke_invitation(invitation=invitation, user=request.user)
+        return Response(InvitationOutputSerializer(invitation).data)
+
+
+@extend_schema(tags=["clubs"])
+class InvitationAcceptApi(generics.GenericAPIView):
+    serializer_class = InvitationAcceptInputSerializer
+
+    @extend_schema(
+        operation_id="invitations_accept",
+        request=InvitationAcceptInputSerializer, responses={200: MembershipOutputSerializer, **errors(400, 404)},
+        summary="Join a club with an invitation code",
+    )
+    def post(self, request):
+        data = valid_input(InvitationAcceptInputSerializer, request)
+        membership = club_services.accept_invitation(code=data["code"], user=request.user)
+        return Response(MembershipOutputSerializer(membership).data)

@@ -1,0 +1,209 @@
+"""A campaign's journal through the API: the viewer's state and to-dos, the
+history, submitting an event, and the journal file (export).
+
+Events are named by uid. Sequence numbers never leave the server for anyone
+but the referee's full export: they would count the other side's hidden events.
+"""
+
+from drf_spectacular.utils import OpenApiParameter, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+
+from campaigns import journal_io, selectors
+from campaigns.errors import DomainError
+from campaigns.services.journal import submit
+from campaigns.services.state import current_state
+
+from .common import CampaignScoped, valid_input
+from .openapi import SUBMIT_400, errors
+from .serializers import (
+    EventEntrySerializer,
+    StateField,
+    SubmissionOutputSerializer,
+    ViewerSerializer,
+    submission_output,
+)
+
+# --- serializers ------------------------------------------------------------------------------
+
+
+class StepSerializer(serializers.Serializer):
+    id = serializers.CharField()
+    label = serializers.CharField()
+    rule = serializers.CharField(allow_blank=True)
+    side = serializers.CharField(allow_null=True)
+    status = serializers.CharField(help_text="done | current | waiting | skipped")
+    detail = serializers.CharField(allow_blank=True)
+
+
+class StateOutputSerializer(serializers.Serializer):
+    viewer = ViewerSerializer()
+    state = StateField(help_text="Your cut of the state; `streams` holds the versions to send as expected_version.")
+    procedure = StepSerializer(many=True, help_text="The between-game procedure, as far as you may see it.")
+
+
+class TodoSerializer(serializers.Serializer):
+    kind = serializers.CharField(help_text="The event kind to submit.")
+    label = serializers.CharField()
+    side = serializers.CharField(allow_null=True, help_text="The side to submit it for.")
+    rule = serializers.CharField(allow_blank=True)
+    initial = serializers.JSONField(help_text="Suggested `data` for the event.")
+    help = serializers.CharField(allow_blank=True)
+
+
+class SubmitInputSerializer(serializers.Serializer):
+    kind = serializers.CharField(max_length=60, help_text="A core kind or one of the system's (GET /systems/).")
+    data = serializers.DictField(required=False, default=dict)
+    side = serializers.SlugField(
+        max_length=40, required=False, allow_null=True, allow_blank=True, default=None,
+        help_text="The side acted for: a player's own side by default; the referee names one.",
+    )
+    dice = serializers.DictField(
+        child=serializers.ListField(child=serializers.IntegerField(), allow_empty=False), required=False,
+        allow_null=True, default=None, help_text="Dice rolled at the table, {key: [faces]}, when asked for.",
+    )
+    expected_version = serializers.IntegerField(
+        min_value=0, required=False, allow_null=True, default=None,
+        help_text="The version of your own stream you acted on (state.streams); 409 if it moved.",
+    )
+    idempotency_key = serializers.CharField(
+        max_length=80, required=False, allow_null=True, default=None,
+        help_text="Sending the same key again appends nothing and answers with the original events. "
+                  "Also accepted as the Idempotency-Key header.",
+    )
+
+
+class JournalCampaignSerializer(serializers.Serializer):
+    club = serializers.DictField(child=serializers.CharField(), help_text="slug and name")
+    system = serializers.CharField()
+    variant = serializers.CharField()
+    name = serializers.CharField()
+    created_by = serializers.CharField()
+
+
+class JournalEventSerializer(serializers.Serializer):
+    seq = serializers.IntegerField(required=False, help_text="Full exports only.")
+    uid = serializers.UUIDField()
+    kind = serializers.CharField()
+    at = serializers.CharField()
+    actor = serializers.CharField()
+    side = serializers.CharField(allow_blank=True)
+    audience = serializers.ChoiceField(("public", "side", "referee"))
+    data = serializers.JSONField()
+    idempotency_key = serializers.CharField(allow_null=True)
+
+
+class JournalSerializer(serializers.Serializer):
+    """The journal file format (docs/journal.md)."""
+
+    format = serializers.CharField()
+    version = serializers.IntegerField()
+    scope = serializers.CharField(help_text='"full", or "side:<slug>" (what your side may read; "side:club" '
+                                            "for a member who plays no side)")
+    campaign = JournalCampaignSerializer()
+    events = JournalEventSerializer(many=True)
+
+
+# --- views -----------------------------------------------------------------------------------
+
+
+@extend_schema(tags=["journal"])
+class StateApi(CampaignScoped, generics.GenericAPIView):
+    serializer_class = StateOutputSerializer
+
+    @extend_schema(
+        operation_id="campaigns_state", responses={200: StateOutputSerializer, **errors(404)},
+        summary="The campaign state as you may see it",
+    )
+    def get(self, request, campaign_id):
+        campaign, viewer = self.campaign_and_viewer()
+        page = selectors.campaign_page(campaign, viewer)
+        output = {"viewer": viewer, "state": page.state, "procedure": page.procedure}
+        return Response(StateOutputSerializer(output).data)
+
+
+@extend_schema(tags=["journal"])
+class ActionsApi(CampaignScoped, generics.GenericAPIView):
+    serializer_class = TodoSerializer
+    filter_backends: list = []
+    pagination_class = None  # a handful of to-dos, computed from the state
+
+    @extend_schema(
+        operation_id="campaigns_actions", responses={200: TodoSerializer(many=True), **errors(404)},
+        summary="What you can (or should) do now",
+    )
+    def get(self, request, campaign_id):
+        campaign, viewer = self.campaign_and_viewer()
+        todos = selectors.actions_for(current_state(campaign), viewer)
+        return Response(TodoSerializer(todos, many=True).data)
+
+
+_IDEMPOTENCY_HEADER = OpenApiParameter(
+    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    description="Same as the body's idempotency_key (give one or the other, or both equal).",
+)
+
+
+@extend_schema(tags=["journal"])
+class EventsApi(CampaignScoped, generics.ListAPIView):
+    serializer_class = EventEntrySerializer
+    filter_backends: list = []
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return []
+        campaign, viewer = self.campaign_and_viewer()
+        return selectors.history_by_uid(campaign, viewer)
+
+    @extend_schema(
+        operation_id="campaigns_events_list", responses={200: EventEntrySerializer(many=True), **errors(404)},
+        summary="The history you may read, oldest first",
+    )
+    def get(self, request, *args, **kwargs):
+        return super().get(request, *args, **kwargs)
+
+    @extend_schema(
+        operation_id="campaigns_events_submit", request=SubmitInputSerializer, parameters=[_IDEMPOTENCY_HEADER],
+        responses={
+            201: SubmissionOutputSerializer,
+            200: SubmissionOutputSerializer,
+            400: SUBMIT_400,
+            **errors(403, 404, 409),
+        },
+        summary="Submit an event (results, choices, purchases, proposals and their answers…)",
+        description="201 with the events written that you may read and your new state; 200 with the original "
+                    "events when the idempotency key was used before. Proposals are answered with "
+                    '`{"kind": "proposal.approved", "data": {"proposal": "<uid>"}}`.',
+    )
+    def post(self, request, campaign_id):
+        campaign, _ = self.campaign_and_viewer()
+        data = valid_input(SubmitInputSerializer, request)
+        key = _idempotency_key(data["idempotency_key"], request.headers.get("Idempotency-Key"))
+        submission = submit(
+            campaign, request.user, data["kind"], data["data"], side=data["side"] or None, dice=data["dice"],
+            expected_version=data["expected_version"], idempotency_key=key,
+        )
+        if submission.replayed and any(e.actor_id != request.user.pk for e in submission.events):
+            # The key is someone else's: answering with their events would show them to us.
+            raise DomainError("idempotency_key", "This key was already used for another submission.")
+        code = status.HTTP_200_OK if submission.replayed else status.HTTP_201_CREATED
+        return Response(submission_output(campaign, request.user, submission), status=code)
+
+
+def _idempotency_key(body: str | None, header: str | None) -> str | None:
+    if body and header and body != header:
+        raise DomainError("idempotency_key", "Differs from the Idempotency-Key header.")
+    return body or header or None
+
+
+@extend_schema(tags=["journal"])
+class ExportApi(CampaignScoped, generics.GenericAPIView):
+    serializer_class = JournalSerializer
+
+    @extend_schema(
+        operation_id="campaigns_export", responses={200: JournalSerializer, **errors(404)},
+        summary="The journal file: full for the referee (or an organizer once every side agreed), else your side's",
+    )
+    def get(self, request, campaign_id):
+        campaign, viewer = self.campaign_and_viewer()
+        return Response(JournalSerializer(journal_io.export_journal(campaign, viewer)).data)
