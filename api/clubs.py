@@ -70,7 +70,7 @@ class InvitationOutputSerializer(serializers.Serializer):
 
 class InvitationCreateInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(Membership.ROLES, default=Membership.PLAYER)
-    email = serializers.EmailField(required=False, allow_blank=True, default="")
+    email = serializers.EmailField(required=False, allow_blank=True)
 
 
 class InvitationAcceptInputSerializer(serializers.Serializer):
@@ -200,7 +200,8 @@ class InvitationListCreateApi(generics.GenericAPIView):
     def post(self, request, slug):
         club = _club(request, slug)
         data = valid_input(InvitationCreateInputSerializer, request)
-        invitation = club_services.invite(club=club, user=request.user, role=data["role"], email=data["email"])
+        invitation = club_services.invite(club=club, user=request.user, role=data["role"],
+                                         email=data.get("email", ""))
         return Response(InvitationOutputSerializer(invitation).data, status=status.HTTP_201_CREATED)
 
 

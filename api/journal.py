@@ -24,6 +24,8 @@ from .serializers import (
     submission_output,
 )
 
+_EVENT_REFS = ("target", "proposal")  # keys of proposal data that name another event
+
 # --- serializers ------------------------------------------------------------------------------
 
 
@@ -71,6 +73,16 @@ class SubmitInputSerializer(serializers.Serializer):
         help_text="Sending the same key again appends nothing and answers with the original events. "
                   "Also accepted as the Idempotency-Key header.",
     )
+
+    def validate(self, attrs):
+        # The API names events by uid, in answers and in requests alike: a sequence
+        # number would let a client probe for the other side's hidden events.
+        if attrs["kind"].startswith("proposal."):
+            for key in _EVENT_REFS:
+                value = attrs["data"].get(key)
+                if value is not None and not isinstance(value, str):
+                    raise serializers.ValidationError({key: ["Name the event by its uid."]})
+        return attrs
 
 
 class JournalCampaignSerializer(serializers.Serializer):
