@@ -122,6 +122,9 @@ def test_bad_submissions_name_the_field_and_change_nothing(skirmish, people, cli
         ({"kind": "sealed.submitted", "data": {"key": "stance:0", "choice": "attack"}}, "key"),
         ({"kind": "proposal.made", "data": {"action": "undo", "target": "not-a-uid"}}, "target"),
         ({"kind": "proposal.approved", "data": {"proposal": str(uuid.uuid4())}}, "proposal"),
+        # The API names events by uid only (sequence numbers would count hidden events):
+        ({"kind": "proposal.made", "data": {"action": "undo", "target": 7}}, "target"),
+        ({"kind": "proposal.approved", "data": {"proposal": 8}}, "proposal"),
     ]
     for data, field in cases:
         response = post(alice, url, data)
@@ -217,7 +220,8 @@ def test_proposals_are_made_and_answered_by_uid(skirmish, people, client_for):
     proposal = made.json()["events"][0]
     assert proposal["audience"] == "side" and proposal["data"]["target"] == supply["uid"]
     # Bob cannot name red's secret event, but can answer the (hidden) proposal:
-    hidden = post(client_for("bob"), url, {"kind": "proposal.made", "data": {"action": "undo", "target": supply["uid"]}})
+    undo = {"action": "undo", "target": supply["uid"]}
+    hidden = post(client_for("bob"), url, {"kind": "proposal.made", "data": undo})
     assert hidden.json() == {"target": ["No such earlier event."]}
     bob_view = client_for("bob").get(f"/api/v1/campaigns/{skirmish.pk}/state/").json()["state"]["proposals"]
     assert bob_view[proposal["uid"]]["hidden"] is True
