@@ -119,6 +119,9 @@ class CampaignListCreateApi(generics.ListAPIView):
     serializer_class = CampaignSummarySerializer
     filterset_class = CampaignFilter
 
+    def get_serializer_class(self):  # the browsable API's form
+        return CampaignCreateInputSerializer if self.request.method == "POST" else CampaignSummarySerializer
+
     def get_queryset(self):
         # Newest first by creation: ordering by last activity would let the other
         # side watch a campaign move when a side makes a secret step.

@@ -96,6 +96,9 @@ class ClubListCreateApi(generics.GenericAPIView):
     serializer_class = ClubOutputSerializer
     filter_backends: list = []
 
+    def get_serializer_class(self):  # the browsable API's form
+        return ClubCreateInputSerializer if self.request.method == "POST" else ClubOutputSerializer
+
     def get_queryset(self):
         return _clubs_with_role(self.request.user).order_by("name", "pk")
 
@@ -179,6 +182,9 @@ class HandOverApi(generics.GenericAPIView):
 class InvitationListCreateApi(generics.GenericAPIView):
     serializer_class = InvitationOutputSerializer
     filter_backends: list = []
+
+    def get_serializer_class(self):  # the browsable API's form
+        return InvitationCreateInputSerializer if self.request.method == "POST" else InvitationOutputSerializer
 
     def get_queryset(self):
         club = visibility.get_club_for(self.request.user, self.kwargs["slug"])

@@ -145,9 +145,13 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
         summary="What you can (or should) do now",
     )
     def get(self, request, campaign_id):
+        return Response(TodoSerializer(self.get_queryset(), many=True).data)
+
+    def get_queryset(self):
+        if getattr(self, "swagger_fake_view", False):
+            return []
         campaign, viewer = self.campaign_and_viewer()
-        todos = selectors.actions_for(current_state(campaign), viewer)
-        return Response(TodoSerializer(todos, many=True).data)
+        return selectors.actions_for(current_state(campaign), viewer)
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -160,6 +164,9 @@ _IDEMPOTENCY_HEADER = OpenApiParameter(
 class EventsApi(CampaignScoped, generics.ListAPIView):
     serializer_class = EventEntrySerializer
     filter_backends: list = []
+
+    def get_serializer_class(self):  # the browsable API's form
+        return SubmitInputSerializer if self.request.method == "POST" else EventEntrySerializer
 
     def get_queryset(self):
         if getattr(self, "swagger_fake_view", False):

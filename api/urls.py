@@ -1,4 +1,4 @@
-"""The API: /api/v1/ (see the route table in docs/api.md), its OpenAPI schema and docs."""
+"""The API: /api/v1/ (session or token auth), its OpenAPI 3 schema and its docs (assets served locally)."""
 
 from django.urls import include, path
 from drf_spectacular.views import SpectacularAPIView
