@@ -1,0 +1,108 @@
+"""Shared reads of the Achtung! Panzer! state used by every step module.
+
+State shape (docs/achtung-panzer.md): state["game"] = {"public": {...}, "sides": {"allied": {...},
+"german": {...}}, "referee": {}}. Sides are "allied" and "german".
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from campaigns.rolls import Mod
+
+SIDES = ("allied", "german")
+
+
+def other(side: str) -> str:
+    return "german" if side == "allied" else "allied"
+
+
+def public(state: dict) -> dict:
+    return state["game"]["public"]
+
+
+def private(state: dict, side: str) -> dict:
+    return state["game"]["sides"][side]
+
+
+def half_day(state: dict) -> str:
+    """Label of the current CG half-day ("5/30A"): the one whose RePh is running
+    before 1.6121, the new one from 1.6121 on (sequence.py moves it)."""
+    return public(state)["half_day"]
+
+
+def roll_key(state: dict, step_id: str, side: str, subject: str = "") -> str:
+    """Dice are keyed by half-day, step, side and subject: "5/30A/1.616/allied"."""
+    key = f"{half_day(state)}/{step_id}/{side}"
+    return f"{key}/{subject}" if subject else key
+
+
+def record_roll(state: dict, side: str, report: dict, step_id: str) -> dict:
+    """Keep a roll report where only its side (and the referee) can read it."""
+    report = dict(report, step=step_id, half_day=half_day(state))
+    private(state, side)["rolls"].append(report)
+    return report
+
+
+def record_public_roll(state: dict, report: dict, step_id: str) -> dict:
+    report = dict(report, step=step_id, half_day=half_day(state))
+    public(state)["rolls"].append(report)
+    return report
+
+
+# --- history the modifiers depend on -------------------------------------------------
+
+def completed(state: dict) -> list[dict]:
+    """The CG roster lines of half-days whose winner has been determined (1.6067)."""
+    return [line for line in public(state)["roster"] if line.get("winner") is not None]
+
+
+def previous_line(state: dict) -> dict | None:
+    """The roster line of the just-completed (previous) half-day, if any."""
+    done = completed(state)
+    return done[-1] if done else None
+
+
+def won_previous(state: dict, side: str) -> bool:
+    line = previous_line(state)
+    return bool(line and line["winner"] == side)
+
+
+def cvp_sustained_previous(state: dict, side: str, include_refit: bool = True) -> int:
+    """CVP the side sustained in the previous half-day. Units eliminated in the RePh
+    after 1.6067 count for the CPP DRM only (include_refit=True there)."""
+    line = previous_line(state)
+    if not line:
+        return 0
+    cvp = line["cvp"][side]
+    if include_refit:
+        cvp += line.get("cvp_after_victory", {}).get(side, 0)
+    return cvp
+
+
+def win_loss(state: dict, side: str) -> tuple[int, int]:
+    record = public(state)["record"][side]
+    return record["won"], record["lost"]
+
+
+def historical_mod(ctx, state: dict, side: str) -> Mod:
+    """1.6161: the side's historical DRM for the current half-day."""
+    value = ctx.table("1.6161").value(half_day(state), side)
+    return Mod(f"Historical DRM ({half_day(state)})", "1.6161", int(value))
+
+
+def balance_mod(ctx, state: dict, side: str) -> Mod | None:
+    """1.32: applies itself from the win:loss record; at most one of its two DRMs."""
+    won, lost = win_loss(state, side)
+    played = won + lost  # a scenario is won by one side or the other
+    for tier in ("tier2", "tier1"):
+        if played >= int(ctx.value(f"balance.{tier}.min_completed")) and Fraction(won, played) <= Fraction(
+            str(ctx.value(f"balance.{tier}.max_won_fraction"))
+        ):
+            drm = int(ctx.value(f"balance.{tier}.drm"))
+            return Mod(f"Balance provision ({won} won of {played})", "1.32", drm)
+    return None
+
+
+def nationality_of(side: str, state: dict | None = None) -> str:
+    return "german" if side == "german" else "french"
