@@ -115,6 +115,12 @@ def view_state(state: dict, viewer: Viewer) -> dict:
     out = {key: state[key] for key in _PUBLIC_CORE}
     if viewer.referee:
         out["seq"] = state["seq"]
+    else:
+        # Sequence numbers count every event, the other side's hidden ones too.
+        out["export_approved"] = state["export_approved"] is not None
+        out["house_rules"] = {
+            key: {k: v for k, v in rule.items() if k != "seq"} for key, rule in state["house_rules"].items()
+        }
     out["sealed"] = {key: _view_sealed(s, viewer) for key, s in state["sealed"].items()}
     # Sequence numbers would tell how many hidden events a side has: outside the
     # referee's view, proposals are known by their event's uid only.
