@@ -159,6 +159,8 @@ STORAGES = {
     },
 }
 WHITENOISE_USE_FINDERS = DEBUG
+if DEBUG:  # whitenoise warns on every request when STATIC_ROOT is missing
+    Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
 # --- API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
