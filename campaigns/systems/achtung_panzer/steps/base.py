@@ -8,6 +8,13 @@ from typing import Callable
 from campaigns.schema import Field
 
 
+PENDING = "pending"
+
+
+def kind_name(step: "Step") -> str:
+    return step.extra.get("kind") or f"ap.{step.id}"
+
+
 def _always(state: dict, side: str) -> bool:
     return True
 
@@ -35,6 +42,22 @@ class Step:
     audience: "side" (private; default for side steps) or "public" (weather, dual attack dr).
     checklist: True for a physical action on the map that players only confirm (no table).
     initial: True if the step is also run in the Initial Scenario's refit (1.5: 1.619-1.622).
+
+    How the sequencer (sequence.py) runs a step:
+    - event kind: extra["kind"] if given, else kind_name(step) = "ap.<id>" ("ap.1.616"); checklist steps
+      have no kind of their own: a side step is confirmed with "ap.check" {"step": id} (side-private),
+      a joint one with "ap.joint" {"step": id} (public).
+    - run's return value: None -> the step is done for that side. PENDING -> it stays current: a side
+      step waits for another event of its kind (a choice asked after the roll, e.g. 1.6113); a system
+      step waits for something else (the sealed initiative choice: the sequencer marks it done after
+      on_sealed_revealed has called steps/initiative.py's on_revealed(state, key, choices, ctx)).
+    - repeatable=True: each event runs run() and the step stays current until the side sends
+      "ap.check" {"step": id}; then extra["finish"](ctx, state, side) is called if given (e.g. 1.621
+      forfeits unspent FPP) and the step is done.
+    - applies(state, side) is asked when the step becomes current; False -> skipped (only the side
+      itself sees "skipped"; the other side sees "done").
+    - scope "allied": the German side skips it. "joint"/"system" steps become current once both
+      sides have finished every earlier step (sync points).
     """
 
     id: str
