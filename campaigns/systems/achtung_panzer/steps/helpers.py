@@ -1,0 +1,117 @@
+"""Small shared pieces of the table steps: modifiers read from the tables, retained units,
+two-phase steps (roll first, the player's choice after) and upcoming rolls."""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import Mod
+from campaigns.systems.base import UpcomingRoll
+
+from .. import common
+
+UNIT_KINDS_SMC = ("leader", "armor_leader", "hero")
+UNIT_KINDS_INFANTRY_MMC = ("squad", "half_squad", "crew")
+
+
+def table_mod(ctx, table_id: str, key: str, times: int = 1, label: str = "") -> Mod | None:
+    """The printed DRM `key` of a table, `times` over (e.g. "per 30 CVP"); None if it is 0.
+
+    Values come from the table file so the data stays the one place for the numbers."""
+    table = ctx.table(table_id)
+    for mod in table.modifiers:
+        if mod["key"] == key:
+            value = int(str(mod["value"]).replace("−", "-")) * times
+            if value == 0:
+                return None
+            text = mod["label"] if times == 1 else f"{mod['label']} (×{times})"
+            return Mod(label or text, table.rule, value)
+    raise KeyError(f"{table_id} has no modifier {key!r}")
+
+
+def table_mod_value(ctx, table_id: str, key: str) -> int:
+    for mod in ctx.table(table_id).modifiers:
+        if mod["key"] == key:
+            return int(str(mod["value"]).replace("−", "-"))
+    raise KeyError(f"{table_id} has no modifier {key!r}")
+
+
+def mods(*items) -> list[Mod]:
+    return [m for m in items if m is not None]
+
+
+def upcoming(key: str, label: str, table: str, mod_list, column: str | None = None) -> UpcomingRoll:
+    return UpcomingRoll(key, label, table, tuple((m.label, m.rule, m.value) for m in mod_list), column)
+
+
+# --- retained units ---------------------------------------------------------------------
+
+def retained(state: dict, side: str) -> list[dict]:
+    return common.private(state, side).setdefault("retained", [])
+
+
+def unit_by_id(state: dict, side: str, unit_id, path: str) -> dict:
+    for unit in retained(state, side):
+        if unit["id"] == unit_id:
+            return unit
+    raise DomainError(path, f"No retained unit {unit_id!r}.")
+
+
+def check_unique(ids, path: str) -> None:
+    seen = set()
+    for i, unit_id in enumerate(ids):
+        if unit_id in seen:
+            raise DomainError(f"{path}[{i}]", f"{unit_id} is listed twice.")
+        seen.add(unit_id)
+
+
+def eliminate(state: dict, side: str, unit: dict, step_id: str, reason: str) -> None:
+    private = common.private(state, side)
+    private["retained"] = [u for u in private["retained"] if u["id"] != unit["id"]]
+    private.setdefault("eliminated", []).append(
+        dict(unit, half_day=common.half_day(state), step=step_id, reason=reason)
+    )
+
+
+def new_unit(state: dict, side: str, **fields) -> dict:
+    private = common.private(state, side)
+    number = private.get("next_id", 1)
+    private["next_id"] = number + 1
+    unit = {"id": f"u{number}", "status": "ok", "isolated": False, "captured": False, "vehicular": False, "note": ""}
+    unit.update(fields)
+    private["retained"].append(unit)
+    return unit
+
+
+def is_immobilized(unit: dict) -> bool:
+    return unit.get("status") == "immobilized" or bool(unit.get("immobilized"))
+
+
+# --- steps done in two events: the roll, then the player's choice -----------------------
+
+def pending(state: dict, side: str) -> dict:
+    return common.private(state, side).setdefault("pending", {})
+
+
+def pending_for(state: dict, side: str, step_id: str) -> dict | None:
+    entry = pending(state, side).get(step_id)
+    if entry and entry.get("half_day") == common.half_day(state):
+        return entry
+    return None
+
+
+def set_pending(state: dict, side: str, step_id: str, entry: dict) -> None:
+    pending(state, side)[step_id] = dict(entry, half_day=common.half_day(state))
+
+
+def clear_pending(state: dict, side: str, step_id: str) -> None:
+    pending(state, side).pop(step_id, None)
+
+
+def done_marker(state: dict, side: str, step_id: str) -> list:
+    """Sub-step bookkeeping private to the side (e.g. which units already tried to escape)."""
+    return common.private(state, side).setdefault("done", {}).setdefault(f"{common.half_day(state)}/{step_id}", [])
+
+
+def ratio(text: str) -> tuple[int, int]:
+    a, b = str(text).split(":")
+    return int(a), int(b)

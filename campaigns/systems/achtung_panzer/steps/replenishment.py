@@ -1,0 +1,165 @@
+"""1.616 CPP replenishment, 1.617 ELR loss/gain, 1.618 weather and EC.
+
+These run after 1.6121, so the current half-day is the new one and "previous half-day"
+is the last completed roster line (common.previous_line).
+"""
+
+from __future__ import annotations
+
+from campaigns.rolls import roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import Step
+from .helpers import mods, table_mod, upcoming
+
+# ASL B25.5 Environmental Conditions: 1.618 prints no EC table, so the players roll the EC
+# dr at the table with their ASL rules and enter the result (docs/rules-notes.md).
+EC_CHOICES = ("Very Dry", "Dry", "Moderate", "Moist", "Wet", "Very Wet")
+
+
+# --- 1.616 CPP replenishment ----------------------------------------------------------
+
+def cpp_mods(ctx, state: dict, side: str) -> list:
+    cvp = common.cvp_sustained_previous(state, side, include_refit=True)  # 1.6067: RePh CVP count here
+    per = int(ctx.value("cpp.cvp_per_drm"))
+    return mods(
+        table_mod(ctx, "1.616", "won_previous") if common.won_previous(state, side) else None,
+        common.historical_mod(ctx, state, side),
+        table_mod(ctx, "1.616", "per_30_cvp_sustained", times=cvp // per,
+                  label=f"Per {per} CVP sustained previous half-day ({cvp} CVP)"),
+        common.balance_mod(ctx, state, side),
+    )
+
+
+def run_cpp(ctx, state, side, data):
+    private = common.private(state, side)
+    report = roll_on(ctx, "1.616", common.roll_key(state, "1.616", side), cpp_mods(ctx, state, side), side=side,
+                     label="CPP replenishment")
+    gained = int(report["result"]["cpp"])
+    report["effect"] = {"cpp_before": private["cpp"], "cpp_gained": gained, "cpp_after": private["cpp"] + gained}
+    private["cpp"] += gained
+    common.record_roll(state, side, report, "1.616")
+
+
+def upcoming_cpp(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.616", side), "CPP replenishment", "1.616",
+                     cpp_mods(ctx, state, side), "cpp")]
+
+
+# --- 1.617 ELR loss/gain --------------------------------------------------------------
+
+def _rg_ids(ctx, suffix: str, nationality: str) -> set:
+    """RG IDs of a company type, from the 1.6202 rows ("german:elite" -> rg I2)."""
+    table = ctx.table("1.6202")
+    return {row.cells.get("rg") for row in table.rows if row.label == f"{nationality}:{suffix}"}
+
+
+def _rg_kind(ctx, nationality: str, rg: str | None) -> str | None:
+    table_id = f"1.619.{nationality}"
+    if not rg or table_id not in ctx.system.tables:
+        return None
+    try:
+        return ctx.table(table_id).value(rg, "kind")
+    except KeyError:
+        return None
+
+
+def previous_purchases(state: dict, side: str) -> list[dict]:
+    """RGs bought (not given in an initial OB: docs/rules-notes.md) on the previous half-day."""
+    line = common.previous_line(state)
+    if not line:
+        return []
+    return [p for p in common.private(state, side).get("purchases", [])
+            if p.get("half_day") == line["half_day"] and not p.get("given")]
+
+
+def attack_chit_previous(state: dict, side: str) -> bool:
+    line = common.previous_line(state)
+    if not line:
+        return False
+    # 1.625 copies the revealed chits into the roster line; the Initial Scenario's free chit counts
+    return bool((line.get("attack_chits") or {}).get(side))
+
+
+def elr_mods(ctx, state: dict, side: str) -> list:
+    elite = first_line = afv = 0
+    for purchase in previous_purchases(state, side):
+        nationality = purchase.get("nationality") or common.nationality_of(side)
+        if purchase.get("rg") in _rg_ids(ctx, "elite", nationality):
+            elite += 1
+        elif purchase.get("rg") in _rg_ids(ctx, "first_line", nationality):
+            first_line += 1
+        elif _rg_kind(ctx, nationality, purchase.get("rg")) == "armor" or purchase.get("kind") == "armor":
+            afv += 1
+    cvp = common.cvp_sustained_previous(state, side, include_refit=False)  # 1.6067
+    per = int(ctx.value("elr.cvp_per_drm"))
+    return mods(
+        table_mod(ctx, "1.617", "won_previous") if common.won_previous(state, side) else None,
+        table_mod(ctx, "1.617", "elite_company_purchased", times=elite),
+        table_mod(ctx, "1.617", "per_first_line_company_or_afv_platoon", times=first_line + afv,
+                  label=f"First-line companies ({first_line}) / AFV platoons ({afv}) purchased on the previous half-day"),
+        table_mod(ctx, "1.617", "attack_chit_previous") if attack_chit_previous(state, side) else None,
+        table_mod(ctx, "1.617", "per_30_cvp_sustained", times=cvp // per,
+                  label=f"Per {per} CVP sustained on the previous CG scenario ({cvp} CVP)"),
+        common.historical_mod(ctx, state, side),
+    )
+
+
+def run_elr(ctx, state, side, data):
+    private = common.private(state, side)
+    report = roll_on(ctx, "1.617", common.roll_key(state, "1.617", side), elr_mods(ctx, state, side), side=side,
+                     label="ELR loss/gain")
+    lo, hi = int(ctx.value("elr.min")), int(ctx.value("elr.max"))
+    before = private["elr"]
+    after = min(hi, max(lo, before + int(report["result"]["elr_change"])))  # the ELR is bounded, not the roll
+    report["effect"] = {"elr_before": before, "elr_after": after}
+    private["elr"] = after
+    common.record_roll(state, side, report, "1.617")
+
+
+def upcoming_elr(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.617", side), "ELR loss/gain", "1.617",
+                     elr_mods(ctx, state, side), "elr_change")]
+
+
+# --- 1.618 weather and EC -------------------------------------------------------------
+
+def _current_line(state: dict) -> dict | None:
+    for line in common.public(state)["roster"]:
+        if line.get("half_day") == common.half_day(state):
+            return line
+    return None
+
+
+def run_weather(ctx, state, side, data):
+    public = common.public(state)
+    report = roll_on(ctx, "1.618", common.roll_key(state, "1.618", "allied"), (), side="", label="Weather")
+    weather = report["result"]["weather"]
+    report["effect"] = {"weather": weather, "ec": data["ec"]}
+    public["weather"] = weather
+    public["ec"] = data["ec"]
+    line = _current_line(state)
+    if line is not None:
+        line["weather"] = weather
+        line["ec"] = data["ec"]
+    common.record_public_roll(state, report, "1.618")
+
+
+def upcoming_weather(state, side, ctx):
+    if side != "allied":
+        return []
+    return [upcoming(common.roll_key(state, "1.618", "allied"), "Weather", "1.618", [], "weather")]
+
+
+STEPS = [
+    Step("1.616", "CPP replenishment", "1.616", run=run_cpp, upcoming=upcoming_cpp,
+         help="Secret DR: won previous half-day +1, historical DRM, -1 per 30 CVP sustained, balance 1.32."),
+    Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=upcoming_elr,
+         help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
+    Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
+         upcoming=upcoming_weather,
+         fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES,
+                       help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
+         help="The Allied player rolls the weather DR (public) and enters the EC."),
+]
