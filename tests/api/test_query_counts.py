@@ -102,3 +102,48 @@ def test_systems_come_from_the_registry_without_queries_per_system(url, people, 
     client = client_for("alice")
     with django_assert_max_num_queries(2):
         assert client.get(url).status_code == 200
+
+
+# --- the campaign's own endpoints: the journal grows, the queries do not ------------------------
+
+
+def _grow_journal(skirmish, people):
+    """Public proposals and their rejections: journal rows that every reader may read."""
+
+    def grow(n):
+        for _ in range(n // 2):
+            fresh = submit(skirmish, people["alice"], "proposal.made", {"action": "export"})
+            submit(skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)})
+    return grow
+
+
+@pytest.mark.parametrize("tail", ["", "state/", "actions/", "export/"])
+@pytest.mark.parametrize("viewer", ["bob", "rita"])
+def test_campaign_endpoints_do_not_grow_with_the_journal(tail, viewer, skirmish, people, client_for,
+                                                         django_assert_max_num_queries):
+    client, url = client_for(viewer), f"/api/v1/campaigns/{skirmish.pk}/{tail}"
+    grow = _grow_journal(skirmish, people)
+    grow(2)
+    small = _count(client, url)
+    grow(20)
+    assert skirmish.events.count() >= 20
+    with django_assert_max_num_queries(small):
+        assert client.get(url).status_code == 200
+
+
+def test_campaign_detail_does_not_grow_with_scenarios_and_players(skirmish, people, client_for,
+                                                                    django_assert_max_num_queries):
+    client, url = client_for("bob"), f"/api/v1/campaigns/{skirmish.pk}/"
+    small = _count(client, url)
+    start = skirmish.scenarios.count()
+    Scenario.objects.bulk_create([Scenario(campaign=skirmish, index=i, label=f"R{i}", status="upcoming")
+                                  for i in range(start, start + 20)])
+    for name in ("carol", "rita"):  # more players on a side: team play
+        if name == "rita":
+            svc.assign_referee(skirmish, people["olga"], username=None)
+        svc.assign_player(skirmish, people["olga"], side="blue", username=name)
+    with django_assert_max_num_queries(small):
+        response = client.get(url)
+    assert len(response.json()["scenarios"]) == start + 20
+    assert sorted(next(s for s in response.json()["sides"] if s["slug"] == "blue")["players"]) == [
+        "bob", "carol", "rita"]
