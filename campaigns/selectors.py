@@ -231,3 +231,113 @@ def club_invitations(*, user, club):
     if not visibility.is_organizer(user, club):
         raise Forbidden("Only a club organizer can see invitations.")
     return club.invitations.select_related("created_by", "accepted_by")
+
+
+# --- for the pages --------------------------------------------------------------------------
+
+
+def invitation_by_code(code: str):
+    """(invitation, None) when the code can be used, else (None, why not) in words
+    a visitor may read: the club of a dead code is not named."""
+    from django.utils import timezone
+
+    from .models import Invitation
+
+    invitation = Invitation.objects.select_related("club").filter(code=code).first()
+    if invitation is None:
+        return None, "This invitation code is not known. Check the link, or ask the organizer for a new one."
+    if invitation.revoked:
+        return None, "This invitation was withdrawn by the club. Ask the organizer for a new one."
+    if invitation.accepted_at is not None:
+        return None, "This invitation has already been used. Each invitation admits one person."
+    if invitation.expires_at <= timezone.now():
+        return None, "This invitation has expired. Ask the organizer for a new one."
+    return invitation, None
+
+
+@dataclass
+class ClubPage:
+    club: object
+    role: str | None
+    members: list
+    campaigns: list
+    invitations: list | None  # organizers only
+
+
+def club_page(user, club) -> ClubPage:
+    role = visibility.role_in(user, club)
+    if role is None:
+        raise NotFound("club")
+    invitations = None
+    if role == "organizer":
+        invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
+    return ClubPage(
+        club=club,
+        role=role,
+        members=list(club.memberships.select_related("user").order_by("user__username")),
+        campaigns=list(visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")),
+        invitations=invitations,
+    )
+
+
+@dataclass
+class Dashboard:
+    clubs: list  # (club, role)
+    campaigns: list
+    waiting: list  # (campaign, [Todo])
+
+
+def dashboard(user) -> Dashboard:
+    from .models import Membership
+
+    roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+    return Dashboard(
+        clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
+        campaigns=list(visibility.campaigns_for(user).order_by("status", "-updated_at")),
+        waiting=waiting_for(user),
+    )
+
+
+@dataclass(frozen=True)
+class HouseRuleChoice:
+    key: str
+    label: str
+    book: object
+
+
+def house_rule_choices(system) -> list[HouseRuleChoice]:
+    """Every value a house rule may override: the system's constants, then each
+    table cell, with the book value."""
+    from .tables import cell_key
+
+    found = [
+        HouseRuleChoice(key, f"{c.get('label', key)} ({c.get('rule', '')})", c["value"])
+        for key, c in system.constants().items()
+    ]
+    for table in system.tables.tables.values():
+        for row in table.rows:
+            for column, value in row.cells.items():
+                heading = table.columns.get(column, column)
+                found.append(HouseRuleChoice(cell_key(table.id, row.label, column),
+                                             f"{table.name} ({table.rule}), {row.label}, {heading}", value))
+    return found
+
+
+def members_of(club) -> list[str]:
+    return list(club.memberships.order_by("user__username").values_list("user__username", flat=True))
+
+
+def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
+    """One journal event the viewer may read, by uid (NotFound otherwise: a hidden
+    event and a missing one look the same)."""
+    import uuid
+
+    try:
+        wanted = uuid.UUID(str(uid))
+    except ValueError:
+        raise NotFound("event") from None
+    event = visibility.events_for(viewer, campaign).filter(uid=wanted).first()
+    if event is None:
+        raise NotFound("event")
+    state = current_state(campaign)
+    return entries_for_events(campaign, viewer, [event], state)[0]

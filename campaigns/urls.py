@@ -1,1 +1,54 @@
-urlpatterns: list = []
+"""Pages (server-rendered). The API lives under /api/ (api.urls); sheets and print
+jobs under rosters.urls."""
+
+from django.contrib.auth import views as auth_views
+from django.urls import path
+
+from .views import accounts, clubs, home, play, setup
+
+CAMPAIGN = "campaigns/<int:pk>/"
+
+auth = [
+    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
+         name="password_change_done"),
+    path("accounts/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
+    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
+    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
+         name="password_reset_confirm"),
+    path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
+         name="password_reset_complete"),
+    path("join/<str:code>/", accounts.join, name="join"),
+]
+
+urlpatterns = [
+    *auth,
+    path("", home.dashboard, name="dashboard"),
+    path("clubs/new/", home.club_new, name="club-new"),
+    path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
+    path("clubs/<slug:slug>/invitations/", clubs.invitation_create, name="invitation-create"),
+    path("clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", clubs.invitation_revoke,
+         name="invitation-revoke"),
+    path("clubs/<slug:slug>/members/<str:username>/role/", clubs.member_role, name="member-role"),
+    path("clubs/<slug:slug>/hand-over/", clubs.hand_over, name="hand-over"),
+    path("clubs/<slug:slug>/campaigns/new/", setup.campaign_new_choose, name="campaign-new-choose"),
+    path("clubs/<slug:slug>/campaigns/new/<slug:system>/", setup.campaign_new, name="campaign-new"),
+    path(CAMPAIGN, play.campaign_detail, name="campaign"),
+    path(CAMPAIGN + "submit/", play.campaign_submit, name="campaign-submit"),
+    path(CAMPAIGN + "history/", play.campaign_history, name="campaign-history"),
+    path(CAMPAIGN + "history/<uuid:uid>/undo/", play.propose_undo, name="propose-undo"),
+    path(CAMPAIGN + "history/<uuid:uid>/correct/", play.propose_correction, name="propose-correction"),
+    path(CAMPAIGN + "propose/house-rule/", play.propose_house_rule, name="propose-house-rule"),
+    path(CAMPAIGN + "propose/export/", play.propose_export, name="propose-export"),
+    path(CAMPAIGN + "export/", play.campaign_export, name="campaign-export"),
+    path(CAMPAIGN + "setup/", setup.campaign_setup, name="campaign-setup"),
+    path(CAMPAIGN + "setup/players/", setup.player_add, name="setup-player-add"),
+    path(CAMPAIGN + "setup/players/remove/", setup.player_remove, name="setup-player-remove"),
+    path(CAMPAIGN + "setup/players/replace/", setup.player_replace, name="setup-player-replace"),
+    path(CAMPAIGN + "setup/referee/", setup.referee_set, name="setup-referee"),
+    path(CAMPAIGN + "setup/house-rules/", setup.house_rule_set, name="setup-house-rule"),
+    path(CAMPAIGN + "setup/start/", setup.campaign_start, name="campaign-start"),
+    path(CAMPAIGN + "setup/finish/", setup.campaign_finish, name="campaign-finish"),
+]

@@ -193,3 +193,10 @@ class GameSystem:
 
     def sheet_context(self, sheet: str, state: dict, view: dict) -> dict:
         return {}
+
+    # --- the demo (python manage.py load_demo) ---------------------------------------
+    def demo(self, club, users: dict):
+        """Create this system's demo campaign, in progress, in the demo club, through
+        the services. ``users`` maps "organizer", "alice", "bob", "referee" to
+        User objects. Called only while the demo club has no campaign of this system."""
+        return None

@@ -1,0 +1,42 @@
+"""Small template helpers for showing game state generically."""
+
+from django import template
+
+register = template.Library()
+
+
+@register.filter
+def is_mapping(value) -> bool:
+    return isinstance(value, dict)
+
+
+@register.filter
+def is_list(value) -> bool:
+    return isinstance(value, (list, tuple))
+
+
+@register.filter
+def humanize_key(value) -> str:
+    return str(value).replace("_", " ")
+
+
+@register.filter
+def side_name(slug, sides: dict) -> str:
+    """A side's name from the state's sides ({slug: {"name", ...}})."""
+    return (sides or {}).get(slug, {}).get("name", slug) if slug else ""
+
+
+@register.filter
+def get(mapping, key):
+    return (mapping or {}).get(key) if isinstance(mapping, dict) else None
+
+
+@register.filter
+def when(iso: str):
+    """An ISO 8601 time string (journal entries) as a datetime for |date."""
+    from datetime import datetime
+
+    try:
+        return datetime.fromisoformat(str(iso))
+    except ValueError:
+        return None

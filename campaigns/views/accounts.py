@@ -1,0 +1,61 @@
+"""Joining a club through an invitation: accept it (signed in) or sign up with it."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.contrib.auth import login
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_http_methods
+
+from campaigns import selectors, visibility
+from campaigns.errors import DomainError, NotFound
+from campaigns.forms import SignupForm
+from campaigns.services import clubs as club_services
+
+_GONE = "This invitation can no longer be used (it was used, withdrawn or has expired in the meantime)."
+
+
+@require_http_methods(["GET", "POST"])
+def join(request, code: str):
+    invitation, problem = selectors.invitation_by_code(code)
+    if invitation is None:
+        return render(request, "accounts/join_invalid.html", {"problem": problem}, status=404)
+    user = request.user
+    context = {"invitation": invitation, "club": invitation.club}
+    if user.is_authenticated:
+        context["member_role"] = visibility.role_in(user, invitation.club)
+        if request.method == "POST":
+            return _accept(request, code, invitation)
+        return render(request, "accounts/join.html", context)
+    form = SignupForm(request.POST or None, initial={"email": invitation.email})
+    if request.method == "POST" and form.is_valid():
+        try:
+            new_user = club_services.signup_with_invitation(
+                code=code, username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                email=form.cleaned_data["email"],
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        except NotFound:
+            return render(request, "accounts/join_invalid.html", {"problem": _GONE}, status=404)
+        else:
+            login(request, new_user, backend="django.contrib.auth.backends.ModelBackend")
+            messages.success(request, f"Welcome to {invitation.club.name}, {new_user.username}.")
+            return redirect("club", slug=invitation.club.slug)
+    context["form"] = form
+    context["login_url"] = f"{reverse('login')}?next={request.path}"
+    return render(request, "accounts/join.html", context, status=400 if form.errors else 200)
+
+
+def _accept(request, code, invitation):
+    club = invitation.club
+    if visibility.role_in(request.user, club) is not None:
+        messages.info(request, f"You are already a member of {club.name}; the invitation is left for someone else.")
+        return redirect("club", slug=club.slug)
+    try:
+        club_services.accept_invitation(code=code, user=request.user)
+    except NotFound:
+        return render(request, "accounts/join_invalid.html", {"problem": _GONE}, status=404)
+    messages.success(request, f"You joined {club.name}.")
+    return redirect("club", slug=club.slug)

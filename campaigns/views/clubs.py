@@ -1,0 +1,108 @@
+"""The club page (members, invitations, campaigns) and the organizer's actions."""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib import messages
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns import selectors, visibility
+from campaigns.errors import DomainError, Forbidden, NotFound
+from campaigns.forms import HandOverForm, InvitationForm, RoleForm
+from campaigns.services import clubs as club_services
+
+from .common import done, page
+
+
+def _context(request, club, **forms) -> dict:
+    club_page = selectors.club_page(request.user, club)
+    others = [m.user.username for m in club_page.members if m.user_id != request.user.pk]
+    return {
+        "club": club,
+        "page": club_page,
+        "is_organizer": club_page.role == "organizer",
+        "site_url": settings.SITE_URL.rstrip("/"),
+        "invite_form": forms.get("invite_form") or InvitationForm(),
+        "hand_over_form": forms.get("hand_over_form") or HandOverForm(members=others),
+        "role_error": forms.get("role_error"),
+    }
+
+
+@page
+def club_detail(request, slug: str):
+    club = visibility.get_club_for(request.user, slug)
+    return render(request, "clubs/detail.html", _context(request, club))
+
+
+def _back(request, club):
+    return done(request, reverse("club", args=[club.slug]))
+
+
+@page
+@require_POST
+def invitation_create(request, slug: str):
+    club = visibility.get_club_for(request.user, slug)
+    form = InvitationForm(request.POST)
+    if form.is_valid():
+        try:
+            invitation = club_services.invite(
+                club=club, user=request.user, role=form.cleaned_data["role"], email=form.cleaned_data["email"]
+            )
+        except DomainError as error:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+        else:
+            link = settings.SITE_URL.rstrip("/") + reverse("join", args=[invitation.code])
+            messages.success(request, f"Invitation created. Send this link: {link}")
+            return _back(request, club)
+    return render(request, "clubs/detail.html", _context(request, club, invite_form=form), status=400)
+
+
+@page
+@require_POST
+def invitation_revoke(request, slug: str, invitation_id: int):
+    club = visibility.get_club_for(request.user, slug)
+    invitation = selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
+    if invitation is None:
+        raise NotFound("invitation")
+    club_services.revoke_invitation(invitation=invitation, user=request.user)
+    messages.success(request, "Invitation withdrawn: its link no longer works.")
+    return _back(request, club)
+
+
+@page
+@require_POST
+def member_role(request, slug: str, username: str):
+    club = visibility.get_club_for(request.user, slug)
+    form = RoleForm(request.POST)
+    if form.is_valid():
+        try:
+            club_services.set_role(club=club, user=request.user, member_username=username,
+                                   role=form.cleaned_data["role"])
+        except DomainError as error:
+            return render(request, "clubs/detail.html",
+                          _context(request, club, role_error=f"{username}: {error.message}"), status=400)
+        messages.success(request, f"{username} is now {form.cleaned_data['role']}.")
+        return _back(request, club)
+    return render(request, "clubs/detail.html", _context(request, club, role_error="Choose organizer or player."),
+                  status=400)
+
+
+@page
+@require_POST
+def hand_over(request, slug: str):
+    club = visibility.get_club_for(request.user, slug)
+    if not visibility.is_organizer(request.user, club):
+        raise Forbidden("Only a club organizer can hand the role over.")
+    others = [m for m in selectors.members_of(club) if m != request.user.username]
+    form = HandOverForm(request.POST, members=others)
+    if form.is_valid():
+        try:
+            club_services.hand_over_organizer(club=club, user=request.user, to_username=form.cleaned_data["username"])
+        except DomainError as error:
+            form.add_error(None, error.message)
+        else:
+            messages.success(request, f"{form.cleaned_data['username']} is now the organizer; you are a player.")
+            return _back(request, club)
+    return render(request, "clubs/detail.html", _context(request, club, hand_over_form=form), status=400)

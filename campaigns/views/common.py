@@ -1,0 +1,48 @@
+"""What every page shares: sign-in, the mapping of domain errors to HTTP, and
+htmx-aware answers."""
+
+from __future__ import annotations
+
+from functools import wraps
+
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied
+from django.http import Http404, HttpResponse
+from django.shortcuts import redirect, render
+
+from campaigns.errors import Forbidden, NotFound
+
+
+def page(view):
+    """A signed-in page. NotFound is a 404 (a stranger learns nothing), Forbidden a
+    403 page with the service's reason."""
+
+    @login_required
+    @wraps(view)
+    def wrapped(request, *args, **kwargs):
+        try:
+            return view(request, *args, **kwargs)
+        except NotFound:
+            raise Http404("Not found.") from None
+        except Forbidden as error:
+            raise PermissionDenied(error.message) from None
+
+    return wrapped
+
+
+def is_htmx(request) -> bool:
+    return request.headers.get("HX-Request") == "true"
+
+
+def done(request, url: str):
+    """After a successful POST: redirect (htmx follows HX-Redirect)."""
+    if is_htmx(request):
+        response = HttpResponse(status=204)
+        response["HX-Redirect"] = url
+        return response
+    return redirect(url)
+
+
+def invalid(request, template: str, context: dict, status: int = 400):
+    """A form with errors, shown again; nothing was written."""
+    return render(request, template, context, status=status)

@@ -1,0 +1,271 @@
+"""The campaign page and everything done from it: submitting events (results,
+steps of the between-game procedure, sealed choices, answers to proposals),
+proposing corrections/undo/house rules/exports, the history and the export."""
+
+from __future__ import annotations
+
+import json
+
+from django.contrib import messages
+from django.http import HttpResponse
+from django.shortcuts import render
+from django.template import TemplateDoesNotExist
+from django.template.loader import select_template
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns import journal_io, selectors, visibility
+from campaigns.core_events import AMENDABLE, UNDOABLE
+from campaigns.errors import DiceNeeded, DomainError
+from campaigns.forms import HouseRuleForm, ProposalForm
+from campaigns.services.journal import submit
+from campaigns.systems import get_system
+
+from . import actions
+from .common import done, is_htmx, page
+
+RECENT = 15  # history entries on the campaign page; the rest on the history page
+
+
+def system_panel(slug: str):
+    """A game system's own panel (templates/systems/<slug>/panel.html), if it has one."""
+    try:
+        return select_template([f"systems/{slug}/panel.html"])
+    except TemplateDoesNotExist:
+        return None
+
+
+def _boxes(system, page_data, bound=None):
+    todos = [*page_data.actions, *actions.reject_todos(page_data.state, page_data.viewer)]
+    boxes = []
+    for todo in todos:
+        if bound is not None and bound.todo == todo:
+            boxes.append(bound)
+            bound = None
+            continue
+        box = actions.build(system, page_data.state, todo)
+        if box is not None:
+            boxes.append(box)
+    if bound is not None:  # the posted form matches nothing shown now: show it on top
+        boxes.insert(0, bound)
+    return boxes
+
+
+def _can_amend(kind: str, system) -> tuple[bool, bool]:
+    own = system.event_kind(kind) is not None
+    return own or kind in AMENDABLE, own or kind in UNDOABLE
+
+
+def _history(campaign, viewer, state, system, limit=None):
+    entries = selectors.history_by_uid(campaign, viewer)
+    may_propose = state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer)
+    rows = []
+    for entry in entries:
+        correct, undo = _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
+        rows.append({"entry": entry, "correct": correct, "undo": undo})
+    rows.reverse()  # newest first
+    return (rows[:limit], len(rows) > limit) if limit else (rows, False)
+
+
+def page_context(request, campaign, viewer, bound=None) -> dict:
+    page_data = selectors.campaign_page(campaign, viewer)
+    state = page_data.state
+    system = get_system(campaign.system)
+    history, more = _history(campaign, viewer, state, system, RECENT)
+    my_sides = {slug: private for slug, private in (state["game"] or {}).get("sides", {}).items()}
+    return {
+        "campaign": campaign,
+        "club": campaign.club,
+        "viewer": viewer,
+        "page": page_data,
+        "state": state,
+        "system": system,
+        "variant": system.variant(campaign.variant),
+        "boxes": _boxes(system, page_data, bound),
+        "history": history,
+        "more_history": more,
+        "private_sides": [(state["sides"][slug]["name"], private) for slug, private in my_sides.items()],
+        "public_game": (state["game"] or {}).get("public"),
+        "roster": list(visibility.roster_entries_for(viewer, campaign)),
+        "system_panel": system_panel(campaign.system),
+        "may_propose": state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer),
+        "full_export": journal_io.may_export_full(viewer, state),
+        "house_rule_form": HouseRuleForm(),
+        "proposal_form": ProposalForm(),
+        "sides": [(slug, side["name"], side["players"]) for slug, side in state["sides"].items()],
+    }
+
+
+@page
+def campaign_detail(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer))
+
+
+@page
+@require_POST
+def campaign_submit(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    page_data = selectors.campaign_page(campaign, viewer)
+    system = get_system(campaign.system)
+    kind, side = request.POST.get("kind", ""), request.POST.get("side") or None
+    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer)]
+    todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
+    box = actions.build(system, page_data.state, todo, request.POST)
+    if box is None:
+        messages.error(request, "That is not something one can do in this campaign.")
+        return _again(request, campaign, viewer, None)
+    box.key = request.POST.get("idempotency_key") or box.key
+    if not box.form.is_valid():
+        return _again(request, campaign, viewer, box)
+    dice = box.form.dice()
+    if box.form.errors:
+        return _again(request, campaign, viewer, box)
+    try:
+        submission = submit(campaign, request.user, kind, box.form.event_data(), side=todo.side or side,
+                            dice=dice, idempotency_key=box.key[:80])
+        if submission.replayed and any(e.actor_id != request.user.pk for e in submission.events):
+            raise DomainError("idempotency_key", "This form was already sent by someone else; reload the page.")
+    except DiceNeeded as need:
+        shown = actions.build(system, page_data.state, todo, dice_needs=need.needs,
+                              initial={k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice:")})
+        shown.key, shown.notice = box.key, need.message
+        return _again(request, campaign, viewer, shown)
+    except DomainError as error:
+        box.form.add_domain_error(error.field, error.message)
+        return _again(request, campaign, viewer, box)
+    campaign.refresh_from_db()
+    lines = [e.text for e in selectors.entries_for_events(campaign, viewer, submission.events,
+                                                          submission.state or page_data.state)]
+    messages.success(request, f"Done: {todo.label}." + (" " + "; ".join(lines[1:]) if len(lines) > 1 else ""))
+    return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
+
+
+def _again(request, campaign, viewer, box):
+    """The page again with the refused form and its errors (400); nothing was written."""
+    if box is not None and is_htmx(request):
+        return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign}, status=400)
+    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer, bound=box), status=400)
+
+
+# --- proposals ------------------------------------------------------------------------------
+
+
+def _propose(request, campaign, data, success):
+    try:
+        submit(campaign, request.user, "proposal.made", data)
+    except DomainError as error:
+        messages.error(request, f"Not proposed: {error.message}")
+        return None
+    messages.success(request, success)
+    return done(request, reverse("campaign", args=[campaign.pk]) + "#proposals")
+
+
+@page
+@require_POST
+def propose_undo(request, pk: int, uid):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    entry = selectors.history_entry(campaign, viewer, uid)
+    form = ProposalForm(request.POST)
+    reason = form.cleaned_data["reason"] if form.is_valid() else ""
+    answer = _propose(request, campaign, {"action": "undo", "target": entry.uid, "reason": reason},
+                      f"Undo of “{entry.text}” proposed; it applies once the other side agrees.")
+    if answer is None:
+        context = page_context(request, campaign, viewer)
+        return render(request, "campaigns/detail.html", context, status=400)
+    return answer
+
+
+@page
+def propose_correction(request, pk: int, uid):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    entry = selectors.history_entry(campaign, viewer, uid)
+    page_data = selectors.campaign_page(campaign, viewer)
+    system = get_system(campaign.system)
+    todo = selectors.Todo(entry.kind, "Propose this correction", entry.side or None)
+    initial = _flat(entry.data)
+    box = actions.build(system, page_data.state, todo, request.POST or None, initial=initial)
+    if box is None or not _can_amend(entry.kind, system)[0]:
+        messages.error(request, "This event cannot be corrected; propose to undo it instead.")
+        return done(request, reverse("campaign-history", args=[campaign.pk]))
+    # A proposal's own form: the corrected data plus a reason.
+    reason_form = ProposalForm(request.POST or None)
+    if request.method == "POST" and box.form.is_valid() and reason_form.is_valid():
+        try:
+            submit(campaign, request.user, "proposal.made", {
+                "action": "correct", "target": entry.uid, "data": box.form.event_data(),
+                "reason": reason_form.cleaned_data["reason"],
+            })
+        except DomainError as error:
+            box.form.add_domain_error(error.field.removeprefix("data."), error.message)
+        else:
+            messages.success(request, "Correction proposed; it applies once the other side agrees.")
+            return done(request, reverse("campaign", args=[campaign.pk]) + "#proposals")
+    status = 400 if request.method == "POST" else 200
+    return render(request, "campaigns/correct.html", {
+        "campaign": campaign, "entry": entry, "box": box, "reason_form": reason_form,
+    }, status=status)
+
+
+def _flat(data: dict) -> dict:
+    out = {}
+    for key, value in data.items():
+        if isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
+            out.update({f"{key}.{k}": v for k, v in value.items()})
+        out[key] = value
+    return out
+
+
+@page
+@require_POST
+def propose_house_rule(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    form = HouseRuleForm(request.POST)
+    reason = ProposalForm(request.POST)
+    if form.is_valid() and reason.is_valid():
+        rule = {"key": form.cleaned_data["key"].strip(), "value": form.cleaned_data["value"],
+                "note": form.cleaned_data["note"]}
+        answer = _propose(request, campaign, {"action": "house_rule", "data": rule,
+                                              "reason": reason.cleaned_data["reason"]},
+                          "House rule proposed; it applies once every side agrees.")
+        if answer is not None:
+            return answer
+    context = page_context(request, campaign, viewer)
+    context["house_rule_form"] = form
+    return render(request, "campaigns/detail.html", context, status=400)
+
+
+@page
+@require_POST
+def propose_export(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    answer = _propose(request, campaign, {"action": "export"},
+                      "Full export proposed; the organizers may download it once every side agrees.")
+    if answer is None:
+        return render(request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400)
+    return answer
+
+
+# --- history and export -----------------------------------------------------------------------
+
+
+@page
+def campaign_history(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    page_data = selectors.campaign_page(campaign, viewer)
+    system = get_system(campaign.system)
+    rows, _ = _history(campaign, viewer, page_data.state, system)
+    return render(request, "campaigns/history.html", {
+        "campaign": campaign, "viewer": viewer, "history": rows, "state": page_data.state,
+        "proposal_form": ProposalForm(),
+    })
+
+
+@page
+def campaign_export(request, pk: int):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    journal = journal_io.export_journal(campaign, viewer)
+    scope = journal["scope"].replace(":", "-").replace(",", "-")
+    response = HttpResponse(json.dumps(journal, indent=2, ensure_ascii=False), content_type="application/json")
+    response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-{scope}.json"'
+    return response

@@ -1,0 +1,191 @@
+"""Starting a campaign: choose a system and variant, then the organizer's setup
+page (players on sides, referee, house rules, start) which also serves later for
+replacing players and ending the campaign."""
+
+from __future__ import annotations
+
+from django.contrib import messages
+from django.http import Http404
+from django.shortcuts import render
+from django.urls import reverse
+from django.views.decorators.http import require_POST
+
+from campaigns import selectors, visibility
+from campaigns.errors import DomainError, Forbidden
+from campaigns.forms import (
+    FinishForm,
+    HouseRuleForm,
+    NewCampaignForm,
+    PlayerForm,
+    RefereeForm,
+    ReplaceForm,
+)
+from campaigns.services import campaigns as campaign_services
+from campaigns.services.journal import submit
+from campaigns.systems import all_systems
+
+from .common import done, page
+
+
+def _organizer_club(request, slug):
+    club = visibility.get_club_for(request.user, slug)
+    if not visibility.is_organizer(request.user, club):
+        raise Forbidden("Only a club organizer can start a campaign.")
+    return club
+
+
+@page
+def campaign_new_choose(request, slug: str):
+    club = _organizer_club(request, slug)
+    systems = sorted(all_systems().values(), key=lambda s: s.name)
+    return render(request, "campaigns/new_choose.html", {"club": club, "systems": systems})
+
+
+@page
+def campaign_new(request, slug: str, system: str):
+    club = _organizer_club(request, slug)
+    game = all_systems().get(system)
+    if game is None:
+        raise Http404("No such game system.")
+    fields = campaign_services.option_fields(game)
+    form = NewCampaignForm(game, fields, request.POST or None)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_services.create_campaign(
+                club=club, user=request.user, system=game.slug, variant=form.cleaned_data["variant"],
+                name=form.cleaned_data["name"], options=form.event_data(),
+            )
+        except DomainError as error:
+            form.add_domain_error(error.field.removeprefix("options."), error.message)
+        else:
+            messages.success(request, f"{campaign.name} is set up: put players on the sides, then start it.")
+            return done(request, reverse("campaign-setup", args=[campaign.pk]))
+    status = 400 if form.errors else 200
+    return render(request, "campaigns/new.html", {"club": club, "system": game, "form": form}, status=status)
+
+
+# --- the setup page ---------------------------------------------------------------------
+
+
+def _organizer_campaign(request, pk):
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    if not viewer.organizer:
+        raise Forbidden("Only a club organizer can change a campaign's setup.")
+    return campaign, viewer
+
+
+def _setup_context(request, campaign, viewer, **forms) -> dict:
+    page_data = selectors.campaign_page(campaign, viewer)
+    state = page_data.state
+    system = all_systems()[campaign.system]
+    members = selectors.members_of(campaign.club)
+    sides = [(slug, side["name"]) for slug, side in state["sides"].items()]
+    seated = {name for side in state["sides"].values() for name in side["players"]}
+    free = [m for m in members if m not in seated and m != state["referee"]]
+    choices = selectors.house_rule_choices(system)
+    return {
+        "campaign": campaign,
+        "viewer": viewer,
+        "state": state,
+        "system": system,
+        "house_rule_choices": choices,
+        "book_labels": {c.key: c.label for c in choices},
+        "player_form": forms.get("player_form") or PlayerForm(sides=sides, members=free),
+        "replace_form": forms.get("replace_form") or ReplaceForm(sides=sides, members=free),
+        "referee_form": forms.get("referee_form") or RefereeForm(
+            members=[m for m in members if m not in seated], initial={"username": state["referee"] or ""}),
+        "house_rule_form": forms.get("house_rule_form") or HouseRuleForm(),
+        "finish_form": forms.get("finish_form") or FinishForm(),
+        "setup_error": forms.get("setup_error"),
+    }
+
+
+@page
+def campaign_setup(request, pk: int):
+    campaign, viewer = _organizer_campaign(request, pk)
+    return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer))
+
+
+def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
+    """Run one organizer action; a refusal shows the setup page again with the error."""
+    campaign, viewer = _organizer_campaign(request, pk)
+    if form is not None and not form.is_valid():
+        return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **{form_name: form}),
+                      status=400)
+    try:
+        action(campaign, form.cleaned_data if form is not None else {})
+    except DomainError as error:
+        if form is not None:
+            form.add_error(error.field if error.field in form.fields else None, error.message)
+            extra = {form_name: form}
+        else:
+            extra = {"setup_error": error.message}
+        return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **extra), status=400)
+    messages.success(request, success)
+    return done(request, reverse(to, args=[campaign.pk]))
+
+
+def _sides_and_members(request, pk):
+    campaign, _ = _organizer_campaign(request, pk)
+    state_sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
+    return [(slug, s["name"]) for slug, s in state_sides.items()], selectors.members_of(campaign.club)
+
+
+@page
+@require_POST
+def player_add(request, pk: int):
+    sides, members = _sides_and_members(request, pk)
+    form = PlayerForm(request.POST, sides=sides, members=members)
+    return _apply(request, pk, "player_form", form, lambda c, d: campaign_services.assign_player(
+        c, request.user, side=d["side"], username=d["username"]), "Player assigned.")
+
+
+@page
+@require_POST
+def player_remove(request, pk: int):
+    sides, members = _sides_and_members(request, pk)
+    form = PlayerForm(request.POST, sides=sides, members=members)
+    return _apply(request, pk, "player_form", form, lambda c, d: campaign_services.remove_player(
+        c, request.user, side=d["side"], username=d["username"]), "Player taken off the side.")
+
+
+@page
+@require_POST
+def player_replace(request, pk: int):
+    sides, members = _sides_and_members(request, pk)
+    form = ReplaceForm(request.POST, sides=sides, members=members)
+    return _apply(request, pk, "replace_form", form, lambda c, d: campaign_services.replace_player(
+        c, request.user, side=d["side"], old=d["old"], new=d["new"]), "Player replaced.")
+
+
+@page
+@require_POST
+def referee_set(request, pk: int):
+    _, members = _sides_and_members(request, pk)
+    form = RefereeForm(request.POST, members=members)
+    return _apply(request, pk, "referee_form", form, lambda c, d: campaign_services.assign_referee(
+        c, request.user, username=d["username"] or None), "Referee set.")
+
+
+@page
+@require_POST
+def house_rule_set(request, pk: int):
+    form = HouseRuleForm(request.POST)
+    return _apply(request, pk, "house_rule_form", form, lambda c, d: submit(
+        c, request.user, "house_rule.set", {"key": d["key"].strip(), "value": d["value"], "note": d["note"]}),
+        "House rule recorded.")
+
+
+@page
+@require_POST
+def campaign_start(request, pk: int):
+    return _apply(request, pk, "", None, lambda c, d: submit(c, request.user, "campaign.started"),
+                  "The campaign has started.", to="campaign")
+
+
+@page
+@require_POST
+def campaign_finish(request, pk: int):
+    form = FinishForm(request.POST)
+    return _apply(request, pk, "finish_form", form, lambda c, d: submit(
+        c, request.user, "campaign.finished", {"reason": d["reason"]}), "The campaign has ended.", to="campaign")
