@@ -58,8 +58,8 @@ class GivenDice(DiceProvider):
         return faces
 
 
-def make_ctx(state: dict, dice: dict | None = None) -> Ctx:
-    return Ctx(SYSTEM, state, Record(1, "ap.test", {}, "tester"), DicePool(), GivenDice(dice or {}))
+def make_ctx(state: dict, dice: dict | None = None, side: str = "") -> Ctx:
+    return Ctx(SYSTEM, state, Record(1, "ap.test", {}, "tester", side), DicePool(), GivenDice(dice or {}))
 
 
 def roster_line(half_day: str, winner: str | None = None, cvp=(0, 0), after=(0, 0), air=(False, False)) -> dict:
