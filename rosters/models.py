@@ -5,7 +5,12 @@ change), so lists can be paginated and scoped in the database. The truth is the
 journal; a unit's history over time is the history of the events that touched it.
 """
 
+import secrets
+import uuid
+
+from django.conf import settings
 from django.db import models
+from django.utils import timezone
 
 from campaigns.models import Campaign
 
@@ -28,3 +33,56 @@ class RosterEntry(models.Model):
 
     def __str__(self) -> str:
         return self.name
+
+
+def _sheet_file_name(instance, filename) -> str:
+    # A random name: file names are never guessable, and downloads go through a
+    # permission-checked view anyway (MEDIA is never served directly).
+    return f"sheets/{secrets.token_urlsafe(24)}.pdf"
+
+
+class PrintJob(models.Model):
+    """One PDF of one sheet, for one audience, of one campaign state.
+
+    ``content_hash`` covers everything printed (the render context stored in
+    ``context``), the audience, the paper, the sheet and the template version:
+    the same request twice finds the same job and renders once.
+    """
+
+    QUEUED, RUNNING, DONE, FAILED = "queued", "running", "done", "failed"
+    STATUSES = [(QUEUED, "Queued"), (RUNNING, "Rendering"), (DONE, "Ready"), (FAILED, "Failed")]
+    A4, LETTER = "A4", "Letter"
+    PAPERS = [(A4, "A4"), (LETTER, "US Letter")]
+
+    id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="print_jobs")
+    sheet = models.CharField(max_length=60)
+    paper = models.CharField(max_length=10, choices=PAPERS, default=A4)
+    audience = models.CharField(max_length=60)  # public | side:<slug> | referee
+    content_hash = models.CharField(max_length=64)
+    title = models.CharField(max_length=200, blank=True)  # "Supply record, Red only": for lists
+    context = models.JSONField()  # what is printed: the render works from this alone
+    status = models.CharField(max_length=10, choices=STATUSES, default=QUEUED)
+    progress = models.PositiveSmallIntegerField(default=0)  # 0-100
+    error = models.CharField(max_length=300, blank=True)  # shown to users: never a secret
+    file = models.FileField(upload_to=_sheet_file_name, blank=True, max_length=200)
+    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    created_at = models.DateTimeField(default=timezone.now)
+    queued_at = models.DateTimeField(default=timezone.now)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+    attempts = models.PositiveSmallIntegerField(default=0)  # render attempts since last queued
+    task_id = models.CharField(max_length=64, blank=True)
+    lease_until = models.DateTimeField(null=True, blank=True)  # a running job past this is abandoned
+    claimed_by = models.CharField(max_length=120, blank=True)  # host:pid of the rendering worker
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "content_hash"], name="one_print_job_per_content"),
+            models.CheckConstraint(condition=models.Q(progress__lte=100), name="print_job_progress_max_100"),
+        ]
+        ordering = ["-created_at"]
+        indexes = [models.Index(fields=["campaign", "audience", "-created_at"])]
+
+    def __str__(self) -> str:
+        return f"{self.sheet} ({self.audience}, {self.paper}): {self.status}"

@@ -31,7 +31,11 @@ class Skirmish(GameSystem):
         EventKind("skirmish.supply", "Supply roll", audience="side", rule="T.2"),
         EventKind("skirmish.buy", "Buy reinforcements", (Field("count", "int", min=1),), audience="side", rule="T.3"),
     )
-    sheets = (SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),)
+    sheets = (
+        SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),
+        SheetDef("supply", "Supply record", "side", "sheets/table.html"),
+        SheetDef("umpire", "Referee notes", "referee", "sheets/table.html"),
+    )
 
     def constants(self):
         return {"buy.max_per_round": {"value": 2, "rule": "T.3", "label": "Reinforcements per round"}}
@@ -130,6 +134,19 @@ class Skirmish(GameSystem):
             return []
         mods = tuple((m.label, m.rule, m.value) for m in self._supply_mods(state, side))
         return [UpcomingRoll(f"{rnd}/supply/{side}", "Supply roll", "supply", mods, "points")]
+
+    def sheet_context(self, sheet, state, view):
+        """Sheets print from `view` (the audience's cut): a side's supply, the referee's notes."""
+        game = view["game"] or {"sides": {}}
+        if sheet == "supply":
+            rows = [[side, private["supply"], private["bought"], len(private["rolls"])]
+                    for side, private in sorted(game["sides"].items())]
+            return {"tables": [{"title": "Supply", "columns": ["Side", "Supply points", "Bought this round",
+                                                                 "Supply rolls"], "rows": rows}]}
+        if sheet == "umpire":
+            rows = [[side, private["supply"]] for side, private in sorted(game["sides"].items())]
+            return {"tables": [{"title": "Every side's supply", "columns": ["Side", "Supply points"], "rows": rows}]}
+        return {}
 
     def standings(self, state):
         if state["game"] is None:

@@ -1,0 +1,141 @@
+"""Sheets and print jobs through the API (mounted under /api/v1/ by api.urls).
+
+Same services, same checks as the pages: a job of another side's sheet does not
+exist for you (404), and every file download asks visibility again.
+"""
+
+from django.http import FileResponse
+from django.urls import reverse
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import OpenApiResponse, extend_schema
+from rest_framework import generics, serializers, status
+from rest_framework.response import Response
+
+from api.common import CampaignScoped, valid_input
+from api.openapi import errors
+from campaigns.errors import NotFound
+from campaigns.services.state import current_state
+
+from . import services, sheets
+from .models import PrintJob
+
+
+class SheetChoiceSerializer(serializers.Serializer):
+    slug = serializers.SlugField(source="sheet.slug")
+    name = serializers.CharField(source="sheet.name")
+    audience = serializers.ChoiceField(("public", "side", "referee"), source="sheet.audience")
+    sides = serializers.SerializerMethodField(help_text="Side sheets: the sides you may print it for.")
+
+    def get_sides(self, choice) -> list[str]:
+        return [slug for slug, _ in choice.sides]
+
+
+class SheetRequestSerializer(serializers.Serializer):
+    sheet = serializers.CharField(max_length=60, help_text="A sheet's slug (GET …/sheets/).")
+    paper = serializers.ChoiceField(sheets.PAPERS, default="A4")
+    side = serializers.SlugField(max_length=40, required=False, allow_null=True, allow_blank=True, default=None,
+                                 help_text="Side sheets: the side (your own by default).")
+
+
+class PrintJobSerializer(serializers.Serializer):
+    id = serializers.UUIDField()
+    campaign = serializers.IntegerField(source="campaign_id")
+    sheet = serializers.CharField()
+    title = serializers.CharField()
+    paper = serializers.CharField()
+    audience = serializers.CharField(help_text='"public", "side:<slug>" or "referee"')
+    status = serializers.CharField(help_text="queued | running | done | failed")
+    progress = serializers.IntegerField(min_value=0, max_value=100)
+    error = serializers.CharField(allow_blank=True)
+    retryable = serializers.SerializerMethodField(help_text="POST …/retry/ would put it back in the queue.")
+    file_url = serializers.SerializerMethodField(help_text="When done: where to download the PDF.")
+    created_at = serializers.DateTimeField()
+    finished_at = serializers.DateTimeField(allow_null=True)
+
+    def get_retryable(self, job) -> bool:
+        return job.status == PrintJob.FAILED or services.is_stale(job)
+
+    def get_file_url(self, job) -> str | None:
+        if job.status != PrintJob.DONE:
+            return None
+        return self.context["request"].build_absolute_uri(reverse("api-sheet-job-file", args=[job.pk]))
+
+
+def job_output(request, job):
+    return PrintJobSerializer(job, context={"request": request}).data
+
+
+@extend_schema(tags=["sheets"])
+class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
+    serializer_class = SheetChoiceSerializer
+    pagination_class = None  # a handful of sheets
+    filter_backends: list = []
+
+    def get_serializer_class(self):  # the browsable API's form
+        return SheetRequestSerializer if self.request.method == "POST" else SheetChoiceSerializer
+
+    @extend_schema(operation_id="campaigns_sheets_list", responses={200: SheetChoiceSerializer(many=True),
+                                                                    **errors(404)},
+                   summary="The sheets you may print")
+    def get(self, request, campaign_id):
+        campaign, viewer = self.campaign_and_viewer()
+        choices = sheets.choices_for(viewer, campaign, current_state(campaign))
+        return Response(SheetChoiceSerializer(choices, many=True).data)
+
+    @extend_schema(
+        operation_id="campaigns_sheets_request", request=SheetRequestSerializer,
+        responses={201: PrintJobSerializer, 200: PrintJobSerializer, **errors(400, 403, 404)},
+        summary="Ask for a sheet as PDF",
+        description="201 with a new print job (queued), or 200 with the existing job of the very same content "
+                    "(the same sheet, audience, paper and campaign state are rendered once). Poll the job.",
+    )
+    def post(self, request, campaign_id):
+        campaign, _ = self.campaign_and_viewer()
+        data = valid_input(SheetRequestSerializer, request)
+        job, created = services.request_sheet(request.user, campaign, data["sheet"], data["paper"],
+                                              data["side"] or None)
+        return Response(job_output(request, job), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+
+
+@extend_schema(tags=["sheets"])
+class PrintJobApi(generics.GenericAPIView):
+    serializer_class = PrintJobSerializer
+    filter_backends: list = []
+
+    @extend_schema(operation_id="sheet_jobs_retrieve", responses={200: PrintJobSerializer, **errors(404)},
+                   summary="A print job: status, progress, file URL")
+    def get(self, request, job_id):
+        return Response(job_output(request, services.job_for(request.user, job_id)))
+
+
+@extend_schema(tags=["sheets"])
+class PrintJobRetryApi(generics.GenericAPIView):
+    serializer_class = PrintJobSerializer
+    filter_backends: list = []
+
+    @extend_schema(operation_id="sheet_jobs_retry", request=None,
+                   responses={200: PrintJobSerializer, **errors(400, 404)},
+                   summary="Queue a failed (or abandoned) render again")
+    def post(self, request, job_id):
+        return Response(job_output(request, services.retry_job(request.user, job_id)))
+
+
+@extend_schema(tags=["sheets"])
+class PrintJobFileApi(generics.GenericAPIView):
+    filter_backends: list = []
+    @extend_schema(operation_id="sheet_jobs_file",
+                   responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF"),
+                              **errors(404)},
+                   summary="Download the PDF (checked on every download)")
+    def get(self, request, job_id):
+        job = services.job_for(request.user, job_id)
+        if job.status != PrintJob.DONE or not job.file:
+            raise NotFound("file")
+        try:
+            handle = job.file.open("rb")
+        except FileNotFoundError:
+            raise NotFound("file") from None
+        response = FileResponse(handle, as_attachment=True, filename=services.download_name(job),
+                                content_type="application/pdf")
+        response["Cache-Control"] = "private, no-store"
+        return response

@@ -1,0 +1,273 @@
+"""Print jobs: requesting a sheet, rendering it once, retrying a failed render.
+
+Pages, the API and the Celery task call these; they decide nothing themselves.
+
+- ``request_sheet`` decides the audience (campaigns.visibility), builds what the
+  sheet prints, hashes it, and returns the job of that hash: an existing one (no
+  re-render) or a new one, enqueued once the transaction commits.
+- ``run_job`` (the task's body) claims the job with a conditional UPDATE, renders,
+  stores the file and marks it done, fenced by the attempt number: a duplicated,
+  retried or redelivered task never produces a second result.
+- ``retry_job`` puts a failed (or abandoned) job back in the queue.
+"""
+
+from __future__ import annotations
+
+import logging
+import socket
+import os
+from datetime import timedelta
+
+from django.conf import settings
+from django.core.files.base import ContentFile
+from django.db import IntegrityError, transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from campaigns import selectors, visibility
+from campaigns.errors import DomainError, Forbidden, NotFound
+from campaigns.services.state import current_state
+from campaigns.systems import get_system
+
+from . import pdf, sheets
+from .models import PrintJob
+
+logger = logging.getLogger(__name__)
+
+MAX_ATTEMPTS = 3  # a render that kills its worker every time must not loop forever
+STALE_QUEUED_AFTER = timedelta(minutes=10)  # no worker took it: offer a retry
+
+
+def lease_seconds() -> int:
+    """How long a claimed job belongs to its worker: past the task's hard time limit
+    the worker is gone, and a redelivered task may take the job over."""
+    return int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 300)) + 30
+
+
+# --- requesting ---------------------------------------------------------------------------------
+
+
+def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | None = None) -> tuple[PrintJob, bool]:
+    """The print job of this sheet for this user; (job, created)."""
+    viewer = visibility.viewer_for(user, campaign)
+    if not viewer.member:
+        raise NotFound("campaign")
+    state = current_state(campaign)
+    sheet_def, audience = resolve(viewer, campaign, state, sheet, paper, side)
+    context = sheets.render_context(campaign, state, sheet_def, audience, paper)
+    digest = sheets.content_hash(context, sheet=sheet_def, audience=audience, paper=paper, campaign_id=campaign.pk)
+    existing = PrintJob.objects.filter(campaign=campaign, content_hash=digest).first()
+    if existing is not None:
+        if existing.status == PrintJob.FAILED or is_stale(existing):
+            _requeue(existing)
+            existing.refresh_from_db()
+        return existing, False
+    try:
+        with transaction.atomic():
+            job = PrintJob.objects.create(
+                campaign=campaign, sheet=sheet_def.slug, paper=paper, audience=audience, content_hash=digest,
+                context=context, title=f"{sheet_def.name} · {context['audience']['label']}"[:200], requested_by=user if user.is_authenticated else None,
+            )
+    except IntegrityError:  # the same request at the same moment: one job
+        return PrintJob.objects.get(campaign=campaign, content_hash=digest), False
+    transaction.on_commit(lambda: enqueue(job.pk))
+    return job, True
+
+
+def resolve(viewer, campaign, state, sheet: str, paper: str, side: str | None):
+    """(SheetDef, audience key) for a request, or the refusal."""
+    system = get_system(campaign.system)
+    sheet_def = sheets.find_sheet(system, sheet or "")
+    if sheet_def is None:
+        names = ", ".join(s.slug for s in sheets.sheets_of(system))
+        raise DomainError("sheet", f"No sheet named {str(sheet)[:60]!r}; this campaign has: {names}.")
+    if paper not in sheets.PAPERS:
+        raise DomainError("paper", "Choose A4 or Letter.")
+    if side and side not in state["sides"]:
+        raise DomainError("side", f"This campaign has no side {str(side)[:40]!r}.")
+    if sheet_def.audience == "referee":
+        if not viewer.referee:
+            raise Forbidden("Only the referee can print this sheet.")
+        return sheet_def, "referee"
+    if sheet_def.audience == "side":
+        side = side or viewer.playing
+        if not side:
+            raise DomainError("side", "Name the side whose sheet to print.")
+        if not viewer.can_read("side", side):
+            raise Forbidden("Only that side's players and the referee can print this sheet.")
+        return sheet_def, f"side:{side}"
+    return sheet_def, "public"
+
+
+def print_context(user, campaign, sheet: str, paper: str = "A4", side: str | None = None) -> tuple[str, dict]:
+    """(template, context) of a sheet for the HTML print view: the same checks and
+    the same context as a PDF request."""
+    viewer = visibility.viewer_for(user, campaign)
+    if not viewer.member:
+        raise NotFound("campaign")
+    state = current_state(campaign)
+    sheet_def, audience = resolve(viewer, campaign, state, sheet, paper, side)
+    return sheet_def.template, sheets.render_context(campaign, state, sheet_def, audience, paper)
+
+
+def enqueue(job_id) -> None:
+    """Send the render task (after commit: the worker must see the row)."""
+    from .tasks import render_sheet
+
+    render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+
+
+# --- reading ------------------------------------------------------------------------------------
+
+
+def job_for(user, job_id) -> PrintJob:
+    """A job the user may read, or NotFound (also for another side's job: its existence
+    is not confirmed)."""
+    job = PrintJob.objects.select_related("campaign__club").filter(pk=_uuid(job_id)).first()
+    if job is None:
+        raise NotFound("job")
+    campaign, viewer = selectors.campaign_for(user, job.campaign_id)
+    if not sheets.can_read_audience(viewer, job.audience):
+        raise NotFound("job")
+    return job
+
+
+def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
+    """The newest jobs of a campaign whose sheets this viewer may read."""
+    if not viewer.member:
+        return []
+    readable = Q(audience="public") | Q(audience__in=[f"side:{s}" for s in viewer.sides])
+    if viewer.referee:
+        readable |= Q(audience="referee")
+    return list(campaign.print_jobs.filter(readable).defer("context").order_by("-created_at")[:limit])
+
+
+def is_stale(job: PrintJob) -> bool:
+    now = timezone.now()
+    if job.status == PrintJob.RUNNING:
+        return job.lease_until is not None and job.lease_until < now
+    if job.status == PrintJob.QUEUED:
+        return job.queued_at < now - STALE_QUEUED_AFTER
+    return False
+
+
+def download_name(job: PrintJob) -> str:
+    from django.utils.text import slugify
+
+    who = job.audience.replace(":", "-")
+    return f"{slugify(job.context['campaign']['name']) or 'campaign'}-{job.sheet}-{who}-{job.paper}.pdf"
+
+
+def _uuid(value):
+    import uuid
+
+    try:
+        return uuid.UUID(str(value))
+    except ValueError:
+        raise NotFound("job") from None
+
+
+# --- retrying -----------------------------------------------------------------------------------
+
+
+def retry_job(user, job_id) -> PrintJob:
+    job = job_for(user, job_id)
+    if job.status == PrintJob.DONE:
+        raise DomainError("status", "This sheet is ready; download it.")
+    if job.status != PrintJob.FAILED and not is_stale(job):
+        raise DomainError("status", "This sheet is still being prepared.")
+    _requeue(job)
+    job.refresh_from_db()
+    return job
+
+
+def _requeue(job: PrintJob) -> None:
+    stale_running = Q(status=PrintJob.RUNNING, lease_until__lt=timezone.now())
+    stale_queued = Q(status=PrintJob.QUEUED, queued_at__lt=timezone.now() - STALE_QUEUED_AFTER)
+    moved = PrintJob.objects.filter(pk=job.pk).filter(Q(status=PrintJob.FAILED) | stale_running | stale_queued).update(
+        status=PrintJob.QUEUED, progress=0, error="", attempts=0, queued_at=timezone.now(), lease_until=None,
+        claimed_by="", task_id="",
+    )
+    if moved:
+        transaction.on_commit(lambda: enqueue(job.pk))
+
+
+# --- rendering (the task's body) -------------------------------------------------------------------
+
+
+def run_job(job_id, task_id: str = "") -> str:
+    """Render a job once. Returns what happened: rendered | skipped | failed | gave-up."""
+    attempt = claim(job_id, task_id)
+    if attempt is None:
+        return "skipped"
+    if attempt > MAX_ATTEMPTS:
+        _fail(job_id, attempt, "Rendering was interrupted several times. Retry later, or tell the site operator.")
+        return "gave-up"
+    job = PrintJob.objects.get(pk=job_id)
+    try:
+        sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
+        if sheet is None:
+            raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
+        html = pdf.sheet_html(sheet.template, job.context)
+        _progress(job_id, attempt, 40)
+        data = render_hook(html)
+        _progress(job_id, attempt, 90)
+    except Exception as exc:  # noqa: BLE001 - any failure becomes a message on the job
+        logger.exception("Rendering print job %s failed", job_id)
+        _fail(job_id, attempt, _safe_message(exc))
+        return "failed"
+    name = PrintJob._meta.get_field("file").generate_filename(job, "sheet.pdf")
+    stored = job.file.storage.save(name, ContentFile(data))
+    finished = PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
+        status=PrintJob.DONE, progress=100, file=stored, finished_at=timezone.now(), lease_until=None, error="",
+    )
+    if not finished:  # another attempt took the job over meanwhile: keep only its result
+        job.file.storage.delete(stored)
+        return "skipped"
+    return "rendered"
+
+
+def render_hook(html: str) -> bytes:
+    """The renderer (a seam: tests count renders through it)."""
+    return pdf.html_to_pdf(html)
+
+
+def claim(job_id, task_id: str = "") -> int | None:
+    """Take the job for this worker; the attempt number, or None if it is not ours to
+    render (done, or held by a live worker under another task)."""
+    now = timezone.now()
+    claimable = Q(status__in=[PrintJob.QUEUED, PrintJob.FAILED]) | Q(status=PrintJob.RUNNING, lease_until__lt=now)
+    if task_id:
+        # The same task delivered again: its worker died mid-render (task_reject_on_worker_lost).
+        claimable |= Q(status=PrintJob.RUNNING, task_id=task_id)
+    with transaction.atomic():
+        row = PrintJob.objects.select_for_update().filter(pk=job_id).filter(claimable).values("attempts").first()
+        if row is None:
+            return None
+        attempt = row["attempts"] + 1
+        PrintJob.objects.filter(pk=job_id).update(
+            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, task_id=task_id[:64],
+            lease_until=now + timedelta(seconds=lease_seconds()), claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120],
+            error="",
+        )
+    return attempt
+
+
+def _progress(job_id, attempt: int, value: int) -> None:
+    PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(progress=value)
+
+
+def _fail(job_id, attempt: int, message: str) -> None:
+    PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
+        status=PrintJob.FAILED, error=message[:300], finished_at=timezone.now(), lease_until=None,
+    )
+
+
+def _safe_message(exc: Exception) -> str:
+    """What users see: the kind of failure, never the exception's text (it may quote
+    the sheet's data, which can be a side's secret). The log has the details."""
+    from celery.exceptions import SoftTimeLimitExceeded
+
+    if isinstance(exc, SoftTimeLimitExceeded):
+        return "The sheet took too long to render. Retry, or tell the site operator."
+    return f"The sheet could not be rendered ({type(exc).__name__}). Retry, or tell the site operator."

@@ -1,0 +1,206 @@
+"""Printable sheets: which exist for a campaign, who each is for, and what each prints.
+
+Every campaign has the core sheets (the campaign summary); its game system adds
+its own through ``GameSystem.sheets`` (SheetDef) and ``GameSystem.sheet_context``.
+A system sheet with the slug of a core sheet replaces it.
+
+A sheet prints exactly its *render context*: a JSON-able dict built here from the
+campaign state as the sheet's audience may see it (campaigns.visibility). The
+context is hashed (with the audience, paper, sheet and template version) and stored
+with the print job, so a render depends on nothing but its job.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass
+
+from django.db.models import Max
+from django.template.loader import get_template
+from django.utils import timezone
+
+from campaigns import visibility
+from campaigns.records import Viewer
+from campaigns.systems import get_system
+from campaigns.systems.base import SheetDef
+
+# Bump when something a sheet prints changes outside the templates hashed below
+# (the renderer, the shape of the context).
+RENDER_VERSION = "1"
+BASE_TEMPLATE = "sheets/base.html"
+PRINT_CSS = "print/sheet.css"
+PAPERS = ("A4", "Letter")
+
+CORE_SHEETS = (SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),)
+
+
+def sheets_of(system) -> list[SheetDef]:
+    """The core sheets, then the system's own (a system sheet replaces a core one of its slug)."""
+    own = {s.slug: s for s in system.sheets}
+    return [own.pop(s.slug, s) for s in CORE_SHEETS] + list(own.values())
+
+
+def find_sheet(system, slug: str) -> SheetDef | None:
+    return next((s for s in sheets_of(system) if s.slug == slug), None)
+
+
+# --- audiences ------------------------------------------------------------------------------
+
+
+def audience_key(sheet: SheetDef, side: str | None) -> str:
+    if sheet.audience == "side":
+        return f"side:{side}"
+    return sheet.audience  # public | referee
+
+
+def audience_viewer(key: str, sides) -> Viewer:
+    """The reader a sheet is printed for: the club, one side, or the referee."""
+    if key == "public":
+        return Viewer.club_member()
+    if key == "referee":
+        return Viewer.everything(sides)
+    return Viewer.for_side(key.removeprefix("side:"))
+
+
+def can_read_audience(viewer: Viewer, key: str) -> bool:
+    if key.startswith("side:"):
+        return viewer.can_read("side", key.removeprefix("side:"))
+    return viewer.can_read(key)
+
+
+@dataclass(frozen=True)
+class SheetChoice:
+    """A sheet a viewer may print, with the sides they may print it for."""
+
+    sheet: SheetDef
+    sides: tuple[tuple[str, str], ...] = ()  # (slug, name) for side sheets
+
+
+def choices_for(viewer: Viewer, campaign, state: dict) -> list[SheetChoice]:
+    system = get_system(campaign.system)
+    found = []
+    for sheet in sheets_of(system):
+        if sheet.audience == "public" and viewer.member:
+            found.append(SheetChoice(sheet))
+        elif sheet.audience == "referee" and viewer.referee:
+            found.append(SheetChoice(sheet))
+        elif sheet.audience == "side":
+            sides = tuple((slug, s["name"]) for slug, s in state["sides"].items() if slug in viewer.sides)
+            if sides:
+                found.append(SheetChoice(sheet, sides))
+    return found
+
+
+# --- the render context ------------------------------------------------------------------------
+
+
+def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper: str) -> dict:
+    """Everything the sheet prints, as the audience may see it. JSON-able."""
+    system = get_system(campaign.system)
+    reader = audience_viewer(audience, state["sides"])
+    view = visibility.view_state(state, reader)
+    side = audience.removeprefix("side:") if audience.startswith("side:") else None
+    return {
+        "sheet": {"slug": sheet.slug, "name": sheet.name, "audience": sheet.audience, "landscape": sheet.landscape},
+        "paper": paper,
+        "audience": {"key": audience, "label": _audience_label(audience, state)},
+        "club": campaign.club.name,
+        "campaign": {"id": campaign.pk, "name": view["name"], "system": system.name,
+                     "variant": _variant_name(system, view["variant"])},
+        "side": {"slug": side, "name": state["sides"][side]["name"]} if side else None,
+        "as_of": _as_of(campaign, reader),
+        "core": summary(system, state, view),
+        "system": _jsonable(system.sheet_context(sheet.slug, state, view) or {}),
+    }
+
+
+def summary(system, state: dict, view: dict) -> dict:
+    """The campaign summary: sides and players, the timeline with results, standings."""
+    sides = view["sides"]
+    labels = {f.name: getattr(f, "title", f.name) for f in system.result_fields}
+    return {
+        "status": view["status"],
+        "winner": sides.get(view["winner"], {}).get("name") if view.get("winner") else None,
+        "finish_reason": view.get("finish_reason", ""),
+        "referee": view.get("referee"),
+        "sides": [{"slug": slug, "name": s["name"], "players": list(s["players"])} for slug, s in sides.items()],
+        "scenarios": [
+            {"index": sc["index"], "label": sc["label"], "status": sc["status"],
+             "result": [[labels.get(k, k), _text(v, sides)] for k, v in system.scenario_summary(state, i).items()]
+             if sc["status"] == "done" else []}
+            for i, sc in enumerate(view["scenarios"])
+        ],
+        "standings": [
+            {"side": sides.get(s["side"], {}).get("name", s["side"]), "label": s["label"], "value": _text(s["value"])}
+            for s in (system.standings(state) if state.get("game") is not None else [])
+        ],
+        "house_rules": [{"key": k, "value": _text(r.get("value")), "book": _text(r.get("book"))}
+                        for k, r in sorted(view.get("house_rules", {}).items())],
+    }
+
+
+def _text(value, sides=None) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if sides and isinstance(value, str) and value in sides:
+        return sides[value]["name"]
+    if isinstance(value, (list, tuple)):
+        return ", ".join(_text(v, sides) for v in value)
+    if isinstance(value, dict):
+        return ", ".join(f"{k}: {_text(v, sides)}" for k, v in value.items())
+    return "" if value is None else str(value)
+
+
+def _audience_label(audience: str, state: dict) -> str:
+    if audience == "public":
+        return "Club"
+    if audience == "referee":
+        return "Referee only"
+    side = audience.removeprefix("side:")
+    return f"{state['sides'][side]['name']} only"
+
+
+def _variant_name(system, slug: str) -> str:
+    try:
+        return system.variant(slug).name
+    except KeyError:
+        return slug
+
+
+def _as_of(campaign, reader: Viewer) -> str:
+    """The time of the newest journal entry this audience may read: a sheet's date
+    never hints at another side's hidden activity, and stays the same until
+    something the audience sees changes."""
+    latest = visibility.events_for(reader, campaign).aggregate(at=Max("created_at"))["at"]
+    return timezone.localtime(latest or campaign.created_at).strftime("%Y-%m-%d %H:%M")
+
+
+def _jsonable(value):
+    return json.loads(json.dumps(value, default=str))
+
+
+# --- the hash ---------------------------------------------------------------------------------
+
+
+def template_version(sheet: SheetDef) -> str:
+    """A digest of the templates and stylesheet a sheet is drawn with: editing them
+    makes new PDFs instead of serving old ones."""
+    from django.contrib.staticfiles import finders
+
+    digest = hashlib.sha256(RENDER_VERSION.encode())
+    for name in (BASE_TEMPLATE, sheet.template):
+        digest.update(get_template(name).template.source.encode())
+    css = finders.find(PRINT_CSS)
+    if css:
+        with open(css, "rb") as handle:
+            digest.update(handle.read())
+    return digest.hexdigest()
+
+
+def content_hash(context: dict, *, sheet: SheetDef, audience: str, paper: str, campaign_id: int) -> str:
+    payload = {
+        "context": context, "sheet": sheet.slug, "template": sheet.template, "audience": audience,
+        "paper": paper, "campaign": campaign_id, "version": template_version(sheet),
+    }
+    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()

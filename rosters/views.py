@@ -1,0 +1,99 @@
+"""Pages of the sheets: request a PDF, watch its progress, download it, print in the browser.
+
+Thin doors into rosters.services; every download asks visibility again (MEDIA is
+never served directly).
+"""
+
+from __future__ import annotations
+
+from django.http import FileResponse, Http404
+from django.shortcuts import redirect, render
+from django.urls import reverse
+from django.views.decorators.http import require_GET, require_POST
+
+from campaigns import selectors
+from campaigns.errors import DomainError
+from campaigns.views.common import is_htmx, page
+
+from . import services
+from .models import PrintJob
+
+
+def _job_fragment(request, job, status=200, error=None):
+    return render(request, "rosters/_job.html", {"job": job, "stale": services.is_stale(job), "error": error},
+                  status=status)
+
+
+@page
+@require_POST
+def sheet_request(request, campaign_id: int):
+    campaign, viewer = selectors.campaign_for(request.user, campaign_id)
+    try:
+        job, _ = services.request_sheet(request.user, campaign, request.POST.get("sheet", ""),
+                                        request.POST.get("paper", "A4"), request.POST.get("side") or None)
+    except DomainError as error:
+        if is_htmx(request):
+            return render(request, "rosters/_request_error.html", {"error": error}, status=400)
+        return render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400)
+    if is_htmx(request):
+        return _job_fragment(request, job)
+    return redirect("sheet-job", job_id=job.pk)
+
+
+@page
+@require_GET
+def job_status(request, job_id):
+    job = services.job_for(request.user, job_id)
+    if is_htmx(request):
+        return _job_fragment(request, job)
+    return render(request, "rosters/job_page.html", {"campaign": job.campaign, "job": job,
+                                                     "stale": services.is_stale(job)})
+
+
+@page
+@require_POST
+def job_retry(request, job_id):
+    try:
+        job = services.retry_job(request.user, job_id)
+    except DomainError as error:
+        job = services.job_for(request.user, job_id)
+        if is_htmx(request):
+            return _job_fragment(request, job, status=400, error=error)
+        return render(request, "rosters/job_page.html", {"campaign": job.campaign, "job": job, "error": error},
+                      status=400)
+    if is_htmx(request):
+        return _job_fragment(request, job)
+    return redirect("sheet-job", job_id=job.pk)
+
+
+@page
+@require_GET
+def job_file(request, job_id):
+    job = services.job_for(request.user, job_id)  # visibility, on every download
+    if job.status != PrintJob.DONE or not job.file:
+        raise Http404("This sheet is not ready.")
+    try:
+        handle = job.file.open("rb")
+    except FileNotFoundError:
+        raise Http404("The file is gone; request the sheet again.") from None
+    response = FileResponse(handle, as_attachment=True, filename=services.download_name(job),
+                            content_type="application/pdf")
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
+@page
+@require_GET
+def print_view(request, campaign_id: int, sheet: str):
+    """The sheet as an HTML page, for the browser's own print."""
+    campaign, viewer = selectors.campaign_for(request.user, campaign_id)
+    try:
+        template, context = services.print_context(request.user, campaign, sheet, request.GET.get("paper", "A4"),
+                                                   request.GET.get("side") or None)
+    except DomainError as error:
+        return render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400)
+    response = render(request, template, {**context, "for_browser": True})
+    response["Cache-Control"] = "private, no-store"
+    return response
+
+
