@@ -764,6 +764,8 @@ CONSTANTS = {
     "balance.tier2.drm": -2,
     "cpp.cvp_per_drm": 30,
     "battle_hardening.cvp_per_drm": 20,
+    "battle_hardening.leader_win_drm_reduced": -1,  # 1.6113 "apply only a -1 DRM"
+    "battle_hardening.heroic_no_effect_type": "10-3",  # 1.6113 "a heroic 10-3 loses his heroic status"
     "san.adjust_min": 4,
     "san.adjust_drm_base": 4,
     "san.reduce_on_final_dr": 5,

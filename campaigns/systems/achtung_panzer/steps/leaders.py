@@ -1,0 +1,255 @@
+"""1.610 wounded leaders; 1.6113 leader battle hardening and 1.6114 promotion out of the ranks.
+
+1.6113 takes two events of its kind:
+1. ``{"action": "roll", "nationality", "leader_kind", "heroic": [...]}`` — heroic leaders harden
+   (the player enters what each becomes: ASL knowledge), then the secret DR is made. Or
+   ``{"action": "promote", "promote": <leader id>, "heroic": [...]}`` instead of the DR (1.6114).
+2. ``{"action": "resolve", "win_drm": "full"|"reduced"|"ignore", "leader": <id>, "becomes": "9-1"}``
+   — after seeing the DR, a side that won may ignore the win DRM or apply only the reduced one;
+   the table's leader type names the leader that hardens (or, if none of that type is retained,
+   the lowest-grade retained non-wounded leader), and the player enters what he becomes.
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import Mod, roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import PENDING, Step
+from .helpers import (
+    clear_pending, eliminate, mods, new_unit, pending_for, retained, set_pending, table_mod, table_mod_value,
+    unit_by_id, upcoming,
+)
+
+LEADER_KINDS = ("leader", "armor_leader")
+NONE = "None"  # the table's "no leader" row
+
+
+# --- 1.610 wounded leaders -----------------------------------------------------------------
+
+def _wounded(state, side):
+    return [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "wounded"]
+
+
+def wounded_mods(ctx, leader: dict) -> list:
+    return mods(table_mod(ctx, "1.610", "isolated") if leader.get("isolated") else None)
+
+
+def run_wounded(ctx, state, side, data):
+    results = []
+    for leader in _wounded(state, side):
+        report = roll_on(ctx, "1.610", common.roll_key(state, "1.610", side, leader["id"]), wounded_mods(ctx, leader),
+                         side=side, label=f"Wounded leader {leader['type']} ({leader['id']})")
+        effect = report["result"]["effect"]
+        report["effect"] = {"unit": leader["id"], "outcome": effect}
+        results.append((leader, effect, report))
+    for leader, effect, report in results:
+        if effect == "retained_unwounded":
+            leader["status"] = "ok"
+        elif effect == "eliminated":
+            eliminate(state, side, leader, "1.610", "wounded leader eliminated (1.610)")
+        common.record_roll(state, side, report, "1.610")
+
+
+def upcoming_wounded(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.610", side, u["id"]), f"Wounded leader {u['type']} ({u['id']})",
+                     "1.610", wounded_mods(ctx, u), "effect") for u in _wounded(state, side)]
+
+
+# --- 1.6113 / 1.6114 leader battle hardening ----------------------------------------------
+
+def _nationalities(side: str) -> tuple[str, ...]:
+    return ("german",) if side == "german" else ("french", "british")
+
+
+def _table_id(nationality: str) -> str:
+    return f"1.6113.{nationality}"
+
+
+def _win_options(ctx, state, side, nationality) -> dict:
+    """The win DRM the player may keep, reduce or ignore after the DR (only if the side won)."""
+    if not common.won_previous(state, side):  # before 1.6121 the last completed half-day is "this" one
+        return {"none": None}
+    table_id = _table_id(nationality)
+    full = table_mod(ctx, table_id, "won_this_half_day")
+    reduced_value = int(ctx.value("battle_hardening.leader_win_drm_reduced"))
+    reduced = Mod(f"Won this half-day, reduced to {reduced_value} by choice", "1.6113", reduced_value)
+    return {"full": full, "reduced": reduced, "ignore": None}
+
+
+def _grade_order(ctx, nationality: str) -> list[str]:
+    return [row.cells["leader"] for row in ctx.table(_table_id(nationality)).rows if row.cells["leader"] != NONE]
+
+
+def _leaders(state, side, leader_kind: str, nationality: str) -> list[dict]:
+    kind = "armor_leader" if leader_kind == "armor" else "leader"
+    default = common.nationality_of(side)
+    return [u for u in retained(state, side)
+            if u.get("kind") == kind and (u.get("nationality") or default) == nationality]
+
+
+def candidates(ctx, state, side, pend: dict, leader_type: str) -> list[dict]:
+    """Who hardens for a table result: the leaders of that type, else the lowest-grade non-wounded one(s)."""
+    if leader_type == NONE:
+        return []
+    leaders = _leaders(state, side, pend["leader_kind"], pend["nationality"])
+    of_type = [u for u in leaders if u.get("type") == leader_type]
+    if of_type:
+        return of_type
+    order = _grade_order(ctx, pend["nationality"])
+    fit = [u for u in leaders if u.get("status") != "wounded"]
+    if not fit:
+        return []
+    rank = {u["id"]: (order.index(u["type"]) if u.get("type") in order else -1) for u in fit}
+    lowest = max(rank.values())
+    return [u for u in fit if rank[u["id"]] == lowest]
+
+
+def _check_heroic(ctx, state, side, entries) -> list[tuple[dict, str | None]]:
+    heroic = [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"]
+    no_effect = str(ctx.value("battle_hardening.heroic_no_effect_type"))
+    listed = {}
+    for i, entry in enumerate(entries):
+        unit = unit_by_id(state, side, entry["unit"], f"heroic[{i}].unit")
+        if unit not in heroic:
+            raise DomainError(f"heroic[{i}].unit", f"{unit['id']} is not a retained heroic leader.")
+        if unit["id"] in listed:
+            raise DomainError(f"heroic[{i}].unit", f"{unit['id']} is listed twice.")
+        becomes = (entry.get("becomes") or "").strip()
+        if unit.get("type") == no_effect:
+            becomes = None  # loses his heroic status with no additional effect
+        elif not becomes:
+            raise DomainError(f"heroic[{i}].becomes", f"Enter what the heroic {unit['type']} battle hardens to.")
+        listed[unit["id"]] = (unit, becomes)
+    missing = [u["id"] for u in heroic if u["id"] not in listed]
+    if missing:
+        raise DomainError("heroic", f"Every heroic leader battle hardens (1.6113): list {', '.join(missing)}.")
+    return list(listed.values())
+
+
+def _apply_heroic(state, side, hardened) -> None:
+    for unit, becomes in hardened:
+        unit["status"] = "ok"
+        if becomes:
+            unit["note"] = f"battle hardened from heroic {unit['type']} (1.6113)"
+            unit["type"] = becomes
+
+
+def _check_promotion(ctx, state, side, unit_id) -> tuple[dict, list[str]]:
+    if not unit_id:
+        raise DomainError("promote", "Name the leader to exchange (1.6114).")
+    unit = unit_by_id(state, side, unit_id, "promote")
+    key = f"promotion.{str(unit.get('type', '')).replace('-', '_')}_for"
+    if unit.get("kind") != "leader" or key not in ctx.system.constants():
+        raise DomainError("promote", "Only an 8-0 or 8-1 infantry leader can be exchanged (1.6114).")
+    if unit.get("isolated") or unit.get("status") != "ok":
+        raise DomainError("promote", "The leader must be non-isolated and unwounded (1.6114).")
+    return unit, list(ctx.value(key))
+
+
+def run_hardening(ctx, state, side, data):
+    action = data["action"]
+    pend = pending_for(state, side, "1.6113")
+    if action == "resolve":
+        return _resolve(ctx, state, side, data, pend)
+    if pend is not None:
+        raise DomainError("action", "The battle hardening DR has been made: resolve it.")
+    hardened = _check_heroic(ctx, state, side, data.get("heroic") or [])
+    if action == "promote":
+        unit, new_types = _check_promotion(ctx, state, side, data.get("promote"))
+        _apply_heroic(state, side, hardened)
+        eliminate(state, side, unit, "1.6114", "exchanged: promotion out of the ranks (1.6114)")
+        for new_type in new_types:
+            new_unit(state, side, kind="leader", type=new_type, nationality=unit.get("nationality"),
+                     note=f"promoted out of the ranks from {unit['type']} {unit['id']} (1.6114)")
+        return None
+    nationality = data.get("nationality") or _nationalities(side)[0]
+    if nationality not in _nationalities(side):
+        raise DomainError("nationality", f"Choose one of: {', '.join(_nationalities(side))}.")
+    leader_kind = data.get("leader_kind") or "infantry"
+    options = _win_options(ctx, state, side, nationality)
+    first = next(iter(options.values()))
+    report = roll_on(ctx, _table_id(nationality), common.roll_key(state, "1.6113", side), mods(first), side=side,
+                     label=f"Leader battle hardening ({nationality}, {leader_kind})")
+    outcomes = {}
+    for name, mod in options.items():
+        final = report["original"] + (mod.value if mod else 0)
+        outcomes[name] = {"final": final, "leader": ctx.table(_table_id(nationality)).lookup(final).cells["leader"]}
+    _apply_heroic(state, side, hardened)
+    pend = {"nationality": nationality, "leader_kind": leader_kind, "original": report["original"],
+            "dice": report["dice"], "outcomes": outcomes}
+    if all(not candidates(ctx, state, side, pend, o["leader"]) for o in outcomes.values()):
+        report["effect"] = {"leader": outcomes[next(iter(outcomes))]["leader"], "hardened": None}
+        common.record_roll(state, side, report, "1.6113")
+        return None  # nobody can harden, whatever the choice
+    set_pending(state, side, "1.6113", pend)
+    return PENDING
+
+
+def _resolve(ctx, state, side, data, pend):
+    if pend is None:
+        raise DomainError("action", "Make the battle hardening DR first.")
+    choice = data.get("win_drm") or ("none" if "none" in pend["outcomes"] else None)
+    if choice not in pend["outcomes"]:
+        raise DomainError("win_drm", f"Choose one of: {', '.join(pend['outcomes'])}.")
+    leader_type = pend["outcomes"][choice]["leader"]
+    who = candidates(ctx, state, side, pend, leader_type)
+    leader_id = data.get("leader") or ""
+    becomes = (data.get("becomes") or "").strip()
+    unit = None
+    if who:
+        names = ", ".join(f"{u['type']} {u['id']}" for u in who)
+        if leader_id not in [u["id"] for u in who]:
+            raise DomainError("leader", f"The {leader_type} result hardens one of: {names}.")
+        unit = next(u for u in who if u["id"] == leader_id)
+        if not becomes:
+            raise DomainError("becomes", f"Enter what the {unit['type']} battle hardens to.")
+    elif leader_id:
+        raise DomainError("leader", f"The {leader_type} result hardens no retained leader.")
+    mod = _win_options(ctx, state, side, pend["nationality"])[choice]
+    report = roll_on(ctx, _table_id(pend["nationality"]), common.roll_key(state, "1.6113", side), mods(mod),
+                     side=side, label=f"Leader battle hardening ({pend['nationality']}, {pend['leader_kind']})")
+    report["effect"] = {"win_drm": choice, "leader": leader_type, "hardened": unit["id"] if unit else None,
+                        "from": unit["type"] if unit else None, "to": becomes or None}
+    if unit is not None:
+        unit["note"] = f"battle hardened from {unit['type']} (1.6113)"
+        unit["type"] = becomes
+    clear_pending(state, side, "1.6113")
+    common.record_roll(state, side, report, "1.6113")
+    return None
+
+
+def upcoming_hardening(state, side, ctx):
+    pend = pending_for(state, side, "1.6113")
+    if pend is not None:
+        return []
+    nationality = _nationalities(side)[0]
+    first = next(iter(_win_options(ctx, state, side, nationality).values()))
+    return [upcoming(common.roll_key(state, "1.6113", side), f"Leader battle hardening ({nationality})",
+                     _table_id(nationality), mods(first), "leader")]
+
+
+HEROIC = Field("heroic", "list", required=False, default=[], item=Field("entry", "object", fields=(
+    Field("unit"), Field("becomes", required=False, default=""),
+)), help="Every retained heroic leader, with the leader type he battle hardens to (a 10-3 just loses his heroic status).")
+
+STEPS = [
+    Step("1.610", "Wounded leaders", "1.610", run=run_wounded, upcoming=upcoming_wounded,
+         help="A dr for each wounded leader (+1 if isolated): 1 unwounded, 2 still wounded, ≥3 eliminated."),
+    Step("1.6113", "Leader battle hardening / promotion", "1.6113", run=run_hardening, upcoming=upcoming_hardening,
+         fields=(
+             Field("action", "choice", choices=("roll", "promote", "resolve")),
+             Field("nationality", "choice", required=False, choices=("german", "french", "british"),
+                   help="Allied: which nationality's leader table, chosen before the DR."),
+             Field("leader_kind", "choice", required=False, default="infantry", choices=("infantry", "armor")),
+             HEROIC,
+             Field("promote", required=False, default="", help="1.6114: the 8-0 or 8-1 leader to exchange."),
+             Field("win_drm", "choice", required=False, choices=("full", "reduced", "ignore", "none"),
+                   help="After the DR, a side that won this half-day keeps, reduces or ignores the win DRM."),
+             Field("leader", required=False, default="", help="The leader that battle hardens."),
+             Field("becomes", required=False, default="", help="The leader type he becomes (ASL A15)."),
+         ),
+         help="Heroic leaders battle harden; then one secret DR (or a promotion out of the ranks, 1.6114)."),
+]
