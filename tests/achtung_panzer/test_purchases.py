@@ -375,3 +375,4 @@ def test_given_records_carry_the_ob_flags():
     (record,) = P.given_records(state, "allied", [entry], "6/1A")
     assert record["given"] and record["no_depletion"] and record["no_armor_leader"] and record["kind"] == "armor"
     assert record["cost"] == 0 and record["half_day"] == "6/1A"
+    assert record["given_units"] == [{"type": "FT-17c", "count": 2}] and record["units"] == []

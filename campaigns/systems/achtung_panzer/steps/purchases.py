@@ -90,20 +90,23 @@ def new_id(state: dict, side: str, prefix: str) -> str:
 
 
 def given_records(state: dict, side: str, rgs: list[dict], half_day: str) -> list[dict]:
-    """Purchase records for the RGs given in an initial OB (cgs.yaml ``rgs``), one per RG
-    (``count: 2`` gives two records). For state.py; the records are rolled at 1.620 like bought ones."""
+    """Purchase records for RGs given in an initial OB (cgs.yaml ``rgs``), one per RG, in the shape
+    state.py builds (tests use it; ``count: 2`` gives two records). 1.620 rolls them like bought ones."""
     records = []
     for entry in rgs:
         for _ in range(int(entry.get("count", 1))):
             record = {
                 "id": new_id(state, side, "p"), "half_day": half_day, "rg": entry.get("id"),
-                "nationality": entry["nationality"], "cost": 0, "base_cost": 0, "given": True,
+                "nationality": entry["nationality"], "cost": 0, "given": True,
                 "options": {"on_map": False, "reserve": False, "pre_registered": bool(entry.get("pre_registered"))},
-                "note": entry.get("note", ""), "strength": None,
+                "note": entry.get("note", ""), "strength": None, "attached": None, "sw": [], "leaders": [],
+                "armor_leader": None, "ammo": None, "guns": None, "units": [],
             }
-            for key in ("unit_type", "units", "kind", "no_depletion", "no_armor_leader"):
+            for key in ("unit_type", "kind", "no_depletion", "no_armor_leader"):
                 if key in entry:
                     record[key] = entry[key]
+            if entry.get("units"):
+                record["given_units"] = [dict(u) for u in entry["units"]]
             records.append(record)
     return records
 
@@ -128,6 +131,8 @@ def run_declare(ctx, state: dict, side: str, data: dict) -> None:
         if public.get("british_half_days", 0) + 1 > limit:
             raise DomainError("special", f"British half-days: at most {limit} per CG ({rule}).")
         public["british_half_days"] = public.get("british_half_days", 0) + 1
+    if special == "armor":
+        public["armor_half_days"] = public.get("armor_half_days", 0) + 1
     public["special_half_day"] = None if special == "none" else special
     public["special_declared"] = common.half_day(state)
 
@@ -244,7 +249,8 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     return {
         "half_day": hd, "rg": rg, "nationality": nationality, "group_type": table.value(row, "group_type"),
         "kind": kind, "base_cost": base, "cost": cost, "options": options, "given": False,
-        "grants": grants, "strength": None,
+        "grants": grants, "strength": None, "attached": None, "sw": [], "leaders": [], "armor_leader": None,
+        "ammo": None, "guns": None, "units": [],
     }
 
 
