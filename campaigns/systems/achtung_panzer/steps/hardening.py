@@ -1,0 +1,106 @@
+"""1.6112 heroes and MMC battle hardening.
+
+Two events of its kind:
+1. ``{"action": "roll"}`` — each retained hero (not a heroic leader, 1.6113) is eliminated and
+   lets one MMC battle harden; the secret DR gives how many retained infantry MMC may harden.
+2. ``{"action": "harden", "hardened": [{"unit", "becomes", "fanatic"}]}`` — the player names the
+   MMC (at most the DR's number plus one per hero) and what each becomes (ASL A15: entered).
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import PENDING, Step
+from .helpers import (
+    UNIT_KINDS_INFANTRY_MMC, clear_pending, eliminate, mods, pending_for, retained, set_pending, table_mod,
+    unit_by_id, upcoming,
+)
+
+
+def hardening_mods(ctx, state: dict, side: str) -> list:
+    line = common.previous_line(state)  # before 1.6121: the half-day just played
+    amassed = line["cvp"][common.other(side)] if line else 0  # 1.6067: RePh CVP do not count
+    per = int(ctx.value("battle_hardening.cvp_per_drm"))
+    return mods(
+        table_mod(ctx, "1.6112", "won_this_half_day") if common.won_previous(state, side) else None,
+        table_mod(ctx, "1.6112", "german") if side == "german" else None,
+        table_mod(ctx, "1.6112", "per_20_cvp_amassed", times=amassed // per,
+                  label=f"Per {per} CVP amassed in the previous scenario ({amassed} CVP)"),
+    )
+
+
+def run(ctx, state, side, data):
+    pend = pending_for(state, side, "1.6112")
+    if data["action"] == "harden":
+        return _harden(state, side, data.get("hardened") or [], pend)
+    if pend is not None:
+        raise DomainError("action", "The MMC battle hardening DR has been made: name the MMC.")
+    heroes = [u for u in retained(state, side) if u.get("kind") == "hero"]
+    report = roll_on(ctx, "1.6112", common.roll_key(state, "1.6112", side), hardening_mods(ctx, state, side),
+                     side=side, label="MMC battle hardening")
+    count = int(report["result"]["mmc"])
+    for hero in heroes:
+        eliminate(state, side, hero, "1.6112", "hero eliminated to battle harden one MMC (1.6112)")
+    report["effect"] = {"mmc": count, "heroes": [h["id"] for h in heroes]}
+    common.record_roll(state, side, report, "1.6112")
+    if count + len(heroes) == 0:
+        return None
+    set_pending(state, side, "1.6112", {"mmc": count, "heroes": len(heroes)})
+    return PENDING
+
+
+def _harden(state, side, entries, pend):
+    if pend is None:
+        raise DomainError("action", "Make the MMC battle hardening DR first.")
+    allowed = pend["mmc"] + pend["heroes"]
+    if len(entries) > allowed:
+        raise DomainError("hardened", f"At most {allowed} MMC may battle harden ({pend['mmc']} by the DR, "
+                                      f"{pend['heroes']} by heroes).")
+    seen = set()
+    plan = []
+    for i, entry in enumerate(entries):
+        unit = unit_by_id(state, side, entry["unit"], f"hardened[{i}].unit")
+        if unit.get("kind") not in UNIT_KINDS_INFANTRY_MMC or unit.get("vehicular"):
+            raise DomainError(f"hardened[{i}].unit", f"{unit['id']} is not a retained infantry MMC.")
+        if unit["id"] in seen:
+            raise DomainError(f"hardened[{i}].unit", "No MMC may battle harden more than once per RePh.")
+        seen.add(unit["id"])
+        becomes = entry["becomes"].strip()
+        if not becomes:
+            raise DomainError(f"hardened[{i}].becomes", f"Enter what the {unit['type']} becomes.")
+        plan.append((unit, becomes, bool(entry.get("fanatic"))))
+    for unit, becomes, fanatic in plan:
+        unit["note"] = f"battle hardened from {unit['type']} (1.6112)"
+        unit["type"] = becomes
+        if fanatic:
+            unit["fanatic"] = True  # an elite MMC: fanatic for the next scenario only (1.602e)
+    log = common.private(state, side)["rolls"]
+    for report in reversed(log):
+        if report.get("step") == "1.6112" and report.get("half_day") == common.half_day(state):
+            report["effect"]["hardened"] = [{"unit": u["id"], "to": b, "fanatic": f} for u, b, f in plan]
+            break
+    clear_pending(state, side, "1.6112")
+    return None
+
+
+def upcoming_rolls(state, side, ctx):
+    if pending_for(state, side, "1.6112") is not None:
+        return []
+    return [upcoming(common.roll_key(state, "1.6112", side), "MMC battle hardening", "1.6112",
+                     hardening_mods(ctx, state, side), "mmc")]
+
+
+STEPS = [
+    Step("1.6112", "Heroes and MMC battle hardening", "1.6112", run=run, upcoming=upcoming_rolls,
+         fields=(
+             Field("action", "choice", choices=("roll", "harden")),
+             Field("hardened", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("unit"), Field("becomes"), Field("fanatic", "bool", required=False, default=False),
+             )), help="The MMC that battle harden and what each becomes (an elite MMC becomes fanatic)."),
+         ),
+         help="Heroes are eliminated (one MMC each); a DR gives how many more MMC may battle harden."),
+]
