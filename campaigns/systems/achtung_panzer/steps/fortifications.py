@@ -1,0 +1,154 @@
+"""1.621 Purchasing Fortifications with FPP (side-private, event ``ap.fortify``, repeatable).
+
+Each event buys (or removes again) one line of the TH1.621 table; the side finishes with
+``ap.check {"step": "1.621"}``, which forfeits every unspent FPP ("All FPP unspent upon the
+completion of this step are forfeit"). Type and strength are recorded on the side record; the
+location is optional here ("actual on map positioning ... is deferred until that side sets up").
+No fortifications for the Allied side on an Armor half-day (CG13). Costs come from the table
+through ctx (house rules apply); choices: docs/rules-notes.md, "1.621 fortifications".
+"""
+
+from __future__ import annotations
+
+import math
+import re
+
+from campaigns.errors import DomainError
+from campaigns.schema import Field
+
+from .. import common
+from . import purchases as P
+from .base import Step
+
+TABLE = "1.621"
+ITEMS = ("Foxholes", "Trench", "Sangar", "Wire", "Pillbox", "Roadblock", "Fortified Building", "AP Mines",
+         "AT Mines", "Dummy Mines", "AT Ditch", "?", "HIP")
+HIP_UNITS = {"afv": "AFV", "squad": "Squad", "half_squad": "Half-squad or Crew", "smc": "SMC"}
+MINES = ("AP Mines", "AT Mines")
+_PILLBOX = re.compile(r"^\(x\+y\+z\)\*(\d+)$")
+
+
+def _pick(table, item: str, label: str, path: str):
+    costs, labels = table.value(item, "cost"), table.value(item, "cost_labels")
+    for cost, text in zip(costs, labels):
+        if text == label:
+            return cost
+    raise DomainError(path, f"{item}: no cost for {label} in TH1.621.")
+
+
+def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
+    """FPP cost of one purchase and what is recorded about it."""
+    table = ctx.table(TABLE)
+    item = data["item"]
+    detail: dict = {}
+    if item == "Foxholes":
+        size = data.get("size")
+        if size not in (1, 2, 3):
+            raise DomainError("size", "Foxholes: give the size, 1, 2 or 3 squads (TH1.621 a).")
+        unit = _pick(table, item, f"{size} squad Foxhole", "size")
+        detail["size"] = size
+    elif item == "HIP":
+        unit_kind = data.get("unit")
+        if unit_kind not in HIP_UNITS:
+            raise DomainError("unit", "HIP: give the unit: AFV, squad, half-squad/crew or SMC (TH1.621 d).")
+        unit = _pick(table, item, HIP_UNITS[unit_kind], "unit")
+        detail["unit"] = unit_kind
+    elif item in MINES:
+        nationality = "German" if side == "german" else "French"
+        factors = data.get("factors")
+        if not factors:
+            raise DomainError("factors", f"{item}: give the minefield strength in factors (TH1.621).")
+        per_factor = _pick(table, item, nationality, "item")
+        unit = per_factor * factors
+        detail.update(strength=factors, known=bool(data.get("known")))
+        if data.get("known"):
+            unit = math.ceil(unit / 2)  # f: "½ for KNOWN mines", rounded up to whole FPP
+    elif item == "Pillbox":
+        formula = str(table.value(item, "cost")).replace(" ", "")
+        match = _PILLBOX.match(formula)
+        values = [data.get(k) for k in ("x", "y", "z")]
+        if not match:
+            raise DomainError("item", f"Pillbox: the cost {formula!r} cannot be read (TH1.621).")
+        if any(v is None for v in values):
+            raise DomainError("x", "Pillbox: give x, y and z, the three numbers of the pillbox counter (TH1.621).")
+        unit = sum(values) * int(match.group(1))
+        detail.update(x=values[0], y=values[1], z=values[2])
+    else:
+        unit = table.value(item, "cost")
+        if not isinstance(unit, int):
+            raise DomainError("item", f"{item}: the cost {unit!r} cannot be read (TH1.621).")
+    count = data.get("count") or 1
+    return int(unit) * count, dict(detail, count=count)
+
+
+def run_fortify(ctx, state: dict, side: str, data: dict) -> None:
+    if P.step_done(state, "1.621", side):
+        raise DomainError("action", f"1.621 is already done for this side on {common.half_day(state)}.")
+    private = common.private(state, side)
+    if data["action"] == "remove":
+        _remove(state, side, data.get("fortification"))
+        return
+    if side == "allied" and P.special_half_day(state) == "armor" and P.declared(state):
+        raise DomainError("item", "No Fortifications may be purchased on an Armor half-day (CG13).")
+    if not data.get("item"):
+        raise DomainError("item", "Choose the fortification to buy.")
+    cost, detail = cost_of(ctx, side, data)
+    fpp = private.get("fpp", 0)
+    if cost > fpp:
+        raise DomainError("item", f"{data['item']}: costs {cost} FPP, {fpp} FPP available (1.621).")
+    private["fpp"] = fpp - cost
+    private["fortifications"].append({
+        "id": P.new_id(state, side, "f"), "type": data["item"], **detail, "cost": cost,
+        "strength": detail.get("strength"), "location": data.get("location") or None,
+        "half_day": common.half_day(state),
+    })
+
+
+def _remove(state: dict, side: str, fort_id: str | None) -> None:
+    private = common.private(state, side)
+    for fort in private["fortifications"]:
+        if fort["id"] == fort_id:
+            break
+    else:
+        raise DomainError("fortification", f"No fortification {fort_id or '(none)'} to remove.")
+    if fort["half_day"] != common.half_day(state) or "cost" not in fort:
+        raise DomainError("fortification", f"{fort_id} was not bought in this 1.621 step; only those can be removed.")
+    private["fpp"] = private.get("fpp", 0) + fort["cost"]
+    private["fortifications"].remove(fort)
+
+
+def finish_fortify(ctx, state: dict, side: str) -> None:
+    """ap.check {"step": "1.621"}: every unspent FPP is forfeit."""
+    private = common.private(state, side)
+    left = private.get("fpp", 0)
+    if left:
+        private.setdefault("fpp_forfeit", []).append({"half_day": common.half_day(state), "fpp": left})
+    private["fpp"] = 0
+
+
+FIELDS = (
+    Field("action", "choice", choices=("buy", "remove")),
+    Field("item", "choice", choices=ITEMS, required=False, default=None, label="Fortification"),
+    Field("count", "int", required=False, default=1, min=1, max=50, help="How many (Fortified Building: Locations)"),
+    Field("size", "int", required=False, default=None, min=1, max=3, help="Foxholes: 3, 2 or 1 squad"),
+    Field("unit", "choice", choices=tuple(HIP_UNITS), required=False, default=None, help="HIP: the unit hidden"),
+    Field("factors", "int", required=False, default=None, min=1, max=99, help="Mines: strength factors"),
+    Field("known", "bool", required=False, default=False, help="Mines: KNOWN mines cost ½"),
+    Field("x", "int", required=False, default=None, min=0, max=20),
+    Field("y", "int", required=False, default=None, min=0, max=20),
+    Field("z", "int", required=False, default=None, min=0, max=20),
+    Field("location", required=False, default="", max_length=60, help="Optional: set up later (1.6244)"),
+    Field("fortification", required=False, default="", max_length=16, label="Fortification to remove"),
+)
+
+
+def _applies(state: dict, side: str) -> bool:
+    return common.private(state, side).get("fpp", 0) > 0
+
+
+STEPS = [
+    Step("1.621", "Purchase fortifications", "1.621", fields=FIELDS, run=run_fortify, repeatable=True,
+         applies=_applies, initial=True,
+         help="Spend FPP on the TH1.621 fortifications; unspent FPP are forfeit when you finish the step.",
+         extra={"kind": "ap.fortify", "finish": finish_fortify}),
+]
