@@ -2,3 +2,5 @@
 
 The SYSTEM instance is defined in system.py and exported here.
 """
+
+from .system import SYSTEM  # noqa: F401

@@ -76,7 +76,9 @@ def cvp_sustained_previous(state: dict, side: str, include_refit: bool = True) -
         return 0
     cvp = line["cvp"][side]
     if include_refit:
-        cvp += line.get("cvp_after_victory", {}).get(side, 0)
+        # Eliminated after 1.6067: side-private (sides.<side>.cvp_after_victory by half-day).
+        cvp += private(state, side).get("cvp_after_victory", {}).get(line["half_day"], 0)
+        cvp += line.get("cvp_after_victory", {}).get(side, 0)  # older shape, still read
     return cvp
 
 
@@ -94,7 +96,7 @@ def historical_mod(ctx, state: dict, side: str) -> Mod:
 def balance_mod(ctx, state: dict, side: str) -> Mod | None:
     """1.32: applies itself from the win:loss record; at most one of its two DRMs."""
     won, lost = win_loss(state, side)
-    played = won + lost  # a scenario is won by one side or the other
+    played = len(completed(state))  # every decided half-day, a drawn Dual Attack too
     for tier in ("tier2", "tier1"):
         if played >= int(ctx.value(f"balance.{tier}.min_completed")) and Fraction(won, played) <= Fraction(
             str(ctx.value(f"balance.{tier}.max_won_fraction"))

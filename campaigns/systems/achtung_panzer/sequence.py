@@ -1,0 +1,355 @@
+"""The Refit Phase in rulebook order: which step is current for each side, and dispatch.
+
+STEPS holds every RePh step: the map actions players only confirm (checklists), the
+system steps applied here (1.6067 victory, 1.6121 new half-day, 1.625 commencement)
+and the table steps of the step modules (each exposes ``STEPS``). A module that is not
+there yet simply contributes no steps.
+
+Each side works through the list on its own; a joint or system step (or one with
+extra["sync"]) waits until both sides have finished everything before it. After the
+Initial Scenario's set-up only 1.619-1.622 run (1.5), then 1.625.
+"""
+
+from __future__ import annotations
+
+import importlib
+import importlib.util
+import re
+
+from campaigns.core_events import advance, finish
+from campaigns.errors import DomainError
+from campaigns.rolls import roll_on
+
+from . import halfday, retained
+from .common import SIDES, public, private, record_public_roll, roll_key
+from .state import cg
+from .steps.base import PENDING, Step, kind_name
+
+STEP_MODULES = (
+    "escape", "leaders", "hardening", "san", "equipment", "fortification_removal", "replenishment",
+    "purchases", "reinforcements", "fortifications", "recon", "initiative",
+)
+NAMES = {"allied": "Allied", "german": "German"}
+
+
+# --- the system's own steps ---------------------------------------------------------------------
+
+def _victory(ctx, state, side, data):
+    halfday.determine_victory(state, ctx)
+    pub = public(state)
+    won = halfday.cg_victory(state, ctx)
+    if won:
+        pub["phase"] = "finished"
+        finish(state, won[0], won[1])
+    elif state["current"] == len(state["scenarios"]) - 1:
+        pub["phase"] = "finished"
+        advance(state, ctx)  # past the last half-day: on_calendar_end decides
+
+
+def _new_half_day(ctx, state, side, data):
+    """1.6121: the new CG half-day begins (the core's next scenario)."""
+    advance(state, ctx)
+    pub = public(state)
+    pub["half_day"] = state["scenarios"][state["current"]]["label"]
+    pub["initial"] = False
+    pub.update(weather=None, ec=None, wind=None, special_half_day=None, scenario_type=None, sets_up_first=None,
+               moves_first=None, attack_chits={s: None for s in SIDES})
+    for s in SIDES:
+        private(state, s)["attack_chit"] = None
+
+
+def _commencement(ctx, state, side, data):
+    """1.625: ELR and SAN are announced; the half-day is played."""
+    pub = public(state)
+    for s in SIDES:
+        pub["elr"][s] = private(state, s)["elr"]
+        pub["san"][s] = private(state, s)["san"]
+    if pub["scenario_type"] in ("dual", "dual_attack") and not pub.get("moves_first"):
+        # The Dual Attack move dr of 1.6231 and 1.625 is one roll (rules-notes).
+        report = roll_on(ctx, "1.6231.dual_dr", roll_key(state, "1.625", "public"), label="Dual Attack: moves first")
+        record_public_roll(state, report, "1.625")
+        pub["moves_first"] = report["result"]["side"]
+    line = pub["roster"][state["current"]]
+    line.update(type=pub["scenario_type"], weather=pub["weather"], ec=pub["ec"], sets_up_first=pub["sets_up_first"],
+                moves_first=pub["moves_first"], attack_chits=dict(pub["attack_chits"] or {}))
+    pub["phase"] = "play"
+
+
+def _check(id_, label, rule, scope="side", help_=""):
+    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience="public" if scope == "joint" else "side")
+
+
+OWN_STEPS = [
+    _check("1.601", "Conclusion of melee (north to south)", "1.601", "joint"),
+    _check("1.602", "Marker removal", "1.602", "joint"),
+    _check("1.603", "Rally; passengers unloaded; disrupted French infantry eliminated", "1.603", "joint"),
+    _check("1.604", "Encirclement and minefields", "1.604", "joint"),
+    _check("1.605", "Perimeter determination, control markers, pockets", "1.605", "joint"),
+    _check("1.606", "Isolation", "1.606", "joint"),
+    _check("1.6064", "Escape results; encirclement counters removed; evacuated pockets revert", "1.6064", "joint"),
+    _check("1.6066", "Drawing the perimeter", "1.6066", "joint",
+           "Confirm once the perimeter is drawn; give the final control if the RePh changed it."),
+    Step("1.6067", "CG scenario victory determination", "1.6067", scope="system", run=_victory, audience="public"),
+    _check("1.607", "Clearing the map; retained equipment; hidden fortifications", "1.607",
+           help_="Record what your side retains (retained units)."),
+    _check("1.608", "Prisoners", "1.608"),
+    _check("1.609", "Extinguishing blazes", "1.609"),
+    _check("1.6111", "Recombining half-squads", "1.611"),
+    Step("1.6121", "New CG half-day", "1.6121", scope="system", run=_new_half_day, audience="public"),
+    _check("1.6133", "AFV MG exchange", "1.6133"),
+    _check("1.6134", "Demolition charges", "1.6134"),
+    _check("1.6136", "Captured AFV", "1.6136"),
+    _check("1.6137", "Special ammo, Low Ammo and ammunition shortage removal (1.6137-1.6139)", "1.6137"),
+    _check("1.6141", "Recall: mobile non-isolated AFV under recall eliminated", "1.6141"),
+    Step("1.625", "Scenario commencement", "1.625", scope="system", run=_commencement, audience="public",
+         initial=True),
+]
+
+
+def _order_key(step: Step) -> str:
+    """Rule numbers sort as decimals: "1.6063" < "1.607" < "1.6121" < "1.619" < "1.6201"."""
+    match = re.match(r"^1\.(\d+)", step.id)
+    if not match:
+        return "9"
+    digits = match.group(1)
+    if digits.startswith("1691"):  # the on-map/reserve rules printed "1.1691x" are 1.6191x
+        digits = "6" + digits[1:]
+    return digits
+
+
+def load_steps() -> list[Step]:
+    found: list[Step] = []
+    for name in STEP_MODULES:
+        module_name = f"{__package__}.steps.{name}"
+        if importlib.util.find_spec(module_name) is None:
+            continue  # not written yet: its steps are absent
+        found.extend(getattr(importlib.import_module(module_name), "STEPS", []))
+    ids = {s.id for s in found}
+    steps = [s for s in OWN_STEPS if s.id not in ids] + found
+    return sorted(steps, key=_order_key)  # stable: a module's own order is kept within one rule number
+
+
+STEPS: list[Step] = load_steps()
+BY_ID = {s.id: s for s in STEPS}
+BY_KIND = {kind_name(s): s for s in STEPS if not s.checklist and s.scope != "system"}
+
+
+# --- where each side is --------------------------------------------------------------------------
+
+def refit_key(state: dict) -> str:
+    return public(state)["refit_key"]
+
+
+def active_steps(state: dict) -> list[Step]:
+    if public(state)["initial"]:
+        return [s for s in STEPS if s.initial]
+    return list(STEPS)
+
+
+def _marks(state: dict) -> dict:
+    return public(state)["steps"].setdefault(refit_key(state), {})
+
+
+def status(state: dict, step: Step, side: str) -> str | None:
+    return _marks(state).get(step.id, {}).get(side)
+
+
+def skipped(state: dict, side: str) -> list[str]:
+    return private(state, side)["skipped"].get(refit_key(state), [])
+
+
+def mark(state: dict, step: Step, side: str, skip: bool = False) -> None:
+    _marks(state).setdefault(step.id, {})[side] = "done"
+    if skip:
+        private(state, side)["skipped"].setdefault(refit_key(state), []).append(step.id)
+
+
+def current(state: dict, side: str) -> Step | None:
+    if public(state)["phase"] != "refit":
+        return None
+    for step in active_steps(state):
+        if status(state, step, side) is None:
+            return step
+    return None
+
+
+def is_shared(step: Step) -> bool:
+    return step.scope in ("joint", "system") or bool(step.extra.get("sync"))
+
+
+def reached_by_all(state: dict, step: Step) -> bool:
+    """Both sides have finished every step before `step`."""
+    steps = active_steps(state)
+    return all(status(state, earlier, s) is not None for earlier in steps[: steps.index(step)] for s in SIDES)
+
+
+def waiting(state: dict, side: str) -> bool:
+    """The side's current step waits for the other side (a sync point) or for something else."""
+    step = current(state, side)
+    if step is None:
+        return False
+    if is_shared(step) and not reached_by_all(state, step):
+        return True
+    return step.scope == "system"
+
+
+def progress(state: dict, ctx) -> None:
+    """Skip what does not apply and run the system steps every side has reached."""
+    moved = True
+    while moved and state["status"] == "active" and public(state)["phase"] == "refit":
+        moved = False
+        for side in SIDES:
+            step = current(state, side)
+            if step is None:
+                continue
+            if step.scope == "allied" and side != "allied":
+                mark(state, step, side)
+                moved = True
+            elif step.scope in ("side", "allied") and not step.applies(state, side):
+                mark(state, step, side, skip=True)
+                moved = True
+        if moved:
+            continue
+        for step in {current(state, s).id: current(state, s) for s in SIDES if current(state, s)}.values():
+            if step.scope != "system" or not reached_by_all(state, step):
+                continue
+            if step.id in public(state)["pending_steps"]:
+                continue
+            if step.run(ctx, state, None, {}) == PENDING:
+                public(state)["pending_steps"].append(step.id)
+                continue
+            for side in SIDES:
+                mark(state, step, side)
+            moved = True
+            break
+
+
+def complete_pending(state: dict, ctx) -> None:
+    """Something outside the steps finished a pending system step (the sealed initiative choice)."""
+    pub = public(state)
+    for step_id in pub["pending_steps"]:
+        for side in SIDES:
+            mark(state, BY_ID[step_id], side)
+    pub["pending_steps"] = []
+    progress(state, ctx)
+
+
+# --- events -------------------------------------------------------------------------------------
+
+def _not_now(state: dict, side: str, wanted: Step) -> DomainError:
+    pub = public(state)
+    if pub["phase"] != "refit":
+        return DomainError("kind", f"The Refit Phase is not running: {pub['half_day']} is being played.")
+    step = current(state, side)
+    if step is None:
+        return DomainError("kind", "Your side has finished this Refit Phase.")
+    if status(state, wanted, side) is not None:
+        return DomainError("kind", f"{wanted.id} {wanted.label} is already done.")
+    if waiting(state, side) and step is wanted:
+        return DomainError("kind", f"{wanted.id} {wanted.label} waits for the other side to finish the steps before it.")
+    return DomainError("kind", f"Not yet: your side's current step is {step.id} {step.label}, not {wanted.id}.")
+
+
+def _acting(record) -> str:
+    if not record.side:
+        raise DomainError("side", "Act for a side.")
+    return record.side
+
+
+def apply_step_event(state: dict, record, ctx) -> None:
+    step = BY_KIND[record.kind]
+    side = _acting(record)
+    if current(state, side) is not step or (waiting(state, side) and step.scope != "joint"):
+        raise _not_now(state, side, step)
+    if step.scope == "joint" and not reached_by_all(state, step):
+        raise _not_now(state, side, step)
+    result = step.run(ctx, state, side, dict(record.data)) if step.run else None
+    if result != PENDING and not step.repeatable:
+        for s in (SIDES if step.scope == "joint" else (side,)):
+            mark(state, step, s)
+    progress(state, ctx)
+
+
+def apply_check(state: dict, record, ctx) -> None:
+    """ap.check: a side confirms its checklist step or finishes a repeatable step."""
+    side = _acting(record)
+    step = BY_ID.get(record.data["step"])
+    if step is None:
+        raise DomainError("step", f"No Refit Phase step {record.data['step']}.")
+    if not (step.repeatable or (step.checklist and step.scope in ("side", "allied"))):
+        raise DomainError("step", f"{step.id} {step.label} is not confirmed this way.")
+    if current(state, side) is not step or waiting(state, side):
+        raise _not_now(state, side, step)
+    if step.repeatable and step.extra.get("finish"):
+        step.extra["finish"](ctx, state, side)
+    mark(state, step, side)
+    progress(state, ctx)
+
+
+def apply_joint(state: dict, record, ctx) -> None:
+    """ap.joint: either side (or the referee) confirms a map action both sides did together."""
+    step = BY_ID.get(record.data["step"])
+    if step is None or step.scope != "joint":
+        raise DomainError("step", f"{record.data['step']} is not a joint Refit Phase step.")
+    side = record.side or "allied"
+    if current(state, side) is not step or not reached_by_all(state, step):
+        raise _not_now(state, side, step)
+    control = {k: record.data.get(k) for k in ("control",) if record.data.get(k)}
+    if control:
+        if step.id != "1.6066":
+            raise DomainError("control", "Control is corrected when the perimeter is drawn (1.6066).")
+        _update_control(state, record.data["control"], ctx)
+    for s in SIDES:
+        mark(state, step, s)
+    progress(state, ctx)
+
+
+def _update_control(state: dict, control: dict, ctx) -> None:
+    """Control changed in the RePh before 1.6067 (melee, escape, evacuated pockets)."""
+    if not isinstance(control, dict):
+        raise DomainError("control", "Must be an object.")
+    line = public(state)["roster"][state["current"]]
+    data = {f"{s}_objectives_start": line["objectives_start"][s] for s in SIDES}
+    data["bridges_destroyed"] = line["bridges_destroyed"]
+    for s in SIDES:
+        for name in ("objectives_end", "half_boards"):
+            key = f"{s}_{name}"
+            data[key] = control.get(key, line[name][s])
+    unknown = set(control) - {f"{s}_{n}" for s in SIDES for n in ("objectives_end", "half_boards")}
+    if unknown:
+        raise DomainError(f"control.{sorted(unknown)[0]}", "Unknown field.")
+    saved = public(state)["bridges_destroyed"]
+    public(state)["bridges_destroyed"] = sorted(set(saved) - set(line["bridges_destroyed"]))
+    try:
+        cleaned = halfday.clean_result(state, data, ctx)
+    finally:
+        public(state)["bridges_destroyed"] = saved
+    for s in SIDES:
+        line["objectives_end"][s] = cleaned[f"{s}_objectives_end"]
+        line["half_boards"][s] = cleaned[f"{s}_half_boards"]
+
+
+def apply_cvp(state: dict, record, ctx) -> None:
+    side = _acting(record)
+    pub = public(state)
+    if pub["phase"] != "refit" or pub["initial"]:
+        raise DomainError("cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day.")
+    halfday.add_cvp(state, side, record.data["cvp"], BY_ID.get("1.616"))
+
+
+def apply_retained(state: dict, record, ctx) -> None:
+    side = _acting(record)
+    step = current(state, side)
+    retained.apply(state, side, record.data, step.id if step else public(state)["phase"])
+
+
+def start_refit(state: dict, index: int) -> None:
+    pub = public(state)
+    labels = [s["label"] for s in state["scenarios"]]
+    pub["phase"] = "refit"
+    pub["refit_key"] = labels[index + 1] if index + 1 < len(labels) else f"after {labels[index]}"
+    pub["steps"][pub["refit_key"]] = {}
+
+
+def label_of(state: dict) -> str:
+    return cg(public(state)["cg"])["name"]
