@@ -135,8 +135,9 @@ def campaign_submit(request, pk: int):
         box.form.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
     campaign.refresh_from_db()
-    lines = [e.text for e in selectors.entries_for_events(campaign, viewer, submission.events,
-                                                          submission.state or page_data.state)]
+    lines = [] if submission.replayed else [
+        e.text for e in selectors.entries_for_events(campaign, viewer, submission.events, submission.state)
+    ]
     messages.success(request, f"Done: {todo.label}." + (" " + "; ".join(lines[1:]) if len(lines) > 1 else ""))
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 

@@ -1,0 +1,187 @@
+"""Every page × every kind of viewer → the status it must answer.
+
+Viewers (tests/conftest.py): anonymous, outsider (no member), carol (club member
+who plays nothing in the campaign), alice (red), bob (blue), olga (organizer
+playing red), rita (referee). Anonymous visitors are sent to the login page; a
+non-member never learns that a club or campaign exists (404, like a thing that
+does not exist); a member who may see a thing but not do it gets 403.
+
+The context holds a private event of red (its supply roll): the pages about it
+exist for red and the referee only.
+
+The completeness test walks the URL resolver: a page of campaigns.urls or
+rosters.urls without a row here (or a row in tests/rosters/, see
+COVERED_ELSEWHERE) fails it.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+from django.contrib.auth.tokens import default_token_generator
+from django.urls import URLResolver, get_resolver
+from django.utils.encoding import force_bytes
+from django.utils.http import urlsafe_base64_encode
+
+from campaigns.models import Invitation
+from campaigns.services.journal import submit
+
+from tests.factories import UserFactory
+
+from .conftest import VIEWERS
+
+LOGIN = "login"
+
+
+def everyone(ok=200):
+    return dict.fromkeys(VIEWERS, ok)
+
+
+def signed_in(ok=200):
+    return {**everyone(ok), "anonymous": LOGIN}
+
+
+def members(ok=200):
+    return {**signed_in(ok), "outsider": 404}
+
+
+def organizer(ok=302, others=403):
+    return {**members(others), "olga": ok}
+
+
+def red(ok=200, others=404):
+    """Something about red's private event: red's players and the referee."""
+    return {**members(others), "alice": ok, "olga": ok, "rita": ok}
+
+
+@dataclass(frozen=True)
+class Row:
+    method: str
+    route: str  # as the URL resolver spells it
+    expect: dict
+    body: object = None  # a dict, or a function of the context
+    params: dict = field(default_factory=dict)  # path parameters other than the context's
+
+
+C = "campaigns/<int:pk>/"
+RED_EVENT = C + "history/<uuid:uid>/"
+
+ROWS = [
+    # --- auth: open to everyone --------------------------------------------------------------
+    Row("GET", "accounts/login/", {**everyone(302), "anonymous": 200}),  # signed in: on to the dashboard
+    Row("POST", "accounts/logout/", everyone(302)),
+    Row("GET", "accounts/password/change/", signed_in()),
+    Row("GET", "accounts/password/change/done/", signed_in()),
+    Row("GET", "accounts/password/reset/", everyone()),
+    Row("GET", "accounts/password/reset/sent/", everyone()),
+    Row("GET", "accounts/password/reset/<uidb64>/<token>/", everyone(302)),  # a good link sets its session
+    Row("GET", "accounts/password/reset/done/", everyone()),
+    Row("GET", "join/<str:code>/", everyone()),
+    # --- dashboard and clubs ---------------------------------------------------------------------
+    Row("GET", "", signed_in()),
+    Row("GET", "clubs/new/", signed_in()),
+    Row("GET", "clubs/<slug:slug>/", members()),
+    Row("POST", "clubs/<slug:slug>/invitations/", organizer(), {"role": "player", "email": ""}),
+    Row("POST", "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", organizer()),
+    Row("POST", "clubs/<slug:slug>/members/<str:username>/role/", organizer(), {"role": "organizer"}),
+    Row("POST", "clubs/<slug:slug>/hand-over/", organizer(), {"username": "carol"}),
+    Row("GET", "clubs/<slug:slug>/campaigns/new/", organizer(200)),
+    Row("GET", "clubs/<slug:slug>/campaigns/new/<slug:system>/", organizer(200), params={"system": "skirmish"}),
+    # --- the campaign ----------------------------------------------------------------------------
+    Row("GET", C, members()),
+    # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
+    Row("POST", C + "submit/", {**members(403), "alice": 302, "olga": 302, "rita": 302},
+        {"kind": "skirmish.buy", "side": "red", "count": "1"}),
+    Row("GET", C + "history/", members()),
+    Row("POST", RED_EVENT + "undo/", red(302)),
+    Row("GET", RED_EVENT + "correct/", red(200)),
+    # Proposals come from those who take part: players, referee, organizers (carol only watches).
+    Row("POST", C + "propose/house-rule/", {**members(302), "carol": 403}, {"key": "buy.max_per_round", "value": "3"}),
+    Row("POST", C + "propose/export/", {**members(302), "carol": 403}),
+    Row("GET", C + "export/", members()),
+    # --- the organizer's setup -------------------------------------------------------------------
+    Row("GET", C + "setup/", organizer(200)),
+    Row("POST", C + "setup/players/", organizer(), {"side": "blue", "username": "carol"}),
+    Row("POST", C + "setup/players/remove/", organizer(), {"side": "blue", "username": "bob"}),
+    Row("POST", C + "setup/players/replace/", organizer(), {"side": "blue", "old": "bob", "new": "carol"}),
+    Row("POST", C + "setup/referee/", organizer(), {"username": "carol"}),
+    # The campaign is in play: a direct house rule and a second start are refused (400) - to the organizer.
+    Row("POST", C + "setup/house-rules/", organizer(400), {"key": "buy.max_per_round", "value": "3"}),
+    Row("POST", C + "setup/start/", organizer(400)),
+    Row("POST", C + "setup/finish/", organizer(), {"reason": "Enough."}),
+]
+
+# Pages of rosters.urls may keep their matrix rows with that app (tests/rosters/): a
+# route of rosters.urls named in a test file there counts as covered.
+ROSTERS_TESTS = Path(__file__).parent.parent / "rosters"
+
+
+def covered_elsewhere() -> set[str]:
+    from rosters import urls as rosters_urls
+
+    texts = "".join(p.read_text() for p in ROSTERS_TESTS.glob("test_*.py"))
+    return {str(p.pattern) for p in rosters_urls.urlpatterns if str(p.pattern) in texts}
+
+
+_PARAM = re.compile(r"<(?:\w+:)?(\w+)>")
+
+
+def page_routes() -> set[str]:
+    """Every route of the site outside /api/ and /admin/, from the URL resolver."""
+    found = set()
+
+    def walk(patterns, prefix):
+        for pattern in patterns:
+            route = prefix + str(pattern.pattern)
+            if isinstance(pattern, URLResolver):
+                walk(pattern.url_patterns, route)
+            elif not route.startswith(("api/", "admin/")):
+                found.add(route)
+
+    walk(get_resolver().url_patterns, "")
+    return found
+
+
+def test_every_page_has_a_row():
+    rows = {row.route for row in ROWS}
+    assert len({(r.method, r.route) for r in ROWS}) == len(ROWS), "a row is listed twice"
+    assert page_routes() - rows - covered_elsewhere() == set(), "pages without a permission-matrix row"
+    assert rows - page_routes() == set(), "rows for pages that no longer exist"
+    assert all(set(row.expect) == set(VIEWERS) for row in ROWS)
+
+
+@pytest.fixture
+def ctx(skirmish, people):
+    red_supply = submit(skirmish, people["alice"], "skirmish.supply").events[0]
+    invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
+    forgetful = UserFactory(username="forgetful")  # whose password reset link is followed
+    return {
+        "slug": skirmish.club.slug, "pk": skirmish.pk, "username": "carol", "invitation_id": invitation.pk,
+        "code": invitation.code, "uid": red_supply.uid,
+        "uidb64": urlsafe_base64_encode(force_bytes(forgetful.pk)),
+        "token": default_token_generator.make_token(forgetful),
+    }
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("row", ROWS, ids=lambda row: f"{row.method} {row.route or '/'}")
+def test_permission(row, viewer, ctx, client_for):
+    values = {**ctx, **row.params}
+    url = "/" + _PARAM.sub(lambda m: str(values[m.group(1)]), row.route)
+    client = client_for(viewer)
+    if row.method == "GET":
+        response = client.get(url)
+    else:
+        body = row.body(ctx) if callable(row.body) else row.body
+        response = client.post(url, body or {})
+    expected = row.expect[viewer]
+    if expected == LOGIN:
+        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next="), (
+            url, viewer, response.status_code)
+        return
+    assert response.status_code == expected, (url, viewer, response.content[:500])
+    if expected == 404:
+        assert b"Test war" not in response.content and b"Tuesday" not in response.content
