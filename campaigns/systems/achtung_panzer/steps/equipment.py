@@ -1,0 +1,291 @@
+"""1.6131 immobilization removal (with remanning), 1.6132 weapon repair, 1.6135 captured weapons,
+1.6142 AFV platoon withdrawal. All rolls are the side's own (retained units are side-private).
+
+Vehicular-mounted weapons are not units: an item names the AFV and the weapon ("MA", "CMG"…);
+their state is kept in the AFV's ``weapons`` map ({"MA": "ok"|"malfunctioned"|"disabled"}).
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import Mod, roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import Step
+from .helpers import (
+    eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, upcoming,
+)
+
+AFV_KINDS = ("afv", "vehicle")
+WEAPON_KINDS = ("sw", "gun")
+
+
+def _check_items(items, path: str, key=lambda e: e["unit"]):
+    seen = set()
+    for i, entry in enumerate(items):
+        k = key(entry)
+        if k in seen:
+            raise DomainError(f"{path}[{i}]", f"{k if isinstance(k, str) else ' '.join(k)} is listed twice.")
+        seen.add(k)
+
+
+# --- 1.6131 immobilization removal ------------------------------------------------------------
+
+def immobilization_mods(ctx, afv: dict, entry: dict) -> list:
+    leader = entry.get("armor_leader_drm") or 0
+    return mods(
+        Mod("Armor leader DRM", "1.6131", leader) if leader else None,
+        table_mod(ctx, "1.6131", "non_qualified_use") if entry.get("non_qualified") else None,
+        table_mod(ctx, "1.6131", "isolated") if afv.get("isolated") else None,
+        table_mod(ctx, "1.6131", "inexperienced_crew") if entry.get("inexperienced_crew") else None,
+    )
+
+
+def _manned_immobilized(state, side, remanned_ids) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("kind") in AFV_KINDS and is_immobilized(u)
+            and (u.get("status") != "abandoned" or u["id"] in remanned_ids)]
+
+
+def run_immobilization(ctx, state, side, data):
+    remanned = data.get("remanned") or []
+    rolls = data.get("rolls") or []
+    _check_items(remanned, "remanned", key=lambda e: e["afv"])
+    crews = set()
+    plan_reman = []
+    for i, entry in enumerate(remanned):
+        afv = unit_by_id(state, side, entry["afv"], f"remanned[{i}].afv")
+        if afv.get("kind") not in AFV_KINDS or afv.get("status") != "abandoned" or afv.get("isolated"):
+            raise DomainError(f"remanned[{i}].afv", f"{afv['id']} is not an abandoned, non-isolated AFV.")
+        crew = unit_by_id(state, side, entry["by"], f"remanned[{i}].by")
+        if crew["id"] == afv["id"] or crew.get("kind") in AFV_KINDS + WEAPON_KINDS or crew["id"] in crews:
+            raise DomainError(f"remanned[{i}].by", f"{crew['id']} cannot man {afv['id']}.")
+        crews.add(crew["id"])
+        plan_reman.append((afv, crew))
+    _check_items(rolls, "rolls", key=lambda e: e["afv"])
+    must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman})}
+    plan_rolls = []
+    for i, entry in enumerate(rolls):
+        if entry["afv"] not in must:
+            raise DomainError(f"rolls[{i}].afv", f"{entry['afv']} is not a manned, immobilized AFV.")
+        plan_rolls.append((must[entry["afv"]], entry))
+    missing = sorted(set(must) - {e["afv"] for e in rolls})
+    if missing:
+        raise DomainError("rolls", f"Each manned, immobilized AFV must roll (1.6131d): add {', '.join(missing)}.")
+    for afv, crew in plan_reman:
+        afv["status"] = "immobilized" if is_immobilized(afv) else "ok"
+        afv["manned_by"] = crew["id"]
+        afv["note"] = f"remanned by {crew['id']} (1.6131a)"
+    for afv, entry in plan_rolls:
+        report = roll_on(ctx, "1.6131", common.roll_key(state, "1.6131", side, afv["id"]),
+                         immobilization_mods(ctx, afv, entry), side=side,
+                         label=f"Immobilization removal {afv.get('type', '')} ({afv['id']})")
+        if report["result"]["effect"] == "mobile":
+            afv["status"] = "ok"
+            afv["immobilized"] = False
+        report["effect"] = {"unit": afv["id"], "outcome": report["result"]["effect"]}
+        common.record_roll(state, side, report, "1.6131")
+
+
+def upcoming_immobilization(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.6131", side, u["id"]), f"Immobilization removal ({u['id']})",
+                     "1.6131", immobilization_mods(ctx, u, {}), "effect")
+            for u in _manned_immobilized(state, side, set())]
+
+
+# --- 1.6132 weapon repair ---------------------------------------------------------------------
+
+def repair_mods(ctx, unit: dict, entry: dict) -> list:
+    return mods(
+        table_mod(ctx, "1.6132", "vehicular_mounted") if unit.get("kind") in AFV_KINDS else None,
+        table_mod(ctx, "1.6132", "non_qualified_use") if entry.get("non_qualified") else None,
+        table_mod(ctx, "1.6132", "isolated") if unit.get("isolated") else None,
+    )
+
+
+def _malfunctioned_weapons(state, side) -> list[dict]:
+    return [u for u in retained(state, side)
+            if u.get("kind") in WEAPON_KINDS and u.get("status") == "malfunctioned" and not u.get("captured")]
+
+
+def _vehicular_item(unit: dict, entry: dict, path: str, want: str) -> str:
+    weapon = (entry.get("weapon") or "").strip()
+    if not weapon:
+        raise DomainError(f"{path}.weapon", f"Name the weapon of {unit['id']} (MA, CMG, BMG…).")
+    known = unit.get("weapons")
+    if known is not None and known.get(weapon) != want:
+        raise DomainError(f"{path}.weapon", f"{unit['id']}'s {weapon} is not {want}.")
+    return weapon
+
+
+def run_repair(ctx, state, side, data):
+    items = data.get("weapons") or []
+    _check_items(items, "weapons", key=lambda e: (e["unit"], (e.get("weapon") or "").strip()))
+    plan = []
+    for i, entry in enumerate(items):
+        path = f"weapons[{i}]"
+        unit = unit_by_id(state, side, entry["unit"], f"{path}.unit")
+        if unit.get("captured"):
+            raise DomainError(f"{path}.unit", f"{unit['id']} is captured: see 1.6135.")
+        if unit.get("kind") in AFV_KINDS:
+            plan.append((unit, _vehicular_item(unit, entry, path, "malfunctioned"), entry))
+        elif unit.get("kind") in WEAPON_KINDS and unit.get("status") == "malfunctioned":
+            if (entry.get("weapon") or "").strip():
+                raise DomainError(f"{path}.weapon", "Only a vehicular-mounted weapon is named.")
+            plan.append((unit, None, entry))
+        else:
+            raise DomainError(f"{path}.unit", f"{unit['id']} is not a malfunctioned weapon.")
+    listed = {u["id"] for u, w, _ in plan if w is None}
+    missing = [u["id"] for u in _malfunctioned_weapons(state, side) if u["id"] not in listed]
+    if missing:
+        raise DomainError("weapons", f"Each malfunctioned retained weapon rolls (1.6132): add {', '.join(missing)}.")
+    for unit, weapon, entry in plan:
+        subject = f"{unit['id']}/{weapon}" if weapon else unit["id"]
+        report = roll_on(ctx, "1.6132", common.roll_key(state, "1.6132", side, subject), repair_mods(ctx, unit, entry),
+                         side=side, label=f"Weapon repair {weapon or unit.get('type', '')} ({unit['id']})")
+        repaired = report["result"]["effect"] == "repaired"
+        if weapon:
+            unit.setdefault("weapons", {})[weapon] = "ok" if repaired else "disabled"
+            if not repaired and entry.get("main_armament"):
+                unit["status"] = "recalled"
+        elif repaired:
+            unit["status"] = "ok"
+        else:
+            eliminate(state, side, unit, "1.6132", "weapon repair failed (1.6132)")
+        outcome = "repaired" if repaired else ("disabled" if weapon else "eliminated")
+        report["effect"] = {"unit": unit["id"], "weapon": weapon, "outcome": outcome,
+                            "recall": bool(weapon and not repaired and entry.get("main_armament"))}
+        common.record_roll(state, side, report, "1.6132")
+
+
+def upcoming_repair(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.6132", side, u["id"]), f"Weapon repair ({u['id']})", "1.6132",
+                     repair_mods(ctx, u, {}), "effect") for u in _malfunctioned_weapons(state, side)]
+
+
+# --- 1.6135 captured weapons ------------------------------------------------------------------
+
+def _captured_weapons(state, side) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("kind") in WEAPON_KINDS and u.get("captured")]
+
+
+def run_captured(ctx, state, side, data):
+    items = data.get("vehicular") or []
+    _check_items(items, "vehicular", key=lambda e: (e["unit"], (e.get("weapon") or "").strip()))
+    plan = []
+    for i, entry in enumerate(items):
+        path = f"vehicular[{i}]"
+        unit = unit_by_id(state, side, entry["unit"], f"{path}.unit")
+        if unit.get("kind") not in AFV_KINDS or not unit.get("captured"):
+            raise DomainError(f"{path}.unit", f"{unit['id']} is not a captured AFV.")
+        want = "malfunctioned" if entry.get("malfunctioned") else "ok"
+        plan.append((unit, _vehicular_item(unit, entry, path, want), bool(entry.get("malfunctioned"))))
+    plan += [(u, None, u.get("status") == "malfunctioned") for u in _captured_weapons(state, side)]
+    for unit, weapon, malfunctioned in plan:
+        subject = f"{unit['id']}/{weapon}" if weapon else unit["id"]
+        if malfunctioned:
+            lost, report = True, None
+        else:
+            report = roll_on(ctx, "1.6135", common.roll_key(state, "1.6135", side, subject), (), side=side,
+                             label=f"Captured weapon {weapon or unit.get('type', '')} ({unit['id']})")
+            lost = report["result"]["effect"] == "eliminated"
+        if lost and weapon:
+            unit.setdefault("weapons", {})[weapon] = "disabled"  # no recall (1.6135)
+        elif lost:
+            eliminate(state, side, unit, "1.6135", "captured weapon lost (1.6135)")
+        if report is not None:
+            report["effect"] = {"unit": unit["id"], "weapon": weapon,
+                                "outcome": ("disabled" if weapon else "eliminated") if lost else "retained"}
+            common.record_roll(state, side, report, "1.6135")
+
+
+def upcoming_captured(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.6135", side, u["id"]), f"Captured weapon ({u['id']})", "1.6135", [],
+                     "effect") for u in _captured_weapons(state, side) if u.get("status") != "malfunctioned"]
+
+
+# --- 1.6142 AFV platoon withdrawal ------------------------------------------------------------
+
+def withdrawal_mods(ctx, state: dict, side: str) -> list:
+    if len(common.completed(state)) < int(ctx.value("afv_withdrawal.min_half_days_completed")):
+        return []
+    won, lost = common.win_loss(state, side)
+    a, b = ratio(ctx.value("afv_withdrawal.losing_record_ratio"))
+    if lost and won * b <= lost * a:  # win:loss ≤ 1:2 (no ratio without a loss)
+        return [table_mod(ctx, "1.6142", "losing_record", label=f"Win:loss {won}:{lost} ≤ {a}:{b}")]
+    return []
+
+
+def _platoon(state, side, platoon) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("platoon") == platoon]
+
+
+def run_withdrawal(ctx, state, side, data):
+    platoons = data.get("platoons") or []
+    _check_items([{"unit": p} for p in platoons], "platoons")
+    for i, platoon in enumerate(platoons):
+        if not any(u.get("kind") in AFV_KINDS and not u.get("isolated") for u in _platoon(state, side, platoon)):
+            raise DomainError(f"platoons[{i}]", f"{platoon} has no non-isolated retained AFV.")
+    for platoon in platoons:
+        report = roll_on(ctx, "1.6142", common.roll_key(state, "1.6142", side, platoon),
+                         withdrawal_mods(ctx, state, side), side=side, label=f"AFV platoon withdrawal ({platoon})")
+        withdrawn = report["result"]["effect"] == "withdrawn"
+        gone, stays = [], []
+        if withdrawn:
+            for unit in _platoon(state, side, platoon):
+                if unit.get("kind") in AFV_KINDS and unit.get("isolated"):
+                    unit["withdrawal_pending"] = True  # 1.6143: a dr in each friendly RPh of the next scenario
+                    stays.append(unit["id"])
+                elif unit.get("kind") in AFV_KINDS + ("armor_leader",):
+                    eliminate(state, side, unit, "1.6142", f"AFV platoon {platoon} withdrawn (1.6142)")
+                    gone.append(unit["id"])
+        report["effect"] = {"platoon": platoon, "outcome": report["result"]["effect"], "eliminated": gone,
+                            "isolated_1_6143": stays}
+        common.record_roll(state, side, report, "1.6142")
+
+
+def upcoming_withdrawal(state, side, ctx):
+    platoons = sorted({u["platoon"] for u in retained(state, side)
+                       if u.get("kind") in AFV_KINDS and u.get("platoon") and not u.get("isolated")})
+    return [upcoming(common.roll_key(state, "1.6142", side, p), f"AFV platoon withdrawal ({p})", "1.6142",
+                     withdrawal_mods(ctx, state, side), "effect") for p in platoons]
+
+
+STEPS = [
+    Step("1.6131", "AFV: remanning and immobilization removal", "1.6131", run=run_immobilization,
+         upcoming=upcoming_immobilization,
+         fields=(
+             Field("remanned", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("afv"), Field("by"),
+             )), help="Abandoned non-isolated AFVs remanned, and the retained unit manning each (1.6131a)."),
+             Field("rolls", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("afv"),
+                 Field("armor_leader_drm", "int", required=False, default=0, min=-5, max=5),
+                 Field("non_qualified", "bool", required=False, default=False),
+                 Field("inexperienced_crew", "bool", required=False, default=False),
+             )), help="Every manned, immobilized AFV, with its modifiers (1.6131d)."),
+         ),
+         help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules."),
+    Step("1.6132", "Weapon repair", "1.6132", run=run_repair, upcoming=upcoming_repair,
+         fields=(
+             Field("weapons", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("unit"),
+                 Field("weapon", required=False, default="", help="Vehicular-mounted: MA, CMG, BMG…"),
+                 Field("main_armament", "bool", required=False, default=False),
+                 Field("non_qualified", "bool", required=False, default=False),
+             )), help="Every malfunctioned non-captured retained weapon."),
+         )),
+    Step("1.6135", "Captured weapons", "1.6135", run=run_captured, upcoming=upcoming_captured,
+         fields=(
+             Field("vehicular", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("unit"), Field("weapon"),
+                 Field("malfunctioned", "bool", required=False, default=False),
+             )), help="Weapons of captured AFVs (captured SW and Guns are rolled for automatically)."),
+         )),
+    Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, upcoming=upcoming_withdrawal,
+         fields=(
+             Field("platoons", "list", required=False, default=[], item=Field("platoon"),
+                   help="Each non-isolated retained AFV platoon that had an AFV on the map in a CG scenario."),
+         ),
+         help="A secret dr per platoon: 6 withdraws it (−1 with a win:loss ≤ 1:2 after 3 half-days)."),
+]
