@@ -1,0 +1,201 @@
+"""Achtung! Panzer! sheets (1.14): the CG Roster (public), and each side's RG Purchase Record and
+retained-unit roster (side-private).
+
+``sheet_context`` reads **only** ``view``, the campaign state as the sheet's audience may see it
+(rosters.sheets builds it with campaigns.visibility): a side sheet finds its side in
+``view["game"]["sides"]`` (a side's audience holds exactly that side), so nothing of another side
+can reach it even by mistake. Contexts are plain JSON values (they are hashed for the print cache).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from campaigns.systems.base import SheetDef
+from campaigns.tables import TableSet
+
+SIDES = ("allied", "german")
+NAMES = {"allied": "Allied", "german": "German"}
+_BOOK = TableSet.load(Path(__file__).resolve().parent / "tables")
+
+SHEETS = (
+    SheetDef("cg_roster", "CG Roster", "public", "sheets/achtung_panzer/cg_roster.html", landscape=True),
+    SheetDef("rg_purchases", "RG Purchase Record", "side", "sheets/achtung_panzer/rg_purchases.html", landscape=True),
+    SheetDef("retained", "Retained units", "side", "sheets/achtung_panzer/retained.html"),
+)
+
+KIND_ORDER = ("leader", "armor_leader", "hero", "squad", "half_squad", "crew", "sw", "gun", "afv", "vehicle",
+              "fortification", "other")
+KIND_NAMES = {
+    "leader": "Leader", "armor_leader": "Armor leader", "hero": "Hero", "squad": "Squad", "half_squad": "Half-squad",
+    "crew": "Crew", "sw": "SW", "gun": "Gun", "afv": "AFV", "vehicle": "Vehicle", "fortification": "Fortification",
+    "other": "Other",
+}
+
+
+def _signed(value) -> str:
+    if value is None:
+        return ""
+    return f"+{value}" if int(value) > 0 else str(value)
+
+
+def _num(value) -> str:
+    return "" if value is None else str(value)
+
+
+# --- CG Roster (public) -----------------------------------------------------------------------
+
+def cg_roster(public: dict) -> dict:
+    """One line per half-day of the CG, as the rulebook's CAMPAIGN GAME ROSTER: date, and for each
+    side its historical modifier, objective points and casualties (CVP of the scenario and of its
+    RePh, 1.12); the winner once determined (1.6067)."""
+    lines, totals = [], {s: {"op": 0, "cvp": 0} for s in SIDES}
+    for line in public.get("roster", []):
+        row = {"half_day": line["half_day"], "winner": NAMES.get(line.get("winner"), line.get("winner") or "")}
+        decided = line.get("winner") is not None or line.get("played")
+        for side in SIDES:
+            op = (line.get("op") or {}).get(side)
+            cvp = (line.get("cvp") or {}).get(side) or 0
+            cvp += (line.get("cvp_after_victory") or {}).get(side) or 0
+            row[side] = {
+                "hist": _signed((line.get("hist") or {}).get(side)),
+                "op": _num(op),
+                "cvp": str(cvp) if decided else "",
+            }
+            totals[side]["op"] += op or 0
+            totals[side]["cvp"] += cvp if decided else 0
+        lines.append(row)
+    return {
+        "cg": {"cg1": "I", "cg2": "II", "cg3": "III"}.get(public.get("cg"), public.get("cg") or ""),
+        "lines": lines,
+        "totals": {s: {k: str(v) for k, v in t.items()} for s, t in totals.items()},
+        "record": {NAMES[s]: public.get("record", {}).get(s, {}) for s in SIDES},
+        "british_half_days": public.get("british_half_days", 0),
+    }
+
+
+# --- RG Purchase Record and retained units (side-private) ------------------------------------------
+
+def _group_type(purchase: dict) -> str:
+    if purchase.get("group_type"):
+        return purchase["group_type"]
+    table_id = f"1.619.{purchase.get('nationality')}"
+    if purchase.get("rg") and table_id in _BOOK:
+        try:
+            return _BOOK.tables[table_id].row(purchase["rg"]).cells["group_type"]
+        except KeyError:
+            pass
+    return purchase.get("note") or ""
+
+
+def _options(purchase: dict) -> str:
+    options = purchase.get("options") or {}
+    words = [label for key, label in (("on_map", "on-map"), ("reserve", "reserve"), ("pre_registered", "pre-registered hex"))
+             if options.get(key)]
+    if purchase.get("grants", {}).get("fpp"):
+        words.append(f"+{purchase['grants']['fpp']} FPP")
+    if purchase.get("grants", {}).get("san"):
+        words.append(f"+{purchase['grants']['san']} SAN")
+    return ", ".join(words)
+
+
+def _counted(types: list[str]) -> str:
+    seen: dict[str, int] = {}
+    for t in types:
+        seen[t] = seen.get(t, 0) + 1
+    return ", ".join(f"{n}× {t}" if n > 1 else t for t, n in seen.items())
+
+
+def _yield(purchase: dict, units: dict) -> str:
+    """What the RG gave, in words: its units by kind, attached weapon, SW, leaders, ammo."""
+    parts = []
+    mine = [units[i] for i in purchase.get("units", []) if i in units]
+    for kind in KIND_ORDER:
+        types = [u.get("type", "") for u in mine if u.get("kind") == kind]
+        if types:
+            parts.append(_counted(types))
+    gone = [i for i in purchase.get("units", []) if i not in units]
+    if gone:
+        parts.append(f"({len(gone)} no longer retained)")
+    if purchase.get("attached"):
+        parts.append(f"attached: {purchase['attached']}")
+    if purchase.get("sw_lost"):
+        parts.append(f"not received: {purchase['sw_lost']}")
+    if purchase.get("leaders_not_received"):
+        parts.append(f"leaders not received: {', '.join(purchase['leaders_not_received'])}")
+    if purchase.get("armor_leader") == "Inexperienced":
+        parts.append("Inexperienced crew")
+    if purchase.get("ammo"):
+        parts.append(f"ammo: {purchase['ammo']}")
+    return "; ".join(parts)
+
+
+def _side(view: dict) -> tuple[str | None, dict | None]:
+    sides = (view.get("game") or {}).get("sides") or {}
+    if len(sides) != 1:
+        return None, None  # a side sheet is printed for exactly one side
+    (slug, private), = sides.items()
+    return slug, private
+
+
+def rg_purchases(view: dict) -> dict:
+    side, private = _side(view)
+    if private is None:
+        return {"side": None, "rows": [], "fortifications": []}
+    units = {u["id"]: u for u in private.get("retained", [])}
+    rows = []
+    for p in private.get("purchases", []):
+        rows.append({
+            "id": p.get("id", ""), "half_day": p.get("half_day", ""), "rg": p.get("rg") or "",
+            "nationality": (p.get("nationality") or "").capitalize(),
+            "type": _group_type(p), "cost": "given" if p.get("given") else _num(p.get("cost")),
+            "options": _options(p), "strength": p.get("strength") or "",
+            "units": _yield(p, units),
+            "sw": ", ".join(p.get("sw") or []),
+            "leaders": ", ".join([*(p.get("leaders") or []),
+                                  *([p["armor_leader"]] if p.get("armor_leader") not in (None, "Inexperienced") else [])]),
+        })
+    spent = sum(int(p.get("cost") or 0) for p in private.get("purchases", []) if not p.get("given"))
+    forts = [{
+        "id": f.get("id", ""), "half_day": f.get("half_day", ""), "type": f.get("type", ""),
+        "detail": ", ".join(f"{k} {f[k]}" for k in ("size", "unit", "strength", "x", "y", "z") if f.get(k) is not None)
+        + (" known" if f.get("known") else ""),
+        "count": _num(f.get("count")), "cost": _num(f.get("cost")), "location": f.get("location") or "(not set up yet)",
+    } for f in private.get("fortifications", [])]
+    return {
+        "side": NAMES.get(side, side), "rows": rows, "fortifications": forts,
+        "cpp": _num(private.get("cpp")), "fpp": _num(private.get("fpp")), "spent": str(spent),
+        "forfeit": [{"half_day": x["half_day"], "fpp": str(x["fpp"])} for x in private.get("fpp_forfeit", [])],
+    }
+
+
+def retained_roster(view: dict) -> dict:
+    side, private = _side(view)
+    if private is None:
+        return {"side": None, "rows": []}
+    rg_names = {p.get("id"): f"{p.get('rg') or ''} {_group_type(p)}".strip() for p in private.get("purchases", [])}
+    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    units = sorted(private.get("retained", []), key=lambda u: (order.get(u.get("kind"), 99), str(u.get("rg")), u.get("type", "")))
+    rows = [{
+        "id": u.get("id", ""), "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""), "type": u.get("type", ""),
+        "nationality": (u.get("nationality") or "").capitalize(),
+        "rg": f"{u['rg']} ({rg_names[u['rg']]})" if u.get("rg") in rg_names else (u.get("rg") or ""),
+        "status": u.get("status", ""), "isolated": "isolated" if u.get("isolated") else "",
+        "captured": "captured" if u.get("captured") else "", "note": u.get("note", ""),
+    } for u in units]
+    counts = [{"kind": KIND_NAMES.get(k, k), "count": str(sum(1 for u in units if u.get("kind") == k))}
+              for k in KIND_ORDER if any(u.get("kind") == k for u in units)]
+    return {"side": NAMES.get(side, side), "rows": rows, "counts": counts,
+            "elr": _num(private.get("elr")), "san": _num(private.get("san"))}
+
+
+def sheet_context(sheet: str, state: dict, view: dict) -> dict:
+    """What the sheet prints: built from `view` only (the audience's cut of the state)."""
+    game = view.get("game") or {}
+    if sheet == "cg_roster":
+        return {"roster": cg_roster(game.get("public") or {})}
+    if sheet == "rg_purchases":
+        return {"purchases": rg_purchases(view)}
+    if sheet == "retained":
+        return {"retained": retained_roster(view)}
+    return {}
