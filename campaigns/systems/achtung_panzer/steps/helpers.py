@@ -112,6 +112,11 @@ def done_marker(state: dict, side: str, step_id: str) -> list:
     return common.private(state, side).setdefault("done", {}).setdefault(f"{common.half_day(state)}/{step_id}", [])
 
 
+def done_list(state: dict, side: str, step_id: str) -> list:
+    """Read-only view of done_marker (validation must not change the state)."""
+    return common.private(state, side).get("done", {}).get(f"{common.half_day(state)}/{step_id}", [])
+
+
 def ratio(text: str) -> tuple[int, int]:
     a, b = str(text).split(":")
     return int(a), int(b)

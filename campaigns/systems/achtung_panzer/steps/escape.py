@@ -1,0 +1,175 @@
+"""1.6062-1.6064 escape from isolation.
+
+``{"action": "roll", "stacks": [...]}``: each stack of isolated units makes its escape DR
+(the player gives what the log cannot know: the leader DRM, distance to a friendly
+non-isolated hex, PP carried over IPC, encirclement). Clear results are applied at once;
+results that need ASL knowledge (Heat of Battle on an original 2, Replacement, Casualty
+Reduction) wait for ``{"action": "resolve", "outcomes": [{"stack", "unit", "becomes"}]}``
+where the player enters what each affected unit becomes ("" = eliminated). Units that
+escape are no longer isolated. CVP of eliminated units are logged with ap.cvp.
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import Mod, roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import PENDING, Step
+from .helpers import (
+    UNIT_KINDS_SMC, clear_pending, done_list, done_marker, eliminate, mods, new_unit, pending_for, set_pending, table_mod,
+    unit_by_id,
+)
+
+AFV_KINDS = ("afv", "vehicle")
+HS_EQUIVALENT = {"squad": 2, "half_squad": 1, "crew": 1}  # ASL: a squad is two half-squads
+NEEDS_PLAYER = ("replaced", "Casualty Reduced")
+
+
+def _nationality(unit: dict, side: str) -> str:
+    return unit.get("nationality") or common.nationality_of(side)
+
+
+def escape_mods(ctx, state, side, units: list[dict], entry: dict) -> list[Mod]:
+    afv = units[0].get("kind") in AFV_KINDS
+    lone_smc = len(units) == 1 and units[0].get("kind") in UNIT_KINDS_SMC
+    hs = sum(HS_EQUIVALENT.get(u.get("kind"), 0) for u in units)
+    distance = entry.get("distance") or "farther"
+    leader = entry.get("leader_drm") or 0
+    return mods(
+        Mod("(Armor-) leader/heroic DRM", "1.6063", leader) if leader else None,
+        table_mod(ctx, "1.6063", "french") if all(_nationality(u, side) == "french" for u in units) else None,
+        table_mod(ctx, "1.6063", "lone_unwounded_smc") if lone_smc and units[0].get("status") != "wounded" else None,
+        table_mod(ctx, "1.6063", "within_two_hexes") if distance in ("adjacent", "within_two") else None,
+        table_mod(ctx, "1.6063", "adjacent") if distance == "adjacent" else None,
+        table_mod(ctx, "1.6063", "per_hs_equivalency", times=max(0, hs - 1),
+                  label=f"Per HS equivalency >1 HS using the same escape DR ({hs} HS)"),
+        table_mod(ctx, "1.6063", "per_pp_over_ipc", times=entry.get("pp_over_ipc") or 0,
+                  label=f"Per PP >IPC being carried ({entry.get('pp_over_ipc') or 0})"),
+        table_mod(ctx, "1.6063", "previous_am") if common.half_day(state).endswith("A") else None,
+        table_mod(ctx, "1.6063", "encircled") if entry.get("encircled") else None,
+        table_mod(ctx, "1.6063", "captured_afv") if afv and units[0].get("captured") else None,
+    )
+
+
+def _check_stacks(state, side, stacks) -> list[list[dict]]:
+    tried = set(done_list(state, side, "1.6063"))
+    seen = set()
+    checked = []
+    for i, entry in enumerate(stacks):
+        path = f"stacks[{i}]"
+        units = []
+        for j, unit_id in enumerate(entry["units"]):
+            unit = unit_by_id(state, side, unit_id, f"{path}.units[{j}]")
+            if not unit.get("isolated"):
+                raise DomainError(f"{path}.units[{j}]", f"{unit_id} is not isolated.")
+            if unit_id in seen or unit_id in tried:
+                raise DomainError(f"{path}.units[{j}]", f"{unit_id} already attempts or attempted escape.")
+            seen.add(unit_id)
+            units.append(unit)
+        if any(u.get("kind") in AFV_KINDS for u in units) and len(units) > 1:
+            raise DomainError(f"{path}.units", "An AFV makes its own escape DR.")
+        if len(units) == 1 and units[0].get("kind") in UNIT_KINDS_SMC and entry.get("leader_drm"):
+            raise DomainError(f"{path}.leader_drm", "The leader DRM is NA to a lone SMC.")
+        checked.append(units)
+    return checked
+
+
+def run(ctx, state, side, data):
+    if data["action"] == "resolve":
+        return _resolve(state, side, data.get("outcomes") or [])
+    stacks = data.get("stacks") or []
+    if not stacks:
+        raise DomainError("stacks", "List the stacks that attempt escape.")
+    checked = _check_stacks(state, side, stacks)
+    waiting = list((pending_for(state, side, "1.6063") or {}).get("stacks", []))
+    for entry, units in zip(stacks, checked):
+        subject = "+".join(u["id"] for u in units)
+        afv = units[0].get("kind") in AFV_KINDS
+        report = roll_on(ctx, "1.6063", common.roll_key(state, "1.6063", side, subject),
+                         escape_mods(ctx, state, side, units, entry), side=side, label=f"Escape ({subject})")
+        result = report["result"]["afv" if afv else "infantry"]
+        heat = not afv and report["original"] == 2  # footnote 1 / 1.6064
+        report["effect"] = {"units": [u["id"] for u in units], "result": result, "heat_of_battle": heat}
+        done_marker(state, side, "1.6063").extend(u["id"] for u in units)
+        _apply(state, side, units, result, afv)
+        if heat or any(part in result for part in NEEDS_PLAYER):
+            waiting.append({"stack": subject, "units": [u["id"] for u in units], "result": result,
+                            "heat_of_battle": heat, "notes": report["result"]["infantry_notes"]})
+        common.record_roll(state, side, report, "1.6063")
+    if waiting:
+        set_pending(state, side, "1.6063", {"stacks": waiting})
+        return PENDING
+    return None
+
+
+def _apply(state, side, units, result, afv):
+    if result.startswith("Eliminated"):
+        for unit in units:
+            eliminate(state, side, unit, "1.6063", f"escape: {result} (1.6063)")
+        return
+    if afv and result.startswith("Abandoned"):
+        units[0]["status"] = "abandoned"  # left in its pocket
+        if "crew escapes" in result:
+            new_unit(state, side, kind="crew", type="crew", nationality=units[0].get("nationality"),
+                     note=f"crew of {units[0]['id']}, escaped (1.6063)")
+        return
+    for unit in units:
+        unit["isolated"] = False  # escapes: retained with its SW (1.6064)
+
+
+def _resolve(state, side, outcomes):
+    pend = pending_for(state, side, "1.6063")
+    if pend is None:
+        raise DomainError("action", "No escape result waits for a resolution.")
+    by_stack = {s["stack"]: s for s in pend["stacks"]}
+    plan, covered = [], set()
+    for i, entry in enumerate(outcomes):
+        stack = by_stack.get(entry["stack"])
+        if stack is None:
+            raise DomainError(f"outcomes[{i}].stack", f"No escape result of {entry['stack']} waits.")
+        if entry["unit"] not in stack["units"] or (entry["stack"], entry["unit"]) in covered:
+            raise DomainError(f"outcomes[{i}].unit", f"{entry['unit']} is not an open unit of {entry['stack']}.")
+        covered.add((entry["stack"], entry["unit"]))
+        plan.append((unit_by_id(state, side, entry["unit"], f"outcomes[{i}].unit"), entry["becomes"].strip(), stack))
+    missing = [s["stack"] for s in pend["stacks"] if not any(k[0] == s["stack"] for k in covered)]
+    if missing:
+        raise DomainError("outcomes", f"Enter what happens to the affected unit(s) of {', '.join(missing)}.")
+    for unit, becomes, stack in plan:
+        if becomes:
+            unit["note"] = f"{unit['type']} → {becomes} after escape: {stack['result']} (1.6063)"
+            unit["type"] = becomes
+        else:
+            eliminate(state, side, unit, "1.6063", f"escape: {stack['result']} (1.6063)")
+    clear_pending(state, side, "1.6063")
+    return None
+
+
+def finish(ctx, state, side):
+    if pending_for(state, side, "1.6063") is not None:
+        raise DomainError("step", "An escape result still waits for what happens to its units.")
+
+
+STACK = Field("stack", "object", fields=(
+    Field("units", "list", min=1, item=Field("unit")),
+    Field("leader_drm", "int", required=False, default=0, min=-5, max=5,
+          help="(Armor-) leader/heroic DRM (NA to a lone SMC)."),
+    Field("distance", "choice", required=False, default="farther", choices=("adjacent", "within_two", "farther"),
+          help="To the nearest friendly controlled, non-isolated hex."),
+    Field("pp_over_ipc", "int", required=False, default=0, min=0, max=20),
+    Field("encircled", "bool", required=False, default=False),
+))
+
+STEPS = [
+    Step("1.6063", "Escape from isolation", "1.6062", run=run, repeatable=True, extra={"finish": finish},
+         fields=(
+             Field("action", "choice", choices=("roll", "resolve")),
+             Field("stacks", "list", required=False, default=[], item=STACK),
+             Field("outcomes", "list", required=False, default=[], item=Field("outcome", "object", fields=(
+                 Field("stack"), Field("unit"), Field("becomes", required=False, default=""),
+             )), help="What each affected unit becomes (ASL Replacement, Casualty Reduction, Heat of Battle); "
+                      "empty = eliminated."),
+         ),
+         help="Each stack of isolated units makes an escape DR; lone isolated SMC must attempt escape."),
+]
