@@ -127,8 +127,7 @@ def summary(system, state: dict, view: dict) -> dict:
         "sides": [{"slug": slug, "name": s["name"], "players": list(s["players"])} for slug, s in sides.items()],
         "scenarios": [
             {"index": sc["index"], "label": sc["label"], "status": sc["status"],
-             "result": [[labels.get(k, k), _text(v, sides)] for k, v in system.scenario_summary(state, i).items()]
-             if sc["status"] == "done" else []}
+             "result": [[labels.get(k, k), _text(v, sides)] for k, v in system.scenario_summary(state, i).items()]}
             for i, sc in enumerate(view["scenarios"])
         ],
         "standings": [
