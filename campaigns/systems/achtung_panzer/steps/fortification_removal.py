@@ -1,0 +1,86 @@
+"""1.615 fortification removal: one dr per known wire / minefield / entrenchment (incl. A-T ditch) /
+roadblock in a friendly controlled, non-isolated Location, with a drm chosen per item by where it
+lies relative to the front line. An item may name one of the side's own recorded fortifications,
+which is removed from its record when eliminated; an enemy fortification is only reported (the
+opponent keeps its own record)."""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.rolls import roll_on
+from campaigns.schema import Field
+
+from .. import common
+from .base import Step
+from .helpers import done_list, done_marker, mods, table_mod
+
+KINDS = ("wire", "mines", "entrenchment", "at_ditch", "roadblock")
+POSITION_MODS = {
+    # position -> table modifier key, for roadblocks and for the other items
+    "roadblock": {"front_line": "roadblock_front_line", "adjacent": "roadblock_adjacent_front_line"},
+    "other": {"front_line": "fortification_in_front_line", "adjacent": "fortification_adjacent_front_line"},
+}
+
+
+def item_mods(ctx, entry: dict, sappers: bool) -> list:
+    family = "roadblock" if entry["kind"] == "roadblock" else "other"
+    key = POSITION_MODS[family].get(entry.get("position") or "other")
+    return mods(
+        table_mod(ctx, "1.615", key) if key else None,
+        table_mod(ctx, "1.615", "three_sappers") if sappers else None,
+    )
+
+
+def run(ctx, state, side, data):
+    private = common.private(state, side)
+    items = data.get("items") or []
+    if not items:
+        raise DomainError("items", "List the fortifications to roll for.")
+    own = {f["id"]: f for f in private.get("fortifications", [])}
+    seen = {tuple(t) for t in done_list(state, side, "1.615")}  # earlier events of this step
+    plan = []
+    for i, entry in enumerate(items):
+        location = entry["location"].strip()
+        if not location:
+            raise DomainError(f"items[{i}].location", "Give the Location.")
+        item = (entry["kind"], location.upper())
+        if item in seen:
+            raise DomainError(f"items[{i}]", f"Only one attempt per item per Location (1.615): {entry['kind']} in {location}.")
+        seen.add(item)
+        if entry["kind"] == "roadblock" and not entry.get("both_sides_controlled"):
+            raise DomainError(f"items[{i}].both_sides_controlled",
+                              "A roadblock is rolled for only if you control both Locations sharing its hexside.")
+        fort_id = entry.get("fortification") or ""
+        if fort_id and fort_id not in own:
+            raise DomainError(f"items[{i}].fortification", f"No recorded fortification {fort_id!r}.")
+        plan.append((entry, location, fort_id))
+    for entry, location, fort_id in plan:
+        report = roll_on(ctx, "1.615", common.roll_key(state, "1.615", side, f"{location}/{entry['kind']}"),
+                         item_mods(ctx, entry, data.get("sappers", False)), side=side,
+                         label=f"Fortification removal: {entry['kind']} in {location}")
+        eliminated = report["result"]["effect"] == "eliminated"
+        if eliminated and fort_id:
+            private["fortifications"] = [f for f in private["fortifications"] if f["id"] != fort_id]
+        done_marker(state, side, "1.615").append([entry["kind"], location.upper()])
+        report["effect"] = {"kind": entry["kind"], "location": location, "fortification": fort_id or None,
+                            "outcome": report["result"]["effect"]}
+        common.record_roll(state, side, report, "1.615")
+
+
+STEPS = [
+    Step("1.615", "Fortification removal", "1.615", run=run, repeatable=True,
+         fields=(
+             Field("sappers", "bool", required=False, default=False,
+                   help="You retain at least three non-isolated assault engineer/sapper squads (−1)."),
+             Field("items", "list", required=False, default=[], item=Field("item", "object", fields=(
+                 Field("kind", "choice", choices=KINDS),
+                 Field("location", max_length=40),
+                 Field("position", "choice", required=False, default="other", choices=("front_line", "adjacent", "other"),
+                       help="Wire/mines/entrenchment: in / adjacent to a front line Location. Roadblock: along a "
+                            "hexside of a front line Location / of a hex adjacent to one."),
+                 Field("both_sides_controlled", "bool", required=False, default=False),
+                 Field("fortification", required=False, default="", help="One of your recorded fortifications."),
+             ))),
+         ),
+         help="A dr per item: ≤3 eliminates it. All A-P mines of a Location go before its other items."),
+]
