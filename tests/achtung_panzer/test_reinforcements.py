@@ -392,3 +392,30 @@ def test_rolls_are_private_to_the_side():
     assert state["game"]["public"]["rolls"] == []
     assert all(r["key"].startswith("5/29A/1.6201/german/") for r in state["game"]["sides"]["german"]["rolls"])
     assert state["game"]["sides"]["allied"]["rolls"] == []
+
+
+# --- odds before rolling -----------------------------------------------------------------------------
+
+def test_upcoming_rolls_carry_the_modifiers():
+    from fractions import Fraction
+    from itertools import product
+
+    from campaigns.rolls import odds
+
+    state = rich()
+    bought(state, "german", "I2")
+    bought(state, "german", "O3")
+    run_ = Run(state)
+    ctx = run_.ctx("german")
+    (strength,) = R.upcoming_strength(state, "german", ctx)
+    assert (strength.key, strength.table, strength.column) == ("5/29A/1.6201/german/p1", "1.6201", "strength")
+    assert strength.modifiers == (("Historical DRM (5/29A)", "1.6161", 1),)
+    shown = {o["outcome"]: Fraction(o["fraction"]) for o in odds(ctx.table("1.6201"), [R.Mod("h", "1.6161", 1)], "strength")}
+    throws = [a + b + 1 for a, b in product(range(1, 7), repeat=2)]
+    assert shown == {"full": Fraction(sum(3 <= t <= 8 for t in throws), 36),
+                     "depleted": Fraction(sum(t >= 9 for t in throws), 36)}
+    (oba,) = R.upcoming_1_6204(state, "german", ctx)
+    assert oba.table == "1.6204.oba.german" and oba.column == "ammo"
+    (leaders,) = R.upcoming_leaders(state, "german", ctx)
+    assert leaders.modifiers == (("German", "1.6205", -1), ("Leadership modifier of I2", "1.6205", -1))
+    assert R.upcoming_armor_leaders(state, "german", ctx) == []

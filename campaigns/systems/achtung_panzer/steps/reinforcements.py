@@ -32,7 +32,7 @@ from .. import common
 from .. import retained as retained_units
 from . import purchases as P
 from .base import Step
-from .helpers import table_mod_value
+from .helpers import table_mod_value, upcoming
 
 _BOOK = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
 
@@ -374,7 +374,7 @@ def needs_leaders(ctx, purchase: dict) -> bool:
     return kind_of(purchase) == "infantry" or (kind_of(purchase) == "transport" and one_leader_only(ctx, purchase))
 
 
-def _leaders(ctx, state, side, purchase: dict) -> None:
+def leader_mods(ctx, purchase: dict) -> list[Mod]:
     mods = []
     nationality = purchase["nationality"]
     if nationality in ("german", "french"):
@@ -382,8 +382,13 @@ def _leaders(ctx, state, side, purchase: dict) -> None:
     lead = cell(ctx, purchase, "lead_mod")
     if lead:
         mods.append(Mod(f"Leadership modifier of {purchase['rg']}", "1.6205", int(lead)))
-    if purchase["strength"] == "depleted":
+    if purchase.get("strength") == "depleted":
         mods.append(Mod("Depleted", "1.6205", table_mod_value(ctx, "1.6205", "depleted")))
+    return mods
+
+
+def _leaders(ctx, state, side, purchase: dict) -> None:
+    mods = leader_mods(ctx, purchase)
     report = _roll(ctx, state, side, "1.6205", "1.6205", purchase["id"], mods,
                    label=f"Infantry leaders: {purchase['rg']}")
     rolled = sorted(report["result"]["leaders"], key=leader_rank)
@@ -416,13 +421,18 @@ def needs_armor_leader(ctx, purchase: dict) -> bool:
     return kind_of(purchase) == "armor" and cell(ctx, purchase, "lead_mod") is not None and bool(purchase.get("strength"))
 
 
-def _armor_leader(ctx, state, side, purchase: dict) -> None:
+def armor_leader_mods(ctx, purchase: dict) -> list[Mod]:
     mods = []
     if purchase["nationality"] == "german":
         mods.append(Mod("German", "1.6206", table_mod_value(ctx, "1.6206", "german")))
     lead = cell(ctx, purchase, "lead_mod")
     if lead:
         mods.append(Mod(f"Leadership modifier of {purchase['rg']}", "1.6206", int(lead)))
+    return mods
+
+
+def _armor_leader(ctx, state, side, purchase: dict) -> None:
+    mods = armor_leader_mods(ctx, purchase)
     report = _roll(ctx, state, side, "1.6206", "1.6206", purchase["id"], mods, label=f"Armor leader: {purchase['rg']}")
     leaders = report["result"]["leaders"]
     if leaders == ["Inexperienced"]:
@@ -441,6 +451,45 @@ def run_armor_leaders(ctx, state: dict, side: str, data: dict) -> None:
         if needs_armor_leader(ctx, purchase):
             _armor_leader(ctx, state, side, purchase)
             _mark(purchase, "1.6206")
+
+
+# --- odds before rolling ---------------------------------------------------------------------------
+
+def _name(purchase: dict) -> str:
+    return purchase.get("rg") or purchase.get("note") or purchase["id"]
+
+
+def upcoming_strength(state, side, ctx):
+    mods = _strength_mods(ctx, state, side)
+    return [upcoming(common.roll_key(state, "1.6201", side, p["id"]), f"RG strength: {_name(p)}", "1.6201", mods, "strength")
+            for p in to_roll(state, side) if needs_strength(p) and not p.get("no_depletion")]
+
+
+def upcoming_1_6204(state, side, ctx):
+    mods = _strength_mods(ctx, state, side)
+    found = []
+    for p in to_roll(state, side):
+        if not needs_1_6204(p):
+            continue
+        if kind_of(p) == "oba":
+            found.append(upcoming(common.roll_key(state, "1.6204", side, p["id"]), f"OBA ammo: {_name(p)}",
+                                  f"1.6204.oba.{p['nationality']}", mods, "ammo"))
+        else:
+            found.append(upcoming(common.roll_key(state, "1.6204", side, p["id"]), f"Gun battery: {_name(p)}",
+                                  "1.6204.guns", mods, "strength"))
+    return found
+
+
+def upcoming_leaders(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.6205", side, p["id"]), f"Infantry leaders: {_name(p)}", "1.6205",
+                     leader_mods(ctx, p))
+            for p in to_roll(state, side) if _needs_leaders_book(p)]
+
+
+def upcoming_armor_leaders(state, side, ctx):
+    return [upcoming(common.roll_key(state, "1.6206", side, p["id"]), f"Armor leader: {_name(p)}", "1.6206",
+                     armor_leader_mods(ctx, p))
+            for p in to_roll(state, side) if _needs_armor_leader_book(p)]
 
 
 # --- steps --------------------------------------------------------------------------------------------
@@ -465,6 +514,7 @@ def _needs_armor_leader_book(purchase: dict) -> bool:
 
 STEPS = [
     Step("1.6201", "RG strength and attached weapons", "1.6201", run=run_strength, initial=True,
+         upcoming=upcoming_strength,
          applies=_any(needs_strength),
          help="A secret DR per infantry coy, HW platoon, AFV platoon and transport bought (or given), "
               "and the unit-type drs of the RG notes."),
@@ -472,9 +522,10 @@ STEPS = [
          applies=_any(lambda p: bool(sw_row_key(p)) and not _done(p, "1.6202")),
          help="A secret dr per support weapon with an exponent; +1 if the RG is depleted."),
     Step("1.6204", "OBA ammo and gun battery strength", "1.6204", run=run_oba_and_guns, initial=True,
+         upcoming=upcoming_1_6204,
          applies=_any(needs_1_6204), help="A secret DR per OBA module and per gun battery."),
-    Step("1.6205", "Infantry leaders", "1.6205", run=run_leaders, initial=True,
+    Step("1.6205", "Infantry leaders", "1.6205", run=run_leaders, initial=True, upcoming=upcoming_leaders,
          applies=_any(_needs_leaders_book), help="A secret DR per infantry company for its leaders."),
-    Step("1.6206", "Armor leaders", "1.6206", run=run_armor_leaders, initial=True,
+    Step("1.6206", "Armor leaders", "1.6206", run=run_armor_leaders, initial=True, upcoming=upcoming_armor_leaders,
          applies=_any(_needs_armor_leader_book), help="A secret DR per AFV platoon for its armor leader."),
 ]
