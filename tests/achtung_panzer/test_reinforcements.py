@@ -4,6 +4,8 @@ Historical DRM 5/29A: Allied −2, German +1; 6/1A: Allied +1, German −2 (1.61
 
 from __future__ import annotations
 
+import copy
+
 import pytest
 
 from campaigns.errors import DiceNeeded
@@ -419,3 +421,23 @@ def test_upcoming_rolls_carry_the_modifiers():
     (leaders,) = R.upcoming_leaders(state, "german", ctx)
     assert leaders.modifiers == (("German", "1.6205", -1), ("Leadership modifier of I2", "1.6205", -1))
     assert R.upcoming_armor_leaders(state, "german", ctx) == []
+
+
+def test_entered_dice_ask_only_for_dice_that_are_due():
+    # Allied 5/29A: a placeholder strength DR would read "Attached" (2 −2); the attached dr is
+    # asked for only once the real strength DR is known.
+    state = rich()
+    bought(state, "allied", "I2")
+    with pytest.raises(DiceNeeded) as needed:
+        run(R.run_strength, copy.deepcopy(state), "allied", dice={})  # a refused event changes nothing
+    assert [d["key"] for d in needed.value.needs] == ["5/29A/1.6201/allied/p1"]
+    run(R.run_strength, state, "allied", dice={"5/29A/1.6201/allied/p1": [5, 5]})  # 10 −2 = 8: full, nothing more
+    assert state["game"]["sides"]["allied"]["purchases"][0]["strength"] == "full"
+
+
+def test_entered_dice_second_pass_for_the_attached_dr():
+    state = rich()
+    bought(state, "allied", "I2")
+    with pytest.raises(DiceNeeded) as needed:
+        run(R.run_strength, state, "allied", dice={"5/29A/1.6201/allied/p1": [1, 2]})  # 3 −2 = 1: Attached
+    assert [d["key"] for d in needed.value.needs] == ["5/29A/1.6201/allied/p1/attached"]

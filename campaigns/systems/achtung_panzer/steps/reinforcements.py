@@ -135,6 +135,14 @@ def random_pick(ctx, state, side, step_id, subject, count: int, label: str) -> i
     return 0  # twenty re-rolls in a row: not reachable with honest dice
 
 
+def discovering(ctx) -> bool:
+    """True while players are being asked for dice (entered mode): the missing dice read as
+    placeholders, so a roll that depends on them (the attached dr after "Attached", a carrier's
+    half-squad per carrier received, the lost gun of a depleted battery) is left for the next
+    pass instead of asking for a die that may not be due."""
+    return bool(getattr(ctx.provider, "missing", None))
+
+
 def _add(state, side, purchase, kind, type_, count=1, **extra) -> list[dict]:
     units = []
     for _ in range(count):
@@ -223,10 +231,10 @@ def _strength(ctx, state, side, purchase: dict) -> None:
             for _unit in range(_count(line, strength)):
                 n += 1
                 _add(state, side, purchase, "afv" if carriers else "vehicle", line["type"])
-                if carriers:  # British c: an inherent 247/248 half-squad, rolled per carrier
+                if carriers and not discovering(ctx):  # British c: an inherent 247/248 half-squad, per carrier
                     report = _roll(ctx, state, side, "1.619.british_t1_hs", "1.6201", f"{purchase['id']}/carrier{n}")
                     _add(state, side, purchase, "half_squad", report["result"]["half_squad"], note=f"carrier {line['type']}")
-    if purchase["strength"] == "attached":
+    if purchase["strength"] == "attached" and not discovering(ctx):
         _attach(ctx, state, side, purchase)
 
 
@@ -320,7 +328,7 @@ def _guns(ctx, state, side, purchase: dict) -> None:
         for n in range(fewer):
             if len(guns) <= minimum:
                 break
-            if len(set(guns)) == 1:
+            if len(set(guns)) == 1 or discovering(ctx):
                 guns.pop()
             else:
                 index = random_pick(ctx, state, side, "1.6204", f"{purchase['id']}/gun_lost{n + 1}", len(guns),
