@@ -47,7 +47,7 @@ class DiceProvider:
     def provide(self, key: str, expr: str, side: str, record: Record) -> list[int]:
         raise DomainError(f"event {record.seq}", f"The dice for {key} ({expr}) are missing from the journal.")
 
-    def finish(self) -> None:
+    def finish(self, unused_ok: bool = False) -> None:
         pass
 
 
@@ -90,8 +90,9 @@ class LiveProvider(DiceProvider):
         self.new.append(NewRoll(key, expr, faces, side, "server"))
         return faces
 
-    def finish(self) -> None:
+    def finish(self, unused_ok: bool = False) -> None:
+        """`unused_ok`: entered dice may still be waiting for a follow-up event (a sealed reveal)."""
         if self.missing:
             raise DiceNeeded(self.missing)
-        if self.entered:
+        if self.entered and not unused_ok:
             raise DomainError("dice", f"No roll is due for: {', '.join(sorted(self.entered))}.")

@@ -29,7 +29,7 @@ from ..proposals import is_complete
 from ..records import Record, Viewer
 from ..rolling import DicePool, LiveProvider
 from ..systems import get_system
-from . import projections
+from . import odds, projections
 from .state import current_state, load_records, store_snapshot
 
 
@@ -94,7 +94,9 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     writer = _Writer(campaign, user, viewer, records, state, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
+    writer.provider.finish()  # every entered die was used, by the event or its follow-ups
     writer.save()
+    odds.enqueue(campaign)  # after commit: recompute the odds panel of every side
     return Submission(writer.events, writer.state)
 
 
@@ -120,7 +122,7 @@ class _Writer:
         journal = {r.seq: r for r in self.records}
         journal[record.seq] = record
         self.state = engine.try_apply(self.state, record, self.pool, self.provider, journal)
-        self.provider.finish()
+        self.provider.finish(unused_ok=True)
         self._keep(record, idempotency_key)
 
     def _keep(self, record, idempotency_key=None):

@@ -141,7 +141,7 @@ def refit_key(state: dict) -> str:
 
 
 def active_steps(state: dict) -> list[Step]:
-    if public(state)["initial"]:
+    if public(state)["refit_initial"]:
         return [s for s in STEPS if s.initial]
     return list(STEPS)
 
@@ -151,6 +151,8 @@ def _marks(state: dict) -> dict:
 
 
 def status(state: dict, step: Step, side: str) -> str | None:
+    if step.scope == "allied" and side != "allied":
+        return "done"  # nothing for the Germans to do
     return _marks(state).get(step.id, {}).get(side)
 
 
@@ -202,10 +204,7 @@ def progress(state: dict, ctx) -> None:
             step = current(state, side)
             if step is None:
                 continue
-            if step.scope == "allied" and side != "allied":
-                mark(state, step, side)
-                moved = True
-            elif step.scope in ("side", "allied") and not step.applies(state, side):
+            if step.scope in ("side", "allied") and not step.applies(state, side):
                 mark(state, step, side, skip=True)
                 moved = True
         if moved:
@@ -347,6 +346,7 @@ def start_refit(state: dict, index: int) -> None:
     pub = public(state)
     labels = [s["label"] for s in state["scenarios"]]
     pub["phase"] = "refit"
+    pub["refit_initial"] = False
     pub["refit_key"] = labels[index + 1] if index + 1 < len(labels) else f"after {labels[index]}"
     pub["steps"][pub["refit_key"]] = {}
 

@@ -101,6 +101,7 @@ class AchtungPanzer(GameSystem):
                                      int(ctx.value("balance.same_side.opponent_elr")))
 
     def apply(self, state, record, ctx):
+        sequence.progress(state, ctx)  # steps that became skippable since (e.g. right after the start)
         if record.kind == "ap.retained":
             sequence.apply_retained(state, record, ctx)
         elif record.kind == "ap.cvp":
