@@ -227,6 +227,13 @@ def test_allied_declares_before_purchasing():
         declare(state, "none")
 
 
+def test_german_purchases_wait_for_the_declaration():
+    state = make_state(declared=False)
+    refused(state, "german", "I1", "Purchases start once the Allied player has declared the half-day (CG13)")
+    declare(state, "none")
+    buy(state, "german", "I1")
+
+
 def test_declaration_cannot_follow_a_purchase():
     state = make_state(declared=False)
     state["game"]["sides"]["allied"]["purchases"].append(

@@ -166,7 +166,10 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     hd = common.half_day(state)
     special = special_half_day(state)
 
-    # CG13: the Allied declaration first, British only on a British half-day, no French then.
+    # CG13: the Allied declaration first ("Before any units are purchased"), for both sides.
+    if side == "german" and not declared(state):
+        raise DomainError("rg", "Purchases start once the Allied player has declared the half-day (CG13).")
+    # British only on a British half-day, no French then.
     if side == "allied":
         if not declared(state):
             raise DomainError("rg", "Declare a normal, Armor or British half-day before purchasing (CG13).")
