@@ -331,7 +331,7 @@ def _update_control(state: dict, control: dict, ctx) -> None:
 def apply_cvp(state: dict, record, ctx) -> None:
     side = _acting(record)
     pub = public(state)
-    if pub["phase"] != "refit" or pub["initial"]:
+    if pub["phase"] != "refit" or pub["refit_initial"]:
         raise DomainError("cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day.")
     halfday.add_cvp(state, side, record.data["cvp"], BY_ID.get("1.616"))
 

@@ -160,7 +160,7 @@ class AchtungPanzer(GameSystem):
         if step is not None and not sequence.waiting(state, side):
             found.extend(self._step_actions(step, side))
         found.append(Action("ap.retained", "Edit retained units", side, "1.607"))
-        if public(state)["phase"] == "refit" and not public(state)["initial"]:
+        if public(state)["phase"] == "refit" and not public(state)["refit_initial"]:
             found.append(Action("ap.cvp", "Enter CVP of units eliminated in the Refit Phase", side, "1.6067"))
         return found
 
