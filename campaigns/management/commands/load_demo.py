@@ -20,7 +20,7 @@ PEOPLE = {
 }
 
 
-def load_demo(stdout=None) -> tuple[Club, dict]:
+def load_demo(stdout=None, stderr=None) -> tuple[Club, dict]:
     User = get_user_model()
     with transaction.atomic():
         club, _ = Club.objects.get_or_create(slug=CLUB_SLUG, defaults={"name": CLUB_NAME})
@@ -37,8 +37,13 @@ def load_demo(stdout=None) -> tuple[Club, dict]:
     for slug, system in sorted(all_systems().items()):
         if Campaign.objects.filter(club=club, system=slug).exists():
             continue
-        with transaction.atomic():
-            made = system.demo(club, users)
+        try:
+            with transaction.atomic():  # a failing demo leaves nothing half-made
+                made = system.demo(club, users)
+        except Exception as error:  # noqa: BLE001 - one system's broken demo must not keep the site from running
+            if stderr is not None:
+                stderr.write(f"  {system.name}: its demo campaign could not be created ({type(error).__name__}: {error})")
+            continue
         if made is not None and stdout is not None:
             stdout.write(f"  {system.name}: {made}")
     return club, users
@@ -48,7 +53,7 @@ class Command(BaseCommand):
     help = "Load the demo club, its people (password muster-demo) and a campaign per game system."
 
     def handle(self, *args, **options):
-        club, _ = load_demo(self.stdout)
+        club, _ = load_demo(self.stdout, self.stderr)
         campaigns = Campaign.objects.filter(club=club).count()
         url = settings.SITE_URL.rstrip("/") + "/"
         self.stdout.write(self.style.SUCCESS(f"Demo club “{club.name}” is ready ({campaigns} campaign(s))."))
