@@ -1,11 +1,12 @@
 # Muster: the two set-up commands of the README.
 #   make run   installs everything, loads the demo club and serves http://127.0.0.1:8000
 #   make test  installs everything and runs the test suite
+#   make bench runs the benchmarks (benchmarks/README.md); not part of the tests
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
 
-.PHONY: run test install install-test
+.PHONY: run test install install-test bench
 
 $(BIN)/python:
 	@command -v $(PYTHON) >/dev/null || { echo "Muster needs $(PYTHON) (Python 3.11); set PYTHON=... to use another 3.11+ interpreter."; exit 1; }
@@ -25,3 +26,6 @@ run: install
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+bench: install-test
+	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)

@@ -12,7 +12,7 @@ from .errors import Forbidden, NotFound
 from .models import Campaign
 from .proposals import is_complete
 from .records import Record, Viewer
-from .services.state import current_state
+from .services.state import current_state, current_states
 from .systems import get_system
 
 
@@ -170,12 +170,16 @@ def describe(system, record: Record, state: dict) -> str:
 
 def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
     """The dashboard's "what waits for me": campaigns in play with something to do."""
+    # Viewers and states are fetched for all campaigns at once: the dashboard's
+    # queries must not grow with the number of campaigns.
+    campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
+    viewers = visibility.viewers_for(user, campaigns)
+    involved = [c for c in campaigns
+                if viewers[c.pk].playing or viewers[c.pk].referee or viewers[c.pk].arbiter]
+    states = current_states(involved)
     found = []
-    for campaign in visibility.campaigns_for(user).filter(status=Campaign.ACTIVE):
-        viewer = visibility.viewer_for(user, campaign)
-        if not (viewer.playing or viewer.referee or viewer.arbiter):
-            continue
-        todos = actions_for(current_state(campaign), viewer)
+    for campaign in involved:
+        todos = actions_for(states[campaign.pk], viewers[campaign.pk])
         if todos:
             found.append((campaign, todos))
     return found

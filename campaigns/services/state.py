@@ -22,5 +22,18 @@ def current_state(campaign: Campaign) -> dict:
     return state
 
 
+def current_states(campaigns) -> dict[int, dict]:
+    """``current_state`` of many campaigns (pk -> state): their snapshots in one query;
+    a stale one is rebuilt as current_state does."""
+    campaigns = list(campaigns)
+    snapshots = {s.campaign_id: s for s in Snapshot.objects.filter(campaign__in=[c.pk for c in campaigns])}
+    states = {}
+    for campaign in campaigns:
+        snapshot = snapshots.get(campaign.pk)
+        fresh = snapshot is not None and snapshot.seq == campaign.last_seq
+        states[campaign.pk] = snapshot.state if fresh else current_state(campaign)
+    return states
+
+
 def store_snapshot(campaign: Campaign, state: dict) -> None:
     Snapshot.objects.update_or_create(campaign=campaign, defaults={"seq": state["seq"], "state": state})

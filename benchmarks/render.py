@@ -1,0 +1,142 @@
+"""(c) PDF render time and peak memory of a roster sheet of N rows.
+
+Each size renders in a fresh subprocess (`python -m benchmarks.render ROWS`) so the
+peak resident memory (getrusage ru_maxrss) is that render's own; the resident size
+before the render (Django, WeasyPrint and fonts loaded, one small sheet rendered)
+is reported beside it. (tracemalloc is not used: it slows the render down a lot
+and misses Pango's and cairo's memory.)
+
+The sheet is Drill's side roster of the campaign "Roster <N>" (benchmark club
+"bench-print"), whose red side has N units, rendered the way a print job renders
+it when this build has the print pipeline: rosters.services.print_context (the
+audience's context) -> rosters.pdf.sheet_html -> rosters.services.render_hook
+(WeasyPrint, static-only URL fetcher). Without the pipeline, a WeasyPrint table
+of the same rows following the same sheet conventions (A4, page header, page
+numbers, repeated table header, rows never split, fonts from the system, no URL
+fetched) stands in: the result names the renderer used.
+"""
+
+from __future__ import annotations
+
+import json
+import resource
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+SIZES = (13, 100, 500, 2000)
+
+SHEET = """<!doctype html><html><head><meta charset="utf-8"><style>
+@page { size: A4; margin: 22mm 12mm 16mm;
+  @top-left { content: "{{ club }} · {{ campaign }} · {{ side }}"; font-size: 8pt; }
+  @top-right { content: "{{ sheet }} · {{ date }}"; font-size: 8pt; }
+  @bottom-right { content: "Page " counter(page) " of " counter(pages); font-size: 8pt; } }
+body { font-family: "DejaVu Sans", sans-serif; font-size: 9pt; color: #000; }
+table { width: 100%; border-collapse: collapse; }
+thead { display: table-header-group; }
+tr { break-inside: avoid; }
+th, td { border: 0.5pt solid #000; padding: 2pt 4pt; text-align: left; }
+th { background: #ddd; }
+</style></head><body><h1>{{ sheet }}</h1>
+<table><thead><tr><th>#</th><th>Side</th><th>Unit</th><th>Kind</th><th>Status</th><th>Experience</th></tr></thead>
+<tbody>{% for e in entries %}<tr><td>{{ forloop.counter }}</td><td>{{ e.side }}</td><td>{{ e.name }}</td>
+<td>{{ e.kind }}</td><td>{{ e.status }}</td><td>{{ e.data.experience }}</td></tr>{% endfor %}</tbody></table>
+</body></html>"""
+
+
+def _no_fetch(url, *args, **kwargs):
+    raise ValueError(f"sheets fetch no URLs ({url})")
+
+
+def _campaign(rows: int):
+    from campaigns.models import Campaign
+
+    from .generate import PRINT_CLUB
+
+    campaign = Campaign.objects.filter(club__slug=PRINT_CLUB, name=f"Roster {rows}").select_related("club").first()
+    if campaign is None:
+        raise SystemExit(f"no campaign 'Roster {rows}' in {PRINT_CLUB}: run the generator first (make bench)")
+    return campaign
+
+
+def _pipeline():
+    """The print pipeline's render steps, or None in a build without them."""
+    try:
+        from rosters import pdf, services
+    except ImportError:
+        return None
+    if not all(hasattr(m, f) for m, f in ((services, "print_context"), (services, "render_hook"),
+                                           (pdf, "sheet_html"))):
+        return None
+    return services, pdf
+
+
+def _render(campaign, pipeline) -> tuple[bytes, int]:
+    if pipeline is None:
+        entries = list(campaign.roster_entries.filter(side="red").order_by("order"))
+        return _fallback_pdf(entries)
+    from io import BytesIO
+
+    from django.contrib.auth import get_user_model
+    from pypdf import PdfReader
+
+    from .generate import USER
+
+    services, pdf = pipeline
+    template, context = services.print_context(get_user_model().objects.get(username=USER), campaign, "roster",
+                                               "A4", "red")
+    data = services.render_hook(pdf.sheet_html(template, context))
+    return data, len(PdfReader(BytesIO(data)).pages)
+
+
+def _fallback_pdf(entries) -> tuple[bytes, int]:
+    from django.template import Context, Template
+    from django.utils import timezone
+    from weasyprint import HTML
+
+    html = Template(SHEET).render(Context({
+        "club": "Benchmark club", "campaign": "Operation 01", "side": "Referee", "sheet": "Roster",
+        "date": timezone.now().date().isoformat(), "entries": entries,
+    }))
+    document = HTML(string=html, url_fetcher=_no_fetch).render()
+    return document.write_pdf(), len(document.pages)
+
+
+def measure_one(rows: int) -> dict:
+    from benchmarks.django_env import setup
+
+    setup()
+    from .generate import PRINT_SIZES
+
+    pipeline = _pipeline()
+    campaign = _campaign(rows)
+    _render(_campaign(min(PRINT_SIZES)), pipeline)  # fonts, templates: first-use setup is not the render
+    baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    began = time.perf_counter()
+    pdf, pages = _render(campaign, pipeline)
+    seconds = time.perf_counter() - began
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    return {
+        "rows": rows,
+        "renderer": "print pipeline (rosters.services.render_hook)" if pipeline
+        else "benchmarks stand-in (WeasyPrint table, sheet conventions)",
+        "seconds": round(seconds, 3), "pages": pages, "pdf_bytes": len(pdf),
+        "peak_rss_mb": round(peak / 1024, 1), "rss_before_mb": round(baseline / 1024, 1),
+    }
+
+
+def measure(sizes=SIZES) -> list[dict]:
+    results = []
+    for rows in sizes:
+        out = subprocess.run([sys.executable, "-m", "benchmarks.render", str(rows)], cwd=ROOT, capture_output=True,
+                             text=True, timeout=900)
+        if out.returncode != 0:
+            raise RuntimeError(f"rendering {rows} rows failed:\n{out.stderr[-2000:]}")
+        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+    return results
+
+
+if __name__ == "__main__":
+    print(json.dumps(measure_one(int(sys.argv[1]))))

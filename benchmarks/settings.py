@@ -1,0 +1,32 @@
+"""Settings for the benchmarks: the product's settings, run as in production
+(DEBUG off), on their own database, with the Drill system and a URLconf that adds
+one bare view. Nothing here is part of the product.
+
+DATABASE_URL, when set, is used as given (point it at a database you can spare:
+the generator replaces the benchmark clubs in it); otherwise an SQLite file
+under var/bench/.
+"""
+
+import os
+from pathlib import Path
+
+_VAR = Path(__file__).resolve().parent.parent / "var" / "bench"
+_VAR.mkdir(parents=True, exist_ok=True)
+# Before muster.settings reads the environment; explicit environment wins.
+os.environ.setdefault("DATABASE_URL", f"sqlite:///{_VAR / 'bench.sqlite3'}")
+os.environ.setdefault("DEBUG", "0")
+os.environ.setdefault("SECRET_KEY", "benchmark-only-key-not-secret-0123456789-abcdefghijklmnop")
+for _name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
+    os.environ.setdefault(_name, "0")
+os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
+
+from muster.settings import *  # noqa: E402,F401,F403
+from muster.settings import MUSTER_EXTRA_SYSTEMS, STORAGES  # noqa: E402
+
+ROOT_URLCONF = "benchmarks.urls"
+MUSTER_EXTRA_SYSTEMS = [*MUSTER_EXTRA_SYSTEMS, "benchmarks.drill"]
+# No collectstatic for a benchmark run: serve static files from the finders.
+STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+WHITENOISE_USE_FINDERS = True
+# The generator makes a few dozen users; their passwords are not what is measured.
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]

@@ -1,0 +1,59 @@
+"""What the benchmarks request: API calls and pages, for one benchmark club.
+
+Pages are named by URL name and skipped (with the reason recorded) while the
+product does not have them yet.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from django.urls import NoReverseMatch, reverse
+
+
+@dataclass(frozen=True)
+class Target:
+    label: str
+    path: str | None  # None: not available in this build
+    note: str = ""
+
+
+def api_targets(club: str, campaign: int) -> list[Target]:
+    base = f"/api/v1/campaigns/{campaign}/"
+    return [
+        Target("API clubs list", "/api/v1/clubs/"),
+        Target("API club members", f"/api/v1/clubs/{club}/members/"),
+        Target("API campaign list", f"/api/v1/campaigns/?club={club}"),
+        Target("API campaign detail", base),
+        Target("API campaign state", base + "state/"),
+        Target("API campaign actions", base + "actions/"),
+        Target("API campaign events", base + "events/"),
+        Target("API campaign scenarios", base + "scenarios/"),
+        Target("API campaign roster", base + "roster/"),
+        Target("API campaign export", base + "export/"),
+        *_optional([("API print jobs", "api-print-jobs", {"campaign_id": campaign})]),
+    ]
+
+
+def page_targets(club: str, campaign: int) -> list[Target]:
+    return _optional([
+        ("page dashboard", "dashboard", {}),
+        ("page club", "club", {"slug": club}),
+        ("page campaign", "campaign", {"pk": campaign}),
+        ("page campaign history", "campaign-history", {"pk": campaign}),
+        ("page campaign roster", "campaign-roster", {"pk": campaign}),
+    ])
+
+
+def campaign_page(campaign: int) -> Target:
+    return _optional([("page campaign", "campaign", {"pk": campaign})])[0]
+
+
+def _optional(named) -> list[Target]:
+    found = []
+    for label, name, kwargs in named:
+        try:
+            found.append(Target(label, reverse(name, kwargs=kwargs)))
+        except NoReverseMatch:
+            found.append(Target(label, None, f"no URL named {name!r} with {sorted(kwargs)} in this build"))
+    return found
