@@ -31,7 +31,7 @@ def api_targets(club: str, campaign: int) -> list[Target]:
         Target("API campaign scenarios", base + "scenarios/"),
         Target("API campaign roster", base + "roster/"),
         Target("API campaign export", base + "export/"),
-        *_optional([("API print jobs", "api-print-jobs", {"campaign_id": campaign})]),
+        *_optional([("API campaign sheets", "api-campaign-sheets", {"campaign_id": campaign})]),
     ]
 
 
@@ -41,7 +41,7 @@ def page_targets(club: str, campaign: int) -> list[Target]:
         ("page club", "club", {"slug": club}),
         ("page campaign", "campaign", {"pk": campaign}),
         ("page campaign history", "campaign-history", {"pk": campaign}),
-        ("page campaign roster", "campaign-roster", {"pk": campaign}),
+        ("page summary sheet (HTML)", "sheet-print", {"campaign_id": campaign, "sheet": "summary"}),
     ])
 
 
