@@ -74,3 +74,29 @@ def odds(bound_table, mods=(), column: str | None = None) -> list[dict]:
 
 def fraction_sum(entries) -> Fraction:
     return sum((Fraction(e["fraction"]) for e in entries), Fraction(0))
+
+
+def dice_odds(expr: str, mods=()) -> list[dict]:
+    """Exact chance of each final value of a plain roll (no table), e.g. a recon dr."""
+    parsed = dicelib.parse(expr)
+    counts: dict[int, int] = {}
+    for faces in parsed.outcomes():
+        final = parsed.total(list(faces)) + total(mods)
+        counts[final] = counts.get(final, 0) + 1
+    whole = sum(counts.values())
+    return [{"outcome": str(final), "fraction": str(Fraction(n, whole)), "percent": round(n / whole * 100, 2)}
+            for final, n in sorted(counts.items())]
+
+
+def upcoming_odds(ctx, roll) -> dict:
+    """The odds of one systems.base.UpcomingRoll: its table (or "dice:<expr>" for a plain roll),
+    its modifiers as they stand now, and the exact chance of every outcome."""
+    mods = [Mod(label, rule, value) for label, rule, value in roll.modifiers]
+    if roll.table.startswith("dice:"):
+        outcomes = dice_odds(roll.table.removeprefix("dice:"), mods)
+    else:
+        outcomes = odds(ctx.table(roll.table), mods, roll.column)
+    return {
+        "key": roll.key, "label": roll.label, "table": roll.table, "column": roll.column,
+        "modifiers": [m.as_dict() for m in mods], "total_modifier": total(mods), "outcomes": outcomes,
+    }

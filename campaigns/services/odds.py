@@ -1,0 +1,83 @@
+"""Odds before rolling: the exact distribution of each of a side's upcoming rolls.
+
+Computed in a background task after every change of a campaign (``enqueue``) and kept in the
+Django cache (Redis in production) under campaign + journal position + side, so a stale answer is
+never shown as current. ``odds_for`` is the read: it returns only the sides the viewer may read
+(campaigns.visibility decides), never another side's.
+"""
+
+from __future__ import annotations
+
+import logging
+
+from django.core.cache import cache
+from django.db import transaction
+
+from ..context import Ctx
+from ..errors import Forbidden
+from ..models import Campaign
+from ..records import Record, Viewer
+from ..rolling import DicePool, DiceProvider
+from ..rolls import upcoming_odds
+from ..systems import get_system
+from .state import current_state
+
+log = logging.getLogger(__name__)
+TIMEOUT = 7 * 24 * 3600
+
+
+def cache_key(campaign_id: int, seq: int, side: str) -> str:
+    return f"muster:odds:{campaign_id}:{seq}:{side}"
+
+
+def compute(campaign: Campaign, side: str) -> dict:
+    """The side's upcoming rolls with the exact chance of every outcome (pure reads, no dice)."""
+    state = current_state(campaign)
+    system = get_system(campaign.system)
+    rolls = []
+    if state.get("status") == "active" and state.get("game") is not None and side in system.side_slugs():
+        ctx = Ctx(system, state, Record(state["seq"], "odds", {}, ""), DicePool(), DiceProvider())
+        upcoming = system.upcoming_rolls(state, side, ctx)
+        custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
+        rolls = custom(state, side, ctx, upcoming) if custom else [upcoming_odds(ctx, r) for r in upcoming]
+    data = {"seq": state["seq"], "side": side, "rolls": rolls}
+    cache.set(cache_key(campaign.pk, state["seq"], side), data, TIMEOUT)
+    return data
+
+
+def compute_and_store(campaign_id: int, side: str) -> dict | None:
+    campaign = Campaign.objects.filter(pk=campaign_id).first()
+    if campaign is None:
+        return None
+    return compute(campaign, side)
+
+
+def enqueue(campaign: Campaign) -> None:
+    """After the current transaction commits, compute every side's odds in the background."""
+    sides = get_system(campaign.system).side_slugs()
+    campaign_id = campaign.pk
+
+    def send():
+        from ..tasks import compute_odds
+
+        for side in sides:
+            try:
+                compute_odds.delay(campaign_id, side)
+            except Exception:  # a broker outage must not fail the change that was just saved
+                log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
+
+    transaction.on_commit(send)
+
+
+def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
+    """side -> odds for the sides the viewer may read (only `side` if given). A side whose odds are
+    not computed yet for the current journal position gets {"status": "pending"}."""
+    if side is not None and not viewer.can_read("side", side):
+        raise Forbidden("You may not see another side's odds.")
+    readable = [s for s in get_system(campaign.system).side_slugs() if viewer.can_read("side", s)]
+    wanted = [side] if side is not None else readable
+    result = {}
+    for slug in wanted:
+        data = cache.get(cache_key(campaign.pk, campaign.last_seq, slug))
+        result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
+    return result

@@ -1,0 +1,42 @@
+"""Exact odds of a side's upcoming A!P! rolls, for the odds panel (computed by the odds task).
+
+Each entry is campaigns.rolls.upcoming_odds of one UpcomingRoll (every outcome with its exact
+fraction, by enumerating the dice). For the rolls that change a side value the entry also gives
+the distribution of the value afterwards: CPP after replenishment (1.616), ELR after 1.617 (bounded
+by the constants), so a player reads "next half-day's CPP" and "the chance of losing ELR" directly.
+"""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from campaigns.rolls import upcoming_odds
+
+from . import common
+
+
+def _after(entry: dict, start: int, lo: int | None = None, hi: int | None = None) -> list[dict]:
+    totals: dict[int, Fraction] = {}
+    for outcome in entry["outcomes"]:
+        value = start + int(outcome["outcome"])
+        if lo is not None:
+            value = max(lo, value)
+        if hi is not None:
+            value = min(hi, value)
+        totals[value] = totals.get(value, Fraction(0)) + Fraction(outcome["fraction"])
+    return [{"value": v, "fraction": str(p), "percent": round(float(p) * 100, 2)} for v, p in sorted(totals.items())]
+
+
+def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
+    """`rolls`: the side's UpcomingRoll list (system.upcoming_rolls)."""
+    private = common.private(state, side)
+    entries = []
+    for roll in rolls:
+        entry = upcoming_odds(ctx, roll)
+        if roll.table == "1.616" and roll.column == "cpp":
+            entry["after"] = {"label": "CPP after replenishment", "values": _after(entry, private["cpp"])}
+        elif roll.table == "1.617" and roll.column == "elr_change":
+            entry["after"] = {"label": "ELR after 1.617", "values": _after(
+                entry, private["elr"], int(ctx.value("elr.min")), int(ctx.value("elr.max")))}
+        entries.append(entry)
+    return entries
