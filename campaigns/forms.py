@@ -49,7 +49,8 @@ class _Json(forms.CharField):
 def _choice_field(field: Field, required: bool) -> forms.Field:
     by_text = {str(c): c for c in field.choices}
     return forms.TypedChoiceField(
-        choices=([("", "—")] if not required else []) + [(str(c), str(c)) for c in field.choices],
+        # A blank first option: nothing is chosen by accident (a sealed choice above all).
+        choices=[("", "—" if not required else "— choose —")] + [(str(c), str(c)) for c in field.choices],
         coerce=lambda text: by_text.get(text, text), required=required, empty_value=None,
     )
 

@@ -38,7 +38,8 @@ def done(request, url: str):
     """After a successful POST: redirect (htmx follows HX-Redirect)."""
     if is_htmx(request):
         response = HttpResponse(status=204)
-        response["HX-Redirect"] = url
+        # Without the #fragment: a fragment-only change would not reload the page.
+        response["HX-Redirect"] = url.split("#")[0]
         return response
     return redirect(url)
 

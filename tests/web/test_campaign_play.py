@@ -95,7 +95,7 @@ def test_htmx_gets_the_refused_form_alone_and_a_redirect_on_success(skirmish, cl
     assert fragment.lstrip().startswith("{#") is False and "<html" not in fragment
     assert "At most 2 reinforcements" in fragment
     ok = alice.post(url(skirmish, "submit/"), {"kind": "skirmish.buy", "side": "red", "count": "1"}, **headers)
-    assert ok.status_code == 204 and ok["HX-Redirect"] == f"/campaigns/{skirmish.pk}/#now"
+    assert ok.status_code == 204 and ok["HX-Redirect"] == f"/campaigns/{skirmish.pk}/"
 
 
 @pytest.fixture
@@ -155,6 +155,9 @@ def test_a_sealed_choice_outside_the_options_is_refused(skirmish, people, client
     before = Event.objects.count()
     response = post_action(client_for("alice"), skirmish, "sealed.submitted", "red", key="stance:0", choice="flee")
     assert response.status_code == 400 and "Select a valid choice" in text_of(response)
+    blank = post_action(client_for("alice"), skirmish, "sealed.submitted", "red", key="stance:0", choice="")
+    assert blank.status_code == 400 and "This field is required." in text_of(blank)
+    assert '<option value="" selected>— choose —</option>' in text_of(client_for("bob").get(url(skirmish)))
     assert Event.objects.count() == before
 
 

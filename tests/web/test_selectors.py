@@ -1,0 +1,58 @@
+"""The selectors the pages added: invitations by code, the club page, the
+dashboard, house-rule choices, one history entry by uid."""
+
+import uuid
+from datetime import timedelta
+
+import pytest
+from django.utils import timezone
+
+from campaigns import selectors, visibility
+from campaigns.errors import NotFound
+from campaigns.models import Invitation
+from campaigns.services.journal import submit
+from campaigns.systems import get_system
+
+
+def test_invitation_by_code_says_why_a_code_is_dead(club, people):
+    live = Invitation.objects.create(club=club, created_by=people["olga"])
+    assert selectors.invitation_by_code(live.code) == (live, None)
+    assert "not known" in selectors.invitation_by_code("nope")[1]
+    used = Invitation.objects.create(club=club, created_by=people["olga"], accepted_at=timezone.now())
+    revoked = Invitation.objects.create(club=club, created_by=people["olga"], revoked=True)
+    old = Invitation.objects.create(club=club, created_by=people["olga"], expires_at=timezone.now() - timedelta(1))
+    for invitation, word in ((used, "used"), (revoked, "withdrawn"), (old, "expired")):
+        found, why = selectors.invitation_by_code(invitation.code)
+        assert found is None and word in why and club.name not in why
+
+
+def test_the_club_page_shows_invitations_to_organizers_only(club, people):
+    Invitation.objects.create(club=club, created_by=people["olga"])
+    assert len(selectors.club_page(people["olga"], club).invitations) == 1
+    page = selectors.club_page(people["alice"], club)
+    assert page.invitations is None and page.role == "player" and len(page.members) == 5
+    with pytest.raises(NotFound):
+        selectors.club_page(people["outsider"], club)
+
+
+def test_the_dashboard_holds_only_my_clubs_and_campaigns(skirmish, people):
+    board = selectors.dashboard(people["alice"])
+    assert board.clubs == [(skirmish.club, "player")] and board.campaigns == [skirmish]
+    assert [c for c, _ in board.waiting] == [skirmish]
+    assert selectors.dashboard(people["outsider"]).campaigns == []
+
+
+def test_house_rule_choices_list_constants_and_every_cell_with_the_book_value():
+    choices = {c.key: c.book for c in selectors.house_rule_choices(get_system("skirmish"))}
+    assert choices == {"buy.max_per_round": 2, "supply:≤1:points": 0, "supply:2-4:points": 1,
+                       "supply:5:points": 2, "supply:≥6:points": 3}
+
+
+def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
+    secret = submit(skirmish, people["alice"], "skirmish.supply").events[0]
+    alice = visibility.viewer_for(people["alice"], skirmish)
+    bob = visibility.viewer_for(people["bob"], skirmish)
+    assert selectors.history_entry(skirmish, alice, str(secret.uid)).kind == "skirmish.supply"
+    for uid in (str(secret.uid), str(uuid.uuid4()), "not-a-uuid"):
+        with pytest.raises(NotFound):
+            selectors.history_entry(skirmish, bob, uid)
