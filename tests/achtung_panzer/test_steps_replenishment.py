@@ -170,3 +170,19 @@ def test_weather_refuses_an_unknown_ec():
     state = make_state()
     rejects(WEATHER, state, "allied", {"ec": "Soggy"}, "ec", dice={"5/29P/1.618/allied": [3, 3]})
     rejects(WEATHER, state, "allied", {}, "ec", dice={"5/29P/1.618/allied": [3, 3]})
+
+
+def test_odds_before_the_new_half_day_use_the_new_half_day():
+    """Before 1.6121 the upcoming CPP roll already shows the new half-day's key and historical DRM."""
+    from tests.achtung_panzer.step_harness import make_ctx
+
+    state = make_state(half_day="5/29A", refit_key="5/29A", refit_initial=False)
+    state["current"] = 0
+    state["scenarios"] = [{"label": "5/29A"}, {"label": "5/29P"}]
+    (roll,) = CPP.upcoming(state, "allied", make_ctx(state))
+    assert roll.key == "5/29P/1.616/allied"
+    assert ("1.6161", -1) in [(rule, value) for _, rule, value in roll.modifiers]  # 5/29P Allied -1, not 5/29A's -2
+    state["game"]["public"]["steps"] = {"5/29A": {"1.6121": {"allied": "done", "german": "done"}}}
+    state["game"]["public"]["half_day"] = "5/29P"
+    (same,) = CPP.upcoming(state, "allied", make_ctx(state))
+    assert same == roll

@@ -14,7 +14,7 @@ from campaigns.schema import Field
 from .. import common
 from .base import Step
 from .helpers import (
-    eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, upcoming,
+    after_new_half_day, eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, upcoming,
 )
 
 AFV_KINDS = ("afv", "vehicle")
@@ -253,7 +253,7 @@ def upcoming_withdrawal(state, side, ctx):
 
 STEPS = [
     Step("1.6131", "AFV: remanning and immobilization removal", "1.6131", run=run_immobilization,
-         upcoming=upcoming_immobilization,
+         upcoming=after_new_half_day(upcoming_immobilization),
          fields=(
              Field("remanned", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("afv"), Field("by"),
@@ -266,7 +266,7 @@ STEPS = [
              )), help="Every manned, immobilized AFV, with its modifiers (1.6131d)."),
          ),
          help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules."),
-    Step("1.6132", "Weapon repair", "1.6132", run=run_repair, upcoming=upcoming_repair,
+    Step("1.6132", "Weapon repair", "1.6132", run=run_repair, upcoming=after_new_half_day(upcoming_repair),
          fields=(
              Field("weapons", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"),
@@ -275,14 +275,14 @@ STEPS = [
                  Field("non_qualified", "bool", required=False, default=False),
              )), help="Every malfunctioned non-captured retained weapon."),
          )),
-    Step("1.6135", "Captured weapons", "1.6135", run=run_captured, upcoming=upcoming_captured,
+    Step("1.6135", "Captured weapons", "1.6135", run=run_captured, upcoming=after_new_half_day(upcoming_captured),
          fields=(
              Field("vehicular", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"), Field("weapon"),
                  Field("malfunctioned", "bool", required=False, default=False),
              )), help="Weapons of captured AFVs (captured SW and Guns are rolled for automatically)."),
          )),
-    Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, upcoming=upcoming_withdrawal,
+    Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, upcoming=after_new_half_day(upcoming_withdrawal),
          fields=(
              Field("platoons", "list", required=False, default=[], item=Field("platoon"),
                    help="Each non-isolated retained AFV platoon that had an AFV on the map in a CG scenario."),

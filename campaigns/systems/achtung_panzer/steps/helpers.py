@@ -120,3 +120,31 @@ def done_list(state: dict, side: str, step_id: str) -> list:
 def ratio(text: str) -> tuple[int, int]:
     a, b = str(text).split(":")
     return int(a), int(b)
+
+
+# --- odds shown before 1.6121 for the steps after it ---------------------------------------------
+
+def upcoming_view(state: dict) -> dict:
+    """The state as the steps after 1.6121 will see it: before the new half-day has begun, the
+    odds panel already shows their rolls with the new half-day's label and historical DRM."""
+    pub = common.public(state)
+    key = pub.get("refit_key")
+    if key is None or pub.get("refit_initial") or pub.get("phase") != "refit":
+        return state
+    if "1.6121" in pub.get("steps", {}).get(key, {}):
+        return state
+    nxt = (state.get("current") if state.get("current") is not None else -1) + 1
+    scenarios = state.get("scenarios") or []
+    if nxt >= len(scenarios):
+        return state
+    view = dict(state, game=dict(state["game"]))
+    view["game"]["public"] = dict(pub, half_day=scenarios[nxt]["label"])
+    return view
+
+
+def after_new_half_day(upcoming_fn):
+    """Wrap the upcoming() of a step that runs after 1.6121 (see upcoming_view)."""
+    def wrapped(state, side, ctx):
+        return upcoming_fn(upcoming_view(state), side, ctx)
+    wrapped.__name__ = upcoming_fn.__name__
+    return wrapped

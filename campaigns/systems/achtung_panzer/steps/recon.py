@@ -10,7 +10,7 @@ from campaigns.schema import Field
 
 from .. import common
 from .base import Step
-from .helpers import upcoming
+from .helpers import after_new_half_day, upcoming
 
 DICE = "1d6"
 
@@ -61,7 +61,7 @@ def upcoming_rolls(state, side, ctx):
 
 
 STEPS = [
-    Step("1.622", "Reconnaissance", "1.622", run=run, upcoming=upcoming_rolls, initial=True,
+    Step("1.622", "Reconnaissance", "1.622", run=run, upcoming=after_new_half_day(upcoming_rolls), initial=True,
          fields=(
              Field("conduct", "bool", help="Spend the recon CPP (1 German, 2 Allied) for a recon dr."),
              Field("extra_cpp", "bool", required=False, default=False, help="One more CPP for +3."),

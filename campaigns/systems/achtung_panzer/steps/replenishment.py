@@ -11,7 +11,7 @@ from campaigns.schema import Field
 
 from .. import common
 from .base import Step
-from .helpers import mods, table_mod, upcoming
+from .helpers import after_new_half_day, mods, table_mod, upcoming
 
 # ASL B25.5 Environmental Conditions: 1.618 prints no EC table, so the players roll the EC
 # dr at the table with their ASL rules and enter the result (docs/rules-notes.md).
@@ -153,12 +153,12 @@ def upcoming_weather(state, side, ctx):
 
 
 STEPS = [
-    Step("1.616", "CPP replenishment", "1.616", run=run_cpp, upcoming=upcoming_cpp,
+    Step("1.616", "CPP replenishment", "1.616", run=run_cpp, upcoming=after_new_half_day(upcoming_cpp),
          help="Secret DR: won previous half-day +1, historical DRM, -1 per 30 CVP sustained, balance 1.32."),
-    Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=upcoming_elr,
+    Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=after_new_half_day(upcoming_elr),
          help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
     Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
-         upcoming=upcoming_weather,
+         upcoming=after_new_half_day(upcoming_weather),
          fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES,
                        help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
          help="The Allied player rolls the weather DR (public) and enters the EC."),

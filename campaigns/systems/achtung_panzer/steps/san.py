@@ -9,7 +9,7 @@ from campaigns.rolls import Mod, roll_on
 
 from .. import common
 from .base import Step
-from .helpers import upcoming
+from .helpers import after_new_half_day, upcoming
 
 
 def _must_roll(ctx, san: int) -> bool:
@@ -48,6 +48,6 @@ def upcoming_rolls(state, side, ctx):
 
 
 STEPS = [
-    Step("1.6122", "SAN adjustment", "1.6122", run=run, applies=applies, upcoming=upcoming_rolls,
+    Step("1.6122", "SAN adjustment", "1.6122", run=run, applies=applies, upcoming=after_new_half_day(upcoming_rolls),
          help="A SAN ≥4 rolls a dr +(SAN−4): ≥5 lowers it by one. A SAN of 0 becomes 2."),
 ]
