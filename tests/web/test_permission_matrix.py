@@ -168,12 +168,9 @@ def ctx(skirmish, people, settings, tmp_path):
     }
 
 
-@pytest.mark.parametrize("viewer", VIEWERS)
-@pytest.mark.parametrize("row", ROWS, ids=lambda row: f"{row.method} {row.route or '/'}")
-def test_permission(row, viewer, ctx, client_for):
+def _check(row, viewer, ctx, client):
     values = {**ctx, **row.params}
     url = "/" + _PARAM.sub(lambda m: str(values[m.group(1)]), row.route)
-    client = client_for(viewer)
     if row.method == "GET":
         response = client.get(url)
     else:
@@ -187,3 +184,20 @@ def test_permission(row, viewer, ctx, client_for):
     assert response.status_code == expected, (url, viewer, response.content[:500])
     if expected == 404:
         assert b"Test war" not in response.content and b"Tuesday" not in response.content
+
+
+_ID = lambda row: f"{row.method} {row.route or '/'}"  # noqa: E731
+
+
+@pytest.mark.parametrize("row", [r for r in ROWS if r.method == "GET"], ids=_ID)
+def test_reading(row, ctx, client_for):
+    """Reading changes nothing: every viewer reads the same context."""
+    for viewer in VIEWERS:
+        _check(row, viewer, ctx, client_for(viewer))
+
+
+@pytest.mark.parametrize("viewer", VIEWERS)
+@pytest.mark.parametrize("row", [r for r in ROWS if r.method != "GET"], ids=_ID)
+def test_acting(row, viewer, ctx, client_for):
+    """Each viewer acts on a fresh context (an allowed action changes it)."""
+    _check(row, viewer, ctx, client_for(viewer))
