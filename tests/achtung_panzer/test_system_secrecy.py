@@ -1,0 +1,104 @@
+"""Secrecy at state level: two CG I campaigns in which the Allies do different secret things
+(purchases, recon, CVP in the RePh, retained units) look exactly the same to the German player
+in the state, the actions, the procedure, the history, the roster and the API."""
+
+import json
+import re
+
+import pytest
+from rest_framework.test import APIClient
+
+from campaigns import visibility
+from campaigns.selectors import campaign_page, history
+from campaigns.services.state import current_state
+from tests.achtung_panzer.campaign_harness import QUIET, War
+
+pytestmark = pytest.mark.django_db
+
+GERMAN = {**QUIET}
+
+
+def _war(club, people, busy: bool, name: str) -> War:
+    war = War(club, people, name=name)
+    war.by("allied", "ap.declare", {"special": "none"})
+    if busy:
+        war.by("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
+        war.by("allied", "ap.purchase", {"action": "buy", "rg": "A5"})
+        war.by("allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "count": 3})
+    allied = {**QUIET, "1.622": {"conduct": busy}}
+    war.walk_both(answers={"allied": allied, "german": GERMAN})
+    war.result({"allied_objectives_end": "hill_520", "allied_cvp": 6, "german_cvp": 9})
+    war.walk_both(until="1.607", answers={"allied": QUIET, "german": GERMAN})
+    if busy:
+        war.by("allied", "ap.cvp", {"cvp": 11})
+        war.by("allied", "ap.retained", {"action": "remove", "id": war.side("allied")["retained"][0]["id"],
+                                         "reason": "withdrawn"})
+    war.walk_both(until="1.616", answers={"allied": QUIET, "german": GERMAN})
+    return war
+
+
+_UID = re.compile(r"[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}")
+
+
+def _norm(value, war):
+    text = json.dumps(value, sort_keys=True, default=str)
+    text = _UID.sub("<uid>", text).replace(war.campaign.name, "<name>")
+    text = re.sub(r'"(at|created_at|updated_at)": "[^"]*"', r'"\1": "<t>"', text)
+    return re.sub(r'"(id|pk|campaign|seq|version)": \d+', r'"\1": 0', text)
+
+
+@pytest.fixture
+def wars(club, people):
+    return _war(club, people, True, "Busy"), _war(club, people, False, "Quiet")
+
+
+def test_the_germans_see_the_same_whatever_the_allies_did_in_secret(wars, people):
+    busy, quiet = wars
+    assert busy.side("allied")["cpp"] != quiet.side("allied")["cpp"]  # the secrets really differ
+    bob = people["bob"]
+    views = []
+    for war in wars:
+        viewer = visibility.viewer_for(bob, war.campaign)
+        state = current_state(war.campaign)
+        view = visibility.view_state(state, viewer)
+        assert set(view["game"]["sides"]) == {"german"}
+        page = campaign_page(war.campaign, viewer)
+        views.append({
+            "game": _norm(view["game"], war),
+            "procedure": _norm([s.__dict__ for s in page.procedure], war),
+            "actions": _norm([t.__dict__ for t in page.actions], war),
+            "history": _norm([(h.kind, h.text, h.side, h.audience) for h in history(war.campaign, viewer)], war),
+            "standings": _norm(page.standings, war),
+            "roster": _norm([(r.key, r.side, r.name) for r in visibility.roster_entries_for(viewer, war.campaign)],
+                            war),
+        })
+    for part in views[0]:
+        assert views[0][part] == views[1][part], part
+
+
+def test_the_api_state_and_export_hold_no_allied_secret(wars, people):
+    busy, _ = wars
+    client = APIClient()
+    client.force_login(people["bob"])
+    answer = client.get(f"/api/v1/campaigns/{busy.campaign.pk}/state/").json()
+    game = answer["state"]["game"]
+    assert set(game["sides"]) == {"german"}
+    assert "cvp_after_victory" not in json.dumps(game["public"])
+    assert not [line for line in answer["procedure"] if line["side"] == "allied"]
+    exported = client.get(f"/api/v1/campaigns/{busy.campaign.pk}/export/").json()
+    for event in exported["events"]:
+        assert not (event["audience"] == "side" and event["side"] == "allied"), event["kind"]
+        assert "/allied" not in json.dumps(event["data"]) or event["kind"] == "dice.rolled" and \
+            event["audience"] == "public", event
+    kinds = {e["kind"] for e in exported["events"]}
+    assert {"ap.1.6112", "ap.check"} <= kinds  # bob's own private steps are there …
+    assert all(e["side"] == "german" for e in exported["events"] if e["audience"] == "side")
+
+
+def test_the_referee_sees_both_sides_and_the_describe_lines_hide_the_data(wars, people):
+    busy, _ = wars
+    rita = visibility.viewer_for(people["rita"], busy.campaign)
+    view = visibility.view_state(current_state(busy.campaign), rita)
+    assert set(view["game"]["sides"]) == {"allied", "german"}
+    lines = [h.text for h in history(busy.campaign, rita) if h.kind in ("ap.purchase", "ap.cvp", "ap.retained")]
+    assert lines and not [t for t in lines if "A5" in t or "11" in t or "457" in t]
