@@ -92,6 +92,7 @@ def play_cg1(war: War) -> None:
                 "allied_cvp": 14, "german_cvp": 28})
     war.walk_both(until="1.607", answers=both)
     war.by("german", "ap.cvp", {"cvp": 4, "note": "units eliminated after 1.6067"})
+    war.by("german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG", "note": "scrounged (1.6072)"})
     war.walk_both(until="1.619", answers=both)
     war.by("german", "ap.purchase", {"action": "buy", "rg": "I1"})
     war.by("german", "ap.purchase", {"action": "buy", "rg": "F2"})
@@ -105,6 +106,9 @@ def play_cg1(war: War) -> None:
                 "allied_objectives_end": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
                 "german_objectives_end": "23H4 7AA6 7AA7 7AA8", "bridges_destroyed": "40I2",
                 "allied_cvp": 30, "german_cvp": 12}, submitter="german", confirmer="allied")
+    war.walk_both(until="1.6066", answers=both)
+    # Melee in the RePh changed nothing: the same end control is confirmed with the perimeter (R-A10).
+    war.by("german", "ap.joint", {"step": "1.6066", "control": {"german_half_boards": 0}})
     war.walk_both(until="1.623", answers=both)
     war.by("allied", "sealed.submitted", {"key": "initiative:5/30A", "choice": "attack"})
     war.by("german", "sealed.submitted", {"key": "initiative:5/30A", "choice": "attack"})
@@ -133,6 +137,7 @@ def check(state: dict) -> None:
     assert [line["cvp"] for line in lines] == [{"allied": 14, "german": 28}, {"allied": 30, "german": 12},
                                               {"allied": 10, "german": 8}]
     assert german["cvp_after_victory"] == {"5/29A": 4}
+    assert [u["type"] for u in german["retained"] if u["kind"] == "sw" and u["note"].startswith("scrounged")] == ["LMG"]
     assert (lines[2]["sets_up_first"], lines[2]["moves_first"]) == ("german", "allied")
     assert pub["bridges_destroyed"] == ["40I2", "40I3"]
     assert pub["half_day"] == "5/30P" and state["current"] == 3
