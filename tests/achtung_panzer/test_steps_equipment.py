@@ -170,3 +170,12 @@ def test_withdrawal_refusals():
     rejects(WITHDRAW, state, "german", {"platoons": ["p8"]}, "platoons[0]")  # only isolated AFVs
     rejects(WITHDRAW, state, "german", {"platoons": ["p9"]}, "platoons[0]")
     rejects(WITHDRAW, state, "german", {"platoons": ["p7", "p7"]}, "platoons[1]")
+
+
+def test_steps_with_nothing_to_roll_for_do_not_apply():
+    empty = _state([unit("S", "squad")])
+    assert not any(step.applies(empty, "german") for step in equipment.STEPS)
+    state = _state([unit("T", "afv", platoon="p1"), unit("C", "sw", captured=True)])
+    assert [s.id for s in equipment.STEPS if s.applies(state, "german")] == ["1.6132", "1.6135", "1.6142"]
+    state = _state([unit("T", "afv", status="abandoned")])
+    assert IMMOB.applies(state, "german")

@@ -126,3 +126,8 @@ def test_refusals_change_nothing():
     run(STEP, state, "german", {"action": "roll", "stacks": [{"units": ["S"]}]}, dice={key("S"): [2, 3]})
     state["game"]["sides"]["german"]["retained"][0]["isolated"] = True  # even if still isolated
     rejects(STEP, state, "german", {"action": "roll", "stacks": [{"units": ["S"]}]}, "stacks[0].units[0]")
+
+
+def test_applies_only_with_isolated_units():
+    assert not STEP.applies(_state([unit("S", "squad")]), "german")
+    assert STEP.applies(_state([unit("S", "squad", isolated=True)]), "german")

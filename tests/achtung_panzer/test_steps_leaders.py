@@ -154,3 +154,8 @@ def test_upcoming_shows_the_win_drm():
     state = _state()
     (roll,) = HARDEN.upcoming(state, "german", make_ctx(state))
     assert roll.table == "1.6113.german" and [(r, v) for _, r, v in roll.modifiers] == [("1.6113", -2)]
+
+
+def test_wounded_step_applies_only_with_wounded_leaders():
+    assert not WOUNDED.applies(_state(units=[unit("L", "leader", type="8-0")]), "german")
+    assert WOUNDED.applies(_state(units=[unit("L", "leader", type="8-0", status="wounded")]), "german")

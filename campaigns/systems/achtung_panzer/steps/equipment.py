@@ -251,8 +251,28 @@ def upcoming_withdrawal(state, side, ctx):
                      withdrawal_mods(ctx, state, side), "effect") for p in platoons]
 
 
+# A step with nothing to roll for is skipped (the other side sees it done, as any completed step).
+
+def _applies_immobilization(state, side):
+    return any(u.get("kind") in AFV_KINDS and ((u.get("status") == "abandoned" and not u.get("isolated"))
+                                               or is_immobilized(u)) for u in retained(state, side))
+
+
+def _applies_repair(state, side):
+    return bool(_malfunctioned_weapons(state, side)) or any(
+        u.get("kind") in AFV_KINDS and not u.get("captured") for u in retained(state, side))
+
+
+def _applies_captured(state, side):
+    return any(u.get("captured") for u in retained(state, side))
+
+
+def _applies_withdrawal(state, side):
+    return any(u.get("kind") in AFV_KINDS and u.get("platoon") and not u.get("isolated") for u in retained(state, side))
+
+
 STEPS = [
-    Step("1.6131", "AFV: remanning and immobilization removal", "1.6131", run=run_immobilization,
+    Step("1.6131", "AFV: remanning and immobilization removal", "1.6131", run=run_immobilization, applies=_applies_immobilization,
          upcoming=after_new_half_day(upcoming_immobilization),
          fields=(
              Field("remanned", "list", required=False, default=[], item=Field("entry", "object", fields=(
@@ -266,7 +286,7 @@ STEPS = [
              )), help="Every manned, immobilized AFV, with its modifiers (1.6131d)."),
          ),
          help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules."),
-    Step("1.6132", "Weapon repair", "1.6132", run=run_repair, upcoming=after_new_half_day(upcoming_repair),
+    Step("1.6132", "Weapon repair", "1.6132", run=run_repair, applies=_applies_repair, upcoming=after_new_half_day(upcoming_repair),
          fields=(
              Field("weapons", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"),
@@ -275,14 +295,14 @@ STEPS = [
                  Field("non_qualified", "bool", required=False, default=False),
              )), help="Every malfunctioned non-captured retained weapon."),
          )),
-    Step("1.6135", "Captured weapons", "1.6135", run=run_captured, upcoming=after_new_half_day(upcoming_captured),
+    Step("1.6135", "Captured weapons", "1.6135", run=run_captured, applies=_applies_captured, upcoming=after_new_half_day(upcoming_captured),
          fields=(
              Field("vehicular", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"), Field("weapon"),
                  Field("malfunctioned", "bool", required=False, default=False),
              )), help="Weapons of captured AFVs (captured SW and Guns are rolled for automatically)."),
          )),
-    Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, upcoming=after_new_half_day(upcoming_withdrawal),
+    Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, applies=_applies_withdrawal, upcoming=after_new_half_day(upcoming_withdrawal),
          fields=(
              Field("platoons", "list", required=False, default=[], item=Field("platoon"),
                    help="Each non-isolated retained AFV platoon that had an AFV on the map in a CG scenario."),

@@ -146,6 +146,11 @@ def _resolve(state, side, outcomes):
     return None
 
 
+def applies(state, side):
+    """Only a side with isolated units has anything to escape (skipped shows as done to the other side)."""
+    return any(u.get("isolated") for u in common.private(state, side).get("retained", []))
+
+
 def finish(ctx, state, side):
     if pending_for(state, side, "1.6063") is not None:
         raise DomainError("step", "An escape result still waits for what happens to its units.")
@@ -162,7 +167,7 @@ STACK = Field("stack", "object", fields=(
 ))
 
 STEPS = [
-    Step("1.6063", "Escape from isolation", "1.6062", run=run, repeatable=True, extra={"finish": finish},
+    Step("1.6063", "Escape from isolation", "1.6062", run=run, applies=applies, repeatable=True, extra={"finish": finish},
          fields=(
              Field("action", "choice", choices=("roll", "resolve")),
              Field("stacks", "list", required=False, default=[], item=STACK),

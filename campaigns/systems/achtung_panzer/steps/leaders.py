@@ -33,6 +33,10 @@ def _wounded(state, side):
     return [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "wounded"]
 
 
+def applies_wounded(state, side):
+    return bool(_wounded(state, side))
+
+
 def wounded_mods(ctx, leader: dict) -> list:
     return mods(table_mod(ctx, "1.610", "isolated") if leader.get("isolated") else None)
 
@@ -236,7 +240,7 @@ HEROIC = Field("heroic", "list", required=False, default=[], item=Field("entry",
 )), help="Every retained heroic leader, with the leader type he battle hardens to (a 10-3 just loses his heroic status).")
 
 STEPS = [
-    Step("1.610", "Wounded leaders", "1.610", run=run_wounded, upcoming=upcoming_wounded,
+    Step("1.610", "Wounded leaders", "1.610", run=run_wounded, applies=applies_wounded, upcoming=upcoming_wounded,
          help="A dr for each wounded leader (+1 if isolated): 1 unwounded, 2 still wounded, ≥3 eliminated."),
     Step("1.6113", "Leader battle hardening / promotion", "1.6113", run=run_hardening, upcoming=upcoming_hardening,
          fields=(
