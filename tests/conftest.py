@@ -58,3 +58,34 @@ def skirmish(club, people):
     submit(campaign, olga, "campaign.started")
     campaign.refresh_from_db()
     return campaign
+
+
+# --- real services (tests/workers.py) ----------------------------------------------------------
+
+
+@pytest.fixture
+def celery_worker(transactional_db, settings, tmp_path_factory):
+    """start(**env) -> a running CeleryWorker on the test database and its own queue.
+
+    Needs PostgreSQL and Redis (skips without them, fails in CI). The test process
+    sends real messages (not eager); MEDIA_ROOT is shared with the worker.
+    """
+    from muster.celery import app
+    from tests.workers import CeleryWorker, need_worker_services
+
+    need_worker_services()
+    media = tmp_path_factory.mktemp("media")
+    settings.MEDIA_ROOT = media
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, False
+    started = []
+
+    def start(**env):
+        worker = CeleryWorker(media, tmp_path_factory.mktemp("worker-logs"), **env)
+        started.append(worker)
+        settings.CELERY_TASK_DEFAULT_QUEUE = worker.queue  # rosters.services.enqueue sends there
+        return worker.start()
+
+    yield start
+    for worker in started:
+        worker.stop()
+    app.conf.task_always_eager = eager
