@@ -65,21 +65,15 @@ def check_unique(ids, path: str) -> None:
 
 
 def eliminate(state: dict, side: str, unit: dict, step_id: str, reason: str) -> None:
-    private = common.private(state, side)
-    private["retained"] = [u for u in private["retained"] if u["id"] != unit["id"]]
-    private.setdefault("eliminated", []).append(
-        dict(unit, half_day=common.half_day(state), step=step_id, reason=reason)
-    )
+    from .. import retained as retained_units  # one place for the shape of retained units
+
+    retained_units.eliminate(state, side, unit, step_id, reason)
 
 
 def new_unit(state: dict, side: str, **fields) -> dict:
-    private = common.private(state, side)
-    number = private.get("next_id", 1)
-    private["next_id"] = number + 1
-    unit = {"id": f"u{number}", "status": "ok", "isolated": False, "captured": False, "vehicular": False, "note": ""}
-    unit.update(fields)
-    private["retained"].append(unit)
-    return unit
+    from .. import retained as retained_units
+
+    return retained_units.new_unit(state, side, fields)
 
 
 def is_immobilized(unit: dict) -> bool:
