@@ -186,3 +186,13 @@ def test_an_enqueue_failure_does_not_break_the_change(skirmish, people, monkeypa
     with django_capture_on_commit_callbacks(execute=True):
         result = submit(skirmish, people["alice"], "skirmish.supply")
     assert result.events
+
+
+def test_the_system_gives_the_task_cpp_and_elr_after_the_roll():
+    from campaigns.systems.achtung_panzer.system import SYSTEM
+
+    state = make_state(german={"cpp": 2})
+    (entry,) = SYSTEM.side_odds(state, "german", make_ctx(state), [UpcomingRoll("k", "CPP", "1.616", (), "cpp")])
+    # lowest: DR 12 -> 9 CPP (1/36); highest: DR 2 -> 15 CPP (1/36)
+    assert entry["after"]["values"][0] == {"value": 2 + 9, "fraction": "1/36", "percent": 2.78}
+    assert entry["after"]["values"][-1] == {"value": 2 + 15, "fraction": "1/36", "percent": 2.78}

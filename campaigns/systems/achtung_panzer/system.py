@@ -205,6 +205,12 @@ class AchtungPanzer(GameSystem):
             return "waiting" if sequence.waiting(state, side) else "current"
         return "waiting"
 
+    def side_odds(self, state, side, ctx, rolls):
+        """The odds task (campaigns.services.odds) uses this: exact odds plus CPP/ELR after the roll."""
+        from .odds import side_odds
+
+        return side_odds(state, side, ctx, rolls)
+
     def upcoming_rolls(self, state, side, ctx):
         if state.get("game") is None or public(state)["phase"] != "refit":
             return []
