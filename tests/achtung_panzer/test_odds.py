@@ -196,3 +196,33 @@ def test_the_system_gives_the_task_cpp_and_elr_after_the_roll():
     # lowest: DR 12 -> 9 CPP (1/36); highest: DR 2 -> 15 CPP (1/36)
     assert entry["after"]["values"][0] == {"value": 2 + 9, "fraction": "1/36", "percent": 2.78}
     assert entry["after"]["values"][-1] == {"value": 2 + 15, "fraction": "1/36", "percent": 2.78}
+
+
+@pytest.mark.django_db
+def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
+    """Through the real services: at 5/29P's 1.616 the German odds show its CPP roll with its own
+    modifiers, the Allied viewer never gets them."""
+    from campaigns.services import odds
+    from campaigns.visibility import viewer_for
+    from tests.achtung_panzer.campaign_harness import QUIET, War
+
+    war = War(club, people, dice_mode="entered")  # 1.6113 rolls 6s: no leader to choose
+    war.by("allied", "ap.declare", {"special": "none"})
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
+                "allied_cvp": 3, "german_cvp": 31})
+    war.walk_both(until="1.616", answers={"allied": QUIET, "german": QUIET})
+    campaign = war.campaign
+    computed = {side: odds.compute(campaign, side) for side in ("allied", "german")}
+    fresh_cache += [odds.cache_key(campaign.pk, campaign.last_seq, s) for s in ("allied", "german")]
+    german = {r["table"]: r for r in computed["german"]["rolls"]}
+    cpp = german["1.616"]
+    assert cpp["key"] == "5/29P/1.616/german"
+    # The Allied assault gained 2 objectives (< 5): the Germans won 5/29A (+1); 5/29P German
+    # historical 0; 31 CVP sustained: -1
+    assert [(m["rule"], m["value"]) for m in cpp["modifiers"]] == [("1.616", 1), ("1.6161", 0), ("1.616", -1)]
+    assert sum(Fraction(o["fraction"]) for o in cpp["outcomes"]) == 1 and "after" in cpp
+    assert "1.617" in german
+    allied_view = odds.odds_for(campaign, viewer_for(people["alice"], campaign))
+    assert set(allied_view) == {"allied"}
+    assert "5/29P/1.616/german" not in repr(allied_view)
