@@ -441,3 +441,20 @@ def test_entered_dice_second_pass_for_the_attached_dr():
     with pytest.raises(DiceNeeded) as needed:
         run(R.run_strength, state, "allied", dice={"5/29A/1.6201/allied/p1": [1, 2]})  # 3 −2 = 1: Attached
     assert [d["key"] for d in needed.value.needs] == ["5/29A/1.6201/allied/p1/attached"]
+
+
+def test_motorcycles_and_horses():
+    state = rich()
+    i3 = bought(state, "german", "I3")
+    i5 = bought(state, "allied", "I5")
+    run(R.run_strength, state, "german", dice={"5/29A/1.6201/german/p1": [4, 4]})  # depleted: 9 squads
+    run(R.run_strength, state, "allied", dice={"5/29A/1.6201/allied/p1": [5, 5]})  # 10 −2 = 8 full: 9 + 3
+    assert units(state, "german", i3, "vehicle") == ["motorcycle or motorcycle/sidecar"] * 9  # German u
+    assert units(state, "allied", i5, "vehicle") == ["horse"] * 12  # French j
+
+
+def test_french_hw_platoon():
+    state, p = _infantry("I4", side="allied", strength_dice=(5, 5))  # 10 −2 = 8: full
+    run(R.run_support_weapons, state, "allied")
+    assert p["sw"] == ["37*", "HMG", "81* MTR", "81* MTR"]
+    assert units(state, "allied", p, "crew") == ["228"] * 4 and units(state, "allied", p, "squad") == []

@@ -45,6 +45,7 @@ ATTACHED_GUNS = ("37L AT Gun", "25LL", "37* Inf Gun")
 ATTACHED_CREWED_SW = ("81* Mortar",)
 ATTACHED_CARRIERS = ("Carrier C",)
 CREW_228 = "228"
+MOUNTS = {("german", ("u",)): "motorcycle or motorcycle/sidecar", ("french", ("j",)): "horse"}
 FIRST_LINE_HS = "first-line HS"
 
 
@@ -219,8 +220,14 @@ def _strength(ctx, state, side, purchase: dict) -> None:
     strength = purchase["strength"]
     lines = _unit_lines(ctx, state, side, purchase)
     if kind == "infantry" and not is_hw_platoon(purchase):
+        squads = 0
         for line in lines:
             _add(state, side, purchase, "squad", line["type"], _count(line, strength))
+            squads += _count(line, strength)
+        notes = (cell(ctx, purchase, "notes") or []) if purchase.get("rg") else []
+        mounts = MOUNTS.get((purchase["nationality"], tuple(n for n in notes if n in ("u", "j"))))
+        if mounts:  # German u: a motorcycle per squad; French j: horses to mount all units
+            _add(state, side, purchase, "vehicle", mounts, squads)
     elif kind == "armor":
         for line in lines:
             _add(state, side, purchase, "afv", line["type"], _count(line, strength))
