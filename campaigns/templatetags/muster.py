@@ -40,3 +40,9 @@ def when(iso: str):
         return datetime.fromisoformat(str(iso))
     except ValueError:
         return None
+
+
+@register.filter
+def is_flat_list(value) -> bool:
+    """A list of plain values, shown on one line."""
+    return isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value)

@@ -23,6 +23,7 @@ class ActionBox:
     key: str = field(default_factory=lambda: uuid.uuid4().hex)  # idempotency: a double click appends once
     notice: str = ""
     style: str = "primary"
+    open: bool = False  # shown unfolded (the first to-do, or one sent back with errors)
 
 
 def kind_fields(system, state: dict, kind: str) -> tuple[Field, ...] | None:

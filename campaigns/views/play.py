@@ -48,6 +48,10 @@ def _boxes(system, page_data, bound=None):
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)
+    for box in boxes:
+        box.open = box.open or bool(box.notice) or box.form.is_bound
+    if boxes and not any(box.open for box in boxes):
+        boxes[0].open = True
     return boxes
 
 
@@ -145,7 +149,9 @@ def campaign_submit(request, pk: int):
 def _again(request, campaign, viewer, box):
     """The page again with the refused form and its errors (400); nothing was written."""
     if box is not None and is_htmx(request):
-        return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign}, status=400)
+        box.open = True
+        return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign, "viewer": viewer},
+                      status=400)
     return render(request, "campaigns/detail.html", page_context(request, campaign, viewer, bound=box), status=400)
 
 
