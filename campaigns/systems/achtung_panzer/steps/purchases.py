@@ -313,7 +313,8 @@ def finish_purchases(ctx, state: dict, side: str) -> None:
 
 PURCHASE_FIELDS = (
     Field("action", "choice", choices=("buy", "remove"), help="buy one RG, or remove one bought in this step"),
-    Field("rg", "str", label="RG ID", required=False, default="", max_length=8),
+    Field("rg", "str", label="RG ID", required=False, default="", max_length=8,
+          help="The ID in your side's RG table (1.619), e.g. I1, A4, O1, F1"),
     Field("nationality", "choice", choices=("german", "french", "british"), required=False, default=None,
           help="Allied side: French, or British on a British half-day (default follows the declaration)"),
     Field("on_map", "bool", label="On-map set up", required=False, default=False),
