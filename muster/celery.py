@@ -2,10 +2,23 @@
 
 import os
 
-from celery import Celery
+from celery import Celery, signals
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
 
 app = Celery("muster")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@signals.worker_init.connect
+def _load_game_systems(**kwargs):
+    """Load the game systems (their rule tables) once in the worker's main process,
+    before it forks its pool: a new pool process (after a crash, a time limit, or
+    max-tasks-per-child) then starts work at once instead of re-reading every table."""
+    import django
+
+    django.setup()
+    from campaigns.systems import all_systems
+
+    all_systems()
