@@ -41,6 +41,7 @@ class _Json(forms.CharField):
             raise ValidationError("Not valid JSON (e.g. {\"key\": 1} or [1, 2]).") from None
 
     def prepare_value(self, value):
+        # Posted text is shown as typed; initial values arrive as JSON text (SchemaForm).
         if value is None or isinstance(value, str):
             return value
         return json.dumps(value)
@@ -109,6 +110,9 @@ class SchemaForm(forms.Form):
             else:
                 made = form_field(field)
             self.fields[name] = made
+        for name, made in self.fields.items():
+            if isinstance(made, _Json) and name in self.initial:
+                self.initial[name] = json.dumps(self.initial[name])  # "attack" -> "\"attack\"": valid JSON
         self.dice_needs = list(dice_needs)
         for need in self.dice_needs:
             self.fields[f"dice:{need['key']}"] = forms.CharField(

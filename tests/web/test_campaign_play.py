@@ -321,3 +321,14 @@ def test_the_sheets_panel_is_included(skirmish, client_for, tmp_path, settings):
 def test_a_member_who_left_the_club_loses_the_page(skirmish, people, client_for):
     Membership.objects.filter(user=people["carol"]).delete()
     assert client_for("carol").get(url(skirmish)).status_code == 404
+
+
+def test_a_correction_of_a_json_field_round_trips(skirmish, people, client_for):
+    _both_supplied(skirmish, people)
+    chosen = submit(skirmish, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "attack"}).events[0]
+    alice = client_for("alice")
+    form = text_of(alice.get(url(skirmish, f"history/{chosen.uid}/correct/")))
+    assert "&quot;attack&quot;</textarea>" in form  # shown as the JSON it is
+    response = alice.post(url(skirmish, f"history/{chosen.uid}/correct/"), {"key": "stance:0", "choice": '"hold"'})
+    assert response.status_code == 302
+    assert skirmish.events.get(kind="proposal.made").data["data"] == {"key": "stance:0", "choice": "hold"}
