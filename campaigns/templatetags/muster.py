@@ -46,3 +46,15 @@ def when(iso: str):
 def is_flat_list(value) -> bool:
     """A list of plain values, shown on one line."""
     return isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value)
+
+
+@register.filter
+def game_label(campaign) -> str:
+    """"Achtung! Panzer! · CG I: …" for a campaign (its system's and variant's names)."""
+    from campaigns.systems import all_systems
+
+    system = all_systems().get(campaign.system)
+    if system is None:
+        return f"{campaign.system} · {campaign.variant}"
+    variant = next((v.name for v in system.variants if v.slug == campaign.variant), campaign.variant)
+    return f"{system.name} · {variant}"
