@@ -332,3 +332,9 @@ def test_a_correction_of_a_json_field_round_trips(skirmish, people, client_for):
     response = alice.post(url(skirmish, f"history/{chosen.uid}/correct/"), {"key": "stance:0", "choice": '"hold"'})
     assert response.status_code == 302
     assert skirmish.events.get(kind="proposal.made").data["data"] == {"key": "stance:0", "choice": "hold"}
+
+
+def test_the_waiting_block_polls_only_when_there_is_no_form(skirmish, people, client_for):
+    poll = f'hx-get="/campaigns/{skirmish.pk}/" hx-trigger="every 20s" hx-select="#now"'
+    assert poll not in text_of(client_for("alice").get(url(skirmish)))  # alice has a form to fill
+    assert poll in text_of(client_for("carol").get(url(skirmish)))
