@@ -130,6 +130,23 @@ def _yield(purchase: dict, units: dict) -> str:
     return "; ".join(parts)
 
 
+def _number(ident) -> int:
+    """"p12" -> 12 (ids are numbered in order of creation); none last."""
+    digits = "".join(ch for ch in str(ident or "") if ch.isdigit())
+    return int(digits) if digits else 10**9
+
+
+def _leader_rank(text: str) -> tuple[int, int]:
+    """Leaders best first: lowest leadership modifier, then highest morale ("9-2" before "8-0")."""
+    if len(text) >= 3 and text[0].isdigit() and text[-1].isdigit() and ("-" in text or "+" in text):
+        morale, sign, value = text.partition("-") if "-" in text else text.partition("+")
+        try:
+            return ((-1 if sign == "-" else 1) * int(value), -int(morale))
+        except ValueError:
+            pass
+    return (0, 0)
+
+
 def _side(view: dict) -> tuple[str | None, dict | None]:
     sides = (view.get("game") or {}).get("sides") or {}
     if len(sides) != 1:
@@ -175,7 +192,8 @@ def retained_roster(view: dict) -> dict:
         return {"side": None, "rows": []}
     rg_names = {p.get("id"): f"{p.get('rg') or ''} {_group_type(p)}".strip() for p in private.get("purchases", [])}
     order = {k: i for i, k in enumerate(KIND_ORDER)}
-    units = sorted(private.get("retained", []), key=lambda u: (order.get(u.get("kind"), 99), str(u.get("rg")), u.get("type", "")))
+    units = sorted(private.get("retained", []), key=lambda u: (
+        order.get(u.get("kind"), 99), _number(u.get("rg")), _leader_rank(u.get("type", "")), _number(u.get("id"))))
     rows = [{
         "id": u.get("id", ""), "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""), "type": u.get("type", ""),
         "nationality": (u.get("nationality") or "").capitalize(),
