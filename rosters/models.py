@@ -9,7 +9,9 @@ import secrets
 import uuid
 
 from django.conf import settings
-from django.db import models
+from django.db import models, transaction
+from django.db.models.signals import post_delete
+from django.dispatch import receiver
 from django.utils import timezone
 
 from campaigns.models import Campaign
@@ -86,3 +88,11 @@ class PrintJob(models.Model):
 
     def __str__(self) -> str:
         return f"{self.sheet} ({self.audience}, {self.paper}): {self.status}"
+
+
+@receiver(post_delete, sender=PrintJob)
+def _delete_sheet_file(sender, instance, **kwargs):
+    """A job's PDF goes with it (also when its campaign is deleted), once that commits."""
+    if instance.file:
+        storage, name = instance.file.storage, instance.file.name
+        transaction.on_commit(lambda: storage.delete(name))
