@@ -137,8 +137,12 @@ def _war(club, people, with_red_secrets: bool):
 
 
 def _normalized(client, campaign, tail):
-    text = json.dumps(client.get(f"/api/v1/campaigns/{campaign.pk}/{tail}").json(), sort_keys=True)
-    text = UUID.sub("<uid>", TIME.sub("<time>", text))
+    # uids are numbered in the order the answer gives them (before sorting keys: a dict
+    # keyed by random uids would otherwise sort differently in the two campaigns).
+    raw = client.get(f"/api/v1/campaigns/{campaign.pk}/{tail}").content.decode()
+    seen: dict[str, str] = {}
+    raw = UUID.sub(lambda m: seen.setdefault(m.group(0), f"<uid{len(seen)}>"), raw)
+    text = TIME.sub("<time>", json.dumps(json.loads(raw), sort_keys=True))
     return text.replace(f'"id": {campaign.pk}', '"id": <id>')
 
 
