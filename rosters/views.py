@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from django.http import FileResponse, Http404
 from django.shortcuts import redirect, render
-from django.urls import reverse
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns import selectors
