@@ -136,14 +136,24 @@ def _war(club, people, with_red_secrets: bool):
     return campaign
 
 
+def _canonical(value):
+    """Uids and times blanked; a dict keyed by uids (e.g. proposals) becomes a sorted list,
+    since its key order is that of random uids (and PostgreSQL's jsonb reorders keys)."""
+    if isinstance(value, dict):
+        items = {k: _canonical(v) for k, v in value.items()}
+        if items and all(UUID.fullmatch(k) for k in items):
+            return sorted(items.values(), key=lambda v: json.dumps(v, sort_keys=True))
+        return {UUID.sub("<uid>", k): v for k, v in items.items()}
+    if isinstance(value, list):
+        return [_canonical(v) for v in value]
+    if isinstance(value, str):
+        return TIME.sub("<time>", UUID.sub("<uid>", value))
+    return value
+
+
 def _normalized(client, campaign, tail):
-    # uids are numbered in the order the answer gives them (before sorting keys: a dict
-    # keyed by random uids would otherwise sort differently in the two campaigns).
-    raw = client.get(f"/api/v1/campaigns/{campaign.pk}/{tail}").content.decode()
-    seen: dict[str, str] = {}
-    raw = UUID.sub(lambda m: seen.setdefault(m.group(0), f"<uid{len(seen)}>"), raw)
-    text = TIME.sub("<time>", json.dumps(json.loads(raw), sort_keys=True))
-    return text.replace(f'"id": {campaign.pk}', '"id": <id>')
+    data = _canonical(client.get(f"/api/v1/campaigns/{campaign.pk}/{tail}").json())
+    return json.dumps(data, sort_keys=True).replace(f'"id": {campaign.pk}', '"id": <id>')
 
 
 @pytest.mark.parametrize("tail", ["", "events/", "export/", "actions/", "roster/", "scenarios/"])
