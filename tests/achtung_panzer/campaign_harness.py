@@ -20,8 +20,8 @@ PLAYERS = {"allied": "alice", "german": "bob"}
 QUIET = {
     "1.6112": [{"action": "roll"}, {"action": "harden", "hardened": []}],
     "1.6113": [{"action": "roll"}, lambda state, side: {
-        "action": "resolve", "win_drm": "ignore" if "ignore" in state["game"]["sides"][side]["pending"]["1.6113"]["outcomes"]
-        else "none"}],
+        "action": "resolve",
+        "win_drm": "ignore" if "ignore" in state["game"]["sides"][side]["pending"]["1.6113"]["outcomes"] else "none"}],
     "1.618": {"ec": "Moist"},
     "1.619.declare": {"special": "none"},
     "1.622": {"conduct": False},

@@ -76,7 +76,8 @@ def _commencement(ctx, state, side, data):
 
 
 def _check(id_, label, rule, scope="side", help_=""):
-    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience="public" if scope == "joint" else "side")
+    audience = "public" if scope == "joint" else "side"
+    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience=audience)
 
 
 OWN_STEPS = [
@@ -245,7 +246,8 @@ def _not_now(state: dict, side: str, wanted: Step) -> DomainError:
     if status(state, wanted, side) is not None:
         return DomainError("kind", f"{wanted.id} {wanted.label} is already done.")
     if waiting(state, side) and step is wanted:
-        return DomainError("kind", f"{wanted.id} {wanted.label} waits for the other side to finish the steps before it.")
+        return DomainError("kind", f"{wanted.id} {wanted.label} waits for the other side to finish the steps "
+                                   "before it.")
     return DomainError("kind", f"Not yet: your side's current step is {step.id} {step.label}, not {wanted.id}.")
 
 

@@ -98,7 +98,8 @@ def initial_state(variant: str, options: dict, hist_table, opponent_elr: int) ->
         "sets_up_first": next(s for s in SIDES if initial["sides"][s]["sets_up"] == "first"),
         "moves_first": next(s for s in SIDES if initial["sides"][s]["moves"] == "first"),
         "attack_chits": {s: (s == initial.get("free_attack_chit_side")) for s in SIDES},
-        "bridges_destroyed": [], "refit_key": first, "refit_initial": True, "steps": {first: {}}, "pending_steps": [], "rolls": [],
+        "bridges_destroyed": [], "refit_key": first, "refit_initial": True, "steps": {first: {}},
+        "pending_steps": [], "rolls": [],
         "balance": balance,
     }
     return {"public": public, "sides": sides, "referee": {}}
