@@ -79,3 +79,10 @@ def test_zero_and_no_heroes_finishes_at_once():
     state = _state("allied")
     assert STEP.run(make_ctx(state, {_key(): [6, 6]}), state, "german", {"action": "roll", "hardened": []}) is None
     assert state["game"]["sides"]["german"]["pending"] == {}
+
+
+def test_odds_before_victory_determination_do_not_use_the_previous_half_day():
+    # 5/29A won by the German, 5/29P played but not yet decided: no "won this half-day" DRM yet
+    state = make_state(half_day="5/29P", roster=[roster_line("5/29A", "german"), roster_line("5/29P", None)])
+    (roll,) = STEP.upcoming(state, "german", make_ctx(state))
+    assert [(r, v) for _, r, v in roll.modifiers] == [("1.6112", -1)]  # German only

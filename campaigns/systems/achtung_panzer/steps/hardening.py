@@ -17,16 +17,16 @@ from .. import common
 from .base import PENDING, Step
 from .helpers import (
     UNIT_KINDS_INFANTRY_MMC, clear_pending, eliminate, mods, pending_for, retained, set_pending, table_mod,
-    unit_by_id, upcoming,
+    this_line, unit_by_id, upcoming, won_this_half_day,
 )
 
 
 def hardening_mods(ctx, state: dict, side: str) -> list:
-    line = common.previous_line(state)  # before 1.6121: the half-day just played
+    line = this_line(state)  # before 1.6121: the half-day just played
     amassed = line["cvp"][common.other(side)] if line else 0  # 1.6067: RePh CVP do not count
     per = int(ctx.value("battle_hardening.cvp_per_drm"))
     return mods(
-        table_mod(ctx, "1.6112", "won_this_half_day") if common.won_previous(state, side) else None,
+        table_mod(ctx, "1.6112", "won_this_half_day") if won_this_half_day(state, side) else None,
         table_mod(ctx, "1.6112", "german") if side == "german" else None,
         table_mod(ctx, "1.6112", "per_20_cvp_amassed", times=amassed // per,
                   label=f"Per {per} CVP amassed in the previous scenario ({amassed} CVP)"),

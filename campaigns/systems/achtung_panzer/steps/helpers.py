@@ -142,3 +142,18 @@ def after_new_half_day(upcoming_fn):
         return upcoming_fn(upcoming_view(state), side, ctx)
     wrapped.__name__ = upcoming_fn.__name__
     return wrapped
+
+
+def this_line(state: dict) -> dict | None:
+    """The roster line of the half-day just played, for the steps before 1.6121 (1.610-1.6113)."""
+    for line in common.public(state)["roster"]:
+        if line.get("half_day") == common.half_day(state):
+            return line
+    return common.previous_line(state)
+
+
+def won_this_half_day(state: dict, side: str) -> bool:
+    """1.6112/1.6113 "won this CG half-day's scenario". Before 1.6067 has decided it (odds shown
+    early) it counts as not won."""
+    line = this_line(state)
+    return bool(line and line.get("winner") == side)

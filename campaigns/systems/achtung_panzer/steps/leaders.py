@@ -20,7 +20,7 @@ from .. import common
 from .base import PENDING, Step
 from .helpers import (
     clear_pending, eliminate, mods, new_unit, pending_for, retained, set_pending, table_mod, table_mod_value,
-    unit_by_id, upcoming,
+    unit_by_id, upcoming, won_this_half_day,
 )
 
 LEADER_KINDS = ("leader", "armor_leader")
@@ -74,7 +74,7 @@ def _table_id(nationality: str) -> str:
 
 def _win_options(ctx, state, side, nationality) -> dict:
     """The win DRM the player may keep, reduce or ignore after the DR (only if the side won)."""
-    if not common.won_previous(state, side):  # before 1.6121 the last completed half-day is "this" one
+    if not won_this_half_day(state, side):  # before 1.6121 the last completed half-day is "this" one
         return {"none": None}
     table_id = _table_id(nationality)
     full = table_mod(ctx, table_id, "won_this_half_day")
