@@ -345,3 +345,11 @@ def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
         raise NotFound("event")
     state = current_state(campaign)
     return entries_for_events(campaign, viewer, [event], state)[0]
+
+
+def full_export_allowed(campaign: Campaign, viewer: Viewer) -> bool:
+    """May this viewer download the full journal (every side's secrets)? Asked of the
+    full state: the viewer's cut does not carry the approval's details."""
+    from .journal_io import may_export_full
+
+    return may_export_full(viewer, current_state(campaign))

@@ -93,7 +93,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "roster": list(visibility.roster_entries_for(viewer, campaign)),
         "system_panel": system_panel(campaign.system),
         "may_propose": state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer),
-        "full_export": journal_io.may_export_full(viewer, state),
+        "full_export": selectors.full_export_allowed(campaign, viewer),
         "house_rule_form": HouseRuleForm(),
         "proposal_form": ProposalForm(),
         "sides": [(slug, side["name"], side["players"]) for slug, side in state["sides"].items()],

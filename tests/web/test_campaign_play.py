@@ -338,3 +338,20 @@ def test_the_waiting_block_polls_only_when_there_is_no_form(skirmish, people, cl
     poll = f'hx-get="/campaigns/{skirmish.pk}/" hx-trigger="every 20s" hx-select="#now"'
     assert poll not in text_of(client_for("alice").get(url(skirmish)))  # alice has a form to fill
     assert poll in text_of(client_for("carol").get(url(skirmish)))
+
+
+def test_a_full_export_once_every_side_agreed(skirmish, people, client_for):
+    submit(skirmish, people["bob"], "skirmish.supply")  # blue's secret: only a full export holds it
+    olga = client_for("olga")
+    assert json.loads(olga.get(url(skirmish, "export/")).content)["scope"] == "side:red"
+    assert "Propose a full export" in text_of(olga.get(url(skirmish)))
+    assert olga.post(url(skirmish, "propose/export/")).status_code == 302
+    proposal = skirmish.events.get(kind="proposal.made")
+    bob = client_for("bob")
+    assert bob.post(url(skirmish, "submit/"), {"kind": "proposal.approved", "side": "blue",
+                                               "proposal": str(proposal.uid)}).status_code == 302
+    full = json.loads(olga.get(url(skirmish, "export/")).content)
+    assert full["scope"] == "full" and any(e["kind"] == "skirmish.supply" and e["side"] == "blue"
+                                           for e in full["events"])
+    assert "Download the journal (full)" in text_of(olga.get(url(skirmish)))
+    assert json.loads(client_for("alice").get(url(skirmish, "export/")).content)["scope"] == "side:red"

@@ -56,3 +56,13 @@ def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
     for uid in (str(secret.uid), str(uuid.uuid4()), "not-a-uuid"):
         with pytest.raises(NotFound):
             selectors.history_entry(skirmish, bob, uid)
+
+
+def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(skirmish, people):
+    olga = visibility.viewer_for(people["olga"], skirmish)
+    rita = visibility.viewer_for(people["rita"], skirmish)
+    assert selectors.full_export_allowed(skirmish, rita) and not selectors.full_export_allowed(skirmish, olga)
+    made = submit(skirmish, people["olga"], "proposal.made", {"action": "export"}).events[0]
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.uid)})
+    assert selectors.full_export_allowed(skirmish, olga)
+    assert not selectors.full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))
