@@ -149,3 +149,18 @@ def test_the_demo_holds_a_cg1_campaign_in_progress(db):
     assert line["played"] and line["winner"] == "allied"
     assert state["game"]["public"]["phase"] == "refit"
     assert viewer is not None
+
+
+@pytest.mark.django_db
+def test_the_odds_task_gets_the_sides_upcoming_rolls_with_cpp_after(club, people):
+    from campaigns.services import odds
+
+    war = War(club, people)
+    war.walk_both(answers=BOTH)
+    war.result({"allied_objectives_end": "hill_520"})
+    war.walk_both(until="1.616", answers=BOTH)
+    data = odds.compute(war.campaign, "allied")
+    cpp = next(r for r in data["rolls"] if r.get("after", {}).get("label") == "CPP after replenishment")
+    values = {v["value"] for v in cpp["after"]["values"]}
+    cpp_now = war.side("allied")["cpp"]
+    assert values <= {cpp_now + n for n in range(8, 16)} and len(values) > 1

@@ -223,6 +223,15 @@ class AchtungPanzer(GameSystem):
             found.extend(step.upcoming(state, side, ctx))
         return found
 
+    def side_odds(self, state, side, ctx, rolls):
+        """The odds task's hook (campaigns/services/odds.py): exact odds plus value-after summaries."""
+        odds = _optional("odds")
+        if odds is not None and hasattr(odds, "side_odds"):
+            return odds.side_odds(state, side, ctx, rolls)
+        from campaigns.rolls import upcoming_odds
+
+        return [upcoming_odds(ctx, roll) for roll in rolls]
+
     def roster(self, state):
         game = state.get("game")
         if game is None:
