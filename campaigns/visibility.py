@@ -209,3 +209,16 @@ def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
     return RosterEntry.objects.filter(campaign=campaign).filter(
         Q(audience="public") | Q(audience="side", side__in=list(viewer.sides))
     )
+
+
+def print_jobs_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+    """Print jobs (rosters.PrintJob) of the sheets this viewer may read: the club's,
+    their side's, and for the referee every one. Audience keys: public | side:<slug> | referee."""
+    from rosters.models import PrintJob
+
+    jobs = PrintJob.objects.filter(campaign=campaign)
+    if viewer.referee:
+        return jobs
+    if not viewer.member:
+        return PrintJob.objects.none()
+    return jobs.filter(Q(audience="public") | Q(audience__in=[f"side:{side}" for side in viewer.sides]))

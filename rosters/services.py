@@ -123,23 +123,20 @@ def enqueue(job_id) -> None:
 def job_for(user, job_id) -> PrintJob:
     """A job the user may read, or NotFound (also for another side's job: its existence
     is not confirmed)."""
-    job = PrintJob.objects.select_related("campaign__club").filter(pk=_uuid(job_id)).first()
+    campaign_id = PrintJob.objects.filter(pk=_uuid(job_id)).values_list("campaign_id", flat=True).first()
+    if campaign_id is None:
+        raise NotFound("job")
+    campaign, viewer = selectors.campaign_for(user, campaign_id)
+    job = visibility.print_jobs_for(viewer, campaign).filter(pk=job_id).first()
     if job is None:
         raise NotFound("job")
-    campaign, viewer = selectors.campaign_for(user, job.campaign_id)
-    if not sheets.can_read_audience(viewer, job.audience):
-        raise NotFound("job")
+    job.campaign = campaign
     return job
 
 
 def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
     """The newest jobs of a campaign whose sheets this viewer may read."""
-    if not viewer.member:
-        return []
-    readable = Q(audience="public") | Q(audience__in=[f"side:{s}" for s in viewer.sides])
-    if viewer.referee:
-        readable |= Q(audience="referee")
-    return list(campaign.print_jobs.filter(readable).defer("context").order_by("-created_at")[:limit])
+    return list(visibility.print_jobs_for(viewer, campaign).defer("context").order_by("-created_at")[:limit])
 
 
 def is_stale(job: PrintJob) -> bool:

@@ -63,12 +63,6 @@ def audience_viewer(key: str, sides) -> Viewer:
     return Viewer.for_side(key.removeprefix("side:"))
 
 
-def can_read_audience(viewer: Viewer, key: str) -> bool:
-    if key.startswith("side:"):
-        return viewer.can_read("side", key.removeprefix("side:"))
-    return viewer.can_read(key)
-
-
 @dataclass(frozen=True)
 class SheetChoice:
     """A sheet a viewer may print, with the sides they may print it for."""
