@@ -183,10 +183,15 @@ class AchtungPanzer(GameSystem):
             if step.scope in ("joint", "system"):
                 done = all(sequence.status(state, step, s) for s in SIDES)
                 cur = not done and sequence.reached_by_all(state, step) and public(state)["phase"] == "refit"
+                detail = "" if done or cur else "Once both sides have finished the steps before it."
+                if cur and step.id in public(state)["pending_steps"]:
+                    detail = "Both sides choose in secret; the choices are revealed together."
                 lines.append(StepStatus(step.id, step.label, step.rule, None,
-                                        "done" if done else "current" if cur else "waiting"))
+                                        "done" if done else "current" if cur else "waiting", detail))
                 continue
             for side in SIDES:
+                if step.scope == "allied" and side != "allied":
+                    continue  # the Germans have no part in it
                 if side in sides:
                     lines.append(StepStatus(f"{step.id}:{side}", step.label, step.rule, side,
                                             self._own_status(state, step, side)))
