@@ -164,3 +164,15 @@ def test_the_odds_task_gets_the_sides_upcoming_rolls_with_cpp_after(club, people
     values = {v["value"] for v in cpp["after"]["values"]}
     cpp_now = war.side("allied")["cpp"]
     assert values <= {cpp_now + n for n in range(8, 16)} and len(values) > 1
+
+
+@pytest.mark.django_db
+def test_a_step_waiting_for_a_choice_after_its_roll_says_so(club, people):
+    war = War(club, people)
+    war.walk_both(answers=BOTH)
+    war.result({"allied_objectives_end": "hill_520"})
+    war.walk_both(until="1.6112", answers=BOTH)
+    war.by("allied", "ap.1.6112", {"action": "roll"})
+    labels = [a.label for a in SYSTEM.actions(war.state, "allied")]
+    assert "1.6112 Heroes and MMC battle hardening: your choice after the roll" in labels
+    assert "1.6112 Heroes and MMC battle hardening" in [a.label for a in SYSTEM.actions(war.state, "german")]

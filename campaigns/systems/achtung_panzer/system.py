@@ -158,14 +158,17 @@ class AchtungPanzer(GameSystem):
         found = []
         step = sequence.current(state, side)
         if step is not None and not sequence.waiting(state, side):
-            found.extend(self._step_actions(step, side))
+            found.extend(self._step_actions(step, side, state))
         found.append(Action("ap.retained", "Edit retained units", side, "1.607"))
         if public(state)["phase"] == "refit" and not public(state)["refit_initial"]:
             found.append(Action("ap.cvp", "Enter CVP of units eliminated in the Refit Phase", side, "1.6067"))
         return found
 
-    def _step_actions(self, step, side):
+    def _step_actions(self, step, side, state):
         title = f"{step.id} {step.label}"
+        asked = private(state, side).get("pending", {}).get(step.id)
+        if asked and asked.get("half_day", public(state)["half_day"]) == public(state)["half_day"]:
+            title += ": your choice after the roll"
         if step.checklist:
             kind = "ap.joint" if step.scope == "joint" else "ap.check"
             return [Action(kind, f"Done: {title}", side, step.rule, step.help, {"step": step.id})]
