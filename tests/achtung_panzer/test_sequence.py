@@ -196,3 +196,17 @@ def test_given_rgs_become_purchases_of_the_initial_half_day(war):
     assert (war.side("allied")["cpp"], war.side("german")["cpp"], war.side("german")["fpp"]) == (15, 8, 50)
     hist = [(line["half_day"], line["hist"]) for line in war.public["roster"]]
     assert hist[0] == ("5/29A", {"allied": -2, "german": 1}) and hist[-1] == ("5/31P", {"allied": 0, "german": 1})
+
+
+@pytest.mark.parametrize("variant, type_, moves_first, elr, cpp", [
+    ("cg2", "german_assault", "german", {"allied": 2, "german": 3}, {"allied": 10, "german": 12}),
+    ("cg3", "allied_assault", "allied", {"allied": 3, "german": 3}, {"allied": 15, "german": 8}),
+])
+def test_cg2_and_cg3_start_from_their_own_initial_scenarios(club, people, variant, type_, moves_first, elr, cpp):
+    war = War(club, people, variant=variant, name=variant)
+    assert {s: war.side(s)["cpp"] for s in ("allied", "german")} == cpp
+    war.walk_both(answers=BOTH)
+    pub = war.public
+    assert pub["phase"] == "play" and pub["roster"][0]["type"] == type_
+    assert pub["moves_first"] == moves_first and pub["elr"] == elr
+    assert len(pub["roster"]) == len(war.state["scenarios"])
