@@ -11,6 +11,7 @@ from __future__ import annotations
 import http.client
 import multiprocessing
 import os
+import queue
 import socket
 import statistics
 import subprocess
@@ -79,16 +80,17 @@ def _get(port, path, headers):
         conn.close()
 
 
-def _client_process(port, path, headers, threads, start_at, stop_at, out):
+def _client_process(port, path, headers, threads, window, barrier, out):
     latencies, errors, first_error = [], 0, None
     lock = threading.Lock()
+    go = threading.Event()
+    stop_at = 0.0
 
     def loop():
         nonlocal errors, first_error
         mine, bad, conn = [], 0, http.client.HTTPConnection("127.0.0.1", port, timeout=30)
-        while time.time() < start_at:
-            time.sleep(0.001)
-        while time.time() < stop_at:
+        go.wait()
+        while time.monotonic() < stop_at:
             began = time.perf_counter()
             try:
                 conn.request("GET", path, headers=headers)
@@ -113,6 +115,9 @@ def _client_process(port, path, headers, threads, start_at, stop_at, out):
     workers = [threading.Thread(target=loop) for _ in range(threads)]
     for w in workers:
         w.start()
+    barrier.wait(timeout=120)  # every client process is up: all start together, for the same window
+    stop_at = time.monotonic() + window
+    go.set()
     for w in workers:
         w.join()
     out.put((latencies, errors, first_error))
@@ -128,14 +133,19 @@ def run(port, path, headers, *, duration, concurrency, processes, warmup=1.0) ->
     threads = max(1, concurrency // processes)
     # Warm up (connections, worker caches), then measure a fresh window.
     for window in (warmup, duration):
-        start_at = time.time() + 1.0  # every client starts together, after spawning
+        barrier = ctx.Barrier(processes)
         clients = [
-            ctx.Process(target=_client_process, args=(port, path, headers, threads, start_at, start_at + window, out))
+            ctx.Process(target=_client_process, args=(port, path, headers, threads, window, barrier, out))
             for _ in range(processes)
         ]
         for c in clients:
             c.start()
-        results = [out.get() for _ in clients]
+        try:
+            results = [out.get(timeout=window + 180) for _ in clients]
+        except queue.Empty:
+            for c in clients:
+                c.terminate()
+            raise RuntimeError("a load client process did not report back (see its traceback above)") from None
         for c in clients:
             c.join()
     latencies = sorted(x for r in results for x in r[0])

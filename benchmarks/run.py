@@ -49,8 +49,10 @@ def main(argv=None) -> int:
                                          else f"skipped: {row['skipped']}"))
     say(f"(a) load: {args.concurrency} concurrent clients, {args.duration:g} s per target, "
         f"{args.workers} gunicorn workers")
+    result["load_average"] = {"before_load": _busy()}
     result["load"] = _load(data, args)
     say("(c) PDF render")
+    result["load_average"]["before_render"] = _busy()
     result["render"] = render.measure()
     for row in result["render"]:
         say(f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB")
@@ -93,10 +95,33 @@ def _data(reuse: bool) -> dict:
                for slug in (generate.SMALL.slug, generate.LARGE.slug)):
             say("reusing the generated clubs")
             return data
+    _fresh_sqlite()
     say(f"generating the benchmark clubs into {connection.vendor} (takes a few minutes)")
     data = generate.generate(log=say)
     DATA_FILE.write_text(json.dumps(data))
     return data
+
+
+def _busy() -> float:
+    """The 1-minute load average; warns when other work competes with the benchmark."""
+    load_average = round(os.getloadavg()[0], 2)
+    if load_average > (os.cpu_count() or 1) / 2:
+        say(f"    warning: load average {load_average} on {os.cpu_count()} CPUs: other work competes, "
+            "figures will be low")
+    return load_average
+
+
+def _fresh_sqlite() -> None:
+    """The default benchmark database (SQLite under var/bench/) starts empty every run:
+    a schema migrated by an older checkout would not match the code."""
+    from benchmarks.settings import _VAR
+
+    name = Path(str(connection.settings_dict["NAME"]))
+    if connection.vendor != "sqlite" or not name.is_relative_to(_VAR):
+        return
+    connection.close()
+    for path in (name, name.with_name(name.name + "-wal"), name.with_name(name.name + "-shm")):
+        path.unlink(missing_ok=True)
 
 
 def _load(data, args) -> list[dict]:
@@ -188,7 +213,9 @@ def table(result: dict) -> str:
     lines = [
         f"Run `{result['name']}` on {result['date'][:16].replace('T', ' ')} UTC: {m['cpu']}, {m['cpus']} CPUs, "
         f"{m['memory']}, {m['os']}, Python {m['python']}, Django {m['django']}, {m['database']}, "
-        f"WeasyPrint {m['weasyprint']}.",
+        f"WeasyPrint {m['weasyprint']}. Load average before the load test "
+        f"{result.get('load_average', {}).get('before_load', '?')}, before the renders "
+        f"{result.get('load_average', {}).get('before_render', '?')} (other work on the machine lowers the figures).",
         "",
         "Data: " + "; ".join(f"{slug}: {c['campaigns']} campaigns, {c['scenarios']} scenarios, "
                              f"{c['roster_entries']} roster entries, {c['events']} journal events"

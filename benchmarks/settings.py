@@ -21,12 +21,13 @@ for _name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECUR
 os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
 
 from muster.settings import *  # noqa: E402,F401,F403
-from muster.settings import MUSTER_EXTRA_SYSTEMS, STORAGES  # noqa: E402
+from muster.settings import MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa: E402
 
 ROOT_URLCONF = "benchmarks.urls"
 MUSTER_EXTRA_SYSTEMS = [*MUSTER_EXTRA_SYSTEMS, "benchmarks.drill"]
 # No collectstatic for a benchmark run: serve static files from the finders.
 STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
 WHITENOISE_USE_FINDERS = True
+Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing one
 # The generator makes a few dozen users; their passwords are not what is measured.
 PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
