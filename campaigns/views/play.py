@@ -25,6 +25,7 @@ from . import actions
 from .common import done, is_htmx, page
 
 RECENT = 15  # history entries on the campaign page; the rest on the history page
+_PEOPLE = ("player.", "referee.")
 
 
 def system_panel(slug: str):
@@ -66,6 +67,8 @@ def _history(campaign, viewer, state, system, limit=None):
     rows = []
     for entry in entries:
         correct, undo = _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
+        if entry.kind.startswith(_PEOPLE) and not viewer.organizer:
+            correct = undo = False  # who plays which side is the organizer's business
         rows.append({"entry": entry, "correct": correct, "undo": undo})
     rows.reverse()  # newest first
     return (rows[:limit], len(rows) > limit) if limit else (rows, False)

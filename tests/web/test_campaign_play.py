@@ -355,3 +355,11 @@ def test_a_full_export_once_every_side_agreed(skirmish, people, client_for):
                                            for e in full["events"])
     assert "Download the journal (full)" in text_of(olga.get(url(skirmish)))
     assert json.loads(client_for("alice").get(url(skirmish, "export/")).content)["scope"] == "side:red"
+
+
+def test_players_are_offered_to_fix_play_not_the_seating(skirmish, people, client_for):
+    assigned = skirmish.events.get(kind="referee.assigned")
+    assert f"/history/{assigned.uid}/undo/" not in text_of(client_for("bob").get(url(skirmish, "history/")))
+    assert f"/history/{assigned.uid}/undo/" in text_of(client_for("olga").get(url(skirmish, "history/")))
+    buy = submit(skirmish, people["bob"], "skirmish.supply").events[0]
+    assert f"/history/{buy.uid}/undo/" in text_of(client_for("bob").get(url(skirmish, "history/")))
