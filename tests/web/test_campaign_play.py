@@ -2,6 +2,7 @@
 choices, results and their confirmation, disputes, proposals, history, export."""
 
 import json
+import re
 
 import pytest
 
@@ -223,7 +224,6 @@ def test_a_dispute_goes_to_the_referee(skirmish, people, client_for):
 
 def test_an_undo_is_proposed_and_agreed(skirmish, people, client_for):
     alice, bob = client_for("alice"), client_for("bob")
-    buy = None
     submit(skirmish, people["alice"], "skirmish.supply")
     buy = submit(skirmish, people["alice"], "skirmish.buy", {"count": 1}).events[0]
     response = alice.post(url(skirmish, f"history/{buy.uid}/undo/"), {"reason": "misclick"})
@@ -278,12 +278,14 @@ def test_a_late_house_rule_is_proposed_and_a_bad_one_refused(skirmish, people, c
 
 
 def test_history_names_events_by_uid_and_never_by_sequence(skirmish, people, client_for):
-    submit(skirmish, people["alice"], "skirmish.supply")
+    supply = submit(skirmish, people["bob"], "skirmish.supply").events[0]
     page = text_of(client_for("bob").get(url(skirmish, "history/")))
-    for event in skirmish.events.filter(audience="public"):
-        if event.kind in ("player.assigned", "referee.assigned"):
-            assert str(event.uid) in page
-    assert "/history/1/" not in page and "seq" not in page
+    assert f"/history/{supply.uid}/undo/" in page
+    organizer = text_of(client_for("olga").get(url(skirmish, "history/")))
+    for event in skirmish.events.filter(kind__in=("player.assigned", "referee.assigned")):
+        assert f"/history/{event.uid}/undo/" in organizer
+    for text in (page, organizer):
+        assert not re.search(r"/history/\d+/", text) and "seq" not in text
 
 
 def test_the_export_is_cut_to_the_viewer(skirmish, people, client_for):
