@@ -183,3 +183,20 @@ def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people
         assert batch == {c.pk: visibility.viewer_for(user, c) for c in campaigns}, name
     assert visibility.viewers_for(people["rita"], campaigns)[skirmish.pk].referee
     assert visibility.viewers_for(people["olga"], campaigns)[skirmish.pk].playing == "red"
+
+
+def test_campaign_setup_page_members_and_players(club, people, client_for, django_assert_max_num_queries):
+    """The organizer's setup page lists the club's members (to seat them) and the sides' players."""
+    campaign = _new_campaign(club, people, "Setting up", start=False)
+
+    def grow(n):
+        for i in range(Membership.objects.filter(club=club, user__username__startswith="recruit").count(), n):
+            user = UserFactory(username=f"recruit{i:02d}")
+            Membership.objects.create(club=club, user=user)
+            if i % 2:
+                svc.assign_player(campaign, people["olga"], side="blue", username=user.username)
+
+    def seen(content, n):
+        assert all(f"recruit{i:02d}" in content for i in range(n))
+
+    _bounded(client_for("olga"), f"/campaigns/{campaign.pk}/setup/", grow, django_assert_max_num_queries, seen)
