@@ -111,10 +111,15 @@ def print_context(user, campaign, sheet: str, paper: str = "A4", side: str | Non
 
 
 def enqueue(job_id) -> None:
-    """Send the render task (after commit: the worker must see the row)."""
+    """Send the render task (after commit: the worker must see the row). If the broker
+    cannot be reached the job stays queued: the page says it waits for the worker, and
+    offers a retry once it is stale; the request itself does not fail."""
     from .tasks import render_sheet
 
-    render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    try:
+        render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+    except Exception:  # noqa: BLE001 - a broker outage must not turn a saved request into a 500
+        logger.exception("Could not enqueue print job %s", job_id)
 
 
 # --- reading ------------------------------------------------------------------------------------

@@ -219,3 +219,17 @@ def test_a_side_sheet_needs_a_side_when_the_asker_plays_none(skirmish, people):
     with pytest.raises(DomainError) as refused:
         services.request_sheet(people["rita"], skirmish, "supply")
     assert refused.value.field == "side"
+
+
+def test_a_broker_outage_leaves_the_job_queued_instead_of_failing_the_request(skirmish, people, monkeypatch,
+                                                                               django_capture_on_commit_callbacks):
+    from rosters import tasks
+
+    def unreachable(*args, **kwargs):
+        raise ConnectionRefusedError("redis is down")
+
+    monkeypatch.setattr(tasks.render_sheet, "apply_async", unreachable)
+    with django_capture_on_commit_callbacks(execute=True):
+        job, created = services.request_sheet(people["alice"], skirmish, "summary")
+    job.refresh_from_db()
+    assert created and job.status == PrintJob.QUEUED
