@@ -226,3 +226,38 @@ class ExportApi(CampaignScoped, generics.GenericAPIView):
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
         return Response(JournalSerializer(journal_io.export_journal(campaign, viewer)).data)
+
+
+# --- odds before rolling ------------------------------------------------------------------------
+
+
+class SideOddsSerializer(serializers.Serializer):
+    side = serializers.CharField()
+    status = serializers.CharField(help_text="ready | pending (being computed in the background)")
+    rolls = serializers.JSONField(
+        required=False,
+        help_text="each upcoming roll: key, label, table, modifiers [{label, rule, value}], total_modifier, "
+        "outcomes [{outcome, fraction, percent}] and, where the roll changes a side value, after {label, values}",
+    )
+
+
+@extend_schema(tags=["journal"])
+class OddsApi(CampaignScoped, generics.GenericAPIView):
+    serializer_class = SideOddsSerializer
+    filter_backends: list = []
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="campaigns_odds", responses={200: SideOddsSerializer(many=True), **errors(404)},
+        summary="Exact odds of your side's upcoming rolls (only the sides you may read)",
+    )
+    def get(self, request, campaign_id):
+        from campaigns.services import odds
+
+        campaign, viewer = self.campaign_and_viewer()
+        found = odds.odds_for(campaign, viewer)
+        if any(entry["status"] == "pending" for entry in found.values()):
+            odds.enqueue(campaign)
+        # The journal position would count the other side's hidden events: not shown.
+        rows = [{k: v for k, v in dict(entry, side=slug).items() if k != "seq"} for slug, entry in found.items()]
+        return Response(SideOddsSerializer(rows, many=True).data)

@@ -18,6 +18,7 @@ from campaigns import journal_io, selectors, visibility
 from campaigns.core_events import AMENDABLE, UNDOABLE
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm
+from campaigns.services import odds as odds_service
 from campaigns.services.journal import submit
 from campaigns.systems import get_system
 
@@ -100,7 +101,21 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "house_rule_form": HouseRuleForm(),
         "proposal_form": ProposalForm(),
         "sides": [(slug, side["name"], side["players"]) for slug, side in state["sides"].items()],
+        "odds": _odds(campaign, viewer, state),
     }
+
+
+def _odds(campaign, viewer, state) -> list[dict]:
+    """Odds before rolling, for the viewer's own side(s) only (the odds service asks visibility)."""
+    if state["status"] != "active":
+        return []
+    found = odds_service.odds_for(campaign, viewer)
+    if any(entry["status"] == "pending" for entry in found.values()):
+        odds_service.enqueue(campaign)  # e.g. the cache was cleared: computed again in the background
+    return [
+        dict(entry, name=state["sides"][slug]["name"]) for slug, entry in found.items()
+        if entry["status"] == "pending" or entry.get("rolls")
+    ]
 
 
 @page
