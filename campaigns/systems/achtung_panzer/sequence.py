@@ -64,6 +64,9 @@ def _commencement(ctx, state, side, data):
     for s in SIDES:
         pub["elr"][s] = private(state, s)["elr"]
         pub["san"][s] = private(state, s)["san"]
+    if pub.get("special_half_day") == "armor":
+        # CG13: the French SAN is 2 for an Armor half-day only; the kept SAN returns afterwards.
+        pub["san"]["allied"] = int(ctx.value("san.french_armor_half_day"))
     if pub["scenario_type"] in ("dual", "dual_attack") and not pub.get("moves_first"):
         # The Dual Attack move dr of 1.6231 and 1.625 is one roll (rules-notes).
         report = roll_on(ctx, "1.6231.dual_dr", roll_key(state, "1.625", "public"), label="Dual Attack: moves first")
