@@ -63,6 +63,19 @@ def skirmish(club, people):
 # --- real services (tests/workers.py) ----------------------------------------------------------
 
 
+@pytest.fixture(autouse=True)
+def _tasks_inline_by_default():
+    """Background tasks run inline in tests, as with no REDIS_URL, even when REDIS_URL
+    is set (CI): nobody consumes the test queue. A test that wants them to go through
+    Redis to a real worker process asks for `celery_worker`."""
+    from muster.celery import app
+
+    eager, app.conf.task_always_eager = app.conf.task_always_eager, True
+    yield
+    app.conf.task_always_eager = eager
+
+
+
 @pytest.fixture
 def celery_worker(transactional_db, settings, tmp_path_factory):
     """start(**env) -> a running CeleryWorker on the test database and its own queue.
