@@ -102,3 +102,67 @@ def test_the_referee_sees_both_sides_and_the_describe_lines_hide_the_data(wars, 
     assert set(view["game"]["sides"]) == {"allied", "german"}
     lines = [h.text for h in history(busy.campaign, rita) if h.kind in ("ap.purchase", "ap.cvp", "ap.retained")]
     assert lines and not [t for t in lines if "A5" in t or "11" in t or "457" in t]
+
+
+def _html(text: str, war) -> str:
+    """A page with its per-campaign tokens blanked: uids, ids, CSRF/idempotency tokens, times."""
+    text = _UID.sub("<uid>", text).replace(war.campaign.name, "<name>")
+    text = re.sub(rf"/{war.campaign.pk}/", "/<id>/", text)
+    text = re.sub(r'name="(csrfmiddlewaretoken|idempotency_key)" value="[^"]*"', r'name="\1" value=""', text)
+    text = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', text)
+    text = re.sub(r'<time[^>]*>[^<]*</time>', "<time/>", text)
+    return re.sub(r"\d{4}-\d\d-\d\d[ T][0-9:.+Z]*", "<t>", text)
+
+
+def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars, people,
+                                                                          django_capture_on_commit_callbacks):
+    """Pages (campaign page with the odds panel, history, the public CG Roster and the German
+    sheets' print views), the API (state, odds, export) and the refusal of an Allied step."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    from campaigns.errors import DomainError, Forbidden, NotFound
+    from campaigns.services.journal import submit
+
+    cache.clear()
+    seen = []
+    for war in wars:
+        pk = war.campaign.pk
+        page, api = Client(), APIClient()
+        page.force_login(people["bob"])
+        api.force_login(people["bob"])
+        with django_capture_on_commit_callbacks(execute=True):  # the odds task runs inline
+            page.get(f"/campaigns/{pk}/")
+        got = {
+            "page": page.get(f"/campaigns/{pk}/").content.decode(),
+            "history": page.get(f"/campaigns/{pk}/history/").content.decode(),
+            "cg_roster": page.get(f"/campaigns/{pk}/sheets/cg_roster/print/").content.decode(),
+            "rg_purchases": page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=german").content.decode(),
+            "retained": page.get(f"/campaigns/{pk}/sheets/retained/print/?side=german").content.decode(),
+            "state": json.dumps(api.get(f"/api/v1/campaigns/{pk}/state/").json(), sort_keys=True),
+            "odds": json.dumps(api.get(f"/api/v1/campaigns/{pk}/odds/").json(), sort_keys=True),
+            "export": json.dumps(api.get(f"/api/v1/campaigns/{pk}/export/").json(), sort_keys=True),
+            "allied_sheet": str(page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=allied").status_code),
+        }
+        try:
+            submit(war.campaign, people["bob"], "ap.purchase", {"action": "buy", "rg": "I1"}, side="allied")
+            got["refusal"] = "accepted!"
+        except (DomainError, Forbidden, NotFound) as error:
+            got["refusal"] = f"{type(error).__name__}: {error}"
+        seen.append({part: _html(text, war) for part, text in got.items()})
+    assert "Odds before rolling" in seen[0]["page"] and "CG Roster" in seen[0]["cg_roster"]
+    assert seen[0]["allied_sheet"] in ("403", "404") and seen[0]["refusal"] != "accepted!"
+    for part in seen[0]:
+        assert seen[0][part] == seen[1][part], part
+
+
+def test_the_same_pages_do_differ_for_the_referee(wars, people):
+    """The comparison above can fail: the referee's copy of the same page shows the Allied secrets."""
+    from django.test import Client
+
+    pages = []
+    for war in wars:
+        client = Client()
+        client.force_login(people["rita"])
+        pages.append(_html(client.get(f"/campaigns/{war.campaign.pk}/").content.decode(), war))
+    assert pages[0] != pages[1]
