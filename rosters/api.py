@@ -13,7 +13,6 @@ from rest_framework.response import Response
 
 from api.common import CampaignScoped, valid_input
 from api.openapi import errors
-from campaigns.errors import NotFound
 from campaigns.services.state import current_state
 
 from . import services, sheets
@@ -128,14 +127,7 @@ class PrintJobFileApi(generics.GenericAPIView):
                               **errors(404)},
                    summary="Download the PDF (checked on every download)")
     def get(self, request, job_id):
-        job = services.job_for(request.user, job_id)
-        if job.status != PrintJob.DONE or not job.file:
-            raise NotFound("file")
-        try:
-            handle = job.file.open("rb")
-        except FileNotFoundError:
-            raise NotFound("file") from None
-        response = FileResponse(handle, as_attachment=True, filename=services.download_name(job),
-                                content_type="application/pdf")
+        handle, filename = services.open_pdf(request.user, job_id)
+        response = FileResponse(handle, as_attachment=True, filename=filename, content_type="application/pdf")
         response["Cache-Control"] = "private, no-store"
         return response

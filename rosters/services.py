@@ -139,6 +139,18 @@ def job_for(user, job_id) -> PrintJob:
     return job
 
 
+def open_pdf(user, job_id):
+    """(open file, download name) of a finished job the user may read — checked on every
+    download — or NotFound: the job is not the user's to read, not done, or its file is gone."""
+    job = job_for(user, job_id)
+    if job.status != PrintJob.DONE or not job.file:
+        raise NotFound("file")
+    try:
+        return job.file.open("rb"), download_name(job)
+    except FileNotFoundError:
+        raise NotFound("file") from None
+
+
 def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
     """The newest jobs of a campaign whose sheets this viewer may read."""
     return list(visibility.print_jobs_for(viewer, campaign).defer("context").order_by("-created_at")[:limit])

@@ -6,7 +6,7 @@ never served directly).
 
 from __future__ import annotations
 
-from django.http import FileResponse, Http404
+from django.http import FileResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -15,7 +15,6 @@ from campaigns.errors import DomainError
 from campaigns.views.common import is_htmx, page
 
 from . import services
-from .models import PrintJob
 
 
 def _job_fragment(request, job, status=200, error=None):
@@ -68,15 +67,8 @@ def job_retry(request, job_id):
 @page
 @require_GET
 def job_file(request, job_id):
-    job = services.job_for(request.user, job_id)  # visibility, on every download
-    if job.status != PrintJob.DONE or not job.file:
-        raise Http404("This sheet is not ready.")
-    try:
-        handle = job.file.open("rb")
-    except FileNotFoundError:
-        raise Http404("The file is gone; request the sheet again.") from None
-    response = FileResponse(handle, as_attachment=True, filename=services.download_name(job),
-                            content_type="application/pdf")
+    handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
+    response = FileResponse(handle, as_attachment=True, filename=filename, content_type="application/pdf")
     response["Cache-Control"] = "private, no-store"
     return response
 

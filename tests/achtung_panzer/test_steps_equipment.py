@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import pytest
 
 from campaigns.systems.achtung_panzer.steps import equipment
 from tests.achtung_panzer.step_harness import (

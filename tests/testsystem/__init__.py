@@ -10,7 +10,7 @@ from pathlib import Path
 
 from campaigns.core_events import advance, open_sealed
 from campaigns.errors import DomainError
-from campaigns.rolls import Mod, odds, roll_on
+from campaigns.rolls import Mod, roll_on
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import Action, GameSystem, SheetDef, SideDef, StepStatus, UpcomingRoll, Variant
 

@@ -13,7 +13,6 @@ Initial Scenario's set-up only 1.619-1.622 run (1.5), then 1.625.
 from __future__ import annotations
 
 import importlib
-import importlib.util
 import re
 
 from campaigns.core_events import advance, finish
@@ -124,12 +123,10 @@ def _order_key(step: Step) -> str:
 def load_steps() -> list[Step]:
     found: list[Step] = []
     for name in STEP_MODULES:
-        module_name = f"{__package__}.steps.{name}"
-        if importlib.util.find_spec(module_name) is None:
-            continue  # not written yet: its steps are absent
-        found.extend(getattr(importlib.import_module(module_name), "STEPS", []))
-    ids = {s.id for s in found}
-    steps = [s for s in OWN_STEPS if s.id not in ids] + found
+        found.extend(importlib.import_module(f"{__package__}.steps.{name}").STEPS)
+    steps = [*OWN_STEPS, *found]
+    if len({s.id for s in steps}) != len(steps):
+        raise RuntimeError("Two Refit Phase steps share an id")
     return sorted(steps, key=_order_key)  # stable: a module's own order is kept within one rule number
 
 

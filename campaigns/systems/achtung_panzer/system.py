@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import importlib
-import importlib.util
 from functools import lru_cache
 from pathlib import Path
 
@@ -14,19 +12,13 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import Action, GameSystem, SideDef, StepStatus, Variant
 
-from . import halfday, retained, sequence, state as initial
+from . import halfday, odds, retained, sequence, sheets as sheet_defs, state as initial
+from .steps import initiative
 from .common import SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
 
 DATA = Path(__file__).parent
 NAMES = {"allied": "Allied", "german": "German"}
-
-
-def _optional(name: str):
-    module_name = f"{__package__}.{name}"
-    if importlib.util.find_spec(module_name) is None:
-        return None
-    return importlib.import_module(module_name)
 
 
 def _variants() -> tuple[Variant, ...]:
@@ -66,9 +58,6 @@ OWN_KINDS = (
     ), audience="public", rule="1.6"),
 )
 
-_sheets = _optional("sheets")
-
-
 @lru_cache(maxsize=None)
 def _constants() -> dict:
     with (DATA / "constants.yaml").open(encoding="utf-8") as handle:
@@ -90,7 +79,7 @@ class AchtungPanzer(GameSystem):
     )
     result_fields = halfday.RESULT_FIELDS
     event_kinds = (*_step_kinds(), *OWN_KINDS)
-    sheets = tuple(getattr(_sheets, "SHEETS", ())) if _sheets else ()
+    sheets = tuple(sheet_defs.SHEETS)
 
     def constants(self):
         return _constants()
@@ -140,16 +129,11 @@ class AchtungPanzer(GameSystem):
         finish(state, winner, reason)
 
     def on_sealed_revealed(self, state, key, choices, ctx):
-        initiative = _optional("steps.initiative")
-        if initiative is not None and hasattr(initiative, "on_revealed"):
-            initiative.on_revealed(state, key, choices, ctx)
+        initiative.on_revealed(state, key, choices, ctx)
         sequence.complete_pending(state, ctx)
 
     def clean_sealed_choice(self, state, key, choice, ctx):
-        initiative = _optional("steps.initiative")
-        if initiative is not None and hasattr(initiative, "clean_choice"):
-            return initiative.clean_choice(state, key, choice, ctx)
-        return choice
+        return initiative.clean_choice(state, key, choice, ctx)
 
     # --- reading ----------------------------------------------------------------------------
     def actions(self, state, side):
@@ -213,12 +197,6 @@ class AchtungPanzer(GameSystem):
             return "waiting" if sequence.waiting(state, side) else "current"
         return "waiting"
 
-    def side_odds(self, state, side, ctx, rolls):
-        """The odds task (campaigns.services.odds) uses this: exact odds plus CPP/ELR after the roll."""
-        from .odds import side_odds
-
-        return side_odds(state, side, ctx, rolls)
-
     def upcoming_rolls(self, state, side, ctx):
         if state.get("game") is None or public(state)["phase"] != "refit":
             return []
@@ -233,12 +211,7 @@ class AchtungPanzer(GameSystem):
 
     def side_odds(self, state, side, ctx, rolls):
         """The odds task's hook (campaigns/services/odds.py): exact odds plus value-after summaries."""
-        odds = _optional("odds")
-        if odds is not None and hasattr(odds, "side_odds"):
-            return odds.side_odds(state, side, ctx, rolls)
-        from campaigns.rolls import upcoming_odds
-
-        return [upcoming_odds(ctx, roll) for roll in rolls]
+        return odds.side_odds(state, side, ctx, rolls)
 
     def roster(self, state):
         game = state.get("game")
@@ -282,9 +255,7 @@ class AchtungPanzer(GameSystem):
         return kind.label if kind else record.kind
 
     def sheet_context(self, sheet, state, view):
-        if _sheets is not None and hasattr(_sheets, "sheet_context"):
-            return _sheets.sheet_context(sheet, state, view)
-        return {}
+        return sheet_defs.sheet_context(sheet, state, view)
 
     def demo(self, club, users):
         from .demo import build_demo

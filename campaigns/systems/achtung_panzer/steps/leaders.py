@@ -19,8 +19,7 @@ from campaigns.schema import Field
 from .. import common
 from .base import PENDING, Step
 from .helpers import (
-    clear_pending, eliminate, mods, new_unit, pending_for, retained, set_pending, table_mod, table_mod_value,
-    unit_by_id, upcoming, won_this_half_day,
+    clear_pending, eliminate, mods, new_unit, pending_for, retained, set_pending, table_mod, unit_by_id, upcoming, won_this_half_day,
 )
 
 LEADER_KINDS = ("leader", "armor_leader")
