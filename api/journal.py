@@ -11,6 +11,7 @@ from rest_framework.response import Response
 
 from campaigns import journal_io, selectors
 from campaigns.errors import DomainError
+from campaigns.services import odds
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 
@@ -252,12 +253,8 @@ class OddsApi(CampaignScoped, generics.GenericAPIView):
         summary="Exact odds of your side's upcoming rolls (only the sides you may read)",
     )
     def get(self, request, campaign_id):
-        from campaigns.services import odds
-
         campaign, viewer = self.campaign_and_viewer()
         found = odds.odds_for(campaign, viewer)
-        if any(entry["status"] == "pending" for entry in found.values()):
-            odds.enqueue(campaign)
         # The journal position would count the other side's hidden events: not shown.
         rows = [{k: v for k, v in dict(entry, side=slug).items() if k != "seq"} for slug, entry in found.items()]
         return Response(SideOddsSerializer(rows, many=True).data)

@@ -71,7 +71,7 @@ def enqueue(campaign: Campaign) -> None:
 
 def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
     """side -> odds for the sides the viewer may read (only `side` if given). A side whose odds are
-    not computed yet for the current journal position gets {"status": "pending"}."""
+    not computed yet for the current journal position gets {"status": "pending"} and is enqueued."""
     if side is not None and not viewer.can_read("side", side):
         raise Forbidden("You may not see another side's odds.")
     readable = [s for s in get_system(campaign.system).side_slugs() if viewer.can_read("side", s)]
@@ -80,4 +80,6 @@ def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dic
     for slug in wanted:
         data = cache.get(cache_key(campaign.pk, campaign.last_seq, slug))
         result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
+    if any(entry["status"] == "pending" for entry in result.values()):
+        enqueue(campaign)  # e.g. the cache was cleared: computed again in the background
     return result

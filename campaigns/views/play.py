@@ -110,8 +110,6 @@ def _odds(campaign, viewer, state) -> list[dict]:
     if state["status"] != "active":
         return []
     found = odds_service.odds_for(campaign, viewer)
-    if any(entry["status"] == "pending" for entry in found.values()):
-        odds_service.enqueue(campaign)  # e.g. the cache was cleared: computed again in the background
     return [
         dict(entry, name=state["sides"][slug]["name"]) for slug, entry in found.items()
         if entry["status"] == "pending" or entry.get("rolls")
