@@ -61,15 +61,23 @@ def submit(
             if idempotency_key:
                 existing = list(locked.events.filter(idempotency_key=idempotency_key))
                 if existing:
-                    return Submission(existing, None, replayed=True)
+                    return _replayed(existing, user)
             return _submit_locked(locked, user, kind, data or {}, side, dice, expected_version, idempotency_key)
     except IntegrityError:
         # Two requests with one idempotency key raced past the check: the other won.
         if idempotency_key:
             existing = list(campaign.events.filter(idempotency_key=idempotency_key))
             if existing:
-                return Submission(existing, None, replayed=True)
+                return _replayed(existing, user)
         raise
+
+
+def _replayed(existing, user) -> Submission:
+    """The answer to a resent submission. A key someone else used is refused: answering with
+    their events would show them (perhaps another side's secrets) to this user."""
+    if any(event.actor_id != user.pk for event in existing):
+        raise DomainError("idempotency_key", "This key was already used for another submission.")
+    return Submission(existing, None, replayed=True)
 
 
 def _submit_locked(campaign, user, kind, data, side, dice, expected_version, idempotency_key):

@@ -144,8 +144,6 @@ def campaign_submit(request, pk: int):
     try:
         submission = submit(campaign, request.user, kind, box.form.event_data(), side=todo.side or side,
                             dice=dice, idempotency_key=box.key[:80])
-        if submission.replayed and any(e.actor_id != request.user.pk for e in submission.events):
-            raise DomainError("idempotency_key", "This form was already sent by someone else; reload the page.")
     except DiceNeeded as need:
         shown = actions.build(system, page_data.state, todo, dice_needs=need.needs,
                               initial={k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice:")})

@@ -149,6 +149,15 @@ def test_idempotency_key_appends_once(skirmish, people):
     assert Event.objects.filter(kind="skirmish.supply").count() == 1
 
 
+def test_someone_elses_idempotency_key_is_refused_and_shows_nothing(skirmish, people):
+    submit(skirmish, people["alice"], "skirmish.supply", idempotency_key="guessable")  # red's secret roll
+    count = Event.objects.count()
+    with pytest.raises(DomainError) as refused:
+        submit(skirmish, people["bob"], "skirmish.supply", idempotency_key="guessable")
+    assert refused.value.field == "idempotency_key"
+    assert Event.objects.count() == count  # nothing written, and red's events not handed back
+
+
 def test_staleness_is_per_side(skirmish, people):
     red_version = _state(skirmish)["streams"].get("side:red", 0)
     submit(skirmish, people["bob"], "skirmish.supply")  # blue works meanwhile: red is not stale
