@@ -8,7 +8,7 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from . import visibility
-from .models import Campaign, Club, Event, Invitation, Membership, Scenario, Side, SidePlayer, Snapshot
+from .models import Campaign, Club, ClubLogEntry, Event, Invitation, Membership, Scenario, Side, SidePlayer, Snapshot
 
 HIDDEN = "— private: not shown here —"
 
@@ -93,6 +93,13 @@ class CampaignAdmin(ReadOnlyAdmin):
     list_filter = ["status", "system"]
     search_fields = ["name", "club__name"]
     inlines = [SideInline, ScenarioInline]
+
+
+@admin.register(ClubLogEntry)
+class ClubLogEntryAdmin(ReadOnlyAdmin):
+    list_display = ["at", "club", "actor", "action"]
+    list_filter = ["action"]
+    fields = readonly_fields = ["at", "club", "actor", "action", "detail"]
 
 
 @admin.register(Side)

@@ -77,6 +77,25 @@ class Invitation(models.Model):
         return not self.revoked and self.accepted_at is None and self.expires_at > timezone.now()
 
 
+class ClubLogEntry(models.Model):
+    """Who changed what in a club (members, roles, invitations): the audit trail of the changes
+    that are not campaign events. Append-only, written by campaigns.services.clubs."""
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log")
+    at = models.DateTimeField(default=timezone.now)
+    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    action = models.CharField(max_length=40)
+    detail = models.JSONField(default=dict)  # usernames, roles, invitation id: never an invitation code
+
+    class Meta:
+        ordering = ["-at", "-pk"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise ValueError("The club log is append-only.")
+        super().save(*args, **kwargs)
+
+
 class Campaign(models.Model):
     SETUP, ACTIVE, FINISHED = "setup", "active", "finished"
     STATUSES = [(SETUP, "Setting up"), (ACTIVE, "Active"), (FINISHED, "Finished")]

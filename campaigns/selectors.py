@@ -266,21 +266,27 @@ class ClubPage:
     members: list
     campaigns: list
     invitations: list | None  # organizers only
+    log: list | None = None  # organizers only: who changed members, roles, invitations
+
+
+CLUB_LOG_SHOWN = 30
 
 
 def club_page(user, club) -> ClubPage:
     role = visibility.role_in(user, club)
     if role is None:
         raise NotFound("club")
-    invitations = None
+    invitations = log = None
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
+        log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
     return ClubPage(
         club=club,
         role=role,
         members=list(club.memberships.select_related("user").order_by("user__username")),
         campaigns=list(visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")),
         invitations=invitations,
+        log=log,
     )
 
 

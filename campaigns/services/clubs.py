@@ -9,7 +9,11 @@ from django.utils.text import slugify
 
 from .. import visibility
 from ..errors import DomainError, Forbidden, NotFound
-from ..models import Club, Invitation, Membership
+from ..models import Club, ClubLogEntry, Invitation, Membership
+
+
+def _log(club: Club, actor, action: str, **detail) -> None:
+    ClubLogEntry.objects.create(club=club, actor=actor, action=action, detail=detail)
 
 
 def create_club(*, user, name: str) -> Club:
@@ -24,6 +28,7 @@ def create_club(*, user, name: str) -> Club:
     with transaction.atomic():
         club = Club.objects.create(name=name[:120], slug=slug)
         Membership.objects.create(club=club, user=user, role=Membership.ORGANIZER)
+        _log(club, user, "club.created", name=club.name)
     return club
 
 
@@ -36,13 +41,18 @@ def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") 
     _require_organizer(user, club)
     if role not in dict(Membership.ROLES):
         raise DomainError("role", "Choose organizer or player.")
-    return Invitation.objects.create(club=club, role=role, email=email or "", created_by=user)
+    with transaction.atomic():
+        invitation = Invitation.objects.create(club=club, role=role, email=email or "", created_by=user)
+        _log(club, user, "invitation.created", invitation=invitation.pk, role=role, email=invitation.email)
+    return invitation
 
 
 def revoke_invitation(*, invitation: Invitation, user) -> None:
     _require_organizer(user, invitation.club)
-    invitation.revoked = True
-    invitation.save(update_fields=["revoked"])
+    with transaction.atomic():
+        invitation.revoked = True
+        invitation.save(update_fields=["revoked"])
+        _log(invitation.club, user, "invitation.revoked", invitation=invitation.pk)
 
 
 def find_invitation(code: str) -> Invitation:
@@ -62,6 +72,8 @@ def accept_invitation(*, code: str, user) -> Membership:
         )
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
+        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk,
+             role=membership.role, joined=created)
     return membership
 
 
@@ -87,8 +99,11 @@ def set_role(*, club: Club, user, member_username: str, role: str) -> Membership
     if role == Membership.PLAYER and membership.role == Membership.ORGANIZER:
         if club.memberships.filter(role=Membership.ORGANIZER).count() == 1:
             raise DomainError("role", "A club needs at least one organizer: hand the role to someone first.")
-    membership.role = role
-    membership.save(update_fields=["role"])
+    if membership.role != role:
+        with transaction.atomic():
+            _log(club, user, "member.role", username=member_username, old=membership.role, new=role)
+            membership.role = role
+            membership.save(update_fields=["role"])
     return membership
 
 
@@ -98,4 +113,6 @@ def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
         membership = set_role(club=club, user=user, member_username=to_username, role=Membership.ORGANIZER)
         if to_username != user.username:
             club.memberships.filter(user=user).update(role=Membership.PLAYER)
+            _log(club, user, "member.role", username=user.username, old=Membership.ORGANIZER,
+                 new=Membership.PLAYER)
     return membership
