@@ -105,7 +105,7 @@ def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper:
         "side": {"slug": side, "name": state["sides"][side]["name"]} if side else None,
         "as_of": _as_of(campaign, reader),
         "core": summary(system, state, view),
-        "system": _jsonable(system.sheet_context(sheet.slug, state, view) or {}),
+        "system": _jsonable(system.sheet_context(sheet.slug, view) or {}),
     }
 
 

@@ -93,14 +93,14 @@ class Drill(GameSystem):
                 })
         return entries
 
-    def sheet_context(self, sheet, state, view):
+    def sheet_context(self, sheet, view):
         if sheet != "roster" or view.get("game") is None:
             return {}
         tables = []
         for side, private in view["game"]["sides"].items():
             rows = [[u["n"] + 1, f"{side.title()} unit {u['n'] + 1}", u["status"], u["experience"],
                      "hidden" if u["hidden"] else "known"] for u in private["units"]]
-            tables.append({"title": f"{state['sides'][side]['name']} units", "rows": rows,
+            tables.append({"title": f"{view['sides'][side]['name']} units", "rows": rows,
                            "columns": ["#", "Unit", "Status", "Experience", "Known to the other side"]})
         return {"tables": tables}
 

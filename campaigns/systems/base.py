@@ -191,7 +191,9 @@ class GameSystem:
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def sheet_context(self, sheet: str, state: dict, view: dict) -> dict:
+    def sheet_context(self, sheet: str, view: dict) -> dict:
+        """What a sheet prints, from `view` only: the state as the sheet's audience may read it
+        (the full state is never handed over, so a sheet cannot print another side's secrets)."""
         return {}
 
     # --- the demo (python manage.py load_demo) ---------------------------------------

@@ -49,7 +49,7 @@ def view(state, viewer):
 
 
 def test_cg_roster_lines(state):
-    ctx = S.sheet_context("cg_roster", state, view(state, Viewer.club_member()))["roster"]
+    ctx = S.sheet_context("cg_roster", view(state, Viewer.club_member()))["roster"]
     first, second = ctx["lines"]
     assert first == {"half_day": "5/29A", "winner": "German",
                      "allied": {"hist": "-2", "op": "4", "cvp": "15"},  # 12 + 3 in the RePh after 1.6067 (1.12)
@@ -61,13 +61,13 @@ def test_cg_roster_lines(state):
 
 
 def test_cg_roster_holds_nothing_private(state):
-    ctx = json.dumps(S.sheet_context("cg_roster", state, view(state, Viewer.club_member())))
+    ctx = json.dumps(S.sheet_context("cg_roster", view(state, Viewer.club_member())))
     for secret in ("I1", "A3", "D2(L)", "467", "AP Mines", "23R4", "cpp", "purchases"):
         assert secret not in ctx, secret
 
 
 def test_purchase_record_of_a_side(state):
-    ctx = S.sheet_context("rg_purchases", state, view(state, Viewer.for_side("german")))["purchases"]
+    ctx = S.sheet_context("rg_purchases", view(state, Viewer.for_side("german")))["purchases"]
     assert ctx["side"] == "German" and ctx["cpp"] == "30" and ctx["spent"] == "10" and ctx["fpp"] == "8"
     i1, o1 = ctx["rows"]
     assert (i1["half_day"], i1["rg"], i1["type"], i1["cost"], i1["strength"]) == ("5/29A", "I1", "1st line Coy", "7", "full")
@@ -78,22 +78,22 @@ def test_purchase_record_of_a_side(state):
 
 
 def test_side_sheets_hold_only_their_side(state):
-    german = json.dumps(S.sheet_context("rg_purchases", state, view(state, Viewer.for_side("german"))))
-    allied = json.dumps(S.sheet_context("rg_purchases", state, view(state, Viewer.for_side("allied"))))
+    german = json.dumps(S.sheet_context("rg_purchases", view(state, Viewer.for_side("german"))))
+    allied = json.dumps(S.sheet_context("rg_purchases", view(state, Viewer.for_side("allied"))))
     assert "D2(L)" in allied and "Medium Tank" in allied and "D2(L)" not in german and "Medium Tank" not in german
     assert "467" in german and "AP Mines" in german and "467" not in allied and "AP Mines" not in allied
-    retained = json.dumps(S.sheet_context("retained", state, view(state, Viewer.for_side("allied"))))
+    retained = json.dumps(S.sheet_context("retained", view(state, Viewer.for_side("allied"))))
     assert "D2(L)" in retained and "467" not in retained
 
 
 def test_side_sheet_needs_exactly_one_side(state):
     everything = view(state, Viewer.everything(["allied", "german"]))
-    assert S.sheet_context("rg_purchases", state, everything)["purchases"]["rows"] == []
-    assert S.sheet_context("retained", state, view(state, Viewer.club_member()))["retained"]["rows"] == []
+    assert S.sheet_context("rg_purchases", everything)["purchases"]["rows"] == []
+    assert S.sheet_context("retained", view(state, Viewer.club_member()))["retained"]["rows"] == []
 
 
 def test_retained_roster(state):
-    ctx = S.sheet_context("retained", state, view(state, Viewer.for_side("german")))["retained"]
+    ctx = S.sheet_context("retained", view(state, Viewer.for_side("german")))["retained"]
     kinds = [row["kind"] for row in ctx["rows"]]
     assert kinds == ["Leader"] * 3 + ["Squad"] * 12
     assert [row["type"] for row in ctx["rows"][:3]] == ["9-2", "8-1", "8-0"]  # best first
@@ -111,7 +111,7 @@ def test_templates_render(state, settings):
             "paper": "A4", "audience": {"key": "x", "label": "German only"}, "club": "Club", "as_of": "now",
             "campaign": {"id": 1, "name": "Somme", "system": "Achtung! Panzer!", "variant": "CG I"},
             "side": None if sheet.audience == "public" else {"slug": "german", "name": "German"},
-            "core": {}, "system": S.sheet_context(sheet.slug, state, view(state, audience)),
+            "core": {}, "system": S.sheet_context(sheet.slug, view(state, audience)),
         }
         html = sheet_html(sheet.template, context)
         if sheet.slug == "cg_roster":

@@ -31,7 +31,7 @@ def test_the_summary_prints_sides_players_timeline_and_standings(skirmish, peopl
 @pytest.fixture
 def long_supply_sheet(monkeypatch):
     """The supply sheet with 120 rows whose last cell wraps over several lines."""
-    def context(sheet, state, view):
+    def context(sheet, view):
         rows = [[f"row-{i:03d}", i, f"start-{i:03d} " + "filler words " * 14 + f"end-{i:03d}"] for i in range(120)]
         return {"tables": [{"title": "Supply", "columns": ["Unit", "Points", "Notes"], "rows": rows}]}
 

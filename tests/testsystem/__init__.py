@@ -135,7 +135,7 @@ class Skirmish(GameSystem):
         mods = tuple((m.label, m.rule, m.value) for m in self._supply_mods(state, side))
         return [UpcomingRoll(f"{rnd}/supply/{side}", "Supply roll", "supply", mods, "points")]
 
-    def sheet_context(self, sheet, state, view):
+    def sheet_context(self, sheet, view):
         """Sheets print from `view` (the audience's cut): a side's supply, the referee's notes."""
         game = view["game"] or {"sides": {}}
         if sheet == "supply":

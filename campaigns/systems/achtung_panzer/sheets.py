@@ -207,7 +207,7 @@ def retained_roster(view: dict) -> dict:
             "elr": _num(private.get("elr")), "san": _num(private.get("san"))}
 
 
-def sheet_context(sheet: str, state: dict, view: dict) -> dict:
+def sheet_context(sheet: str, view: dict) -> dict:
     """What the sheet prints: built from `view` only (the audience's cut of the state)."""
     game = view.get("game") or {}
     if sheet == "cg_roster":

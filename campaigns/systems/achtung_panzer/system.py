@@ -254,8 +254,8 @@ class AchtungPanzer(GameSystem):
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def sheet_context(self, sheet, state, view):
-        return sheet_defs.sheet_context(sheet, state, view)
+    def sheet_context(self, sheet, view):
+        return sheet_defs.sheet_context(sheet, view)
 
     def demo(self, club, users):
         from .demo import build_demo
