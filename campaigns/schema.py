@@ -7,13 +7,24 @@ error ("purchases[2].id: Unknown RG ID").
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from .errors import DomainError
 
 
 @dataclass(frozen=True)
 class Field:
+    """One value of an event's data.
+
+    The same declaration validates API input, replayed journals and page forms. For
+    pages, a game system makes fields concrete from the campaign (GameSystem.form_fields):
+    ``labels`` names each choice in words ("u12: 467 squad, RG p1"), ``rows`` pre-fills
+    a list of objects with one row per candidate (a unit that may harden), ``key``
+    names the sub-field that identifies a row (shown as text, not typed), and
+    ``widget`` hints at the input ("checkboxes", "radios", "rows", "hidden").
+    A person never types JSON: ``json`` fields are for the API and journal files only.
+    """
+
     name: str
     type: str = "str"  # str | int | bool | choice | list | object | json
     label: str = ""
@@ -26,10 +37,25 @@ class Field:
     item: "Field | None" = None  # for lists
     fields: tuple["Field", ...] = ()  # for objects
     help: str = ""
+    labels: tuple = ()  # ((choice, "words"), ...) for pages
+    rows: tuple = field(default=(), compare=False, hash=False)  # initial rows of a list of objects
+    key: str = ""  # the sub-field naming a row of `rows` (shown, not typed)
+    widget: str = ""
+    group: str = ""  # a heading the page shows this field under
 
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
+
+    def choice_label(self, value) -> str:
+        for choice, words in self.labels:
+            if choice == value:
+                return words
+        return str(value)
+
+    def but(self, **changes) -> "Field":
+        """A copy with some attributes changed (form_fields makes declared fields concrete)."""
+        return replace(self, **changes)
 
     def clean(self, value, path: str | None = None):
         path = path or self.name

@@ -166,6 +166,15 @@ class GameSystem:
     def actions(self, state: dict, side: str | None) -> list[Action]:
         return []
 
+    def form_fields(self, view: dict, side: str | None, kind: str, initial: dict) -> tuple | None:
+        """The fields a person fills in to submit `kind` for `side` now, as a page shows them:
+        the kind's declared fields made concrete from the campaign (``Field.but``): choices
+        drawn from the side's own units, locations … with ``labels`` in words, ``rows``
+        pre-filled with one row per candidate, defaults the rules compute. ``view`` is the
+        state as the person asking may read it (visibility.view_state). None: the kind's
+        declared fields as they are. Never a ``json`` field: a person never types JSON."""
+        return None
+
     def procedure(self, state: dict, sides: frozenset[str]) -> list[StepStatus]:
         return []
 
