@@ -1,10 +1,9 @@
 """Page forms. They only turn posted text into the values the services expect;
 every rule is checked by the services (a DomainError becomes a form error).
 
-``SchemaForm`` renders a list of ``campaigns.schema.Field`` generically (an event
-kind's data, a system's options): int/str/bool/choice as inputs, an object of
-plain fields as one input per sub-field ("data.red"), lists/objects/json as a
-JSON text area.
+Forms built from an event kind's schema fields live in campaigns.schema_forms
+(SchemaForm: real widgets, never a JSON box); the ones here are for people, clubs
+and campaign setup.
 """
 
 from __future__ import annotations
@@ -17,162 +16,7 @@ from django.contrib.auth.forms import UsernameField
 from django.core.exceptions import ValidationError
 
 from .models import Membership
-from .schema import Field
-
-_SCALAR = ("str", "int", "bool", "choice")
-
-
-def _plain_object(field: Field) -> bool:
-    return field.type == "object" and bool(field.fields) and all(f.type in _SCALAR for f in field.fields)
-
-
-class _Json(forms.CharField):
-    """JSON typed in a text area; parsed, the services check its shape."""
-
-    widget = forms.Textarea(attrs={"rows": 3, "spellcheck": "false", "class": "mono"})
-
-    def to_python(self, value):
-        value = super().to_python(value)
-        if value in ("", None):
-            return None
-        try:
-            return json.loads(value)
-        except ValueError:
-            raise ValidationError("Not valid JSON (e.g. {\"key\": 1} or [1, 2]).") from None
-
-    def prepare_value(self, value):
-        # Posted text is shown as typed; initial values arrive as JSON text (SchemaForm).
-        if value is None or isinstance(value, str):
-            return value
-        return json.dumps(value)
-
-
-def _choice_field(field: Field, required: bool) -> forms.Field:
-    by_text = {str(c): c for c in field.choices}
-    return forms.TypedChoiceField(
-        # A blank first option: nothing is chosen by accident (a sealed choice above all).
-        choices=[("", "—" if not required else "— choose —")] + [(str(c), str(c)) for c in field.choices],
-        coerce=lambda text: by_text.get(text, text), required=required, empty_value=None,
-    )
-
-
-def form_field(field: Field, *, required: bool | None = None) -> forms.Field:
-    """One Django form field for one schema field (the services validate again)."""
-    required = field.required if required is None else required
-    if field.type == "int":
-        made = forms.IntegerField(required=required, min_value=field.min, max_value=field.max)
-    elif field.type == "bool":
-        made = forms.BooleanField(required=False)
-    elif field.type == "choice" or (field.type == "str" and field.choices):
-        made = _choice_field(field, required)
-    elif field.type == "str":
-        long = field.max_length > 200
-        made = forms.CharField(
-            required=required, max_length=field.max_length, strip=True,
-            widget=forms.Textarea(attrs={"rows": 2}) if long else forms.TextInput,
-        )
-    else:
-        made = _Json(required=required)
-        kind = {"list": "a JSON list", "object": "a JSON object"}.get(field.type, "JSON")
-        field_help = f"{field.help} ({kind})" if field.help else f"Enter {kind}."
-        made.help_text = field_help
-    made.label = field.title
-    if field.type in _SCALAR and field.help:
-        made.help_text = field.help
-    if field.default is not None:
-        made.initial = field.default
-    return made
-
-
-def flat_fields(fields) -> list[tuple[str, Field]]:
-    """(form name, schema field) pairs; plain objects are flattened to "obj.sub"."""
-    out = []
-    for field in fields:
-        if _plain_object(field):
-            out.extend((f"{field.name}.{sub.name}", sub) for sub in field.fields)
-        else:
-            out.append((field.name, field))
-    return out
-
-
-class SchemaForm(forms.Form):
-    """A form for a schema field list. ``fixed`` names fields whose value is given
-    (e.g. the scenario a confirmation is about): sent as hidden inputs."""
-
-    def __init__(self, fields, *args, fixed: dict | None = None, dice_needs=(), **kwargs):
-        super().__init__(*args, **kwargs)
-        self.schema = tuple(fields)
-        self.fixed = dict(fixed or {})
-        for name, field in flat_fields(self.schema):
-            if name in self.fixed:
-                # Given by the page (a scenario, a proposal's uid): not typed, not parsed.
-                made = forms.CharField(widget=forms.HiddenInput(), required=False, initial=_as_text(self.fixed[name]))
-            else:
-                made = form_field(field)
-            self.fields[name] = made
-        for name, made in self.fields.items():
-            if isinstance(made, _Json) and name in self.initial:
-                self.initial[name] = json.dumps(self.initial[name])  # "attack" -> "\"attack\"": valid JSON
-        self.dice_needs = list(dice_needs)
-        for need in self.dice_needs:
-            self.fields[f"dice:{need['key']}"] = forms.CharField(
-                label=f"Dice for {need['key']} ({need['expr']})", help_text="The faces rolled, e.g. 3 5",
-            )
-        # A resubmission after "enter the dice" posts them back.
-        if self.is_bound:
-            for key in self.data:
-                if key.startswith("dice:") and key not in self.fields:
-                    self.fields[key] = forms.CharField(label=f"Dice for {key[5:]}")
-
-    @property
-    def visible_count(self) -> int:
-        return sum(1 for f in self if not f.is_hidden)
-
-    def clean(self):
-        cleaned = super().clean()
-        for name, value in self.fixed.items():
-            if name in self.fields:
-                cleaned[name] = value  # given by the page, not by the person
-        return cleaned
-
-    def event_data(self) -> dict:
-        """The cleaned values nested back as the event kind expects them."""
-        data: dict = {}
-        for name, field in flat_fields(self.schema):
-            value = self.cleaned_data.get(name)
-            if value is None and field.type != "bool":
-                if not field.required:
-                    continue
-            head, _, tail = name.partition(".")
-            if tail:
-                data.setdefault(head, {})[tail] = value
-            else:
-                data[name] = value
-        return data
-
-    def dice(self) -> dict | None:
-        found = {}
-        for name, value in self.cleaned_data.items():
-            if name.startswith("dice:"):
-                try:
-                    found[name[5:]] = [int(part) for part in str(value).replace(",", " ").split()]
-                except ValueError:
-                    self.add_error(name, "Enter the faces as whole numbers, e.g. 3 5.")
-                    return None
-        return found or None
-
-    def add_domain_error(self, field: str, message: str) -> None:
-        """Put a service's error on the field it names (or on the form)."""
-        name = field if field in self.fields else f"dice:{field[5:]}" if field.startswith("dice.") else None
-        if name is None:
-            head = field.split("[")[0]
-            name = head if head in self.fields else None
-        self.add_error(name if name in self.fields else None, message)
-
-
-def _as_text(value):
-    return json.dumps(value) if isinstance(value, (dict, list)) else value
-
+from .schema_forms import SchemaForm
 
 # --- people -----------------------------------------------------------------------------
 

@@ -131,11 +131,12 @@ def history(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> li
     """
     state = state if state is not None else current_state(campaign)
     system = get_system(campaign.system)
+    view = visibility.view_state(state, viewer)
     entries = []
     for event in visibility.events_for(viewer, campaign).order_by("seq"):
         record = Record.from_event(event)
         entries.append(HistoryEntry(
-            uid=record.uid, kind=record.kind, text=describe(system, record, state), actor=record.actor,
+            uid=record.uid, kind=record.kind, text=describe(system, record, view), actor=record.actor,
             side=record.side, audience=record.audience, at=record.at, data=record.data,
             undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
         ))
@@ -143,6 +144,7 @@ def history(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> li
 
 
 def describe(system, record: Record, state: dict) -> str:
+    """One event in words for someone who may read it; ``state`` is that reader's cut."""
     data = record.data
     side_name = state["sides"].get(record.side, {}).get("name", "") if record.side else ""
     text = {
@@ -154,8 +156,7 @@ def describe(system, record: Record, state: dict) -> str:
         "house_rule.set": f"House rule {data.get('key')} = {data.get('value')}",
         "campaign.started": "Campaign started",
         "campaign.finished": f"Campaign ended: {data.get('reason')}",
-        "dice.rolled": f"Dice {data.get('key')}: {' + '.join(map(str, data.get('dice', [])))}"
-                       f" ({data.get('source')})",
+        "dice.rolled": _describe_dice(system, state, data),
         "sealed.revealed": "Choices revealed: " + ", ".join(
             f"{state['sides'].get(s, {}).get('name', s)} {c}" for s, c in (data.get("choices") or {}).items()
         ),
@@ -166,6 +167,22 @@ def describe(system, record: Record, state: dict) -> str:
         kind = KINDS.get(record.kind)
         text = kind.label if kind else system.describe(record)
     return f"{side_name}: {text}" if side_name else text
+
+
+def _describe_dice(system, view: dict, data: dict) -> str:
+    sentence = system.describe_roll(view, data) if view else None
+    if sentence:
+        return sentence
+    how = "rolled by Muster" if data.get("source") == "server" else "entered from the table"
+    label = system.roll_label(view, data.get("key", "")) if view else data.get("key", "")
+    return f"{label}: {' + '.join(map(str, data.get('dice', [])))} ({how})"
+
+
+def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[str]:
+    """What a submission did, in sentences this viewer may read (its rolls and their results,
+    a reveal, an applied proposal), without the submitted event itself."""
+    entries = entries_for_events(campaign, viewer, submission.events, submission.state)
+    return [entry.text + ("" if entry.text.endswith((".", "!")) else ".") for entry in entries[1:]]
 
 
 def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
@@ -200,13 +217,14 @@ def entries_for_events(campaign: Campaign, viewer: Viewer, events, state: dict) 
     """History entries for given Event rows (a submission's), only those the viewer
     may read, named by uid like ``history_by_uid``."""
     system = get_system(campaign.system)
+    view = visibility.view_state(state, viewer)
     entries = []
     for event in events:
         if not viewer.can_read(event.audience, event.side):
             continue
         record = Record.from_event(event)
         entries.append(HistoryEntry(
-            uid=record.uid, kind=record.kind, text=describe(system, record, state), actor=record.actor,
+            uid=record.uid, kind=record.kind, text=describe(system, record, view), actor=record.actor,
             side=record.side, audience=record.audience, at=record.at, data=record.data,
             undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
         ))

@@ -196,9 +196,19 @@ class GameSystem:
         return dict(scenario["result"] or {})
 
     def describe(self, record) -> str:
-        """One line for the campaign history."""
+        """One line for the campaign history: a sentence, never a key."""
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
+
+    def roll_label(self, view: dict, key: str) -> str:
+        """A roll's key in words for a person ("RG p1, French 1st Line Coy: strength DR"),
+        from what ``view`` (the reader's cut of the state) holds."""
+        return key
+
+    def describe_roll(self, view: dict, data: dict) -> str | None:
+        """A recorded roll (the data of a dice.rolled event) as a sentence with its result
+        ("RG p1, French 1st Line Coy: DR 7 → full strength"), or None for the core's words."""
+        return None
 
     def sheet_context(self, sheet: str, view: dict) -> dict:
         """What a sheet prints, from `view` only: the state as the sheet's audience may read it

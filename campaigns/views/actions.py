@@ -1,17 +1,24 @@
-"""The campaign page's generic action forms: one form per thing the viewer can
-do now, built from the event kind's schema fields (campaigns.schema)."""
+"""The campaign page's action forms: one form per thing the viewer can do now, built
+from the event kind's schema fields as the game system makes them concrete for this
+side (GameSystem.form_fields: choices from the side's own units, rows per candidate).
+
+The page's own inputs are named ``_kind`` and ``_side`` so that no event field (a unit's
+``kind``, a player's ``side``) can ever collide with them."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 import uuid
 from dataclasses import dataclass, field, replace
 
 from campaigns.core_events import KINDS as CORE_KINDS
-from campaigns.forms import SchemaForm
 from campaigns.schema import Field
+from campaigns.schema_forms import SchemaForm
 from campaigns.selectors import Todo
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")
+META_KIND, META_SIDE = "_kind", "_side"
 
 
 @dataclass
@@ -24,43 +31,65 @@ class ActionBox:
     notice: str = ""
     style: str = "primary"
     open: bool = False  # shown unfolded (the first to-do, or one sent back with errors)
+    button: str = ""  # the submit button's words
 
 
-def kind_fields(system, state: dict, kind: str) -> tuple[Field, ...] | None:
-    """The fields to ask for: the kind's own, with the result and the sealed
-    choice shown as the inputs they really are."""
-    definition = CORE_KINDS.get(kind) or system.event_kind(kind)
+def posted_kind(post) -> tuple[str, str | None]:
+    """The event kind and side a page form was for (older clients posted ``kind``/``side``)."""
+    kind = post.get(META_KIND) or post.get("kind", "")
+    side = post.get(META_SIDE) if META_KIND in post else post.get("side")
+    return kind, side or None
+
+
+def kind_fields(system, view: dict | None, todo: Todo) -> tuple[Field, ...] | None:
+    """The fields to ask for: what the system makes of them for this side now, else the
+    kind's own, with the result and the sealed choice shown as the inputs they really are."""
+    definition = CORE_KINDS.get(todo.kind) or system.event_kind(todo.kind)
     if definition is None:
         return None
+    concrete = system.form_fields(view, todo.side, todo.kind, dict(todo.initial)) if view else None
+    if concrete is not None:
+        return tuple(concrete)
     fields = []
     for f in definition.fields:
-        if kind in _RESULT_KINDS and f.name == "data" and system.result_fields:
+        if todo.kind in _RESULT_KINDS and f.name == "data" and system.result_fields:
             f = Field("data", "object", label="Result", fields=tuple(system.result_fields))
         fields.append(f)
     return tuple(fields)
 
 
-def _sealed_choice(state, todo_or_key) -> Field | None:
-    sealed = state.get("sealed", {}).get(todo_or_key)
+def _sealed_choice(view, key) -> Field | None:
+    sealed = view.get("sealed", {}).get(key)
     if sealed and sealed.get("options"):
-        return Field("choice", "choice", label=sealed["label"], choices=tuple(sealed["options"]))
+        return Field("choice", "choice", label=sealed["label"], choices=tuple(sealed["options"]), widget="radios",
+                     labels=tuple((o, str(o).capitalize()) for o in sealed["options"]))
     return None
 
 
-def build(system, state: dict, todo: Todo, data=None, *, dice_needs=(), initial=None) -> ActionBox | None:
-    fields = kind_fields(system, state, todo.kind)
+def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=None,
+          concrete: bool = True) -> ActionBox | None:
+    """``concrete=False``: the kind's declared fields (a correction of an earlier event, whose
+    values need not be among today's choices)."""
+    fields = kind_fields(system, view if concrete else None, todo)
     if fields is None:
         return None
     if todo.kind == "sealed.submitted":
-        choice = _sealed_choice(state, todo.initial.get("key"))
+        choice = _sealed_choice(view or {}, todo.initial.get("key"))
         if choice is not None:
             fields = tuple(choice if f.name == "choice" else f for f in fields)
     core = todo.kind in CORE_KINDS
     fixed = dict(todo.initial) if core else {}
-    form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs,
+    box_key = uuid.uuid4().hex
+    form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs, auto_id=f"id_{_stable_id(todo)}_%s",
                       initial=initial if initial is not None else (None if core else dict(todo.initial)))
     style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
-    return ActionBox(todo, form, style=style)
+    return ActionBox(todo, form, key=box_key, style=style)
+
+
+def _stable_id(todo: Todo) -> str:
+    """Element ids unique on the page (every form has its own) and the same on every render."""
+    text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
 def reject_todos(state: dict, viewer) -> list[Todo]:

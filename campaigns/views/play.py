@@ -128,41 +128,60 @@ def campaign_submit(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
-    kind, side = request.POST.get("kind", ""), request.POST.get("side") or None
+    kind, side = actions.posted_kind(request.POST)
     todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer)]
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     box = actions.build(system, page_data.state, todo, request.POST)
     if box is None:
-        messages.error(request, "That is not something one can do in this campaign.")
-        return _again(request, campaign, viewer, None)
+        return _refused(request, campaign, viewer, "That is not something one can do in this campaign.")
     box.key = request.POST.get("idempotency_key") or box.key
     if not box.form.is_valid():
         return _again(request, campaign, viewer, box)
     dice = box.form.dice()
     if box.form.errors:
         return _again(request, campaign, viewer, box)
+    data = box.form.event_data()
     try:
-        submission = submit(campaign, request.user, kind, box.form.event_data(), side=todo.side or side,
+        submission = submit(campaign, request.user, kind, data, side=todo.side or side,
                             dice=dice, idempotency_key=box.key[:80])
     except DiceNeeded as need:
-        shown = actions.build(system, page_data.state, todo, dice_needs=need.needs,
-                              initial={k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice:")})
-        shown.key, shown.notice = box.key, need.message
-        return _again(request, campaign, viewer, shown)
+        return _again(request, campaign, viewer, _dice_box(system, page_data.state, todo, box, need))
     except DomainError as error:
         box.form.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
     campaign.refresh_from_db()
-    lines = [] if submission.replayed else [
-        e.text for e in selectors.entries_for_events(campaign, viewer, submission.events, submission.state)
-    ]
-    messages.success(request, f"Done: {todo.label}." + (" " + "; ".join(lines[1:]) if len(lines) > 1 else ""))
+    lines = [] if submission.replayed else selectors.submission_report(campaign, viewer, submission)
+    messages.success(request, " ".join([f"Done: {todo.label}.", *lines]))
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
+
+
+def _dice_box(system, view, todo, box, need: DiceNeeded):
+    """The form again, asking for the dice still needed and keeping every die typed so far
+    (a follow-up roll, such as the attached weapon of an "Attached" RG, asks for more)."""
+    asked = {n["key"] for n in need.needs}
+    kept = [d for d in box.form.posted_dice() if d["key"] not in asked]
+    needs = [dict(n, label=system.roll_label(view, n["key"])) for n in need.needs]
+    kept = [dict(d, label=system.roll_label(view, d["key"])) for d in kept]
+    initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
+    shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
+    shown.key = box.key
+    shown.notice = ("Enter the dice rolled at the table for: "
+                    + "; ".join(n["label"] for n in needs) + ".")
+    return shown
+
+
+def _refused(request, campaign, viewer, message: str):
+    """Nothing on the page matches what was posted: say so on the page itself (with htmx,
+    the page reloads with the message instead of being pasted inside the form)."""
+    messages.error(request, message)
+    if is_htmx(request):
+        return done(request, reverse("campaign", args=[campaign.pk]))
+    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400)
 
 
 def _again(request, campaign, viewer, box):
     """The page again with the refused form and its errors (400); nothing was written."""
-    if box is not None and is_htmx(request):
+    if is_htmx(request):
         box.open = True
         return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign, "viewer": viewer},
                       status=400)
@@ -203,9 +222,10 @@ def propose_correction(request, pk: int, uid):
     entry = selectors.history_entry(campaign, viewer, uid)
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
-    todo = selectors.Todo(entry.kind, "Propose this correction", entry.side or None)
+    fixed = {"key": entry.data.get("key")} if entry.kind == "sealed.submitted" else {}
+    todo = selectors.Todo(entry.kind, "Propose this correction", entry.side or None, initial=fixed)
     initial = _flat(entry.data)
-    box = actions.build(system, page_data.state, todo, request.POST or None, initial=initial)
+    box = actions.build(system, page_data.state, todo, request.POST or None, initial=initial, concrete=False)
     if box is None or not _can_amend(entry.kind, system)[0]:
         messages.error(request, "This event cannot be corrected; propose to undo it instead.")
         return done(request, reverse("campaign-history", args=[campaign.pk]))

@@ -64,7 +64,7 @@ def test_a_sealed_choice_waits_for_the_other_side(phone, skirmish, people):
     log_in(phone, "alice")
     phone.goto(f"/campaigns/{skirmish.pk}/")
     choose = phone.locator("form.action", has=phone.locator("input[value='sealed.submitted']"))
-    choose.get_by_label("Stance").select_option("attack")
+    choose.get_by_label("Attack").check()
     choose.get_by_role("button", name="Submit").click()
     expect(phone.locator("#status")).to_contain_text("waiting for the other side")
     phone.get_by_role("button", name="Log out").click()

@@ -135,6 +135,18 @@ class Skirmish(GameSystem):
         mods = tuple((m.label, m.rule, m.value) for m in self._supply_mods(state, side))
         return [UpcomingRoll(f"{rnd}/supply/{side}", "Supply roll", "supply", mods, "points")]
 
+    def roll_label(self, view, key):
+        side = key.rsplit("/", 1)[-1]
+        return f"Supply roll of {view['sides'].get(side, {}).get('name', side)}"
+
+    def describe_roll(self, view, data):
+        for private in ((view.get("game") or {}).get("sides") or {}).values():
+            for report in private["rolls"]:
+                if report["key"] == data.get("key"):
+                    points = report["result"]["points"]
+                    return f"{self.roll_label(view, data['key'])}: {report['final']} → {points} supply points"
+        return None
+
     def sheet_context(self, sheet, view):
         """Sheets print from `view` (the audience's cut): a side's supply, the referee's notes."""
         game = view["game"] or {"sides": {}}

@@ -19,9 +19,9 @@ def url(campaign, tail=""):
 
 
 def post_action(client, campaign, kind, side=None, **data):
-    body = {"kind": kind, **{k: str(v) for k, v in data.items()}}
+    body = {"_kind": kind, **{k: str(v) for k, v in data.items()}}
     if side:
-        body["side"] = side
+        body["_side"] = side
     return client.post(url(campaign, "submit/"), body)
 
 
@@ -42,7 +42,8 @@ def test_a_step_is_submitted_and_reported(skirmish, client_for):
     response = post_action(alice, skirmish, "skirmish.supply", "red")
     assert response.status_code == 302 and response["Location"].endswith(f"/campaigns/{skirmish.pk}/#now")
     page = text_of(alice.get(response["Location"]))
-    assert "Done: Roll for supply." in page and "Dice 0/supply/red" in page
+    message = page.split('class="messages"')[1].split("</ul>")[0]
+    assert "Done: Roll for supply." in message and "Supply roll of Red: " in message and "0/supply/red" not in message
     assert skirmish.events.filter(kind="skirmish.supply", side="red").count() == 1
 
 
@@ -115,7 +116,7 @@ def test_entered_dice_are_asked_for_then_used(table_dice, client_for):
     asked = post_action(alice, table_dice, "skirmish.supply", "red")
     assert asked.status_code == 400
     page = text_of(asked)
-    assert "Enter the dice rolled at the table for: 0/supply/red (1d6)." in page
+    assert "Enter the dice rolled at the table for: Supply roll of Red." in page
     assert 'name="dice:0/supply/red"' in page
     assert not table_dice.events.filter(kind="skirmish.supply").exists()
     wrong = alice.post(url(table_dice, "submit/"), {"kind": "skirmish.supply", "side": "red",
@@ -139,7 +140,7 @@ def _both_supplied(campaign, people):
 def test_a_sealed_choice_waits_without_revealing(skirmish, people, client_for):
     _both_supplied(skirmish, people)
     alice, bob = client_for("alice"), client_for("bob")
-    assert '<option value="attack">' in text_of(alice.get(url(skirmish)))
+    assert 'type="radio" name="choice" value="attack"' in text_of(alice.get(url(skirmish)))
     response = post_action(alice, skirmish, "sealed.submitted", "red", key="stance:0", choice="attack")
     assert response.status_code == 302
     bobs = text_of(bob.get(url(skirmish)))
@@ -158,7 +159,9 @@ def test_a_sealed_choice_outside_the_options_is_refused(skirmish, people, client
     assert response.status_code == 400 and "Select a valid choice" in text_of(response)
     blank = post_action(client_for("alice"), skirmish, "sealed.submitted", "red", key="stance:0", choice="")
     assert blank.status_code == 400 and "This field is required." in text_of(blank)
-    assert '<option value="" selected>— choose —</option>' in text_of(client_for("bob").get(url(skirmish)))
+    # Nothing is chosen by accident: no radio button of the sealed choice starts checked.
+    bobs = text_of(client_for("bob").get(url(skirmish)))
+    assert 'name="choice" value="hold"' in bobs and 'name="choice" value="hold" checked' not in bobs
     assert Event.objects.count() == before
 
 
@@ -330,8 +333,10 @@ def test_a_correction_of_a_json_field_round_trips(skirmish, people, client_for):
     chosen = submit(skirmish, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "attack"}).events[0]
     alice = client_for("alice")
     form = text_of(alice.get(url(skirmish, f"history/{chosen.uid}/correct/")))
-    assert "&quot;attack&quot;</textarea>" in form  # shown as the JSON it is
-    response = alice.post(url(skirmish, f"history/{chosen.uid}/correct/"), {"key": "stance:0", "choice": '"hold"'})
+    assert "<textarea name=\"choice\"" not in form  # a person never types JSON: the choice is a choice
+    attack = re.search(r'<input type="radio" name="choice" value="attack"[^>]*>', form).group(0)
+    assert "checked" in attack
+    response = alice.post(url(skirmish, f"history/{chosen.uid}/correct/"), {"key": "stance:0", "choice": "hold"})
     assert response.status_code == 302
     assert skirmish.events.get(kind="proposal.made").data["data"] == {"key": "stance:0", "choice": "hold"}
 

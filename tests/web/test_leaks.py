@@ -72,7 +72,8 @@ def test_the_side_itself_and_the_referee_see_the_secret(skirmish, people, client
     dice = next(e for e in events if e.kind == "dice.rolled")
     for name in ("alice", "olga", "rita"):
         page = text_of(client_for(name).get(f"/campaigns/{skirmish.pk}/"))
-        assert f"Dice 0/supply/red: {dice.data['dice'][0]}" in page, name
+        # The roll in words, with its result: final = the die (no modifier on the first round).
+        assert f"Supply roll of Red: {dice.data['dice'][0]} → " in page, name
         assert "private to Red" in text_of(client_for(name).get(f"/campaigns/{skirmish.pk}/history/"))
 
 
