@@ -42,6 +42,7 @@ class Field:
     key: str = ""  # the sub-field naming a row of `rows` (shown, not typed)
     widget: str = ""
     group: str = ""  # a heading the page shows this field under
+    disabled: tuple = ()  # ((choice, "why it cannot be chosen now"), ...): shown greyed with the reason
 
     @property
     def title(self) -> str:

@@ -49,7 +49,34 @@ def _rows(f: Field) -> bool:
 
 
 def _choices(f: Field) -> list[tuple[str, str]]:
-    return [(_as_text(c), f.choice_label(c)) for c in f.choices]
+    greyed = dict(f.disabled)
+    return [(_as_text(c), f.choice_label(c) + (f" — {greyed[c]}" if c in greyed else "")) for c in f.choices]
+
+
+class _GreyedRadios(forms.RadioSelect):
+    """Radio buttons some of which cannot be chosen now (shown, greyed, with the reason)."""
+
+    def __init__(self, greyed=(), **kwargs):
+        super().__init__(**kwargs)
+        self.greyed = {str(v) for v in greyed}
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.greyed:
+            option["attrs"]["disabled"] = True
+        return option
+
+
+class _GreyedSelect(forms.Select):
+    def __init__(self, greyed=(), **kwargs):
+        super().__init__(**kwargs)
+        self.greyed = {str(v) for v in greyed}
+
+    def create_option(self, name, value, *args, **kwargs):
+        option = super().create_option(name, value, *args, **kwargs)
+        if str(value) in self.greyed:
+            option["attrs"]["disabled"] = True
+        return option
 
 
 def _as_text(value) -> str:
@@ -117,9 +144,10 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     elif f.type == "choice" or (f.type == "str" and f.choices):
         by_text = {_as_text(c): c for c in f.choices}
         blank = [] if (f.widget == "radios" and required) else [("", "— choose —" if required else "—")]
+        greyed = [_as_text(c) for c, _ in f.disabled]
         made = forms.TypedChoiceField(
             choices=blank + _choices(f), coerce=lambda text: by_text.get(text, text), required=required,
-            empty_value=None, widget=forms.RadioSelect if f.widget == "radios" else forms.Select,
+            empty_value=None, widget=_GreyedRadios(greyed) if f.widget == "radios" else _GreyedSelect(greyed),
         )
     elif _choice_list(f):
         by_text = {_as_text(c): c for c in f.item.choices}
@@ -137,7 +165,7 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     made.label = f.title
     if f.help:
         made.help_text = f.help
-    if f.default is not None and not isinstance(f.default, (list, dict)):
+    if f.default is not None and (not isinstance(f.default, (list, dict)) or _choice_list(f)):
         made.initial = f.default
     return made
 

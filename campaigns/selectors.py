@@ -58,6 +58,8 @@ class Todo:
     rule: str = ""
     initial: dict = field(default_factory=dict)
     help: str = ""
+    optional: bool = False  # offered, but nothing waits for it
+    button: str = ""
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -100,7 +102,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
                               viewer.playing, initial={"proposal": proposal["uid"]}))
     for side in acting:
         for action in system.actions(state, side):
-            todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help))
+            todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
+                              action.optional, action.button))
     return todos
 
 
@@ -196,7 +199,7 @@ def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
     states = current_states(involved)
     found = []
     for campaign in involved:
-        todos = actions_for(states[campaign.pk], viewers[campaign.pk])
+        todos = [t for t in actions_for(states[campaign.pk], viewers[campaign.pk]) if not t.optional]
         if todos:
             found.append((campaign, todos))
     return found

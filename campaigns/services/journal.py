@@ -102,6 +102,7 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     writer = _Writer(campaign, user, viewer, records, state, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
+    writer.system_follow_ups(record, system)
     writer.provider.finish()  # every entered die was used, by the event or its follow-ups
     writer.save()
     odds.enqueue(campaign)  # after commit: recompute the odds panel of every side
@@ -164,6 +165,17 @@ class _Writer:
             proposal = self.state["proposals"].get(str(number))
             if proposal and proposal["status"] == "pending" and is_complete(proposal):
                 self._apply_proposal(proposal)
+
+    def system_follow_ups(self, record: Record, system) -> None:
+        """Events the game system asks to append after a person's own event, in the same
+        submission and as that person (A!P!: the steps with nothing to decide that follow)."""
+        if record.kind in CORE_KINDS:
+            return
+        for kind, data in system.follow_ups(self.state, record):
+            self.append(Record(
+                seq=self.next_seq, kind=kind, data=data, actor=record.actor, side=record.side,
+                audience=system.event_kind(kind).audience, at=timezone.now().isoformat(), uid=str(uuid.uuid4()),
+            ))
 
     def _apply_proposal(self, proposal) -> None:
         applied = self.system_record("proposal.applied", {"proposal": proposal["seq"]})

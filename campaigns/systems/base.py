@@ -46,6 +46,8 @@ class Action:
     rule: str = ""
     help: str = ""
     initial: dict = field(default_factory=dict)  # suggested data for the form
+    optional: bool = False  # offered, but nothing waits for it (not a to-do on the dashboard)
+    button: str = ""  # the words on the form's button ("Roll", "Done buying")
 
 
 @dataclass(frozen=True)
@@ -156,6 +158,12 @@ class GameSystem:
         """The last scenario is done and no victory condition ended the campaign:
         decide the winner (core_events.finish) or leave it to the core (no winner)."""
 
+    def follow_ups(self, state: dict, record) -> list[tuple[str, dict]]:
+        """Events to append after a person's own event `record`, in the same submission and as
+        that person: [(kind, data)], each folded like any event (so a journal file holds them
+        too). E.g. the steps with nothing to decide that follow the one just done."""
+        return []
+
     def on_sealed_revealed(self, state: dict, key: str, choices: dict, ctx) -> None:
         """All sides submitted a sealed choice; `choices` maps side -> choice."""
 
@@ -199,6 +207,12 @@ class GameSystem:
         """One line for the campaign history: a sentence, never a key."""
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
+
+    def form_data(self, view: dict, side: str | None, kind: str, data: dict) -> dict:
+        """The data of an event from what its page form (``form_fields``) posted, when the page
+        shows it differently from the journal's shape (e.g. one row per objective hex for two
+        lists of hexes). By default the same."""
+        return data
 
     def roll_label(self, view: dict, key: str) -> str:
         """A roll's key in words for a person ("RG p1, French 1st Line Coy: strength DR"),

@@ -83,7 +83,7 @@ def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=N
     form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs, auto_id=f"id_{_stable_id(todo)}_%s",
                       initial=initial if initial is not None else (None if core else dict(todo.initial)))
     style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
-    return ActionBox(todo, form, key=box_key, style=style)
+    return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
 
 
 def _stable_id(todo: Todo) -> str:

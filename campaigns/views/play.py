@@ -140,7 +140,7 @@ def campaign_submit(request, pk: int):
     dice = box.form.dice()
     if box.form.errors:
         return _again(request, campaign, viewer, box)
-    data = box.form.event_data()
+    data = system.form_data(page_data.state, todo.side or side, kind, box.form.event_data())
     try:
         submission = submit(campaign, request.user, kind, data, side=todo.side or side,
                             dice=dice, idempotency_key=box.key[:80])

@@ -102,7 +102,9 @@ class War:
             else:
                 data = answers.get(step.id, {})
                 if isinstance(data, list):  # a step asked twice (roll, then the choice after it)
-                    data = data.pop(0) if len(data) > 1 else data[0]
+                    asked = state["game"]["sides"][side].get("pending", {}).get(step.id)
+                    rolled = asked and asked.get("half_day") == state["game"]["public"]["half_day"]
+                    data = data[-1] if rolled else data[0]
                 if callable(data):
                     data = data(state, side)
                 try:

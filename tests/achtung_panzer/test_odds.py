@@ -211,7 +211,7 @@ def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
     war.walk_both(answers={"allied": QUIET, "german": QUIET})
     war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
                 "allied_cvp": 3, "german_cvp": 31})
-    war.walk_both(until="1.616", answers={"allied": QUIET, "german": QUIET})
+    war.walk_both(until="1.615", answers={"allied": QUIET, "german": QUIET})
     campaign = war.campaign
     computed = {side: odds.compute(campaign, side) for side in ("allied", "german")}
     fresh_cache += [odds.cache_key(campaign.pk, campaign.last_seq, s) for s in ("allied", "german")]

@@ -71,6 +71,11 @@ def test_after_a_half_day_the_refit_starts_at_1_601_and_1_6067_waits_for_both_si
     war.walk_both(answers=BOTH)
     war.result(WIN_INITIAL)
     assert war.public["phase"] == "refit"
+    # Neither side recorded the end of the scenario while playing: that comes first, then the map steps.
+    assert war.current("allied").id == war.current("german").id == "1.600"
+    war.by("allied", "ap.aftermath", {})
+    assert war.current("allied").id == "1.601" and sequence.waiting(war.state, "allied")
+    war.by("german", "ap.aftermath", {})
     assert war.current("allied").id == war.current("german").id == "1.601"
     assert refused(war.by, "allied", "ap.check", {"step": "1.607"}).message.startswith("Not yet")
     war.by("german", "ap.joint", {"step": "1.601"})  # a joint step is confirmed once, by either side
@@ -128,7 +133,7 @@ def test_side_events_are_described_by_their_label_only_and_hidden_from_the_other
     assert not [h for h in alice_history if h.kind in ("ap.purchase", "dice.rolled") and h.side == "german"]
     from campaigns.records import Record
 
-    assert SYSTEM.describe(Record.from_event(event)) == "Purchase Reinforcement Groups"
+    assert SYSTEM.describe(Record.from_event(event)) == "RG I1 bought"  # read only by the German and the referee
 
 
 def test_the_cg_ends_when_the_allies_control_every_objective(war):

@@ -175,6 +175,20 @@ def test_steps_with_nothing_to_roll_for_do_not_apply():
     empty = _state([unit("S", "squad")])
     assert not any(step.applies(empty, "german") for step in equipment.STEPS)
     state = _state([unit("T", "afv", platoon="p1"), unit("C", "sw", captured=True)])
+    # An AFV in good order that was never on the map: only the captured SW rolls (1.6135).
+    assert [s.id for s in equipment.STEPS if s.applies(state, "german")] == ["1.6135"]
+    state = _state([unit("T", "afv", platoon="p1", status="malfunctioned"), unit("C", "sw", captured=True)])
+    state["game"]["sides"]["german"]["platoons_on_map"] = ["p1"]  # from the end-of-scenario record
     assert [s.id for s in equipment.STEPS if s.applies(state, "german")] == ["1.6132", "1.6135", "1.6142"]
+
+
+def test_platoons_recorded_on_the_map_roll_for_withdrawal_without_being_listed():
+    """1.6142's secret dr is mandatory: an empty submission still rolls every platoon that had an AFV
+    on the map (end-of-scenario record) and still has a non-isolated AFV."""
+    state = _state([unit("T1", "afv", platoon="p7"), unit("T2", "afv", platoon="p8")])
+    state["game"]["sides"]["german"]["platoons_on_map"] = ["p7"]
+    ctx = run(WITHDRAW, state, "german", {}, dice={k("1.6142", "p7"): [6]})
+    assert ctx.provider.used == [k("1.6142", "p7")]  # p8 never left the board edge: no roll
+    assert set(_units(state)) == {"T2"}  # 6: withdrawn (TH1.6142)
     state = _state([unit("T", "afv", status="abandoned")])
     assert IMMOB.applies(state, "german")

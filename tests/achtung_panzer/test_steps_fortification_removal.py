@@ -43,7 +43,6 @@ def test_sappers_and_rows_and_own_record():
 
 def test_refusals():
     state = make_state(german={"fortifications": [{"id": "f1"}]})
-    rejects(STEP, state, "german", {"items": []}, "items")
     rejects(STEP, state, "german", {"items": [{"kind": "roadblock", "location": "7D7"}]},
             "items[0].both_sides_controlled")
     rejects(STEP, state, "german", {"items": [{"kind": "mines", "location": "7D7"}, {"kind": "mines", "location": "7d7"}]},
@@ -52,6 +51,14 @@ def test_refusals():
             "items[0].fortification")
     rejects(STEP, state, "german", {"items": [{"kind": "pillbox", "location": "7D7"}]}, "items[0].kind")
     rejects(STEP, state, "german", {"items": [{"kind": "wire", "location": " "}]}, "items[0].location")
+
+
+def test_an_empty_submission_means_nothing_to_remove_and_finishes_the_step():
+    from campaigns.systems.achtung_panzer.steps.base import DONE
+
+    state = make_state(german={"fortifications": [{"id": "f1"}]})
+    assert STEP.run(None, state, "german", {"items": []}) == DONE
+    assert state["game"]["sides"]["german"]["rolls"] == []
 
 
 def test_one_attempt_per_item_per_location_across_events():

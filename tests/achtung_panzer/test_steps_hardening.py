@@ -61,11 +61,16 @@ def test_heroes_eliminated_and_each_adds_one_mmc():
                                                                       {"unit": "S1", "becomes": "548"}]}, "hardened[1].unit")
     rejects(STEP, state, "german", {"action": "harden", "hardened": [{"unit": "S1", "becomes": " "}]}, "hardened[0].becomes")
     rejects(STEP, state, "german", {"action": "roll"}, "action")
+    # Only an elite MMC becomes fanatic, and it always does (1.6112): S2 is not elite.
+    rejects(STEP, state, "german", {"action": "harden", "hardened": [{"unit": "S2", "becomes": "548", "fanatic": True}]},
+            "hardened[0].fanatic")
+    state["game"]["sides"]["german"]["retained"][1]["elite"] = True  # S2 is marked elite
     run(STEP, state, "german", {"action": "harden", "hardened": [
-        {"unit": "S1", "becomes": "548"}, {"unit": "S2", "becomes": "548", "fanatic": True},
+        {"unit": "S1", "becomes": "548"}, {"unit": "S2", "becomes": ""},
         {"unit": "S3", "becomes": "248"}]})
     units = {u["id"]: u for u in state["game"]["sides"]["german"]["retained"]}
-    assert (units["S1"]["type"], units["S2"]["type"], units["S3"]["type"]) == ("548", "548", "248")
+    # An elite MMC keeps its type and becomes fanatic although nobody asked for it.
+    assert (units["S1"]["type"], units["S2"]["type"], units["S3"]["type"]) == ("548", "467", "248")
     assert units["S2"]["fanatic"] is True and "fanatic" not in units["S1"]
     assert "1.6112" not in state["game"]["sides"]["german"]["pending"]
 
@@ -86,3 +91,19 @@ def test_odds_before_victory_determination_do_not_use_the_previous_half_day():
     state = make_state(half_day="5/29P", roster=[roster_line("5/29A", "german"), roster_line("5/29P", None)])
     (roll,) = STEP.upcoming(state, "german", make_ctx(state))
     assert [(r, v) for _, r, v in roll.modifiers] == [("1.6112", -1)]  # German only
+
+
+def test_an_elite_companys_mmc_becomes_fanatic_when_it_hardens():
+    """1.6112: "In all cases, an elite MMC that battle hardens becomes fanatic". The German I2 Elite
+    Coy is the 1.6202 row german:elite: its squads are elite without anyone marking them."""
+    units = [unit("E1", "squad", type="548", rg="p4"), unit("L1", "squad", type="467", rg="p5")]
+    state = _state("allied", units=units)
+    state["game"]["sides"]["german"]["purchases"] = [
+        {"id": "p4", "rg": "I2", "nationality": "german", "half_day": "5/29A"},
+        {"id": "p5", "rg": "I1", "nationality": "german", "half_day": "5/29A"},
+    ]
+    run(STEP, state, "german", {"action": "roll"}, dice={_key(): [1, 1]})  # 2 - 1 = 1: 3 MMC
+    run(STEP, state, "german", {"action": "harden", "hardened": [{"unit": "E1"}, {"unit": "L1", "becomes": "548"}]})
+    units = {u["id"]: u for u in state["game"]["sides"]["german"]["retained"]}
+    assert units["E1"]["fanatic"] is True and units["E1"]["type"] == "548"
+    assert "fanatic" not in units["L1"] and units["L1"]["type"] == "548"

@@ -48,12 +48,14 @@ def test_every_step_with_input_has_its_event_kind_and_audience():
     assert SYSTEM.event_kind("ap.joint").audience == "public"
 
 
-def test_describe_names_the_step_never_the_data():
+def test_describe_is_a_sentence_for_those_who_may_read_the_event():
+    """Only the side and the referee ever read a side's event (visibility); to them it says what happened."""
     record = Record(5, "ap.purchase", {"action": "buy", "rg": "A4"}, "bob", "german", "side")
-    assert SYSTEM.describe(record) == "Purchase Reinforcement Groups"
-    assert "A4" not in SYSTEM.describe(record)
+    assert SYSTEM.describe(record) == "RG A4 bought"
     record = Record(6, "ap.check", {"step": "1.607", "note": "kept 3 squads"}, "bob", "german", "side")
-    assert SYSTEM.describe(record) == "Done: 1.607 Clearing the map; retained equipment; hidden fortifications"
+    assert SYSTEM.describe(record) == "Done: Clearing the map; retained equipment; hidden fortifications (1.607)"
+    record = Record(7, "ap.joint", {"through": "1.6066"}, "bob", "german", "public")
+    assert SYSTEM.describe(record) == "Done at the table, up to Drawing the perimeter (1.6066)"
 
 
 @pytest.mark.django_db
@@ -67,7 +69,8 @@ def test_actions_follow_each_sides_current_step(club, people):
     assert finish.initial == {"step": "1.619"}
     assert SYSTEM.actions(war.state, None) == []
     war.walk_both(answers=BOTH)
-    assert {a.kind for a in SYSTEM.actions(war.state, "allied")} == {"ap.retained"}  # playing the half-day
+    # Playing the half-day: the end-of-scenario record waits for each side; retained units can be corrected.
+    assert {a.kind for a in SYSTEM.actions(war.state, "allied")} == {"ap.aftermath", "ap.retained"}
     assert SYSTEM.result_open(war.state, 0) is None
 
 
@@ -89,7 +92,7 @@ def test_upcoming_rolls_come_from_the_sides_remaining_steps(club, people):
     war = War(club, people)
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
-    war.walk_both(until="1.616", answers=BOTH)
+    war.walk_both(until="1.615", answers=BOTH)
     from campaigns.context import Ctx
     from campaigns.rolling import DicePool, DiceProvider
 
@@ -158,7 +161,7 @@ def test_the_odds_task_gets_the_sides_upcoming_rolls_with_cpp_after(club, people
     war = War(club, people)
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
-    war.walk_both(until="1.616", answers=BOTH)
+    war.walk_both(until="1.615", answers=BOTH)
     data = odds.compute(war.campaign, "allied")
     cpp = next(r for r in data["rolls"] if r.get("after", {}).get("label") == "CPP after replenishment")
     values = {v["value"] for v in cpp["after"]["values"]}
@@ -171,8 +174,9 @@ def test_a_step_waiting_for_a_choice_after_its_roll_says_so(club, people):
     war = War(club, people)
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
-    war.walk_both(until="1.6112", answers=BOTH)
-    war.by("allied", "ap.1.6112", {"action": "roll"})
+    war.walk_both(until="1.6111", answers=BOTH)
+    war.by("allied", "ap.continue", {"checklists": True})  # confirms 1.6111, rolls 1.6112: a choice follows
     labels = [a.label for a in SYSTEM.actions(war.state, "allied")]
-    assert "1.6112 Heroes and MMC battle hardening: your choice after the roll" in labels
-    assert "1.6112 Heroes and MMC battle hardening" in [a.label for a in SYSTEM.actions(war.state, "german")]
+    assert "Heroes and MMC battle hardening: your choice after the roll" in labels
+    assert [a.label for a in SYSTEM.actions(war.state, "german") if a.kind == "ap.continue"] == [
+        "Continue: 1.611–1.6112"]  # the map step confirmed, then the DR

@@ -822,6 +822,9 @@ CONSTANTS = {
     "initiative.dual_dr_allied_max": 3,
     "initial_scenario.first_refit_step": "1.619",
     "initial_scenario.last_refit_step": "1.622",
+    # 1.12 counts casualties in CVP (A26.2) but prints no values: none is invented, the club enters them.
+    **{f"cvp.{kind}": None for kind in ("squad", "half_squad", "crew", "leader", "armor_leader", "hero", "afv",
+                                        "vehicle", "gun", "sw")},
 }
 
 

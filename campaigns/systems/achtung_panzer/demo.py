@@ -2,17 +2,17 @@
 
 demo-organizer and demo-alice play the Allies, demo-bob the Germans, demo-referee referees;
 the server rolls. The Initial Scenario's refit is played (each side buys one RG), 5/29A is
-logged and confirmed, and the Refit Phase after it runs up to 1.6112, where the players take
-over.
+played: each side records the end of the scenario (a few units lost), the result is logged and
+confirmed, and the Refit Phase after it runs as far as it goes without a decision, where the
+players take over.
 """
 
 from __future__ import annotations
 
-from .sequence import current, waiting
+from .sequence import auto_data, current, waiting
 from .steps.base import kind_name
 
 SIDES = ("allied", "german")
-STOP_AT = "1.6112"
 ANSWERS = {"1.619.declare": {"special": "none"}, "1.622": {"conduct": False}, "1.618": {"ec": "Moist"}}
 RESULT = {
     "german_objectives_start": "23BB5 23X3 23R4 23H4 40Q2 40Q3 40I2 40I3 7AA6 7AA7 7AA8",
@@ -42,24 +42,28 @@ def build_demo(club, users):
         submit(campaign, player[side], kind, data)
         campaign.refresh_from_db()
 
-    def walk(side, until):
+    def walk(side, stop_at_decisions):
         for _ in range(60):
             state = current_state(campaign)
             step = current(state, side)
-            if step is None or step.id == until or waiting(state, side):
+            if step is None or waiting(state, side):
                 return
-            if step.checklist:
-                act(side, "ap.joint" if step.scope == "joint" else "ap.check", {"step": step.id})
-            elif step.repeatable:
+            if step.scope == "joint":
+                act(side, "ap.joint", {"through": "1.6066"})
+            elif auto_data(state, side, step) is not None:
+                act(side, "ap.continue", {"checklists": True})
+            elif step.id in ANSWERS:
+                act(side, kind_name(step), ANSWERS[step.id])
+            elif step.repeatable and not stop_at_decisions:
                 act(side, "ap.check", {"step": step.id})
             else:
-                act(side, kind_name(step), ANSWERS.get(step.id, {}))
+                return  # a decision: the players take over here
 
-    def walk_both(until=None):
+    def walk_both(stop_at_decisions=False):
         for _ in range(20):
             before = [getattr(current(current_state(campaign), s), "id", None) for s in SIDES]
             for side in SIDES:
-                walk(side, until)
+                walk(side, stop_at_decisions)
             if [getattr(current(current_state(campaign), s), "id", None) for s in SIDES] == before:
                 return
 
@@ -67,7 +71,12 @@ def build_demo(club, users):
     act("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
     act("german", "ap.purchase", {"action": "buy", "rg": "A4"})
     walk_both()
+    state = current_state(campaign)
+    for side, lost in (("allied", 3), ("german", 2)):
+        squads = [u for u in state["game"]["sides"][side]["retained"] if u["kind"] == "squad"][:lost]
+        act(side, "ap.aftermath", {"units": [{"unit": u["id"], "fate": "eliminated"} for u in squads],
+                                   "cvp": RESULT[f"{side}_cvp"]})
     act("allied", "result.submitted", {"scenario": 0, "data": RESULT})
     act("german", "result.confirmed", {"scenario": 0})
-    walk_both(STOP_AT)
+    walk_both(stop_at_decisions=True)
     return campaign

@@ -298,3 +298,101 @@ def add_cvp(state: dict, side: str, cvp: int, cpp_step=None) -> None:
     # Kept private: after 1.6067 they may come from secret rolls (e.g. 1.6142 withdrawal).
     after = private(state, side).setdefault("cvp_after_victory", {})
     after[line["half_day"]] = after.get(line["half_day"], 0) + cvp
+
+
+# --- the page: objectives ticked hex by hex from the CG's objective list (1.2) --------------------
+
+CONTROL = ("allied", "german", "none")
+CONTROL_LABELS = (("allied", "Allied"), ("german", "German"), ("none", "neither"))
+KIND_WORDS = {"bridge": "bridge", "building": "building", "hill": "hill", "crossroads": "crossroads"}
+
+
+def area_words(area: dict) -> str:
+    """"Hill 520", "bridge 40Q2 & 40Q3", "building 6N4": an objective area of 1.2 in words."""
+    kind = KIND_WORDS.get(area["kind"], area["kind"])
+    name = area["key"].split("_", 1)[-1]
+    if name.upper() == area["hexes"][0].upper():
+        return f"{kind} {' & '.join(h.upper() for h in area['hexes'])}"
+    return f"{kind.capitalize()} {name}"
+
+
+def _start_control(state: dict, index: int) -> dict | None:
+    """hex -> side holding it at the start of half-day `index`: the end of the last half-day played
+    (1.3: the start lines are the control of the last-completed scenario), None before the first."""
+    lines = [line for line in public(state)["roster"][:index] if line.get("played")]
+    if not lines:
+        return None
+    last = lines[-1]
+    return {h: side for side in SIDES for h in last["objectives_end"][side]}
+
+
+def result_form(ctx, view: dict, index: int) -> tuple:
+    from campaigns.schema import Field
+
+    area_list = areas(ctx.table("1.2"))
+    gone = set(public(view)["bridges_destroyed"])
+    start = _start_control(view, index)
+    rows = []
+    for area in live_areas(area_list, gone):
+        for hex_ in area["hexes"]:
+            hex_ = hex_.upper()
+            held = (start or {}).get(hex_, "none")
+            rows.append({"hex": hex_, "start": held, "end": held,
+                         "_label": f"{hex_}: {area_words(area)} ({area['points']} pt{'s' if area['points'] != 1 else ''})"
+                                   + (f", held by {NAMES.get(held, 'neither side')} at the start" if start else "")})
+    start_field = (Field("start", "choice", choices=CONTROL, labels=CONTROL_LABELS, widget="radios",
+                         label="At the start") if start is None else Field("start", widget="hidden"))
+    bridges = [a for a in live_areas(area_list, gone) if a["kind"] == "bridge"]
+    reported = public(view).get("cvp_reported", {}).get(public(view)["roster"][index]["half_day"], {})
+    fields = [
+        Field("objectives", "list", label="Objective hexes (1.2)", key="hex", rows=tuple(rows),
+              item=Field("row", "object", fields=(
+                  Field("hex"), start_field,
+                  Field("end", "choice", choices=CONTROL, labels=CONTROL_LABELS, widget="radios", label="At the end"),
+              )),
+              help="Who controls each objective hex (the start is the end of the last half-day, 1.3)."),
+        Field("bridges_destroyed", "list", required=False, default=[], label="Bridges destroyed (CG15)",
+              item=Field("bridge", "choice", choices=tuple(a["key"] for a in bridges),
+                         labels=tuple((a["key"], " & ".join(h.upper() for h in a["hexes"])) for a in bridges))),
+    ]
+    for side in SIDES:
+        group = NAMES[side]
+        fields += [
+            Field(f"{side}_cvp", "int", min=0, max=10000, default=reported.get(side), group=group,
+                  label="CVP sustained (A26.2)", help="From the side's end-of-scenario record when recorded."),
+            Field(f"{side}_half_boards", "int", required=False, default=0, min=0, max=100, group=group,
+                  label="Half boards completely within its perimeter", help="Counts in a Dual Attack (1.6232)."),
+            Field(f"{side}_air_support", "bool", required=False, default=False, group=group, label="Used air support"),
+            Field(f"{side}_oba_missions", "int", required=False, default=0, min=0, max=100, group=group,
+                  label="OBA Fire Missions used", help="An OBA RG without Fire Missions is retained (CG4)."),
+            Field(f"{side}_perimeter", required=False, default="", max_length=20000, group=group,
+                  label="Perimeter hexes (a record, optional)"),
+        ]
+    return tuple(fields)
+
+
+def result_data(view: dict, index: int, data: dict) -> dict:
+    """The page's rows of hexes back into the log's lists (one list of hexes per side and moment)."""
+    out = {k: v for k, v in data.items() if k not in ("objectives", "bridges_destroyed")}
+    start = _start_control(view, index)
+    for moment in ("start", "end"):
+        for side in SIDES:
+            out[f"{side}_objectives_{moment}"] = ", ".join(
+                row["hex"] for row in data.get("objectives") or []
+                if (row.get(moment) if moment == "end" or start is None else start.get(row["hex"], "none")) == side)
+    out["bridges_destroyed"] = ", ".join(data.get("bridges_destroyed") or [])
+    return out
+
+
+def provisional(state: dict, index: int, data: dict, ctx) -> str:
+    """The winner the logged result gives by 1.6232 / 1.51-1.53, before the RePh (final at 1.6067)."""
+    import copy
+
+    trial = copy.deepcopy(state)
+    line = log_result(trial, index, clean_result(trial, data, ctx))
+    try:
+        winner, why = scenario_winner(trial, line, ctx)
+    except DomainError as error:
+        return error.message
+    who = "a draw" if winner == "draw" else f"{NAMES[winner]} win"
+    return f"Provisional result: {who}. {why['text']} Final at 1.6067, after encirclement and escape."

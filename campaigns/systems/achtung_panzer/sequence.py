@@ -19,10 +19,10 @@ from campaigns.core_events import advance, finish
 from campaigns.errors import DomainError
 from campaigns.rolls import roll_on
 
-from . import halfday, retained
+from . import aftermath, halfday, retained
 from .common import SIDES, public, private, record_public_roll, roll_key
 from .state import cg
-from .steps.base import PENDING, Step, kind_name
+from .steps.base import DONE, PENDING, Step, kind_name
 
 STEP_MODULES = (
     "escape", "leaders", "hardening", "san", "equipment", "fortification_removal", "replenishment",
@@ -34,7 +34,9 @@ NAMES = {"allied": "Allied", "german": "German"}
 # --- the system's own steps ---------------------------------------------------------------------
 
 def _victory(ctx, state, side, data):
-    halfday.determine_victory(state, ctx)
+    line = halfday.determine_victory(state, ctx)
+    for s in SIDES:
+        aftermath.oba_retention(state, s, line)
     pub = public(state)
     won = halfday.cg_victory(state, ctx)
     if won:
@@ -77,15 +79,41 @@ def _commencement(ctx, state, side, data):
     pub["phase"] = "play"
 
 
-def _check(id_, label, rule, scope="side", help_=""):
+def _check(id_, label, rule, scope="side", help_="", confirm=None, short=""):
     audience = "public" if scope == "joint" else "side"
-    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience=audience)
+    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience=audience, confirm=confirm,
+                short=short)
+
+
+def _disrupted_french(ctx, state, side):
+    """1.603: "Disrupted French infantry are immediately eliminated" (marked at the end of the scenario)."""
+    for s in SIDES:
+        units = [u for u in private(state, s)["retained"] if u.get("disrupted")]
+        aftermath.eliminate_by_rule(state, s, units, "1.603", "disrupted French infantry eliminated (1.603)", ctx)
+
+
+def _recall(ctx, state, side):
+    """1.6141: "Each Mobile, non-isolated retained AFV under recall is eliminated." """
+    for unit in list(private(state, side)["retained"]):
+        if (unit.get("kind") in aftermath.AFV and unit.get("status") == "recalled" and not unit.get("isolated")
+                and not unit.get("immobilized")):
+            retained.eliminate(state, side, unit, "1.6141", "mobile, non-isolated AFV under recall (1.6141)")
+
+
+def _run_aftermath(ctx, state, side, data):
+    aftermath.apply(state, side, data, ctx, step="1.600")
+
 
 
 OWN_STEPS = [
+    Step("1.600", "End of scenario: what happened to your units", "1.12", run=_run_aftermath,
+         applies=lambda state, side: aftermath.recorded(state, side) is None, fields=aftermath.EVENT.fields,
+         short="End of scenario", extra={"kind": "ap.aftermath"},
+         help="Mark what happened to your units; every unit you leave unmarked is recorded as ok."),
     _check("1.601", "Conclusion of melee (north to south)", "1.601", "joint"),
     _check("1.602", "Marker removal", "1.602", "joint"),
-    _check("1.603", "Rally; passengers unloaded; disrupted French infantry eliminated", "1.603", "joint"),
+    _check("1.603", "Rally; passengers unloaded; disrupted French infantry eliminated", "1.603", "joint",
+           confirm=_disrupted_french),
     _check("1.604", "Encirclement and minefields", "1.604", "joint"),
     _check("1.605", "Perimeter determination, control markers, pockets", "1.605", "joint"),
     _check("1.606", "Isolation", "1.606", "joint"),
@@ -103,7 +131,7 @@ OWN_STEPS = [
     _check("1.6134", "Demolition charges", "1.6134"),
     _check("1.6136", "Captured AFV", "1.6136"),
     _check("1.6137", "Special ammo, Low Ammo and ammunition shortage removal (1.6137-1.6139)", "1.6137"),
-    _check("1.6141", "Recall: mobile non-isolated AFV under recall eliminated", "1.6141"),
+    _check("1.6141", "Recall: mobile non-isolated AFV under recall eliminated", "1.6141", confirm=_recall),
     Step("1.625", "Scenario commencement", "1.625", scope="system", run=_commencement, audience="public",
          initial=True),
 ]
@@ -257,18 +285,126 @@ def _acting(record) -> str:
     return record.side
 
 
+def run_step(ctx, state: dict, side: str, step: Step, data: dict) -> None:
+    """Apply one side's step with its (cleaned) data; mark it done unless it waits for more."""
+    result = step.run(ctx, state, side, dict(data)) if step.run else None
+    if result == DONE or (result != PENDING and not step.repeatable):
+        for s in (SIDES if step.scope == "joint" else (side,)):
+            mark(state, step, s)
+    progress(state, ctx)
+
+
 def apply_step_event(state: dict, record, ctx) -> None:
     step = BY_KIND[record.kind]
     side = _acting(record)
+    if step.id == "1.600" and public(state)["phase"] == "play":
+        # The end of the scenario is recorded while it is being played, before its result.
+        reason = aftermath.open_for(state)
+        if reason:
+            raise DomainError("kind", reason)
+        aftermath.apply(state, side, dict(record.data), ctx)
+        return
     if current(state, side) is not step or (waiting(state, side) and step.scope != "joint"):
         raise _not_now(state, side, step)
     if step.scope == "joint" and not reached_by_all(state, step):
         raise _not_now(state, side, step)
-    result = step.run(ctx, state, side, dict(record.data)) if step.run else None
-    if result != PENDING and not step.repeatable:
-        for s in (SIDES if step.scope == "joint" else (side,)):
-            mark(state, step, s)
-    progress(state, ctx)
+    run_step(ctx, state, side, step, record.data)
+
+
+# --- steps with nothing to decide --------------------------------------------------------------
+
+def auto_data(state: dict, side: str, step: Step) -> dict | None:
+    """The data a step runs with when the side has nothing to decide in it now, else None."""
+    if step.checklist:
+        return {}
+    if step.auto is not None:
+        return step.auto(state, side)
+    if step.fields or step.repeatable:
+        return None
+    return {}
+
+
+def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
+    """The side's next steps that need no decision, in order, as far as can be seen now (a roll
+    may still change what comes after it); stops at a decision, a joint step or a wait."""
+    if waiting(state, side):
+        return []
+    found = []
+    for step in active_steps(state)[active_steps(state).index(current(state, side)):] if current(state, side) else []:
+        if status(state, step, side) is not None:
+            continue
+        if step.scope not in ("side", "allied") or (step.checklist and not checklists):
+            break
+        if not step.applies(state, side):
+            continue
+        if auto_data(state, side, step) is None:
+            break
+        found.append(step)
+    return found
+
+
+def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
+    """Run the side's steps that need no decision (checklists confirmed only when asked)."""
+    done: list[str] = []
+    while True:
+        step = current(state, side)
+        if step is None or waiting(state, side) or step.scope not in ("side", "allied"):
+            return done
+        if step.checklist and not checklists:
+            return done
+        data = auto_data(state, side, step)
+        if data is None or (done and done[-1] == step.id):
+            return done  # a decision now (or a step that stays current after its roll)
+        if step.checklist:
+            _confirm(ctx, state, step, side)
+            mark(state, step, side)
+            progress(state, ctx)
+        else:
+            run_step(ctx, state, side, step, _clean(step, data))
+        done.append(step.id)
+        if getattr(ctx.provider, "missing", None):
+            # Dice entered from the table: ask for this step's dice before going on, so that
+            # nobody is asked for a die the real ones may make unnecessary.
+            return done
+
+
+def _clean(step: Step, data: dict) -> dict:
+    from campaigns.schema import clean_fields
+
+    return clean_fields(step.fields, data)
+
+
+def apply_continue(state: dict, record, ctx) -> None:
+    """ap.continue: the steps with nothing to decide, done together (checklists confirmed)."""
+    side = _acting(record)
+    if public(state)["phase"] != "refit":
+        raise DomainError("kind", "The Refit Phase is not running.")
+    done = continue_steps(ctx, state, side, bool(record.data.get("checklists")))
+    if not done:
+        step = current(state, side)
+        if step is None:
+            raise DomainError("kind", "Your side has finished this Refit Phase.")
+        if waiting(state, side):
+            raise DomainError("kind", f"{step.label} waits for the other side.")
+        raise DomainError("kind", f"{step.label} needs your decision first.")
+
+
+def follow_ups(state: dict, record) -> list[tuple[str, dict]]:
+    """After a side's own step, the steps with nothing to decide that follow it (rolls) are done
+    in the same submission; checklists wait for the players' confirmation."""
+    side = record.side
+    if side not in SIDES or record.kind in ("ap.continue", "ap.retained", "ap.cvp") or state["status"] != "active":
+        return []
+    if public(state)["phase"] != "refit":
+        return []
+    if not runnable(state, side, checklists=False):
+        return []
+    return [("ap.continue", {"checklists": False})]
+
+
+def _confirm(ctx, state: dict, step: Step, side: str | None) -> None:
+    if step.confirm is not None:
+        step.confirm(ctx, state, side)
 
 
 def apply_check(state: dict, record, ctx) -> None:
@@ -283,26 +419,64 @@ def apply_check(state: dict, record, ctx) -> None:
         raise _not_now(state, side, step)
     if step.repeatable and step.extra.get("finish"):
         step.extra["finish"](ctx, state, side)
+    if step.checklist:
+        _confirm(ctx, state, step, side)
     mark(state, step, side)
     progress(state, ctx)
 
 
+def joint_span(state: dict) -> list[Step]:
+    """The joint steps from the current one up to the next system step (1.601-1.6066 before
+    1.6067): what players confirm together as done at the table."""
+    steps = active_steps(state)
+    found = []
+    for step in steps:
+        if all(status(state, step, s) is not None for s in SIDES):
+            continue
+        if step.scope == "system":
+            break
+        if step.scope == "joint":
+            found.append(step)
+    return found
+
+
 def apply_joint(state: dict, record, ctx) -> None:
-    """ap.joint: either side (or the referee) confirms a map action both sides did together."""
-    step = BY_ID.get(record.data["step"])
+    """ap.joint: either side (or the referee) confirms map actions both sides did together:
+    ``step`` one of them, or ``through`` every joint step up to that one, as far as both sides
+    can go now (a side's escape from isolation comes before 1.6064)."""
+    target = record.data.get("through") or record.data.get("step")
+    if not target:
+        raise DomainError("step", "Name the step (or the last step) done at the table.")
+    step = BY_ID.get(target)
     if step is None or step.scope != "joint":
-        raise DomainError("step", f"{record.data['step']} is not a joint Refit Phase step.")
+        raise DomainError("step", f"{target} is not a joint Refit Phase step.")
     side = record.side or "allied"
-    if current(state, side) is not step or not reached_by_all(state, step):
+    first = current(state, side)
+    if first is None or first.scope != "joint" or not reached_by_all(state, first):
         raise _not_now(state, side, step)
-    control = {k: record.data.get(k) for k in ("control",) if record.data.get(k)}
+    steps = active_steps(state)
+    if steps.index(step) < steps.index(first):
+        raise _not_now(state, side, step)
+    if not record.data.get("through") and first is not step:
+        raise _not_now(state, side, step)
+    control = record.data.get("control")
+    confirmed = []
+    while True:
+        nxt = current(state, side)
+        if nxt is None or nxt.scope != "joint" or not reached_by_all(state, nxt):
+            break
+        if steps.index(nxt) > steps.index(step):
+            break
+        if nxt.id == "1.6066" and control:
+            _update_control(state, control, ctx)
+            control = None
+        _confirm(ctx, state, nxt, None)
+        for s in SIDES:
+            mark(state, nxt, s)
+        confirmed.append(nxt.id)
+        progress(state, ctx)
     if control:
-        if step.id != "1.6066":
-            raise DomainError("control", "Control is corrected when the perimeter is drawn (1.6066).")
-        _update_control(state, record.data["control"], ctx)
-    for s in SIDES:
-        mark(state, step, s)
-    progress(state, ctx)
+        raise DomainError("control", "Control is corrected when the perimeter is drawn (1.6066).")
 
 
 def _update_control(state: dict, control: dict, ctx) -> None:
@@ -331,11 +505,30 @@ def _update_control(state: dict, control: dict, ctx) -> None:
 
 
 def apply_cvp(state: dict, record, ctx) -> None:
+    """Units eliminated at the table in the RePh (melee, encirclement, minefields …) and their CVP
+    (entered, or from the club's CVP list)."""
     side = _acting(record)
     pub = public(state)
     if pub["phase"] != "refit" or pub["refit_initial"]:
         raise DomainError("cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day.")
-    halfday.add_cvp(state, side, record.data["cvp"], BY_ID.get("1.616"))
+    units = []
+    for i, unit_id in enumerate(record.data.get("units") or []):
+        unit = retained.find(state, side, unit_id, f"units[{i}]")
+        if unit in units:
+            raise DomainError(f"units[{i}]", f"{unit_id} is listed twice.")
+        units.append(unit)
+    cvp = record.data.get("cvp")
+    if cvp is None:
+        cvp = aftermath.cvp_of(ctx, units) if units else None
+        if cvp is None:
+            raise DomainError("cvp", "Enter the CVP sustained (the club's CVP list does not cover these units).")
+    if not units and not cvp:
+        raise DomainError("cvp", "Give the units eliminated or the CVP sustained.")
+    step = current(state, side)
+    where = step.id if step else "refit"
+    halfday.add_cvp(state, side, cvp, BY_ID.get("1.616"))
+    for unit in units:
+        retained.eliminate(state, side, unit, where, record.data.get("note") or "eliminated in the Refit Phase")
 
 
 def apply_retained(state: dict, record, ctx) -> None:

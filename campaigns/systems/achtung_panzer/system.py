@@ -12,7 +12,7 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import Action, GameSystem, SideDef, StepStatus, Variant
 
-from . import halfday, odds, retained, sequence, sheets as sheet_defs, state as initial
+from . import halfday, odds, pages, retained, sequence, sheets as sheet_defs, state as initial, words
 from .steps import initiative
 from .common import SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
@@ -43,19 +43,27 @@ def _step_kinds() -> tuple[EventKind, ...]:
 _STEP_FIELD = Field("step", label="Step", max_length=40)
 OWN_KINDS = (
     retained.EVENT,
-    EventKind("ap.cvp", "CVP of units eliminated in the Refit Phase", (
-        Field("cvp", "int", label="CVP sustained", min=1, max=1000),
+    EventKind("ap.cvp", "Units eliminated in the Refit Phase", (
+        Field("units", "list", required=False, default=[], max=100, item=Field("unit", max_length=20),
+              label="Units eliminated", help="Retained units eliminated at the table in the Refit Phase."),
+        Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000),
         Field("note", required=False, default="", max_length=300),
     ), audience="side", rule="1.6067",
         help="Before 1.6067 they count for the half-day's victory; after it only for 1.616/1.617."),
     EventKind("ap.check", "Refit Phase step done", (_STEP_FIELD, Field("note", required=False, default="",
                                                                          max_length=500)),
               audience="side", rule="1.6"),
-    EventKind("ap.joint", "Refit Phase step done by both sides", (
-        _STEP_FIELD, Field("note", required=False, default="", max_length=500),
+    EventKind("ap.joint", "Refit Phase steps done by both sides", (
+        Field("step", label="Step", required=False, default=None, max_length=40),
+        Field("through", label="Up to", required=False, default=None, max_length=40),
+        Field("note", required=False, default="", max_length=500),
         Field("control", "json", required=False, default=None,
               help="At 1.6066 only: corrected allied_/german_objectives_end and _half_boards."),
     ), audience="public", rule="1.6"),
+    EventKind("ap.continue", "Refit Phase steps with nothing to decide", (
+        Field("checklists", "bool", required=False, default=False,
+              help="Also confirm the map actions done at the table on the way."),
+    ), audience="side", rule="1.6"),
 )
 
 @lru_cache(maxsize=None)
@@ -99,6 +107,8 @@ class AchtungPanzer(GameSystem):
             sequence.apply_check(state, record, ctx)
         elif record.kind == "ap.joint":
             sequence.apply_joint(state, record, ctx)
+        elif record.kind == "ap.continue":
+            sequence.apply_continue(state, record, ctx)
         elif record.kind in sequence.BY_KIND:
             sequence.apply_step_event(state, record, ctx)
         else:
@@ -139,53 +149,49 @@ class AchtungPanzer(GameSystem):
     def actions(self, state, side):
         if state["status"] != "active" or state.get("game") is None or side not in SIDES:
             return []
-        found = []
-        step = sequence.current(state, side)
-        if step is not None and not sequence.waiting(state, side):
-            found.extend(self._step_actions(step, side, state))
-        found.append(Action("ap.retained", "Edit retained units", side, "1.607"))
-        if public(state)["phase"] == "refit" and not public(state)["refit_initial"]:
-            found.append(Action("ap.cvp", "Enter CVP of units eliminated in the Refit Phase", side, "1.6067"))
-        return found
+        return pages.actions(state, side)
 
-    def _step_actions(self, step, side, state):
-        title = f"{step.id} {step.label}"
-        asked = private(state, side).get("pending", {}).get(step.id)
-        if asked and asked.get("half_day", public(state)["half_day"]) == public(state)["half_day"]:
-            title += ": your choice after the roll"
-        if step.checklist:
-            kind = "ap.joint" if step.scope == "joint" else "ap.check"
-            return [Action(kind, f"Done: {title}", side, step.rule, step.help, {"step": step.id})]
-        actions = [Action(kind_name(step), title, side, step.rule, step.help)]
-        if step.repeatable:
-            actions.append(Action("ap.check", f"Finish {title}", side, step.rule, "", {"step": step.id}))
-        return actions
+    def form_fields(self, view, side, kind, initial):
+        return pages.form_fields(self, view, side, kind, initial)
+
+    def form_data(self, view, side, kind, data):
+        return pages.form_data(view, side, kind, data)
+
+    def follow_ups(self, state, record):
+        if state.get("game") is None:
+            return []
+        return sequence.follow_ups(state, record)
+
+    def roll_label(self, view, key):
+        return words.key_words(key, view)
+
+    def describe_roll(self, view, data):
+        report = words.find_report(view, data.get("key", ""))
+        return words.roll_sentence(report) if report else None
 
     def procedure(self, state, sides):
+        """The viewer's own steps one by one; of a side the viewer may not read, only where it stands
+        between the steps both sides share (its own steps depend on its secrets)."""
         game = state.get("game")
-        if game is None or public(state)["phase"] not in ("refit", "play"):
+        if game is None or public(state)["phase"] not in ("refit", "play") or public(state)["phase"] == "play":
             return []
         lines = []
         for step in sequence.active_steps(state):
             if step.scope in ("joint", "system"):
                 done = all(sequence.status(state, step, s) for s in SIDES)
-                cur = not done and sequence.reached_by_all(state, step) and public(state)["phase"] == "refit"
-                detail = "" if done or cur else "Once both sides have finished the steps before it."
+                cur = not done and sequence.reached_by_all(state, step)
+                detail = ""
                 if cur and step.id in public(state)["pending_steps"]:
                     detail = "Both sides choose in secret; the choices are revealed together."
+                elif not done and not cur:
+                    detail = "Once both sides have finished the steps before it."
                 lines.append(StepStatus(step.id, step.label, step.rule, None,
                                         "done" if done else "current" if cur else "waiting", detail))
                 continue
             for side in SIDES:
-                if step.scope == "allied" and side != "allied":
-                    continue  # the Germans have no part in it
-                if side in sides:
+                if side in sides and not (step.scope == "allied" and side != "allied"):
                     lines.append(StepStatus(f"{step.id}:{side}", step.label, step.rule, side,
                                             self._own_status(state, step, side)))
-                else:
-                    done = sequence.status(state, step, side) is not None
-                    lines.append(StepStatus(f"{step.id}:{side}", f"{NAMES[side]}: {step.label}", step.rule, None,
-                                            "done" if done else "waiting"))
         return lines
 
     def _own_status(self, state, step, side):
@@ -196,6 +202,35 @@ class AchtungPanzer(GameSystem):
         if sequence.current(state, side) is step:
             return "waiting" if sequence.waiting(state, side) else "current"
         return "waiting"
+
+    def waiting_on(self, state):
+        """Whom the campaign waits for, in words anyone in the club may read."""
+        if state["status"] != "active" or state.get("game") is None:
+            return []
+        pub = public(state)
+        if pub["phase"] == "play":
+            return []
+        out = []
+        for side in SIDES:
+            step = sequence.current(state, side)
+            if step is None:
+                continue
+            nxt = next((s for s in sequence.active_steps(state)[sequence.active_steps(state).index(step):]
+                        if s.scope in ("joint", "system")), None)
+            if step.scope in ("joint", "system"):
+                if step.scope == "system" and step.id in pub["pending_steps"]:
+                    sealed = state["sealed"].get(f"initiative:{pub['half_day']}", {})
+                    if side not in sealed.get("choices", {}):
+                        out.append((side, f"{NAMES[side]}: the initiative choice ({step.rule})"))
+                continue
+            until = f" up to {nxt.label} ({nxt.rule})" if nxt else ""
+            out.append((side, f"{NAMES[side]}: Refit Phase steps{until}"))
+        joint = next((s for s in sequence.active_steps(state) if s.scope == "joint"
+                      and not all(sequence.status(state, s, x) for x in SIDES) and sequence.reached_by_all(state, s)),
+                     None)
+        if joint is not None:
+            out.append((None, f"Both sides: map steps done at the table ({joint.rule})"))
+        return out
 
     def upcoming_rolls(self, state, side, ctx):
         if state.get("game") is None or public(state)["phase"] != "refit":
@@ -248,11 +283,35 @@ class AchtungPanzer(GameSystem):
                 "op": line["op"], "cvp": line["cvp"], "victory": (line["victory"] or {}).get("text", "")}
 
     def describe(self, record):
+        data = record.data or {}
         if record.kind in ("ap.check", "ap.joint"):
-            step = sequence.BY_ID.get((record.data or {}).get("step"))
-            return f"Done: {step.id} {step.label}" if step else "Refit Phase step done"
+            step = sequence.BY_ID.get(data.get("through") or data.get("step"))
+            if step is None:
+                return "Refit Phase step done"
+            if data.get("through"):
+                return f"Done at the table, up to {step.label} ({step.rule})"
+            return f"Done: {step.label} ({step.rule})"
+        if record.kind == "ap.continue":
+            return "Steps with nothing to decide done" + (" (map actions confirmed)" if data.get("checklists") else "")
+        if record.kind == "ap.purchase":
+            if data.get("action") == "remove":
+                return f"Purchase {data.get('purchase')} given back"
+            return f"RG {data.get('rg')} bought" + (" (on map)" if data.get("on_map") else "") + (
+                " (reserve)" if data.get("reserve") else "")
+        if record.kind == "ap.declare":
+            return f"The Allied player declares {words.SPECIAL_WORDS.get(data.get('special'), 'the half-day')} (CG13)"
+        if record.kind == "ap.fortify":
+            return f"Fortification bought: {data.get('item')}" if data.get("action") == "buy" else "Fortification given back"
+        if record.kind == "ap.retained":
+            return {"add": "Retained units added", "update": "A retained unit changed",
+                    "remove": "A retained unit removed"}.get(data.get("action"), "Retained units edited")
+        if record.kind == "ap.1.618":
+            return f"Environmental conditions: {data.get('ec')} (1.618)"
+        step = sequence.BY_KIND.get(record.kind)
+        if step is not None:
+            return f"{step.label} ({step.rule})"
         kind = self.event_kind(record.kind)
-        return kind.label if kind else record.kind
+        return kind.label if kind else words.plain(record.kind)
 
     def sheet_context(self, sheet, view):
         return sheet_defs.sheet_context(sheet, view)

@@ -9,6 +9,7 @@ from campaigns.schema import Field
 
 
 PENDING = "pending"
+DONE = "done"  # a repeatable step's run() saying the step is finished (nothing more to do in it)
 
 
 def kind_name(step: "Step") -> str:
@@ -74,3 +75,15 @@ class Step:
     help: str = ""
     repeatable: bool = False  # e.g. purchases: many events before the step is declared done
     extra: dict = field(default_factory=dict)
+    # auto(state, side) -> the data to run the step with when the side has nothing to decide
+    # in it now (a roll and nothing else), or None when a decision is needed. Steps without
+    # fields need none. Such steps are done together ("Continue") and right after the side's
+    # own previous step (sequence.follow_ups).
+    auto: Callable | None = None
+    # form(ctx, view, side) -> the step's fields made concrete for the page now (choices from
+    # the side's own units, rows per candidate), or None for the declared fields.
+    form: Callable | None = None
+    # confirm(ctx, state, side) for a checklist step: what the rules do on their own when the
+    # players confirm it (1.603 eliminates disrupted French infantry); side None for a joint one.
+    confirm: Callable | None = None
+    short: str = ""  # a few words for lists ("AFV", "Purchases")

@@ -11,10 +11,11 @@ from campaigns.errors import DomainError
 from campaigns.rolls import Mod, roll_on
 from campaigns.schema import Field
 
-from .. import common
+from .. import common, words
 from .base import Step
 from .helpers import (
-    after_new_half_day, eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, upcoming,
+    after_new_half_day, eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, unit_choices,
+    upcoming,
 )
 
 AFV_KINDS = ("afv", "vehicle")
@@ -146,6 +147,8 @@ def run_repair(ctx, state, side, data):
         repaired = report["result"]["effect"] == "repaired"
         if weapon:
             unit.setdefault("weapons", {})[weapon] = "ok" if repaired else "disabled"
+            if unit.get("status") == "malfunctioned":
+                unit["status"] = "ok"  # the weapon's own state is kept in its weapons map
             if not repaired and entry.get("main_armament"):
                 unit["status"] = "recalled"
         elif repaired:
@@ -220,12 +223,25 @@ def _platoon(state, side, platoon) -> list[dict]:
     return [u for u in retained(state, side) if u.get("platoon") == platoon]
 
 
+def _with_afv(state, side, platoon) -> bool:
+    return any(u.get("kind") in AFV_KINDS and not u.get("isolated") for u in _platoon(state, side, platoon))
+
+
+def qualifying_platoons(state, side) -> list[str]:
+    """1.6142: each non-isolated retained AFV platoon "that has had at least one AFV of it's platoon on
+    the map in at least one CG scenario" (the side's end-of-scenario records say which were)."""
+    on_map = common.private(state, side).get("platoons_on_map", [])
+    return [p for p in on_map if _with_afv(state, side, p)]
+
+
 def run_withdrawal(ctx, state, side, data):
-    platoons = data.get("platoons") or []
-    _check_items([{"unit": p} for p in platoons], "platoons")
-    for i, platoon in enumerate(platoons):
-        if not any(u.get("kind") in AFV_KINDS and not u.get("isolated") for u in _platoon(state, side, platoon)):
+    given = data.get("platoons") or []
+    _check_items([{"unit": p} for p in given], "platoons")
+    for i, platoon in enumerate(given):
+        if not _with_afv(state, side, platoon):
             raise DomainError(f"platoons[{i}]", f"{platoon} has no non-isolated retained AFV.")
+    # The rolls are mandatory: the platoons recorded on the map roll whether listed or not.
+    platoons = list(dict.fromkeys([*qualifying_platoons(state, side), *given]))
     for platoon in platoons:
         report = roll_on(ctx, "1.6142", common.roll_key(state, "1.6142", side, platoon),
                          withdrawal_mods(ctx, state, side), side=side, label=f"AFV platoon withdrawal ({platoon})")
@@ -245,8 +261,7 @@ def run_withdrawal(ctx, state, side, data):
 
 
 def upcoming_withdrawal(state, side, ctx):
-    platoons = sorted({u["platoon"] for u in retained(state, side)
-                       if u.get("kind") in AFV_KINDS and u.get("platoon") and not u.get("isolated")})
+    platoons = qualifying_platoons(state, side)
     return [upcoming(common.roll_key(state, "1.6142", side, p), f"AFV platoon withdrawal ({p})", "1.6142",
                      withdrawal_mods(ctx, state, side), "effect") for p in platoons]
 
@@ -258,9 +273,14 @@ def _applies_immobilization(state, side):
                                                or is_immobilized(u)) for u in retained(state, side))
 
 
+def _malfunctioned_afvs(state, side) -> list[dict]:
+    """AFVs marked with a malfunctioned weapon at the end of the scenario (or in their weapons map)."""
+    return [u for u in retained(state, side) if u.get("kind") in AFV_KINDS and not u.get("captured")
+            and (u.get("status") == "malfunctioned" or "malfunctioned" in (u.get("weapons") or {}).values())]
+
+
 def _applies_repair(state, side):
-    return bool(_malfunctioned_weapons(state, side)) or any(
-        u.get("kind") in AFV_KINDS and not u.get("captured") for u in retained(state, side))
+    return bool(_malfunctioned_weapons(state, side)) or bool(_malfunctioned_afvs(state, side))
 
 
 def _applies_captured(state, side):
@@ -268,11 +288,80 @@ def _applies_captured(state, side):
 
 
 def _applies_withdrawal(state, side):
-    return any(u.get("kind") in AFV_KINDS and u.get("platoon") and not u.get("isolated") for u in retained(state, side))
+    return bool(qualifying_platoons(state, side))
+
+
+def _auto_captured(state, side):
+    """Captured SW and Guns roll on their own; the weapons of a captured AFV are named by the side."""
+    return None if any(u.get("kind") in AFV_KINDS and u.get("captured") for u in retained(state, side)) else {}
+
+
+# --- the page ------------------------------------------------------------------------------
+
+def _crews(state, side) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("kind") not in AFV_KINDS + WEAPON_KINDS]
+
+
+def form_immobilization(ctx, view, side):
+    afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS]
+    abandoned = [u for u in afvs if u.get("status") == "abandoned" and not u.get("isolated")]
+    immobile = [u for u in afvs if is_immobilized(u)]
+    fields = []
+    if abandoned:
+        crews = _crews(view, side)
+        fields.append(Field("remanned", "list", label="Remanning abandoned AFVs (1.6131a)", key="afv", widget="pick",
+                            rows=tuple({"afv": u["id"]} for u in abandoned), required=False, default=[],
+                            item=Field("entry", "object", fields=(
+                                Field("afv", **unit_choices(abandoned)),
+                                Field("by", "choice", label="Manned by", **unit_choices(crews)),
+                            )), help="Tick an AFV to reman it; it is then manned and must roll if immobilized."))
+    if immobile:
+        fields.append(Field("rolls", "list", label="Immobilization removal dr (1.6131d)", key="afv", widget="pick",
+                            required=False, default=[],
+                            rows=tuple({"afv": u["id"], "_on": u.get("status") != "abandoned",
+                                        "inexperienced_crew": "Inexperienced crew" in (u.get("note") or "")}
+                                       for u in immobile),
+                            item=Field("entry", "object", fields=(
+                                Field("afv", **unit_choices(immobile)),
+                                Field("armor_leader_drm", "int", required=False, default=0, min=-5, max=5,
+                                      label="Armor leader DRM"),
+                                Field("non_qualified", "bool", required=False, default=False,
+                                      label="Only non-qualified use possible (+1)"),
+                                Field("inexperienced_crew", "bool", required=False, default=False,
+                                      label="Inexperienced crew (+1)"),
+                            )), help="Every manned, immobilized AFV rolls (ticked); an abandoned one only if remanned."))
+    return tuple(fields)
+
+
+def form_repair(ctx, view, side):
+    weapons = _malfunctioned_weapons(view, side)
+    afvs = _malfunctioned_afvs(view, side)
+    rows = [{"unit": u["id"], "_on": True} for u in weapons] + [{"unit": u["id"], "_on": True} for u in afvs]
+    return (Field("weapons", "list", label="Weapons to repair", key="unit", widget="pick", rows=tuple(rows),
+                  required=False, default=[], item=Field("entry", "object", fields=(
+                      Field("unit", **unit_choices(weapons + afvs)),
+                      Field("weapon", required=False, default="", max_length=20, label="Vehicular weapon",
+                            help="For an AFV: MA, CMG, BMG …"),
+                      Field("main_armament", "bool", required=False, default=False, label="It is the MA"),
+                      Field("non_qualified", "bool", required=False, default=False,
+                            label="Only non-qualified use possible (+1)"),
+                  )), help="Every malfunctioned SW, Gun or vehicular weapon rolls; name the AFV's weapon."),)
+
+
+def form_captured(ctx, view, side):
+    afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS and u.get("captured")]
+    return (Field("vehicular", "list", label="Weapons of captured AFVs", key="unit", widget="pick",
+                  rows=tuple({"unit": u["id"], "_on": True} for u in afvs), required=False, default=[],
+                  item=Field("entry", "object", fields=(
+                      Field("unit", **unit_choices(afvs)),
+                      Field("weapon", max_length=20, label="Weapon", help="MA, CMG, BMG …"),
+                      Field("malfunctioned", "bool", required=False, default=False, label="Already malfunctioned"),
+                  )), help="Captured SW and Guns are rolled for on their own."),)
 
 
 STEPS = [
     Step("1.6131", "AFV: remanning and immobilization removal", "1.6131", run=run_immobilization, applies=_applies_immobilization,
+         form=form_immobilization, short="AFV",
          upcoming=after_new_half_day(upcoming_immobilization),
          fields=(
              Field("remanned", "list", required=False, default=[], item=Field("entry", "object", fields=(
@@ -287,6 +376,7 @@ STEPS = [
          ),
          help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules."),
     Step("1.6132", "Weapon repair", "1.6132", run=run_repair, applies=_applies_repair, upcoming=after_new_half_day(upcoming_repair),
+         form=form_repair, short="Weapon repair",
          fields=(
              Field("weapons", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"),
@@ -296,6 +386,7 @@ STEPS = [
              )), help="Every malfunctioned non-captured retained weapon."),
          )),
     Step("1.6135", "Captured weapons", "1.6135", run=run_captured, applies=_applies_captured, upcoming=after_new_half_day(upcoming_captured),
+         auto=_auto_captured, form=form_captured, short="Captured weapons",
          fields=(
              Field("vehicular", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("unit"), Field("weapon"),
@@ -303,6 +394,7 @@ STEPS = [
              )), help="Weapons of captured AFVs (captured SW and Guns are rolled for automatically)."),
          )),
     Step("1.6142", "AFV platoon withdrawal", "1.6142", run=run_withdrawal, applies=_applies_withdrawal, upcoming=after_new_half_day(upcoming_withdrawal),
+         auto=lambda state, side: {}, short="AFV platoon withdrawal",
          fields=(
              Field("platoons", "list", required=False, default=[], item=Field("platoon"),
                    help="Each non-isolated retained AFV platoon that had an AFV on the map in a CG scenario."),

@@ -15,16 +15,17 @@ from campaigns.errors import DomainError
 from campaigns.rolls import Mod, roll_on
 from campaigns.schema import Field
 
-from .. import common
-from .base import PENDING, Step
+from .. import common, words
+from .base import DONE, PENDING, Step
 from .helpers import (
-    UNIT_KINDS_SMC, clear_pending, done_list, done_marker, eliminate, mods, new_unit, pending_for, set_pending, table_mod,
-    unit_by_id,
+    UNIT_KINDS_SMC, choice_words, clear_pending, done_list, done_marker, eliminate, hidden, mods, new_unit,
+    pending_for, set_pending, table_mod, unit_by_id, unit_choices,
 )
 
 AFV_KINDS = ("afv", "vehicle")
 HS_EQUIVALENT = {"squad": 2, "half_squad": 1, "crew": 1}  # ASL: a squad is two half-squads
 NEEDS_PLAYER = ("replaced", "Casualty Reduced")
+HEAT_OF_BATTLE = "Escapes"  # the Infantry column's row 1 result, with footnote 1's Heat of Battle
 
 
 def _nationality(unit: dict, side: str) -> str:
@@ -48,7 +49,8 @@ def escape_mods(ctx, state, side, units: list[dict], entry: dict) -> list[Mod]:
         table_mod(ctx, "1.6063", "per_pp_over_ipc", times=entry.get("pp_over_ipc") or 0,
                   label=f"Per PP >IPC being carried ({entry.get('pp_over_ipc') or 0})"),
         table_mod(ctx, "1.6063", "previous_am") if common.half_day(state).endswith("A") else None,
-        table_mod(ctx, "1.6063", "encircled") if entry.get("encircled") else None,
+        table_mod(ctx, "1.6063", "encircled") if entry.get("encircled") or any(u.get("encircled") for u in units)
+        else None,
         table_mod(ctx, "1.6063", "captured_afv") if afv and units[0].get("captured") else None,
     )
 
@@ -89,8 +91,9 @@ def run(ctx, state, side, data):
         afv = units[0].get("kind") in AFV_KINDS
         report = roll_on(ctx, "1.6063", common.roll_key(state, "1.6063", side, subject),
                          escape_mods(ctx, state, side, units, entry), side=side, label=f"Escape ({subject})")
-        result = report["result"]["afv" if afv else "infantry"]
         heat = not afv and report["original"] == 2  # footnote 1 / 1.6064
+        # "Original '2' DR always results in escape and Heat of Battle", whatever the final DR.
+        result = HEAT_OF_BATTLE if heat else report["result"]["afv" if afv else "infantry"]
         report["effect"] = {"units": [u["id"] for u in units], "result": result, "heat_of_battle": heat}
         done_marker(state, side, "1.6063").extend(u["id"] for u in units)
         _apply(state, side, units, result, afv)
@@ -101,7 +104,23 @@ def run(ctx, state, side, data):
     if waiting:
         set_pending(state, side, "1.6063", {"stacks": waiting})
         return PENDING
-    return None
+    return DONE if not _untried(state, side) else None
+
+
+def _untried(state, side) -> list[dict]:
+    tried = set(done_list(state, side, "1.6063"))
+    return [u for u in common.private(state, side).get("retained", []) if u.get("isolated") and u["id"] not in tried]
+
+
+def _lone_smc(state, side) -> list[dict]:
+    """1.606: "Isolated, lone SMC must attempt escape". An isolated SMC is lone unless an isolated MMC
+    of its side is in the same pocket (an SMC alone creates no pocket, 1.6056, so one without a pocket
+    is lone)."""
+    untried = _untried(state, side)
+    mmc_pockets = {u.get("pocket") for u in common.private(state, side).get("retained", [])
+                   if u.get("isolated") and u.get("kind") not in UNIT_KINDS_SMC and u.get("pocket")}
+    return [u for u in untried if u.get("kind") in UNIT_KINDS_SMC
+            and (not u.get("pocket") or u.get("pocket") not in mmc_pockets)]
 
 
 def _apply(state, side, units, result, afv):
@@ -116,7 +135,7 @@ def _apply(state, side, units, result, afv):
                      note=f"crew of {units[0]['id']}, escaped (1.6063)")
         return
     for unit in units:
-        unit["isolated"] = False  # escapes: retained with its SW (1.6064)
+        unit.update(isolated=False, pocket=None, encircled=False)  # escapes: retained with its SW (1.6064)
 
 
 def _resolve(state, side, outcomes):
@@ -143,7 +162,7 @@ def _resolve(state, side, outcomes):
         else:
             eliminate(state, side, unit, "1.6063", f"escape: {stack['result']} (1.6063)")
     clear_pending(state, side, "1.6063")
-    return None
+    return DONE if not _untried(state, side) else None
 
 
 def applies(state, side):
@@ -154,6 +173,59 @@ def applies(state, side):
 def finish(ctx, state, side):
     if pending_for(state, side, "1.6063") is not None:
         raise DomainError("step", "An escape result still waits for what happens to its units.")
+    lone = _lone_smc(state, side)
+    if lone:
+        names = ", ".join(words.unit_label(u) for u in lone)
+        raise DomainError("step", f"Isolated, lone SMC must attempt escape (1.606): {names}.")
+
+
+# --- the page ------------------------------------------------------------------------------
+
+def form(ctx, view, side):
+    pend = pending_for(view, side, "1.6063")
+    if pend is not None:
+        rows = []
+        for stack in pend["stacks"]:
+            units = [unit_by_id(view, side, uid, "stack") for uid in stack["units"] if _has(view, side, uid)]
+            what = stack["result"] + (" — Heat of Battle (A15): anything but hero creation or battle hardening "
+                                      "eliminates the unit (1.6064)" if stack["heat_of_battle"] else "")
+            rows.append({"stack": stack["stack"], "unit": units[0]["id"] if len(units) == 1 else None,
+                         "_label": f"Stack {', '.join(u['id'] for u in units)}: {what}"})
+        everyone = [u for stack in pend["stacks"] for uid in stack["units"] if _has(view, side, uid)
+                    for u in [unit_by_id(view, side, uid, "stack")]]
+        return (
+            hidden("action", "resolve"),
+            Field("outcomes", "list", label="What the affected units become", key="stack", rows=tuple(rows),
+                  item=Field("outcome", "object", fields=(
+                      Field("stack"),
+                      Field("unit", "choice", label="Affected unit (Random Selection)", **unit_choices(everyone)),
+                      Field("becomes", required=False, default="", max_length=20, label="Becomes",
+                            help="Its new type (ASL replacement, Casualty Reduction, A15); empty if eliminated."),
+                  )),
+                  help="Per stack, the unit Random Selection picked at the table and what it becomes."),
+        )
+    untried = _untried(view, side)
+    rows = tuple({"units": [u["id"]], "_label": f"Stack {i + 1}"} for i, u in enumerate(untried))
+    return (
+        hidden("action", "roll"),
+        Field("stacks", "list", label="Stacks attempting escape", rows=rows, max=len(untried),
+              item=Field("stack", "object", fields=(
+                  Field("units", "list", label="Units", item=Field("unit", "choice", **unit_choices(untried))),
+                  Field("leader_drm", "int", required=False, default=0, min=-5, max=5,
+                        label="(Armor-) leader/heroic DRM", help="Not for a lone SMC."),
+                  Field("distance", "choice", required=False, default="farther", label="Nearest friendly non-isolated hex",
+                        choices=("adjacent", "within_two", "farther"),
+                        labels=choice_words(("adjacent", "within_two", "farther"), words.DISTANCE_WORDS)),
+                  Field("pp_over_ipc", "int", required=False, default=0, min=0, max=20, label="PP carried over IPC"),
+              )),
+              help="One stack per unit to start with: move units together to roll one DR for them; untick a "
+                   "unit that stays in its pocket (a lone SMC must attempt escape). Encircled units get +2 "
+                   "from your end-of-scenario record."),
+    )
+
+
+def _has(state, side, unit_id) -> bool:
+    return any(u["id"] == unit_id for u in common.private(state, side).get("retained", []))
 
 
 STACK = Field("stack", "object", fields=(
@@ -168,6 +240,7 @@ STACK = Field("stack", "object", fields=(
 
 STEPS = [
     Step("1.6063", "Escape from isolation", "1.6062", run=run, applies=applies, repeatable=True, extra={"finish": finish},
+         form=form, short="Escape from isolation",
          fields=(
              Field("action", "choice", choices=("roll", "resolve")),
              Field("stacks", "list", required=False, default=[], item=STACK),

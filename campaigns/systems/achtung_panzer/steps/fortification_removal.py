@@ -10,9 +10,9 @@ from campaigns.errors import DomainError
 from campaigns.rolls import roll_on
 from campaigns.schema import Field
 
-from .. import common
-from .base import Step
-from .helpers import done_list, done_marker, mods, table_mod
+from .. import common, words
+from .base import DONE, Step
+from .helpers import choice_words, done_list, done_marker, mods, table_mod
 
 KINDS = ("wire", "mines", "entrenchment", "at_ditch", "roadblock")
 POSITION_MODS = {
@@ -35,7 +35,7 @@ def run(ctx, state, side, data):
     private = common.private(state, side)
     items = data.get("items") or []
     if not items:
-        raise DomainError("items", "List the fortifications to roll for.")
+        return DONE  # nothing (more) to remove: the step is done
     own = {f["id"]: f for f in private.get("fortifications", [])}
     seen = {tuple(t) for t in done_list(state, side, "1.615")}  # earlier events of this step
     plan = []
@@ -67,8 +67,37 @@ def run(ctx, state, side, data):
         common.record_roll(state, side, report, "1.615")
 
 
+KIND_WORDS = {"wire": "Wire", "mines": "Mines (all kinds)", "entrenchment": "Entrenchment", "at_ditch": "A-T ditch",
+              "roadblock": "Roadblock"}
+
+
+def form(ctx, view, side):
+    own = common.private(view, side).get("fortifications", [])
+    tried = done_list(view, side, "1.615")
+    return (
+        Field("sappers", "bool", required=False, default=False,
+              label="You retain at least three non-isolated assault engineer/sapper squads (−1)"),
+        Field("items", "list", label="Items to roll for", required=False, default=[], max=6,
+              rows=tuple({} for _ in range(3)), item=Field("item", "object", fields=(
+                  Field("kind", "choice", choices=KINDS, labels=choice_words(KINDS, KIND_WORDS), label="Item"),
+                  Field("location", max_length=40, label="Location (hex)"),
+                  Field("position", "choice", required=False, default="other", label="Where",
+                        choices=("front_line", "adjacent", "other"),
+                        labels=choice_words(("front_line", "adjacent", "other"), words.POSITION_WORDS)),
+                  Field("both_sides_controlled", "bool", required=False, default=False,
+                        label="Roadblock: you control both Locations of its hexside"),
+                  Field("fortification", "choice", required=False, default="", label="One of your own",
+                        choices=tuple(f["id"] for f in own),
+                        labels=tuple((f["id"], f"{f['id']}: {f.get('type')}"
+                                      + (f" at {f['location']}" if f.get("location") else "")) for f in own)),
+              )),
+              help="Leave the rows empty if you remove nothing this time."
+              + (f" Already rolled for: {', '.join(f'{k} in {loc}' for k, loc in tried)}." if tried else "")),
+    )
+
+
 STEPS = [
-    Step("1.615", "Fortification removal", "1.615", run=run, repeatable=True,
+    Step("1.615", "Fortification removal", "1.615", run=run, repeatable=True, form=form, short="Fortification removal",
          fields=(
              Field("sappers", "bool", required=False, default=False,
                    help="You retain at least three non-isolated assault engineer/sapper squads (−1)."),

@@ -142,12 +142,52 @@ FIELDS = (
 )
 
 
+def _cost_words(table, item: str) -> str:
+    costs, labels = table.value(item, "cost"), table.value(item, "cost_labels")
+    if isinstance(costs, list):
+        return ", ".join(f"{c} FPP {t}" if t else f"{c} FPP" for c, t in zip(costs, labels or [""] * len(costs)))
+    return f"{costs} FPP"
+
+
+def form(ctx, view, side):
+    table = ctx.table(TABLE)
+    fpp = common.private(view, side).get("fpp", 0)
+    labels = tuple((item, f"{item} — {_cost_words(table, item)}") for item in ITEMS)
+    return (
+        Field("action", "str", required=False, default="buy", widget="hidden"),
+        Field("item", "choice", choices=ITEMS, labels=labels, label=f"Fortification (you have {fpp} FPP)"),
+        Field("count", "int", required=False, default=1, min=1, max=50, label="How many",
+              help="Fortified Building: Locations."),
+        Field("size", "int", required=False, default=None, min=1, max=3, label="Foxholes: squads (3, 2 or 1)"),
+        Field("unit", "choice", choices=tuple(HIP_UNITS), required=False, default=None, label="HIP: the unit hidden",
+              labels=tuple(HIP_UNITS.items())),
+        Field("factors", "int", required=False, default=None, min=1, max=99, label="Mines: strength factors"),
+        Field("known", "bool", required=False, default=False, label="Mines: KNOWN (half cost)"),
+        Field("x", "int", required=False, default=None, min=0, max=20, label="Pillbox: x"),
+        Field("y", "int", required=False, default=None, min=0, max=20, label="Pillbox: y"),
+        Field("z", "int", required=False, default=None, min=0, max=20, label="Pillbox: z"),
+        Field("location", required=False, default="", max_length=60, label="Location (optional)",
+              help="Or set it up later (1.6244)."),
+    )
+
+
+def form_remove(ctx, view, side):
+    mine = [f for f in common.private(view, side).get("fortifications", [])
+            if f.get("half_day") == common.half_day(view) and "cost" in f]
+    return (
+        Field("action", "str", required=False, default="remove", widget="hidden"),
+        Field("fortification", "choice", label="Fortification to give back", choices=tuple(f["id"] for f in mine),
+              labels=tuple((f["id"], f"{f['id']}: {f['type']} ({f['cost']} FPP)") for f in mine)),
+    )
+
+
 def _applies(state: dict, side: str) -> bool:
     return common.private(state, side).get("fpp", 0) > 0
 
 
 STEPS = [
-    Step("1.621", "Purchase fortifications", "1.621", fields=FIELDS, run=run_fortify, repeatable=True,
+    Step("1.621", "Purchase fortifications", "1.621", fields=FIELDS, run=run_fortify, repeatable=True, form=form,
+         short="Fortifications",
          applies=_applies, initial=True,
          help="Spend FPP on the TH1.621 fortifications; unspent FPP are forfeit when you finish the step.",
          extra={"kind": "ap.fortify", "finish": finish_fortify}),

@@ -15,9 +15,10 @@ from campaigns.schema import Field
 
 from .. import common
 from .base import PENDING, Step
+from .. import words
 from .helpers import (
-    UNIT_KINDS_INFANTRY_MMC, clear_pending, eliminate, mods, pending_for, retained, set_pending, table_mod,
-    this_line, unit_by_id, upcoming, won_this_half_day,
+    UNIT_KINDS_INFANTRY_MMC, clear_pending, eliminate, hidden, is_elite, mods, pending_for, retained, set_pending,
+    table_mod, this_line, unit_by_id, upcoming, won_this_half_day,
 )
 
 
@@ -69,10 +70,14 @@ def _harden(state, side, entries, pend):
         if unit["id"] in seen:
             raise DomainError(f"hardened[{i}].unit", "No MMC may battle harden more than once per RePh.")
         seen.add(unit["id"])
-        becomes = entry["becomes"].strip()
+        # "In all cases, an elite MMC that battle hardens becomes fanatic" (1.6112): not a choice.
+        elite = is_elite(state, side, unit)
+        if entry.get("fanatic") and not elite:
+            raise DomainError(f"hardened[{i}].fanatic", f"Only an elite MMC becomes fanatic; {unit['id']} is not elite.")
+        becomes = (entry.get("becomes") or "").strip() or (unit["type"] if elite else "")
         if not becomes:
             raise DomainError(f"hardened[{i}].becomes", f"Enter what the {unit['type']} becomes.")
-        plan.append((unit, becomes, bool(entry.get("fanatic"))))
+        plan.append((unit, becomes, elite))
     for unit, becomes, fanatic in plan:
         unit["note"] = f"battle hardened from {unit['type']} (1.6112)"
         unit["type"] = becomes
@@ -94,12 +99,46 @@ def upcoming_rolls(state, side, ctx):
                      hardening_mods(ctx, state, side), "mmc")]
 
 
+def candidates(state, side) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("kind") in UNIT_KINDS_INFANTRY_MMC and not u.get("vehicular")]
+
+
+def auto(state, side):
+    """The DR needs no decision; naming the MMC afterwards does."""
+    return None if pending_for(state, side, "1.6112") is not None else {"action": "roll"}
+
+
+def form(ctx, view, side):
+    pend = pending_for(view, side, "1.6112")
+    if pend is None:
+        return (hidden("action", "roll"),)
+    allowed = pend["mmc"] + pend["heroes"]
+    rows = []
+    for unit in candidates(view, side):
+        elite = is_elite(view, side, unit)
+        note = " — elite: becomes fanatic for the next scenario" if elite else ""
+        rows.append({"unit": unit["id"], "_label": words.unit_label(unit) + note})
+    why = f"{pend['mmc']} by the DR" + (f" + {pend['heroes']} for the heroes eliminated" if pend["heroes"] else "")
+    return (
+        hidden("action", "harden"),
+        Field("hardened", "list", label="MMC that battle harden", required=False, default=[], max=allowed,
+              key="unit", widget="pick", rows=tuple(rows), item=Field("entry", "object", fields=(
+                  Field("unit", labels=tuple((r["unit"], r["_label"]) for r in rows)),
+                  Field("becomes", required=False, default="", max_length=20, label="Becomes",
+                        help="The unit type after battle hardening (ASL A15), e.g. 548; an elite one keeps its type."),
+              )),
+              help=f"Tick up to {allowed} MMC ({why}); none may harden twice."),
+    )
+
+
 STEPS = [
-    Step("1.6112", "Heroes and MMC battle hardening", "1.6112", run=run, upcoming=upcoming_rolls,
+    Step("1.6112", "Heroes and MMC battle hardening", "1.6112", run=run, upcoming=upcoming_rolls, auto=auto, form=form,
+         short="MMC battle hardening",
          fields=(
              Field("action", "choice", choices=("roll", "harden")),
              Field("hardened", "list", required=False, default=[], item=Field("entry", "object", fields=(
-                 Field("unit"), Field("becomes"), Field("fanatic", "bool", required=False, default=False),
+                 Field("unit"), Field("becomes", required=False, default=""),
+                 Field("fanatic", "bool", required=False, default=False),
              )), help="The MMC that battle harden and what each becomes (an elite MMC becomes fanatic)."),
          ),
          help="Heroes are eliminated (one MMC each); a DR gives how many more MMC may battle harden."),

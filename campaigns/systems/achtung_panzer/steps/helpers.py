@@ -157,3 +157,49 @@ def won_this_half_day(state: dict, side: str) -> bool:
     early) it counts as not won."""
     line = this_line(state)
     return bool(line and line.get("winner") == side)
+
+
+# --- fields for the page (Step.form): choices drawn from the side's own units ----------------
+
+def hidden(name: str, value) -> "Field":
+    from campaigns.schema import Field
+
+    return Field(name, "str", required=False, default=value, widget="hidden")
+
+
+def unit_choices(units) -> dict:
+    """choices/labels of a unit Field: each unit by id, shown in words."""
+    from .. import words
+
+    return {"choices": tuple(u["id"] for u in units), "labels": tuple((u["id"], words.unit_label(u)) for u in units)}
+
+
+def choice_words(choices, words_map) -> tuple:
+    return tuple((c, words_map.get(c, str(c).replace("_", " "))) for c in choices)
+
+
+def elite_rgs(state: dict, side: str) -> set[str]:
+    """Purchase ids of the side's elite infantry companies (1.6202 rows "<nationality>:elite")."""
+    table = _book().tables["1.6202"]
+    elite = {(row.label.split(":", 1)[0], row.cells.get("rg")) for row in table.rows if row.label.endswith(":elite")}
+    return {p["id"] for p in common.private(state, side).get("purchases", [])
+            if (p.get("nationality"), p.get("rg")) in elite}
+
+
+def is_elite(state: dict, side: str, unit: dict) -> bool:
+    """An elite MMC: marked so, or of an elite company (1.6202 "Elite")."""
+    return bool(unit.get("elite")) or (unit.get("rg") in elite_rgs(state, side))
+
+
+_BOOK_TABLES = None
+
+
+def _book():
+    global _BOOK_TABLES
+    if _BOOK_TABLES is None:
+        from pathlib import Path
+
+        from campaigns.tables import TableSet
+
+        _BOOK_TABLES = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
+    return _BOOK_TABLES

@@ -16,10 +16,11 @@ from campaigns.errors import DomainError
 from campaigns.rolls import Mod, roll_on
 from campaigns.schema import Field
 
-from .. import common
+from .. import common, words
 from .base import PENDING, Step
 from .helpers import (
-    clear_pending, eliminate, mods, new_unit, pending_for, retained, set_pending, table_mod, unit_by_id, upcoming, won_this_half_day,
+    choice_words, clear_pending, eliminate, hidden, mods, new_unit, pending_for, retained, set_pending, table_mod,
+    unit_by_id, unit_choices, upcoming, won_this_half_day,
 )
 
 LEADER_KINDS = ("leader", "armor_leader")
@@ -234,14 +235,117 @@ def upcoming_hardening(state, side, ctx):
                      _table_id(nationality), mods(first), "leader")]
 
 
+# --- the page ------------------------------------------------------------------------------
+
+PROMOTABLE = ("8-0", "8-1")  # 1.6114 a) and b)
+
+
+def _heroic_leaders(state, side):
+    return [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"]
+
+
+def _promotable(state, side):
+    return [u for u in retained(state, side) if u.get("kind") == "leader" and u.get("type") in PROMOTABLE
+            and not u.get("isolated") and u.get("status") in (None, "ok")]
+
+
+def _kinds_held(state, side) -> list[str]:
+    held = {u.get("kind") for u in retained(state, side)}
+    return [k for k, unit_kind in (("infantry", "leader"), ("armor", "armor_leader")) if unit_kind in held]
+
+
+def _nationalities_held(state, side) -> list[str]:
+    if side == "german":
+        return ["german"]
+    held = {u.get("nationality") or "french" for u in retained(state, side) if u.get("kind") in LEADER_KINDS}
+    return [n for n in _nationalities(side) if n in held] or ["french"]
+
+
+def auto_hardening(state, side):
+    """The DR is made without asking when there is nothing to choose before it: no heroic leader,
+    no leader to promote out of the ranks, one kind of leader and one nationality."""
+    if pending_for(state, side, "1.6113") is not None:
+        return None
+    if _heroic_leaders(state, side) or _promotable(state, side):
+        return None
+    kinds, nationalities = _kinds_held(state, side), _nationalities_held(state, side)
+    if len(kinds) > 1 or len(nationalities) > 1:
+        return None
+    return {"action": "roll", "leader_kind": (kinds or ["infantry"])[0], "nationality": nationalities[0]}
+
+
+def form_hardening(ctx, view, side):
+    pend = pending_for(view, side, "1.6113")
+    if pend is not None:
+        return _resolve_form(ctx, view, side, pend)
+    actions = ["roll"] + (["promote"] if _promotable(view, side) else [])
+    fields = [Field("action", "choice", choices=tuple(actions), widget="radios", default="roll", labels=(
+        ("roll", "Make the battle hardening DR (1.6113)"),
+        ("promote", "Instead, promote out of the ranks (1.6114)"),
+    ))]
+    if len(_nationalities_held(view, side)) > 1:
+        fields.append(Field("nationality", "choice", choices=tuple(_nationalities(side)), widget="radios",
+                            label="Table of which nationality", default=_nationalities(side)[0],
+                            labels=choice_words(_nationalities(side), words.NATIONALITY_WORDS),
+                            help="Chosen before the DR (1.6113)."))
+    else:
+        fields.append(hidden("nationality", _nationalities_held(view, side)[0]))
+    kinds = _kinds_held(view, side)
+    if len(kinds) > 1:
+        fields.append(Field("leader_kind", "choice", choices=("infantry", "armor"), widget="radios",
+                            label="Battle harden an", default="infantry",
+                            labels=(("infantry", "infantry leader"), ("armor", "armor leader"))))
+    else:
+        fields.append(hidden("leader_kind", (kinds or ["infantry"])[0]))
+    heroic = _heroic_leaders(view, side)
+    if heroic:
+        fields.append(HEROIC.but(key="unit", rows=tuple({"unit": u["id"]} for u in heroic),
+                                 item=HEROIC.item.but(fields=(
+                                     Field("unit", **unit_choices(heroic)),
+                                     Field("becomes", required=False, default="", max_length=20, label="Becomes",
+                                           help="The leader type he battle hardens to (a 10-3 just loses his heroic status)."),
+                                 ))))
+    promotable = _promotable(view, side)
+    if promotable:
+        fields.append(Field("promote", "choice", required=False, label="Leader to exchange (1.6114)",
+                            **unit_choices(promotable),
+                            help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0."))
+    return tuple(fields)
+
+
+def _resolve_form(ctx, view, side, pend):
+    options = []
+    for name, outcome in pend["outcomes"].items():
+        who = candidates(ctx, view, side, pend, outcome["leader"])
+        names = ", ".join(words.unit_label(u) for u in who) or "nobody retained"
+        what = {"full": "keep the −2 (won this half-day)", "reduced": "apply only −1", "ignore": "ignore the −2",
+                "none": "the DR as rolled"}[name]
+        options.append((name, f"{what}: final DR {outcome['final']} → {outcome['leader']} ({names})"))
+    everyone = {u["id"]: u for o in pend["outcomes"].values() for u in candidates(ctx, view, side, pend, o["leader"])}
+    fields = [hidden("action", "resolve")]
+    if len(options) > 1:
+        fields.append(Field("win_drm", "choice", choices=tuple(n for n, _ in options), widget="radios",
+                            label="After the DR", labels=tuple(options)))
+    else:
+        fields.append(hidden("win_drm", options[0][0]))
+    if everyone:
+        fields.append(Field("leader", "choice", required=False, label="The leader who battle hardens",
+                            widget="radios" if len(everyone) > 1 else "", **unit_choices(list(everyone.values()))))
+        fields.append(Field("becomes", required=False, default="", max_length=20, label="He becomes",
+                            help="The leader type after battle hardening (ASL A15), e.g. 9-1."))
+    return tuple(fields)
+
+
 HEROIC = Field("heroic", "list", required=False, default=[], item=Field("entry", "object", fields=(
     Field("unit"), Field("becomes", required=False, default=""),
 )), help="Every retained heroic leader, with the leader type he battle hardens to (a 10-3 just loses his heroic status).")
 
 STEPS = [
     Step("1.610", "Wounded leaders", "1.610", run=run_wounded, applies=applies_wounded, upcoming=upcoming_wounded,
+         short="Wounded leaders",
          help="A dr for each wounded leader (+1 if isolated): 1 unwounded, 2 still wounded, ≥3 eliminated."),
     Step("1.6113", "Leader battle hardening / promotion", "1.6113", run=run_hardening, upcoming=upcoming_hardening,
+         auto=auto_hardening, form=form_hardening, short="Leader battle hardening",
          fields=(
              Field("action", "choice", choices=("roll", "promote", "resolve")),
              Field("nationality", "choice", required=False, choices=("german", "french", "british"),

@@ -311,6 +311,96 @@ def finish_purchases(ctx, state: dict, side: str) -> None:
         raise DomainError("step", "Declare a normal, Armor or British half-day first (CG13).")
 
 
+# --- the page: a picker of the side's RG table rows --------------------------------------------
+
+SPECIAL_LABELS = (
+    ("none", "A normal half-day"),
+    ("armor", "An Armor half-day: more than one French armored RG, but no infantry, Gun battery or fortifications"),
+    ("british", "A British half-day: British RGs only"),
+)
+
+
+def form_declare(ctx, view, side):
+    limit, rule = _british_half_days_max(ctx, view)
+    used = common.public(view).get("british_half_days", 0)
+    labels = tuple((k, f"{words} ({used} of {limit} used, {rule})" if k == "british" else words)
+                   for k, words in SPECIAL_LABELS)
+    return (Field("special", "choice", choices=SPECIAL, widget="radios", label="This half-day is", labels=labels,
+                  default="none"),)
+
+
+def _left(ctx, state, side, nationality, row, rg) -> str:
+    table = rg_table(ctx, nationality)
+    mine = [p for p in bought(state, side) if p["nationality"] == nationality and p["rg"] == rg]
+    hd = common.half_day(state)
+    parts = [f"this half-day {int(table.value(row, 'half_day_max')) - len([p for p in mine if p['half_day'] == hd])}"
+             f" of {table.value(row, 'half_day_max')} left",
+             f"CG {int(table.value(row, 'cg_max')) - len(mine)} of {table.value(row, 'cg_max')}"]
+    mon = month(hd)
+    if mon:
+        limit = int(table.value(row, f"{mon}_max"))
+        parts.append(f"{mon.capitalize()} {limit - len([p for p in mine if month(p['half_day']) == mon])} of {limit}")
+    return ", ".join(parts)
+
+
+def picker(ctx, view, side, nationality) -> tuple[list, list, list]:
+    """(choices, labels, disabled) of the RG radio list: each row of the side's table with its cost,
+    what is left of its limits and the CPP left after it; rows that cannot be bought greyed with
+    the reason the service would give."""
+    table = rg_table(ctx, nationality)
+    cpp = common.private(view, side)["cpp"]
+    choices, labels, disabled = [], [], []
+    for row in table.rows:
+        rg = row.label
+        name = f"{rg} {table.value(row, 'group_type')}"
+        try:
+            record = quote(ctx, view, side, {"rg": rg, "nationality": nationality})
+        except DomainError as error:
+            choices.append(rg)
+            labels.append((rg, name))
+            disabled.append((rg, error.message.removeprefix(f"{name}: ")))
+            continue
+        choices.append(rg)
+        labels.append((rg, f"{name} — {record['cost']} CPP, {cpp - record['cost']} left after · "
+                           f"{_left(ctx, view, side, nationality, row, rg)}"))
+    return choices, labels, disabled
+
+
+def form_purchase(ctx, view, side):
+    if side == "allied" and not declared(view):
+        return None
+    nationality = _nationality(view, side, None)
+    choices, labels, disabled = picker(ctx, view, side, nationality)
+    cpp = common.private(view, side)["cpp"]
+    on_map = int(ctx.value("purchase.on_map_extra"))
+    reserve = int(ctx.value("purchase.reserve_extra"))
+    pre = int(ctx.value(f"purchase.pre_registered_extra.{nationality}")) \
+        if f"purchase.pre_registered_extra.{nationality}" in ctx.system.constants() else None
+    fields = [
+        Field("action", "str", required=False, default="buy", widget="hidden"),
+        Field("nationality", "str", required=False, default=nationality, widget="hidden"),
+        Field("rg", "choice", choices=tuple(choices), labels=tuple(labels), disabled=tuple(disabled), widget="radios",
+              label=f"Reinforcement Group ({NATIONALITY_NAMES[nationality]} table, you have {cpp} CPP)"),
+        Field("on_map", "bool", required=False, default=False,
+              label=f"On-map set up ({on_map:+d} CPP; AFV or infantry RG, free where its notes say so)"),
+        Field("reserve", "bool", required=False, default=False,
+              label=f"As a Reserve ({reserve:+d} CPP; the infantry RGs whose notes allow it)"),
+    ]
+    if pre is not None:
+        fields.append(Field("pre_registered", "bool", required=False, default=False,
+                            label=f"With a pre-registered hex ({pre:+d} CPP; OBA RGs)"))
+    return tuple(fields)
+
+
+def form_remove(ctx, view, side):
+    mine = this_half_day(view, side)
+    return (
+        Field("action", "str", required=False, default="remove", widget="hidden"),
+        Field("purchase", "choice", label="Purchase to give back", choices=tuple(p["id"] for p in mine),
+              labels=tuple((p["id"], f"{p['id']}: {p['rg']} {p.get('group_type', '')} ({p['cost']} CPP)") for p in mine)),
+    )
+
+
 PURCHASE_FIELDS = (
     Field("action", "choice", choices=("buy", "remove"), help="buy one RG, or remove one bought in this step"),
     Field("rg", "str", label="RG ID", required=False, default="", max_length=8,
@@ -328,14 +418,14 @@ STEPS = [
         id="1.619.declare", label="Allied declaration: Armor or British half-day", rule="CG13",
         scope="allied", audience="public", initial=True,
         fields=(Field("special", "choice", choices=SPECIAL, label="Special half-day"),),
-        run=run_declare,
+        run=run_declare, form=form_declare, short="Allied declaration",
         help="Before any units are purchased the Allied player may declare a British or Armored half-day; "
         "it is announced to the German player (CG13).",
         extra={"kind": "ap.declare"},
     ),
     Step(
         id="1.619", label="Purchase Reinforcement Groups", rule="1.619", scope="side", initial=True,
-        fields=PURCHASE_FIELDS, run=run_purchase, repeatable=True,
+        fields=PURCHASE_FIELDS, run=run_purchase, repeatable=True, form=form_purchase, short="Purchases",
         help="Buy RGs one at a time with CPP; remove one again before declaring the step done.",
         extra={"kind": "ap.purchase", "finish": finish_purchases},
     ),

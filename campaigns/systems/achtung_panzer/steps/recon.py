@@ -60,8 +60,23 @@ def upcoming_rolls(state, side, ctx):
                      recon_mods(ctx, state, side, False))]
 
 
+def form(ctx, view, side):
+    cost = _cost(ctx, side, False)
+    extra = int(ctx.value("recon.extra_cpp_cost"))
+    cpp = common.private(view, side)["cpp"]
+    air = " (+1: air support on the previous half-day)" if _air_support_previous(view, side) else ""
+    return (
+        Field("conduct", "bool", required=False, default=False,
+              label=f"Make a recon dr for {cost} CPP (you have {cpp}){air}",
+              help="Declining keeps the CPP for the next half-day (1.622)."),
+        Field("extra_cpp", "bool", required=False, default=False,
+              label=f"Spend {extra} more CPP for +{int(ctx.value('recon.extra_cpp_drm'))}"),
+    )
+
+
 STEPS = [
     Step("1.622", "Reconnaissance", "1.622", run=run, upcoming=after_new_half_day(upcoming_rolls), initial=True,
+         form=form, short="Recon",
          fields=(
              Field("conduct", "bool", help="Spend the recon CPP (1 German, 2 Allied) for a recon dr."),
              Field("extra_cpp", "bool", required=False, default=False, help="One more CPP for +3."),

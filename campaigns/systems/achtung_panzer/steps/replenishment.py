@@ -159,7 +159,8 @@ STEPS = [
          help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
     Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
          upcoming=after_new_half_day(upcoming_weather),
-         fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES,
+         short="Weather and EC",
+         fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
                        help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
          help="The Allied player rolls the weather DR (public) and enters the EC."),
 ]

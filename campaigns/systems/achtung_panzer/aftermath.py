@@ -1,0 +1,215 @@
+"""What happened to a side's units in the half-day just played: the end-of-scenario screen.
+
+One side-private event per side and half-day, ``ap.aftermath``, recorded once the half-day
+is being played (after 1.625) or, if not yet recorded when the result is confirmed, as the
+side's first Refit Phase step (so the map steps 1.601-1.606 wait for it):
+
+    {"units": [{"unit", "fate": kept|eliminated|captured|exited, "status", "isolated",
+                "pocket", "encircled", "disrupted", "elite"}],
+     "added": [{"kind", "type", "nationality", "captured", "count", "note"}],
+     "platoons_on_map": [purchase ids], "oba_fired": [purchase ids], "cvp": n | null, "note"}
+
+Listed units are recorded as given; every retained unit not listed is recorded as ok (no
+longer isolated, encircled or disrupted): "all others ok" in one tap. The RePh steps read
+what this records: 1.603 (disrupted French infantry), escape (isolated, pocket, encircled),
+1.610 (wounded leaders), 1.6112/1.6113 (heroes, heroic leaders), 1.6131 (abandoned,
+immobilized, shocked, bogged AFV), 1.6132 (malfunctioned weapons), 1.6141 (recall),
+1.6142 (platoons that had an AFV on the map), CG4 (OBA modules that fired), CG8 (exited).
+
+The CVP sustained are entered, or worked out from the club's CVP list (constants
+``cvp.<kind>``, ASL A26.2, entered by the organizer: the A!P! text prints none); the side's
+figure is published for the scenario result (the CG Roster's casualties are public, 1.12).
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+from campaigns.schema import EventKind, Field
+
+from . import retained as retained_units
+from .common import half_day, private, public
+
+FATES = ("kept", "eliminated", "captured", "exited")
+FATE_WORDS = {"kept": "kept", "eliminated": "eliminated", "captured": "captured by the enemy",
+              "exited": "exited the map on a friendly edge (CG8)"}
+STATUS_WORDS = {
+    "ok": "ok", "wounded": "wounded", "heroic": "heroic", "broken": "broken", "malfunctioned": "malfunctioned weapon",
+    "disabled": "disabled weapon", "immobilized": "immobilized", "abandoned": "abandoned", "shocked": "shocked/UK",
+    "recalled": "under recall", "bogged": "bogged",
+}
+AFV = ("afv", "vehicle")
+INFANTRY = ("squad", "half_squad", "crew")
+CVP_KINDS = ("squad", "half_squad", "crew", "leader", "armor_leader", "hero", "afv", "vehicle", "gun", "sw")
+
+UNIT_ROW = Field("entry", "object", fields=(
+    Field("unit", max_length=20),
+    Field("fate", "choice", choices=FATES, required=False, default="kept"),
+    Field("status", "choice", choices=retained_units.STATUSES, required=False, default="ok"),
+    Field("isolated", "bool", required=False, default=False),
+    Field("pocket", required=False, default="", max_length=20),
+    Field("encircled", "bool", required=False, default=False),
+    Field("disrupted", "bool", required=False, default=False),
+    Field("elite", "bool", required=False, default=False),
+))
+ADDED_ROW = Field("entry", "object", fields=(
+    Field("kind", "choice", choices=retained_units.KINDS),
+    Field("type", max_length=60),
+    Field("nationality", "choice", choices=retained_units.NATIONALITIES, required=False),
+    Field("captured", "bool", required=False, default=False),
+    Field("count", "int", required=False, default=1, min=1, max=20),
+    Field("note", required=False, default="", max_length=200),
+))
+
+EVENT = EventKind(
+    "ap.aftermath", "End of scenario: what happened to the side's units",
+    (
+        Field("units", "list", required=False, default=[], max=200, item=UNIT_ROW),
+        Field("added", "list", required=False, default=[], max=40, item=ADDED_ROW),
+        Field("platoons_on_map", "list", required=False, default=[], max=60, item=Field("platoon", max_length=20)),
+        Field("oba_fired", "list", required=False, default=[], max=20, item=Field("purchase", max_length=20)),
+        Field("cvp", "int", required=False, default=None, min=0, max=10000),
+        Field("note", required=False, default="", max_length=500),
+    ),
+    audience="side", rule="1.12",
+    help="Mark what happened to your units; every unit you leave unmarked is recorded as ok.",
+)
+
+
+def recorded(state: dict, side: str, label: str | None = None) -> dict | None:
+    return private(state, side).get("aftermath", {}).get(label or half_day(state))
+
+
+def open_for(state: dict) -> str | None:
+    """The half-day whose end of scenario can be recorded now, or why not."""
+    if public(state)["phase"] == "play":
+        return None
+    return "The end of a scenario is recorded once it is being played."
+
+
+def cvp_values(ctx) -> dict:
+    """The club's CVP per unit kind (ASL A26.2), where entered."""
+    values = {}
+    for kind in CVP_KINDS:
+        value = ctx.value(f"cvp.{kind}")
+        if value is not None:
+            values[kind] = int(value)
+    return values
+
+
+def cvp_of(ctx, units) -> int | None:
+    """CVP of these units from the club's list, or None if a kind has no value entered."""
+    values = cvp_values(ctx)
+    total = 0
+    for unit in units:
+        if unit.get("kind") not in values:
+            return None
+        total += values[unit["kind"]]
+    return total
+
+
+def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
+    label = half_day(state)
+    if recorded(state, side, label) is not None:
+        raise DomainError("units", f"The end of {label} is already recorded; propose a correction to change it.")
+    mine = private(state, side)
+    listed = {}
+    for i, row in enumerate(data["units"]):
+        unit = retained_units.find(state, side, row["unit"], f"units[{i}].unit")
+        if unit["id"] in listed:
+            raise DomainError(f"units[{i}].unit", f"{unit['id']} is listed twice.")
+        if row["disrupted"] and not (unit["kind"] in INFANTRY and unit.get("nationality") == "french"):
+            raise DomainError(f"units[{i}].disrupted", "Only French infantry is disrupted at the end (1.603).")
+        if row["pocket"] and not row["isolated"]:
+            raise DomainError(f"units[{i}].pocket", "A pocket is given for an isolated unit (1.606).")
+        listed[unit["id"]] = (unit, row)
+    platoons = _platoons(state, side)
+    for i, platoon in enumerate(data["platoons_on_map"]):
+        if platoon not in platoons:
+            raise DomainError(f"platoons_on_map[{i}]", f"Your side has no AFV platoon {platoon}.")
+    modules = {p["id"] for p in oba_in_use(state, side)}
+    for i, purchase in enumerate(data["oba_fired"]):
+        if purchase not in modules:
+            raise DomainError(f"oba_fired[{i}]", f"{purchase} is no OBA module of yours in use this half-day.")
+    lost = []
+    for unit in list(mine["retained"]):
+        unit, row = listed.get(unit["id"], (unit, None))
+        _mark(unit, row, label)
+        if row and row["fate"] in ("eliminated", "captured"):
+            lost.append(unit)
+            retained_units.eliminate(state, side, unit, step, f"{FATE_WORDS[row['fate']]} in {label}")
+        elif row and row["fate"] == "exited" and (row["status"] == "recalled" or row["disrupted"]):
+            lost.append(unit)
+            retained_units.eliminate(state, side, unit, step, f"exited in {label} disrupted or under recall (CG8)")
+    for row in data["added"]:
+        for _ in range(row["count"]):
+            note = row["note"] or ("captured from the enemy" if row["captured"] else "created in play")
+            retained_units.new_unit(state, side, dict(row, note=f"{note} ({label})"))
+    on_map = set(mine.setdefault("platoons_on_map", []))
+    mine["platoons_on_map"] = sorted(on_map | set(data["platoons_on_map"]))
+    cvp = data["cvp"] if data["cvp"] is not None else cvp_of(ctx, lost)
+    entry = {"half_day": label, "lost": [u["id"] for u in lost], "cvp": cvp, "note": data["note"],
+             "oba_fired": list(data["oba_fired"])}
+    mine.setdefault("aftermath", {})[label] = entry
+    if cvp is not None:
+        public(state).setdefault("cvp_reported", {}).setdefault(label, {})[side] = cvp
+    return entry
+
+
+def _mark(unit: dict, row: dict | None, label: str) -> None:
+    """Record one unit's state at the end (an unlisted unit is ok: not isolated, not encircled)."""
+    row = row or {"fate": "kept", "status": "ok", "isolated": False, "pocket": "", "encircled": False,
+                  "disrupted": False, "elite": unit.get("elite", False)}
+    unit["status"] = row["status"]
+    unit["isolated"] = row["isolated"]
+    unit["pocket"] = row["pocket"] or None
+    unit["encircled"] = row["encircled"]
+    unit["disrupted"] = row["disrupted"]
+    if row["elite"]:
+        unit["elite"] = True
+    if row["status"] == "immobilized":
+        unit["immobilized"] = True
+    if row["fate"] == "exited":
+        unit["exited"] = label
+
+
+def _platoons(state: dict, side: str) -> set:
+    return {u["platoon"] for u in private(state, side)["retained"] if u.get("kind") in AFV and u.get("platoon")}
+
+
+def oba_in_use(state: dict, side: str) -> list[dict]:
+    """OBA modules in play this half-day: bought or given for it, or retained from earlier because
+    they never fired (CG4: "An OBA RG are retained if no Fire Missions were used")."""
+    from .steps.reinforcements import kind_of
+
+    label = half_day(state)
+    return [p for p in private(state, side)["purchases"]
+            if kind_of(p) == "oba" and not p.get("fired")
+            and (p["half_day"] == label or p.get("retained_oba"))]
+
+
+def oba_retention(state: dict, side: str, line: dict) -> None:
+    """CG4 at 1.6067: the modules in use that fired no Fire Mission are retained for the next
+    half-day. With no mission logged for the side, none fired; with one module in use, the logged
+    missions are its own; otherwise the side's end-of-scenario record says which fired."""
+    modules = oba_in_use(state, side)
+    missions = (line.get("oba_missions") or {}).get(side, 0)
+    said = set((recorded(state, side, line["half_day"]) or {}).get("oba_fired", []))
+    for purchase in modules:
+        if missions and (len(modules) == 1 or purchase["id"] in said or not said):
+            purchase["fired"] = line["half_day"]  # no record of which: none can be said to be unused
+        else:
+            purchase["retained_oba"] = True
+
+
+def eliminate_by_rule(state: dict, side: str, units: list[dict], step: str, reason: str, ctx) -> None:
+    """Units the rules eliminate in the RePh before 1.6067 (1.603): their CVP count for the half-day
+    when the club's CVP list has them (else the side enters them with ap.cvp)."""
+    from . import halfday
+
+    if not units:
+        return
+    for unit in units:
+        retained_units.eliminate(state, side, unit, step, reason)
+    cvp = cvp_of(ctx, units)
+    if cvp:
+        halfday.add_cvp(state, side, cvp)

@@ -1,0 +1,274 @@
+"""What the campaign page asks an Achtung! Panzer! side for: the to-dos of the moment and each
+form's fields made concrete from the side's own records (GameSystem.form_fields): units by
+id and words, RGs with their cost and limits, objective hexes from 1.2. Nothing here decides
+a rule; the fold checks every submission again."""
+
+from __future__ import annotations
+
+from campaigns.context import Ctx
+from campaigns.records import Record
+from campaigns.rolling import DicePool, DiceProvider
+from campaigns.schema import Field
+from campaigns.systems.base import Action
+
+from . import aftermath, halfday, retained, sequence, words
+from .common import SIDES, private, public
+from .steps import fortifications, purchases
+from .steps.base import kind_name
+from .steps.helpers import choice_words, hidden, unit_choices
+
+NAMES = {"allied": "Allied", "german": "German"}
+
+
+def reading_ctx(system, view: dict) -> Ctx:
+    """A context for reading tables and constants (house rules applied); it rolls nothing."""
+    return Ctx(system, view, Record(0, "page", {}, ""), DicePool(), DiceProvider())
+
+
+# --- to-dos ------------------------------------------------------------------------------------
+
+def actions(state: dict, side: str) -> list[Action]:
+    pub = public(state)
+    found: list[Action] = []
+    if pub["phase"] == "play" and aftermath.recorded(state, side) is None:
+        found.append(Action("ap.aftermath", f"End of {pub['half_day']}: what happened to your units", side, "1.12",
+                            aftermath.EVENT.help, button="Record"))
+    if pub["phase"] == "refit":
+        found += _refit_actions(state, side)
+    found.append(Action("ap.retained", "Correct your retained units", side, "1.607", retained.EVENT.help,
+                        optional=True, button="Save"))
+    if pub["phase"] == "refit" and not pub["refit_initial"]:
+        found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
+                            "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
+                            "victory, after it for 1.616 only.", optional=True, button="Record"))
+    return found
+
+
+def _refit_actions(state: dict, side: str) -> list[Action]:
+    step = sequence.current(state, side)
+    if step is None:
+        return []
+    if step.scope == "joint":
+        if not sequence.reached_by_all(state, step):
+            return []
+        span = sequence.joint_span(state)
+        names = "; ".join(f"{s.rule} {s.label}" for s in span)
+        return [Action("ap.joint", "Done at the table: " + _span_words(span), side, span[0].rule,
+                       f"Both sides have done these on the map: {names}. Either player confirms them for both.",
+                       {"through": span[-1].id}, button="Done at the table")]
+    if sequence.waiting(state, side):
+        return []
+    steps = sequence.runnable(state, side, checklists=True)
+    if steps:
+        return [_continue_action(steps, side)]
+    asked = private(state, side).get("pending", {}).get(step.id)
+    after_roll = bool(asked and asked.get("half_day", pub_half_day(state)) == pub_half_day(state))
+    label = f"{step.label}: your choice after the roll" if after_roll else step.label
+    found = [Action(kind_name(step), label, side, step.rule, step.help, button=_button(step))]
+    if step.id == "1.619":
+        found.append(Action("ap.check", "Done buying", side, step.rule,
+                            "Then the strength, weapons and leaders of your RGs are rolled (1.620).",
+                            {"step": step.id}, button="Done buying: roll for my RGs"))
+        if purchases.this_half_day(state, side):
+            found.append(Action("ap.purchase", "Give back a purchase of this step", side, step.rule,
+                                "Its CPP (and any FPP or SAN it gave) come back.", {"action": "remove"},
+                                optional=True, button="Give back"))
+    elif step.id == "1.621":
+        found.append(Action("ap.check", "Done with fortifications", side, step.rule,
+                            "Unspent FPP are forfeit (1.621).", {"step": step.id}, button="Done: forfeit the rest"))
+    elif step.id == "1.6063":
+        found.append(Action("ap.check", "Done with escape: the others stay in their pockets", side, step.rule,
+                            "Isolated MMC may stay in their pocket (1.606); a lone SMC must attempt escape.",
+                            {"step": step.id}, button="Done"))
+    elif step.id == "1.615":
+        pass  # an empty submission finishes it
+    return found
+
+
+def pub_half_day(state: dict) -> str:
+    return public(state)["half_day"]
+
+
+def _continue_action(steps, side) -> Action:
+    table = [s for s in steps if s.checklist]
+    rolls = [s for s in steps if not s.checklist]
+    parts = []
+    if table:
+        parts.append("done at the table: " + "; ".join(f"{s.label} ({s.rule})" for s in table))
+    if rolls:
+        parts.append("rolled now: " + "; ".join(f"{s.short or s.label} ({s.rule})" for s in rolls))
+    label = "Continue: " + _span_words(steps)
+    return Action("ap.continue", label, side, steps[0].rule, "Nothing to decide here. " + ". ".join(
+        p[0].upper() + p[1:] for p in parts) + ".", {"checklists": True},
+        button="Roll" if rolls and not table else "Done, continue")
+
+
+def _span_words(steps) -> str:
+    if len(steps) == 1:
+        return f"{steps[0].short or steps[0].label} ({steps[0].rule})"
+    return f"{steps[0].rule}–{steps[-1].rule}"
+
+
+def _button(step) -> str:
+    return {"1.600": "Record", "1.6063": "Roll for escape", "1.6112": "Battle harden", "1.615": "Roll (or nothing to remove)",
+            "1.618": "Record the EC", "1.619.declare": "Declare", "1.619": "Buy", "1.621": "Buy",
+            "1.622": "Done"}.get(step.id, "Submit")
+
+
+# --- forms ---------------------------------------------------------------------------------------
+
+def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) -> tuple | None:
+    if view.get("game") is None:
+        return None
+    ctx = reading_ctx(system, view)
+    if kind in ("result.submitted", "result.resolved"):
+        index = view["current"] if initial.get("scenario") is None else initial["scenario"]
+        return (hidden("scenario", index), *halfday.result_form(ctx, view, index))
+    if side not in SIDES and kind != "ap.joint":
+        return None
+    if kind == "ap.aftermath":
+        return aftermath_form(ctx, view, side)
+    if kind == "ap.joint":
+        return joint_form(ctx, view, initial)
+    if kind == "ap.continue":
+        return (hidden("checklists", "true"),)
+    if kind == "ap.check":
+        return (hidden("step", initial.get("step")),)
+    if kind == "ap.cvp":
+        return cvp_form(ctx, view, side)
+    if kind == "ap.retained":
+        return retained_form(ctx, view, side)
+    if kind == "ap.purchase" and initial.get("action") == "remove":
+        return purchases.form_remove(ctx, view, side)
+    if kind == "ap.fortify" and initial.get("action") == "remove":
+        return fortifications.form_remove(ctx, view, side)
+    step = sequence.BY_KIND.get(kind)
+    if step is not None and step.form is not None:
+        return step.form(ctx, view, side)
+    return None
+
+
+def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
+    if kind in ("result.submitted", "result.resolved") and "objectives" in data:
+        index = data.pop("scenario")
+        return {"scenario": index, "data": halfday.result_data(view, index, data)}
+    if kind == "ap.joint" and "control" in data:
+        control = data["control"]
+        return dict(data, control=_control_data(control) if control and any(control.values()) else None)
+    return data
+
+
+def aftermath_form(ctx, view: dict, side: str) -> tuple:
+    units = private(view, side)["retained"]
+    rows = []
+    for unit in units:
+        marked = unit.get("status") not in (None, "ok") or unit.get("isolated")
+        rows.append({"unit": unit["id"], "_on": bool(marked), "status": unit.get("status") or "ok",
+                     "isolated": bool(unit.get("isolated")), "pocket": unit.get("pocket") or "",
+                     "elite": bool(unit.get("elite"))})
+    fate_labels = tuple(aftermath.FATE_WORDS.items())
+    status_labels = choice_words(retained.STATUSES, words.STATUS_WORDS)
+    platoons = sorted({u["platoon"] for u in units if u.get("kind") in aftermath.AFV and u.get("platoon")})
+    by_id = {p["id"]: p for p in private(view, side)["purchases"]}
+    fields = [
+        Field("units", "list", label="Your units", key="unit", widget="pick", rows=tuple(rows), required=False,
+              default=[], item=Field("entry", "object", fields=(
+                  Field("unit", **unit_choices(units)),
+                  Field("fate", "choice", choices=aftermath.FATES, labels=fate_labels, label="Fate", default="kept"),
+                  Field("status", "choice", choices=retained.STATUSES, labels=status_labels, label="State",
+                        default="ok", help="Wounded leader, heroic, malfunctioned weapon, immobilized, abandoned, "
+                                           "shocked/UK or bogged AFV, under recall …"),
+                  Field("isolated", "bool", required=False, default=False, label="Isolated (1.606)"),
+                  Field("pocket", required=False, default="", max_length=20, label="Pocket",
+                        help="A name for its pocket (A, B …): units of one pocket may stack to escape."),
+                  Field("encircled", "bool", required=False, default=False, label="Encircled (1.604)"),
+                  Field("disrupted", "bool", required=False, default=False, label="Disrupted (French infantry, 1.603)"),
+                  Field("elite", "bool", required=False, default=False, label="Elite (hardens to fanatic, 1.6112)"),
+              )),
+              help="Tick each unit something happened to (eliminated, captured, wounded, isolated …); every unit "
+                   "left unticked is recorded as ok."),
+    ]
+    if platoons:
+        fields.append(Field("platoons_on_map", "list", label="AFV platoons that had an AFV on the map (1.6142)",
+                            required=False, default=list(platoons),
+                            item=Field("platoon", "choice", choices=tuple(platoons), labels=tuple(
+                                (p, words.purchase_words(by_id[p]) if p in by_id else p) for p in platoons)),
+                            help="Untick a platoon held entirely off the map this half-day."))
+    oba = aftermath.oba_in_use(view, side)
+    if oba:
+        fields.append(Field("oba_fired", "list", label="OBA modules that fired a Fire Mission (CG4)", required=False,
+                            default=[], item=Field("purchase", "choice", choices=tuple(p["id"] for p in oba),
+                                                   labels=tuple((p["id"], words.purchase_words(p)) for p in oba)),
+                            help="A module that fired none is retained for the next half-day."))
+    fields.append(Field("added", "list", label="Units gained in play", required=False, default=[], max=10,
+                        rows=({}, {}), item=Field("entry", "object", fields=(
+                            Field("kind", "choice", choices=retained.KINDS, label="Kind",
+                                  labels=choice_words(retained.KINDS, words.KIND_WORDS)),
+                            Field("type", max_length=60, label="Type", help='e.g. "LMG", "8-0", "PzIIIF".'),
+                            Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
+                            Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
+                        )), help="Weapons or AFVs captured from the enemy, heroes created in play (A15)."))
+    values = aftermath.cvp_values(ctx)
+    complete = all(k in values for k in aftermath.CVP_KINDS)
+    fields.append(Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)",
+                        help="Leave empty to count them from the club's CVP list." if complete else
+                        "The CVP of the units you lost (the club's CVP list is not complete: enter the total)."))
+    fields.append(Field("note", required=False, default="", max_length=500, label="Note (your side only)"))
+    return tuple(fields)
+
+
+def joint_form(ctx, view: dict, initial: dict) -> tuple:
+    fields = [hidden("through", initial.get("through"))]
+    current = next(iter(sequence.joint_span(view)), None)
+    if current is not None and current.id == "1.6066":
+        line = public(view)["roster"][view["current"]]
+        area_list = halfday.areas(ctx.table("1.2"))
+        hexes = sorted(halfday.all_objective_hexes(area_list, public(view)["bridges_destroyed"]))
+        for side in SIDES:
+            fields.append(Field(f"control.{side}_objectives_end", "list", required=False,
+                                default=list(line["objectives_end"][side]), group="Control after the Refit Phase map steps",
+                                label=f"{NAMES[side]} objective hexes now", item=Field("hex", "choice",
+                                                                                         choices=tuple(hexes))))
+        fields.append(Field("note", required=False, default="", max_length=500, label="Note"))
+    return tuple(fields)
+
+
+def _control_data(control: dict) -> dict:
+    return {key: value for key, value in control.items() if value is not None}
+
+
+def cvp_form(ctx, view: dict, side: str) -> tuple:
+    units = private(view, side)["retained"]
+    return (
+        Field("units", "list", label="Units eliminated", required=False, default=[],
+              item=Field("unit", "choice", **unit_choices(units))),
+        Field("cvp", "int", required=False, default=None, min=0, max=1000, label="CVP sustained",
+              help="Leave empty to count them from the club's CVP list."),
+        Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
+    )
+
+
+def retained_form(ctx, view: dict, side: str) -> tuple:
+    units = private(view, side)["retained"]
+    bought = private(view, side)["purchases"]
+    return (
+        Field("action", "choice", choices=("add", "update", "remove"), widget="radios", default="update",
+              labels=(("add", "Add a unit"), ("update", "Change a unit"), ("remove", "Remove a unit"))),
+        Field("id", "choice", required=False, label="Unit (to change or remove)", **unit_choices(units)),
+        Field("count", "int", required=False, default=1, min=1, max=40, label="How many (to add)"),
+        Field("kind", "choice", choices=retained.KINDS, required=False, label="Kind",
+              labels=choice_words(retained.KINDS, words.KIND_WORDS)),
+        Field("type", required=False, max_length=60, label="Type", help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
+        Field("nationality", "choice", choices=retained.NATIONALITIES, required=False, label="Nationality",
+              labels=choice_words(retained.NATIONALITIES, words.NATIONALITY_WORDS)),
+        Field("rg", "choice", required=False, label="RG", choices=tuple(p["id"] for p in bought),
+              labels=tuple((p["id"], words.purchase_words(p)) for p in bought)),
+        Field("status", "choice", choices=retained.STATUSES, required=False, label="State",
+              labels=choice_words(retained.STATUSES, words.STATUS_WORDS)),
+        Field("isolated", "bool", required=False, label="Isolated"),
+        Field("captured", "bool", required=False, label="Captured"),
+        Field("vehicular", "bool", required=False, label="Vehicular-mounted"),
+        Field("note", required=False, max_length=300, label="Note"),
+        Field("reason", required=False, default="", max_length=300, label="Why",
+              help="Battle hardening, casualty reduction, a mistake on the sheet …"),
+    )
