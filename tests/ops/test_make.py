@@ -58,7 +58,9 @@ def machine(tmp_path):
     def make(target, *, uid=1000, installed=(), python="python3.11"):
         (fake / "uid").write_text(f"{uid}\n")
         (fake / "installed").write_text("".join(f"{p}\n" for p in installed))
-        env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}", "FAKE": str(fake)}
+        env = {**os.environ, "PATH": f"{fake}{os.pathsep}{os.environ['PATH']}", "FAKE": str(fake),
+               # a new venv's `pip install --upgrade pip` then keeps the bundled pip, without the network
+               "PIP_NO_INDEX": "1", "PIP_FIND_LINKS": ""}
         env.pop("MAKEFLAGS", None)
         done = subprocess.run(["make", "-s", target, f"PYTHON={python}"], cwd=project, env=env,
                               capture_output=True, text=True, timeout=300)
@@ -123,17 +125,30 @@ def test_a_python_older_than_3_11_is_refused(machine, tmp_path):
     assert created(machine.project) == set()
 
 
-@pytest.mark.parametrize("breakage", ["no pip", "no bin/python"])
-def test_a_broken_venv_is_rebuilt(machine, breakage):
+def test_a_venv_without_pip_is_rebuilt(machine):
     venv = machine.project / ".venv"
-    if breakage == "no pip":  # what `python3.11 -m venv` leaves when Debian's venv module is missing
-        subprocess.run([PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True)
-    else:
-        venv.mkdir()
-        (venv / "pyvenv.cfg").write_text("home = /nowhere\n")
+    # What `python3.11 -m venv` left when Debian's venv module was missing: no pip in it.
+    subprocess.run([PYTHON, "-m", "venv", "--without-pip", str(venv)], check=True)
     done = machine("venv", installed=["python3.11-venv", *PDF_PACKAGES])
     assert done.returncode == 0, done.stderr
     assert ".venv is broken (no working Python or pip in it): rebuilding it." in done.stdout
     pip = subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "--version"], capture_output=True, text=True)
     assert pip.returncode == 0, pip.stderr
     assert "rebuilding" not in machine("venv", installed=["python3.11-venv", *PDF_PACKAGES]).stdout  # healthy now
+
+
+def test_a_venv_without_python_is_removed_and_a_failed_creation_leaves_none(machine, tmp_path):
+    venv = machine.project / ".venv"
+    venv.mkdir()
+    (venv / "pyvenv.cfg").write_text("home = /nowhere\n")  # no bin/python
+    failing = tmp_path / "fake" / "python-venv-fails"  # makes half a venv, then fails, as without ensurepip
+    failing.write_text(f"""#!/bin/sh
+[ "$1" = -m ] && [ "$2" = venv ] && mkdir -p "$3/bin" && ln -s {PYTHON} "$3/bin/python" && exit 1
+exec {PYTHON} "$@"
+""")
+    failing.chmod(0o755)
+    done = machine("venv", python="python-venv-fails", installed=["python3.11-venv", *PDF_PACKAGES])
+    assert done.returncode != 0
+    assert ".venv is broken (no working Python or pip in it): rebuilding it." in done.stdout
+    assert "Could not create .venv with python-venv-fails." in done.stderr
+    assert not venv.exists()  # never a half-made one for the next make to trip on
