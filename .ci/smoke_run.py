@@ -71,7 +71,8 @@ if status != 200 or "{" not in css:
 
 status, _, body = fetch("/no-such-page/")
 if status != 404 or "There is nothing here" not in body:
-    fail(f"a missing page should get the friendly 404, got {status}")
+    fail(f"a missing page should get the friendly 404 page, got {status}"
+         + (" with Django's technical page (DEBUG on?)" if "Using the URLconf" in body else ""))
 no_leaks("the 404 page", body)
 
 for name, payload in [("broken JSON", b"{bad"), ("deep JSON", b"[" * 5000 + b"]" * 5000)]:
