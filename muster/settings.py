@@ -209,5 +209,7 @@ LOGGING = {
     "root": {"handlers": ["console"], "level": LOG_LEVEL},
     # Django's own console handler (DEBUG only) would print each of its lines a second
     # time beside the root's: its records go to the root's handler alone.
-    "loggers": {"django": {"handlers": [], "level": "INFO" if DEBUG else LOG_LEVEL, "propagate": True}},
+    # In DEBUG, Django's INFO lines too (runserver's requests and reloads), as Django does.
+    "loggers": {"django": {"handlers": [], "propagate": True,
+                           "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL}},
 }
