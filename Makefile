@@ -1,28 +1,41 @@
 # Muster: the two set-up commands of the README.
-#   make run   installs everything, loads the demo club and serves http://127.0.0.1:8000
+#   make run   installs everything, loads the demo club and serves http://$(HOST):$(PORT)/
+#              (127.0.0.1:8000 unless told otherwise: make run PORT=8080)
 #   make test  installs everything and runs the test suite
 #   make bench runs the benchmarks (benchmarks/README.md); not part of the tests
+# Both first check the system packages (scripts/system-packages.sh): as root they
+# install what is missing with apt-get, otherwise they stop before creating anything
+# and print the one command to run. A broken .venv is rebuilt (scripts/venv.sh).
 PYTHON ?= python3.11
 VENV := .venv
 BIN := $(VENV)/bin
+HOST ?= 127.0.0.1
+PORT ?= 8000
+# Invitation links and the demo's "Open ..." line name the address served.
+SITE_URL ?= http://$(HOST):$(PORT)
+export SITE_URL
+# DEBUG=1 make run: Django's technical pages and reloading on code changes.
+RELOAD := $(if $(filter 1 true True TRUE yes on,$(DEBUG)),,--noreload)
 
-.PHONY: run test install install-test bench
+.PHONY: run test install install-test bench system venv
 
-$(BIN)/python:
-	@command -v $(PYTHON) >/dev/null || { echo "Muster needs $(PYTHON) (Python 3.11); set PYTHON=... to use another 3.11+ interpreter."; exit 1; }
-	$(PYTHON) -m venv $(VENV)
-	$(BIN)/python -m pip install --quiet --upgrade pip
+system:
+	@sh scripts/system-packages.sh "$(PYTHON)"
 
-install: $(BIN)/python
+venv: system
+	@sh scripts/venv.sh "$(PYTHON)" "$(VENV)"
+
+install: venv
 	$(BIN)/python -m pip install --quiet -r requirements.txt
 
-install-test: $(BIN)/python
+install-test: venv
 	$(BIN)/python -m pip install --quiet -r requirements-test.txt
 
 run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
-	$(BIN)/python manage.py runserver 127.0.0.1:8000
+	@echo "Muster serves $(SITE_URL)/ (stop it with Ctrl-C)."
+	$(BIN)/python manage.py runserver $(RELOAD) $(HOST):$(PORT)
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)

@@ -1,14 +1,18 @@
 """Muster settings, read from the environment (django-environ).
 
 With nothing set, Muster runs on SQLite in ./var and executes background tasks
-inline, so a first run needs no services. Production sets DATABASE_URL, REDIS_URL,
-SECRET_KEY, DEBUG=0 and ALLOWED_HOSTS (see README, "Configuration").
+inline, so a first run needs no services; it serves like production (DEBUG off,
+friendly error pages) on the loopback, over plain HTTP, with a key kept in var/.
+`DEBUG=1` gives a developer Django's technical pages. A public site (ALLOWED_HOSTS
+beyond the loopback) sets SECRET_KEY, DATABASE_URL, REDIS_URL (see README,
+"Configuration"; muster/serving.py decides which rules apply).
 """
 
 from pathlib import Path
-import secrets
 
 import environ
+
+from muster import serving
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
@@ -16,24 +20,15 @@ VAR_DIR = BASE_DIR / "var"
 env = environ.Env()
 environ.Env.read_env(BASE_DIR / ".env")  # optional; missing file is fine
 
-DEBUG = env.bool("DEBUG", default=True)
-
-
-def _secret_key() -> str:
-    if env.str("SECRET_KEY", default=""):
-        return env.str("SECRET_KEY")
-    if not DEBUG:
-        raise environ.ImproperlyConfigured("Set SECRET_KEY when DEBUG is off.")
-    # Development: one random key kept in var/, so sessions survive restarts.
-    VAR_DIR.mkdir(exist_ok=True)
-    key_file = VAR_DIR / "secret_key"
-    if not key_file.exists():
-        key_file.write_text(secrets.token_urlsafe(50))
-    return key_file.read_text().strip()
-
-
-SECRET_KEY = _secret_key()
+DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
+# Served to other machines with DEBUG off: a real key, HTTPS, collected static files.
+PUBLIC_SITE = serving.is_public(DEBUG, ALLOWED_HOSTS)
+try:
+    SECRET_KEY = serving.secret_key(env.str("SECRET_KEY", default=""), debug=DEBUG, public=PUBLIC_SITE,
+                                    var_dir=VAR_DIR)
+except ValueError as error:
+    raise environ.ImproperlyConfigured(str(error)) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
@@ -108,7 +103,7 @@ if REDIS_URL:
     CELERY_TASK_ALWAYS_EAGER = False
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
-    CELERY_BROKER_URL = "memory://"
+    CELERY_BROKER_URL = "memory://localhost/"  # never used (eager); a host keeps kombu from warning
     CELERY_TASK_ALWAYS_EAGER = True  # no broker: tasks run inline, after commit
 CELERY_TASK_EAGER_PROPAGATES = False
 CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
@@ -154,12 +149,14 @@ STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
+        if PUBLIC_SITE
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
 }
-WHITENOISE_USE_FINDERS = DEBUG
-if DEBUG:  # whitenoise warns on every request when STATIC_ROOT is missing
+# A public site serves what collectstatic gathered; on the loopback whitenoise serves
+# the files where they are (make run needs no collectstatic, DEBUG on or off).
+WHITENOISE_USE_FINDERS = not PUBLIC_SITE
+if not PUBLIC_SITE:  # whitenoise warns on every request when STATIC_ROOT is missing
     Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)
 
 # --- API -------------------------------------------------------------------------
@@ -186,14 +183,14 @@ SPECTACULAR_SETTINGS = {
     "COMPONENT_SPLIT_REQUEST": True,
 }
 
-# --- Security (production values when DEBUG is off) ----------------------------------
+# --- Security (HTTPS-only on a public site; plain HTTP on the loopback) ----------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
-SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=not DEBUG)
-SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=not DEBUG)
-CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=not DEBUG)
-SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=0 if DEBUG else 31536000)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = not DEBUG
-SECURE_HSTS_PRELOAD = not DEBUG
+SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PUBLIC_SITE)
+SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
+CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)
+SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PUBLIC_SITE else 0)
+SECURE_HSTS_INCLUDE_SUBDOMAINS = PUBLIC_SITE
+SECURE_HSTS_PRELOAD = PUBLIC_SITE
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
@@ -204,9 +201,15 @@ MUSTER_EXTRA_SYSTEMS = env.list("MUSTER_EXTRA_SYSTEMS", default=[])
 # Tests that need PostgreSQL/Redis/a worker skip when absent, unless this is set (CI).
 MUSTER_REQUIRE_SERVICES = env.bool("MUSTER_REQUIRE_SERVICES", default=False)
 
+LOG_LEVEL = env.str("LOG_LEVEL", default="WARNING")
 LOGGING = {
     "version": 1,
     "disable_existing_loggers": False,
     "handlers": {"console": {"class": "logging.StreamHandler"}},
-    "root": {"handlers": ["console"], "level": env.str("LOG_LEVEL", default="WARNING")},
+    "root": {"handlers": ["console"], "level": LOG_LEVEL},
+    # Django's own console handler (DEBUG only) would print each of its lines a second
+    # time beside the root's: its records go to the root's handler alone.
+    # In DEBUG, Django's INFO lines too (runserver's requests and reloads), as Django does.
+    "loggers": {"django": {"handlers": [], "propagate": True,
+                           "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL}},
 }

@@ -1,35 +1,44 @@
 """HTML -> PDF with WeasyPrint, fetching nothing but the project's own static files.
 
 Sheets are drawn from Django templates (templates/sheets/). WeasyPrint resolves
-every URL it meets (stylesheets, images, fonts) through ``StaticOnlyFetcher``:
-``data:`` URLs and files under the static URL, read from the project's static
-directories, and nothing else: never the network, never an arbitrary local file.
-Fonts come from the system (fontconfig: Debian's fonts-dejavu-core), never fetched.
+every URL it meets (stylesheets, images, fonts) through ``StaticOnlyFetcher``
+(rosters/weasyprint_render.py): ``data:`` URLs and files under the static URL, read
+from the project's static directories, and nothing else: never the network, never an
+arbitrary local file. Fonts come from the system (fontconfig: Debian's
+fonts-dejavu-core), never fetched.
+
+WeasyPrint needs Pango, a system library: it is imported only when a PDF is made, so
+the site, its checks and migrations run without it (a web process whose sheets render
+in a worker never needs it). Without it, a PDF asked for fails with ``PdfUnavailable``,
+whose message names the missing library.
 """
 
 from __future__ import annotations
 
-import logging
-import mimetypes
 import os
+import re
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
 
 from django.conf import settings
 from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-from weasyprint import HTML
-from weasyprint.urls import URLFetcher, URLFetcherResponse
-
-logger = logging.getLogger(__name__)
 
 # Relative URLs in sheets resolve against this made-up origin, which the fetcher
 # maps to the static directories; nothing is ever requested from it.
 BASE_URL = "https://sheets.muster.invalid/"
 
+# What Debian needs for WeasyPrint (README, scripts/system-packages.sh).
+WEASYPRINT_PACKAGES = "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+
 
 class RefusedURL(ValueError):
     """A sheet asked for something outside the project's static files."""
+
+
+class PdfUnavailable(RuntimeError):
+    """WeasyPrint cannot be loaded in this process: no PDF can be made here. The message
+    says what is missing; it holds nothing of any sheet, so users may read it."""
 
 
 def static_roots() -> list[Path]:
@@ -56,31 +65,40 @@ def static_file(url: str) -> Path:
     raise RefusedURL(f"No static file {relative[:100]}")
 
 
-class StaticOnlyFetcher(URLFetcher):
-    """WeasyPrint's URL fetcher, restricted to data: URLs and the static files."""
-
-    def __init__(self):
-        super().__init__(allowed_protocols=("data",), allow_redirects=False)
-        self.refused: list[str] = []
-
-    def fetch(self, url, headers=None):
-        if url.startswith("data:"):
-            return super().fetch(url, headers)
-        try:
-            path = static_file(url)
-        except RefusedURL:
-            self.refused.append(url)
-            logger.warning("Sheet render refused to fetch %.200s", url)
-            raise
-        content_type = mimetypes.guess_type(path.name)[0] or "application/octet-stream"
-        return URLFetcherResponse(url, path.read_bytes(), {"Content-Type": content_type})
-
-
 def sheet_html(template: str, context: dict, *, for_browser: bool = False) -> str:
     return render_to_string(template, {**context, "for_browser": for_browser})
 
 
-def html_to_pdf(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:
+def html_to_pdf(html: str, fetcher=None) -> bytes:
     """The PDF of ``html``; deterministic: the same HTML gives the same bytes."""
-    fetcher = fetcher or StaticOnlyFetcher()
-    return HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).write_pdf()
+    return renderer().write_pdf(html, fetcher)
+
+
+def renderer():
+    """rosters.weasyprint_render, imported now (WeasyPrint loads Pango when imported),
+    or PdfUnavailable naming what is missing."""
+    try:
+        from . import weasyprint_render
+    except (ImportError, OSError) as error:
+        raise PdfUnavailable(unavailable_message(error)) from error
+    return weasyprint_render
+
+
+def weasyprint_version() -> tuple[str | None, str]:
+    """(WeasyPrint's version, "") when PDFs can be made here, else (None, why not)."""
+    try:
+        return renderer().weasyprint_version(), ""
+    except PdfUnavailable as error:
+        return None, str(error)
+
+
+def unavailable_message(error: Exception) -> str:
+    library = re.search(r"cannot load library '([^']+)'", str(error))
+    if library:
+        missing = f"WeasyPrint needs the system library {library.group(1)}, which is missing"
+    elif isinstance(error, ImportError) and (error.name or "").startswith("weasyprint"):
+        missing = "the weasyprint package is not installed"
+    else:
+        missing = f"WeasyPrint could not be loaded ({type(error).__name__})"
+    return (f"PDFs cannot be made on this server: {missing} "
+            f"(Debian: apt-get install {WEASYPRINT_PACKAGES}, then restart). Tell the site operator.")

@@ -282,6 +282,8 @@ def _safe_message(exc: Exception) -> str:
     the sheet's data, which can be a side's secret). The log has the details."""
     from celery.exceptions import SoftTimeLimitExceeded
 
+    if isinstance(exc, pdf.PdfUnavailable):  # says what the server lacks, nothing of the sheet
+        return str(exc)
     if isinstance(exc, SoftTimeLimitExceeded):
         return "The sheet took too long to render. Retry, or tell the site operator."
     return f"The sheet could not be rendered ({type(exc).__name__}). Retry, or tell the site operator."

@@ -6,9 +6,8 @@ killed, gives the same single result.
 """
 
 from celery import shared_task
-from django.db import connection
 
-from . import services
+from . import health, services
 
 
 @shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
@@ -16,12 +15,8 @@ def render_sheet(self, job_id: str) -> str:
     return services.run_job(job_id, task_id=self.request.id or "")
 
 
-@shared_task
-def worker_health() -> dict:
-    """What a worker is connected to (ops: `celery -A muster call rosters.tasks.worker_health`)."""
-    import weasyprint
-
-    with connection.cursor() as cursor:
-        cursor.execute("SELECT 1")
-    return {"database": str(connection.settings_dict["NAME"]), "vendor": connection.vendor,
-            "weasyprint": weasyprint.__version__}
+@shared_task(bind=True)
+def worker_health(self) -> dict:
+    """What this worker works with: its database, queue, WeasyPrint (ops: `manage.py check_worker`)."""
+    queue = (self.request.delivery_info or {}).get("routing_key") or ""
+    return health.this_process(queue=queue, node=self.request.hostname or "")

@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from rosters import pdf, services
+from rosters import pdf, services, weasyprint_render
 from tests.testsystem import SYSTEM as SKIRMISH
 
 from .helpers import job_pdf, pdf_pages, pdf_reader, play_round
@@ -91,13 +91,13 @@ def test_user_content_cannot_make_the_render_fetch_anything(skirmish, people, re
     state = current_state(skirmish)
     state["name"] = '<img src="http://127.0.0.1:9/track.png"><img src="file:///etc/passwd">'
     fetched = []
-    real_fetch = pdf.StaticOnlyFetcher.fetch
+    real_fetch = weasyprint_render.StaticOnlyFetcher.fetch
 
     def spy(self, url, headers=None):
         fetched.append(url)
         return real_fetch(self, url, headers)
 
-    monkeypatch.setattr(pdf.StaticOnlyFetcher, "fetch", spy)
+    monkeypatch.setattr(weasyprint_render.StaticOnlyFetcher, "fetch", spy)
     monkeypatch.setattr("rosters.services.current_state", lambda campaign: state)
     job = request_job(people["alice"], skirmish)
     assert job.status == "done"
@@ -114,7 +114,7 @@ def test_the_fetcher_refuses_everything_but_static_files_and_data(no_network):
       <img src="/static/../../../../etc/passwd"><img src="/media/sheets/other.pdf">
       <img src="data:image/gif;base64,R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7">
       <p>Hello</p></body></html>"""
-    fetcher = pdf.StaticOnlyFetcher()
+    fetcher = weasyprint_render.StaticOnlyFetcher()
     data = pdf.html_to_pdf(html, fetcher)
     assert "Hello" in pdf_pages(data)[0]
     refused = set(fetcher.refused)

@@ -1,0 +1,91 @@
+"""The demo club (`manage.py load_demo`, run by `make run` at every start).
+
+Its people join through the club services like anybody's (founding, invitation,
+acceptance), so its club log reads like any other club's; each game system adds its
+campaign through its own ``demo`` hook. Safe to run again: nothing is duplicated, and
+a demo password or role that was changed is put back.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from django.contrib.auth import get_user_model
+from django.db import transaction
+
+from campaigns.errors import DomainError
+from campaigns.models import Campaign, Club, Membership
+from campaigns.systems import all_systems
+
+from . import clubs
+
+PASSWORD = "muster-demo"  # published in the README: never on a public site (load_demo refuses)
+CLUB_NAME, CLUB_SLUG = "Demo Club", "demo-club"
+# role in the hook's users dict -> (username, club role); the organizer first: they found the club.
+PEOPLE = {
+    "organizer": ("demo-organizer", Membership.ORGANIZER),
+    "alice": ("demo-alice", Membership.PLAYER),
+    "bob": ("demo-bob", Membership.PLAYER),
+    "referee": ("demo-referee", Membership.PLAYER),
+}
+
+
+@dataclass
+class Demo:
+    club: Club
+    users: dict
+    made: list[str] = field(default_factory=list)  # "<system>: <campaign>" made this time
+    failed: list[str] = field(default_factory=list)  # "<system>: <why>"
+
+
+def load_demo() -> Demo:
+    with transaction.atomic():
+        users = {key: _demo_user(username) for key, (username, _) in PEOPLE.items()}
+        demo = Demo(club=_demo_club(users), users=users)
+    for slug, system in sorted(all_systems().items()):
+        if Campaign.objects.filter(club=demo.club, system=slug).exists():
+            continue
+        try:
+            with transaction.atomic():  # a failing demo leaves nothing half-made
+                made = system.demo(demo.club, users)
+        except Exception as error:  # noqa: BLE001 - one system's broken demo must not keep the site from running
+            demo.failed.append(f"{system.name}: its demo campaign could not be created "
+                               f"({type(error).__name__}: {error})")
+            continue
+        if made is not None:
+            demo.made.append(f"{system.name}: {made}")
+    return demo
+
+
+def _demo_user(username: str):
+    user, created = get_user_model().objects.get_or_create(
+        username=username, defaults={"email": f"{username}@example.org"})
+    if created or not user.check_password(PASSWORD):
+        user.set_password(PASSWORD)
+        user.save(update_fields=["password"])
+    return user
+
+
+def _demo_club(users: dict) -> Club:
+    """The demo club, founded by the demo organizer, each demo person in it with their role."""
+    club = Club.objects.filter(slug=CLUB_SLUG).first()
+    if club is None:
+        club = clubs.create_club(user=users["organizer"], name=CLUB_NAME)
+    for key, (username, role) in PEOPLE.items():
+        membership = club.memberships.filter(user=users[key]).first()
+        if membership is None:
+            invitation = clubs.invite(club=club, user=_an_organizer(club, users), role=role)
+            clubs.accept_invitation(code=invitation.code, user=users[key])
+        elif membership.role != role:
+            clubs.set_role(club=club, user=_an_organizer(club, users), member_username=username, role=role)
+    return club
+
+
+def _an_organizer(club: Club, users: dict):
+    """Who invites or changes roles: the demo organizer while they are one, else any organizer."""
+    organizers = club.memberships.filter(role=Membership.ORGANIZER).select_related("user")
+    mine = organizers.filter(user=users["organizer"]).first() or organizers.order_by("pk").first()
+    if mine is None:
+        raise DomainError("club", f"The club {CLUB_SLUG!r} has no organizer left to invite the demo people; "
+                                  "delete it in the admin and load the demo again.")
+    return mine.user
