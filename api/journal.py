@@ -52,6 +52,7 @@ class TodoSerializer(serializers.Serializer):
     rule = serializers.CharField(allow_blank=True)
     initial = serializers.JSONField(help_text="Suggested `data` for the event.")
     help = serializers.CharField(allow_blank=True)
+    optional = serializers.BooleanField(help_text="Offered, but nothing waits for it (e.g. an after-action note).")
 
 
 class SubmitInputSerializer(serializers.Serializer):

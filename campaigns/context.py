@@ -17,6 +17,13 @@ class Ctx:
         self.pool = pool
         self.provider = provider
 
+    @classmethod
+    def reading(cls, system, state: dict) -> "Ctx":
+        """A context for reading tables and constants (house rules applied); it rolls nothing."""
+        from .rolling import DiceProvider as Refuse
+
+        return cls(system, state, Record(0, "read", {}, ""), DicePool(), Refuse())
+
     @property
     def overrides(self) -> dict:
         return {key: rule["value"] for key, rule in self.state.get("house_rules", {}).items()}

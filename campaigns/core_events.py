@@ -41,6 +41,10 @@ KINDS = {
         ), actor="system"),
         EventKind("sealed.submitted", "Sealed choice submitted", (Field("key"), Field("choice", "json")), audience="side"),
         EventKind("sealed.revealed", "Sealed choices revealed", (Field("key"), Field("choices", "json")), actor="system"),
+        EventKind("note.added", "After-action note", (
+            _SCENARIO, Field("text", max_length=2000, label="Note"),
+            Field("private", "bool", required=False, default=False, label="For my side only"),
+        ), actor="member"),
         EventKind("proposal.made", "Change proposed", (
             Field("action", "choice", choices=("correct", "undo", "house_rule", "export")),
             Field("target", "int", required=False, default=None, min=1),
@@ -293,6 +297,24 @@ def confirm_result(state, index, data, ctx):
     ctx.system.on_result(state, index, data, ctx)
 
 
+def _note_added(state, rec, ctx):
+    """An after-action note on a scenario: public, or for the author's side only (its audience)."""
+    index = rec.data["scenario"]
+    if not 0 <= index < len(state["scenarios"]) or state["scenarios"][index]["status"] == "upcoming":
+        raise DomainError("scenario", "Notes are for scenarios being played or played.")
+    if rec.data["private"] and not rec.side:
+        raise DomainError("private", "A note for one side only is written by a player of that side.")
+    state.setdefault("notes", []).append({
+        "scenario": index, "text": rec.data["text"], "by": rec.actor, "side": rec.side,
+        "private": rec.data["private"], "uid": rec.uid,
+    })
+
+
+def note_audience(data: dict) -> str:
+    """The rule for who reads a note: the author's side when it says so, else the club."""
+    return "side" if data.get("private") else "public"
+
+
 def _dice_rolled(state, rec, ctx):
     pass  # dice are read from the pool (campaigns.rolling) by key
 
@@ -339,6 +361,7 @@ HANDLERS = {
     "result.disputed": _result_disputed,
     "result.resolved": _result_resolved,
     "dice.rolled": _dice_rolled,
+    "note.added": _note_added,
     "sealed.submitted": _sealed_submitted,
     "sealed.revealed": _sealed_revealed,
 }

@@ -86,42 +86,88 @@ class NewCampaignForm(SchemaForm):
 
 
 class PlayerForm(forms.Form):
+    prefix_id = "player"
     side = forms.ChoiceField(choices=())
     username = forms.ChoiceField(label="Member", choices=())
 
     def __init__(self, *args, sides=(), members=(), **kwargs):
+        kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
         self.fields["side"].choices = list(sides)
         self.fields["username"].choices = [(m, m) for m in members]
 
 
 class ReplaceForm(forms.Form):
+    prefix_id = "replace"
     side = forms.ChoiceField(choices=())
-    old = forms.CharField(max_length=150, label="Player leaving")
+    old = forms.ChoiceField(label="Player leaving", choices=())
     new = forms.ChoiceField(label="Member joining", choices=())
 
-    def __init__(self, *args, sides=(), members=(), **kwargs):
+    def __init__(self, *args, sides=(), members=(), players=(), **kwargs):
+        kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
         self.fields["side"].choices = list(sides)
+        self.fields["old"].choices = [(p, p) for p in players]
         self.fields["new"].choices = [(m, m) for m in members]
 
 
 class RefereeForm(forms.Form):
+    prefix_id = "referee"
     username = forms.ChoiceField(label="Referee", choices=(), required=False)
 
     def __init__(self, *args, members=(), **kwargs):
+        kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
         self.fields["username"].choices = [("", "— no referee —")] + [(m, m) for m in members]
 
 
 class HouseRuleForm(forms.Form):
-    key = forms.CharField(
-        max_length=200, label="Table cell or constant",
-        help_text='A cell as "table:row:column" or a constant\'s name; pick from the list.',
-        widget=forms.TextInput(attrs={"list": "house-rule-keys", "class": "mono", "autocomplete": "off"}),
-    )
+    """A house rule: a constant, or a table cell picked table → row → column from the system's
+    own lists (``house_rule_table``: "constants" or a table id); ``key`` may be given instead
+    ("table:row:column" or a constant's key)."""
+
+    key = forms.CharField(max_length=200, required=False, widget=forms.HiddenInput)
+    rule_table = forms.CharField(max_length=80, required=False, widget=forms.HiddenInput)
+    row = forms.ChoiceField(label="Row", required=False, choices=())
+    column = forms.ChoiceField(label="Column", required=False, choices=())
     value = forms.CharField(max_length=200, help_text="The club's value (a number like the book's, or text).")
     note = forms.CharField(max_length=500, required=False, help_text="Why (shown beside the value).")
+
+    def __init__(self, *args, system=None, table: str | None = None, **kwargs):
+        kwargs.setdefault("auto_id", "id_hr_%s")
+        super().__init__(*args, **kwargs)
+        table = table or (self.data.get("rule_table") if self.is_bound else None)
+        self.table = None
+        if system is not None and table == "constants":
+            self.table = "constants"
+            self.fields["row"].label = "Value"
+            self.fields["row"].choices = [(key, f"{c.get('label', key)} ({c.get('rule', '')}) — book: {c['value']}")
+                                          for key, c in system.constants().items()]
+            del self.fields["column"]
+        elif system is not None and table in system.tables.tables:
+            bound = system.tables.tables[table]
+            self.table = bound
+            self.fields["row"].label = "Row" if bound.dice is None else "Final roll (row)"
+            self.fields["row"].choices = [(row.label, row.label) for row in bound.rows]
+            self.fields["column"].choices = [(c, heading) for c, heading in bound.columns.items()]
+        else:
+            del self.fields["row"], self.fields["column"]
+        self.initial.setdefault("rule_table", table or "")
+
+    def clean(self):
+        cleaned = super().clean()
+        key = (cleaned.get("key") or "").strip()
+        if not key and self.table == "constants":
+            key = cleaned.get("row") or ""
+        elif not key and self.table is not None:
+            from .tables import cell_key
+
+            if cleaned.get("row") and cleaned.get("column"):
+                key = cell_key(self.table.id, cleaned["row"], cleaned["column"])
+        if not key:
+            raise ValidationError("Choose the value to change.")
+        cleaned["key"] = key
+        return cleaned
 
     def clean_value(self):
         text = self.cleaned_data["value"].strip()
@@ -131,11 +177,26 @@ class HouseRuleForm(forms.Form):
             return text
 
 
+def house_rule_tables(system) -> list[tuple[str, str]]:
+    """(id, words) of everything a house rule may change, grouped: the constants, then each table."""
+    found = [("constants", "Numbers of the rules (constants)")]
+    found += [(t.id, f"{t.name} ({t.rule})") for t in system.tables.tables.values()]
+    return found
+
+
 class ProposalForm(forms.Form):
     """A late house rule, or a full export, proposed to the other sides."""
 
     reason = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
 
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_proposal_%s")
+        super().__init__(*args, **kwargs)
+
 
 class FinishForm(forms.Form):
     reason = forms.CharField(max_length=500, label="Why the campaign ends")
+
+    def __init__(self, *args, **kwargs):
+        kwargs.setdefault("auto_id", "id_finish_%s")
+        super().__init__(*args, **kwargs)

@@ -100,6 +100,10 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
         if viewer.referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
             todos.append(Todo("proposal.approved", f"Agree to a proposed {proposal['action'].replace('_', ' ')}",
                               viewer.playing, initial={"proposal": proposal["uid"]}))
+    played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
+    if played and (viewer.playing or viewer.referee):
+        todos.append(Todo("note.added", "Write an after-action note", viewer.playing, optional=True,
+                          initial={"scenario": played[-1]["index"]}, button="Add the note"))
     for side in acting:
         for action in system.actions(state, side):
             todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
@@ -156,7 +160,9 @@ def describe(system, record: Record, state: dict) -> str:
         "player.removed": f"{data.get('username')} leaves {state['sides'].get(data.get('side'), {}).get('name')}",
         "player.replaced": f"{data.get('new')} replaces {data.get('old')}",
         "referee.assigned": f"Referee: {data.get('username') or 'none'}",
-        "house_rule.set": f"House rule {data.get('key')} = {data.get('value')}",
+        "note.added": f"After-action note on {_label(state, data.get('scenario'))}: “{data.get('text')}”",
+        "house_rule.set": f"House rule: {house_rule_labels(system).get(data.get('key'), data.get('key'))}"
+                          f" = {data.get('value')}",
         "campaign.started": "Campaign started",
         "campaign.finished": f"Campaign ended: {data.get('reason')}",
         "dice.rolled": _describe_dice(system, state, data),
@@ -170,6 +176,13 @@ def describe(system, record: Record, state: dict) -> str:
         kind = KINDS.get(record.kind)
         text = kind.label if kind else system.describe(record)
     return f"{side_name}: {text}" if side_name else text
+
+
+def _label(state: dict, index) -> str:
+    try:
+        return state["scenarios"][index]["label"]
+    except (IndexError, KeyError, TypeError):
+        return "a scenario"
 
 
 def _describe_dice(system, view: dict, data: dict) -> str:
@@ -188,6 +201,35 @@ def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[st
     return [entry.text + ("" if entry.text.endswith((".", "!")) else ".") for entry in entries[1:]]
 
 
+def waiting_on(state: dict) -> list[str]:
+    """Whom a campaign waits for, in words anyone in the club may read (never a side's secret)."""
+    if state["status"] != "active":
+        return []
+    system = get_system(state["system"])
+    names = {slug: side["name"] for slug, side in state["sides"].items()}
+    out = []
+    current = state["current"]
+    if current is not None:
+        scenario = state["scenarios"][current]
+        if scenario["status"] == "pending":
+            others = [names[s] for s in names if s != scenario["pending"]["side"]]
+            out.append(f"{' or '.join(others) or 'the referee'} to confirm the result of {scenario['label']}")
+        elif scenario["status"] == "disputed":
+            out.append(f"the referee to settle the result of {scenario['label']}")
+    for sealed in state["sealed"].values():
+        if sealed["open"] and not sealed["revealed"]:
+            chosen = set(sealed.get("submitted") or sealed["choices"])  # a viewer's cut lists who chose
+            missing = [names[s] for s in sealed["sides"] if s not in chosen]
+            if missing:
+                out.append(f"{', '.join(missing)}: {sealed['label']}")
+    for proposal in state["proposals"].values():
+        if proposal["status"] == "pending" and not is_complete(proposal):
+            missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or ["the referee"]
+            out.append(f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}")
+    out += [words for _, words in system.waiting_on(state)]
+    return out
+
+
 def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
     """The dashboard's "what waits for me": campaigns in play with something to do."""
     # Viewers and states are fetched for all campaigns at once: the dashboard's
@@ -199,7 +241,12 @@ def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
     states = current_states(involved)
     found = []
     for campaign in involved:
-        todos = [t for t in actions_for(states[campaign.pk], viewers[campaign.pk]) if not t.optional]
+        todos, seen = [], set()
+        for todo in actions_for(states[campaign.pk], viewers[campaign.pk]):
+            if todo.optional or todo.label in seen:
+                continue  # the referee acting for both sides sees a shared step once
+            seen.add(todo.label)
+            todos.append(todo)
         if todos:
             found.append((campaign, todos))
     return found
@@ -249,6 +296,39 @@ def _refs_as_uids(campaign: Campaign, entries: list[HistoryEntry]) -> list[Histo
         if refs(entry) else entry
         for entry in entries
     ]
+
+
+def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
+    """The viewer's cut of the proposals, each with what it is about in words and, for a
+    correction, what it changes (before → after), for the page."""
+    system = get_system(campaign.system)
+    targets = {p.get("target_uid") for p in view["proposals"].values() if p.get("target_uid")}
+    events = {str(e.uid): e for e in visibility.events_for(viewer, campaign).filter(uid__in=targets)}
+    rows = {}
+    for uid, proposal in view["proposals"].items():
+        row = dict(proposal)
+        event = events.get(proposal.get("target_uid") or "")
+        if event is not None and not proposal.get("hidden"):
+            record = Record.from_event(event)
+            row["target_text"] = describe(system, record, view)
+            if proposal["action"] == "correct" and isinstance(proposal.get("data"), dict):
+                row["changes"] = _changes(record.data, proposal["data"])
+        rows[uid] = row
+    return rows
+
+
+def _changes(before: dict, after: dict) -> list[tuple[str, str, str]]:
+    def words(value):
+        if isinstance(value, list):
+            return ", ".join(words(v) for v in value) or "none"
+        if isinstance(value, dict):
+            return "; ".join(f"{k.replace('_', ' ')} {words(v)}" for k, v in value.items())
+        if value in (None, ""):
+            return "—"
+        return str(value)
+
+    return [(key.replace("_", " ").capitalize(), words(before.get(key)), words(after.get(key)))
+            for key in after if before.get(key) != after.get(key)]
 
 
 def club_invitations(*, user, club):
@@ -352,6 +432,16 @@ def house_rule_choices(system) -> list[HouseRuleChoice]:
                 found.append(HouseRuleChoice(cell_key(table.id, row.label, column),
                                              f"{table.name} ({table.rule}), {row.label}, {heading}", value))
     return found
+
+
+_LABELS: dict[str, dict] = {}
+
+
+def house_rule_labels(system) -> dict[str, str]:
+    """key -> words of every value a house rule may override (computed once per system)."""
+    if system.slug not in _LABELS:
+        _LABELS[system.slug] = {c.key: c.label for c in house_rule_choices(system)}
+    return _LABELS[system.slug]
 
 
 def members_of(club) -> list[str]:

@@ -163,6 +163,7 @@ def view_state(state: dict, viewer: Viewer) -> dict:
         key: n for key, n in state["streams"].items()
         if key == "campaign" or key.removeprefix("side:") in viewer.sides
     }
+    out["notes"] = [n for n in state.get("notes", []) if not n["private"] or viewer.can_read("side", n["side"])]
     out["game"] = view_game(state.get("game"), viewer)
     return out
 

@@ -110,9 +110,14 @@ def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper:
 
 
 def summary(system, state: dict, view: dict) -> dict:
-    """The campaign summary: sides and players, the timeline with results, standings."""
+    """The campaign summary: sides and players, the timeline with results in words and the
+    after-action notes the audience may read, standings."""
+    from campaigns.context import Ctx
+    from campaigns.selectors import house_rule_labels
+
     sides = view["sides"]
-    labels = {f.name: getattr(f, "title", f.name) for f in system.result_fields}
+    ctx = Ctx.reading(system, view)
+    names = house_rule_labels(system) if view.get("house_rules") else {}
     return {
         "status": view["status"],
         "winner": sides.get(view["winner"], {}).get("name") if view.get("winner") else None,
@@ -120,17 +125,22 @@ def summary(system, state: dict, view: dict) -> dict:
         "referee": view.get("referee"),
         "sides": [{"slug": slug, "name": s["name"], "players": list(s["players"])} for slug, s in sides.items()],
         "scenarios": [
-            {"index": sc["index"], "label": sc["label"], "status": sc["status"],
-             "result": [[labels.get(k, k), _text(v, sides)] for k, v in system.scenario_summary(state, i).items()]}
+            {"index": sc["index"], "label": sc["label"], "status": STATUS_WORDS.get(sc["status"], sc["status"]),
+             "result": system.result_words(view, i, sc["result"], ctx) if sc.get("result") else [],
+             "notes": [n["text"] for n in view.get("notes", []) if n["scenario"] == i]}
             for i, sc in enumerate(view["scenarios"])
         ],
         "standings": [
             {"side": sides.get(s["side"], {}).get("name", s["side"]), "label": s["label"], "value": _text(s["value"])}
             for s in (system.standings(state) if state.get("game") is not None else [])
         ],
-        "house_rules": [{"key": k, "value": _text(r.get("value")), "book": _text(r.get("book"))}
+        "house_rules": [{"key": names.get(k, k), "value": _text(r.get("value")), "book": _text(r.get("book"))}
                         for k, r in sorted(view.get("house_rules", {}).items())],
     }
+
+
+STATUS_WORDS = {"upcoming": "to come", "current": "being prepared or played", "pending": "result to confirm",
+                "played": "played", "disputed": "result disputed"}
 
 
 def _text(value, sides=None) -> str:

@@ -261,11 +261,16 @@ def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
         if viewer.referee and not acting_side:
             return target.audience, target.side
         return target.audience, acting_side
-    if kind_def.audience == "side":
+    audience = kind_def.audience
+    if kind_def.name == "note.added":
+        from ..core_events import note_audience
+
+        audience = note_audience(data)
+    if audience == "side":
         if not acting_side:
             raise DomainError("side", "Say which side this is for.")
         return "side", acting_side
-    return kind_def.audience, acting_side
+    return audience, acting_side
 
 
 def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:

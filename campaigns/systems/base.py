@@ -198,6 +198,22 @@ class GameSystem:
         """Public standing per side: [{"side", "label", "value"}...]."""
         return []
 
+    def panel_context(self, view: dict) -> dict:
+        """What the system's panel template (templates/systems/<slug>/panel.html) shows, worked out
+        from `view` (the viewer's cut) only: passed to it as `panel`."""
+        return {}
+
+    def waiting_on(self, state: dict) -> list[tuple[str | None, str]]:
+        """Whom the game waits for beyond the core's waits (results, sealed choices, proposals):
+        [(side or None, words)], readable by anyone in the club (never a side's secret)."""
+        return []
+
+    def result_words(self, view: dict, index: int, data: dict, ctx=None) -> list[str]:
+        """A scenario result (pending or confirmed) in sentences for the timeline."""
+        labels = {f.name: f.title for f in self.result_fields}
+        return [f"{labels.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in (data or {}).items()
+                if v not in (None, "", [], False)]
+
     def scenario_summary(self, state: dict, index: int) -> dict:
         """The public summary of one scenario (shown on timelines and sheets)."""
         scenario = state["scenarios"][index]

@@ -58,3 +58,47 @@ def game_label(campaign) -> str:
         return f"{campaign.system} · {campaign.variant}"
     variant = next((v.name for v in system.variants if v.slug == campaign.variant), campaign.variant)
     return f"{system.name} · {variant}"
+
+
+_STEP_STATUS = {"done": "done", "current": "now", "waiting": "waits", "skipped": "nothing to do"}
+_SCENARIO_STATUS = {"upcoming": "to come", "current": "now", "pending": "result to confirm", "played": "played",
+                    "disputed": "disputed"}
+_PROPOSALS = {"correct": "Correction", "undo": "Undo", "house_rule": "Late house rule", "export": "Full export",
+              "seat": "Change of seats"}
+
+
+@register.filter
+def step_status(value) -> str:
+    return _STEP_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def scenario_status(value) -> str:
+    return _SCENARIO_STATUS.get(value, str(value).replace("_", " "))
+
+
+@register.filter
+def proposal_words(value) -> str:
+    return _PROPOSALS.get(value, str(value).replace("_", " ").capitalize())
+
+
+@register.filter
+def side_names(slugs, sides: dict) -> str:
+    """["allied", "referee"] -> "Allied, the referee"."""
+    names = [(sides or {}).get(s, {}).get("name") or ("the referee" if s == "referee" else s) for s in slugs or []]
+    return ", ".join(names)
+
+
+@register.filter
+def steps_left(procedure) -> list:
+    """The viewer's own steps of the between-game procedure still to do (current first)."""
+    return [s for s in procedure if s.side and s.status in ("current", "waiting")]
+
+
+@register.filter
+def rule_of(table_id) -> str:
+    """A table's rule number for a reference ("1.6113.german" -> "1.6113"); "" for a plain roll."""
+    import re
+
+    match = re.match(r"^\d+(?:\.\d+)?", str(table_id or ""))
+    return match.group(0) if match else ""

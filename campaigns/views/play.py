@@ -17,7 +17,7 @@ from django.views.decorators.http import require_POST
 from campaigns import journal_io, selectors, visibility
 from campaigns.core_events import AMENDABLE, UNDOABLE
 from campaigns.errors import DiceNeeded, DomainError
-from campaigns.forms import HouseRuleForm, ProposalForm
+from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
 from campaigns.services.journal import submit
 from campaigns.systems import get_system
@@ -52,8 +52,9 @@ def _boxes(system, page_data, bound=None):
         boxes.insert(0, bound)
     for box in boxes:
         box.open = box.open or bool(box.notice) or box.form.is_bound
-    if boxes and not any(box.open for box in boxes):
-        boxes[0].open = True
+    main = [box for box in boxes if not box.todo.optional]
+    if main and not any(box.open for box in main):
+        main[0].open = True
     return boxes
 
 
@@ -75,12 +76,32 @@ def _history(campaign, viewer, state, system, limit=None):
     return (rows[:limit], len(rows) > limit) if limit else (rows, False)
 
 
+def _scenarios(system, state) -> list[dict]:
+    """The timeline: each scenario with its result (or the one waiting) in sentences, and its notes."""
+    from campaigns.context import Ctx
+
+    ctx = Ctx.reading(system, state)
+    rows = []
+    for scenario in state["scenarios"]:
+        index = scenario["index"]
+        result = scenario.get("result")
+        pending = (scenario.get("pending") or {}).get("data")
+        rows.append({
+            "s": scenario,
+            "result": system.result_words(state, index, result, ctx) if result else [],
+            "pending": system.result_words(state, index, pending, ctx) if pending else [],
+            "notes": [n for n in state.get("notes", []) if n["scenario"] == index],
+        })
+    return rows
+
+
 def page_context(request, campaign, viewer, bound=None) -> dict:
     page_data = selectors.campaign_page(campaign, viewer)
     state = page_data.state
     system = get_system(campaign.system)
     history, more = _history(campaign, viewer, state, system, RECENT)
     my_sides = {slug: private for slug, private in (state["game"] or {}).get("sides", {}).items()}
+    boxes = _boxes(system, page_data, bound)
     return {
         "campaign": campaign,
         "club": campaign.club,
@@ -89,16 +110,24 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "state": state,
         "system": system,
         "variant": system.variant(campaign.variant),
-        "boxes": _boxes(system, page_data, bound),
+        "boxes": [box for box in boxes if not box.todo.optional],
+        "more_boxes": [box for box in boxes if box.todo.optional],
+        "waiting": selectors.waiting_on(state),
+        "proposals": selectors.proposal_rows(campaign, viewer, state),
+        "scenario_rows": _scenarios(system, state),
+        "house_rule_names": selectors.house_rule_labels(system) if state.get("house_rules") else {},
         "history": history,
         "more_history": more,
         "private_sides": [(state["sides"][slug]["name"], private) for slug, private in my_sides.items()],
         "public_game": (state["game"] or {}).get("public"),
         "roster": list(visibility.roster_entries_for(viewer, campaign)),
         "system_panel": system_panel(campaign.system),
+        "panel": system.panel_context(state),
         "may_propose": state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer),
         "full_export": selectors.full_export_allowed(campaign, viewer),
-        "house_rule_form": HouseRuleForm(),
+        "house_rule_form": HouseRuleForm(system=system, table=request.GET.get("rule_table") or None)
+        if request.GET.get("rule_table") else None,
+        "rule_tables": house_rule_tables(system),
         "proposal_form": ProposalForm(),
         "sides": [(slug, side["name"], side["players"]) for slug, side in state["sides"].items()],
         "odds": _odds(campaign, viewer, state),
@@ -261,7 +290,7 @@ def _flat(data: dict) -> dict:
 @require_POST
 def propose_house_rule(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
-    form = HouseRuleForm(request.POST)
+    form = HouseRuleForm(request.POST, system=get_system(campaign.system))
     reason = ProposalForm(request.POST)
     if form.is_valid() and reason.is_valid():
         rule = {"key": form.cleaned_data["key"].strip(), "value": form.cleaned_data["value"],

@@ -15,6 +15,7 @@ from campaigns.errors import DomainError, Forbidden
 from campaigns.forms import (
     FinishForm,
     HouseRuleForm,
+    house_rule_tables,
     NewCampaignForm,
     PlayerForm,
     RefereeForm,
@@ -82,19 +83,20 @@ def _setup_context(request, campaign, viewer, **forms) -> dict:
     sides = [(slug, side["name"]) for slug, side in state["sides"].items()]
     seated = {name for side in state["sides"].values() for name in side["players"]}
     free = [m for m in members if m not in seated and m != state["referee"]]
-    choices = selectors.house_rule_choices(system)
+    table = request.GET.get("rule_table") or None
     return {
         "campaign": campaign,
         "viewer": viewer,
         "state": state,
         "system": system,
-        "house_rule_choices": choices,
-        "book_labels": {c.key: c.label for c in choices},
+        "rule_tables": house_rule_tables(system),
+        "rule_table": table,
+        "book_labels": selectors.house_rule_labels(system),
         "player_form": forms.get("player_form") or PlayerForm(sides=sides, members=free),
-        "replace_form": forms.get("replace_form") or ReplaceForm(sides=sides, members=free),
+        "replace_form": forms.get("replace_form") or ReplaceForm(sides=sides, members=free, players=sorted(seated)),
         "referee_form": forms.get("referee_form") or RefereeForm(
             members=[m for m in members if m not in seated], initial={"username": state["referee"] or ""}),
-        "house_rule_form": forms.get("house_rule_form") or HouseRuleForm(),
+        "house_rule_form": forms.get("house_rule_form") or (HouseRuleForm(system=system, table=table) if table else None),
         "finish_form": forms.get("finish_form") or FinishForm(),
         "setup_error": forms.get("setup_error"),
     }
@@ -131,6 +133,12 @@ def _sides_and_members(request, pk):
     return [(slug, s["name"]) for slug, s in state_sides.items()], selectors.members_of(campaign.club)
 
 
+def _players(request, pk) -> list[str]:
+    campaign, _ = _organizer_campaign(request, pk)
+    sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
+    return sorted(name for side in sides.values() for name in side["players"])
+
+
 @page
 @require_POST
 def player_add(request, pk: int):
@@ -153,7 +161,7 @@ def player_remove(request, pk: int):
 @require_POST
 def player_replace(request, pk: int):
     sides, members = _sides_and_members(request, pk)
-    form = ReplaceForm(request.POST, sides=sides, members=members)
+    form = ReplaceForm(request.POST, sides=sides, members=members, players=_players(request, pk))
     return _apply(request, pk, "replace_form", form, lambda c, d: campaign_services.replace_player(
         c, request.user, side=d["side"], old=d["old"], new=d["new"]), "Player replaced.")
 
@@ -170,7 +178,8 @@ def referee_set(request, pk: int):
 @page
 @require_POST
 def house_rule_set(request, pk: int):
-    form = HouseRuleForm(request.POST)
+    campaign, _ = _organizer_campaign(request, pk)
+    form = HouseRuleForm(request.POST, system=all_systems()[campaign.system])
     return _apply(request, pk, "house_rule_form", form, lambda c, d: submit(
         c, request.user, "house_rule.set", {"key": d["key"].strip(), "value": d["value"], "note": d["note"]}),
         "House rule recorded.")
@@ -179,6 +188,10 @@ def house_rule_set(request, pk: int):
 @page
 @require_POST
 def campaign_start(request, pk: int):
+    if request.POST.get("confirm") != "yes":
+        # Starting cannot be taken back: the organizer sees the sides, the referee and the house rules first.
+        campaign, viewer = _organizer_campaign(request, pk)
+        return render(request, "campaigns/start_confirm.html", _setup_context(request, campaign, viewer))
     return _apply(request, pk, "", None, lambda c, d: submit(c, request.user, "campaign.started"),
                   "The campaign has started.", to="campaign")
 

@@ -131,3 +131,36 @@ def test_refusals_change_nothing():
 def test_applies_only_with_isolated_units():
     assert not STEP.applies(_state([unit("S", "squad")]), "german")
     assert STEP.applies(_state([unit("S", "squad", isolated=True)]), "german")
+
+
+def test_an_original_2_escapes_with_heat_of_battle_whatever_the_final_dr():
+    """Footnote 1: "Original '2' DR always results in escape and Heat of Battle". A German squad and
+    half-squad (3 HS: +2), 3 PP over IPC (+3), encircled (+2), after an AM half-day (+1): 1 + 1 = 2,
+    final 2 + 8 = 10 → the row would be "Escapes, Casualty Reduced"; with 6 PP more it would be ≥ 12,
+    "Eliminated". Either way they escape and Heat of Battle waits for the player (1.6064)."""
+    state = _state([unit("S", "squad", isolated=True, encircled=True), unit("H", "half_squad", isolated=True)],
+                   half_day="5/29A")
+    stack = {"units": ["S", "H"], "pp_over_ipc": 9}
+    result = STEP.run(make_ctx(state, {key("S+H", half_day="5/29A"): [1, 1]}), state, "german",
+                      {"action": "roll", "stacks": [stack]})
+    report = last_roll(state, "german")
+    assert report["original"] == 2 and report["final"] == 2 + 2 + 9 + 2 + 1 == 16  # the ≥12 row
+    assert result == PENDING and set(_units(state)) == {"S", "H"}  # nobody eliminated
+    assert all(not u["isolated"] for u in _units(state).values())
+    assert report["effect"] == {"units": ["S", "H"], "result": "Escapes", "heat_of_battle": True}
+    waiting = state["game"]["sides"]["german"]["pending"]["1.6063"]["stacks"]
+    assert waiting[0]["heat_of_battle"] and waiting[0]["result"] == "Escapes"
+
+
+def test_a_lone_isolated_smc_must_attempt_escape_before_the_step_is_done():
+    """1.606: "Isolated, lone SMC must attempt escape". The leader in pocket A stacks with nothing of
+    his side (the squad is in pocket B): he is lone. The other leader shares pocket B with the squad."""
+    state = _state([unit("L", "leader", type="8-0", isolated=True, pocket="A"),
+                    unit("M", "leader", type="9-1", isolated=True, pocket="B"),
+                    unit("S", "squad", isolated=True, pocket="B")])
+    with pytest.raises(DomainError) as caught:
+        escape.finish(make_ctx(state), state, "german")
+    assert caught.value.field == "step" and "L: 8-0 leader" in caught.value.message
+    assert "M:" not in caught.value.message
+    run(STEP, state, "german", {"action": "roll", "stacks": [{"units": ["L"]}]}, dice={key("L"): [3, 3]})
+    escape.finish(make_ctx(state), state, "german")  # M and S may stay in their pocket (1.606)

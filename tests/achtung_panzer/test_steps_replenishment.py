@@ -186,3 +186,21 @@ def test_odds_before_the_new_half_day_use_the_new_half_day():
     state["game"]["public"]["half_day"] = "5/29P"
     (same,) = CPP.upcoming(state, "allied", make_ctx(state))
     assert same == roll
+
+
+def test_the_cg_rosters_chart_gives_the_historical_drm_where_the_two_charts_differ():
+    """1.6161: "The DRM given on the chart on the Campaign Game Roster are used". For 6/3P the 1.6161
+    chart prints German −1, the CG Roster 0: the German CPP DR of 6/3P has no historical DRM.
+    CG II, 6/3A won by the Allies: DR 3 + 4 = 7, no DRM → 7 → 12 CPP (7-8)."""
+    roster = [roster_line("6/3A", "allied")]
+    state = make_state(half_day="6/3P", roster=roster, german={"cpp": 2}, cg="cg2")
+    run(CPP, state, "german", dice={"6/3P/1.616/german": [3, 4]})
+    report = last_roll(state, "german")
+    assert mod_values(report) == [("1.6161", 0)] and report["final"] == 7
+    assert state["game"]["sides"]["german"]["cpp"] == 2 + 12
+    # A club that prefers the 1.6161 chart sets the roster cell as a house rule: −1 → 6 → 13 CPP.
+    state = make_state(half_day="6/3P", roster=roster, german={"cpp": 2}, cg="cg2",
+                       house_rules={"cg_roster:6/3P:german": {"value": -1, "book": 0}})
+    run(CPP, state, "german", dice={"6/3P/1.616/german": [3, 4]})
+    assert mod_values(last_roll(state, "german")) == [("1.6161", -1)]
+    assert state["game"]["sides"]["german"]["cpp"] == 2 + 13

@@ -38,11 +38,16 @@ def test_actions_say_what_waits_for_me(skirmish, client_for):
     def todos(name):
         return client_for(name).get(f"/api/v1/campaigns/{skirmish.pk}/actions/").json()
 
-    assert todos("alice") == [{"kind": "skirmish.supply", "label": "Roll for supply", "side": "red", "rule": "T.2",
-                               "initial": {}, "help": ""}]
-    assert [t["side"] for t in todos("bob")] == ["blue"]
+    def waiting(name):
+        return [t for t in todos(name) if not t["optional"]]
+
+    assert waiting("alice") == [{"kind": "skirmish.supply", "label": "Roll for supply", "side": "red", "rule": "T.2",
+                                 "initial": {}, "help": "", "optional": False}]
+    # The round being prepared can carry an after-action note: offered, nothing waits for it.
+    assert [t["kind"] for t in todos("alice") if t["optional"]] == ["note.added"]
+    assert [t["side"] for t in waiting("bob")] == ["blue"]
     assert todos("carol") == []
-    assert {t["side"] for t in todos("rita")} == {"red", "blue"}
+    assert {t["side"] for t in waiting("rita")} == {"red", "blue"}
 
 
 # --- history ---------------------------------------------------------------------------------

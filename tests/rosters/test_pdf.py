@@ -22,7 +22,8 @@ def test_the_summary_prints_sides_players_timeline_and_standings(skirmish, peopl
     assert len(pages) == 1
     text = pages[0]
     for expected in ("Tuesday Night ASL", "Test war", "Campaign summary", "Club", "Page 1 of 1",
-                     "Red olga, alice", "Blue bob", "Round 1 played Red: 4; Blue: 2", "Round 2 current",
+                     "Red olga, alice", "Blue bob", "Round 1 played Red: 4", "Blue: 2",
+                     "Round 2 being prepared or played",
                      "Red Wins 1", "Blue Wins 0", "Referee: rita"):
         assert expected in text, expected
     assert f"As of {job.context['as_of']}" in text

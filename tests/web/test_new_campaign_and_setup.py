@@ -58,7 +58,7 @@ def setup_url(campaign, tail=""):
 
 def test_setting_up_sides_referee_and_starting(fresh, client_for):
     olga = client_for("olga")
-    empty_start = olga.post(setup_url(fresh, "start/"))
+    empty_start = olga.post(setup_url(fresh, "start/"), {"confirm": "yes"})
     assert empty_start.status_code == 400 and "Every side needs a player first: Red, Blue." in text_of(empty_start)
     assert olga.post(setup_url(fresh, "players/"), {"side": "red", "username": "alice"}).status_code == 302
     assert olga.post(setup_url(fresh, "players/"), {"side": "blue", "username": "bob"}).status_code == 302
@@ -67,31 +67,41 @@ def test_setting_up_sides_referee_and_starting(fresh, client_for):
     assert olga.post(setup_url(fresh, "referee/"), {"username": "rita"}).status_code == 302
     page = text_of(olga.get(setup_url(fresh)))
     assert "alice" in page and "Set referee" in page
-    started = olga.post(setup_url(fresh, "start/"))
+    asked = olga.post(setup_url(fresh, "start/"))  # first the organizer sees what is about to start
+    assert asked.status_code == 200 and "Start Fresh?" in text_of(asked) and "Referee: rita" in text_of(asked)
+    assert current_state(fresh)["status"] == "setup"
+    started = olga.post(setup_url(fresh, "start/"), {"confirm": "yes"})
     assert started.status_code == 302 and started["Location"] == f"/campaigns/{fresh.pk}/"
     state = current_state(fresh)
     assert state["status"] == "active" and state["referee"] == "rita"
     assert state["sides"]["red"]["players"] == ["alice"]
 
 
-def test_house_rules_show_the_book_value(fresh, client_for):
+def test_house_rules_are_picked_table_row_column_and_show_the_book_value(fresh, client_for):
     olga = client_for("olga")
     page = text_of(olga.get(setup_url(fresh)))
-    assert '<option value="buy.max_per_round">' in page and '<option value="supply:5:points">' in page
-    response = olga.post(setup_url(fresh, "house-rules/"), {"key": "supply:5:points", "value": "3", "note": "generous"})
+    assert '<option value="constants">' in page and '<option value="supply">' in page
+    assert "supply:5:points" not in page  # no list of every cell, no key to type
+    constants = text_of(olga.get(setup_url(fresh) + "?rule_table=constants"))
+    assert '<option value="buy.max_per_round">' in constants
+    table = text_of(olga.get(setup_url(fresh) + "?rule_table=supply"))
+    assert '<option value="5">5</option>' in table and '<option value="points">' in table
+    response = olga.post(setup_url(fresh, "house-rules/"), {"rule_table": "supply", "row": "5", "column": "points",
+                                                          "value": "3", "note": "generous"})
     assert response.status_code == 302
     assert current_state(fresh)["house_rules"]["supply:5:points"] == {"value": 3, "book": 2, "note": "generous",
                                                                         "seq": 2}
     page = text_of(olga.get(setup_url(fresh)))
-    assert '<strong>3</strong></td><td class="num muted">2</td>' in page
+    assert "<strong>3</strong>" in page and "(book: 2)" in page
     campaign_page = text_of(client_for("carol").get(f"/campaigns/{fresh.pk}/"))
-    assert "supply:5:points" in campaign_page and '<strong>3</strong></td><td class="num muted">2</td>' in campaign_page
+    assert "supply:5:points" not in campaign_page and "<strong>3</strong>" in campaign_page
+    assert "(book: 2)" in campaign_page
 
 
 @pytest.mark.parametrize("data,error", [
     ({"key": "supply:9:points", "value": "3"}, "names no table cell"),
     ({"key": "supply:5:points", "value": "lots"}, "Must be a int like the book value"),
-    ({"key": "", "value": "3"}, "This field is required."),
+    ({"key": "", "value": "3"}, "Choose the value to change."),
 ])
 def test_bad_house_rules_write_nothing(fresh, client_for, data, error):
     before = Event.objects.count()

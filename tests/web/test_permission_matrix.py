@@ -112,7 +112,7 @@ ROWS = [
     Row("POST", C + "setup/referee/", organizer(), {"username": "carol"}),
     # The campaign is in play: a direct house rule and a second start are refused (400) - to the organizer.
     Row("POST", C + "setup/house-rules/", organizer(400), {"key": "buy.max_per_round", "value": "3"}),
-    Row("POST", C + "setup/start/", organizer(400)),
+    Row("POST", C + "setup/start/", organizer(400), {"confirm": "yes"}),
     Row("POST", C + "setup/finish/", organizer(), {"reason": "Enough."}),
     # --- sheets (rosters.urls); the context's job is red's supply record, ready ------------------
     Row("POST", "campaigns/<int:campaign_id>/sheets/request/", {**red(302, others=403), "outsider": 404},

@@ -87,9 +87,13 @@ def win_loss(state: dict, side: str) -> tuple[int, int]:
     return record["won"], record["lost"]
 
 
+HISTORICAL_TABLE = "cg_roster"  # 1.6161: "The DRM given on the chart on the Campaign Game Roster are used"
+
+
 def historical_mod(ctx, state: dict, side: str) -> Mod:
-    """1.6161: the side's historical DRM for the current half-day."""
-    value = ctx.table("1.6161").value(half_day(state), side)
+    """1.6161: the side's historical DRM for the current half-day, from the CG Roster's chart (where
+    the 1.6161 chart differs, 6/3P German, the roster's is the rule: rules-notes R-A11)."""
+    value = ctx.table(HISTORICAL_TABLE).value(half_day(state), side)
     return Mod(f"Historical DRM ({half_day(state)})", "1.6161", int(value))
 
 

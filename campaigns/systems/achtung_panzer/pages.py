@@ -6,8 +6,6 @@ a rule; the fold checks every submission again."""
 from __future__ import annotations
 
 from campaigns.context import Ctx
-from campaigns.records import Record
-from campaigns.rolling import DicePool, DiceProvider
 from campaigns.schema import Field
 from campaigns.systems.base import Action
 
@@ -21,8 +19,7 @@ NAMES = {"allied": "Allied", "german": "German"}
 
 
 def reading_ctx(system, view: dict) -> Ctx:
-    """A context for reading tables and constants (house rules applied); it rolls nothing."""
-    return Ctx(system, view, Record(0, "page", {}, ""), DicePool(), DiceProvider())
+    return Ctx.reading(system, view)
 
 
 # --- to-dos ------------------------------------------------------------------------------------

@@ -14,7 +14,7 @@ from campaigns.systems.base import Action, GameSystem, SideDef, StepStatus, Vari
 
 from . import halfday, odds, pages, retained, sequence, sheets as sheet_defs, state as initial, words
 from .steps import initiative
-from .common import SIDES, private, public
+from .common import HISTORICAL_TABLE, SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
 
 DATA = Path(__file__).parent
@@ -94,7 +94,7 @@ class AchtungPanzer(GameSystem):
 
     # --- the fold ---------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):
-        return initial.initial_state(variant, options, ctx.table("1.6161"),
+        return initial.initial_state(variant, options, ctx.table(HISTORICAL_TABLE),
                                      int(ctx.value("balance.same_side.opponent_elr")))
 
     def apply(self, state, record, ctx):
@@ -218,11 +218,7 @@ class AchtungPanzer(GameSystem):
             nxt = next((s for s in sequence.active_steps(state)[sequence.active_steps(state).index(step):]
                         if s.scope in ("joint", "system")), None)
             if step.scope in ("joint", "system"):
-                if step.scope == "system" and step.id in pub["pending_steps"]:
-                    sealed = state["sealed"].get(f"initiative:{pub['half_day']}", {})
-                    if side not in sealed.get("choices", {}):
-                        out.append((side, f"{NAMES[side]}: the initiative choice ({step.rule})"))
-                continue
+                continue  # shared steps: the map steps below, the sealed choice is the core's
             until = f" up to {nxt.label} ({nxt.rule})" if nxt else ""
             out.append((side, f"{NAMES[side]}: Refit Phase steps{until}"))
         joint = next((s for s in sequence.active_steps(state) if s.scope == "joint"
@@ -273,6 +269,36 @@ class AchtungPanzer(GameSystem):
                     {"side": side, "label": "Objective points", "value": totals[side]},
                     {"side": side, "label": "CVP sustained", "value": cvp}]
         return out
+
+    def panel_context(self, view):
+        from . import panel
+
+        return panel.context(view)
+
+    def result_words(self, view, index, data, ctx=None):
+        if view.get("game") is None or not data:
+            return super().result_words(view, index, data, ctx)
+        def both(name):
+            return ", ".join(f"{NAMES[s]} {data.get(f'{s}_{name}')}" for s in SIDES)
+        lines = [
+            "Objective hexes held at the end: " + ", ".join(
+                f"{NAMES[s]} {len(data.get(f'{s}_objectives_end') or [])}" for s in SIDES),
+            f"CVP sustained: {both('cvp')}",
+        ]
+        if any(data.get(f"{s}_half_boards") for s in SIDES):
+            lines.append(f"Half boards within the perimeter: {both('half_boards')}")
+        if data.get("bridges_destroyed"):
+            lines.append("Bridges destroyed: " + ", ".join(data["bridges_destroyed"]))
+        line = public(view)["roster"][index]
+        if line.get("winner"):
+            who = "A draw" if line["winner"] == "draw" else f"{NAMES[line['winner']]} won"
+            lines.append(f"{who} (1.6067): {(line.get('victory') or {}).get('text', '')}")
+        elif ctx is not None:
+            try:
+                lines.append(halfday.provisional(view, index, data, ctx))
+            except DomainError:
+                pass
+        return lines
 
     def scenario_summary(self, state, index):
         game = state.get("game")

@@ -57,7 +57,7 @@ def run(ctx, state, side, data):
     for entry, location, fort_id in plan:
         report = roll_on(ctx, "1.615", common.roll_key(state, "1.615", side, f"{location}/{entry['kind']}"),
                          item_mods(ctx, entry, data.get("sappers", False)), side=side,
-                         label=f"Fortification removal: {entry['kind']} in {location}")
+                         label=f"Fortification removal: {KIND_WORDS.get(entry['kind'], entry['kind']).lower()} in {location}")
         eliminated = report["result"]["effect"] == "eliminated"
         if eliminated and fort_id:
             private["fortifications"] = [f for f in private["fortifications"] if f["id"] != fort_id]

@@ -176,7 +176,7 @@ def run_hardening(ctx, state, side, data):
     options = _win_options(ctx, state, side, nationality)
     first = next(iter(options.values()))
     report = roll_on(ctx, _table_id(nationality), common.roll_key(state, "1.6113", side), mods(first), side=side,
-                     label=f"Leader battle hardening ({nationality}, {leader_kind})")
+                     label=f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table, {leader_kind} leader)")
     outcomes = {}
     for name, mod in options.items():
         final = report["original"] + (mod.value if mod else 0)
@@ -214,7 +214,8 @@ def _resolve(ctx, state, side, data, pend):
         raise DomainError("leader", f"The {leader_type} result hardens no retained leader.")
     mod = _win_options(ctx, state, side, pend["nationality"])[choice]
     report = roll_on(ctx, _table_id(pend["nationality"]), common.roll_key(state, "1.6113", side), mods(mod),
-                     side=side, label=f"Leader battle hardening ({pend['nationality']}, {pend['leader_kind']})")
+                     side=side, label=f"Leader battle hardening ({words.NATIONALITY_WORDS[pend['nationality']]} table, "
+                               f"{pend['leader_kind']} leader)")
     report["effect"] = {"win_drm": choice, "leader": leader_type, "hardened": unit["id"] if unit else None,
                         "from": unit["type"] if unit else None, "to": becomes or None}
     if unit is not None:
@@ -231,7 +232,8 @@ def upcoming_hardening(state, side, ctx):
         return []
     nationality = _nationalities(side)[0]
     first = next(iter(_win_options(ctx, state, side, nationality).values()))
-    return [upcoming(common.roll_key(state, "1.6113", side), f"Leader battle hardening ({nationality})",
+    return [upcoming(common.roll_key(state, "1.6113", side),
+                     f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table)",
                      _table_id(nationality), mods(first), "leader")]
 
 

@@ -229,6 +229,9 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     if kind == "oba":
         limit = int(ctx.value("oba.max_modules_per_half_day"))
         used = [p for p in this_half_day(state, side, include_given=True) if _kind(ctx, p) == "oba"]
+        # Modules kept from an earlier half-day because they fired no mission are in use too (R-C2).
+        used += [p for p in purchases(state, side) if p.get("retained_oba") and not p.get("fired")
+                 and p["half_day"] != hd]
         if len(used) + 1 > limit:
             raise DomainError("rg", f"{label}: at most {limit} OBA modules per CG half-day (CG4).")
 

@@ -1,0 +1,108 @@
+"""What the A!P! panel of the campaign page shows, in words, from the viewer's cut of the state
+only: the half-day's facts, the CG Roster, and for each side the viewer may read its points,
+RGs, fortifications, retained units grouped by RG and its rolls as sentences."""
+
+from __future__ import annotations
+
+from . import words
+from .common import SIDES
+
+ROLLS_SHOWN = 40
+
+
+def context(view: dict) -> dict:
+    game = view.get("game")
+    if not game:
+        return {}
+    pub = game["public"]
+    facts = []
+    if pub.get("scenario_type"):
+        facts.append(("Scenario type", words.TYPE_WORDS.get(pub["scenario_type"], words.plain(pub["scenario_type"])),
+                      "1.623"))
+    for key, label in (("sets_up_first", "Sets up first"), ("moves_first", "Moves first")):
+        if pub.get(key):
+            facts.append((label, words.SIDE_WORDS.get(pub[key], pub[key]), "1.6231"))
+    if pub.get("weather"):
+        facts.append(("Weather / EC", f"{pub['weather']}{' / ' + pub['ec'] if pub.get('ec') else ''}", "1.618"))
+    if pub.get("special_half_day"):
+        facts.append(("Allied special half-day", words.SPECIAL_WORDS.get(pub["special_half_day"]), "CG13"))
+    if pub.get("elr", {}).get("allied") is not None:
+        facts.append(("ELR / SAN announced", "; ".join(
+            f"{words.SIDE_WORDS[s]} ELR {pub['elr'][s]}, SAN {pub['san'][s]}" for s in SIDES), "1.625"))
+    if pub.get("bridges_destroyed"):
+        facts.append(("Bridges destroyed", ", ".join(pub["bridges_destroyed"]), "CG15"))
+    return {
+        "facts": facts,
+        "phase": {"refit": "Refit Phase", "play": "being played", "finished": "finished"}.get(pub["phase"], ""),
+        "roster": [_roster_line(line) for line in pub["roster"]],
+        "record": "; ".join(f"{words.SIDE_WORDS[s]} {r['won']}:{r['lost']}" + (f" ({r['drawn']} drawn)" if r.get("drawn") else "")
+                            for s, r in pub["record"].items()),
+        "public_rolls": [words.roll_sentence(r) for r in reversed(pub.get("rolls", []))],
+        "sides": [_side(side, private) for side, private in game.get("sides", {}).items()],
+    }
+
+
+def _roster_line(line: dict) -> dict:
+    winner = line.get("winner")
+    return {
+        "half_day": line["half_day"], "hist": line["hist"], "op": line["op"], "played": line.get("played"),
+        "cvp": line["cvp"], "type": words.TYPE_WORDS.get(line.get("type"), "") if line.get("type") else "",
+        "winner": "draw" if winner == "draw" else words.SIDE_WORDS.get(winner, "") if winner else "",
+        "why": (line.get("victory") or {}).get("text", ""),
+    }
+
+
+def _side(side: str, private: dict) -> dict:
+    purchases = private.get("purchases", [])
+    units = private.get("retained", [])
+    groups = []
+    for purchase in purchases:
+        mine = [u for u in units if u.get("rg") == purchase["id"]]
+        groups.append({"title": words.purchase_words(purchase), "what": _purchase_line(purchase),
+                       "units": [words.unit_label(u) for u in mine]})
+    loose = [u for u in units if u.get("rg") not in {p["id"] for p in purchases}]
+    if loose:
+        groups.append({"title": "Other units", "what": "", "units": [words.unit_label(u) for u in loose]})
+    rolls = [dict(text=words.roll_sentence(r), half_day=r.get("half_day")) for r in reversed(private.get("rolls", []))]
+    return {
+        "slug": side, "name": words.SIDE_WORDS.get(side, side),
+        "points": [("CPP", private.get("cpp")), ("FPP", private.get("fpp")), ("ELR", private.get("elr")),
+                   ("SAN", private.get("san"))],
+        "attack_chit": private.get("attack_chit"),
+        "groups": groups,
+        "fortifications": [_fortification(f) for f in private.get("fortifications", [])],
+        "eliminated": len(private.get("eliminated", [])),
+        "rolls": rolls[:ROLLS_SHOWN], "more_rolls": max(0, len(rolls) - ROLLS_SHOWN),
+        "pending": bool(private.get("pending")),
+    }
+
+
+def _purchase_line(p: dict) -> str:
+    parts = [p["half_day"], "given" if p.get("given") else f"{p.get('cost')} CPP"]
+    options = [name for key, name in (("on_map", "on map"), ("reserve", "reserve"), ("pre_registered", "pre-registered hex"))
+               if (p.get("options") or {}).get(key)]
+    if options:
+        parts.append(", ".join(options))
+    if p.get("strength"):
+        parts.append(words.STRENGTH_WORDS.get(p["strength"], p["strength"]))
+    if p.get("ammo"):
+        parts.append(f"{words.plain(p['ammo'])} ammunition")
+    if p.get("retained_oba"):
+        parts.append("retained: no Fire Mission yet (CG4)")
+    if p.get("attached"):
+        parts.append(f"attached {p['attached']}")
+    return " · ".join(parts)
+
+
+def _fortification(f: dict) -> str:
+    text = str(f.get("type") or f.get("item") or "fortification")
+    details = []
+    if f.get("count", 1) != 1:
+        details.append(f"×{f['count']}")
+    if f.get("strength"):
+        details.append(f"strength {f['strength']}" + (", known" if f.get("known") else ""))
+    if f.get("size"):
+        details.append(f"{f['size']}-squad")
+    if f.get("location"):
+        details.append(f"at {f['location']}")
+    return text + (f" ({', '.join(details)})" if details else "")
