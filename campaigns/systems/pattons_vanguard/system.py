@@ -99,7 +99,7 @@ class PattonsVanguard(LedgerSystem):
                                                 f"rebuilt in turn 1's Refit Phase and is now eliminated for good (19.6).")
         return None
 
-    def apply_turn_extras(self, state, turn, data, ctx):
+    def apply_turn_extras(self, state, turn, data, events, ctx):
         return advantage.apply_turn(self, state, turn, data)
 
     def evaluate(self, state, turn, ctx):

@@ -35,7 +35,8 @@ def build(system, state: dict) -> dict | None:
 
     series = []
     for n, (key, label) in enumerate(spec["series"]):
-        dots = [{"x": x_of[t], "y": y(e["chart"][key]), "text": f"{t}: {label} {e['chart'][key]}"}
+        dots = [{"x": x_of[t], "y": y(e["chart"][key]),
+                 "text": f"{t}: {label} {_signed_label(e['chart'][key], spec.get('signed'))}"}
                 for t, _ in turns if (e := ledger.get(t)) and (e.get("chart") or {}).get(key) is not None]
         series.append({"label": label, "n": n, "dots": dots, "points": " ".join(f"{d['x']},{d['y']}" for d in dots)})
     return {
@@ -84,7 +85,7 @@ def _summary(spec: dict, ledger: dict) -> str:
     for label, _ in spec["turns"]:
         entry = ledger.get(label)
         if entry and entry.get("chart"):
-            values = ", ".join(f"{name} {entry['chart'][key]}" for key, name in spec["series"]
-                               if entry["chart"].get(key) is not None)
+            values = ", ".join(f"{name} {_signed_label(entry['chart'][key], spec.get('signed'))}"
+                               for key, name in spec["series"] if entry["chart"].get(key) is not None)
             parts.append(f"{label}: {values}")
     return "; ".join(parts) if parts else "No turn recorded yet."

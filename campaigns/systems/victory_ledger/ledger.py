@@ -48,6 +48,7 @@ def apply_setup(system, state: dict, record, ctx) -> None:
     }
     pub["units"] = {u["id"]: {"status": "full", "since": "", "via": ""} for u in setup["units"]}
     pub["turns"] = system.calendar(state, setup)
+    pub["listed"] = [loc["id"] for loc in system.turn_locations(pub)]
     pub["phase"] = "play"
     pub["chart"] = chart.build(system, state)
 
@@ -75,17 +76,19 @@ def record_turn(system, state: dict, record, ctx) -> None:
     before = copy.deepcopy(pub["locations"])
     pub["locations"] = _locations_after(pub, data.get("locations") or [], system)
     events = _unit_changes(system, state, data.get("units") or [], turn, ctx)
-    extras = system.apply_turn_extras(state, turn, data, ctx)
+    extras = system.apply_turn_extras(state, turn, data, events, ctx)
     evaluation = system.evaluate(state, turn, ctx)
     entry = {
         "turn": turn["label"], "kind": turn["kind"], "number": turn["number"], "index": pub["next"],
         "uid": record.uid, "by": record.actor,
-        "locations": {k: [v["controller"], v["contested"], v["supplied"]] for k, v in pub["locations"].items()},
+        "locations": {loc["id"]: [pub["locations"][loc["id"]][k] for k in ("controller", "contested", "supplied")]
+                      for loc in system.turn_locations(pub)},
         "changed": [{"id": k, "name": location(pub["setup"], k)["name"], "text": location_state_text(system, v)}
                     for k, v in pub["locations"].items() if before.get(k) != v],
         "units": events, "extras": extras, "note": data.get("note") or "",
         **_evaluated(evaluation),
     }
+    entry["summary"] = system.score_text(entry)
     pub["ledger"].append(entry)
     pub["next"] += 1
     conclude(system, state, evaluation, turn, ctx)
@@ -96,7 +99,7 @@ def _evaluated(evaluation: Evaluation) -> dict:
         "scores": evaluation.scores, "lines": list(evaluation.lines), "level": evaluation.level,
         "checks": [c.as_dict() for c in evaluation.checks],
         "outcome": evaluation.outcome.as_dict() if evaluation.outcome else None,
-        "decision": evaluation.decision, "chart": evaluation.chart,
+        "decision": evaluation.decision, "chart": evaluation.chart, "memo": evaluation.memo,
     }
 
 

@@ -64,6 +64,7 @@ class Evaluation:
     decision: dict | None = None  # a choice a side makes before the outcome stands (PV 16.1E)
     level: dict | None = None  # FAB: {"side": advantaged side or None, "value": VP level}
     chart: dict = field(default_factory=dict)  # series name -> value for this turn
+    memo: dict = field(default_factory=dict)  # what a later check needs of this one (A44 30.3)
 
 
 @dataclass(frozen=True)

@@ -70,8 +70,8 @@ def book_setup(book, scenario: str, params: dict | None = None) -> dict:
         if scenario in loc.get("not_in", ()):
             continue
         row = {k: v for k, v in loc.items() if k not in ("not_in",)}
-        row["start"] = next((side for side, ids in start.items() if side != "default" and loc["id"] in ids),
-                            default_holder)
+        row["start"] = loc.get("start") or next(
+            (side for side, ids in start.items() if side != "default" and loc["id"] in ids), default_holder)
         locations.append(row)
     return {"locations": locations, "units": [dict(u) for u in book.units_for(scenario)],
             "params": dict(params or {})}

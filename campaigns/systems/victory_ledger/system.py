@@ -152,8 +152,9 @@ class LedgerSystem(GameSystem):
         """Refuse a change the game's rules forbid; return the exit location of an exit."""
         return None
 
-    def apply_turn_extras(self, state, turn, data, ctx) -> list:
-        """The game's own values of a turn: checked, applied, returned as [label, text] pairs."""
+    def apply_turn_extras(self, state, turn, data, events, ctx) -> list:
+        """The game's own values of a turn (after its unit changes, `events`): checked, applied,
+        returned as [label, text] pairs."""
         return []
 
     def evaluate(self, state, turn, ctx) -> Evaluation:
