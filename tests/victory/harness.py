@@ -82,3 +82,11 @@ class Game:
         Club.objects.all().delete()
         campaign = journal_io.replay(exported)
         return exported, journal_io.full_state(campaign), journal_io.export_journal(campaign)
+
+
+def correct(game: Game, target_uid: str, data: dict, proposer: str = "alice", approver: str = "bob"):
+    """Propose a correction of an earlier event and have the other side agree (the service applies it)."""
+    game.act(proposer, "proposal.made", {"action": "correct", "target": target_uid, "data": data,
+                                         "reason": "entered wrongly"})
+    proposal = game.event_uid("proposal.made")
+    return game.act(approver, "proposal.approved", {"proposal": proposal})

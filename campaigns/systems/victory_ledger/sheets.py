@@ -42,7 +42,7 @@ def ledger_context(system, view: dict) -> dict:
         "locations": [
             {"name": loc["name"], "about": system.location_words(loc),
              "now": location_state_text(system, pub["locations"][loc["id"]]) if loc["id"] in pub["locations"] else ""}
-            for loc in pub["setup"]["locations"]
+            for loc in pub["setup"]["locations"] if loc["id"] in pub.get("listed", ())
         ],
         "units": [{"status": status, "names": ", ".join(found)} for status, found in units.items()],
         "recorded": f"{pub['next']} of {len(pub['turns'])} turns recorded",
