@@ -32,7 +32,7 @@ def play_to_turn_four(game: Game):
     # Advantage → he may cancel it (16.1E).
     game.turn(T1, {"13": "Gs"}, advantage="german")
     assert game.pub["phase"] == "decision" and game.pub["decision"]["side"] == "german"
-    game.by("german", "pv.advantage", {"use": True})  # → the American holds the Advantage (16.2)
+    game.by("german", "pv.advantage", {"use": "spend"})  # → the American holds the Advantage (16.2)
     # Turn 2: German holds 9, 13, 14, supplied: on the map 2 + 1 + 1 = 4 ≥ 3 → no automatic victory.
     # U1 eliminated, U2 reduced. The American spends the Advantage for 1 RP (3 + 1 = 4 RP, 16.1D);
     # the German holds it in the End Phase (16.2).
@@ -124,10 +124,10 @@ def test_declining_the_advantage_lets_the_automatic_victory_stand(club, people):
     game = scenario_one(club, people)
     game.turn(T1, {"13": "Gs"}, advantage="german")
     with pytest.raises(DomainError, match="The German decides this"):
-        game.by("american", "pv.advantage", {"use": True})
+        game.by("american", "pv.advantage", {"use": "spend"})
     with pytest.raises(DomainError, match="waits for a decision"):
         game.turn(T2, {})
-    game.by("german", "pv.advantage", {"use": False})
+    game.by("german", "pv.advantage", {"use": "keep"})
     assert game.state["winner"] == "american"
 
 
@@ -188,7 +188,7 @@ def test_s2_withdrawals_are_not_eliminations(club, people):
 def test_inconsistent_turns_are_refused_with_a_clear_message(club, people):
     game = scenario_one(club, people)
     game.turn(T1, {"13": "Gs"}, [("U1", "eliminated")], advantage="german")
-    game.by("german", "pv.advantage", {"use": True})
+    game.by("german", "pv.advantage", {"use": "spend"})
     cases = [
         (game.turn_data(T2, {}, [("U1", "eliminated")]),
          "U1 was eliminated in Turn 1 (19 Sep) and has not been rebuilt: it cannot be eliminated again."),
@@ -219,7 +219,7 @@ def test_inconsistent_turns_are_refused_with_a_clear_message(club, people):
 def test_no_advantage_rp_on_turn_four(club, people):
     game = scenario_one(club, people)
     game.turn(T1, {"13": "Gs"}, advantage="german")
-    game.by("german", "pv.advantage", {"use": True})
+    game.by("german", "pv.advantage", {"use": "spend"})
     for label in (T2, T3):
         game.turn(label, {"9": "Gs", "14": "Gs"})
     with pytest.raises(DomainError, match=r"not buy a Replacement Point on turn 4 \(16\.1D\)"):
@@ -257,3 +257,25 @@ def test_tied_bids_keep_the_seats(club, people):
     game.act("bob", "sealed.submitted", {"key": "bid", "choice": 9})
     state = game.state
     assert state["sides"]["german"]["players"] == ["alice"] and game.pub["bid"]["threshold"] == 9
+
+
+def test_unit_changes_recorded_as_they_happen_count_with_the_turn(club, people):
+    game = scenario_one(club, people)
+    # During turn 1, five units change (more than the turn form's blank rows): recorded in two goes.
+    game.by("american", "pv.changes", {"turn": T1, "units": [{"unit": "U1", "change": "eliminated"},
+                                                             {"unit": "U2", "change": "reduced"},
+                                                             {"unit": "U3", "change": "reduced"}]})
+    game.by("german", "pv.changes", {"turn": T1, "units": [{"unit": "U4", "change": "reduced"},
+                                                           {"unit": "G1", "change": "eliminated"}]})
+    with pytest.raises(DomainError, match="U1 was eliminated in Turn 1 .* cannot be eliminated again"):
+        game.by("german", "pv.changes", {"turn": T1, "units": [{"unit": "U1", "change": "eliminated"}]})
+    with pytest.raises(DomainError, match="Turn 2 .* is not next"):
+        game.by("german", "pv.changes", {"turn": T2, "units": [{"unit": "U5", "change": "eliminated"}]})
+    # The turn itself adds U5 reduced. German VP: Area 13 1 + U1 eliminated 1 + reduced U2, U3, U4, U5
+    # 4 × ½ = 2 → 4 VP; on the map 1 < 2 → American automatic victory (the American holds the
+    # Advantage: it stands).
+    game.turn(T1, {"13": "Gs"}, [("U5", "reduced")])
+    entry = game.pub["ledger"][0]
+    assert [u["unit"] for u in entry["units"]] == ["U1", "U2", "U3", "U4", "G1", "U5"]
+    assert entry["scores"] == {"german": 4} and game.pub["pending"] == []
+    assert game.state["winner"] == "american"

@@ -106,7 +106,7 @@ def decide(system, state: dict, record, ctx) -> None:
         raise DomainError("use", f"The {system.book.side_name(loser)} decides this (16.1E).")
     entry = pub["ledger"][-1]
     book = system.book
-    if not record.data["use"]:
+    if record.data["use"] == "keep":
         entry["checks"].append(Check("16.1E", "The Advantage", False,
                                      f"The {book.side_name(loser)} keeps the Advantage: the automatic victory "
                                      f"stands").as_dict())

@@ -65,7 +65,9 @@ class PattonsVanguard(LedgerSystem):
 
     def own_kinds(self):
         return (EventKind("pv.advantage", "Advantage decision", (
-            Field("use", "bool", label="Spend the Advantage to cancel the automatic victory and play on"),
+            Field("use", "choice", label="The Advantage", choices=("spend", "keep"), widget="radios",
+                  labels=(("spend", "Spend it: cancel the automatic victory and play on"),
+                          ("keep", "Keep it: the automatic victory stands"))),
         ), rule="16.1E"),)
 
     # --- the fold -----------------------------------------------------------------------------
@@ -130,14 +132,8 @@ class PattonsVanguard(LedgerSystem):
                                     public(state)["decision"]["side"], "current", public(state)["decision"]["text"]))
         return steps
 
-    def own_form_fields(self, view, side, kind, initial, declared):
-        if kind == "pv.advantage":
-            return (declared[0].but(widget="radios", labels=((True, "Spend the Advantage and play on"),
-                                                             (False, "Keep it: the automatic victory stands"))),)
-        return None
-
     def turn_extra_form_fields(self, pub, turn, fields):
-        out = [fields["advantage"].but(default=pub["advantage"], widget="radios", group="The Advantage")]
+        out = [fields["advantage"].but(default=pub["advantage"], group="The Advantage")]
         if turn["number"] != 4:
             out.append(fields["advantage_rp"].but(group="The Advantage"))
         if turn["number"] in (2, 3, 4):

@@ -12,7 +12,7 @@ from __future__ import annotations
 from .ledger import next_turn
 from .model import CHANGES, STATUS_WORDS
 
-BLANK_UNIT_ROWS = 6  # unit changes a turn form offers at once (more: record them in two goes)
+BLANK_UNIT_ROWS = 4  # unit changes a turn form offers at once (more: record them with "Add units" … or a second pass)
 BLANK_SETUP_ROWS = 8
 
 
@@ -29,6 +29,12 @@ def form_fields(system, view: dict, side, kind: str, initial: dict):
         return turn_fields(system, pub, fields, initial)
     if kind == f"{p}.setup":
         return setup_fields(system, pub, declared.fields)
+    if kind == f"{p}.changes":
+        turn = next_turn(pub)
+        if turn is None:
+            return None
+        return (fields["turn"].but(default=turn["label"], choices=(turn["label"],), widget="hidden"),
+                _unit_changes(system, pub, fields["units"], turn))
     if kind == f"{p}.units":
         return (_blank_units(system, fields["units"], BLANK_SETUP_ROWS),)
     return system.own_form_fields(view, side, kind, initial, declared.fields)
@@ -54,18 +60,20 @@ def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
     sub = {f.name: f for f in row.fields}
     sub_fields = [
         sub["location"].but(type="choice", choices=tuple(i for i, _ in labels), labels=labels, widget="hidden"),
-        sub["controller"].but(labels=system.book.sides, widget="radios"),
+        sub["controller"],
     ]
     if system.uses_contested:
         sub_fields.append(sub["contested"])
-    sub_fields.append(sub["supplied"].but(label=system.supplied_label, help=system.supplied_help))
+    sub_fields.append(sub["supplied"].but(label=system.supplied_label, help=""))
     rows = tuple(
         {"location": loc["id"], "controller": pub["locations"][loc["id"]]["controller"],
          "contested": pub["locations"][loc["id"]]["contested"], "supplied": pub["locations"][loc["id"]]["supplied"]}
         for loc in shown
     )
-    locations = fields["locations"].but(item=row.but(fields=tuple(sub_fields)), rows=rows, key="location",
-                                        widget="rows", labels=labels, group="Locations at the end of the turn")
+    locations = fields["locations"].but(
+        item=row.but(fields=tuple(sub_fields)), rows=rows, key="location", widget="rows", labels=labels,
+        label="Locations at the end of the turn",
+        help=f"Pre-filled from the last turn: change only what changed. {system.supplied_label}: {system.supplied_help}")
     out = [
         fields["turn"].but(default=turn["label"], choices=(turn["label"],), labels=((turn["label"], turn["label"]),),
                            widget="hidden"),
@@ -89,7 +97,7 @@ def _unit_changes(system, pub: dict, field, turn: dict):
     ]
     blank = {f.name: f.default for f in sub_fields}
     return field.but(item=field.item.but(fields=tuple(sub_fields)), rows=tuple(dict(blank) for _ in
-                     range(BLANK_UNIT_ROWS)), widget="rows", group="Units",
+                     range(BLANK_UNIT_ROWS)), widget="rows",
                      help="Pick each unit that was eliminated, reduced, rebuilt … this turn; leave the other "
                           "rows blank.")
 

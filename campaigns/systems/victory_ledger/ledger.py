@@ -75,7 +75,8 @@ def record_turn(system, state: dict, record, ctx) -> None:
     turn = _the_turn(system, state, data["turn"])
     before = copy.deepcopy(pub["locations"])
     pub["locations"] = _locations_after(pub, data.get("locations") or [], system)
-    events = _unit_changes(system, state, data.get("units") or [], turn, ctx)
+    events = [*pub.get("pending", []), *_unit_changes(system, state, data.get("units") or [], turn, ctx)]
+    pub["pending"] = []
     extras = system.apply_turn_extras(state, turn, data, events, ctx)
     evaluation = system.evaluate(state, turn, ctx)
     entry = {
@@ -92,6 +93,17 @@ def record_turn(system, state: dict, record, ctx) -> None:
     pub["ledger"].append(entry)
     pub["next"] += 1
     conclude(system, state, evaluation, turn, ctx)
+
+
+def record_changes(system, state: dict, record, ctx) -> None:
+    """Unit changes recorded as they happen, during the turn about to be recorded: they count
+    at once and are listed with that turn when it is recorded (no limit of a form's rows)."""
+    pub = public(state)
+    turn = _the_turn(system, state, record.data["turn"])
+    events = _unit_changes(system, state, record.data.get("units") or [], turn, ctx)
+    if not events:
+        raise DomainError("units", "Pick at least one unit and what happened to it.")
+    pub.setdefault("pending", []).extend(events)
 
 
 def _evaluated(evaluation: Evaluation) -> dict:

@@ -6,6 +6,7 @@ a turn). Event kinds, for a game whose prefix is ``p``:
 
 - ``p.setup``: the campaign's set-up (locations, units, the game's own values), once.
 - ``p.units``: units added to the list later.
+- ``p.changes``: unit changes recorded as they happen during the next turn (listed with it).
 - ``p.turn``: one turn recorded: each location's controller / contested / supplied, the
   unit changes of the turn, the game's own values of the turn (the Advantage, replacements).
 """
@@ -58,13 +59,14 @@ class LedgerSystem(GameSystem):
         p, sides = self.event_prefix, self.side_slugs()
         row = Field("row", "object", fields=(
             Field("location", label="Location", max_length=40),
-            Field("controller", "choice", label="Held by", choices=sides),
+            Field("controller", "choice", label="Held by", choices=sides, labels=self.book.sides),
             Field("contested", "bool", label="Contested", required=False, default=False),
             Field("supplied", "bool", label="Supplied", required=False, default=False),
         ))
         change = Field("row", "object", fields=(
             Field("unit", "str", label="Unit", required=False, default="", max_length=40),
-            Field("change", "choice", label="What happened", choices=self.unit_changes, required=False, default=""),
+            Field("change", "choice", label="What happened", choices=self.unit_changes, required=False, default="",
+                  labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes)),
             *self.unit_change_sub_fields(),
         ))
         setup_units = units_field(sides, self.unit_sub_fields, help="Every unit whose fate the ledger follows.")
@@ -76,6 +78,10 @@ class LedgerSystem(GameSystem):
                      "text lacks, and confirm. Later changes are corrections the other side agrees to."),
             EventKind(f"{p}.units", "Units added", (units_field(sides, self.unit_sub_fields),), actor="member",
                       help="Units missing from the list; added units start at full strength."),
+            EventKind(f"{p}.changes", "Unit changes recorded", (
+                Field("turn", label="Turn", max_length=40),
+                Field("units", "list", label="Unit changes", max=120, item=change),
+            ), rule=self.turn_rule, help="As they happen: they count at once and are listed with the turn."),
             EventKind(f"{p}.turn", "Turn recorded", (
                 Field("turn", label="Turn", max_length=40),
                 Field("locations", "list", label="Locations", required=False, default=[], max=200, item=row,
@@ -105,7 +111,7 @@ class LedgerSystem(GameSystem):
         pub = {
             "scenario": variant, "phase": "setup", "setup": book_setup(self.book, variant), "turns": [],
             "next": 0, "locations": {}, "units": {}, "ledger": [], "outcome": None, "decision": None,
-            "chart": None,
+            "chart": None, "pending": [],
         }
         state = {"public": pub, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
         self.start(state, ctx)
@@ -120,10 +126,10 @@ class LedgerSystem(GameSystem):
             ledger.apply_setup(self, state, record, ctx)
         elif kind == "units":
             ledger.add_units(self, state, record, ctx)
-        elif kind == "turn":
+        elif kind in ("turn", "changes"):
             if public(state)["phase"] == "setup":
                 raise DomainError("turn", "Confirm the set-up first.")
-            ledger.record_turn(self, state, record, ctx)
+            (ledger.record_turn if kind == "turn" else ledger.record_changes)(self, state, record, ctx)
         else:
             self.apply_own(state, record, ctx)
 
@@ -201,6 +207,9 @@ class LedgerSystem(GameSystem):
             found.append(Action(f"{p}.turn", f"Record {turn['label']}", side, self.turn_rule,
                                 "Tick what changed; the rest is carried over from the last turn.",
                                 {"turn": turn["label"]}))
+            found.append(Action(f"{p}.changes", f"Unit changes during {turn['label']}", side, self.turn_rule,
+                                "Record eliminations, step losses, rebuilds … as they happen; they are listed with "
+                                "the turn.", {"turn": turn["label"]}))
         if pub["phase"] != "over":
             found.append(Action(f"{p}.units", "Add units to the list", side))
         return found
@@ -251,6 +260,9 @@ class LedgerSystem(GameSystem):
         if record.kind == f"{p}.units":
             names = ", ".join(str(u.get("name") or u.get("id")) for u in data.get("units") or [])
             return f"Units added: {names}"[:200]
+        if record.kind == f"{p}.changes":
+            changes = ", ".join(f"{u.get('unit')} {u.get('change')}" for u in data.get("units") or [] if u.get("unit"))
+            return f"Unit changes during {data.get('turn', 'the turn')}: {changes}"[:200]
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
