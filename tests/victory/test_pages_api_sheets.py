@@ -152,3 +152,23 @@ def test_the_printed_ledger_renders_with_its_chart(db, settings, tmp_path, djang
     text = " ".join(" ".join(pdf_pages(job_pdf(job))).split())
     assert "Victory ledger" in text and "Turn by turn" in text and "VP level by turn" in text
     assert "US 106th Infantry Division: eliminated" in text
+
+
+def test_a_club_enters_a_game_s_set_up_once(club, people):
+    from campaigns.systems.victory_ledger.club import suggested_setup
+
+    first = Game(club, people, "ardennes44", "s2", name="First evening")
+    extra = [{"id": "Wiltz", "name": "Wiltz", "group": "", "victory": True, "map": "east", "start": "allied"}]
+    first.setup(locations=[*first.pub["setup"]["locations"], *extra],
+                units=[{"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7}])
+    second = Game(club, people, "ardennes44", "s3", name="Second series")
+    suggested = suggested_setup(second.campaign)
+    assert suggested["copied_from"] == "First evening"
+    view = view_state(second.state, viewer_for(people["alice"], second.campaign))
+    fields = {f.name: f for f in second.system.form_fields(view, "german", "a44.setup", suggested)}
+    assert "Wiltz" in [r["name"] for r in fields["locations"].rows]
+    assert [r["name"] for r in fields["units"].rows if r["name"]] == ["Panzer Lehr"]
+    assert fields["copied_from"].default == "First evening" and fields["copied_from"].widget == "hidden"
+    second.by("german", "a44.setup", {k: v for k, v in suggested.items()})
+    assert second.pub["setup"]["params"]["copied_from"] == "First evening"  # in this campaign's journal
+    assert suggested_setup(Game(club, people, "fab_bulge", "campaign").campaign) == {}  # no FAB set-up yet

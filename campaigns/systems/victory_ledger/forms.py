@@ -28,7 +28,7 @@ def form_fields(system, view: dict, side, kind: str, initial: dict):
     if kind == f"{p}.turn":
         return turn_fields(system, pub, fields, initial)
     if kind == f"{p}.setup":
-        return setup_fields(system, pub, declared.fields)
+        return setup_fields(system, pub, declared.fields, initial)
     if kind == f"{p}.changes":
         turn = next_turn(pub)
         if turn is None:
@@ -107,8 +107,13 @@ def _blank_units(system, field, blanks: int):
                      widget="rows", group="Units")
 
 
-def setup_fields(system, pub: dict, declared: tuple) -> tuple:
+def setup_fields(system, pub: dict, declared: tuple, initial: dict) -> tuple:
+    """The book's set-up, or the one given in `initial` (the club's last, victory_ledger/club.py)."""
     setup = pub["setup"]
+    if initial.get("locations") or initial.get("units"):
+        params = {k: v for k, v in initial.items() if k not in ("locations", "units")}
+        setup = {"locations": initial.get("locations") or [], "units": initial.get("units") or [],
+                 "params": params}
     out = []
     for field in declared:
         if field.name == "locations":

@@ -73,6 +73,8 @@ class LedgerSystem(GameSystem):
         return (
             EventKind(f"{p}.setup", "Set-up confirmed", (
                 locations_field(self.location_sub_fields), setup_units, *self.param_fields,
+                Field("copied_from", label="Copied from the club's campaign", required=False, default="",
+                      max_length=120, help="When the set-up repeats the club's last one for this game."),
             ), actor="member", rule=self.setup_rule,
                 help="Check the locations and units against your map and counters, complete what the rulebook "
                      "text lacks, and confirm. Later changes are corrections the other side agrees to."),
@@ -297,6 +299,8 @@ class LedgerSystem(GameSystem):
         return None
 
     def param_form_field(self, field, setup: dict):
+        if field.name == "copied_from":
+            return field.but(default=setup["params"].get("copied_from", ""), widget="hidden")
         return field.but(default=setup["params"].get(field.name, field.default))
 
     def score_text(self, entry: dict) -> str:
