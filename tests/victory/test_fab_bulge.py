@@ -41,6 +41,7 @@ def test_sudden_death_victory_with_entered_thresholds(club, people):
     # Turn 3: German takes Malmedy [33] (two white stars): 1 + 2 + 1 = 4; the 62nd VG (2 steps) is
     # eliminated: not a large unit (19.2), the Allies still 1 → level 3 German (no check before turn 4).
     game.turn("Turn 3", {"33": "Gs"}, [("62 VG", "eliminated")])
+    assert game.pub["coming"] == [["Sudden death", "in Turn 4 at a VP level of German 5, Allied 4 (19.4)"]]
     # Turn 4: German takes Bastogne but it is not supplied: it scores for nobody (19.1): German 4,
     # Allied 0 → level 4 < 5 (the German value for turn 4): no sudden death.
     game.turn("Turn 4", {"47": "G"})

@@ -7,6 +7,7 @@ from pathlib import Path
 
 from campaigns.errors import DomainError
 from campaigns.schema import Field
+from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import day_calendar
 from campaigns.systems.victory_ledger.setup import location
@@ -122,6 +123,15 @@ class Ardennes44(LedgerSystem):
 
     def evaluate(self, state, turn, ctx):
         return victory.evaluate(self, state, turn)
+
+    def coming(self, state):
+        turn = ledger.next_turn(public(state))
+        if turn is None:
+            return []
+        if turn["kind"] == "night":
+            return [["Night turn", "Replacements as printed on the Turn Record Track, used or forfeited (25.2); "
+                                   "no Victory Check Phase (25.1)"]]
+        return [["Victory Check Phase", f"at the end of the Allied {turn['label']} turn (30.1)"]]
 
     # --- reading ------------------------------------------------------------------------------
     def changes_for(self, pub, turn):

@@ -124,6 +124,18 @@ class FabBulge(LedgerSystem):
             return "The last turn has been played: enter the end-of-game result."
         return super().waiting_for(state)
 
+    def coming(self, state):
+        pub = public(state)
+        turn = ledger.next_turn(pub)
+        if turn is None:
+            return []
+        if turn["number"] < self.value(state, "sudden_death.from"):
+            return [["Sudden death", f"not before turn {self.value(state, 'sudden_death.from')} (19.4)"]]
+        values = [f"{self.book.side_name(s)} {victory.threshold(pub, turn['number'], s)}"
+                  for s in self.side_slugs() if victory.threshold(pub, turn["number"], s)]
+        return [["Sudden death", f"in {turn['label']} at a VP level of {', '.join(values)} (19.4)" if values
+                 else f"no value entered for {turn['label']} (19.4)"]]
+
     # --- reading ------------------------------------------------------------------------------
     def own_actions(self, state, side):
         if public(state)["phase"] == "final":

@@ -80,6 +80,21 @@ def apply_turn(system, state: dict, turn: dict, data: dict) -> list:
     return extras
 
 
+def coming(system, state: dict) -> list:
+    """The next turn's Refit Phase, shown before it is played (15.5, 19.4.4, 16.1D, 15.7)."""
+    pub = public(state)
+    turn = ledger.next_turn(pub)
+    if turn is None:
+        return []
+    scenario, book = pub["scenario"], system.book
+    base = ", ".join(f"{book.side_name(s)} {system.value(state, f'rp.{scenario}.{s}')}" for s in system.side_slugs())
+    rule = "15.5" if scenario == "s1" else "19.4.4"
+    extra = ("; the side spending the Advantage gets 1 more (16.1D)" if turn["number"] != 4
+             else "; the Advantage buys no RP on turn 4 (16.1D)")
+    return [[f"Replacement points in {turn['label']}'s Refit Phase", f"{base} ({rule}){extra}; unspent RP are "
+                                                                      f"lost (15.7)"]]
+
+
 def _withdrawals(system, state: dict, turn: dict) -> list:
     """19.6: at the end of Scenario 2's turn 1 the marked American units leave the map; one
     eliminated then (and not rebuilt in that Refit Phase) stays eliminated for good."""

@@ -112,6 +112,9 @@ class PattonsVanguard(LedgerSystem):
             return "Both sides bid first (20.1)."
         return super().waiting_for(state)
 
+    def coming(self, state):
+        return advantage.coming(self, state)
+
     # --- reading ------------------------------------------------------------------------------
     def own_actions(self, state, side):
         decision = public(state).get("decision")

@@ -51,6 +51,7 @@ def apply_setup(system, state: dict, record, ctx) -> None:
     pub["listed"] = [loc["id"] for loc in system.turn_locations(pub)]
     pub["phase"] = "play"
     pub["chart"] = chart.build(system, state)
+    pub["coming"] = system.coming(state)
 
 
 def add_units(system, state: dict, record, ctx) -> None:
@@ -214,12 +215,14 @@ def conclude(system, state: dict, evaluation: Evaluation, turn: dict, ctx) -> No
         _close_part(state, {"result": system.part_summary(state, turn)})
         advance(state, ctx)
     pub["chart"] = chart.build(system, state)
+    pub["coming"] = system.coming(state) if pub["phase"] == "play" else []
 
 
 def end_game(system, state: dict, outcome: Outcome, ctx) -> None:
     pub = public(state)
     pub["phase"] = "over"
     pub["decision"] = None
+    pub["coming"] = []
     pub["outcome"] = outcome.as_dict()
     winner = system.book.side_name(outcome.winner) if outcome.winner else "Draw"
     _close_part(state, {"result": f"{winner}: {outcome.text} ({outcome.rule})"})

@@ -185,6 +185,11 @@ class LedgerSystem(GameSystem):
             return "The game is over."
         return None
 
+    def coming(self, state) -> list:
+        """What the next turn brings, as [label, text] pairs shown before it is played (its RP,
+        its sudden-death values …)."""
+        return []
+
     def part_summary(self, state, turn) -> str:
         return f"Played to {turn['label']} without a decision; the game goes on."
 
