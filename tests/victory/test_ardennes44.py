@@ -7,7 +7,6 @@ S4.4, S5.2, Night replacements (25.2).
 import pytest
 
 from campaigns.errors import DomainError
-from campaigns.systems import get_system
 from tests.victory.harness import Game
 
 pytestmark = pytest.mark.django_db

@@ -289,3 +289,20 @@ def test_unit_changes_recorded_as_they_happen_count_with_the_turn(club, people):
     assert [u["unit"] for u in entry["units"]] == ["U1", "U2", "U3", "U4", "G1", "U5"]
     assert entry["scores"] == {"german": 4} and game.pub["pending"] == []
     assert game.state["winner"] == "american"
+
+
+def test_an_automatic_victory_cancelled_after_turn_four_leaves_the_operational_victory_to_decide(club, people):
+    game = Game(club, people, "pattons_vanguard", "s2")
+    game.setup()
+    game.turn(S2[0], {"13": "Gs"})  # 38 + 13 = 2 ≥ 2
+    game.turn(S2[1], {"9": "Gs"})  # 4 ≥ 3
+    game.turn(S2[2], {})  # 4 ≥ 4
+    # Turn 4: the German holds Area 25 with the line through Area 8 (18.1), but the American
+    # holds the Advantage and spends it (16.1E): with no turn 5, 18.2 decides: areas 38 + 13 + 9
+    # = 4 VP, no units lost: 4 < 10 → American victory.
+    game.turn(S2[3], {"25": "Gs"}, supply_through_8=True, advantage="american")
+    assert game.pub["decision"]["side"] == "american"
+    game.by("american", "pv.advantage", {"use": "spend"})
+    state = game.state
+    assert state["winner"] == "american" and game.pub["advantage"] == "german"  # 16.2
+    assert game.pub["outcome"]["text"] == "German 4 VP < 10: the German loses, American victory"

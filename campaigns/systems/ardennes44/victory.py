@@ -108,8 +108,8 @@ def _campaign(system, state, turn, info) -> Evaluation:
         return evaluation
     if german:
         met = "; ".join(c.text for c in evaluation.checks if c.met and c.rule == "30.2")
-        evaluation.outcome = Outcome(GERMAN, f"German victory at {turn['label']}: {met}; the game ends at once (30.1.1)",
-                                     "30.2")
+        evaluation.outcome = Outcome(
+            GERMAN, f"German victory at {turn['label']}: {met}; the game ends at once (30.1.1)", "30.2")
         return evaluation
     if is_last(pub, turn):
         _end_of_game(system, state, turn, info, counts, evaluation)

@@ -167,7 +167,9 @@ class FabBulge(LedgerSystem):
 
     def location_words(self, loc):
         symbol = dict(SYMBOLS).get(loc.get("symbol") or "none")
-        return f"{loc['value']} VP, {symbol.split(':')[0].lower()}" if loc.get("value") and loc.get("symbol") != "none" else ""
+        if not loc.get("value") or loc.get("symbol") in (None, "none"):
+            return ""
+        return f"{loc['value']} VP, {symbol.split(':')[0].lower()}"
 
     def unit_words(self, unit):
         steps = unit.get("steps") or 0

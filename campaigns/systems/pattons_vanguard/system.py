@@ -98,7 +98,8 @@ class PattonsVanguard(LedgerSystem):
                                                 f"({rule}).")
         if change == "rebuilt" and unit.get("withdraws") and scenario == "s2" and turn["number"] > 1:
             raise DomainError(f"{path}.change", f"{unit['name']} was due to withdraw: eliminated, it could only be "
-                                                f"rebuilt in turn 1's Refit Phase and is now eliminated for good (19.6).")
+                                                f"rebuilt in turn 1's Refit Phase and is now eliminated for good "
+                                                f"(19.6).")
         return None
 
     def apply_turn_extras(self, state, turn, data, events, ctx):

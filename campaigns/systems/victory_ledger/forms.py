@@ -73,7 +73,8 @@ def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
     locations = fields["locations"].but(
         item=row.but(fields=tuple(sub_fields)), rows=rows, key="location", widget="rows", labels=labels,
         label="Locations at the end of the turn",
-        help=f"Pre-filled from the last turn: change only what changed. {system.supplied_label}: {system.supplied_help}")
+        help=f"Pre-filled from the last turn: change only what changed. "
+             f"{system.supplied_label}: {system.supplied_help}")
     out = [
         fields["turn"].but(default=turn["label"], choices=(turn["label"],), labels=((turn["label"], turn["label"]),),
                            widget="hidden"),

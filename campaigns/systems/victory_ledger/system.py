@@ -18,7 +18,7 @@ from pathlib import Path
 from campaigns.core_events import finish
 from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, GameSystem, SideDef, StepStatus, Variant
+from campaigns.systems.base import Action, GameSystem, SheetDef, SideDef, StepStatus, Variant
 
 from . import forms, ledger, sheets
 from .ledger import public
@@ -49,8 +49,6 @@ class LedgerSystem(GameSystem):
             for slug, info in self.book.scenarios.items()
         )
         self.event_kinds = (*self._ledger_kinds(), *self.own_kinds())
-        from campaigns.systems.base import SheetDef
-
         self.sheets = (SheetDef("ledger", "Victory ledger", "public", self.sheet_template),)
         super().__init__()
 
