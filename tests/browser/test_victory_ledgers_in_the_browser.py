@@ -71,7 +71,7 @@ def action(page, label):
 
 
 def submit(page, form, done):
-    form.get_by_role("button", name="Submit").click()
+    form.locator("button[type=submit]").click()
     expect(page.locator(".messages")).to_contain_text(done)
     check(page)
 
@@ -158,7 +158,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     # Turn 2: the same unit again is refused in place, and nothing is written.
     turn = action(phone, "Record Turn 2")
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, eliminated", "Eliminated")
-    turn.get_by_role("button", name="Submit").click()
+    turn.locator("button[type=submit]").click()
     refused = phone.locator("form.action.attention")
     expect(refused).to_contain_text("US 7th Armored Division was eliminated in Turn 1 and has not been rebuilt")
     check(phone)

@@ -140,7 +140,8 @@ class FabBulge(LedgerSystem):
     def own_actions(self, state, side):
         if public(state)["phase"] == "final":
             return [Action("fab.final", "Enter the end-of-game result", side, "24",
-                           "No sudden death happened; the result follows your scenario's rules.")]
+                           "No sudden death happened; the result follows your scenario's rules.",
+                           button="Enter the result")]
         return []
 
     def own_steps(self, state):

@@ -121,7 +121,7 @@ class PattonsVanguard(LedgerSystem):
         decision = public(state).get("decision")
         if public(state)["phase"] == "decision" and decision and decision["side"] == side:
             return [Action("pv.advantage", "Spend the Advantage to play on, or accept the automatic victory", side,
-                           "16.1E", decision["text"])]
+                           "16.1E", decision["text"], button="Decide")]
         return []
 
     def own_steps(self, state):

@@ -205,18 +205,18 @@ class LedgerSystem(GameSystem):
         pub, p = game["public"], self.event_prefix
         if pub["phase"] == "setup":
             return [Action(f"{p}.setup", "Check and confirm the set-up", side, self.setup_rule,
-                           "Pre-filled from the rulebook; complete what the text lacks.")]
+                           "Pre-filled from the rulebook; complete what the text lacks.", button="Confirm the set-up")]
         found = list(self.own_actions(state, side))
         turn = ledger.next_turn(pub)
         if pub["phase"] == "play" and turn and not self.waiting_for(state):
             found.append(Action(f"{p}.turn", f"Record {turn['label']}", side, self.turn_rule,
                                 "Tick what changed; the rest is carried over from the last turn.",
-                                {"turn": turn["label"]}))
+                                {"turn": turn["label"]}, button=f"Record {turn['label']}"))
             found.append(Action(f"{p}.changes", f"Unit changes during {turn['label']}", side, self.turn_rule,
                                 "Record eliminations, step losses, rebuilds … as they happen; they are listed with "
-                                "the turn.", {"turn": turn["label"]}))
+                                "the turn.", {"turn": turn["label"]}, optional=True, button="Record these changes"))
         if pub["phase"] != "over":
-            found.append(Action(f"{p}.units", "Add units to the list", side))
+            found.append(Action(f"{p}.units", "Add units to the list", side, optional=True, button="Add the units"))
         return found
 
     def own_actions(self, state, side) -> list[Action]:
