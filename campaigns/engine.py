@@ -28,13 +28,14 @@ SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaig
 class JournalError(DomainError):
     """An event of a journal does not fit the state before it."""
 
-    def __init__(self, record: Record, error: DomainError):
+    def __init__(self, record: Record, error: DomainError, label: str = ""):
         self.record = record
         self.inner = error
+        self.label = label or record.kind  # the event as the history names it ("Turn 3 recorded")
         super().__init__(f"events[{record.seq}].{error.field}", error.message)
 
     def describe(self) -> str:
-        return f"event {self.record.seq} ({self.record.kind}) no longer fits: {self.inner.field}: {self.inner.message}"
+        return f"event {self.record.seq} ({self.label}) no longer fits: {self.inner.field}: {self.inner.message}"
 
 
 def substitutions(records) -> dict[int, dict]:
@@ -69,7 +70,8 @@ def fold(records: list[Record], provider: DiceProvider | None = None, pool: Dice
         except DomainError as error:
             if isinstance(error, JournalError):
                 raise
-            raise JournalError(record, error) from None
+            label = get_system(state["system"]).describe(record) if state is not None else ""
+            raise JournalError(record, error, label) from None
         if change:
             state["corrected"][str(record.seq)] = change["proposal"]
     provider.finish()
@@ -100,6 +102,8 @@ def apply_record(
         kind = system.event_kind(record.kind)
         if kind is None:
             raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
+        if state["status"] == "finished":
+            raise DomainError("kind", f"The campaign is over: {state['finish_reason']}")
         if state["status"] != "active":
             raise DomainError("kind", "The campaign is not in play.")
         system.apply(state, record.with_data(kind.clean(record.data)), ctx)

@@ -1,0 +1,3 @@
+"""Ardennes '44 (3rd edition), kept as a victory ledger."""
+
+from .system import SYSTEM  # noqa: F401

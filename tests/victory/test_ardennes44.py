@@ -1,0 +1,245 @@
+"""Ardennes '44: scenarios replayed to the outcomes worked out by hand from the rulebook
+(001_fe9790c0381e62e9.txt): the Victory Check Phase of every AM and PM turn (30.1.1; none in
+Night turns, 25.1), German control only with a road-bound supply path (30.1.2), 30.2, 30.3, S2.4,
+S4.4, S5.2, Night replacements (25.2).
+"""
+
+import pytest
+
+from campaigns.errors import DomainError
+from tests.victory.harness import Game
+
+pytestmark = pytest.mark.django_db
+
+EAST = ["St. Vith", "Clervaux", "Wiltz", "Houffalize", "Vielsalm", "Malmedy", "Stavelot", "Bastogne town"]
+GERMAN_UNITS = [{"id": "2Pz", "name": "2nd Panzer", "side": "german", "attack": 6},
+                {"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7},
+                {"id": "116", "name": "116th Panzer", "side": "german", "attack": 5},
+                {"id": "1SS", "name": "1st SS Panzer", "side": "german", "attack": 8}]
+
+
+
+def six_turn(club, people) -> Game:
+    game = Game(club, people, "ardennes44", "s2")
+    book = game.pub["setup"]["locations"]
+    # The organizer adds the East Map victory hexes (the text does not list them, A44-3).
+    east = [{"id": name, "name": name, "group": "", "victory": True, "map": "east", "start": "allied"}
+            for name in EAST]
+    game.setup(locations=[*book, *east], units=GERMAN_UNITS)
+    return game
+
+
+def play_six_turns(game: Game, exit_supplied: bool, stavelot_supplied: bool = True):
+    game.turn("16 AM", {"Clervaux": "Gs"})
+    game.turn("16 PM", {"Wiltz": "Gs"}, [("116", "reduced")])
+    game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=1, replacements_allied=2)
+    game.turn("17 AM", {"St. Vith": "Gs", "Houffalize": "Gs"})
+    game.turn("17 PM", {"Vielsalm": "Gs"}, [("2Pz", "exited", "East-west-edge")])
+    game.turn("Night 17/18", {})
+    game.turn("18 AM", {"Malmedy": "Gs", "Stavelot": "Gs" if stavelot_supplied else "G"})
+    exit_hex = "Gs" if exit_supplied else "G"
+    game.turn("18 PM", {"East-west-edge": exit_hex}, [("Lehr", "exited", "East-west-edge")])
+
+
+def test_the_calendar_of_the_six_turn_scenario_has_night_turns_between_pm_and_am(club, people):
+    game = six_turn(club, people)
+    assert [t["label"] for t in game.pub["turns"]] == [
+        "16 AM", "16 PM", "Night 16/17", "17 AM", "17 PM", "Night 17/18", "18 AM", "18 PM"]  # S2.1, 25.1
+    assert [t["number"] for t in game.pub["turns"] if t["kind"] == "day"] == [1, 2, 3, 4, 5, 6]
+
+
+def test_s2_german_wins_with_ten_vp_when_an_exit_hex_traces_supply(club, people):
+    game = six_turn(club, people)
+    play_six_turns(game, exit_supplied=True)
+    # 18 PM: East Map victory hexes German-controlled and supplied: Clervaux, Wiltz, St. Vith,
+    # Houffalize, Vielsalm, Malmedy, Stavelot = 7. Exited 2nd Panzer 6 + Panzer Lehr 7 = 13 attack
+    # factors through the West edge of the East Map, which traces supply: 13 ÷ 4 = 3 VP (rounded
+    # down). 7 + 3 = 10 ≥ 10 (S2.4) → German victory.
+    last = game.pub["ledger"][-1]
+    assert last["scores"] == {"german": 10}
+    state = game.state
+    assert state["winner"] == "german"
+    assert game.pub["outcome"] == {"winner": "german", "rule": "S2.4",
+                                   "text": "German 10 VP ≥ 10 at the end of the scenario: German victory"}
+    # Before the end there is no decision, only the trend: 17 PM 5 hexes + 2nd Panzer's 6 AF not
+    # yet supplied from the exit hex (the hex is still Allied-held) = 5.
+    assert [e["scores"]["german"] for e in game.pub["ledger"]] == [1, 2, 2, 4, 5, 5, 7, 10]
+
+
+def test_s2_the_same_win_fails_without_supply(club, people):
+    game = six_turn(club, people)
+    play_six_turns(game, exit_supplied=False)
+    # The exit hex held but not supplied: the 13 exited attack factors do not count (S2.4):
+    # 7 + 0 = 7 < 10 → Allied victory.
+    assert game.pub["ledger"][-1]["scores"] == {"german": 7}
+    assert game.state["winner"] == "allied"
+    assert "none of them traces a road-bound supply path" in " ".join(game.pub["ledger"][-1]["lines"])
+
+
+def test_s2_an_unsupplied_victory_hex_does_not_count(club, people):
+    game = six_turn(club, people)
+    play_six_turns(game, exit_supplied=True, stavelot_supplied=False)
+    # Stavelot held but without a road-bound supply path is not German-controlled (30.1.2):
+    # 6 + 3 = 9 < 10.
+    assert game.pub["ledger"][-1]["scores"] == {"german": 9} and game.state["winner"] == "allied"
+
+
+def test_the_journal_replays_to_the_same_ledger(club, people):
+    game = six_turn(club, people)
+    play_six_turns(game, exit_supplied=True)
+    played = game.state
+    exported, replayed, again = game.replayed()
+    assert replayed["game"] == played["game"] and again == exported
+
+
+def campaign(club, people, variant="s1", extra=()) -> Game:
+    game = Game(club, people, "ardennes44", variant)
+    game.setup(locations=[*game.pub["setup"]["locations"], *extra], units=GERMAN_UNITS)
+    return game
+
+
+def record(game: Game, labels, per_turn=None):
+    for label in labels:
+        game.turn(label, (per_turn or {}).get(label, {}))
+
+
+def test_s1_meuse_victory_ends_the_game_at_once(club, people):
+    game = campaign(club, people)
+    record(game, ["16 AM", "16 PM", "Night 16/17", "17 AM", "17 PM", "Night 17/18", "18 AM", "18 PM",
+                  "Night 18/19"])
+    # 19 AM: Givet, Dinant, Namur held, Huy held without a road-bound supply path: 3 of 6 < 4.
+    game.turn("19 AM", {"Givet": "Gs", "Dinant": "Gs", "Namur": "Gs", "Huy": "G"})
+    assert game.state["status"] == "active"
+    meuse = next(c for c in game.pub["ledger"][-1]["checks"] if c["name"] == "Meuse")
+    assert meuse["text"] == ("German controls 3 of the 6 Meuse victory hexes (Givet, Dinant, Namur), needs 4")
+    # 19 PM: Huy is supplied: 4 of 6 (30.2) → German victory; the game ends at once (30.1.1).
+    game.turn("19 PM", {"Huy": "Gs"})
+    state = game.state
+    assert state["winner"] == "german"
+    assert game.pub["outcome"]["rule"] == "30.2" and "4 of the 6 Meuse victory hexes" in game.pub["outcome"]["text"]
+    with pytest.raises(DomainError, match="The campaign is over"):
+        game.turn("Night 19/20", {})
+
+
+def test_s1_exit_toward_antwerp_counts_only_with_a_supplied_entry_hex(club, people):
+    extra = [{"id": "Panzers", "name": "Panzers", "side": "german", "attack": 24}]
+    game = Game(club, people, "ardennes44", "s1")
+    game.setup(units=[*GERMAN_UNITS, *extra])
+    record(game, ["16 AM", "16 PM", "Night 16/17"])
+    # 17 AM: 24 attack factors exit through the F entry hex, which does not trace supply → no.
+    game.turn("17 AM", {"F": "G"}, [("Panzers", "exited", "F")])
+    exit_check = game.pub["ledger"][-1]["checks"][0]
+    assert not exit_check["met"] and "none of the entry hexes used (F entry hex)" in exit_check["text"]
+    # 17 PM: F traces supply: 24 ≥ 24 → German victory (30.2).
+    game.turn("17 PM", {"F": "Gs"})
+    assert game.state["winner"] == "german"
+
+
+def test_s1_allied_counterattack_needs_two_consecutive_checks_and_supersedes(club, people):
+    game = campaign(club, people)
+    starts = {"18VG": "As", "26VG": "As", "212VG": "As"}
+    record(game, ["16 AM", "16 PM", "Night 16/17", "17 AM"])
+    # 17 PM: supplied Allied units in all three German at-start areas: the first check.
+    game.turn("17 PM", starts)
+    assert game.state["status"] == "active"
+    # The Night turn between has no Victory Check Phase (25.1); 18 AM is the next check.
+    game.turn("Night 17/18", {})
+    # 18 AM: still three, and the German now holds four Meuse hexes (30.2): the Allied victory
+    # supersedes it (30.3).
+    game.turn("18 AM", {"Givet": "Gs", "Dinant": "Gs", "Namur": "Gs", "Amay": "Gs"})
+    state = game.state
+    assert state["winner"] == "allied" and game.pub["outcome"]["rule"] == "30.3"
+    checks = {c["name"]: c["met"] for c in game.pub["ledger"][-1]["checks"]}
+    assert checks["Meuse"] and checks["Allied counterattack"]
+
+
+def test_s1_an_unsupplied_allied_occupation_breaks_the_streak(club, people):
+    game = campaign(club, people)
+    record(game, ["16 AM", "16 PM", "Night 16/17"])
+    game.turn("17 AM", {"18VG": "As", "26VG": "As", "212VG": "As"})
+    game.turn("17 PM", {"212VG": "A"})  # not in supply at this check: 2 < 3
+    game.turn("Night 17/18", {"212VG": "As"})
+    game.turn("18 AM", {})  # 3 again, but the previous check had 2
+    assert game.state["status"] == "active"
+    game.turn("18 PM", {})  # 3 and 3 → Allied victory
+    assert game.state["winner"] == "allied"
+
+
+S4_TURNS = ["22 AM", "22 PM", "Night 22/23", "23 AM", "23 PM", "Night 23/24", "24 AM", "24 PM", "Night 24/25",
+            "25 AM", "25 PM", "Night 25/26", "26 AM", "26 PM"]
+
+
+def test_s4_ends_in_a_draw_when_bastogne_cannot_trace_allied_supply(club, people):
+    game = campaign(club, people, "s4")
+    assert [t["label"] for t in game.pub["turns"]] == S4_TURNS
+    assert game.pub["turns"][0]["number"] == 13  # 22 AM is turn 13 (16 AM is 1)
+    record(game, S4_TURNS[:-1])
+    # 26 PM, the end (S4.1): no German victory; both Bastogne hexes Allied but cut off → draw.
+    game.turn("26 PM", {"Bastogne-1": "A", "Bastogne-2": "A"})
+    state = game.state
+    assert state["status"] == "finished" and state["winner"] is None
+    assert game.pub["outcome"]["rule"] == "S4.4"
+
+
+def test_s4_without_the_draw_the_allies_win_by_preventing_a_german_victory(club, people):
+    game = campaign(club, people, "s4")
+    record(game, S4_TURNS)
+    state = game.state
+    assert state["winner"] == "allied" and game.pub["outcome"]["rule"] == "30.3"
+
+
+def test_s4_s5_goes_on_past_26_pm_and_the_german_wins_by_s5_2(club, people):
+    game = campaign(club, people, "s4s5")
+    labels = [t["label"] for t in game.pub["turns"]]
+    assert labels[14:16] == ["Night 26/27", "27 AM"]  # S5.1's "27 Night": between 26 PM and 27 AM
+    assert game.pub["turns"][15]["number"] == 23  # 27 AM is turn 23 (S5.3)
+    record(game, labels[:14])
+    state = game.state
+    assert state["status"] == "active" and state["scenarios"][0]["status"] == "played"
+    assert state["scenarios"][1]["status"] == "current"
+    record(game, labels[14:-1])
+    # 30 PM: the German controls both Bastogne hexes and four West Map victory hexes (the Meuse
+    # ones count: they are victory hexes on the West Map), 3 < 4 Meuse for 30.2 → S5.2 win.
+    game.turn("30 PM", {"Bastogne-1": "Gs", "Bastogne-2": "Gs", "Givet": "Gs", "Dinant": "Gs", "Namur": "Gs",
+                        "Liege-1": "Gs"}, [])
+    # Liège 1 is not a victory hex in the book's set-up (the text is silent, A44-3): 3 West Map
+    # victory hexes < 4 → no S5.2 win: the Allies win by preventing a German victory.
+    assert game.state["winner"] == "allied"
+
+
+def test_s5_2_german_end_of_game_win(club, people):
+    west = [{"id": name, "name": name, "group": "", "victory": True, "map": "west", "start": "allied"}
+            for name in ("Marche", "Rochefort")]  # entered by the organizer (A44-3)
+    game = campaign(club, people, "s4s5", extra=west)
+    labels = [t["label"] for t in game.pub["turns"]]
+    record(game, labels[:-1])
+    game.turn("30 PM", {"Bastogne-1": "Gs", "Bastogne-2": "A", "Givet": "Gs", "Dinant": "Gs", "Marche": "Gs",
+                        "Rochefort": "Gs", "Namur": "G"})
+    # Bastogne hex 1 German, hex 2 Allied but cut off: no Bastogne hex traces Allied supply; West Map
+    # victory hexes Givet, Dinant, Marche, Rochefort = 4 (Namur unsupplied) ≥ 4 → German win (S5.2).
+    # Only 2 Meuse hexes and 4 < 6 West Map hexes: no 30.2 victory at this check.
+    state = game.state
+    assert state["winner"] == "german" and game.pub["outcome"]["rule"] == "S5.2"
+
+
+def test_night_turn_rules_are_enforced(club, people):
+    game = six_turn(club, people)
+    game.turn("16 AM", {}, [("116", "reduced")])
+    cases = [
+        (game.turn_data("16 PM", {}, [("116", "restored")]),
+         "116th Panzer: replacements arrive only in Night turns (25.2)."),
+        (game.turn_data("16 PM", {}, replacements_german=1), "Replacements arrive only in Night turns (25.2)."),
+        (game.turn_data("16 PM", {}, [("2Pz", "exited")]),
+         "Say which East Map west-edge exit (S2.4) 2nd Panzer exited through."),
+        (game.turn_data("16 PM", {}, [("2Pz", "exited", "F")]),
+         "Say which East Map west-edge exit (S2.4) 2nd Panzer exited through."),
+    ]
+    for data, message in cases:
+        with pytest.raises(DomainError) as refused:
+            game.by("german", "a44.turn", data)
+        assert refused.value.message == message
+    game.turn("16 PM", {})
+    with pytest.raises(DomainError, match=r"The German used 1 replacement\(s\) but received 0 \(25\.2\.1\)"):
+        game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=0)
+    game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=1)
+    assert dict(game.pub["ledger"][-1]["extras"])["Replacements"].startswith("German 1, Allied not entered")
