@@ -48,3 +48,27 @@ SUBMIT_400 = OpenApiResponse(_SUBMIT_ERRORS, description="Bad input or a refused
 def errors(*codes: int) -> dict:
     """The documented error answers of an operation: `errors(400, 403, 404)`."""
     return {code: RESPONSES[code] for code in codes}
+
+
+_DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]}
+_COMMON = {
+    "413": ("requestBody", "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed."),
+    "404": ("page", "No such page of results (the page number is past the last page), or no such thing for you."),
+}
+
+
+def document_common_errors(result, generator, request, public):
+    """Answers every operation of a kind may give (SPECTACULAR_SETTINGS hook): 413 for a body
+    over the size limit wherever a body is read, 404 for a page number past the last page."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            pages = any(p.get("name") == "page" for p in operation.get("parameters", []))
+            for code, (marker, description) in _COMMON.items():
+                applies = marker in operation if marker == "requestBody" else pages
+                if applies and code not in operation["responses"]:
+                    operation["responses"][code] = {
+                        "description": description, "content": {"application/json": {"schema": _DETAIL}},
+                    }
+    return result

@@ -12,8 +12,6 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
-import copy
-
 from . import core_events
 from .context import Ctx
 from .errors import DomainError
@@ -121,4 +119,29 @@ def _check_acting_side(state: dict, record: Record) -> None:
 
 def try_apply(state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None) -> dict:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
-    return apply_record(copy.deepcopy(state), record, pool, provider, journal)
+    return apply_record(copy_state(state), record, pool, provider, journal)
+
+
+def copy_state(value):
+    """A deep copy of JSON-like data without recursion (copy.deepcopy recurses, and a
+    deep enough value would make every later write to the campaign fail)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root = {} if isinstance(value, dict) else []
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                inner = {} if isinstance(item, dict) else []
+                stack.append((item, inner))
+            elif isinstance(item, tuple):  # rare and shallow: systems keep JSON-like data
+                inner = tuple(copy_state(x) for x in item)
+            else:
+                inner = item
+            if isinstance(target, dict):
+                target[key] = inner
+            else:
+                target.append(inner)
+    return root

@@ -52,6 +52,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "muster.limits.RequestBodyLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -171,6 +172,11 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
@@ -181,6 +187,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.openapi.document_common_errors",
+    ],
 }
 
 # --- Security (HTTPS-only on a public site; plain HTTP on the loopback) ----------------
@@ -196,6 +206,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # --- Muster -------------------------------------------------------------------
+# The largest request body accepted (pages and API; 413 beyond). An event's data is
+# bounded separately (campaigns.schema.EVENT_MAX_BYTES).
+MUSTER_MAX_REQUEST_BYTES = env.int("MUSTER_MAX_REQUEST_BYTES", default=256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MUSTER_MAX_REQUEST_BYTES
+# The largest journal file replay_campaign reads (refused before parsing beyond it).
+MUSTER_JOURNAL_MAX_BYTES = env.int("MUSTER_JOURNAL_MAX_BYTES", default=16 * 1024 * 1024)
 # Game systems outside campaigns/systems/ (tests add a small test-only system).
 MUSTER_EXTRA_SYSTEMS = env.list("MUSTER_EXTRA_SYSTEMS", default=[])
 # Tests that need PostgreSQL/Redis/a worker skip when absent, unless this is set (CI).
