@@ -294,8 +294,15 @@ def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
 
 
 def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
-    """Pages and the API name events by uid; the journal refers to them by seq."""
+    """People name events by uid, never by sequence number (the journal's own references):
+    a number could be tried one by one, and any answer but one would tell a hidden event
+    from a missing one. An event this person may not read is not found, exactly like one
+    that does not exist, before anything else about it is checked."""
     data = dict(data)
+    refs = {"proposal.made": "target", "proposal.approved": "proposal", "proposal.rejected": "proposal"}
+    ref = refs.get(kind)
+    if ref and data.get(ref) is not None and not isinstance(data[ref], str):
+        raise DomainError(ref, "Name the event by its uid.")
     if kind == "proposal.made" and isinstance(data.get("target"), str):
         event = visibility.events_for(viewer, campaign).filter(uid=_uuid(data["target"], "target")).first()
         if event is None:

@@ -20,9 +20,9 @@ def played(skirmish, people):
     _play_round(skirmish, people, 3, 1)
     first = Event.objects.get(kind="result.submitted", data__scenario=0)
     proposal = submit(skirmish, people["alice"], "proposal.made", {
-        "action": "correct", "target": first.seq, "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
+        "action": "correct", "target": str(first.uid), "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
     })
-    submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     submit(skirmish, people["alice"], "skirmish.supply")
     return skirmish
 
@@ -102,7 +102,7 @@ def test_organizer_full_export_needs_every_side(played, people):
     olga = _viewer(played, people["olga"])  # olga plays red
     assert journal_io.export_journal(played, olga)["scope"] == "side:red"
     proposal = submit(played, people["olga"], "proposal.made", {"action": "export"})
-    submit(played, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert journal_io.export_journal(played, olga)["scope"] == "full"
 
 
