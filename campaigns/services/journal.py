@@ -238,7 +238,8 @@ class _Writer:
             )
         self.campaign.last_seq = self.records[-1].seq
         store_snapshot(self.campaign, self.state)
-        projections.refresh(self.campaign, self.state)
+        public = any(record.audience == "public" for record, _ in self.pending)
+        projections.refresh(self.campaign, self.state, public_change=public)
 
 
 def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str:
