@@ -1,7 +1,7 @@
 """The campaign journal as a file (docs/journal.md): export, validate, replay.
 
-A full export is the whole journal (for the referee, for an organizer once every
-side agreed, or for a site operator's shell). A side's export holds only the
+A full export is the whole journal (for the referee, for a site operator's shell, and
+for an organizer up to where every side agreed to it). A side's export holds only the
 events that side may read, without sequence numbers (which would count the
 other side's hidden events) and with event references given as uids.
 """
@@ -31,12 +31,17 @@ def may_export_full(viewer: Viewer, state: dict) -> bool:
 
 
 def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
-    """The journal as a dict; `viewer=None` is a site operator's full export."""
+    """The journal as a dict; `viewer=None` is a site operator's full export.
+
+    An organizer's full export (every side agreed to an ``export`` proposal) covers the
+    journal as it was when the last side agreed: what happens after was never agreed to."""
     state = current_state(campaign)
     full = viewer is None or may_export_full(viewer, state)
     events = campaign.events.select_related("actor").order_by("seq")
     if not full:
         events = events.filter(visibility.audience_q(viewer))
+    elif viewer is not None and not viewer.referee:
+        events = events.filter(seq__lte=state["export_approved"])
     uid_of = dict(campaign.events.values_list("seq", "uid")) if not full else {}
     return {
         "format": FORMAT,

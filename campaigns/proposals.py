@@ -1,9 +1,10 @@
 """Proposals: changes that need every other side's agreement (or the referee's).
 
 A proposal corrects or undoes an earlier event, sets a house rule after play has
-started, or allows the organizer a full export. It is approved by one player of
-each side other than the proposer's, or by the referee alone; the service then
-appends ``proposal.applied``. Corrections and undos are applied to the past by
+started, or allows the organizers a full export. It is approved by one player of
+each side other than the proposer's, or by the referee alone (but a full export
+reveals every side's secrets: each side must agree to it itself, the referee's word
+does not do); the service then appends ``proposal.applied``. Corrections and undos are applied to the past by
 the fold (campaigns.engine.substitutions); the others take effect where
 ``proposal.applied`` stands in the journal.
 """
@@ -72,7 +73,12 @@ def _proposal_made(state, rec, ctx):
     elif data["target"] is not None:
         raise DomainError("target", "An export proposal names no event.")
     referee = rec.actor == state["referee"]
-    entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
+    if action == "export":
+        # A full export reveals every side's secrets: each side agrees for itself (the
+        # proposer for their own side); the referee's word does not do for them.
+        entry["needs"] = [s for s in state["sides"] if s != rec.side]
+    else:
+        entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
     state["proposals"][str(rec.seq)] = entry
 
 
@@ -87,7 +93,7 @@ def _pending(state, number):
 
 def _proposal_approved(state, rec, ctx):
     proposal = _pending(state, rec.data["proposal"])
-    if rec.actor == state["referee"]:
+    if rec.actor == state["referee"] and referee_may_approve(proposal):
         proposal["approved"].append("referee")
     elif rec.side in proposal["needs"] and rec.side not in proposal["approved"]:
         proposal["approved"].append(rec.side)
@@ -103,8 +109,15 @@ def _proposal_rejected(state, rec, ctx):
     proposal["status"] = "rejected"
 
 
+def referee_may_approve(proposal) -> bool:
+    """The referee agrees for everyone, except to a full export (each side for itself)."""
+    return proposal["action"] != "export"
+
+
 def is_complete(proposal) -> bool:
-    return "referee" in proposal["approved"] or set(proposal["needs"]) <= set(proposal["approved"])
+    if "referee" in proposal["approved"] and referee_may_approve(proposal):
+        return True
+    return set(proposal["needs"]) <= set(proposal["approved"])
 
 
 def _proposal_applied(state, rec, ctx):

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from . import visibility
 from .errors import Forbidden, NotFound
 from .models import Campaign
-from .proposals import is_complete
+from .proposals import is_complete, referee_may_approve
 from .records import Record, Viewer
 from .services.state import current_state, current_states
 from .systems import get_system
@@ -97,7 +97,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     for proposal in state["proposals"].values():
         if proposal["status"] != "pending" or is_complete(proposal):
             continue
-        if viewer.referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
+        as_referee = viewer.referee and referee_may_approve(proposal)
+        if as_referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
             todos.append(Todo("proposal.approved", f"Agree to a proposed {proposal['action'].replace('_', ' ')}",
                               viewer.playing, initial={"proposal": proposal["uid"]}))
     for side in acting:

@@ -106,6 +106,43 @@ def test_organizer_full_export_needs_every_side(played, people):
     assert journal_io.export_journal(played, olga)["scope"] == "full"
 
 
+def test_the_referees_approval_does_not_open_a_full_export(played, people):
+    """Issue 9, item 4: olga (organizer, plays red) proposes a full export and the referee
+    alone approves. Blue's secrets are blue's: the export stays red's own until blue agrees."""
+    from campaigns.errors import DomainError
+
+    olga = _viewer(played, people["olga"])
+    proposal = submit(played, people["olga"], "proposal.made", {"action": "export"}).events[0]
+    with pytest.raises(DomainError) as error:
+        submit(played, people["rita"], "proposal.approved", {"proposal": str(proposal.uid)})
+    assert error.value.field == "proposal"
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    assert not Event.objects.filter(kind="proposal.applied", data__proposal=proposal.seq).exists()
+
+
+def test_a_referees_export_proposal_needs_every_side(played, people):
+    rita_proposal = submit(played, people["rita"], "proposal.made", {"action": "export"}).events[0]
+    olga = _viewer(played, people["olga"])
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    submit(played, people["alice"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"  # blue has not agreed yet
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
+    assert journal_io.export_journal(played, olga)["scope"] == "full"
+
+
+def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, people):
+    proposal = submit(played, people["olga"], "proposal.made", {"action": "export"}).events[0]
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.uid)})
+    applied = Event.objects.get(kind="proposal.applied", data__proposal=proposal.seq)
+    later = submit(played, people["bob"], "skirmish.supply").events  # blue's secret, after the agreement
+    exported = journal_io.export_journal(played, _viewer(played, people["olga"]))
+    assert exported["scope"] == "full" and exported["events"][-1]["seq"] == applied.seq
+    assert not {str(e.uid) for e in later} & {e["uid"] for e in exported["events"]}
+    # The referee (who sees everything anyway) and the operator get the whole journal.
+    assert journal_io.export_journal(played, _viewer(played, people["rita"]))["events"][-1]["uid"] == str(later[-1].uid)
+    assert journal_io.export_journal(played)["events"][-1]["uid"] == str(later[-1].uid)
+
+
 @pytest.mark.parametrize("mutate,field", [
     (lambda d: d.update(format="other"), "format"),
     (lambda d: d["events"][3].update(seq=9), "events[3].seq"),
