@@ -117,6 +117,8 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     if kind_def is None:
         raise DomainError("kind", f"Unknown event kind {kind!r}.")
     acting_side = _acting_side(kind_def, viewer, side, state)
+    if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
+        raise Forbidden("Only a club organizer seats people.")
     _check_version(state, acting_side, expected_version)
     audience, acting_side = _audience(kind_def, acting_side, data, records, viewer)
     now = timezone.now()
