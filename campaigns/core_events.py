@@ -142,11 +142,15 @@ def _side(state, slug, field="side"):
     return state["sides"][slug]
 
 
-def _playing(state, username):
+def playing(state, username) -> str | None:
+    """The side this person plays, if any."""
     for slug, side in state["sides"].items():
         if username in side["players"]:
             return slug
     return None
+
+
+_playing = playing
 
 
 # --- seats: who plays which side, who referees -----------------------------------------

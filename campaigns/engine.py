@@ -90,6 +90,7 @@ def apply_record(
     ctx = Ctx(system, state, record, pool, provider, journal)
     if record.kind not in SYSTEM_WRITTEN:
         _check_acting_side(state, record)
+    _check_filing(state, record, system, journal or {})
     handler = core_events.HANDLERS.get(record.kind)
     if handler is not None:
         kind = core_events.KINDS[record.kind]
@@ -105,6 +106,49 @@ def apply_record(
     state["streams"][stream] = state["streams"].get(stream, 0) + 1
     state["seq"] = record.seq
     return state
+
+
+def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str]:
+    """(audience, side) an event must be filed under: they follow from its kind, who acted and
+    the state, never from what a client or a journal file says. The journal service files new
+    events this way (services.journal._audience); every fold holds each event to it."""
+    kind = core_events.KINDS.get(record.kind) or system.event_kind(record.kind)
+    if kind is None:
+        raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
+    if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_io
+        return ("side" if record.side else "public"), record.side
+    if kind.actor in ("organizer", "arbiter", "system"):
+        return kind.audience, ""
+    referee = record.actor == state["referee"]
+    playing = core_events.playing(state, record.actor)
+    if kind.actor == "member":
+        side = playing or ""
+        target = journal.get(record.data.get("target")) if record.kind == "proposal.made" else None
+        if isinstance(record.data.get("target"), int) and target is not None and target.audience != "public":
+            # A proposal about an event is as private as the event itself.
+            return target.audience, (target.side if referee and not side else side)
+        return kind.audience, side
+    if not referee and not playing:
+        raise DomainError("side", f"{record.actor} plays no side.")
+    side = record.side if referee else playing
+    if kind.audience == "side":
+        return "side", side
+    return kind.audience, side
+
+
+def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
+    audience, side = filing(state, record, system, journal)
+    if record.kind == "dice.rolled":
+        if record.audience != audience:
+            raise DomainError("audience", f"A roll of {'a side' if side else 'no side'} is {audience}.")
+        return
+    if record.side != side:
+        raise DomainError("side", f"A {record.kind} event by {record.actor} is filed under "
+                                  f"{side or 'no side'}, not {record.side or 'no side'}.")
+    if record.audience != audience:
+        raise DomainError("audience", f"A {record.kind} event here is {audience}, not {record.audience}.")
+    if audience == "side" and not side:
+        raise DomainError("side", "Say which side this is for.")
 
 
 def _check_acting_side(state: dict, record: Record) -> None:

@@ -41,7 +41,7 @@ def test_export_replay_export_is_identical(played):
     _wipe()
     out = io.StringIO()
     path = _write(exported)
-    call_command("replay_campaign", path, stdout=out)
+    call_command("replay_campaign", path, "--create-club", "--create-people", stdout=out)
     printed = json.loads(out.getvalue())
     assert printed["state"] == state_before
     again = Campaign.objects.get()
@@ -157,7 +157,7 @@ def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
     mutate(document)
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert error.value.returncode == 2
     assert str(error.value).startswith(field)
     assert Campaign.objects.count() == 0 and Event.objects.count() == 0
@@ -170,7 +170,7 @@ def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
     document["events"][confirm]["side"] = "red"
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert str(error.value).startswith(f"events[{confirm}].scenario")
     from django.contrib.auth import get_user_model
 
@@ -185,7 +185,7 @@ def test_missing_dice_are_reported(played):
         event["seq"] = i + 1
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert "missing from the journal" in str(error.value)
 
 
@@ -195,7 +195,8 @@ def test_replay_maps_people(played):
     document = journal_io.export_journal(played)
     _wipe()
     get_user_model().objects.create_user("alicia", password="x-pass-1234")
-    call_command("replay_campaign", _write(document), "--map", "alice=alicia", stdout=io.StringIO())
+    call_command("replay_campaign", _write(document), "--map", "alice=alicia", "--create-club", "--create-people",
+                 stdout=io.StringIO())
     state = journal_io.full_state(Campaign.objects.get())
     assert state["sides"]["red"]["players"] == ["olga", "alicia"]
     assert not get_user_model().objects.filter(username="alice").exists()
