@@ -13,7 +13,7 @@ from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
 from ..records import Record
 from ..rolling import DicePool, DiceProvider
-from ..schema import Field, clean_fields
+from ..schema import Field, clean_fields, clean_name
 from ..systems import all_systems, get_system
 from . import projections
 from .journal import submit
@@ -39,7 +39,7 @@ def create_campaign(*, club: Club, user, system: str, variant: str, name: str, o
         game.variant(variant)
     except KeyError:
         raise DomainError("variant", f"{game.name} has no variant {variant!r}.") from None
-    name = Field("name", max_length=120).clean(name)
+    name = clean_name(name, "name", Campaign._meta.get_field("name").max_length)
     cleaned = clean_fields(option_fields(game), options or {}, prefix="options.")
     data = {"system": system, "variant": variant, "name": name, "options": cleaned}
     record = Record(

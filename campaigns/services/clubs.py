@@ -18,16 +18,16 @@ def _log(club: Club, actor, action: str, **detail) -> None:
 
 
 def create_club(*, user, name: str) -> Club:
-    name = (name or "").strip()
-    if not name:
+    if not (name or "").strip():
         raise DomainError("name", "Give the club a name.")
+    name = clean_name(name, "name", Club._meta.get_field("name").max_length)
     base = slugify(name)[:50] or "club"
     slug, n = base, 1
     while Club.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     with transaction.atomic():
-        club = Club.objects.create(name=name[:120], slug=slug)
+        club = Club.objects.create(name=name, slug=slug)
         Membership.objects.create(club=club, user=user, role=Membership.ORGANIZER)
         _log(club, user, "club.created", name=club.name)
     return club
@@ -71,10 +71,12 @@ def accept_invitation(*, code: str, user) -> Membership:
         membership, created = Membership.objects.get_or_create(
             club=invitation.club, user=user, defaults={"role": invitation.role}
         )
+        if not created:  # already a member: the code is left for the person it was meant for
+            return membership
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
-        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk,
-             role=membership.role, joined=created)
+        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk, role=membership.role,
+             joined=True)
     return membership
 
 
