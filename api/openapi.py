@@ -40,6 +40,7 @@ RESPONSES = {
     403: OpenApiResponse(DetailSerializer, description="Not signed in, or not allowed to do this."),
     404: OpenApiResponse(DetailSerializer, description="No such thing for you (non-members never learn more)."),
     409: OpenApiResponse(ConflictSerializer, description="Your stream moved since you loaded it."),
+    429: OpenApiResponse(DetailSerializer, description="Too many failed sign-ins: locked for a while."),
 }
 
 SUBMIT_400 = OpenApiResponse(_SUBMIT_ERRORS, description="Bad input or a refused event; nothing was changed.")
