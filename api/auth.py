@@ -1,14 +1,19 @@
-"""Token authentication: trade a username and password for an API token."""
+"""Token authentication: trade a username and password for an API token. Wrong passwords count
+towards the sign-in lockout of the pages (muster.signin): 429 while locked out."""
 
+from django.contrib.auth.signals import user_logged_in
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.permissions import AllowAny
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
-from .openapi import errors
+from muster.signin import locked_out_message
+
+from .openapi import RESPONSES, errors
 
 
 class TokenOutputSerializer(serializers.Serializer):
@@ -23,12 +28,19 @@ class TokenObtainApi(APIView):
     @extend_schema(
         operation_id="auth_token_obtain",
         request=AuthTokenSerializer,
-        responses={200: TokenOutputSerializer, **errors(400)},
+        responses={200: TokenOutputSerializer, **errors(400), 429: RESPONSES[429]},
         auth=[],
         summary="Get an API token",
     )
     def post(self, request):
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
-        serializer.is_valid(raise_exception=True)
-        token, _ = Token.objects.get_or_create(user=serializer.validated_data["user"])
+        valid = serializer.is_valid()
+        if getattr(request, "axes_locked_out", False):  # set by django-axes (muster.signin)
+            raise Throttled(detail=locked_out_message())
+        if not valid:
+            raise ValidationError(serializer.errors)
+        user = serializer.validated_data["user"]
+        # A sign-in like the pages': the failure count starts again (django-axes), last_login moves.
+        user_logged_in.send(sender=user.__class__, request=request, user=user)
+        token, _ = Token.objects.get_or_create(user=user)
         return Response(TokenOutputSerializer({"token": token.key}).data)

@@ -1,6 +1,12 @@
-"""Domain errors as HTTP answers: 400 with field errors, 403, 404, 409."""
+"""Every error answer of the API in the shapes its schema documents (api.openapi):
 
-from rest_framework import status
+- 400: field errors, ``{"<field path>": ["message", …]}``; nested fields are dotted
+  paths (``data.red``, ``dice.5/supply/red[0]``), errors about no one field are under
+  ``non_field_errors``, an unreadable body under ``body``;
+- 403, 404, 405, 413, 415, 429: ``{"detail": "…"}``; 409 adds ``current_version``.
+"""
+
+from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
@@ -20,4 +26,27 @@ def exception_handler(exc, context):
         return Response(
             {"detail": exc.message, "current_version": exc.current_version}, status=status.HTTP_409_CONFLICT
         )
-    return drf_handler(exc, context)
+    if isinstance(exc, exceptions.ParseError):
+        return Response({"body": [str(exc.detail)]}, status=status.HTTP_400_BAD_REQUEST)
+    response = drf_handler(exc, context)
+    if response is not None and isinstance(exc, exceptions.ValidationError):
+        response.data = field_errors(exc.detail)
+    return response
+
+
+def field_errors(detail, path: str = "") -> dict[str, list[str]]:
+    """DRF's nested error details as one flat {path: [messages]}."""
+    found: dict[str, list[str]] = {}
+    if isinstance(detail, dict):
+        for key, inner in detail.items():
+            where = f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+            found.update(field_errors(inner, where))
+    elif isinstance(detail, list) and any(isinstance(item, (dict, list)) for item in detail):
+        for index, inner in enumerate(detail):
+            if inner:
+                found.update(field_errors(inner, f"{path}[{index}]"))
+    elif isinstance(detail, list):
+        found[path or "non_field_errors"] = [str(item) for item in detail]
+    else:
+        found[path or "non_field_errors"] = [str(detail)]
+    return found

@@ -40,6 +40,7 @@ RESPONSES = {
     403: OpenApiResponse(DetailSerializer, description="Not signed in, or not allowed to do this."),
     404: OpenApiResponse(DetailSerializer, description="No such thing for you (non-members never learn more)."),
     409: OpenApiResponse(ConflictSerializer, description="Your stream moved since you loaded it."),
+    429: OpenApiResponse(DetailSerializer, description="Too many failed sign-ins: locked for a while."),
 }
 
 SUBMIT_400 = OpenApiResponse(_SUBMIT_ERRORS, description="Bad input or a refused event; nothing was changed.")
@@ -48,3 +49,36 @@ SUBMIT_400 = OpenApiResponse(_SUBMIT_ERRORS, description="Bad input or a refused
 def errors(*codes: int) -> dict:
     """The documented error answers of an operation: `errors(400, 403, 404)`."""
     return {code: RESPONSES[code] for code in codes}
+
+
+_DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]}
+_COMMON = {
+    "400": ("requestBody", "The body is not readable JSON (`{\"body\": [message]}`); nothing was changed.",
+            _FIELD_ERRORS),
+    "413": ("requestBody", "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed.",
+            _DETAIL),
+    "404": ("page", "No such page of results (the page number is past the last page), or no such thing for you.",
+            _DETAIL),
+    "403": ("security", "Not signed in.", _DETAIL),
+}
+
+
+def document_common_errors(result, generator, request, public):
+    """Answers every operation of a kind may give (SPECTACULAR_SETTINGS hook): 400 and 413 for a
+    body that cannot be read or is over the size limit, wherever a body is read; 404 for a page
+    number past the last page; 403 for a request not signed in."""
+    for operations in result.get("paths", {}).values():
+        for operation in operations.values():
+            if not isinstance(operation, dict) or "responses" not in operation:
+                continue
+            applies = {
+                "requestBody": "requestBody" in operation,
+                "page": any(p.get("name") == "page" for p in operation.get("parameters", [])),
+                "security": bool(operation.get("security")) and {} not in operation["security"],
+            }
+            for code, (marker, description, schema) in _COMMON.items():
+                if applies[marker] and code not in operation["responses"]:
+                    operation["responses"][code] = {
+                        "description": description, "content": {"application/json": {"schema": schema}},
+                    }
+    return result

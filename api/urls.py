@@ -1,6 +1,7 @@
 """The API: /api/v1/ (session or token auth), its OpenAPI 3 schema and its docs (assets served locally)."""
 
-from django.urls import include, path
+from django.http import JsonResponse
+from django.urls import include, path, re_path
 from drf_spectacular.views import SpectacularAPIView
 
 from . import auth, campaigns, clubs, journal, systems
@@ -42,4 +43,6 @@ urlpatterns = [
     path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("docs/", SwaggerDocsView.as_view(), name="api-docs"),
     path("redoc/", RedocDocsView.as_view(), name="api-redoc"),
+    # Last: any other address under /api/ is a JSON 404, like the API's own.
+    re_path(r"^.*$", lambda request, *args, **kwargs: JsonResponse({"detail": "Not found."}, status=404)),
 ]

@@ -1,6 +1,7 @@
 """Event kinds every campaign has, whatever its game: people, house rules,
 results and their confirmation, sealed choices, dice, and proposals
-(corrections, undo, late house rules, full exports) that need agreement.
+(corrections, undo, late house rules, full exports, seating people once play has
+started) that need agreement.
 
 Who may submit what is checked twice: club roles (organizer) by the services,
 which know the club; side rules (who plays which side, who confirms whom) here,
@@ -46,7 +47,7 @@ KINDS = {
             Field("private", "bool", required=False, default=False, label="For my side only"),
         ), actor="member"),
         EventKind("proposal.made", "Change proposed", (
-            Field("action", "choice", choices=("correct", "undo", "house_rule", "export")),
+            Field("action", "choice", choices=("correct", "undo", "house_rule", "export", "seat")),
             Field("target", "int", required=False, default=None, min=1),
             Field("data", "json", required=False, default=None),
             Field("reason", required=False, default="", max_length=1000),
@@ -96,6 +97,8 @@ def new_state(record) -> dict:
         "proposals": {},
         "streams": {},
         "export_approved": None,
+        "played": {},  # since the start: username -> sides played
+        "refereed": [],  # since the start: who has refereed
         "undone": {},
         "corrected": {},
         "game": None,
@@ -143,17 +146,107 @@ def _side(state, slug, field="side"):
     return state["sides"][slug]
 
 
-def _playing(state, username):
+def playing(state, username) -> str | None:
+    """The side this person plays, if any."""
     for slug, side in state["sides"].items():
         if username in side["players"]:
             return slug
     return None
 
 
+_playing = playing
+
+
+# --- seats: who plays which side, who referees -----------------------------------------
+# Before the start the organizer seats people freely. Once play has started, everyone who
+# has played a side or refereed is remembered (state "played", "refereed"): someone who has
+# played a side may never referee the campaign (they would read the other side's secrets),
+# and seating someone who has seen another side's secrets, or a new referee, needs the
+# sides' agreement (a "seat" proposal: campaigns.proposals).
+
+SEAT_KINDS = ("player.assigned", "player.replaced", "referee.assigned")
+
+
+def _seen(state) -> tuple[dict, list]:
+    return state.setdefault("played", {}), state.setdefault("refereed", [])
+
+
+def _remember_seat(state, user, side=None) -> None:
+    if state["status"] == "setup" or not user:
+        return
+    played, refereed = _seen(state)
+    if side is None:
+        if user not in refereed:
+            refereed.append(user)
+    elif side not in played.setdefault(user, []):
+        played[user].append(side)
+
+
+def _agreement_needed(state, kind: str, data: dict) -> tuple[DomainError | None, bool]:
+    """(why the sides must agree to this seating, or None; True if not even they can allow it)."""
+    if state["status"] == "setup":
+        return None, False
+    played, refereed = _seen(state)
+    if kind == "referee.assigned":
+        user = data.get("username")
+        if user and user in played:
+            return DomainError("username", f"{user} has played a side in this campaign and can never "
+                                           "referee it."), True
+        if user and user != state["referee"]:
+            return DomainError("username", "Once play has started, a new referee needs the sides' agreement "
+                                           "(propose it)."), False
+        return None, False
+    user = data.get("username") if kind == "player.assigned" else data.get("new")
+    if [s for s in played.get(user, []) if s != data.get("side")] or user in refereed:
+        return DomainError("username" if kind == "player.assigned" else "new",
+                           f"{user} has seen another side's secrets in this campaign: seating them needs the "
+                           "sides' agreement (propose it)."), False
+    return None, False
+
+
+def apply_seat(state, kind: str, data: dict, agreed: bool) -> None:
+    """Seat someone (player.assigned / player.replaced / referee.assigned); `agreed`: the
+    sides agreed to it (a "seat" proposal was applied)."""
+    if kind == "player.assigned":
+        side, user = _side(state, data["side"]), data["username"]
+        _check_can_play(state, user)
+    elif kind == "player.replaced":
+        side, old, user = _side(state, data["side"]), data["old"], data["new"]
+        if old not in side["players"]:
+            raise DomainError("old", f"{old} does not play {side['name']}.")
+        _check_can_play(state, user)
+    else:
+        user = data["username"]
+        if user and _playing(state, user):
+            raise DomainError("username", f"{user} plays a side and cannot referee.")
+    problem, never = _agreement_needed(state, kind, data)
+    if problem is not None and (never or not agreed):
+        raise problem
+    if kind == "player.assigned":
+        side["players"].append(user)
+        _remember_seat(state, user, data["side"])
+    elif kind == "player.replaced":
+        side["players"][side["players"].index(old)] = user
+        _remember_seat(state, user, data["side"])
+    else:
+        state["referee"] = user or None
+        _remember_seat(state, user)
+
+
+def seat_problem(state, kind: str, data: dict, agreed: bool) -> DomainError | None:
+    """Why this seating may not happen now, directly or (`agreed`) once the sides agree;
+    None if it may. Tried on a copy: the state is left as it is."""
+    from .engine import copy_state
+
+    try:
+        apply_seat(copy_state(state), kind, data, agreed)
+    except DomainError as error:
+        return error
+    return None
+
+
 def _player_assigned(state, rec, ctx):
-    side, user = _side(state, rec.data["side"]), rec.data["username"]
-    _check_can_play(state, user)
-    side["players"].append(user)
+    apply_seat(state, "player.assigned", rec.data, agreed=False)
 
 
 def _check_can_play(state, user):
@@ -172,18 +265,11 @@ def _player_removed(state, rec, ctx):
 
 
 def _player_replaced(state, rec, ctx):
-    side, old, new = _side(state, rec.data["side"]), rec.data["old"], rec.data["new"]
-    if old not in side["players"]:
-        raise DomainError("old", f"{old} does not play {side['name']}.")
-    _check_can_play(state, new)
-    side["players"][side["players"].index(old)] = new
+    apply_seat(state, "player.replaced", rec.data, agreed=False)
 
 
 def _referee_assigned(state, rec, ctx):
-    user = rec.data["username"]
-    if user and _playing(state, user):
-        raise DomainError("username", f"{user} plays a side and cannot referee.")
-    state["referee"] = user or None
+    apply_seat(state, "referee.assigned", rec.data, agreed=False)
 
 
 def check_house_rule(state, ctx, key, value):
@@ -223,6 +309,10 @@ def _campaign_started(state, rec, ctx):
     if empty:
         raise DomainError("sides", f"Every side needs a player first: {', '.join(empty)}.")
     state["status"] = "active"
+    for slug, side in state["sides"].items():
+        for user in side["players"]:
+            _remember_seat(state, user, slug)
+    _remember_seat(state, state["referee"])
     state["game"] = ctx.system.initial_state(state["variant"], state["options"], ctx)
     state["current"] = None
     advance(state, ctx)

@@ -12,8 +12,6 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
-import copy
-
 from . import core_events
 from .context import Ctx
 from .errors import DomainError
@@ -94,6 +92,7 @@ def apply_record(
     ctx = Ctx(system, state, record, pool, provider, journal)
     if record.kind not in SYSTEM_WRITTEN:
         _check_acting_side(state, record)
+    _check_filing(state, record, system, journal or {})
     handler = core_events.HANDLERS.get(record.kind)
     if handler is not None:
         kind = core_events.KINDS[record.kind]
@@ -113,6 +112,49 @@ def apply_record(
     return state
 
 
+def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str]:
+    """(audience, side) an event must be filed under: they follow from its kind, who acted and
+    the state, never from what a client or a journal file says. The journal service files new
+    events this way (services.journal._audience); every fold holds each event to it."""
+    kind = core_events.KINDS.get(record.kind) or system.event_kind(record.kind)
+    if kind is None:
+        raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
+    if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_io
+        return ("side" if record.side else "public"), record.side
+    if kind.actor in ("organizer", "arbiter", "system"):
+        return kind.audience, ""
+    referee = record.actor == state["referee"]
+    playing = core_events.playing(state, record.actor)
+    if kind.actor == "member":
+        side = playing or ""
+        target = journal.get(record.data.get("target")) if record.kind == "proposal.made" else None
+        if isinstance(record.data.get("target"), int) and target is not None and target.audience != "public":
+            # A proposal about an event is as private as the event itself.
+            return target.audience, (target.side if referee and not side else side)
+        return kind.audience, side
+    if not referee and not playing:
+        raise DomainError("side", f"{record.actor} plays no side.")
+    side = record.side if referee else playing
+    if kind.audience == "side":
+        return "side", side
+    return kind.audience, side
+
+
+def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
+    audience, side = filing(state, record, system, journal)
+    if record.kind == "dice.rolled":
+        if record.audience != audience:
+            raise DomainError("audience", f"A roll of {'a side' if side else 'no side'} is {audience}.")
+        return
+    if record.side != side:
+        raise DomainError("side", f"A {record.kind} event by {record.actor} is filed under "
+                                  f"{side or 'no side'}, not {record.side or 'no side'}.")
+    if record.audience != audience:
+        raise DomainError("audience", f"A {record.kind} event here is {audience}, not {record.audience}.")
+    if audience == "side" and not side:
+        raise DomainError("side", "Say which side this is for.")
+
+
 def _check_acting_side(state: dict, record: Record) -> None:
     if not record.side:
         return
@@ -125,4 +167,29 @@ def _check_acting_side(state: dict, record: Record) -> None:
 
 def try_apply(state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None) -> dict:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
-    return apply_record(copy.deepcopy(state), record, pool, provider, journal)
+    return apply_record(copy_state(state), record, pool, provider, journal)
+
+
+def copy_state(value):
+    """A deep copy of JSON-like data without recursion (copy.deepcopy recurses, and a
+    deep enough value would make every later write to the campaign fail)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root = {} if isinstance(value, dict) else []
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                inner = {} if isinstance(item, dict) else []
+                stack.append((item, inner))
+            elif isinstance(item, tuple):  # rare and shallow: systems keep JSON-like data
+                inner = tuple(copy_state(x) for x in item)
+            else:
+                inner = item
+            if isinstance(target, dict):
+                target[key] = inner
+            else:
+                target.append(inner)
+    return root

@@ -1,23 +1,30 @@
 """The campaign journal as a file (docs/journal.md): export, validate, replay.
 
-A full export is the whole journal (for the referee, for an organizer once every
-side agreed, or for a site operator's shell). A side's export holds only the
+A full export is the whole journal (for the referee, for a site operator's shell, and
+for an organizer up to where every side agreed to it). A side's export holds only the
 events that side may read, without sequence numbers (which would count the
 other side's hidden events) and with event references given as uids.
 """
 
 from __future__ import annotations
 
+import json
 import uuid
-from datetime import datetime
+from datetime import datetime, timedelta
+from datetime import timezone as dt_timezone
 
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
+from django.utils import timezone
 
 from . import engine, visibility
 from .errors import DomainError
-from .models import Campaign, Club, Event, Membership
+from .models import Campaign, Club, Event
 from .records import Record, Viewer
+from .rolling import DicePool
+from .schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json, parse_json, shown_key, text_problem
+from .services import clubs as club_services
 from .services import projections
 from .services.state import current_state, load_records, store_snapshot
 
@@ -31,12 +38,17 @@ def may_export_full(viewer: Viewer, state: dict) -> bool:
 
 
 def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
-    """The journal as a dict; `viewer=None` is a site operator's full export."""
+    """The journal as a dict; `viewer=None` is a site operator's full export.
+
+    An organizer's full export (every side agreed to an ``export`` proposal) covers the
+    journal as it was when the last side agreed: what happens after was never agreed to."""
     state = current_state(campaign)
     full = viewer is None or may_export_full(viewer, state)
     events = campaign.events.select_related("actor").order_by("seq")
     if not full:
         events = events.filter(visibility.audience_q(viewer))
+    elif viewer is not None and not viewer.referee:
+        events = events.filter(seq__lte=state["export_approved"])
     uid_of = dict(campaign.events.values_list("seq", "uid")) if not full else {}
     return {
         "format": FORMAT,
@@ -68,6 +80,31 @@ def _event_dict(event: Event, full: bool, uid_of: dict) -> dict:
 
 
 # --- replay ---------------------------------------------------------------------------
+# A journal file is checked, never trusted: its shape, every value's bounds, its times, who
+# is who (only as the operator says), and where every event is filed (audience and side
+# follow from the kind and the rules: campaigns.engine.filing, and for dice whose roll it is).
+
+MAX_DEPTH = 64  # a journal nests its events' data a few levels deep
+CLOCK_SKEW = timedelta(minutes=5)  # clocks that step back a little, or run a little fast
+EARLIEST = datetime(2020, 1, 1, tzinfo=dt_timezone.utc)  # before Muster's journal format existed
+NAME_MAX = 150  # a username (Django's limit)
+
+
+def read_journal(raw: bytes) -> dict:
+    """A journal file's bytes as a document (DomainError naming what is wrong with it)."""
+    limit = settings.MUSTER_JOURNAL_MAX_BYTES
+    if len(raw) > limit:
+        raise DomainError("file", f"Larger than {limit // (1024 * 1024)} MB (MUSTER_JOURNAL_MAX_BYTES).")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as error:
+        raise DomainError("file", f"Not UTF-8 text (byte {error.start}).") from None
+    try:
+        return parse_json(text, max_depth=MAX_DEPTH)
+    except json.JSONDecodeError as error:
+        raise DomainError("file", f"Not valid JSON (line {error.lineno}: {error.msg}).") from None
+    except ValueError as error:
+        raise DomainError("file", f"Not a journal: {error}.") from None
 
 
 def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dict, list[Record]]:
@@ -76,18 +113,16 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DomainError("format", f"Not a Muster journal (expected format {FORMAT!r}).")
     if document.get("version") != VERSION:
-        raise DomainError("version", f"Unsupported journal version {document.get('version')!r}.")
+        raise DomainError("version", "Unsupported journal version.")
     if document.get("scope", "full") != "full":
         raise DomainError("scope", "This is one side's export; only a full export can be replayed.")
     head = document.get("campaign")
     if not isinstance(head, dict) or not isinstance(head.get("club"), dict):
         raise DomainError("campaign", "Missing the campaign header (club, system, variant, name, created_by).")
     for key in ("system", "variant", "name", "created_by"):
-        if not isinstance(head.get(key), str) or not head[key]:
-            raise DomainError(f"campaign.{key}", "Required text.")
+        _text(head.get(key), f"campaign.{key}")
     for key in ("slug", "name"):
-        if not isinstance(head["club"].get(key), str) or not head["club"][key]:
-            raise DomainError(f"campaign.club.{key}", "Required text.")
+        _text(head["club"].get(key), f"campaign.club.{key}")
     events = document.get("events")
     if not isinstance(events, list) or not events:
         raise DomainError("events", "A journal needs at least its campaign.created event.")
@@ -97,7 +132,19 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     first = records[0].data
     if (first.get("system"), first.get("variant"), first.get("name")) != (head["system"], head["variant"], head["name"]):
         raise DomainError("events[0].data", "Differs from the campaign header.")
+    _check_times(records)
     return head, records
+
+
+def _text(value, where: str, most: int = NAME_MAX) -> str:
+    if not isinstance(value, str) or not value:
+        raise DomainError(where, "Required text.")
+    if len(value) > most:
+        raise DomainError(where, f"At most {most} characters.")
+    problem = text_problem(value, multiline=False)
+    if problem:
+        raise DomainError(where, problem)
+    return value
 
 
 def _record(index: int, raw, user_map) -> Record:
@@ -106,12 +153,12 @@ def _record(index: int, raw, user_map) -> Record:
         raise DomainError(where, "Must be an object.")
     unknown = set(raw) - _EVENT_KEYS
     if unknown:
-        raise DomainError(f"{where}.{sorted(unknown)[0]}", "Unknown field.")
+        raise DomainError(f"{where}.{shown_key(sorted(unknown)[0])}", "Unknown field.")
     if raw.get("seq") != index + 1:
         raise DomainError(f"{where}.seq", f"Expected {index + 1}: events are numbered 1, 2, 3… without gaps.")
-    for key in ("kind", "actor", "at"):
-        if not isinstance(raw.get(key), str) or not raw[key]:
-            raise DomainError(f"{where}.{key}", "Required text.")
+    _text(raw.get("kind"), f"{where}.kind", 60)
+    _text(raw.get("actor"), f"{where}.actor")
+    _text(raw.get("at"), f"{where}.at", 40)
     try:
         at = datetime.fromisoformat(raw["at"])
     except ValueError:
@@ -122,9 +169,10 @@ def _record(index: int, raw, user_map) -> Record:
         raise DomainError(f"{where}.audience", "One of public, side, referee.")
     if not isinstance(raw.get("data", {}), dict):
         raise DomainError(f"{where}.data", "Must be an object.")
+    check_json(raw.get("data", {}), f"{where}.data", max_bytes=EVENT_MAX_BYTES, max_depth=JSON_MAX_DEPTH + 2)
     side = raw.get("side") or ""
-    if raw.get("audience") == "side" and not side:
-        raise DomainError(f"{where}.side", "A side-private event names its side.")
+    if not isinstance(side, str) or len(side) > 40:
+        raise DomainError(f"{where}.side", "A side's slug.")
     try:
         uid = str(uuid.UUID(raw["uid"])) if raw.get("uid") else str(uuid.uuid4())
     except (ValueError, TypeError, AttributeError):
@@ -139,71 +187,168 @@ def _record(index: int, raw, user_map) -> Record:
     )
 
 
+def _check_times(records: list[Record]) -> None:
+    """Times a journal can have: none before 2020 (a reset clock), none before the campaign's
+    creation or more than CLOCK_SKEW before the event it follows, none later than now + CLOCK_SKEW."""
+    latest = timezone.now() + CLOCK_SKEW
+    created = datetime.fromisoformat(records[0].at)
+    previous = created
+    for index, record in enumerate(records):
+        at = datetime.fromisoformat(record.at)
+        if at < EARLIEST:
+            raise DomainError(f"events[{index}].at", "Before 2020: not a time Muster wrote.")
+        if at > latest:
+            raise DomainError(f"events[{index}].at", "In the future.")
+        if at < created - CLOCK_SKEW or at < previous - CLOCK_SKEW:
+            raise DomainError(f"events[{index}].at", "Earlier than the event before it.")
+        previous = max(previous, at)
+
+
 _USER_FIELDS = {"player.assigned": ("username",), "player.removed": ("username",),
                 "player.replaced": ("old", "new"), "referee.assigned": ("username",)}
 
 
 def _map_users(kind, data, user_map):
+    if kind == "proposal.made" and data.get("action") == "seat" and isinstance(data.get("data"), dict):
+        change = data["data"]
+        inner = change.get("data")
+        if isinstance(inner, dict):
+            return {**data, "data": {**change, "data": _map_users(change.get("kind"), inner, user_map)}}
+        return data
     fields = _USER_FIELDS.get(kind, ())
     return {k: (user_map.get(v, v) if k in fields and isinstance(v, str) else v) for k, v in data.items()}
 
 
-def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None) -> Campaign:
-    """Build a new campaign from a journal. All or nothing."""
+def fold_checked(records: list[Record]) -> dict:
+    """Fold a journal file, holding its dice to the rules: the journal is folded, and so is every
+    history a correction or undo replaced (the journal up to each applied one), noting whose side
+    the rules roll each die for; each dice.rolled event must be filed under that side, and be
+    used at all. Every other event's filing is checked by the fold (engine.filing)."""
+    pool = DicePool.from_records(records)
+    made = {r.seq: r for r in records if r.kind == "proposal.made"}
+    cuts = [i for i, r in enumerate(records) if r.kind == "proposal.applied"
+            and made.get(r.data.get("proposal")) is not None
+            and made[r.data["proposal"]].data.get("action") in ("correct", "undo")]
+    for cut in cuts:
+        engine.fold(records[:cut], pool=pool)
+    state = engine.fold(records, pool=pool)
+    for index, record in enumerate(records):
+        if record.kind != "dice.rolled":
+            continue
+        key = record.data.get("key")
+        if key not in pool.requested:
+            raise DomainError(f"events[{index}].data.key", "No step of this journal rolls this die.")
+        owner = pool.requested[key]
+        if record.side != owner:
+            whose = f"side {owner}" if owner else "no side (a public roll)"
+            raise DomainError(f"events[{index}].side", f"The rules roll {key} for {whose}.")
+    return state
+
+
+def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
+           create_club: bool = False, create_people: bool = False) -> Campaign:
+    """Build a new campaign from a journal. All or nothing.
+
+    People and clubs are found or made only as the operator says: the journal's club is
+    created with `create_club` (or `club_slug` names an existing one); a person named in the
+    journal is `user_map`'s choice, else an existing member of that club with the same
+    username, else created with `create_people`. Everything made is recorded in the club log."""
+    user_map = user_map or {}
     head, records = parse_journal(document, user_map)
     try:
-        state = engine.fold(records)
+        state = fold_checked(records)
     except engine.JournalError as error:
         raise DomainError(f"events[{error.record.seq - 1}].{error.inner.field}",
                           f"({error.record.kind}) {error.inner.message}") from None
-    creator = (user_map or {}).get(head["created_by"], head["created_by"])
-    usernames = {r.actor for r in records} | {creator} | set(_people_in(state))
-    try:
-        with transaction.atomic():
-            users = _ensure_users(usernames)
-            club = _ensure_club(club_slug or head["club"]["slug"], head["club"]["name"], users[creator])
-            for name, user in users.items():
-                Membership.objects.get_or_create(club=club, user=user, defaults={"role": Membership.PLAYER})
-            campaign = Campaign.objects.create(
-                club=club, system=head["system"], variant=head["variant"], name=head["name"],
-                created_by=users[creator], created_at=datetime.fromisoformat(records[0].at),
-            )
-            Event.objects.bulk_create([
-                Event(campaign=campaign, seq=r.seq, kind=r.kind, data=r.data, actor=users[r.actor], side=r.side,
-                      audience=r.audience, created_at=datetime.fromisoformat(r.at),
-                      idempotency_key=raw.get("idempotency_key"), uid=r.uid)
-                for r, raw in zip(records, document["events"])
-            ])
-            campaign.last_seq = records[-1].seq
-            store_snapshot(campaign, state)
-            projections.refresh(campaign, state)
-    except IntegrityError:
-        raise DomainError("events", "This journal's events are already in this database (same event uids).") from None
+    creator = user_map.get(head["created_by"], head["created_by"])
+    names = {r.actor for r in records} | {creator} | set(_people_in(state))
+    with transaction.atomic():
+        club = _existing_club(head, club_slug, create_club)
+        users, new_people = _people_for(club, names, user_map, create_people)
+        if club is None:
+            club = club_services.operator_create_club(slug=head["club"]["slug"], name=head["club"]["name"],
+                                                      organizer=users[creator])
+        members = set(club.memberships.values_list("user__username", flat=True))
+        reverse = {new: old for old, new in user_map.items()}
+        for name in sorted(set(users) - members):
+            club_services.operator_add_member(club=club, user=users[name], new_person=name in new_people,
+                                              journal_name=reverse.get(name, name))
+        campaign = Campaign.objects.create(
+            club=club, system=head["system"], variant=head["variant"], name=head["name"],
+            created_by=users[creator], created_at=datetime.fromisoformat(records[0].at),
+        )
+        try:
+            with transaction.atomic():
+                Event.objects.bulk_create([
+                    Event(campaign=campaign, seq=r.seq, kind=r.kind, data=r.data, actor=users[r.actor], side=r.side,
+                          audience=r.audience, created_at=datetime.fromisoformat(r.at),
+                          idempotency_key=raw.get("idempotency_key"), uid=r.uid)
+                    for r, raw in zip(records, document["events"])
+                ])
+        except IntegrityError:
+            raise DomainError("events", "This journal's events are already in this database (same event uids).") \
+                from None
+        campaign.last_seq = records[-1].seq
+        store_snapshot(campaign, state)
+        projections.refresh(campaign, state)
+        club_services.log_campaign_replayed(club=club, campaign=campaign, events=len(records))
     return campaign
 
 
 def _people_in(state) -> list[str]:
     names = [n for side in state["sides"].values() for n in side["players"]]
+    names += list(state.get("played", {})) + list(state.get("refereed", []))
     return names + ([state["referee"]] if state["referee"] else [])
 
 
-def _ensure_users(usernames) -> dict:
+def _existing_club(head, club_slug, create_club) -> Club | None:
+    """The club named with --club, or None when the journal's own club is to be created."""
+    if club_slug:
+        club = Club.objects.filter(slug=club_slug).first()
+        if club is None:
+            raise DomainError("club", f"No club {club_slug!r} (--club names an existing club).")
+        return club
+    slug = head["club"]["slug"]
+    if Club.objects.filter(slug=slug).exists():
+        raise DomainError("campaign.club.slug", f"A club {slug!r} already exists here: replay into it with "
+                                                f"--club {slug} if it is the same club.")
+    if not create_club:
+        raise DomainError("campaign.club.slug", f"No club {slug!r} here: pass --create-club to create it, or "
+                                                "--club SLUG to replay into an existing club.")
+    return None
+
+
+def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
+    """(username -> User for every person the journal names (names already mapped), the names
+    created). A name is whom --map says; else an existing member of the club; else a new person
+    with --create-people. Anyone else is refused: a same-named person of another club is not
+    assumed to be the journal's."""
     User = get_user_model()
-    users = {u.username: u for u in User.objects.filter(username__in=usernames)}
-    for name in sorted(set(usernames) - set(users)):
-        user = User(username=name)
-        user.set_unusable_password()  # a replayed person has no password until reset
-        user.save()
+    mapped = set(user_map.values())
+    members = set(club.memberships.values_list("user__username", flat=True)) if club else set()
+    existing = {u.username: u for u in User.objects.filter(username__in=names)}
+    users, created = {}, set()
+    for name in sorted(names):
+        _text(name, "people")
+        user = existing.get(name)
+        if name in mapped:
+            if user is None:
+                raise DomainError("map", f"--map …={name}: there is no person {name!r} here.")
+        elif user is not None:
+            if name not in members:
+                where = f"a member of {club.name}" if club else "in the new club"
+                raise DomainError("people", f"{name!r} is a person of this site but not {where}: say whom the "
+                                            f"journal means with --map {name}=USERNAME.")
+        elif create_people:
+            user = User(username=name)
+            user.set_unusable_password()  # a replayed person has no password until reset
+            user.save()
+            created.add(name)
+        else:
+            raise DomainError("people", f"{name!r} is not a person of this site: map them (--map {name}=USERNAME) "
+                                        "or pass --create-people.")
         users[name] = user
-    return users
-
-
-def _ensure_club(slug, name, creator) -> Club:
-    club = Club.objects.filter(slug=slug).first()
-    if club is None:
-        club = Club.objects.create(slug=slug, name=name)
-        Membership.objects.create(club=club, user=creator, role=Membership.ORGANIZER)
-    return club
+    return users, created
 
 
 def full_state(campaign: Campaign) -> dict:

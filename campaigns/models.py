@@ -112,6 +112,7 @@ class Campaign(models.Model):
         settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="refereed_campaigns"
     )
     last_seq = models.PositiveIntegerField(default=0)
+    # The last change every member can see (a side's hidden steps leave it alone).
     updated_at = models.DateTimeField(default=timezone.now)
 
     class Meta:

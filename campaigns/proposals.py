@@ -1,9 +1,12 @@
 """Proposals: changes that need every other side's agreement (or the referee's).
 
 A proposal corrects or undoes an earlier event, sets a house rule after play has
-started, or allows the organizer a full export. It is approved by one player of
-each side other than the proposer's, or by the referee alone; the service then
-appends ``proposal.applied``. Corrections and undos are applied to the past by
+started, seats someone once play has started who needs the sides' agreement (a new
+referee, a player who has seen another side's secrets: campaigns.core_events), or
+allows the organizers a full export. It is approved by one player of
+each side other than the proposer's, or by the referee alone (but a full export
+reveals every side's secrets: each side must agree to it itself, the referee's word
+does not do); the service then appends ``proposal.applied``. Corrections and undos are applied to the past by
 the fold (campaigns.engine.substitutions); the others take effect where
 ``proposal.applied`` stands in the journal.
 """
@@ -69,11 +72,36 @@ def _proposal_made(state, rec, ctx):
         if "key" not in rule or "value" not in rule:
             raise DomainError("data", "A house rule needs a key and a value.")
         check_house_rule(state, ctx, rule["key"], rule["value"])
+    elif action == "seat":
+        if data["target"] is not None:
+            raise DomainError("target", "A seating proposal names no event.")
+        entry["data"] = _seat_change(state, data["data"])
     elif data["target"] is not None:
         raise DomainError("target", "An export proposal names no event.")
     referee = rec.actor == state["referee"]
-    entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
+    if action == "export":
+        # A full export reveals every side's secrets: each side agrees for itself (the
+        # proposer for their own side); the referee's word does not do for them.
+        entry["needs"] = [s for s in state["sides"] if s != rec.side]
+    else:
+        entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
     state["proposals"][str(rec.seq)] = entry
+
+
+def _seat_change(state, change) -> dict:
+    """A "seat" proposal's data: {"kind": player.assigned | player.replaced | referee.assigned,
+    "data": that event's data}, checked against the state now (and again when applied)."""
+    from .core_events import KINDS, SEAT_KINDS, seat_problem
+
+    if state["status"] != "active":
+        raise DomainError("action", "Before play starts the organizer seats people directly.")
+    if not isinstance(change, dict) or change.get("kind") not in SEAT_KINDS or set(change) != {"kind", "data"}:
+        raise DomainError("data", f"Give the change as {{\"kind\": one of {', '.join(SEAT_KINDS)}, \"data\": …}}.")
+    cleaned = KINDS[change["kind"]].clean(change["data"])
+    problem = seat_problem(state, change["kind"], cleaned, agreed=True)
+    if problem is not None:
+        raise DomainError(f"data.{problem.field}", problem.message)
+    return {"kind": change["kind"], "data": cleaned}
 
 
 def _pending(state, number):
@@ -87,7 +115,7 @@ def _pending(state, number):
 
 def _proposal_approved(state, rec, ctx):
     proposal = _pending(state, rec.data["proposal"])
-    if rec.actor == state["referee"]:
+    if rec.actor == state["referee"] and referee_may_approve(proposal):
         proposal["approved"].append("referee")
     elif rec.side in proposal["needs"] and rec.side not in proposal["approved"]:
         proposal["approved"].append(rec.side)
@@ -103,8 +131,15 @@ def _proposal_rejected(state, rec, ctx):
     proposal["status"] = "rejected"
 
 
+def referee_may_approve(proposal) -> bool:
+    """The referee agrees for everyone, except to a full export (each side for itself)."""
+    return proposal["action"] != "export"
+
+
 def is_complete(proposal) -> bool:
-    return "referee" in proposal["approved"] or set(proposal["needs"]) <= set(proposal["approved"])
+    if "referee" in proposal["approved"] and referee_may_approve(proposal):
+        return True
+    return set(proposal["needs"]) <= set(proposal["approved"])
 
 
 def _proposal_applied(state, rec, ctx):
@@ -120,6 +155,11 @@ def _proposal_applied(state, rec, ctx):
         set_house_rule(state, ctx, rule["key"], rule["value"], rule.get("note", ""), rec.seq)
     elif proposal["action"] == "export":
         state["export_approved"] = rec.seq
+    elif proposal["action"] == "seat":
+        from .core_events import apply_seat
+
+        change = proposal["data"]
+        apply_seat(state, change["kind"], change["data"], agreed=True)
 
 
 HANDLERS = {

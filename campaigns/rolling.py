@@ -21,6 +21,9 @@ class DicePool:
     faces: dict[str, list[int]] = field(default_factory=dict)
     exprs: dict[str, str] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)
+    # key -> the side the rules roll it for ("" public), as asked during folds: a journal
+    # file's dice are held to it (campaigns.journal_io).
+    requested: dict[str, str] = field(default_factory=dict)
 
     @classmethod
     def from_records(cls, records) -> "DicePool":

@@ -7,9 +7,126 @@ error ("purchases[2].id: Unknown RG ID").
 
 from __future__ import annotations
 
+import json
+import math
+import unicodedata
 from dataclasses import dataclass, field, replace
 
 from .errors import DomainError
+
+# Bounds on every free-form value a person, a client or a journal file may send (json
+# fields, lists without an item type, any text). Generous for play, small enough that no
+# value can make a campaign slow or unwritable for everyone (docs/architecture.md).
+JSON_MAX_DEPTH = 12  # nested lists/objects inside one value
+JSON_MAX_ITEMS = 1000  # entries of one list or object
+JSON_MAX_STRING = 2000  # characters of one text (object keys included)
+JSON_MAX_BYTES = 64 * 1024  # one value written as compact JSON
+JSON_MAX_INT = 2**53  # whole numbers every JSON reader keeps exactly
+EVENT_MAX_BYTES = 64 * 1024  # an event's whole data
+_LINE_BREAKS = "\t\n\r"
+
+
+def text_problem(value: str, *, multiline: bool = True) -> str | None:
+    """Why a text may not be stored, or None: control characters (but tabs and line breaks
+    in longer text), lone surrogates (no database stores them) and direction overrides."""
+    for char in value:
+        category = unicodedata.category(char)
+        if category == "Cc" and not (multiline and char in _LINE_BREAKS):
+            return "Control characters are not allowed."
+        if category == "Cs":
+            return "Not valid Unicode text."
+        if "\u202a" <= char <= "\u202e" or "\u2066" <= char <= "\u2069":
+            return "Text direction controls are not allowed."
+    return None
+
+
+def clean_name(value, path: str = "name", max_length: int = 120) -> str:
+    """A name (club, campaign, person): one line of printable text."""
+    if not isinstance(value, str):
+        raise DomainError(path, "Must be text.")
+    value = value.strip()
+    if not value:
+        raise DomainError(path, "This field is required.")
+    if len(value) > max_length:
+        raise DomainError(path, f"At most {max_length} characters.")
+    problem = text_problem(value, multiline=False)
+    if problem:
+        raise DomainError(path, problem)
+    return value
+
+
+def shown_key(key) -> str:
+    """An unknown key as it may appear in an error's field name (short and printable)."""
+    text = key if isinstance(key, str) else repr(key)
+    text = "".join(c if c.isprintable() else "?" for c in text[:40])
+    return text + ("…" if len(str(key)) > 40 else "")
+
+
+def check_json(value, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_depth: int = JSON_MAX_DEPTH):
+    """Refuse (DomainError naming the nested path) a free-form value that is too deep, too
+    large, or holds what no JSON store keeps (NaN, huge numbers, control characters).
+    Iterative: no value can exhaust the stack here. `path` "" checks an event's data as a
+    whole (errors then name its fields, as the kind's own checks do)."""
+    stack = [(value, path, 0)]
+    while stack:
+        item, where, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= max_depth:
+                raise DomainError(where or "data", f"Nested too deeply (at most {max_depth} levels).")
+            if len(item) > JSON_MAX_ITEMS:
+                raise DomainError(where or "data", f"At most {JSON_MAX_ITEMS} entries.")
+            if isinstance(item, dict):
+                for key, inner in item.items():
+                    if not isinstance(key, str):
+                        raise DomainError(where, "Object keys must be text.")
+                    _check_text(key, _join(where, shown_key(key)))
+                    stack.append((inner, _join(where, shown_key(key)), depth + 1))
+            else:
+                stack.extend((inner, f"{where}[{i}]", depth + 1) for i, inner in enumerate(item))
+        elif isinstance(item, str):
+            _check_text(item, where)
+        elif isinstance(item, bool) or item is None:
+            pass
+        elif isinstance(item, int):
+            if abs(item) > JSON_MAX_INT:
+                raise DomainError(where, "Number too large.")
+        elif isinstance(item, float):
+            if not math.isfinite(item):
+                raise DomainError(where, "Must be a finite number.")
+        else:
+            raise DomainError(where, "Not a JSON value.")
+    if len(json.dumps(value, ensure_ascii=False, separators=(",", ":"))) > max_bytes:
+        raise DomainError(path or "data", f"Too large (at most {max_bytes // 1024} KB as JSON).")
+    return value
+
+
+def _join(where: str, key: str) -> str:
+    return f"{where}.{key}" if where else key
+
+
+def _check_text(text: str, where: str) -> None:
+    if len(text) > JSON_MAX_STRING:
+        raise DomainError(where, f"At most {JSON_MAX_STRING} characters.")
+    problem = text_problem(text)
+    if problem:
+        raise DomainError(where, problem)
+
+
+def parse_json(text, *, max_depth: int = 64):
+    """json.loads that refuses (ValueError) what would exhaust the stack or nests deeper
+    than `max_depth`: for request bodies, page fields and journal files."""
+    try:
+        value = json.loads(text)
+    except RecursionError:
+        raise ValueError(f"nested too deeply (at most {max_depth} levels)") from None
+    stack = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if isinstance(item, (dict, list)):
+            if depth >= max_depth:
+                raise ValueError(f"nested too deeply (at most {max_depth} levels)")
+            stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+    return value
 
 
 @dataclass(frozen=True)
@@ -75,6 +192,9 @@ class Field:
             raise DomainError(path, "This field is required.")
         if len(value) > self.max_length:
             raise DomainError(path, f"At most {self.max_length} characters.")
+        problem = text_problem(value, multiline=self.max_length > 200)
+        if problem:
+            raise DomainError(path, problem)
         if self.choices and value not in self.choices:
             raise DomainError(path, f"Must be one of: {', '.join(map(str, self.choices))}.")
         return value
@@ -94,6 +214,8 @@ class Field:
                 raise DomainError(path, "Must be a whole number.") from None
         if not isinstance(value, int):
             raise DomainError(path, "Must be a whole number.")
+        if abs(value) > JSON_MAX_INT:
+            raise DomainError(path, "Number too large.")
         if self.min is not None and value < self.min:
             raise DomainError(path, f"Must be at least {self.min}.")
         if self.max is not None and value > self.max:
@@ -112,12 +234,13 @@ class Field:
     def _clean_list(self, value, path):
         if not isinstance(value, list):
             raise DomainError(path, "Must be a list.")
-        if self.max is not None and len(value) > self.max:
-            raise DomainError(path, f"At most {self.max} entries.")
+        most = self.max if self.max is not None else JSON_MAX_ITEMS
+        if len(value) > most:
+            raise DomainError(path, f"At most {most} entries.")
         if self.min is not None and len(value) < self.min:
             raise DomainError(path, f"At least {self.min} entries.")
         if self.item is None:
-            return list(value)
+            return list(check_json(value, path))
         return [self.item.clean(v, f"{path}[{i}]") for i, v in enumerate(value)]
 
     def _clean_object(self, value, path):
@@ -126,7 +249,7 @@ class Field:
         return clean_fields(self.fields, value, prefix=f"{path}.")
 
     def _clean_json(self, value, path):
-        return value
+        return check_json(value, path)
 
 
 def clean_fields(fields, data, prefix: str = "") -> dict:
@@ -136,7 +259,7 @@ def clean_fields(fields, data, prefix: str = "") -> dict:
     known = {f.name for f in fields}
     for key in data:
         if key not in known:
-            raise DomainError(f"{prefix}{key}", "Unknown field.")
+            raise DomainError(f"{prefix}{shown_key(key)}", "Unknown field.")
     return {f.name: f.clean(data.get(f.name), f"{prefix}{f.name}") for f in fields}
 
 

@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .schema import Field
+from .schema import Field, parse_json
 
 _SCALAR = ("str", "int", "bool", "choice")
 DICE_PREFIX = "dice:"
@@ -98,7 +98,7 @@ class _PlainValue(forms.CharField):
         if value in ("", None):
             return None
         try:
-            parsed = json.loads(value)
+            parsed = parse_json(value)  # never exhausts the stack
         except ValueError:
             return value
         return parsed if isinstance(parsed, (int, float, bool)) else value
@@ -115,7 +115,7 @@ class _HiddenValue(forms.CharField):
             return None
         if value[:1] in "[{":
             try:
-                return json.loads(value)
+                return parse_json(value)
             except ValueError:
                 raise ValidationError("This value was changed on the way.") from None
         return value

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field, replace
 from . import visibility
 from .errors import Forbidden, NotFound
 from .models import Campaign
-from .proposals import is_complete
+from .proposals import is_complete, referee_may_approve
 from .records import Record, Viewer
 from .services.state import current_state, current_states
 from .systems import get_system
@@ -97,8 +97,9 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     for proposal in state["proposals"].values():
         if proposal["status"] != "pending" or is_complete(proposal):
             continue
-        if viewer.referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
-            todos.append(Todo("proposal.approved", f"Agree to a proposed {proposal['action'].replace('_', ' ')}",
+        as_referee = viewer.referee and referee_may_approve(proposal)
+        if as_referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
+            todos.append(Todo("proposal.approved", f"Agree to {proposal_summary(proposal, state)}",
                               viewer.playing, initial={"proposal": proposal["uid"]}))
     played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
     if played and (viewer.playing or viewer.referee):
@@ -109,6 +110,19 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
             todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
                               action.optional, action.button))
     return todos
+
+
+def proposal_summary(proposal: dict, state: dict) -> str:
+    """A proposal in words, as far as every reader of it may know ("seat carol as referee")."""
+    if proposal["action"] == "seat" and isinstance(proposal.get("data"), dict):
+        kind, data = proposal["data"]["kind"], proposal["data"]["data"]
+        side = state["sides"].get(data.get("side"), {}).get("name", data.get("side"))
+        if kind == "referee.assigned":
+            return f"seat {data['username']} as referee"
+        if kind == "player.assigned":
+            return f"seat {data['username']} with {side}"
+        return f"seat {data['new']} with {side} instead of {data['old']}"
+    return f"a proposed {proposal['action'].replace('_', ' ')}"
 
 
 def _options_help(sealed) -> str:

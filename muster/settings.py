@@ -8,6 +8,7 @@ beyond the loopback) sets SECRET_KEY, DATABASE_URL, REDIS_URL (see README,
 "Configuration"; muster/serving.py decides which rules apply).
 """
 
+from datetime import timedelta
 from pathlib import Path
 
 import environ
@@ -45,6 +46,7 @@ INSTALLED_APPS = [
     "django_filters",
     "drf_spectacular",
     "drf_spectacular_sidecar",
+    "axes",
     "campaigns",
     "rosters",
     "api",
@@ -52,6 +54,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "muster.limits.RequestBodyLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -59,6 +62,7 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
+    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into muster.signin's answer
 ]
 
 ROOT_URLCONF = "muster.urls"
@@ -126,6 +130,18 @@ AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.CommonPasswordValidator"},
     {"NAME": "django.contrib.auth.password_validation.NumericPasswordValidator"},
 ]
+AUTHENTICATION_BACKENDS = [
+    "axes.backends.AxesStandaloneBackend",  # refuses a locked-out sign-in before any password check
+    "django.contrib.auth.backends.ModelBackend",
+]
+# Sign-in throttling (muster.signin): per username and address, counted in the database.
+AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)
+AXES_COOLOFF_TIME = timedelta(minutes=env.int("LOGIN_COOLOFF_MINUTES", default=15))
+AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
+AXES_RESET_ON_SUCCESS = True
+AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful sign-in
+AXES_LOCKOUT_CALLABLE = "muster.signin.locked_out"
+AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
@@ -171,6 +187,11 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
+    "DEFAULT_PARSER_CLASSES": [
+        "api.parsers.BoundedJSONParser",
+        "rest_framework.parsers.FormParser",
+        "rest_framework.parsers.MultiPartParser",
+    ],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
@@ -181,6 +202,10 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
     "COMPONENT_SPLIT_REQUEST": True,
+    "POSTPROCESSING_HOOKS": [
+        "drf_spectacular.hooks.postprocess_schema_enums",
+        "api.openapi.document_common_errors",
+    ],
 }
 
 # --- Security (HTTPS-only on a public site; plain HTTP on the loopback) ----------------
@@ -196,6 +221,12 @@ SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"
 
 # --- Muster -------------------------------------------------------------------
+# The largest request body accepted (pages and API; 413 beyond). An event's data is
+# bounded separately (campaigns.schema.EVENT_MAX_BYTES).
+MUSTER_MAX_REQUEST_BYTES = env.int("MUSTER_MAX_REQUEST_BYTES", default=256 * 1024)
+DATA_UPLOAD_MAX_MEMORY_SIZE = MUSTER_MAX_REQUEST_BYTES
+# The largest journal file replay_campaign reads (refused before parsing beyond it).
+MUSTER_JOURNAL_MAX_BYTES = env.int("MUSTER_JOURNAL_MAX_BYTES", default=16 * 1024 * 1024)
 # Game systems outside campaigns/systems/ (tests add a small test-only system).
 MUSTER_EXTRA_SYSTEMS = env.list("MUSTER_EXTRA_SYSTEMS", default=[])
 # Tests that need PostgreSQL/Redis/a worker skip when absent, unless this is set (CI).

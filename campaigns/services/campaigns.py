@@ -8,15 +8,16 @@ from django.db import transaction
 from django.utils import timezone
 
 from .. import engine, visibility
+from ..core_events import seat_problem
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
 from ..records import Record
 from ..rolling import DicePool, DiceProvider
-from ..schema import Field, clean_fields
+from ..schema import Field, clean_fields, clean_name
 from ..systems import all_systems, get_system
 from . import projections
 from .journal import submit
-from .state import store_snapshot
+from .state import current_state, store_snapshot
 
 DICE_MODE = Field(
     "dice_mode", "choice", label="Dice", choices=("server", "entered"), required=False, default="server",
@@ -38,7 +39,7 @@ def create_campaign(*, club: Club, user, system: str, variant: str, name: str, o
         game.variant(variant)
     except KeyError:
         raise DomainError("variant", f"{game.name} has no variant {variant!r}.") from None
-    name = Field("name", max_length=120).clean(name)
+    name = clean_name(name, "name", Campaign._meta.get_field("name").max_length)
     cleaned = clean_fields(option_fields(game), options or {}, prefix="options.")
     data = {"system": system, "variant": variant, "name": name, "options": cleaned}
     record = Record(
@@ -59,7 +60,7 @@ def create_campaign(*, club: Club, user, system: str, variant: str, name: str, o
 
 def assign_player(campaign, user, *, side: str, username: str):
     _check_member(campaign, username)
-    return submit(campaign, user, "player.assigned", {"side": side, "username": username})
+    return _seat(campaign, user, "player.assigned", {"side": side, "username": username})
 
 
 def remove_player(campaign, user, *, side: str, username: str):
@@ -68,13 +69,30 @@ def remove_player(campaign, user, *, side: str, username: str):
 
 def replace_player(campaign, user, *, side: str, old: str, new: str):
     _check_member(campaign, new)
-    return submit(campaign, user, "player.replaced", {"side": side, "old": old, "new": new})
+    return _seat(campaign, user, "player.replaced", {"side": side, "old": old, "new": new})
 
 
 def assign_referee(campaign, user, *, username: str | None):
     if username:
         _check_member(campaign, username)
-    return submit(campaign, user, "referee.assigned", {"username": username or None})
+    return _seat(campaign, user, "referee.assigned", {"username": username or None})
+
+
+def _seat(campaign, user, kind: str, data: dict):
+    """Seat someone directly, or, once play has started, propose it to the sides when it
+    needs their agreement (a new referee, someone who has seen another side's secrets): the
+    answer's first event is then the proposal (campaigns.core_events.seat_problem)."""
+    state = current_state(campaign)
+    needs_agreement = seat_problem(state, kind, data, agreed=False) is not None
+    if needs_agreement and seat_problem(state, kind, data, agreed=True) is None:
+        return submit(campaign, user, "proposal.made", {"action": "seat", "data": {"kind": kind, "data": data}})
+    return submit(campaign, user, kind, data)
+
+
+def is_proposal(submission) -> bool:
+    """Did a seating become a proposal (see _seat)?"""
+    events = getattr(submission, "events", None)
+    return bool(events) and events[0].kind == "proposal.made"
 
 
 def _check_member(campaign, username):

@@ -10,6 +10,7 @@ from django.utils.text import slugify
 from .. import visibility
 from ..errors import DomainError, Forbidden, NotFound
 from ..models import Club, ClubLogEntry, Invitation, Membership
+from ..schema import clean_name
 
 
 def _log(club: Club, actor, action: str, **detail) -> None:
@@ -17,16 +18,16 @@ def _log(club: Club, actor, action: str, **detail) -> None:
 
 
 def create_club(*, user, name: str) -> Club:
-    name = (name or "").strip()
-    if not name:
+    if not (name or "").strip():
         raise DomainError("name", "Give the club a name.")
+    name = clean_name(name, "name", Club._meta.get_field("name").max_length)
     base = slugify(name)[:50] or "club"
     slug, n = base, 1
     while Club.objects.filter(slug=slug).exists():
         n += 1
         slug = f"{base}-{n}"
     with transaction.atomic():
-        club = Club.objects.create(name=name[:120], slug=slug)
+        club = Club.objects.create(name=name, slug=slug)
         Membership.objects.create(club=club, user=user, role=Membership.ORGANIZER)
         _log(club, user, "club.created", name=club.name)
     return club
@@ -70,10 +71,12 @@ def accept_invitation(*, code: str, user) -> Membership:
         membership, created = Membership.objects.get_or_create(
             club=invitation.club, user=user, defaults={"role": invitation.role}
         )
+        if not created:  # already a member: the code is left for the person it was meant for
+            return membership
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
-        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk,
-             role=membership.role, joined=created)
+        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk, role=membership.role,
+             joined=True)
     return membership
 
 
@@ -116,3 +119,33 @@ def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
             _log(club, user, "member.role", username=user.username, old=Membership.ORGANIZER,
                  new=Membership.PLAYER)
     return membership
+
+
+# --- a site operator's changes (replaying a journal file: campaigns.journal_io) ----------------
+# The operator is no member: these entries have no actor and say "by": "operator".
+
+
+def operator_create_club(*, slug: str, name: str, organizer) -> Club:
+    slug = (slug or "").strip()
+    if not slug or slug != slugify(slug) or len(slug) > 60:
+        raise DomainError("club", "A club's slug is lowercase letters, digits and hyphens (at most 60).")
+    name = clean_name(name, "campaign.club.name")
+    if Club.objects.filter(slug=slug).exists():
+        raise DomainError("club", f"A club {slug!r} already exists.")
+    club = Club.objects.create(name=name, slug=slug)
+    Membership.objects.create(club=club, user=organizer, role=Membership.ORGANIZER)
+    _log(club, None, "club.created", name=club.name, by="operator", organizer=organizer.username)
+    return club
+
+
+def operator_add_member(*, club: Club, user, new_person: bool, journal_name: str) -> Membership:
+    """Make someone a player of the club because a replayed journal names them (the operator
+    mapped them with --map, or let replay create them)."""
+    membership = Membership.objects.create(club=club, user=user, role=Membership.PLAYER)
+    _log(club, None, "member.added", by="operator", username=user.username, role=membership.role,
+         new_person=new_person, journal_name=journal_name)
+    return membership
+
+
+def log_campaign_replayed(*, club: Club, campaign, events: int) -> None:
+    _log(club, None, "campaign.replayed", by="operator", campaign=campaign.pk, name=campaign.name, events=events)

@@ -28,6 +28,7 @@ from ..models import Campaign, Event
 from ..proposals import is_complete
 from ..records import Record, Viewer
 from ..rolling import DicePool, LiveProvider
+from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
 from ..systems import get_system
 from . import odds, projections
 from .state import current_state, load_records, store_snapshot
@@ -51,6 +52,7 @@ def submit(
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> Submission:
+    _check_door(kind, data, side, dice)
     if kind in CORE_KINDS and CORE_KINDS[kind].actor == "system":
         raise DomainError("kind", "This event is written by Muster itself.")
     if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 80):
@@ -70,6 +72,29 @@ def submit(
             if existing:
                 return _replayed(existing, user)
         raise
+
+
+DICE_MAX_KEYS = 50  # dice entered in one submission (a step rolls a handful)
+
+
+def _check_door(kind, data, side, dice) -> None:
+    """Bounds on everything a person sends, before anything is looked up: an event's data
+    (schema.EVENT_MAX_BYTES), the side, the kind and entered dice."""
+    if not isinstance(kind, str) or not 1 <= len(kind) <= 60:
+        raise DomainError("kind", "Unknown event kind.")
+    if side is not None and (not isinstance(side, str) or len(side) > 40):
+        raise DomainError("side", "Unknown side.")
+    if data is not None:
+        if not isinstance(data, dict):
+            raise DomainError("data", "Must be an object.")
+        check_json(data, "", max_bytes=EVENT_MAX_BYTES, max_depth=JSON_MAX_DEPTH + 2)
+    if dice is not None:
+        if not isinstance(dice, dict) or len(dice) > DICE_MAX_KEYS:
+            raise DomainError("dice", f"At most {DICE_MAX_KEYS} rolls, as {{key: [faces]}}.")
+        for key, faces in dice.items():
+            if not isinstance(key, str) or len(key) > 200 or not isinstance(faces, list) or len(faces) > 20:
+                raise DomainError("dice", "Each roll is a key (at most 200 characters) and its faces.")
+        check_json(dice, "dice", max_depth=2)
 
 
 def _replayed(existing, user) -> Submission:
@@ -92,6 +117,8 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     if kind_def is None:
         raise DomainError("kind", f"Unknown event kind {kind!r}.")
     acting_side = _acting_side(kind_def, viewer, side, state)
+    if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
+        raise Forbidden("Only a club organizer seats people.")
     _check_version(state, acting_side, expected_version)
     audience, acting_side = _audience(kind_def, acting_side, data, records, viewer)
     now = timezone.now()
@@ -213,7 +240,8 @@ class _Writer:
             )
         self.campaign.last_seq = self.records[-1].seq
         store_snapshot(self.campaign, self.state)
-        projections.refresh(self.campaign, self.state)
+        public = any(record.audience == "public" for record, _ in self.pending)
+        projections.refresh(self.campaign, self.state, public_change=public)
 
 
 def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str:
@@ -274,8 +302,15 @@ def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
 
 
 def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
-    """Pages and the API name events by uid; the journal refers to them by seq."""
+    """People name events by uid, never by sequence number (the journal's own references):
+    a number could be tried one by one, and any answer but one would tell a hidden event
+    from a missing one. An event this person may not read is not found, exactly like one
+    that does not exist, before anything else about it is checked."""
     data = dict(data)
+    refs = {"proposal.made": "target", "proposal.approved": "proposal", "proposal.rejected": "proposal"}
+    ref = refs.get(kind)
+    if ref and data.get(ref) is not None and not isinstance(data[ref], str):
+        raise DomainError(ref, "Name the event by its uid.")
     if kind == "proposal.made" and isinstance(data.get("target"), str):
         event = visibility.events_for(viewer, campaign).filter(uid=_uuid(data["target"], "target")).first()
         if event is None:

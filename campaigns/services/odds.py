@@ -1,13 +1,16 @@
 """Odds before rolling: the exact distribution of each of a side's upcoming rolls.
 
 Computed in a background task after every change of a campaign (``enqueue``) and kept in the
-Django cache (Redis in production) under campaign + journal position + side, so a stale answer is
-never shown as current. ``odds_for`` is the read: it returns only the sides the viewer may read
-(campaigns.visibility decides), never another side's.
+Django cache (Redis in production) under campaign + side + a digest of *what that side can see*
+(``position``), so a stale answer is never shown as current, and the other side's hidden steps
+never make a side's odds "pending" (the journal position would count them). ``odds_for`` is the
+read: it returns only the sides the viewer may read (campaigns.visibility decides).
 """
 
 from __future__ import annotations
 
+import hashlib
+import json
 import logging
 
 from django.core.cache import cache
@@ -20,14 +23,23 @@ from ..records import Record, Viewer
 from ..rolling import DicePool, DiceProvider
 from ..rolls import upcoming_odds
 from ..systems import get_system
+from ..visibility import view_state
 from .state import current_state
 
 log = logging.getLogger(__name__)
 TIMEOUT = 7 * 24 * 3600
 
 
-def cache_key(campaign_id: int, seq: int, side: str) -> str:
-    return f"muster:odds:{campaign_id}:{seq}:{side}"
+def position(state: dict, side: str) -> str:
+    """Where the campaign stands as one side sees it: moves with every change that side can
+    see, never with another side's hidden ones."""
+    view = view_state(state, Viewer.for_side(side))
+    text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
+    return hashlib.sha256(text.encode()).hexdigest()[:32]
+
+
+def cache_key(campaign_id: int, side: str, at: str) -> str:
+    return f"muster:odds:{campaign_id}:{side}:{at}"
 
 
 def compute(campaign: Campaign, side: str) -> dict:
@@ -40,8 +52,8 @@ def compute(campaign: Campaign, side: str) -> dict:
         upcoming = system.upcoming_rolls(state, side, ctx)
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
         rolls = custom(state, side, ctx, upcoming) if custom else [upcoming_odds(ctx, r) for r in upcoming]
-    data = {"seq": state["seq"], "side": side, "rolls": rolls}
-    cache.set(cache_key(campaign.pk, state["seq"], side), data, TIMEOUT)
+    data = {"side": side, "rolls": rolls}
+    cache.set(cache_key(campaign.pk, side, position(state, side)), data, TIMEOUT)
     return data
 
 
@@ -69,16 +81,19 @@ def enqueue(campaign: Campaign) -> None:
     transaction.on_commit(send)
 
 
-def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
+def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None, state: dict | None = None) -> dict[str, dict]:
     """side -> odds for the sides the viewer may read (only `side` if given). A side whose odds are
-    not computed yet for the current journal position gets {"status": "pending"} and is enqueued."""
+    not computed yet for what it can now see gets {"status": "pending"} and is enqueued.
+    `state`: the campaign's full current state, if the caller has it."""
     if side is not None and not viewer.can_read("side", side):
         raise Forbidden("You may not see another side's odds.")
     readable = [s for s in get_system(campaign.system).side_slugs() if viewer.can_read("side", s)]
     wanted = [side] if side is not None else readable
+    if wanted and state is None:
+        state = current_state(campaign)
     result = {}
     for slug in wanted:
-        data = cache.get(cache_key(campaign.pk, campaign.last_seq, slug))
+        data = cache.get(cache_key(campaign.pk, slug, position(state, slug)))
         result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
     if any(entry["status"] == "pending" for entry in result.values()):
         enqueue(campaign)  # e.g. the cache was cleared: computed again in the background

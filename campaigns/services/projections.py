@@ -16,12 +16,16 @@ from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
 
-def refresh(campaign: Campaign, state: dict) -> None:
+def refresh(campaign: Campaign, state: dict, *, public_change: bool = True) -> None:
+    """`public_change`: the change includes an event every member can read. Only then does
+    `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
+    up the other side's dashboard."""
     users = _users(state)
     campaign.status = state["status"]
     campaign.referee = users.get(state["referee"]) if state["referee"] else None
     campaign.last_seq = state["seq"]
-    campaign.updated_at = timezone.now()
+    if public_change:
+        campaign.updated_at = timezone.now()
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at"])
     _refresh_sides(campaign, state, users)
     _refresh_scenarios(campaign, state)

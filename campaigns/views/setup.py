@@ -115,7 +115,7 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
         return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **{form_name: form}),
                       status=400)
     try:
-        action(campaign, form.cleaned_data if form is not None else {})
+        result = action(campaign, form.cleaned_data if form is not None else {})
     except DomainError as error:
         if form is not None:
             form.add_error(error.field if error.field in form.fields else None, error.message)
@@ -123,6 +123,8 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
         else:
             extra = {"setup_error": error.message}
         return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **extra), status=400)
+    if campaign_services.is_proposal(result):  # in play, a new referee or a side change needs agreement
+        success = "Proposed: it applies once the other side agrees (or the referee)."
     messages.success(request, success)
     return done(request, reverse(to, args=[campaign.pk]))
 

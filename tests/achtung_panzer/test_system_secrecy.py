@@ -169,3 +169,43 @@ def test_the_same_pages_do_differ_for_the_referee(wars, people):
         client.force_login(people["rita"])
         pages.append(_html(client.get(f"/campaigns/{war.campaign.pk}/").content.decode(), war))
     assert pages[0] != pages[1]
+
+
+def test_the_germans_lists_and_odds_status_stay_put_while_the_allies_buy_in_secret(
+        club, people, django_capture_on_commit_callbacks):
+    """The dashboard and the club page (two campaigns: an order to give away) and the status of
+    the German odds (API and page) are the same before and after Allied purchases, even before
+    the odds task has run again."""
+    from django.core.cache import cache
+    from django.test import Client
+
+    first = War(club, people, name="First")
+    first.by("allied", "ap.declare", {"special": "none"})
+    War(club, people, name="Second")
+    page, api = Client(), APIClient()
+    page.force_login(people["bob"])
+    api.force_login(people["bob"])
+    pk = first.campaign.pk
+    cache.clear()
+    with django_capture_on_commit_callbacks(execute=True):
+        api.get(f"/api/v1/campaigns/{pk}/odds/")
+
+    def seen():
+        odds = api.get(f"/api/v1/campaigns/{pk}/odds/").json()
+        panel = re.search(r'<section id="odds".*?</section>', page.get(f"/campaigns/{pk}/").content.decode(), re.S)
+        return {
+            "dashboard": _html(page.get("/").content.decode(), first),
+            "club": _html(page.get(f"/clubs/{club.slug}/").content.decode(), first),
+            "odds": [(entry["side"], entry["status"]) for entry in odds],
+            "odds_panel": _html(panel.group(0) if panel else "", first),
+        }
+
+    before = seen()
+    assert before["odds"] == [("german", "ready")]
+    with django_capture_on_commit_callbacks(execute=False):
+        first.by("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
+        first.by("allied", "ap.purchase", {"action": "buy", "rg": "A5"})
+    assert first.side("allied")["purchases"], "the Allies really bought"
+    after = seen()
+    for part in before:
+        assert after[part] == before[part], part

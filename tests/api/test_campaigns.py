@@ -223,9 +223,15 @@ def test_the_organizer_replaces_and_removes_players(skirmish, client_for):
 
 
 def test_the_organizer_names_and_clears_the_referee(skirmish, client_for):
+    """In play, a new referee is a proposal (issue 9, item 5): the sitting referee agrees here."""
     olga = client_for("olga")
     response = post(olga, f"/api/v1/campaigns/{skirmish.pk}/referee/", {"username": "carol"})
-    assert response.status_code == 200 and response.json()["state"]["referee"] == "carol"
+    assert response.status_code == 200 and response.json()["state"]["referee"] == "rita"
+    (proposal,) = [e for e in response.json()["events"] if e["kind"] == "proposal.made"]
+    assert proposal["data"]["action"] == "seat"
+    agreed = post(client_for("rita"), f"/api/v1/campaigns/{skirmish.pk}/events/",
+                  {"kind": "proposal.approved", "data": {"proposal": proposal["uid"]}})
+    assert agreed.status_code == 201 and agreed.json()["state"]["referee"] == "carol"
     skirmish.refresh_from_db()
     assert skirmish.referee.username == "carol"
     assert post(olga, f"/api/v1/campaigns/{skirmish.pk}/referee/", {"username": None}).status_code == 200

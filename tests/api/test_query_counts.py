@@ -138,12 +138,13 @@ def test_campaign_detail_does_not_grow_with_scenarios_and_players(skirmish, peop
     start = skirmish.scenarios.count()
     Scenario.objects.bulk_create([Scenario(campaign=skirmish, index=i, label=f"R{i}", status="upcoming")
                                   for i in range(start, start + 20)])
-    for name in ("carol", "rita"):  # more players on a side: team play
-        if name == "rita":
-            svc.assign_referee(skirmish, people["olga"], username=None)
+    from tests.factories import MembershipFactory, UserFactory
+
+    MembershipFactory(club=skirmish.club, user=UserFactory(username="dave"))
+    for name in ("carol", "dave"):  # more players on a side: team play (newcomers, seated directly)
         svc.assign_player(skirmish, people["olga"], side="blue", username=name)
     with django_assert_max_num_queries(small):
         response = client.get(url)
     assert len(response.json()["scenarios"]) == start + 20
     assert sorted(next(s for s in response.json()["sides"] if s["slug"] == "blue")["players"]) == [
-        "bob", "carol", "rita"]
+        "bob", "carol", "dave"]

@@ -181,11 +181,11 @@ def test_correcting_an_old_result_recomputes_and_reuses_dice(skirmish, people):
     dice_before = list(Event.objects.filter(kind="dice.rolled").values_list("data", flat=True))
     first_result = Event.objects.get(kind="result.submitted", data__scenario=0)
     proposal = submit(skirmish, people["alice"], "proposal.made", {
-        "action": "correct", "target": first_result.seq, "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
+        "action": "correct", "target": str(first_result.uid), "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
         "reason": "Swapped the scores",
     })
     assert proposal.state["game"]["public"]["wins"] == {"red": 1, "blue": 0}  # not applied yet
-    approved = submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    approved = submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert [e.kind for e in approved.events] == ["proposal.approved", "proposal.applied"]
     after = _state(skirmish)
     assert after["game"]["public"]["wins"] == {"red": 0, "blue": 1}
@@ -201,9 +201,9 @@ def test_correcting_an_old_result_recomputes_and_reuses_dice(skirmish, people):
 def test_undo_and_redo_reuses_the_recorded_dice(skirmish, people):
     first = submit(skirmish, people["alice"], "skirmish.supply")
     dice = first.events[1].data["dice"]
-    proposal = submit(skirmish, people["alice"], "proposal.made", {"action": "undo", "target": first.events[0].seq})
+    proposal = submit(skirmish, people["alice"], "proposal.made", {"action": "undo", "target": str(first.events[0].uid)})
     assert proposal.events[0].audience == "side"  # a proposal about a secret event stays secret
-    submit(skirmish, people["rita"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(skirmish, people["rita"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     state = _state(skirmish)
     assert state["game"]["sides"]["red"]["rolls"] == []
     again = submit(skirmish, people["alice"], "skirmish.supply")
@@ -217,16 +217,16 @@ def test_a_correction_that_breaks_a_later_event_is_refused(skirmish, people):
     first_buy = buy.events[0]
     # Correcting the purchase to 3 breaks the per-round limit: reported, nothing applied.
     proposal = submit(skirmish, people["alice"], "proposal.made", {
-        "action": "correct", "target": first_buy.seq, "data": {"count": 3},
+        "action": "correct", "target": str(first_buy.uid), "data": {"count": 3},
     })
     count = Event.objects.count()
     with pytest.raises(DomainError) as error:
-        submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+        submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert Event.objects.count() == count
     # Bob cannot see red's purchase: the message says so without details.
     assert "private event of another side" in error.value.message
     with pytest.raises(DomainError) as error:
-        submit(skirmish, people["rita"], "proposal.approved", {"proposal": proposal.events[0].seq})
+        submit(skirmish, people["rita"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert "At most 2 reinforcements" in error.value.message
 
 
@@ -253,7 +253,7 @@ def test_late_house_rule_needs_every_side(skirmish, people):
         "action": "house_rule", "data": {"key": "buy.max_per_round", "value": 3},
     })
     assert "buy.max_per_round" not in _state(skirmish)["house_rules"]
-    submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert _state(skirmish)["house_rules"]["buy.max_per_round"]["value"] == 3
 
 

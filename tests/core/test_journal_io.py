@@ -20,9 +20,9 @@ def played(skirmish, people):
     _play_round(skirmish, people, 3, 1)
     first = Event.objects.get(kind="result.submitted", data__scenario=0)
     proposal = submit(skirmish, people["alice"], "proposal.made", {
-        "action": "correct", "target": first.seq, "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
+        "action": "correct", "target": str(first.uid), "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
     })
-    submit(skirmish, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     submit(skirmish, people["alice"], "skirmish.supply")
     return skirmish
 
@@ -41,7 +41,7 @@ def test_export_replay_export_is_identical(played):
     _wipe()
     out = io.StringIO()
     path = _write(exported)
-    call_command("replay_campaign", path, stdout=out)
+    call_command("replay_campaign", path, "--create-club", "--create-people", stdout=out)
     printed = json.loads(out.getvalue())
     assert printed["state"] == state_before
     again = Campaign.objects.get()
@@ -102,8 +102,45 @@ def test_organizer_full_export_needs_every_side(played, people):
     olga = _viewer(played, people["olga"])  # olga plays red
     assert journal_io.export_journal(played, olga)["scope"] == "side:red"
     proposal = submit(played, people["olga"], "proposal.made", {"action": "export"})
-    submit(played, people["bob"], "proposal.approved", {"proposal": proposal.events[0].seq})
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     assert journal_io.export_journal(played, olga)["scope"] == "full"
+
+
+def test_the_referees_approval_does_not_open_a_full_export(played, people):
+    """Issue 9, item 4: olga (organizer, plays red) proposes a full export and the referee
+    alone approves. Blue's secrets are blue's: the export stays red's own until blue agrees."""
+    from campaigns.errors import DomainError
+
+    olga = _viewer(played, people["olga"])
+    proposal = submit(played, people["olga"], "proposal.made", {"action": "export"}).events[0]
+    with pytest.raises(DomainError) as error:
+        submit(played, people["rita"], "proposal.approved", {"proposal": str(proposal.uid)})
+    assert error.value.field == "proposal"
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    assert not Event.objects.filter(kind="proposal.applied", data__proposal=proposal.seq).exists()
+
+
+def test_a_referees_export_proposal_needs_every_side(played, people):
+    rita_proposal = submit(played, people["rita"], "proposal.made", {"action": "export"}).events[0]
+    olga = _viewer(played, people["olga"])
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    submit(played, people["alice"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
+    assert journal_io.export_journal(played, olga)["scope"] == "side:red"  # blue has not agreed yet
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
+    assert journal_io.export_journal(played, olga)["scope"] == "full"
+
+
+def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, people):
+    proposal = submit(played, people["olga"], "proposal.made", {"action": "export"}).events[0]
+    submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.uid)})
+    applied = Event.objects.get(kind="proposal.applied", data__proposal=proposal.seq)
+    later = submit(played, people["bob"], "skirmish.supply").events  # blue's secret, after the agreement
+    exported = journal_io.export_journal(played, _viewer(played, people["olga"]))
+    assert exported["scope"] == "full" and exported["events"][-1]["seq"] == applied.seq
+    assert not {str(e.uid) for e in later} & {e["uid"] for e in exported["events"]}
+    # The referee (who sees everything anyway) and the operator get the whole journal.
+    assert journal_io.export_journal(played, _viewer(played, people["rita"]))["events"][-1]["uid"] == str(later[-1].uid)
+    assert journal_io.export_journal(played)["events"][-1]["uid"] == str(later[-1].uid)
 
 
 @pytest.mark.parametrize("mutate,field", [
@@ -120,7 +157,7 @@ def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
     mutate(document)
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert error.value.returncode == 2
     assert str(error.value).startswith(field)
     assert Campaign.objects.count() == 0 and Event.objects.count() == 0
@@ -133,7 +170,7 @@ def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
     document["events"][confirm]["side"] = "red"
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert str(error.value).startswith(f"events[{confirm}].scenario")
     from django.contrib.auth import get_user_model
 
@@ -148,7 +185,7 @@ def test_missing_dice_are_reported(played):
         event["seq"] = i + 1
     _wipe()
     with pytest.raises(CommandError) as error:
-        call_command("replay_campaign", _write(document))
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     assert "missing from the journal" in str(error.value)
 
 
@@ -158,7 +195,8 @@ def test_replay_maps_people(played):
     document = journal_io.export_journal(played)
     _wipe()
     get_user_model().objects.create_user("alicia", password="x-pass-1234")
-    call_command("replay_campaign", _write(document), "--map", "alice=alicia", stdout=io.StringIO())
+    call_command("replay_campaign", _write(document), "--map", "alice=alicia", "--create-club", "--create-people",
+                 stdout=io.StringIO())
     state = journal_io.full_state(Campaign.objects.get())
     assert state["sides"]["red"]["players"] == ["olga", "alicia"]
     assert not get_user_model().objects.filter(username="alice").exists()

@@ -106,3 +106,72 @@ def test_refusals_do_not_tell_about_the_other_sides_secrets(skirmish, people, cl
     _secret_steps(skirmish, people["alice"])
     assert answers() == before
     assert all(status == 400 for status, _ in before)
+
+
+# --- order, counts and statuses (issue 9, item 6) ------------------------------------------------
+
+
+def _second_campaign(club, people):
+    """A newer campaign of the same club and people: lists now have an order to give away."""
+    from campaigns.services import campaigns as svc
+
+    olga = people["olga"]
+    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="duel", name="Second war")
+    svc.assign_player(campaign, olga, side="red", username="alice")
+    svc.assign_player(campaign, olga, side="blue", username="bob")
+    submit(campaign, olga, "campaign.started")
+    return campaign
+
+
+def _lists_and_odds(client, api, campaign) -> dict:
+    odds = api.get(f"/api/v1/campaigns/{campaign.pk}/odds/").json()
+    section = re.search(r'<section id="odds".*?</section>', text_of(client.get(f"/campaigns/{campaign.pk}/")), re.S)
+    return {
+        "dashboard": _normalized(client.get("/")),
+        "club": _normalized(client.get(f"/clubs/{campaign.club.slug}/")),
+        "odds_api": [(entry["side"], entry["status"]) for entry in odds],
+        "odds_page": section.group(0) if section else "",
+    }
+
+
+@pytest.mark.parametrize("actor,side,others", CASES, ids=[f"{a}-{s}" for a, s, _ in CASES])
+def test_hidden_steps_move_nothing_in_lists_and_no_odds_to_pending(actor, side, others, skirmish, club, people,
+                                                                   client_for, django_capture_on_commit_callbacks):
+    """The dashboard and the club page order campaigns by their last change every member can
+    see; the odds are kept under what each side can see. So the other side's dashboard, club
+    page and odds status (API and page) are the same after a hidden step, even before the odds
+    are computed again."""
+    from django.core.cache import cache
+    from rest_framework.test import APIClient
+
+    _second_campaign(club, people)
+    cache.clear()
+    apis = {}
+    for name in others:
+        apis[name] = APIClient()
+        apis[name].force_login(people[name])
+    clients = {name: client_for(name) for name in others}
+    with django_capture_on_commit_callbacks(execute=True):  # every side's odds are computed
+        for name in others:
+            apis[name].get(f"/api/v1/campaigns/{skirmish.pk}/odds/")
+    before = {name: _lists_and_odds(clients[name], apis[name], skirmish) for name in others}
+    for name in others:
+        assert all(status == "ready" for _, status in before[name]["odds_api"]), before[name]["odds_api"]
+    with django_capture_on_commit_callbacks(execute=False):  # the odds are not recomputed yet
+        _secret_steps(skirmish, people[actor])
+    for name in others:
+        assert _lists_and_odds(clients[name], apis[name], skirmish) == before[name], name
+
+
+def test_a_change_everyone_sees_does_move_the_campaign_up(skirmish, club, people, client_for):
+    """The comparison above can fail: a public step moves the older campaign to the top."""
+    second = _second_campaign(club, people)
+    bob = client_for("bob")
+
+    def order():
+        page = text_of(bob.get("/"))
+        return page.index(f"/campaigns/{skirmish.pk}/") < page.index(f"/campaigns/{second.pk}/")
+
+    assert not order()  # the newer campaign first
+    submit(skirmish, people["alice"], "proposal.made", {"action": "export"})  # every member sees it
+    assert order()

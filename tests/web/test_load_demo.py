@@ -75,7 +75,8 @@ def test_systems_without_a_demo_are_skipped(db):
 
 def test_the_demo_organizer_can_log_in_and_invite(db, skirmish_demo, client):
     run()
-    assert client.login(username="demo-organizer", password="muster-demo")
+    signed_in = client.post("/accounts/login/", {"username": "demo-organizer", "password": "muster-demo"})
+    assert signed_in.status_code == 302
     invitations = Club.objects.get(slug="demo-club").invitations
     before = invitations.count()
     response = client.post("/clubs/demo-club/invitations/", {"role": "player"})

@@ -1,46 +1,57 @@
 """Build a campaign from a journal file and print its resulting state as JSON."""
 
 import json
+import sys
 
+from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.errors import DomainError
-from campaigns.journal_io import full_state, replay
+from campaigns.journal_io import full_state, read_journal, replay
 
 
 class Command(BaseCommand):
-    help = "Build a campaign from a Muster journal (docs/journal.md) and print its state as JSON."
+    help = (
+        "Build a campaign from a Muster journal (docs/journal.md) and print its state as JSON. "
+        "The file is checked, never trusted: any fault exits with code 2 and writes nothing."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="journal file ('-' for standard input)")
         parser.add_argument(
             "--map", action="append", default=[], metavar="OLD=NEW",
-            help="use existing user NEW wherever the journal names OLD (repeatable)",
+            help="use existing person NEW wherever the journal names OLD (repeatable)",
         )
-        parser.add_argument("--club", help="replay into this existing club (slug) instead of the journal's")
+        parser.add_argument("--club", help="replay into this existing club (slug) instead of creating the journal's")
+        parser.add_argument("--create-club", action="store_true",
+                            help="create the journal's club (refused if a club with its slug exists)")
+        parser.add_argument("--create-people", action="store_true",
+                            help="create the people the journal names who do not exist here (no password)")
 
-    def handle(self, *args, file, map, club, **options):
+    def handle(self, *args, file, map, club, create_club, create_people, **options):
         user_map = {}
         for pair in map:
             old, sep, new = pair.partition("=")
             if not sep or not old or not new:
                 raise CommandError(f"--map {pair!r}: write OLD=NEW.", returncode=2)
             user_map[old] = new
+        raw = self._read(file)
         try:
-            if file == "-":
-                import sys
-
-                document = json.load(sys.stdin)
-            else:
-                with open(file, encoding="utf-8") as handle:
-                    document = json.load(handle)
-        except OSError as error:
-            raise CommandError(f"{file}: {error.strerror}", returncode=2) from None
-        except json.JSONDecodeError as error:
-            raise CommandError(f"{file}: not valid JSON (line {error.lineno}: {error.msg})", returncode=2) from None
-        try:
-            campaign = replay(document, user_map=user_map, club_slug=club)
+            document = read_journal(raw)
+            campaign = replay(document, user_map=user_map, club_slug=club, create_club=create_club,
+                              create_people=create_people)
         except DomainError as error:
             raise CommandError(f"{error.field}: {error.message}", returncode=2) from None
         state = full_state(campaign)
         self.stdout.write(json.dumps({"campaign": campaign.pk, "state": state}, indent=2, sort_keys=True))
+
+    def _read(self, file) -> bytes:
+        """The file's bytes, reading at most one byte past the limit (refused before parsing)."""
+        limit = settings.MUSTER_JOURNAL_MAX_BYTES
+        try:
+            if file == "-":
+                return sys.stdin.buffer.read(limit + 1)
+            with open(file, "rb") as handle:
+                return handle.read(limit + 1)
+        except OSError as error:
+            raise CommandError(f"{file}: {error.strerror}", returncode=2) from None

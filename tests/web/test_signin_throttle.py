@@ -1,0 +1,69 @@
+"""Sign-in throttling (issue 9, item 8): after LOGIN_FAILURE_LIMIT (5) wrong passwords for one
+username from one address, even the right password is refused for LOGIN_COOLOFF_MINUTES, with
+a clear message; the API token, the login page and the admin share the count. Tests start with
+no attempts: they are rows of the test database, rolled back after each test."""
+
+from datetime import timedelta
+
+import pytest
+from axes.models import AccessAttempt
+from django.test import Client
+from rest_framework.test import APIClient
+
+TOKEN = "/api/v1/auth/token/"
+LOGIN = "/accounts/login/"
+RIGHT = "pass-word-123"  # tests/factories.py
+
+
+def _token(username, password):
+    return APIClient().post(TOKEN, {"username": username, "password": password}, format="json")
+
+
+def _page(username, password):
+    return Client().post(LOGIN, {"username": username, "password": password})
+
+
+def test_thirty_wrong_passwords_then_the_right_one_get_no_token(people, settings):
+    assert settings.AXES_FAILURE_LIMIT == 5
+    answers = [_token("alice", f"guess-{n}") for n in range(30)]
+    assert [a.status_code for a in answers[:4]] == [400] * 4
+    assert {a.status_code for a in answers[4:]} == {429}  # the fifth failure locks
+    right = _token("alice", RIGHT)
+    assert right.status_code == 429 and "Too many failed sign-ins" in right.json()["detail"]
+    assert set(right.json()) == {"detail"} and "token" not in right.json()
+
+
+def test_the_login_page_locks_out_too_with_a_clear_page(people):
+    for n in range(4):
+        assert _page("bob", f"guess-{n}").status_code == 200  # the form again, with its error
+    assert _page("bob", "guess-4").status_code == 429  # the fifth failure locks
+    locked = _page("bob", RIGHT)
+    assert locked.status_code == 429 and "Too many failed sign-ins" in locked.content.decode()
+    assert "_auth_user_id" not in locked.client.session
+    assert _token("bob", RIGHT).status_code == 429  # one count for every door
+
+
+def test_others_are_not_locked_out_and_the_lock_ends(people):
+    for n in range(5):
+        _token("alice", f"guess-{n}")
+    assert _token("alice", RIGHT).status_code == 429
+    assert _token("bob", RIGHT).status_code == 200
+    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(minutes=16))
+    assert _token("alice", RIGHT).status_code == 200
+
+
+def test_a_success_resets_the_count(people):
+    for n in range(4):
+        _token("alice", f"guess-{n}")
+    assert _token("alice", RIGHT).status_code == 200
+    for n in range(4):
+        assert _token("alice", f"guess-again-{n}").status_code == 400
+    assert _token("alice", RIGHT).status_code == 200
+
+
+@pytest.mark.parametrize("limit", [2])
+def test_the_limit_is_a_setting(people, settings, limit):
+    settings.AXES_FAILURE_LIMIT = limit
+    for n in range(limit):
+        _token("alice", f"guess-{n}")
+    assert _token("alice", RIGHT).status_code == 429
