@@ -131,6 +131,8 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
         if isinstance(record.data.get("target"), int) and target is not None and target.audience != "public":
             # A proposal about an event is as private as the event itself.
             return target.audience, (target.side if referee and not side else side)
+        if record.kind == "note.added":
+            return core_events.note_audience(record.data), side  # a note for one side only
         return kind.audience, side
     if not referee and not playing:
         raise DomainError("side", f"{record.actor} plays no side.")
