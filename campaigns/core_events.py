@@ -60,7 +60,7 @@ KINDS = {
 
 # Kinds a proposal may correct or undo (dice are never re-rolled; proposals and
 # system-written events are history).
-AMENDABLE = {"result.submitted", "result.resolved", "sealed.submitted"}
+AMENDABLE = {"result.submitted", "result.resolved", "sealed.submitted", "note.added"}
 UNDOABLE = AMENDABLE | {"result.confirmed", "result.disputed", "result.withdrawn", "player.assigned",
                         "player.removed", "player.replaced", "referee.assigned"}
 

@@ -421,7 +421,8 @@ class SchemaForm(forms.Form):
                 "label": group.labels[index],
                 "on": self[group.input_name(index, "_on")] if group.pick else None,
                 "key": self[group.input_name(index, f.key)] if f.key else None,
-                "cells": [self[group.input_name(index, sub.name)] for sub in group.subs],
+                # Hidden cells are drawn with the form's hidden fields (once).
+                "cells": [self[group.input_name(index, sub.name)] for sub in group.subs if sub.widget != "hidden"],
             })
         return {"title": f.title, "help": f.help, "heads": [s.title for s in group.subs], "rows": rows,
                 "errors": group.errors, "pick": group.pick, "keyed": bool(f.key), "name": group.name}

@@ -80,13 +80,13 @@ def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=N
     core = todo.kind in CORE_KINDS
     fixed = dict(todo.initial) if core else {}
     box_key = uuid.uuid4().hex
-    form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs, auto_id=f"id_{_stable_id(todo)}_%s",
+    form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs, auto_id=f"id_{stable_id(todo)}_%s",
                       initial=initial if initial is not None else (None if core else dict(todo.initial)))
     style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
     return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
 
 
-def _stable_id(todo: Todo) -> str:
+def stable_id(todo: Todo) -> str:
     """Element ids unique on the page (every form has its own) and the same on every render."""
     text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:8]

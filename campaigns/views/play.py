@@ -37,13 +37,17 @@ def system_panel(slug: str):
         return None
 
 
-def _boxes(system, page_data, bound=None):
+def _boxes(system, page_data, bound=None, asked: str | None = None):
+    """The forms of what the viewer can do now. Optional things (nothing waits for them) are
+    drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light."""
     todos = [*page_data.actions, *actions.reject_todos(page_data.state, page_data.viewer)]
     boxes = []
     for todo in todos:
         if bound is not None and bound.todo == todo:
             boxes.append(bound)
             bound = None
+            continue
+        if todo.optional and actions.stable_id(todo) != asked:
             continue
         box = actions.build(system, page_data.state, todo)
         if box is not None:
@@ -101,7 +105,8 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     system = get_system(campaign.system)
     history, more = _history(campaign, viewer, state, system, RECENT)
     my_sides = {slug: private for slug, private in (state["game"] or {}).get("sides", {}).items()}
-    boxes = _boxes(system, page_data, bound)
+    boxes = _boxes(system, page_data, bound, request.GET.get("do"))
+    shown = {actions.stable_id(box.todo) for box in boxes}
     return {
         "campaign": campaign,
         "club": campaign.club,
@@ -112,6 +117,8 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "variant": system.variant(campaign.variant),
         "boxes": [box for box in boxes if not box.todo.optional],
         "more_boxes": [box for box in boxes if box.todo.optional],
+        "more_links": [(actions.stable_id(t), t) for t in page_data.actions if t.optional
+                       and actions.stable_id(t) not in shown],
         "waiting": selectors.waiting_on(state),
         "proposals": selectors.proposal_rows(campaign, viewer, state),
         "scenario_rows": _scenarios(system, state),

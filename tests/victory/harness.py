@@ -78,9 +78,13 @@ class Game:
         from campaigns.models import Campaign, Club
 
         exported = journal_io.export_journal(self.campaign)
+        from django.contrib.auth import get_user_model
+
+        people = set(get_user_model().objects.values_list("username", flat=True))
         Campaign.objects.all().delete()
         Club.objects.all().delete()
-        campaign = journal_io.replay(exported)
+        # The people are still here: the operator says they are the journal's (never assumed).
+        campaign = journal_io.replay(exported, create_club=True, user_map={name: name for name in people})
         return exported, journal_io.full_state(campaign), journal_io.export_journal(campaign)
 
 

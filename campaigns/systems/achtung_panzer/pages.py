@@ -149,6 +149,10 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
     if kind in ("result.submitted", "result.resolved") and "objectives" in data:
         index = data.pop("scenario")
         return {"scenario": index, "data": halfday.result_data(view, index, data)}
+    if kind == "ap.1.6113" and data.get("action") == "resolve":
+        from .steps.leaders import resolve_data
+
+        return resolve_data(dict(data))
     if kind == "ap.joint" and "control" in data:
         control = data["control"]
         return dict(data, control=_control_data(control) if control and any(control.values()) else None)

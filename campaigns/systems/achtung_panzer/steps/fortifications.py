@@ -182,7 +182,10 @@ def form_remove(ctx, view, side):
 
 
 def _applies(state: dict, side: str) -> bool:
-    return common.private(state, side).get("fpp", 0) > 0
+    """A side with FPP buys; one that spent them all in this step may still give one back."""
+    private = common.private(state, side)
+    bought = [f for f in private.get("fortifications", []) if f.get("half_day") == common.half_day(state) and "cost" in f]
+    return private.get("fpp", 0) > 0 or bool(bought)
 
 
 STEPS = [

@@ -316,26 +316,32 @@ def form_hardening(ctx, view, side):
 
 
 def _resolve_form(ctx, view, side, pend):
+    """One choice per outcome and leader: "keep the −2: final DR 3 → 9-1 hardens: u12 9-1 leader"."""
+    what_of = {"full": "keep the −2 (won this half-day)", "reduced": "apply only −1", "ignore": "ignore the −2",
+               "none": "the DR as rolled"}
     options = []
     for name, outcome in pend["outcomes"].items():
         who = candidates(ctx, view, side, pend, outcome["leader"])
-        names = ", ".join(words.unit_label(u) for u in who) or "nobody retained"
-        what = {"full": "keep the −2 (won this half-day)", "reduced": "apply only −1", "ignore": "ignore the −2",
-                "none": "the DR as rolled"}[name]
-        options.append((name, f"{what}: final DR {outcome['final']} → {outcome['leader']} ({names})"))
-    everyone = {u["id"]: u for o in pend["outcomes"].values() for u in candidates(ctx, view, side, pend, o["leader"])}
-    fields = [hidden("action", "resolve")]
-    if len(options) > 1:
-        fields.append(Field("win_drm", "choice", choices=tuple(n for n, _ in options), widget="radios",
-                            label="After the DR", labels=tuple(options)))
-    else:
-        fields.append(hidden("win_drm", options[0][0]))
-    if everyone:
-        fields.append(Field("leader", "choice", required=False, label="The leader who battle hardens",
-                            widget="radios" if len(everyone) > 1 else "", **unit_choices(list(everyone.values()))))
-        fields.append(Field("becomes", required=False, default="", max_length=20, label="He becomes",
-                            help="The leader type after battle hardening (ASL A15), e.g. 9-1."))
-    return tuple(fields)
+        head = f"{what_of[name]}: final DR {outcome['final']} → {outcome['leader']}"
+        if not who:
+            options.append((f"{name}|", f"{head}: no retained leader hardens"))
+        for unit in who:
+            options.append((f"{name}|{unit['id']}", f"{head}: {words.unit_label(unit)} hardens"))
+    return (
+        hidden("action", "resolve"),
+        Field("choice", "choice", choices=tuple(v for v, _ in options), labels=tuple(options), widget="radios",
+              label="After the DR", default=options[0][0] if len(options) == 1 else None),
+        Field("becomes", required=False, default="", max_length=20, label="He becomes",
+              help="The leader type after battle hardening (ASL A15), e.g. 9-1."),
+    )
+
+
+def resolve_data(data: dict) -> dict:
+    """The page's one choice back into the step's data (win DRM and leader)."""
+    if "choice" not in data:
+        return data
+    win_drm, _, leader = str(data.pop("choice") or "").partition("|")
+    return dict(data, win_drm=win_drm or None, leader=leader)
 
 
 HEROIC = Field("heroic", "list", required=False, default=[], item=Field("entry", "object", fields=(

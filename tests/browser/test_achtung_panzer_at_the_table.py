@@ -1,0 +1,263 @@
+"""Achtung! Panzer! at the table, on phones: two players in two browser contexts at 390×844
+play CG I's Initial Scenario refit, the half-day's end (losses on the end-of-scenario screen,
+the result, its confirmation) and the whole Refit Phase after it with server dice, through the
+pages only. Every page they see passes the table checks (tests/browser/pagechecks.py); each
+side's Refit Phase takes at most 15 submissions. A second run does one Refit Phase with dice
+entered from the table, including a roll that asks for another (an "Attached" RG's weapon).
+Screenshots: var/artifacts/screenshots/ap-*.png."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from playwright.sync_api import expect
+
+from tests.browser import pagechecks
+from tests.browser.test_pages_in_the_browser import PASSWORD
+
+pytestmark = pytest.mark.django_db(transaction=True)
+NAMES = {"allied": "alice", "german": "bob"}
+
+
+@pytest.fixture
+def phones(browser, live_server):
+    opened = []
+
+    def open_phone(username):
+        context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
+                                      locale="en-GB", has_touch=True)
+        context.set_default_timeout(30_000)
+        tab = context.new_page()
+        tab.errors = []
+        tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+        tab.goto("/accounts/login/")
+        tab.get_by_label("Username").fill(username)
+        tab.get_by_label("Password").fill(PASSWORD)
+        tab.get_by_role("button", name="Log in").click()
+        expect(tab).to_have_url(re.compile(r"/$"))
+        opened.append(context)
+        return tab
+
+    yield open_phone
+    for context in opened:
+        context.close()
+
+
+def war(club, people, dice_mode):
+    from tests.achtung_panzer.campaign_harness import War
+
+    return War(club, people, variant="cg1", dice_mode=dice_mode, name="Somme at the table")
+
+
+class Player:
+    """One side's phone: opens the campaign page, checks it, submits the form at the top."""
+
+    def __init__(self, tab, campaign, side, screenshot):
+        self.tab, self.campaign, self.side, self.shot = tab, campaign, side, screenshot
+        self.submissions = 0
+        self.shots = 0
+
+    def open(self):
+        self.tab.goto(f"/campaigns/{self.campaign.pk}/")
+        self.check()
+
+    def check(self):
+        pagechecks.check(self.tab, allow_snake=())
+        assert self.tab.errors == []
+
+    def snap(self, name):
+        self.shots += 1
+        self.shot(self.tab, f"ap-{self.side}-{self.shots:02d}-{name}", "#now")
+
+    def form(self, kind, step=None):
+        """The form of one thing to do, found by the event kind it sends (and the step it finishes)."""
+        found = self.tab.locator(f"#now form.action:has(input[name=_kind][value='{kind}'])")
+        if step:
+            found = found.filter(has=self.tab.locator(f"input[name=step][value='{step}']"))
+        return unfold(found.first)
+
+    def first_form(self):
+        forms = self.tab.locator("#now > form.action")
+        return unfold(forms.first) if forms.count() else None
+
+    def submit(self, form, button=None):
+        """Press the form's button; the page reloads (done) or the form comes back (refused)."""
+        invalid = form.evaluate("f => [...f.querySelectorAll(':invalid')].map(e => e.name || e.tagName)")
+        assert not invalid, f"the browser would not send the form: {invalid}"
+        with self.tab.expect_response(re.compile(r"/submit/$")) as answer:
+            (form.get_by_role("button", name=button) if button else form.locator("button[type=submit]")).click()
+        self.submissions += 1
+        self.tab.wait_for_load_state()
+        return answer.value.status
+
+    def title(self, form) -> str:
+        return form.locator("h3").first.inner_text()
+
+
+def unfold(form):
+    """A form folded away (only the first to-do is open) is opened as a player taps its title."""
+    details = form.locator("details")
+    if details.count() and details.first.get_attribute("open") is None:
+        details.first.locator("summary").click()
+    return form
+
+
+def fill_dice(form, given=None):
+    """Every empty dice field gets faces for its dice (the form says which: 2d6, 1d6, 1d3)."""
+    faces = {"2d6": "3 4", "1d6": "3", "1d3": "2"}
+    for field in form.locator("input[name^='dice:']").all():
+        name = field.get_attribute("name")
+        if name in (given or {}):
+            field.fill(given[name])
+        elif not field.input_value():
+            expr = form.locator(f"input[name='dice-expr:{name[5:]}']").input_value()
+            field.fill(faces.get(expr, "3"))
+
+
+def fill_choices(form):
+    """Every required radio group left empty gets its first choice that can be chosen."""
+    for group in form.locator("fieldset.choice-group").all():
+        radios = group.locator("input[type=radio]:not([disabled])")
+        if radios.count() and not group.locator("input[type=radio]:checked").count():
+            radios.first.check()
+
+
+def answer(player: Player, form) -> None:
+    """What a player at the table would choose at each step, from what the form offers."""
+    title = player.title(form)
+    if "End of" in title:
+        rows = form.locator("fieldset.rows").first.locator("li.row-item")
+        for index in range(min(2, rows.count())):  # two units lost
+            row = rows.nth(index)
+            row.locator(".row-head input[type=checkbox]").check()
+            row.get_by_label("Fate").select_option("eliminated")
+        form.get_by_label("CVP sustained (A26.2)").fill("4")
+    elif "your choice after the roll" in title and form.locator("input[name=becomes]").count():
+        form.locator("input[name=becomes]").fill("9-2")  # whoever hardens becomes a 9-2
+    elif "Environmental" in title or "Weather" in title:
+        form.get_by_label("Moist").check()
+    elif "Purchase Reinforcement Groups" in title:
+        form.locator("input[name=rg]:not([disabled])").first.check()
+    elif "Initiative" in title or "Choose" in title:
+        form.get_by_label("Attack").check() if player.side == "allied" else form.get_by_label("Idle").check()
+    fill_choices(form)
+
+
+def play_refit(players: dict, counts: dict, bought: dict, limit=80):
+    """Both sides work through their Refit Phase until the half-day is being played."""
+    for _ in range(limit):
+        moved = False
+        for side, player in players.items():
+            player.open()
+            form = player.first_form()
+            if form is None:
+                continue
+            title = player.title(form)
+            if "End of" in title or "Enter the result" in title:
+                return  # the half-day is being played
+            can_buy = form.locator("input[name=rg]:not([disabled])").count() > 0
+            if "Purchase Reinforcement Groups" in title and (bought[side] or not can_buy):
+                form = player.form("ap.check", "1.619")  # done buying
+            elif "Purchase fortifications" in title:  # keep it short: the unspent FPP are forfeit
+                form = player.form("ap.check", "1.621")
+            answer(player, form)
+            status = player.submit(form)
+            if status == 400:
+                errors = player.tab.locator("form.action.attention .error, form.action.attention .errors").all_inner_texts()
+                raise AssertionError(f"{side} at {title!r}: refused: {errors}")
+            counts[side] += 1
+            if "Purchase Reinforcement Groups" in title:
+                bought[side] = True
+            if counts[side] in (1, 4, 8):
+                player.snap(re.sub(r"\W+", "-", title.lower())[:40])
+            moved = True
+        if not moved:
+            return
+
+
+def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, club, people):
+    table = war(club, people, "server")
+    players = {side: Player(phones(name), table.campaign, side, screenshot) for side, name in NAMES.items()}
+    # The Initial Scenario's refit (1.619-1.622): the declaration, purchases with the picker, fortifications.
+    play_refit(players, {"allied": 0, "german": 0}, {"allied": False, "german": False})
+    assert table.public["phase"] == "play"
+
+    # The end of the half-day: each side records its losses, the Allies enter the result, the Germans confirm.
+    for side, player in players.items():
+        player.open()
+        form = player.form("ap.aftermath")
+        answer(player, form)
+        player.snap("end-of-scenario")
+        assert player.submit(form) in (200, 204, 302)
+        assert len(table.side(side)["eliminated"]) == 2
+    alice = players["allied"]
+    alice.open()
+    result = alice.form("result.submitted")
+    hill = result.locator("li.row-item", has_text="Hill 520")
+    for index in range(hill.count()):
+        hill.nth(index).get_by_label("Allied").last.check()
+    alice.snap("result")
+    assert alice.submit(result) in (200, 204, 302)
+    bob = players["german"]
+    bob.open()
+    assert "Provisional result" in bob.tab.locator("#status").inner_text()
+    confirm = bob.form("result.confirmed")
+    assert bob.submit(confirm) in (200, 204, 302)
+    assert table.public["phase"] == "refit"
+
+    # The Refit Phase after it, server dice: at most 15 submissions a side.
+    counts = {"allied": 0, "german": 0}
+    play_refit(players, counts, {"allied": False, "german": False})
+    assert table.public["phase"] == "play" and table.public["half_day"] == "5/29P"
+    assert table.public["roster"][0]["winner"] == "allied"  # Hill 520's 7 hexes: +7 ≥ +5 (1.51)
+    assert 0 < counts["allied"] <= 15 and 0 < counts["german"] <= 15, counts
+    for player in players.values():
+        player.open()
+        player.snap("next-half-day")
+
+
+def test_a_refit_phase_with_entered_dice_keeps_the_dice_of_a_chained_roll(phones, screenshot, club, people):
+    """Entered dice: "Done buying" rolls 1.6201 for every RG; a strength DR of 2 makes the
+    Allied 1st Line Coy "Attached", which asks for the attached weapon's dr: the dice typed so
+    far stay on the form until every roll of the step is in."""
+    table = war(club, people, "entered")
+    alice = Player(phones("alice"), table.campaign, "allied", screenshot)
+    table.by("allied", "ap.declare", {"special": "none"})
+    alice.open()
+    form = alice.first_form()
+    assert "Purchase Reinforcement Groups" in alice.title(form)
+    form.get_by_label(re.compile(r"^I2 ")).check()
+    assert alice.submit(form) in (200, 204, 302)
+    bought = next(p for p in table.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given"))
+    alice.open()
+    done = alice.form("ap.check", "1.619")
+    assert alice.submit(done) == 400  # the dice of 1.6201 are asked for
+    asked = alice.tab.locator("form.action.attention")
+    expect(asked).to_contain_text("Enter the dice rolled at the table for")
+    alice.check()
+    strength = f"dice:5/29A/1.6201/allied/{bought['id']}"
+    fill_dice(asked, {strength: "1 1"})  # 2 − 2 (historical DRM 5/29A) = 0: Attached (≤2)
+    typed = {f.get_attribute("name"): f.input_value() for f in asked.locator("input[name^='dice:']").all()}
+    alice.snap("entered-dice")
+    assert alice.submit(asked) == 400  # "Attached": the attached weapon's dr comes next
+    again = alice.tab.locator("form.action.attention")
+    attached = again.locator(f"input[name='{strength}/attached']")
+    expect(attached).to_have_count(1)
+    for name, value in typed.items():  # nothing typed so far was dropped
+        expect(again.locator(f"input[name='{name}']")).to_have_value(value)
+    alice.check()
+    attached.fill("3")
+    alice.snap("chained-roll")
+    status = alice.submit(again)
+    for _ in range(8):  # the next steps' dice (1.6202 …), one step at a time
+        if status != 400:
+            break
+        more = alice.tab.locator("form.action.attention")
+        fill_dice(more)
+        alice.check()
+        status = alice.submit(more)
+    assert status in (200, 204, 302)
+    record = next(p for p in table.side("allied")["purchases"] if p["id"] == bought["id"])
+    assert record["strength"] == "attached" and record["attached"]
+    assert table.campaign.events.filter(kind="dice.rolled", data__key=f"{strength[5:]}/attached").exists()
