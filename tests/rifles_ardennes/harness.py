@@ -72,14 +72,10 @@ class Squad:
     def plan(self, index: int, name: str, turns: int, extra_ap: int = 0):
         return self.by("rifles.mission", {"mission": index, "name": name, "game_turns": turns, "extra_ap": extra_ap})
 
-    def log(self, outcome: str, turns: int, fates: dict, new_leader: str = "", notes: str = ""):
-        """fates: letter -> absent | fought | eliminated; soldiers not named took part and came back."""
-        rows = []
-        for s in self.game["squad"]["soldiers"]:
-            if s["status"] not in ("active", "wounded"):
-                continue
-            fate = fates.get(s["letter"], "absent" if s["status"] == "wounded" else "fought")
-            rows.append({"soldier": s["id"], "fate": fate})
-        data = {"outcome": outcome, "turns_used": turns, "soldiers": rows,
+    def log(self, outcome: str, turns: int, eliminated=(), behind=(), new_leader: str = "", notes: str = ""):
+        """Log the current mission: counter letters of the soldiers eliminated and of those who stayed
+        behind (everyone else who is not wounded took part)."""
+        data = {"outcome": outcome, "turns_used": turns, "stayed_behind": [self.sid(x) for x in behind],
+                "eliminated": [self.sid(x) for x in eliminated],
                 "new_leader": self.sid(new_leader) if new_leader else "", "notes": notes}
         return self.by("result.submitted", {"scenario": self.state["current"], "data": data})

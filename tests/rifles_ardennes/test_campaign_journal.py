@@ -58,7 +58,7 @@ def _play(squad: Squad) -> None:
     s = squad
     s.create()
     s.plan(0, "Mission 01", 10)
-    s.log("accomplished", 8, {"D": "eliminated", "G": "eliminated"})
+    s.log("accomplished", 8, eliminated="DG")
     s.by("rifles.xp", dice={"mission1/8.4/xp": [5]})
     s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("D"), "veteran": True},
                                           {"soldier": s.sid("A"), "skill": "battlefield_control"}]})
@@ -70,7 +70,7 @@ def _play(squad: Squad) -> None:
     s.by("rifles.next_mission")
 
     s.plan(1, "Mission 02", 12)
-    s.log("lost", 12, {"A": "eliminated", "J": "eliminated", "H": "eliminated"}, new_leader="I")
+    s.log("lost", 12, eliminated="AJH", new_leader="I")
     s.by("rifles.xp", dice={"mission2/8.4/xp": [1]})
     with pytest.raises(DomainError, match="Battlefield control is for the Leader only"):
         s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("B"), "skill": "battlefield_control"}]})
@@ -88,9 +88,10 @@ def _play(squad: Squad) -> None:
     s.by("rifles.next_mission")
 
     s.plan(2, "Mission 03", 8)
-    with pytest.raises(DomainError, match=r"Sgt. Braun \(A\) is wounded and cannot take part"):
-        s.log("aborted", 5, {"A": "fought", "G": "eliminated"})
-    s.log("aborted", 5, {"G": "eliminated"})
+    with pytest.raises(DomainError, match=r"Sgt. Braun \(A\) is wounded and cannot take part") as refused:
+        s.log("aborted", 5, eliminated="AG")  # the wounded Braun named in the mission
+    assert refused.value.field == "data.eliminated[0]"
+    s.log("aborted", 5, eliminated="G")
     s.by("rifles.xp", dice={"mission3/8.4/xp": [3]})
     s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("G"), "veteran": True}]})
     s.by("rifles.casualties", dice={f"mission3/8.3/{s.sid('G')}": [5]})

@@ -104,19 +104,27 @@ def test_the_armies_options_follow_2_2(club, people):
     create(army="russian", enemy="german", ap_budget=9)
 
 
-def test_a_wounded_soldier_cannot_take_part_and_the_leader_leads(squad):
+def test_the_mission_log_follows_the_rules(squad):
     squad.create()
     squad.plan(0, "Mission 01", 10)
-    refused(squad, "result.submitted", {"scenario": 0, "data": {
-        "outcome": "accomplished", "turns_used": 11, "soldiers": []}}, "has 10 game turns")
-    fates = [{"soldier": s["id"], "fate": "absent" if s["letter"] == "A" else "fought"}
-             for s in squad.game["squad"]["soldiers"]]
-    refused(squad, "result.submitted", {"scenario": 0, "data": {
-        "outcome": "accomplished", "turns_used": 6, "soldiers": fates}},
-        r"The Leader, Sgt. Braun \(A\), leads the squad in the mission \(6\)")
-    everyone_down = [{"soldier": s["id"], "fate": "eliminated"} for s in squad.game["squad"]["soldiers"]]
-    refused(squad, "result.submitted", {"scenario": 0, "data": {
-        "outcome": "aborted", "turns_used": 6, "soldiers": everyone_down}}, r"the mission is lost \(7\)")
+    data = {"outcome": "accomplished", "turns_used": 11}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data}, "has 10 game turns", "data.turns_used")
+    data = {"outcome": "accomplished", "turns_used": 6, "stayed_behind": [squad.sid("A")]}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data},
+            r"The Leader, Sgt. Braun \(A\), leads the squad in the mission \(6\)", "data.stayed_behind")
+    everyone = [s["id"] for s in squad.game["squad"]["soldiers"]]
+    data = {"outcome": "aborted", "turns_used": 6, "eliminated": everyone}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data}, r"the mission is lost \(7\)", "data.outcome")
+    data = {"outcome": "lost", "turns_used": 6, "eliminated": [squad.sid("B"), squad.sid("B")]}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data}, "named twice", "data.eliminated[1]")
+    data = {"outcome": "lost", "turns_used": 6, "eliminated": [squad.sid("B")], "stayed_behind": [squad.sid("B")]}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data}, "stayed behind", "data.eliminated[0]")
+    data = {"outcome": "lost", "turns_used": 6, "eliminated": [squad.sid("B")], "new_leader": squad.sid("D")}
+    refused(squad, "result.submitted", {"scenario": 0, "data": data}, "only when the Leader is eliminated")
+    squad.log("lost", 10, eliminated="B", behind="I")
+    log = squad.game["missions"][0]["log"]
+    assert log["party"] == [squad.sid(x) for x in "ABJDGH"] and log["eliminated"] == [squad.sid("B")]
+    assert squad.soldier("I")["missions"] == [] and squad.soldier("A")["missions"] == [0]
 
 
 def test_a_mission_is_set_up_before_it_is_logged(squad):
@@ -133,7 +141,7 @@ def test_attachments_use_the_missions_extra_ap_and_leave_after_it(squad):
     squad.create(attached)
     gast = squad.soldier("K")
     assert gast["attached"] == 0 and squad.game["summary"]["squad_ap"] == 10  # not counted: it leaves
-    squad.log("accomplished", 7, {"K": "eliminated"})
+    squad.log("accomplished", 7, eliminated="K")
     gast = squad.soldier("K")
     assert gast["status"] == "returned"
     assert squad.game["briefing"]["returned"] == ["Pvt. Gast (K)"]
@@ -145,7 +153,7 @@ def test_attachments_use_the_missions_extra_ap_and_leave_after_it(squad):
 def test_a_temporary_leader_who_may_not_lead_steps_down(squad):
     squad.create()
     squad.plan(0, "Mission 01", 10)
-    squad.log("lost", 10, {"A": "eliminated"}, new_leader="J")  # the LMG takes command
+    squad.log("lost", 10, eliminated="A", new_leader="J")  # the LMG takes command
     assert squad.soldier("J")["designation"] == "Leader" and squad.soldier("A")["designation"] == "Gunner"
     squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
     refused(squad, "rifles.next_mission", {}, "Roll for the eliminated soldiers first")

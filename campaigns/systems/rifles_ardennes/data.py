@@ -11,7 +11,6 @@ DATA = Path(__file__).parent
 
 OUTCOMES = {"accomplished": "accomplished", "lost": "lost", "aborted": "aborted"}
 OUTCOME_LABELS = (("accomplished", "Accomplished"), ("lost", "Lost"), ("aborted", "Aborted"))
-FATES = (("absent", "Stayed behind"), ("fought", "Took part"), ("eliminated", "Eliminated"))
 DESIGNATIONS = ("Leader", "Assistant Leader", "Gunner", "Rifleman")
 LEADER = "Leader"
 LETTERS = tuple(chr(c) for c in range(ord("A"), ord("Z") + 1))

@@ -46,10 +46,9 @@ def build_demo(club, users):
 
 
 def _mission(act, state, outcome, turns, eliminated) -> None:
-    rows = [{"soldier": s["id"], "fate": "eliminated" if s["letter"] in eliminated else "fought"}
-            for s in st.available(state)]
+    down = [s["id"] for s in st.available(state) if s["letter"] in eliminated]
     state = act("result.submitted", {"scenario": state["current"], "data": {
-        "outcome": outcome, "turns_used": turns, "soldiers": rows}})
+        "outcome": outcome, "turns_used": turns, "eliminated": down}})
     state = act("rifles.xp")
     buyable = [s for s in st.living(state) if not s["veteran"]]
     if st.squad(state)["xp"] >= 2 and buyable:

@@ -54,7 +54,7 @@ def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -
     fields = [_choice(sub["item"], pairs), sub["quantity"]] + ([sub["attached"]] if attachments else [])
     rows = tuple({"item": i["id"], "quantity": quantities.get(i["id"], 0),
                   **({"attached": False} if attachments else {})} for i in items)
-    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item", widget="rows",
+    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item",
                      max=len(items) or 1)
 
 
@@ -68,7 +68,7 @@ def _new_soldiers_field(state, field: Field, rows, letters, designations, attach
         _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
         _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
     ] + ([sub["attached"]] if attachments else [])
-    return field.but(item=field.item.but(fields=tuple(fields)), rows=tuple(rows), widget="rows")
+    return field.but(item=field.item.but(fields=tuple(fields)), rows=tuple(rows))
 
 
 def _blank(letter: str, attachments: bool) -> dict:
@@ -125,7 +125,7 @@ def roster_fields(state) -> tuple:
     rows = tuple({"soldier": s["id"], "name": s["name"], "letter": s["letter"], "designation": s["designation"],
                   "equipment_1": (s["equipment"] + ["", ""])[0], "equipment_2": (s["equipment"] + ["", ""])[1]}
                  for s in alive)
-    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier", widget="rows"),)
+    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier"),)
 
 
 def spend_fields(state) -> tuple:
@@ -141,7 +141,7 @@ def spend_fields(state) -> tuple:
     fields = (_choice(sub["soldier"], soldier_choices(state, candidates)), sub["veteran"],
               _choice(sub["skill"], pairs, required=False, default=""))
     rows = tuple({"soldier": s["id"], "veteran": False, "skill": ""} for s in candidates)
-    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier", widget="rows",
+    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier",
                       help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill (8.4)."),)
 
 
@@ -177,22 +177,24 @@ def catalog_fields(state) -> tuple:
 
 
 def result_fields(state) -> tuple:
+    """The mission log: the scenario (fixed by the page) and the result as plain inputs —
+    one tap per soldier who stayed behind or was eliminated, everyone else took part."""
+    from campaigns.core_events import KINDS
+
     declared = {f.name: f for f in missions.RESULT_FIELDS}
-    field = declared["soldiers"]
-    sub = _sub(field)
-    ready = st.available(state)
-    fields = (_choice(sub["soldier"], soldier_choices(state, ready)), sub["fate"].but(widget="radios"))
-    rows = tuple({"soldier": s["id"], "fate": "fought"} for s in ready)
+    ready = soldier_choices(state, st.available(state))
     entry = st.mission(state, state["current"])
-    return (
+    data = (
         declared["outcome"].but(widget="radios"),
         declared["turns_used"].but(max=entry["game_turns"] or 12),
-        field.but(item=field.item.but(fields=fields), rows=rows, key="soldier", widget="rows",
-                  help="One tap per soldier; wounded soldiers sit this mission out (8.2)."),
-        _choice(declared["new_leader"], (("", "Nobody: the Leader was not eliminated"),) +
-                soldier_choices(state, ready), required=False, default=""),
+        declared["stayed_behind"].but(item=_choice(declared["stayed_behind"].item, ready)),
+        declared["eliminated"].but(item=_choice(declared["eliminated"].item, ready)),
+        _choice(declared["new_leader"], (("", "Nobody: the Leader was not eliminated"),) + ready,
+                required=False, default=""),
         declared["notes"],
     )
+    scenario, _ = KINDS["result.submitted"].fields
+    return (scenario, Field("data", "object", label=f"{entry['label']}: the mission log", fields=data))
 
 
 def form_fields(view, side, kind, initial) -> tuple | None:

@@ -7,18 +7,18 @@ from campaigns.errors import DomainError
 from campaigns.schema import Field, clean_fields
 
 from . import squad as squad_rules, state as st
-from .data import FATES, OUTCOME_LABELS
+from .data import OUTCOME_LABELS
 from .words import join, plural
 
 RESULT_FIELDS = (
     Field("outcome", "choice", label="Outcome", choices=tuple(k for k, _ in OUTCOME_LABELS), labels=OUTCOME_LABELS,
           help="7: accomplished (objectives reached), lost (everyone eliminated or out of turns), aborted."),
     Field("turns_used", "int", label="Game turns used", min=0, max=12),
-    Field("soldiers", "list", label="Each soldier in this mission", required=False, default=[], max=40,
-          item=Field("soldier", "object", fields=(
-              Field("soldier", label="Soldier", max_length=20),
-              Field("fate", "choice", label="In this mission", choices=tuple(k for k, _ in FATES), labels=FATES),
-          ))),
+    Field("stayed_behind", "list", label="Stayed behind", required=False, default=[], max=40,
+          item=Field("soldier", max_length=20),
+          help="Everyone else who is not wounded took part (wounded soldiers always stay behind, 8.2)."),
+    Field("eliminated", "list", label="Eliminated in the mission", required=False, default=[], max=40,
+          item=Field("soldier", max_length=20)),
     Field("new_leader", label="Took command when the Leader was eliminated (6)", required=False, default="",
           max_length=20),
     Field("notes", label="Notes", required=False, default="", max_length=1000),
@@ -41,42 +41,51 @@ def result_open(state) -> str | None:
 
 
 def clean_result(state, index, data, ctx) -> dict:
-    data = clean_fields(RESULT_FIELDS, data)
+    """The party is every soldier who is not wounded and did not stay behind (8.2); paths name the
+    result's own fields ("data.eliminated[1]"), as the API and the page send them."""
+    data = clean_fields(RESULT_FIELDS, data, prefix="data.")
     entry = st.mission(state, index)
     if data["turns_used"] > (entry["game_turns"] or 0):
-        raise DomainError("turns_used", f"{entry['label']} has {plural(entry['game_turns'] or 0, 'game turn')}.")
-    fates = {}
-    for i, row in enumerate(data["soldiers"]):
-        path = f"soldiers[{i}]"
-        soldier = st.find(state, row["soldier"], f"{path}.soldier")
-        if soldier["id"] in fates:
-            raise DomainError(f"{path}.soldier", f"{st.label(soldier)} is listed twice.")
-        if row["fate"] != "absent":
-            if soldier["status"] == "wounded":
-                raise DomainError(f"{path}.fate", f"{st.label(soldier)} is wounded and cannot take part in this "
-                                                  "mission (8.2).")
-            if soldier["status"] != "active":
-                raise DomainError(f"{path}.fate", f"{st.label(soldier)} is no longer with the squad.")
-        fates[soldier["id"]] = row["fate"]
-    party = [sid for sid, fate in fates.items() if fate != "absent"]
-    eliminated = [sid for sid, fate in fates.items() if fate == "eliminated"]
-    available = st.available(state)
-    if available and not party:
-        raise DomainError("soldiers", "Mark the soldiers who took part in the mission.")
+        raise DomainError("data.turns_used", f"{entry['label']} has {plural(entry['game_turns'] or 0, 'game turn')}.")
+    behind = _soldiers(state, data["stayed_behind"], "data.stayed_behind")
+    eliminated = _soldiers(state, data["eliminated"], "data.eliminated")
+    for i, soldier in enumerate(eliminated):
+        path = f"data.eliminated[{i}]"
+        if soldier["status"] == "wounded":
+            raise DomainError(path, f"{st.label(soldier)} is wounded and cannot take part in this mission (8.2).")
+        if soldier["status"] != "active":
+            raise DomainError(path, f"{st.label(soldier)} is no longer with the squad.")
+        if soldier in behind:
+            raise DomainError(path, f"{st.label(soldier)} stayed behind: he cannot have been eliminated.")
+    party = [s for s in st.available(state) if s not in behind]
+    if st.available(state) and not party:
+        raise DomainError("data.stayed_behind", "Someone must take part in the mission.")
     if not party and data["outcome"] == "accomplished":
-        raise DomainError("outcome", "Nobody could take part: the mission cannot have been accomplished.")
+        raise DomainError("data.outcome", "Nobody could take part: the mission cannot have been accomplished.")
     leader = st.leader(state)
-    if leader is not None and leader["status"] == "active" and leader["id"] not in party:
-        raise DomainError("soldiers", f"The Leader, {st.label(leader)}, leads the squad in the mission (6).")
+    if leader is not None and leader["status"] == "active" and leader not in party:
+        raise DomainError("data.stayed_behind", f"The Leader, {st.label(leader)}, leads the squad in the mission (6).")
     if party and len(eliminated) == len(party) and data["outcome"] != "lost":
-        raise DomainError("outcome", "Every soldier who took part was eliminated: the mission is lost (7).")
+        raise DomainError("data.outcome", "Every soldier who took part was eliminated: the mission is lost (7).")
     if data["new_leader"]:
-        if leader is None or leader["id"] not in eliminated:
-            raise DomainError("new_leader", "A new Leader is designated only when the Leader is eliminated (6).")
-        if data["new_leader"] == leader["id"] or data["new_leader"] not in party:
-            raise DomainError("new_leader", "Choose another soldier who took part in the mission (6).")
-    data["soldiers"] = [{"soldier": sid, "fate": fate} for sid, fate in fates.items()]
+        if leader is None or leader not in eliminated:
+            raise DomainError("data.new_leader", "A new Leader is designated only when the Leader is eliminated (6).")
+        chosen = next((s for s in party if s["id"] == data["new_leader"]), None)
+        if chosen is None or chosen is leader:
+            raise DomainError("data.new_leader", "Choose another soldier who took part in the mission (6).")
+    data["eliminated"] = [s["id"] for s in eliminated]
+    data["stayed_behind"] = [s["id"] for s in behind]
     return data
+
+
+def _soldiers(state, ids, path) -> list[dict]:
+    found = []
+    for i, sid in enumerate(ids):
+        soldier = st.find(state, sid, f"{path}[{i}]")
+        if soldier in found:
+            raise DomainError(f"{path}[{i}]", f"{st.label(soldier)} is named twice.")
+        found.append(soldier)
+    return found
 
 
 def on_result(state, index, result, ctx) -> None:
@@ -86,9 +95,8 @@ def on_result(state, index, result, ctx) -> None:
 
     pub = st.public(state)
     entry = st.mission(state, index)
-    fates = {row["soldier"]: row["fate"] for row in result["soldiers"]}
-    party = [sid for sid, fate in fates.items() if fate != "absent"]
-    eliminated = [sid for sid, fate in fates.items() if fate == "eliminated"]
+    party = [s["id"] for s in st.available(state) if s["id"] not in result["stayed_behind"]]
+    eliminated = result["eliminated"]
     entry["log"] = {"outcome": result["outcome"], "turns_used": result["turns_used"], "party": party,
                     "eliminated": eliminated, "new_leader": result["new_leader"] or None, "notes": result["notes"],
                     "start_rp": sum(1 for sid in party if "local_contacts" in st.find(state, sid)["skills"])}

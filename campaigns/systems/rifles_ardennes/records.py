@@ -74,29 +74,52 @@ def scenario_summary(state, index) -> dict:
             "soldiers": f"{plural(len(log['party']), 'soldier')}; eliminated: {join(eliminated) or 'nobody'}"}
 
 
-def history_text(record, state) -> str | None:
-    """Sentences for the history page: the mission log, each die with the roll it was for, and
-    the system's own entries as they were applied. Everything here is public (solitaire)."""
-    game = state.get("game")
+def history_text(record, view) -> str | None:
+    """Sentences for the history page: the mission log and the system's own entries as they
+    were applied (everything here is public: a solitaire squad has nothing to hide)."""
+    game = view.get("game")
     if game is None:
         return None
     pub = game["public"]
     if record.kind in ("result.submitted", "result.resolved"):
         index = (record.data or {}).get("scenario")
         if isinstance(index, int) and 0 <= index < len(pub["missions"]) and pub["missions"][index]["log"]:
-            return missions.log_sentence(state, index)
+            return missions.log_sentence(view, index)
         return None
-    if record.kind == "dice.rolled":
-        data = record.data or {}
-        report = next((r for r in pub["rolls"] if r["key"] == data.get("key")), None)
-        source = "rolled by the server" if data.get("source") == "server" else "entered from the table"
-        faces = " and ".join(map(str, data.get("dice") or []))
-        if report is None:
-            return f"A die no longer needed after a correction: {faces} ({source})"
-        return f"{report['label']}, die: {faces} ({source})"
     if record.kind.startswith("rifles."):
         return pub["said"].get(record.uid)
     return None
+
+
+ROLL_WORDS = {"8.4": "Experience roll", "8.2/roll": "Reinforcements from HQ", "8.2/ap": "Reinforcement AP (1d3)",
+              "8.2/equipment": "Additional die for equipment"}
+
+
+def roll_label(view, key: str) -> str:
+    """"mission2/8.3/s4" → "Mission 2: casualty roll for Pvt. Weber (D)"."""
+    head, _, rest = key.partition("/")
+    where = head.replace("mission", "Mission ") if head.startswith("mission") else ""
+    game = (view or {}).get("game") or {}
+    report = next((r for r in game.get("public", {}).get("rolls", []) if r["key"] == key), None)
+    if report is not None:
+        words = report["label"]
+    elif rest.startswith("8.3/"):
+        sid = rest.split("/", 1)[1]
+        soldier = next((s for s in game.get("public", {}).get("squad", {}).get("soldiers", []) if s["id"] == sid), None)
+        words = f"Casualty roll for {st.label(soldier)}" if soldier else "Casualty roll"
+    else:
+        words = ROLL_WORDS.get(rest.removesuffix("/xp"), "A roll")
+    return f"{where}: {words[0].lower()}{words[1:]}" if where else words
+
+
+def describe_roll(view, data: dict) -> str | None:
+    game = (view or {}).get("game") or {}
+    report = next((r for r in game.get("public", {}).get("rolls", []) if r["key"] == data.get("key")), None)
+    source = "rolled by Muster" if data.get("source") == "server" else "entered from the table"
+    if report is None:
+        faces = " and ".join(map(str, data.get("dice") or []))
+        return f"{roll_label(view, data.get('key', ''))}: {faces} ({source}; no longer used after a correction)"
+    return f"{report['text']} ({source})"
 
 
 def comparison_row(view) -> tuple | None:

@@ -146,8 +146,14 @@ class RiflesArdennes(GameSystem):
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def history_text(self, record, state):
-        return records.history_text(record, state)
+    def history_text(self, record, view):
+        return records.history_text(record, view)
+
+    def roll_label(self, view, key):
+        return records.roll_label(view, key)
+
+    def describe_roll(self, view, data):
+        return records.describe_roll(view, data)
 
     def comparison_row(self, view):
         return records.comparison_row(view)
