@@ -37,13 +37,12 @@ def soldier_choices(state, soldiers) -> tuple:
 
 def _unit_pairs(state) -> tuple:
     units = [i for i in st.public(state)["catalog"] if i["kind"] == "unit" and i["ap"] is not None]
-    return (("", "— no unit —"),) + tuple(
-        (i["id"], f"{i['name']}, {i['ap']} AP" + (", may lead" if i["may_lead"] else "")) for i in units)
+    return tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (", may lead" if i["may_lead"] else "")) for i in units)
 
 
 def _equipment_names(state) -> tuple:
     names = sorted({i["provides"] for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["provides"]})
-    return (("", "—"),) + tuple((n, n) for n in names)
+    return tuple((n, n) for n in names)
 
 
 def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -> Field:
@@ -134,15 +133,15 @@ def spend_fields(state) -> tuple:
     field = _fields("rifles.spend_xp")["soldiers"]
     sub = _sub(field)
     skills = SYSTEM.tables.bound("8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()})
-    pairs = (("", "No skill"),) + tuple(
-        (row.label, f"{skills.value(row, 'name')}" + (" (Leader only)" if skills.value(row, "leader_only") else "")
-         + f": {skills.value(row, 'description')}") for row in skills.rows)
+    pairs = tuple((row.label, skills.value(row, "name") + (" (Leader only)" if skills.value(row, "leader_only") else ""))
+                  for row in skills.rows)
     candidates = [s for s in st.living(state) if s.get("attached") is None and (not s["veteran"] or not s["skills"])]
     fields = (_choice(sub["soldier"], soldier_choices(state, candidates)), sub["veteran"],
               _choice(sub["skill"], pairs, required=False, default=""))
     rows = tuple({"soldier": s["id"], "veteran": False, "skill": ""} for s in candidates)
     return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier",
-                      help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill (8.4)."),)
+                      help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill, one skill per "
+                           "soldier (8.4); the Skills Table (8.4.1) is under the squad below."),)
 
 
 def leader_fields(state) -> tuple:
@@ -171,8 +170,8 @@ def mission_fields(state, initial) -> tuple:
 
 def catalog_fields(state) -> tuple:
     declared = _fields("rifles.catalog")
-    pairs = (("", "A new entry"),) + tuple((i["id"], f"{i['name']} ({i['kind']})") for i in st.public(state)["catalog"])
-    return (_choice(declared["item"], pairs, required=False, default=""),
+    pairs = tuple((i["id"], f"{i['name']} ({i['kind']})") for i in st.public(state)["catalog"])
+    return (_choice(declared["item"], pairs, required=False, default="", help="Leave empty to add a new entry."),
             *(f for name, f in declared.items() if name != "item"))
 
 
@@ -189,8 +188,8 @@ def result_fields(state) -> tuple:
         declared["turns_used"].but(max=entry["game_turns"] or 12),
         declared["stayed_behind"].but(item=_choice(declared["stayed_behind"].item, ready)),
         declared["eliminated"].but(item=_choice(declared["eliminated"].item, ready)),
-        _choice(declared["new_leader"], (("", "Nobody: the Leader was not eliminated"),) + ready,
-                required=False, default=""),
+        _choice(declared["new_leader"], ready, required=False, default="",
+                help="Only when the Leader was eliminated: the soldier who took command."),
         declared["notes"],
     )
     scenario, _ = KINDS["result.submitted"].fields

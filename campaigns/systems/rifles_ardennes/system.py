@@ -53,6 +53,12 @@ class RiflesArdennes(GameSystem):
     def constants(self):
         return constants()
 
+    @property
+    def skills_table(self) -> list[dict]:
+        """The Skills Table (8.4.1) for the pages, in words."""
+        return [{"name": row.cells["name"], "description": row.cells["description"],
+                 "leader_only": row.cells["leader_only"]} for row in self.tables.tables["8.4.1"].rows]
+
     def clean_options(self, options):
         options = dict(options)
         army, enemy = options.get("army") or "german", options.get("enemy")
