@@ -59,16 +59,20 @@ def test_a_house_rule_value_the_system_cannot_use_is_refused(club, people, monke
 def test_a_system_can_word_any_history_entry(skirmish, people, monkeypatch):
     submit(skirmish, people["alice"], "skirmish.supply")
 
-    def history_text(record, state):
-        if record.kind == "dice.rolled":
-            return f"Supply die for Red: {record.data['dice'][0]}"
+    def history_text(record, view):
+        if record.kind == "skirmish.supply":
+            points = view["game"]["sides"]["red"]["supply"]
+            return f"Supply rolled: {points} points now"
+        if record.kind == "campaign.started":
+            return "The war begins"
         return None
 
     monkeypatch.setattr(SYSTEM, "history_text", history_text)
     texts = [e.text for e in selectors.history(skirmish, Viewer.for_side("red", "alice"))]
-    die = skirmish.events.get(kind="dice.rolled").data["dice"][0]
-    assert f"Red: Supply die for Red: {die}" in texts
-    assert "Campaign started" in texts  # None: the core's own text
+    supply = selectors.current_state(skirmish)["game"]["sides"]["red"]["supply"]
+    assert f"Red: Supply rolled: {supply} points now" in texts
+    assert "The war begins" in texts  # the core's own kinds too
+    assert "alice joins Red" in texts  # None: the core's own text
 
 
 def test_the_club_page_compares_the_clubs_campaigns(skirmish, club, people):

@@ -91,6 +91,29 @@ def history_text(record, view) -> str | None:
     return None
 
 
+def result_words(view, index, data) -> list[str]:
+    """A mission's log in sentences for the timeline, from the result's data and the reader's view."""
+    game = view.get("game")
+    if game is None or not data:
+        return []
+    entry = game["public"]["missions"][index]
+    soldiers = {s["id"]: s for s in game["public"]["squad"]["soldiers"]}
+
+    def named(ids):
+        return join(st.label(soldiers[sid]) for sid in ids if sid in soldiers) or "nobody"
+
+    log = entry["log"] or {}
+    party = log.get("party") or [sid for sid in soldiers if sid not in data.get("stayed_behind", [])]
+    lines = [f"{entry['name'] or entry['label']}: {data['outcome']} after {data['turns_used']} of "
+             f"{entry['game_turns']} game turns.",
+             f"Took part: {named(party)}.", f"Eliminated: {named(data.get('eliminated', []))}."]
+    if data.get("new_leader"):
+        lines.append(f"{named([data['new_leader']])} took command (6).")
+    if data.get("notes"):
+        lines.append(f"Notes: {data['notes']}")
+    return lines
+
+
 ROLL_WORDS = {"8.4": "Experience roll", "8.2/roll": "Reinforcements from HQ", "8.2/ap": "Reinforcement AP (1d3)",
               "8.2/equipment": "Additional die for equipment"}
 

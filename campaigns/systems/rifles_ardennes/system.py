@@ -148,6 +148,9 @@ class RiflesArdennes(GameSystem):
     def scenario_summary(self, state, index):
         return records.scenario_summary(state, index)
 
+    def result_words(self, view, index, data, ctx=None):
+        return records.result_words(view, index, data)
+
     def describe(self, record):
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
