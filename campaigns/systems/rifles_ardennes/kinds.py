@@ -17,12 +17,14 @@ SOLDIER_ROW = Field("soldier", "object", fields=(
     Field("designation", label="Designation", choices=DESIGNATIONS, default="Rifleman", max_length=20),
     Field("equipment_1", label="Equipment 1", required=False, default="", max_length=40),
     Field("equipment_2", label="Equipment 2", required=False, default="", max_length=40),
-    Field("attached", "bool", label="Attached for the coming mission only", required=False, default=False),
+    Field("attached", "bool", label="Attached", required=False, default=False,
+          help="For the coming mission only, with its additional AP (2.2)."),
 ))
 EQUIPMENT_ROW = Field("line", "object", fields=(
     Field("item", label="Equipment", **_ID),
     Field("quantity", "int", label="How many", min=0, max=20, required=False, default=0),
-    Field("attached", "bool", label="Attached for the coming mission only", required=False, default=False),
+    Field("attached", "bool", label="Attached", required=False, default=False,
+          help="For the coming mission only, with its additional AP (2.2)."),
 ))
 SOLDIERS = Field("soldiers", "list", label="Soldiers", item=SOLDIER_ROW, max=40, required=False, default=[])
 EQUIPMENT = Field("equipment", "list", label="Equipment", item=EQUIPMENT_ROW, max=20, required=False, default=[])
@@ -36,8 +38,8 @@ KINDS = (
         Field("ap", "int", label="AP", min=0, max=20),
         Field("cf", "int", label="Combat factor (basic)", required=False, min=-9, max=9),
         Field("cf_armored", "int", label="Combat factor (armored)", required=False, min=-9, max=9),
-        Field("may_lead", "bool", label="May be designated Leader (Army Sheet, Attributes)", required=False,
-              default=False),
+        Field("may_lead", "bool", label="May lead", required=False, default=False,
+              help="May be designated Leader: the Army Sheet's Attributes column (6)."),
         Field("attributes", label="Attributes", required=False, default="", max_length=120),
         Field("note", label="Note", required=False, default="", max_length=200),
         Field("provides", label="Equipment: one piece is a", required=False, default="", max_length=30,

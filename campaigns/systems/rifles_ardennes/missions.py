@@ -12,7 +12,7 @@ from .words import join, plural
 
 RESULT_FIELDS = (
     Field("outcome", "choice", label="Outcome", choices=tuple(k for k, _ in OUTCOME_LABELS), labels=OUTCOME_LABELS,
-          help="7: accomplished (objectives reached), lost (everyone eliminated or out of turns), aborted."),
+          help="Lost: every soldier eliminated, or the Game Turn marker past 1; aborted: all on stripe #6 (7)."),
     Field("turns_used", "int", label="Game turns used", min=0, max=12),
     Field("stayed_behind", "list", label="Stayed behind", required=False, default=[], max=40,
           item=Field("soldier", max_length=20),

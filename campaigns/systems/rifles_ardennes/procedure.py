@@ -41,8 +41,9 @@ def actions(state, side) -> list[Action]:
         found += _briefing_actions(state, side)
     if phase in ("mission", "briefing"):
         found.append(Action("rifles.roster", "Edit names, letters, designations and equipment", side, "2.2"))
-    found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1"))
-    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "1.4, 2.2"))
+    if not any(a.kind == "rifles.mission" for a in found):
+        found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1"))
+    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2"))
     return found
 
 
@@ -89,7 +90,7 @@ def steps(state) -> list[StepStatus]:
     phase = _phase(state)
     if phase is None:
         return []
-    side = st.SIDE
+    side = None  # one player: the checklist is the campaign's, not a side's among others
     if phase == "setup":
         return [StepStatus("squad", "Create the squad", "2.2, 8.1", side, "current")]
     if phase == "mission":
@@ -100,15 +101,15 @@ def steps(state) -> list[StepStatus]:
                        f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else ""),
             StepStatus("log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"),
         ]
-    return _briefing_steps(state, side)
+    return _briefing_steps(state)
 
 
-def _briefing_steps(state, side) -> list[StepStatus]:
+def _briefing_steps(state) -> list[StepStatus]:
     brief = st.public(state)["briefing"]
     lines = []
 
     def add(step_id, label, rule, status, detail=""):
-        lines.append(StepStatus(step_id, label, rule, side, status, detail))
+        lines.append(StepStatus(step_id, label, rule, None, status, detail))
 
     recovered = brief["recovered"]
     add("recover", "Wounded soldiers recover", "8.3", "done",
