@@ -166,3 +166,34 @@ def test_a_temporary_leader_who_may_not_lead_steps_down(squad):
     assert squad.soldier("B")["designation"] == "Leader"
     squad.by("rifles.next_mission")
     assert squad.state["current"] == 1
+
+
+def test_the_roster_between_missions_names_letters_and_equipment(squad):
+    squad.create()
+    rows = {s["letter"]: s for s in squad.game["squad"]["soldiers"]}
+
+    def row(who, **changes):
+        s = rows[who]
+        return {"soldier": s["id"], "name": s["name"], "letter": s["letter"], "designation": s["designation"],
+                "equipment_1": (s["equipment"] + [""])[0], "equipment_2": "", **changes}
+
+    refused(squad, "rifles.roster", {"soldiers": [row("B", designation="Leader")]},
+            r"The Leader changes only with “Name the Leader” \(6\)", "soldiers[0].designation")
+    refused(squad, "rifles.roster", {"soldiers": [row("B", letter="A")]}, "Counter letter A is used twice")
+    refused(squad, "rifles.roster", {"soldiers": [row("I", equipment_1="Grenade")]},
+            r"6 × Grenade handed out, but the squad has 5")
+    # Ziegler takes Roth's Grenade, Roth gets a new counter letter and a name.
+    squad.by("rifles.roster", {"soldiers": [row("H", name="Pvt. Roth", letter="K", equipment_1=""),
+                                            row("I", name="Pvt. Ziegler", equipment_1="Grenade")]})
+    roth, ziegler = squad.soldier("K"), squad.soldier("I")
+    assert (roth["name"], roth["equipment"], ziegler["equipment"]) == ("Pvt. Roth", [], ["Grenade"])
+
+
+def test_a_new_leader_between_missions_must_be_able_to_lead(squad):
+    squad.create()
+    refused(squad, "rifles.leader", {"soldier": squad.sid("B")},
+            r"A Rifle may not be designated Leader \(6\); these may: ")  # only the SMG may, and he leads
+    squad.by("rifles.catalog", {"item": "rifle", "name": "Rifle", "kind": "unit", "ap": 1, "cf": 1, "may_lead": True})
+    squad.by("rifles.leader", {"soldier": squad.sid("B")})
+    assert squad.soldier("B")["designation"] == "Leader"
+    assert squad.soldier("A")["designation"] == "Assistant Leader"  # the two exchange designations (RA-9)
