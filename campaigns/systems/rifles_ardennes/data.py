@@ -9,7 +9,6 @@ import yaml
 
 DATA = Path(__file__).parent
 
-OUTCOMES = {"accomplished": "accomplished", "lost": "lost", "aborted": "aborted"}
 OUTCOME_LABELS = (("accomplished", "Accomplished"), ("lost", "Lost"), ("aborted", "Aborted"))
 DESIGNATIONS = ("Leader", "Assistant Leader", "Gunner", "Rifleman")
 LEADER = "Leader"

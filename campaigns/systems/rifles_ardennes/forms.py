@@ -70,10 +70,10 @@ def _new_soldiers_field(state, field: Field, rows, letters, designations, attach
     return field.but(item=field.item.but(fields=tuple(fields)), rows=tuple(rows))
 
 
-def _blank(letter: str, attachments: bool) -> dict:
+def _blank(letter: str, attachments: bool, attached: bool = False) -> dict:
     row = {"name": "", "letter": letter, "unit": "", "designation": "Rifleman", "equipment_1": "",
            "equipment_2": ""}
-    return {**row, "attached": False} if attachments else row
+    return {**row, "attached": attached} if attachments else row
 
 
 def squad_fields(state) -> tuple:
@@ -102,7 +102,9 @@ def recruit_fields(state) -> tuple:
     free = [letter for letter in LETTERS if letter not in used]
     grant = (st.public(state).get("briefing") or {}).get("reinforcement") or {}
     room = max(1, min(6, grant.get("ap", 0) - grant.get("spent", 0) + (3 if attachments else 0)))
-    rows = [_blank(letter, attachments) for letter in free[:room]]
+    # Between a briefing and the mission only attachments can join: their box comes ticked.
+    only_attachments = st.public(state)["phase"] == "mission"
+    rows = [_blank(letter, attachments, only_attachments) for letter in free[:room]]
     return (
         _new_soldiers_field(state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments),
         _equipment_field(state, declared["equipment"], {}, attachments),

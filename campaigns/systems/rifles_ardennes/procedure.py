@@ -34,7 +34,7 @@ def actions(state, side) -> list[Action]:
         if not entry["name"] or not entry["game_turns"]:
             found.append(Action("rifles.mission", f"Set up {entry['label']}: name and game turns", side, "2.1",
                                 initial={"mission": index}))
-        if br_attachment_room(state):
+        if attachment_room(state):
             found.append(Action("rifles.recruit", f"Add the attachments for {entry['label']}", side, "2.2"))
         found.append(Action("rifles.leader", "Name a new Leader", side, "6"))
     else:
@@ -47,11 +47,11 @@ def actions(state, side) -> list[Action]:
     return found
 
 
-def br_attachment_room(state) -> int:
+def attachment_room(state) -> int:
     index = squad.attachment_mission(state)
     if index is None:
         return 0
-    return st.mission(state, index)["extra_ap"] - squad._attached_ap(state, index)
+    return st.mission(state, index)["extra_ap"] - squad.attached_ap(state, index)
 
 
 def _briefing_actions(state, side) -> list[Action]:
@@ -73,7 +73,7 @@ def _briefing_actions(state, side) -> list[Action]:
         found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2"))
     grant = brief["reinforcement"]
     if (grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]) or \
-            br_attachment_room(state):
+            attachment_room(state):
         found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2"))
     if not (br.leader_needed(state) and not br.is_last(state)):
         nxt = brief["mission"] + 1

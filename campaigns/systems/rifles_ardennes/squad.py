@@ -48,7 +48,7 @@ def apply_mission_plan(state, data, ctx) -> None:
     most = int(ctx.value("turns.max"))
     if data["game_turns"] > most:
         raise DomainError("game_turns", f"The Game Turn Track has {most} spaces (2.1).")
-    attached = _attached_ap(state, index)
+    attached = attached_ap(state, index)
     if data["extra_ap"] < attached:
         raise DomainError("extra_ap", f"{attached} AP of attachments are already with the squad for this mission.")
     entry.update(name=data["name"], game_turns=data["game_turns"], extra_ap=data["extra_ap"],
@@ -57,7 +57,8 @@ def apply_mission_plan(state, data, ctx) -> None:
                               + (f", {data['extra_ap']} extra AP" if data["extra_ap"] else "") + ".")
 
 
-def _attached_ap(state, index: int) -> int:
+def attached_ap(state, index: int) -> int:
+    """AP of the attachments already with the squad for mission `index` (2.2: its additional AP)."""
     units = sum(s["ap"] for s in st.soldiers(state) if s.get("attached") == index and s["status"] != "returned")
     return units + sum(line["ap"] for line in st.squad(state)["equipment"] if line.get("attached") == index)
 
@@ -192,7 +193,7 @@ def _check_attachments(state, new, lines, index, path) -> None:
     if index is None or index >= len(st.public(state)["missions"]):
         raise DomainError(path, "No mission is coming for which attachments could be added.")
     entry = st.mission(state, index)
-    room = entry["extra_ap"] - _attached_ap(state, index)
+    room = entry["extra_ap"] - attached_ap(state, index)
     if units + gear > room:
         raise DomainError(path, f"Attachments for {entry['label']} cost {units + gear} AP; the mission gives "
                                 f"{room} more AP (2.2: some missions provide additional AP).")

@@ -120,11 +120,6 @@ def mission_title(state: dict, index: int) -> str:
     return f"{entry['label']}: {entry['name']}" if entry["name"] else entry["label"]
 
 
-def army_label(state: dict) -> str:
-    pub = public(state)
-    return f"{army_name(pub['army'])} against {army_name(pub['enemy'])}"
-
-
 def history(soldier: dict, where: str, text: str) -> None:
     soldier["history"].append({"mission": where, "text": text})
 
