@@ -65,7 +65,7 @@ def enter_dice(page, kind, faces: dict):
     check(page)
     for label, face in faces.items():
         form.get_by_label(label).fill(str(face))
-    form.get_by_role("button", name="Submit").click()
+    form.locator("button[type=submit]").click()
 
 
 @pytest.mark.parametrize("dice_mode", ["server", "entered"])
@@ -86,13 +86,13 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
     squad.locator("input[name='soldiers-4-name']").fill("Pvt. Lang")
     check(phone)
     screenshot(phone, f"rifles-create-squad-{dice_mode}")
-    squad.get_by_role("button", name="Submit").click()
+    squad.locator("button[type=submit]").click()
     done(phone, "Done: Create your squad.")
 
     mission = open_form(phone, "rifles.mission")
     mission.get_by_label("Mission name").fill("Mission 01")
     mission.get_by_label("Game turns").fill("10")
-    mission.get_by_role("button", name="Submit").click()
+    mission.locator("button[type=submit]").click()
     done(phone, "Done: Set up Mission 1")
 
     # The log: lost after 10 turns, two soldiers eliminated — one tap each.
@@ -104,7 +104,7 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
     eliminated.get_by_label("Pvt. Lang (G), Rifle").check()
     check(phone)
     screenshot(phone, f"rifles-log-mission-{dice_mode}")
-    log.get_by_role("button", name="Submit").click()
+    log.locator("button[type=submit]").click()
     done(phone, "Done: Enter the result of Mission 1.")
     expect(phone.locator("#status")).to_contain_text("Lost after 10 of 10 game turns")
     expect(phone.locator("#status")).to_contain_text("Pvt. Weber (D) and Pvt. Lang (G)")
@@ -123,7 +123,7 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
         spend = open_form(phone, "rifles.spend_xp")
         spend.locator("li.row-item", has_text="Pvt. Weber (D)").get_by_label("Promote to Veteran").check()
         check(phone)
-        spend.get_by_role("button", name="Submit").click()
+        spend.locator("button[type=submit]").click()
         done(phone, "Done: Spend XP: Veterans and skills.")
         weber = [x for x in current_state(campaign)["game"]["public"]["squad"]["soldiers"] if x["letter"] == "D"][0]
         assert weber["veteran"] is True
@@ -155,7 +155,7 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
             recruit.locator("input[name='soldiers-0-name']").fill("Pvt. Huber")
             recruit.locator("select[name='soldiers-0-unit']").select_option(label="Rifle, 1 AP")
             check(phone)
-            recruit.get_by_role("button", name="Submit").click()
+            recruit.locator("button[type=submit]").click()
             done(phone, "Done: Spend the AP: new soldiers and equipment.")
             expect(phone.locator("#ra-squad-h").locator("xpath=..")).to_contain_text("Pvt. Huber")
     else:

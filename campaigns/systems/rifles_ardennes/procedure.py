@@ -35,15 +35,19 @@ def actions(state, side) -> list[Action]:
             found.append(Action("rifles.mission", f"Set up {entry['label']}: name and game turns", side, "2.1",
                                 initial={"mission": index}))
         if attachment_room(state):
-            found.append(Action("rifles.recruit", f"Add the attachments for {entry['label']}", side, "2.2"))
-        found.append(Action("rifles.leader", "Name a new Leader", side, "6"))
+            found.append(Action("rifles.recruit", f"Add the attachments for {entry['label']}", side, "2.2",
+                                optional=True))
+        found.append(Action("rifles.leader", "Name a new Leader", side, "6", optional=True))
     else:
         found += _briefing_actions(state, side)
     if phase in ("mission", "briefing"):
-        found.append(Action("rifles.roster", "Edit names, letters, designations and equipment", side, "2.2"))
+        found.append(Action("rifles.roster", "Edit names, letters, designations and equipment", side, "2.2",
+                            optional=True, button="Save the roster"))
     if not any(a.kind == "rifles.mission" for a in found):
-        found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1"))
-    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2"))
+        found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1",
+                            optional=True))
+    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2",
+                        optional=True))
     return found
 
 
@@ -58,28 +62,31 @@ def _briefing_actions(state, side) -> list[Action]:
     brief = st.public(state)["briefing"]
     label = st.mission(state, brief["mission"])["label"]
     if brief["xp"] is None:
-        return [Action("rifles.xp", f"Roll for experience after {label}", side, "8.4")]
+        return [Action("rifles.xp", f"Roll for experience after {label}", side, "8.4", button="Roll 1d6")]
     found = []
     if not brief["spending_closed"] and st.squad(state)["xp"] >= 2:
         found.append(Action("rifles.spend_xp", "Spend XP: Veterans and skills", side, "8.4",
-                            f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls."))
+                            f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls.",
+                            optional=True, button="Spend XP"))
     if not br.casualties_done(state):
         count = len(br.eliminated(state))
-        found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3"))
+        found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3",
+                            button=f"Roll {plural(count, 'die', 'dice')}"))
         return found
     if br.leader_needed(state) and not br.is_last(state):
         found.append(Action("rifles.leader", "Name the squad's new Leader", side, "6"))
     if br.reinforcement_open(state) is None:
-        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2"))
+        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2", button="Roll 1d6"))
     grant = brief["reinforcement"]
     if (grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]) or \
             attachment_room(state):
-        found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2"))
+        found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2",
+                            optional=True, button="Add to the squad"))
     if not (br.leader_needed(state) and not br.is_last(state)):
         nxt = brief["mission"] + 1
         title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, nxt)['label']}"
         found.append(Action("rifles.next_mission", title, side, "8.2",
-                            "Reinforcement AP not spent now are lost." if grant else ""))
+                            "Reinforcement AP not spent now are lost." if grant else "", button=title))
     return found
 
 
