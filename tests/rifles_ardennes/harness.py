@@ -44,6 +44,13 @@ class Squad:
     def game(self) -> dict:
         return self.state["game"]["public"]
 
+    @property
+    def squad_ap(self) -> int:
+        """The squad's AP without its wounded and attachments (8.2), as the rules count it."""
+        from campaigns.systems.rifles_ardennes.state import squad_ap
+
+        return squad_ap(self.state)
+
     def soldier(self, letter: str) -> dict:
         alive = [s for s in self.game["squad"]["soldiers"] if s["letter"] == letter and s["status"] != "dead"]
         if alive:

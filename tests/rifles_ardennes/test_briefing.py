@@ -44,7 +44,7 @@ def test_reinforcements_fill_the_squad_up_to_its_maximum(squad):
     # LMG Kurz: 6 − 1 = 5 → wounded; Weber: 1 − 1 = 0 → dead
     squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('J')}": [6], f"mission1/8.3/{squad.sid('D')}": [1]})
     # AP without the wounded: SMG 1 + Rifles B G H I 4 = 5, + Grenades 1 = 6 < 10
-    assert squad.game["summary"]["squad_ap"] == 6
+    assert squad.squad_ap == 6
     squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [6], "mission1/8.2/ap": [6], "mission1/8.2/equipment": [6]})
     grant = squad.game["briefing"]["reinforcement"]
     assert (grant["ap"], grant["equipment_ap"]) == (3, 1)  # 1d3: die 6 → 3; additional die 6 → 1 for equipment
@@ -55,7 +55,7 @@ def test_reinforcements_fill_the_squad_up_to_its_maximum(squad):
     squad.by("rifles.recruit", {"soldiers": [{"name": "Pvt. Bauer", "letter": "K", "unit": "lmg",
                                               "designation": "Gunner"}],
                                 "equipment": [{"item": "grenades", "quantity": 1}]})
-    assert squad.game["summary"]["squad_ap"] == 10
+    assert squad.squad_ap == 10
     grant = squad.game["briefing"]["reinforcement"]
     assert (grant["spent"], grant["spent_equipment"]) == (3, 1)
     with pytest.raises(DomainError, match="HQ granted 0 more AP"):
@@ -66,7 +66,7 @@ def test_reinforcements_never_take_the_squad_over_its_maximum(squad):
     squad.log("lost", 10, eliminated="D")
     squad.by("rifles.xp", dice={"mission1/8.4/xp": [2]})
     squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('D')}": [1]})  # 1 − 1 = 0 → dead
-    assert squad.game["summary"]["squad_ap"] == 9
+    assert squad.squad_ap == 9
     squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [6], "mission1/8.2/ap": [5], "mission1/8.2/equipment": [1]})
     assert squad.game["briefing"]["reinforcement"]["ap"] == 3  # die 5 → 3
     with pytest.raises(DomainError, match=r"would have 11 AP without its wounded; reinforcements fill it up to the "

@@ -47,6 +47,9 @@ def action(page, kind):
 
 def open_form(page, kind):
     form = action(page, kind)
+    more = page.locator("details.more", has=form)
+    if more.count() and more.first.get_attribute("open") is None:
+        more.first.locator("summary").first.click()  # "Other things you can do"
     details = form.locator("details")
     if details.count() and details.first.get_attribute("open") is None:
         details.first.locator("summary").click()
@@ -106,8 +109,8 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
     screenshot(phone, f"rifles-log-mission-{dice_mode}")
     log.locator("button[type=submit]").click()
     done(phone, "Done: Enter the result of Mission 1.")
-    expect(phone.locator("#status")).to_contain_text("Lost after 10 of 10 game turns")
-    expect(phone.locator("#status")).to_contain_text("Pvt. Weber (D) and Pvt. Lang (G)")
+    expect(phone.locator("#status")).to_contain_text("Mission 01: lost after 10 of 10 game turns.")
+    expect(phone.locator("#status")).to_contain_text("Eliminated: Pvt. Weber (D) and Pvt. Lang (G).")
 
     # (b) experience
     action(phone, "rifles.xp").get_by_role("button").click()
@@ -159,7 +162,9 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
             done(phone, "Done: Spend the AP: new soldiers and equipment.")
             expect(phone.locator("#ra-squad-h").locator("xpath=..")).to_contain_text("Pvt. Huber")
     else:
-        assert dice_mode == "server" and state["game"]["public"]["summary"]["squad_ap"] == 10
+        from campaigns.systems.rifles_ardennes.state import squad_ap
+
+        assert dice_mode == "server" and squad_ap(state) == 10
     action(phone, "rifles.next_mission").get_by_role("button").click()
     done(phone, "Done: Begin Mission 2.")
     state = current_state(campaign)

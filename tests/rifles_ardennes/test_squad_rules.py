@@ -32,7 +32,7 @@ def test_the_book_squad_costs_exactly_the_german_10_ap(squad):
     # 2.2: units 1 + 1 + 3 + 1 + 1 + 1 + 1 = 9, 5x Grenades 1 → 10 AP of 10
     assert squad.game["phase"] == "mission"
     assert sum(s["ap"] for s in squad.game["squad"]["soldiers"]) + 1 == 10
-    assert squad.game["summary"]["squad_ap"] == 10
+    assert squad.squad_ap == 10
 
 
 def test_a_squad_over_the_ap_budget_is_refused(squad):
@@ -82,7 +82,7 @@ def test_a_unit_whose_ap_is_not_in_the_text_is_entered_first(club, people):
         {"name": "Sgt. Adams", "letter": "A", "unit": ids["SMG"], "designation": "Leader"},
         {"name": "Pvt. Miller", "letter": "B", "unit": "bar", "designation": "Gunner"},
         {"name": "Pvt. Brown", "letter": "C", "unit": ids["Rifle"], "designation": "Rifleman"}]})
-    assert us.game["budget"] == 8 and us.game["summary"]["squad_ap"] == 1 + 3 + 1
+    assert us.game["budget"] == 8 and us.squad_ap == 1 + 3 + 1
 
 
 def test_the_armies_options_follow_2_2(club, people):
@@ -140,7 +140,7 @@ def test_attachments_use_the_missions_extra_ap_and_leave_after_it(squad):
                                      "designation": "Rifleman", "attached": True}]
     squad.create(attached)
     gast = squad.soldier("K")
-    assert gast["attached"] == 0 and squad.game["summary"]["squad_ap"] == 10  # not counted: it leaves
+    assert gast["attached"] == 0 and squad.squad_ap == 10  # not counted: it leaves
     squad.log("accomplished", 7, eliminated="K")
     gast = squad.soldier("K")
     assert gast["status"] == "returned"

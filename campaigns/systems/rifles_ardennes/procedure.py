@@ -67,7 +67,7 @@ def _briefing_actions(state, side) -> list[Action]:
     if not brief["spending_closed"] and st.squad(state)["xp"] >= 2:
         found.append(Action("rifles.spend_xp", "Spend XP: Veterans and skills", side, "8.4",
                             f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls.",
-                            optional=True, button="Spend XP"))
+                            button="Spend XP"))
     if not br.casualties_done(state):
         count = len(br.eliminated(state))
         found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3",
@@ -81,7 +81,7 @@ def _briefing_actions(state, side) -> list[Action]:
     if (grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]) or \
             attachment_room(state):
         found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2",
-                            optional=True, button="Add to the squad"))
+                            button="Add to the squad"))
     if not (br.leader_needed(state) and not br.is_last(state)):
         nxt = brief["mission"] + 1
         title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, nxt)['label']}"

@@ -144,19 +144,33 @@ def where(state: dict) -> str:
     return mission(state, index)["label"]
 
 
-def refresh_summary(state: dict) -> None:
-    """Words the pages show as they are (the panel has no game logic): kept after every change."""
-    pub = public(state)
+def panel_words(view: dict) -> dict:
+    """Words the campaign page's panel shows as they are, worked out from the reader's view."""
+    pub = public(view)
     now = {"setup": "Create the squad (2.2, 8.1).", "finished": "The campaign is over."}.get(pub["phase"], "")
     if pub["phase"] == "mission":
-        entry = mission(state, state["current"])
-        now = mission_title(state, state["current"]) + (
+        entry = mission(view, view["current"])
+        now = mission_title(view, view["current"]) + (
             f", {entry['game_turns']} game turns" if entry["game_turns"] else ": set it up (2.1)")
     elif pub["phase"] == "briefing":
-        now = f"End-mission briefing after {mission_title(state, pub['briefing']['mission'])} (8.3)"
-    pub["summary"] = {
-        "army": army_name(pub["army"]), "enemy": army_name(pub["enemy"]), "squad_ap": squad_ap(state), "now": now,
+        now = f"End-mission briefing after {mission_title(view, pub['briefing']['mission'])} (8.3)"
+    return {
+        "army": army_name(pub["army"]), "enemy": army_name(pub["enemy"]), "squad_ap": squad_ap(view), "now": now,
         "memorial": [{"name": label(s), "unit": s["unit_name"], "veteran": s["veteran"], "skills": s["skill_names"],
-                      "fell_in": mission_title(state, s["died_in"]), "missions": len(s["missions"])}
-                     for s in soldiers(state) if s["status"] == "dead"],
+                      "fell_in": mission_title(view, s["died_in"]), "missions": len(s["missions"])}
+                     for s in soldiers(view) if s["status"] == "dead"],
     }
+
+
+def waiting_on(state: dict) -> list[tuple[str | None, str]]:
+    """What the squad's player has to do next, in words the club may read."""
+    pub = public(state)
+    if pub["phase"] == "setup":
+        return [(SIDE, "the squad to be created")]
+    if pub["phase"] == "briefing":
+        return [(SIDE, f"the end-mission briefing after {mission(state, pub['briefing']['mission'])['label']}")]
+    if pub["phase"] == "mission":
+        entry = mission(state, state["current"])
+        if not entry["name"] or not entry["game_turns"]:
+            return [(SIDE, f"{entry['label']} to be set up")]
+    return []

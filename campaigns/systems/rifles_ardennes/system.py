@@ -84,9 +84,7 @@ class RiflesArdennes(GameSystem):
         options = self.clean_options(options)
         book = constants().get(f"budget.{options['army']}")
         budget = int(ctx.value(f"budget.{options['army']}")) if book else options["ap_budget"]
-        state = {"current": None, "game": st.initial_state(options, self.variant(variant).calendar, budget)}
-        st.refresh_summary(state)
-        return state["game"]
+        return st.initial_state(options, self.variant(variant).calendar, budget)
 
     def apply(self, state, record, ctx):
         handler = {
@@ -105,7 +103,6 @@ class RiflesArdennes(GameSystem):
         if handler is None:
             raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
         handler()
-        st.refresh_summary(state)
 
     def clean_result(self, state, index, data, ctx):
         return missions.clean_result(state, index, data, ctx)
@@ -115,13 +112,11 @@ class RiflesArdennes(GameSystem):
 
     def on_result(self, state, index, result, ctx):
         missions.on_result(state, index, result, ctx)
-        st.refresh_summary(state)
 
     def on_calendar_end(self, state, ctx):
         st.public(state)["phase"] = "finished"
         count = len(st.public(state)["missions"])
         finish(state, None, f"All {count} missions have been played.")
-        st.refresh_summary(state)
 
     # --- reading --------------------------------------------------------------------------------
     def actions(self, state, side):
@@ -138,6 +133,14 @@ class RiflesArdennes(GameSystem):
 
     def side_odds(self, state, side, ctx, rolls):
         return procedure.side_odds(state, ctx, rolls)
+
+    def panel_context(self, view):
+        return st.panel_words(view) if view.get("game") else {}
+
+    def waiting_on(self, state):
+        if state["status"] != "active" or state.get("game") is None:
+            return []
+        return st.waiting_on(state)
 
     def roster(self, state):
         return records.roster(state)
