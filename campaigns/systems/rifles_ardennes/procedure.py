@@ -97,7 +97,7 @@ def steps(state) -> list[StepStatus]:
     phase = _phase(state)
     if phase is None:
         return []
-    side = None  # one player: the checklist is the campaign's, not a side's among others
+    side = st.SIDE
     if phase == "setup":
         return [StepStatus("squad", "Create the squad", "2.2, 8.1", side, "current")]
     if phase == "mission":
@@ -108,15 +108,15 @@ def steps(state) -> list[StepStatus]:
                        f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else ""),
             StepStatus("log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"),
         ]
-    return _briefing_steps(state)
+    return _briefing_steps(state, side)
 
 
-def _briefing_steps(state) -> list[StepStatus]:
+def _briefing_steps(state, side) -> list[StepStatus]:
     brief = st.public(state)["briefing"]
     lines = []
 
     def add(step_id, label, rule, status, detail=""):
-        lines.append(StepStatus(step_id, label, rule, None, status, detail))
+        lines.append(StepStatus(step_id, label, rule, side, status, detail))
 
     recovered = brief["recovered"]
     add("recover", "Wounded soldiers recover", "8.3", "done",
