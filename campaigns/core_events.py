@@ -75,13 +75,14 @@ def new_state(record) -> dict:
         variant = system.variant(data["variant"])
     except KeyError:
         raise DomainError("variant", f"{system.name} has no variant {data['variant']!r}.") from None
+    options = system.clean_options(data["options"] or {})
     return {
         "version": 1,
         "seq": record.seq,
         "system": system.slug,
         "variant": variant.slug,
         "name": data["name"],
-        "options": data["options"] or {},
+        "options": options,
         "status": "setup",
         "winner": None,
         "finish_reason": "",
@@ -285,6 +286,7 @@ def check_house_rule(state, ctx, key, value):
         raise DomainError("key", f"{key} names no table cell or constant.")
     if book is not None and not isinstance(book, bool) and type(value) is not type(book):
         raise DomainError("value", f"Must be a {type(book).__name__} like the book value ({book!r}).")
+    system.check_house_rule(key, value)
     return book
 
 

@@ -68,6 +68,8 @@ def _proposal_made(state, rec, ctx):
     elif action == "house_rule":
         if state["status"] != "active":
             raise DomainError("action", "Before play starts the organizer sets house rules directly.")
+        if not ctx.system.late_house_rules:
+            raise DomainError("action", f"In {ctx.system.name} house rules are fixed when the campaign starts.")
         rule = data["data"] if isinstance(data["data"], dict) else {}
         if "key" not in rule or "value" not in rule:
             raise DomainError("data", "A house rule needs a key and a value.")

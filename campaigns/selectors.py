@@ -168,6 +168,9 @@ def describe(system, record: Record, state: dict) -> str:
     """One event in words for someone who may read it; ``state`` is that reader's cut."""
     data = record.data
     side_name = state["sides"].get(record.side, {}).get("name", "") if record.side else ""
+    own = system.history_text(record, state) if state and record.kind != "dice.rolled" else None
+    if own:
+        return f"{side_name}: {own}" if side_name else own
     text = {
         "campaign.created": f"Campaign “{data.get('name')}” created",
         "player.assigned": f"{data.get('username')} joins {state['sides'].get(data.get('side'), {}).get('name')}",
@@ -382,6 +385,57 @@ class ClubPage:
     campaigns: list
     invitations: list | None  # organizers only
     log: list | None = None  # organizers only: who changed members, roles, invitations
+    comparisons: list = field(default_factory=list)  # [Comparison]: the club's campaigns side by side
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The club's campaigns of one game system side by side (GameSystem.comparison_row)."""
+
+    system: str
+    columns: tuple[str, ...]
+    rows: tuple  # (campaign, players, dice in words, values) per campaign
+
+
+DICE_WORDS = {frozenset(): "none rolled yet", frozenset({"server"}): "rolled by the server",
+              frozenset({"entered"}): "entered from the table", frozenset({"server", "entered"}): "server and entered"}
+
+
+def club_comparisons(campaigns) -> list[Comparison]:
+    """For each game system that compares its campaigns, one table of the campaigns' rows, read
+    from what any club member may see of each (never a side's private part), with who plays and
+    how the public dice were rolled."""
+    from .models import Event, SidePlayer
+    from .systems import all_systems
+
+    systems = all_systems()
+    compared = [c for c in campaigns if c.system in systems and systems[c.system].comparison_columns
+                and c.status != Campaign.SETUP]
+    if not compared:
+        return []
+    states = current_states(compared)
+    sources: dict[int, set] = {c.pk: set() for c in compared}
+    for campaign_id, source in Event.objects.filter(
+            campaign__in=[c.pk for c in compared], kind="dice.rolled", audience=Event.PUBLIC,
+    ).values_list("campaign_id", "data__source").distinct():
+        sources[campaign_id].add(source)
+    players: dict[int, list] = {c.pk: [] for c in compared}
+    for campaign_id, username in SidePlayer.objects.filter(side__campaign__in=compared).order_by(
+            "user__username").values_list("side__campaign_id", "user__username"):
+        players[campaign_id].append(username)
+    member = Viewer.club_member()
+    tables = []
+    for slug in sorted({c.system for c in compared}):
+        system = systems[slug]
+        rows = []
+        for campaign in (c for c in compared if c.system == slug):
+            values = system.comparison_row(visibility.view_state(states[campaign.pk], member))
+            if values is not None:
+                dice = DICE_WORDS.get(frozenset(sources[campaign.pk]), "")
+                rows.append((campaign, ", ".join(players[campaign.pk]), dice, tuple(values)))
+        if rows:
+            tables.append(Comparison(system.name, tuple(system.comparison_columns), tuple(rows)))
+    return tables
 
 
 CLUB_LOG_SHOWN = 30
@@ -395,13 +449,15 @@ def club_page(user, club) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
+    campaigns = list(visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at"))
     return ClubPage(
         club=club,
         role=role,
         members=list(club.memberships.select_related("user").order_by("user__username")),
-        campaigns=list(visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")),
+        campaigns=campaigns,
         invitations=invitations,
         log=log,
+        comparisons=club_comparisons(campaigns),
     )
 
 

@@ -102,6 +102,10 @@ class GameSystem:
     sheets: tuple[SheetDef, ...] = ()
     data_dir: Path | None = None
     description: str = ""
+    # False: house rules are fixed when the campaign starts (no late house-rule proposals),
+    # e.g. so that a club's campaigns of a solitaire game stay comparable.
+    late_house_rules: bool = True
+    comparison_columns: tuple[str, ...] = ()  # headings of comparison_row's values (club page)
 
     def __init__(self):
         self._tables = TableSet.load(self.data_dir / "tables") if self.data_dir else TableSet({})
@@ -127,6 +131,17 @@ class GameSystem:
     def constants(self) -> dict:
         """key -> {"value", "rule", "label"}: numbers the rules state outside tables."""
         return {}
+
+    def clean_options(self, options: dict) -> dict:
+        """Check the campaign's options against each other (each one is already clean on its own);
+        raise DomainError naming the option ("options.enemy"). Called when the campaign is created
+        and whenever its journal is folded."""
+        return options
+
+    def check_house_rule(self, key: str, value) -> None:
+        """Refuse a house-rule value the system could not use (DomainError on "value"). The core
+        has already checked that `key` names a table cell or constant and that `value` has the
+        book value's type."""
 
     # --- the fold ------------------------------------------------------------------
     def initial_state(self, variant: str, options: dict, ctx) -> dict:
@@ -238,6 +253,18 @@ class GameSystem:
     def describe_roll(self, view: dict, data: dict) -> str | None:
         """A recorded roll (the data of a dice.rolled event) as a sentence with its result
         ("RG p1, French 1st Line Coy: DR 7 → full strength"), or None for the core's words."""
+        return None
+
+    def history_text(self, record, view: dict) -> str | None:
+        """A sentence for one journal entry of any kind but a die (``describe_roll``): a result,
+        the system's own events, read from ``view`` (the reader's cut of the state after the
+        whole journal); None for the default text (``describe``)."""
+        return None
+
+    def comparison_row(self, view: dict) -> tuple | None:
+        """One campaign's values for ``comparison_columns``, for the club page's comparison of
+        the club's campaigns of this system. ``view`` is the state as any club member may read
+        it (visibility.view_state for a member playing no side). None: not shown."""
         return None
 
     def sheet_context(self, sheet: str, view: dict) -> dict:

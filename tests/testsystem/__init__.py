@@ -31,6 +31,7 @@ class Skirmish(GameSystem):
         EventKind("skirmish.supply", "Supply roll", audience="side", rule="T.2"),
         EventKind("skirmish.buy", "Buy reinforcements", (Field("count", "int", min=1),), audience="side", rule="T.3"),
     )
+    comparison_columns = ("Red wins", "Blue wins")
     sheets = (
         SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),
         SheetDef("supply", "Supply record", "side", "sheets/table.html"),
@@ -159,6 +160,13 @@ class Skirmish(GameSystem):
             rows = [[side, private["supply"]] for side, private in sorted(game["sides"].items())]
             return {"tables": [{"title": "Every side's supply", "columns": ["Side", "Supply points"], "rows": rows}]}
         return {}
+
+    def comparison_row(self, view):
+        """The club page compares the club's Skirmish campaigns by their public wins."""
+        if view["game"] is None:
+            return None
+        wins = view["game"]["public"]["wins"]
+        return (wins["red"], wins["blue"])
 
     def standings(self, state):
         if state["game"] is None:

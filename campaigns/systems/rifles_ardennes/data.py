@@ -1,0 +1,40 @@
+"""The system's data files beside it: armies, the seed catalog, constants, table words."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from pathlib import Path
+
+import yaml
+
+DATA = Path(__file__).parent
+
+OUTCOME_LABELS = (("accomplished", "Accomplished"), ("lost", "Lost"), ("aborted", "Aborted"))
+DESIGNATIONS = ("Leader", "Assistant Leader", "Gunner", "Rifleman")
+LEADER = "Leader"
+LETTERS = tuple(chr(c) for c in range(ord("A"), ord("Z") + 1))
+CASUALTY_RESULTS = ("dead", "wounded", "lightly wounded")
+
+
+def _load(name: str):
+    with (DATA / name).open(encoding="utf-8") as handle:
+        return yaml.safe_load(handle)
+
+
+@lru_cache(maxsize=None)
+def armies() -> dict:
+    return _load("armies.yaml")
+
+
+@lru_cache(maxsize=None)
+def seed_catalog() -> dict:
+    return _load("catalog.yaml")
+
+
+@lru_cache(maxsize=None)
+def constants() -> dict:
+    return _load("constants.yaml")
+
+
+def army_name(slug: str) -> str:
+    return armies().get(slug, {}).get("name", slug)

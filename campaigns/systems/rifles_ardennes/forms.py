@@ -1,0 +1,223 @@
+"""Page forms made concrete from the campaign (GameSystem.form_fields): soldiers by personal
+name and counter letter, the catalog's units and equipment with their AP, the skills a soldier
+may take, one pre-filled row per soldier. The declared fields (kinds.py) still validate."""
+
+from __future__ import annotations
+
+from campaigns.schema import Field
+
+from . import missions, squad, state as st
+from .data import DESIGNATIONS, LEADER, LETTERS
+from .kinds import KINDS
+
+_DECLARED = {k.name: k for k in KINDS}
+# The book's example squad (2.2), offered to a German player as the starting rows.
+BOOK_SQUAD = (("A", "smg", "Leader", "Grenade"), ("B", "rifle", "Assistant Leader", "Grenade"),
+              ("J", "lmg", "Gunner", ""), ("D", "rifle", "Rifleman", "Grenade"),
+              ("G", "rifle", "Rifleman", "Grenade"), ("H", "rifle", "Rifleman", "Grenade"),
+              ("I", "rifle", "Rifleman", ""))
+
+
+def _fields(kind: str) -> dict:
+    return {f.name: f for f in _DECLARED[kind].fields}
+
+
+def _sub(field: Field) -> dict:
+    return {f.name: f for f in field.item.fields}
+
+
+def _choice(field: Field, pairs, **more) -> Field:
+    pairs = tuple(pairs)
+    return field.but(type="choice", choices=tuple(k for k, _ in pairs), labels=pairs, **more)
+
+
+def soldier_choices(state, soldiers) -> tuple:
+    return tuple((s["id"], st.long_label(s)) for s in soldiers)
+
+
+def _unit_pairs(state) -> tuple:
+    units = [i for i in st.public(state)["catalog"] if i["kind"] == "unit" and i["ap"] is not None]
+    return tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (", may lead" if i["may_lead"] else "")) for i in units)
+
+
+def _equipment_names(state) -> tuple:
+    names = sorted({i["provides"] for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["provides"]})
+    return tuple((n, n) for n in names)
+
+
+def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -> Field:
+    items = [i for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["ap"] is not None]
+    sub = _sub(field)
+    pairs = tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (f" ({i['count']} × {i['provides']})"
+                                                              if i["provides"] else "")) for i in items)
+    fields = [_choice(sub["item"], pairs), sub["quantity"]] + ([sub["attached"]] if attachments else [])
+    rows = tuple({"item": i["id"], "quantity": quantities.get(i["id"], 0),
+                  **({"attached": False} if attachments else {})} for i in items)
+    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item",
+                     max=len(items) or 1)
+
+
+def _new_soldiers_field(state, field: Field, rows, letters, designations, attachments: bool) -> Field:
+    sub = _sub(field)
+    fields = [
+        sub["name"],
+        _choice(sub["letter"], ((letter, letter) for letter in letters)),
+        _choice(sub["unit"], _unit_pairs(state), required=False, default=""),
+        _choice(sub["designation"], ((d, d) for d in designations)),
+        _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
+        _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
+    ] + ([sub["attached"]] if attachments else [])
+    return field.but(item=field.item.but(fields=tuple(fields)), rows=tuple(rows))
+
+
+def _blank(letter: str, attachments: bool, attached: bool = False) -> dict:
+    row = {"name": "", "letter": letter, "unit": "", "designation": "Rifleman", "equipment_1": "",
+           "equipment_2": ""}
+    return {**row, "attached": attached} if attachments else row
+
+
+def squad_fields(state) -> tuple:
+    declared = _fields("rifles.squad")
+    attachments = st.mission(state, 0)["extra_ap"] > 0
+    ids = {i["id"] for i in st.public(state)["catalog"] if i["ap"] is not None}
+    if st.public(state)["army"] == "german" and {"smg", "rifle", "lmg", "grenades"} <= ids:
+        rows = [{**_blank(letter, attachments), "unit": unit, "designation": role, "equipment_1": gear}
+                for letter, unit, role, gear in BOOK_SQUAD]
+        quantities = {"grenades": 1}
+    else:
+        rows = [_blank(letter, attachments) for letter in LETTERS[:min(st.public(state)["budget"], 12)]]
+        quantities = {}
+    return (
+        _new_soldiers_field(state, declared["soldiers"], rows, LETTERS, DESIGNATIONS, attachments).but(
+            help="One row per soldier; rows without a unit are left out."),
+        _equipment_field(state, declared["equipment"], quantities, attachments),
+    )
+
+
+def recruit_fields(state) -> tuple:
+    declared = _fields("rifles.recruit")
+    target = squad.attachment_mission(state)
+    attachments = target is not None and st.mission(state, target)["extra_ap"] > 0
+    used = {s["letter"] for s in st.living(state)}
+    free = [letter for letter in LETTERS if letter not in used]
+    grant = (st.public(state).get("briefing") or {}).get("reinforcement") or {}
+    room = max(1, min(6, grant.get("ap", 0) - grant.get("spent", 0) + (3 if attachments else 0)))
+    # Between a briefing and the mission only attachments can join: their box comes ticked.
+    only_attachments = st.public(state)["phase"] == "mission"
+    rows = [_blank(letter, attachments, only_attachments) for letter in free[:room]]
+    return (
+        _new_soldiers_field(state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments),
+        _equipment_field(state, declared["equipment"], {}, attachments),
+    )
+
+
+def roster_fields(state) -> tuple:
+    field = _fields("rifles.roster")["soldiers"]
+    sub = _sub(field)
+    alive = st.living(state)
+    fields = (
+        _choice(sub["soldier"], soldier_choices(state, alive)),
+        sub["name"],
+        _choice(sub["letter"], ((letter, letter) for letter in LETTERS)),
+        _choice(sub["designation"], ((d, d) for d in DESIGNATIONS)),
+        _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
+        _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
+    )
+    rows = tuple({"soldier": s["id"], "name": s["name"], "letter": s["letter"], "designation": s["designation"],
+                  "equipment_1": (s["equipment"] + ["", ""])[0], "equipment_2": (s["equipment"] + ["", ""])[1]}
+                 for s in alive)
+    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier"),)
+
+
+def spend_fields(state) -> tuple:
+    from .system import SYSTEM
+
+    field = _fields("rifles.spend_xp")["soldiers"]
+    sub = _sub(field)
+    skills = SYSTEM.tables.bound("8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()})
+    pairs = tuple((row.label, skills.value(row, "name") + (" (Leader only)" if skills.value(row, "leader_only") else ""))
+                  for row in skills.rows)
+    candidates = [s for s in st.living(state) if s.get("attached") is None and (not s["veteran"] or not s["skills"])]
+    fields = (_choice(sub["soldier"], soldier_choices(state, candidates)), sub["veteran"],
+              _choice(sub["skill"], pairs, required=False, default=""))
+    rows = tuple({"soldier": s["id"], "veteran": False, "skill": ""} for s in candidates)
+    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier",
+                      help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill, one skill per "
+                           "soldier (8.4); the Skills Table (8.4.1) is under the squad below."),)
+
+
+def leader_fields(state) -> tuple:
+    field = _fields("rifles.leader")["soldier"]
+    ready = [s for s in st.available(state) if s.get("attached") is None and s["designation"] != LEADER]
+    ready.sort(key=lambda s: not st.may_lead(state, s))
+    pairs = tuple((s["id"], st.long_label(s) + (" — may lead" if st.may_lead(state, s) else "")) for s in ready)
+    return (_choice(field, pairs, widget="radios"),)
+
+
+def mission_fields(state, initial) -> tuple:
+    declared = _fields("rifles.mission")
+    open_missions = [(i, m) for i, m in enumerate(st.public(state)["missions"]) if m["log"] is None]
+    index = initial.get("mission", state["current"] if state["current"] is not None else 0)
+    entry = st.mission(state, index) if 0 <= index < len(st.public(state)["missions"]) else {}
+    pairs = tuple((i, f"{m['label']}" + (f": {m['name']}" if m["name"] else "")) for i, m in open_missions)
+    return (
+        _choice(declared["mission"], pairs, default=index),
+        declared["name"].but(default=entry.get("name") or None),
+        declared["game_turns"].but(default=entry.get("game_turns")),
+        declared["extra_ap"].but(default=entry.get("extra_ap", 0)),
+        declared["attachments"].but(default=entry.get("attachments", "")),
+        declared["notes"].but(default=entry.get("notes", "")),
+    )
+
+
+def catalog_fields(state) -> tuple:
+    declared = _fields("rifles.catalog")
+    pairs = tuple((i["id"], f"{i['name']} ({i['kind']})") for i in st.public(state)["catalog"])
+    return (_choice(declared["item"], pairs, required=False, default="", help="Leave empty to add a new entry."),
+            *(f for name, f in declared.items() if name != "item"))
+
+
+def result_fields(state) -> tuple:
+    """The mission log: the scenario (fixed by the page) and the result as plain inputs —
+    one tap per soldier who stayed behind or was eliminated, everyone else took part."""
+    from campaigns.core_events import KINDS
+
+    declared = {f.name: f for f in missions.RESULT_FIELDS}
+    ready = soldier_choices(state, st.available(state))
+    entry = st.mission(state, state["current"])
+    data = (
+        declared["outcome"].but(widget="radios"),
+        declared["turns_used"].but(max=entry["game_turns"] or 12),
+        declared["stayed_behind"].but(item=_choice(declared["stayed_behind"].item, ready)),
+        declared["eliminated"].but(item=_choice(declared["eliminated"].item, ready)),
+        _choice(declared["new_leader"], ready, required=False, default="",
+                help="Only when the Leader was eliminated: the soldier who took command."),
+        declared["notes"],
+    )
+    scenario, _ = KINDS["result.submitted"].fields
+    return (scenario, Field("data", "object", label=f"{entry['label']}: the mission log", fields=data))
+
+
+def form_fields(view, side, kind, initial) -> tuple | None:
+    game = view.get("game")
+    if game is None:
+        return None
+    phase = game["public"]["phase"]
+    if kind == "rifles.squad":
+        return squad_fields(view)
+    if kind == "rifles.recruit":
+        return recruit_fields(view)
+    if kind == "rifles.roster":
+        return roster_fields(view)
+    if kind == "rifles.spend_xp" and phase == "briefing":
+        return spend_fields(view)
+    if kind == "rifles.leader":
+        return leader_fields(view)
+    if kind == "rifles.mission":
+        return mission_fields(view, initial or {})
+    if kind == "rifles.catalog":
+        return catalog_fields(view)
+    if kind == "result.submitted" and phase == "mission":
+        return result_fields(view)
+    return None
+

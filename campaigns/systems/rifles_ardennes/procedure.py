@@ -1,0 +1,227 @@
+"""What the player can do now, the briefing's checklist, and the odds of the rolls ahead."""
+
+from __future__ import annotations
+
+from fractions import Fraction
+
+from campaigns import dice as dicelib
+from campaigns.rolls import upcoming_odds
+from campaigns.systems.base import Action, StepStatus, UpcomingRoll
+
+from . import briefing as br, squad, state as st
+from .words import plural
+
+
+def _phase(state) -> str | None:
+    game = state.get("game")
+    return None if game is None or state["status"] != "active" else game["public"]["phase"]
+
+
+# --- actions ------------------------------------------------------------------------------------
+
+
+def actions(state, side) -> list[Action]:
+    phase = _phase(state)
+    if phase is None or side != st.SIDE:
+        return []
+    found = []
+    if phase == "setup":
+        found += [Action("rifles.squad", "Create your squad", side, "2.2, 8.1",
+                         "Units and equipment within your Army's AP, exactly one Leader who may lead.")]
+    elif phase == "mission":
+        index = state["current"]
+        entry = st.mission(state, index)
+        if not entry["name"] or not entry["game_turns"]:
+            found.append(Action("rifles.mission", f"Set up {entry['label']}: name and game turns", side, "2.1",
+                                initial={"mission": index}))
+        if attachment_room(state):
+            found.append(Action("rifles.recruit", f"Add the attachments for {entry['label']}", side, "2.2",
+                                optional=True))
+        found.append(Action("rifles.leader", "Name a new Leader", side, "6", optional=True))
+    else:
+        found += _briefing_actions(state, side)
+    if phase in ("mission", "briefing"):
+        found.append(Action("rifles.roster", "Edit names, letters, designations and equipment", side, "2.2",
+                            optional=True, button="Save the roster"))
+    if not any(a.kind == "rifles.mission" for a in found):
+        found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1",
+                            optional=True))
+    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2",
+                        optional=True))
+    return found
+
+
+def attachment_room(state) -> int:
+    index = squad.attachment_mission(state)
+    if index is None:
+        return 0
+    return st.mission(state, index)["extra_ap"] - squad.attached_ap(state, index)
+
+
+def _briefing_actions(state, side) -> list[Action]:
+    brief = st.public(state)["briefing"]
+    label = st.mission(state, brief["mission"])["label"]
+    if brief["xp"] is None:
+        return [Action("rifles.xp", f"Roll for experience after {label}", side, "8.4", button="Roll 1d6")]
+    found = []
+    if not brief["spending_closed"] and st.squad(state)["xp"] >= 2:
+        found.append(Action("rifles.spend_xp", "Spend XP: Veterans and skills", side, "8.4",
+                            f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls.",
+                            button="Spend XP"))
+    if not br.casualties_done(state):
+        count = len(br.eliminated(state))
+        found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3",
+                            button=f"Roll {plural(count, 'die', 'dice')}"))
+        return found
+    if br.leader_needed(state) and not br.is_last(state):
+        found.append(Action("rifles.leader", "Name the squad's new Leader", side, "6"))
+    if br.reinforcement_open(state) is None:
+        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2", button="Roll 1d6"))
+    grant = brief["reinforcement"]
+    if (grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]) or \
+            attachment_room(state):
+        found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2",
+                            button="Add to the squad"))
+    if not (br.leader_needed(state) and not br.is_last(state)):
+        nxt = brief["mission"] + 1
+        title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, nxt)['label']}"
+        found.append(Action("rifles.next_mission", title, side, "8.2",
+                            "Reinforcement AP not spent now are lost." if grant else "", button=title))
+    return found
+
+
+# --- the checklist ---------------------------------------------------------------------------------
+
+
+def steps(state) -> list[StepStatus]:
+    phase = _phase(state)
+    if phase is None:
+        return []
+    side = st.SIDE
+    if phase == "setup":
+        return [StepStatus("squad", "Create the squad", "2.2, 8.1", side, "current")]
+    if phase == "mission":
+        entry = st.mission(state, state["current"])
+        planned = bool(entry["name"] and entry["game_turns"])
+        return [
+            StepStatus("plan", f"Set up {entry['label']}", "2.1", side, "done" if planned else "current",
+                       f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else ""),
+            StepStatus("log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"),
+        ]
+    return _briefing_steps(state, side)
+
+
+def _briefing_steps(state, side) -> list[StepStatus]:
+    brief = st.public(state)["briefing"]
+    lines = []
+
+    def add(step_id, label, rule, status, detail=""):
+        lines.append(StepStatus(step_id, label, rule, side, status, detail))
+
+    recovered = brief["recovered"]
+    add("recover", "Wounded soldiers recover", "8.3", "done",
+        f"{', '.join(recovered)} recovered." if recovered else "Nobody was wounded.")
+    xp_done = brief["xp"] is not None
+    add("xp", "Experience roll", "8.4", "done" if xp_done else "current", brief["xp"]["text"] if xp_done else "")
+    spend = "done" if brief["spending_closed"] else "current" if xp_done else "waiting"
+    add("spend_xp", "Spend XP: Veterans and skills", "8.4", spend, f"{st.squad(state)['xp']} XP unused.")
+    if not br.casualties_needed(state) and brief["casualties"] is None:
+        add("casualties", "Casualty rolls (End Mission Table)", "8.3", "skipped", "Nobody was eliminated.")
+    else:
+        done = brief["casualties"] is not None
+        add("casualties", "Casualty rolls (End Mission Table)", "8.3",
+            "done" if done else "current" if xp_done else "waiting",
+            " ".join(r["text"] + "." for r in brief["casualties"]) if done else "")
+    after = xp_done and br.casualties_done(state)
+    if br.leader_needed(state) and not br.is_last(state):
+        add("leader", "Name the squad's Leader", "6", "current" if after else "waiting", brief["leader_note"] or "")
+    elif brief["leader_note"]:
+        add("leader", "Name the squad's Leader", "6", "done", brief["leader_note"])
+    why = br.reinforcement_open(state)
+    grant = brief["reinforcement"]
+    if grant is not None:
+        add("reinforce", "Reinforcements from HQ", "8.2", "done", " ".join(r["text"] + "." for r in grant["rolls"]))
+        left = grant["ap"] + grant["equipment_ap"] - grant["spent"] - grant["spent_equipment"]
+        add("recruit", "Spend the AP granted", "8.2", "current" if left else "done",
+            f"{left} AP left." if left else "")
+    elif why is not None:
+        add("reinforce", "Reinforcements from HQ", "8.2", "skipped", why)
+    else:
+        add("reinforce", "Reinforcements from HQ", "8.2", "current" if after else "waiting",
+            f"The squad has {st.squad_ap(state)} AP without its wounded, below the Army's {st.public(state)['budget']}.")
+    title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
+    add("next", title, "8.2", "current" if after and not (br.leader_needed(state) and not br.is_last(state))
+        else "waiting")
+    return lines
+
+
+# --- odds before rolling -----------------------------------------------------------------------------
+
+
+def _mods(mods) -> tuple:
+    return tuple((m.label, m.rule, m.value) for m in mods)
+
+
+def upcoming_rolls(state, ctx) -> list[UpcomingRoll]:
+    if _phase(state) != "briefing":
+        return []
+    brief = st.public(state)["briefing"]
+    found = []
+    if brief["xp"] is None:
+        found.append(UpcomingRoll(br.xp_key(state), "Experience roll", "8.4", _mods(br.xp_mods(state, ctx)), "xp"))
+    if brief["casualties"] is None:
+        for soldier in br.eliminated(state):
+            found.append(UpcomingRoll(br.casualty_key(state, soldier), f"Casualty roll for {st.label(soldier)}",
+                                      "8.3", _mods(br.casualty_mods(state, ctx, soldier)), "result"))
+    if br.reinforcement_open(state) is None:
+        found.append(UpcomingRoll(br.reinforcement_key(state, "roll"), "Reinforcements from HQ", "8.2", (), "ap"))
+    return found
+
+
+def side_odds(state, ctx, rolls) -> list[dict]:
+    """Exact odds with every outcome in words; XP also as the squad's XP afterwards, reinforcements
+    as the AP they bring (the 1d3 and the additional die enumerated too)."""
+    entries = []
+    for roll in rolls:
+        entry = upcoming_odds(ctx, roll)
+        if roll.table == "8.4":
+            xp = st.squad(state)["xp"]
+            entry["after"] = {"label": "The squad's XP afterwards", "values": [
+                {"value": xp + int(o["outcome"]), "fraction": o["fraction"], "percent": o["percent"]}
+                for o in entry["outcomes"]]}
+            entry["outcomes"] = [dict(o, outcome=f"+{o['outcome']} XP") for o in entry["outcomes"]]
+        elif roll.table == "8.2":
+            entry["outcomes"] = reinforcement_outcomes(ctx)
+        entries.append(entry)
+    return entries
+
+
+def reinforcement_outcomes(ctx) -> list[dict]:
+    table, extra = ctx.table("8.2"), ctx.table("8.2-equipment")
+    chances: dict[tuple[int, int], Fraction] = {}
+    for face in range(1, 7):
+        row = table.lookup(face)
+        cell = str(table.value(row, "ap")).strip()
+        amounts = [(int(cell), Fraction(1))] if cell.isdigit() else _dice_values(cell)
+        gear = [(0, Fraction(1))]
+        if table.value(row, "equipment_die") is True:
+            gear = [(int(extra.value(extra.lookup(f), "equipment_ap")), Fraction(1, 6)) for f in range(1, 7)]
+        for ap, p in amounts:
+            for eq, q in gear:
+                chances[(ap, eq)] = chances.get((ap, eq), Fraction(0)) + Fraction(1, 6) * p * q
+    out = []
+    for (ap, eq), p in sorted(chances.items()):
+        words = "no reinforcements" if ap == 0 and eq == 0 else f"{ap} AP" + (
+            f" and {eq} AP for equipment only" if eq else "")
+        out.append({"outcome": words, "fraction": str(p), "percent": round(float(p) * 100, 2)})
+    return out
+
+
+def _dice_values(expr: str) -> list[tuple[int, Fraction]]:
+    parsed = dicelib.parse(expr)
+    outcomes = list(parsed.outcomes())
+    counts: dict[int, int] = {}
+    for faces in outcomes:
+        value = parsed.total(list(faces))
+        counts[value] = counts.get(value, 0) + 1
+    return [(v, Fraction(n, len(outcomes))) for v, n in sorted(counts.items())]

@@ -1,0 +1,176 @@
+"""The squad's state and the reads every module shares.
+
+Everything lives under ``state["game"]["public"]``: a solitaire campaign has no opponent
+to hide from, and the club compares its members' squads (docs/rifles-ardennes.md).
+"""
+
+from __future__ import annotations
+
+from campaigns.errors import DomainError
+
+from .data import LEADER, army_name, seed_catalog
+
+SIDE = "squad"
+
+
+def initial_state(options: dict, calendar, budget: int) -> dict:
+    catalog = [_catalog_entry(item) for item in seed_catalog().get(options["army"], [])]
+    return {
+        "public": {
+            "army": options["army"], "enemy": options["enemy"], "budget": budget,
+            "catalog": catalog,
+            "missions": [{"label": label, "name": "", "game_turns": None, "extra_ap": 0, "attachments": "",
+                          "notes": "", "log": None} for label in calendar],
+            "phase": "setup",
+            "squad": {"soldiers": [], "equipment": [], "xp": 0, "xp_earned": 0, "xp_spent": 0, "next": 1,
+                      "temporary_leader": None},
+            "ledger": [],
+            "briefing": None,
+            "rolls": [],
+            "said": {},
+        },
+        "sides": {SIDE: {}},
+        "referee": {},
+    }
+
+
+def _catalog_entry(item: dict) -> dict:
+    base = {"id": "", "name": "", "kind": "unit", "ap": None, "cf": None, "cf_armored": None, "may_lead": False,
+            "attributes": "", "note": "", "provides": "", "count": 1}
+    return {**base, **item}
+
+
+# --- reads --------------------------------------------------------------------------------
+
+
+def public(state: dict) -> dict:
+    return state["game"]["public"]
+
+
+def squad(state: dict) -> dict:
+    return public(state)["squad"]
+
+
+def soldiers(state: dict) -> list[dict]:
+    return squad(state)["soldiers"]
+
+
+def living(state: dict) -> list[dict]:
+    """Soldiers of the squad now: active or wounded (the dead and returned attachments are not)."""
+    return [s for s in soldiers(state) if s["status"] in ("active", "wounded")]
+
+
+def available(state: dict) -> list[dict]:
+    """Soldiers who may take part in the next mission (8.2: not the wounded)."""
+    return [s for s in soldiers(state) if s["status"] == "active"]
+
+
+def find(state: dict, sid, path: str = "soldier") -> dict:
+    for soldier in soldiers(state):
+        if soldier["id"] == sid:
+            return soldier
+    raise DomainError(path, "No such soldier in this squad.")
+
+
+def label(soldier: dict) -> str:
+    """"Pvt. Weber (C)": the personal name and the counter letter."""
+    name = soldier.get("name") or "Soldier"
+    return f"{name} ({soldier['letter']})"
+
+
+def long_label(soldier: dict) -> str:
+    return f"{label(soldier)}, {soldier['unit_name']}"
+
+
+def catalog_item(state: dict, item_id: str, path: str = "unit") -> dict:
+    for item in public(state)["catalog"]:
+        if item["id"] == item_id:
+            return item
+    raise DomainError(path, "No such unit or equipment in this campaign's catalog.")
+
+
+def may_lead(state: dict, soldier: dict) -> bool:
+    """Whether the soldier's unit may be designated Leader (6: the Army Sheet's Attributes)."""
+    for item in public(state)["catalog"]:
+        if item["id"] == soldier["unit"]:
+            return bool(item["may_lead"])
+    return False
+
+
+def leader(state: dict) -> dict | None:
+    return next((s for s in living(state) if s["designation"] == LEADER), None)
+
+
+def equipment_ap(state: dict, attached: bool = False) -> int:
+    return sum(line["ap"] for line in squad(state)["equipment"] if (line.get("attached") is not None) == attached)
+
+
+def squad_ap(state: dict) -> int:
+    """The squad's AP without wounded soldiers and attachments (8.2): units plus equipment."""
+    units = sum(s["ap"] for s in soldiers(state) if s["status"] == "active" and s.get("attached") is None)
+    return units + equipment_ap(state)
+
+
+def mission(state: dict, index: int) -> dict:
+    return public(state)["missions"][index]
+
+
+def mission_title(state: dict, index: int) -> str:
+    entry = mission(state, index)
+    return f"{entry['label']}: {entry['name']}" if entry["name"] else entry["label"]
+
+
+def history(soldier: dict, where: str, text: str) -> None:
+    soldier["history"].append({"mission": where, "text": text})
+
+
+def ledger(state: dict, where: str, change: int, text: str) -> None:
+    sq = squad(state)
+    public(state)["ledger"].append({"mission": where, "change": change, "balance": sq["xp"], "text": text})
+
+
+def say(state: dict, record, text: str) -> None:
+    """A sentence about this journal entry, for its line in the history (by uid: never a sequence number)."""
+    if record.uid:
+        said = public(state)["said"]
+        said[record.uid] = f"{said[record.uid]} {text}" if record.uid in said else text
+
+
+def where(state: dict) -> str:
+    """The label the history and the ledger file things under: the mission being prepared or briefed."""
+    index = state["current"]
+    if public(state)["phase"] == "setup" or index is None:
+        return "Campaign start"
+    return mission(state, index)["label"]
+
+
+def panel_words(view: dict) -> dict:
+    """Words the campaign page's panel shows as they are, worked out from the reader's view."""
+    pub = public(view)
+    now = {"setup": "Create the squad (2.2, 8.1).", "finished": "The campaign is over."}.get(pub["phase"], "")
+    if pub["phase"] == "mission":
+        entry = mission(view, view["current"])
+        now = mission_title(view, view["current"]) + (
+            f", {entry['game_turns']} game turns" if entry["game_turns"] else ": set it up (2.1)")
+    elif pub["phase"] == "briefing":
+        now = f"End-mission briefing after {mission_title(view, pub['briefing']['mission'])} (8.3)"
+    return {
+        "army": army_name(pub["army"]), "enemy": army_name(pub["enemy"]), "squad_ap": squad_ap(view), "now": now,
+        "memorial": [{"name": label(s), "unit": s["unit_name"], "veteran": s["veteran"], "skills": s["skill_names"],
+                      "fell_in": mission_title(view, s["died_in"]), "missions": len(s["missions"])}
+                     for s in soldiers(view) if s["status"] == "dead"],
+    }
+
+
+def waiting_on(state: dict) -> list[tuple[str | None, str]]:
+    """What the squad's player has to do next, in words the club may read."""
+    pub = public(state)
+    if pub["phase"] == "setup":
+        return [(SIDE, "the squad to be created")]
+    if pub["phase"] == "briefing":
+        return [(SIDE, f"the end-mission briefing after {mission(state, pub['briefing']['mission'])['label']}")]
+    if pub["phase"] == "mission":
+        entry = mission(state, state["current"])
+        if not entry["name"] or not entry["game_turns"]:
+            return [(SIDE, f"{entry['label']} to be set up")]
+    return []
