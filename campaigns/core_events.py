@@ -285,7 +285,9 @@ def check_house_rule(state, ctx, key, value):
     else:
         raise DomainError("key", f"{key} names no table cell or constant.")
     if book is not None and not isinstance(book, bool) and type(value) is not type(book):
-        raise DomainError("value", f"Must be a {type(book).__name__} like the book value ({book!r}).")
+        kinds = {int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a set of values"}
+        raise DomainError("value", f"Must be {kinds.get(type(book), 'like the book value')} like the book "
+                                   f"value ({book}).")
     system.check_house_rule(key, value)
     return book
 

@@ -245,6 +245,19 @@ def fold_checked(records: list[Record]) -> dict:
     return state
 
 
+_EVENT_FIELDS = ("kind", "side", "audience", "actor", "at", "uid", "seq", "data")
+
+
+def event_path(field: str) -> str:
+    """A fold's error names a field of the event's data ("rg", "stacks[1].units") or of the event
+    itself ("side", "kind"): in a journal file both are paths from the event ("data.rg"), as in
+    docs/journal.md."""
+    head = field.split(".")[0].split("[")[0]
+    if head in _EVENT_FIELDS or field.startswith("event"):
+        return field
+    return f"data.{field}"
+
+
 def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
            create_club: bool = False, create_people: bool = False) -> Campaign:
     """Build a new campaign from a journal. All or nothing.
@@ -258,7 +271,7 @@ def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str |
     try:
         state = fold_checked(records)
     except engine.JournalError as error:
-        raise DomainError(f"events[{error.record.seq - 1}].{error.inner.field}",
+        raise DomainError(f"events[{error.record.seq - 1}].{event_path(error.inner.field)}",
                           f"({error.record.kind}) {error.inner.message}") from None
     creator = user_map.get(head["created_by"], head["created_by"])
     names = {r.actor for r in records} | {creator} | set(_people_in(state))

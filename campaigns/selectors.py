@@ -218,12 +218,15 @@ def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[st
     return [entry.text + ("" if entry.text.endswith((".", "!")) else ".") for entry in entries[1:]]
 
 
-def waiting_on(state: dict) -> list[str]:
-    """Whom a campaign waits for, in words anyone in the club may read (never a side's secret)."""
+def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
+    """Whom a campaign waits for, in words anyone in the club may read (never a side's secret);
+    the viewer's own side is "you"."""
     if state["status"] != "active":
         return []
     system = get_system(state["system"])
     names = {slug: side["name"] for slug, side in state["sides"].items()}
+    if viewer is not None and viewer.playing in names:
+        names[viewer.playing] = "you"
     out = []
     current = state["current"]
     if current is not None:
@@ -243,7 +246,10 @@ def waiting_on(state: dict) -> list[str]:
         if proposal["status"] == "pending" and not is_complete(proposal):
             missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or ["the referee"]
             out.append(f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}")
-    out += [words for _, words in system.waiting_on(state)]
+    for side, words in system.waiting_on(state):
+        if side and names.get(side) == "you":
+            words = "you" + words.removeprefix(state["sides"][side]["name"])
+        out.append(words)
     return out
 
 
@@ -386,6 +392,7 @@ class ClubPage:
     invitations: list | None  # organizers only
     log: list | None = None  # organizers only: who changed members, roles, invitations
     comparisons: list = field(default_factory=list)  # [Comparison]: the club's campaigns side by side
+    waiting: dict = field(default_factory=dict)  # campaign pk -> whom it waits for, in words
 
 
 @dataclass(frozen=True)
@@ -458,24 +465,40 @@ def club_page(user, club) -> ClubPage:
         invitations=invitations,
         log=log,
         comparisons=club_comparisons(campaigns),
+        waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
     )
+
+
+def campaigns_waiting_on(campaigns) -> dict[int, list[str]]:
+    """Whom each campaign waits for, as any member of its club may read it (one query for all)."""
+    states = current_states(campaigns)
+    member = Viewer.club_member()
+    return {c.pk: waiting_on(visibility.view_state(states[c.pk], member)) for c in campaigns if c.pk in states}
 
 
 @dataclass
 class Dashboard:
     clubs: list  # (club, role)
-    campaigns: list
+    campaigns: list  # the campaigns one plays or referees
     waiting: list  # (campaign, [Todo])
+    organized: list = field(default_factory=list)  # campaigns of clubs one organizes, played by others
+    waits: dict = field(default_factory=dict)  # campaign pk -> whom it waits for
 
 
 def dashboard(user) -> Dashboard:
     from .models import Membership
 
     roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+    everything = list(visibility.campaigns_for(user).order_by("status", "-updated_at"))
+    viewers = visibility.viewers_for(user, everything)
+    mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
+    organized = [c for c in everything if c not in mine and roles.get(c.club_id) == Membership.ORGANIZER]
     return Dashboard(
         clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
-        campaigns=list(visibility.campaigns_for(user).order_by("status", "-updated_at")),
+        campaigns=mine,
         waiting=waiting_for(user),
+        organized=organized,
+        waits=campaigns_waiting_on([c for c in mine + organized if c.status == Campaign.ACTIVE]),
     )
 
 

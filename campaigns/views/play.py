@@ -119,7 +119,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "more_boxes": [box for box in boxes if box.todo.optional],
         "more_links": [(actions.stable_id(t), t) for t in page_data.actions if t.optional
                        and actions.stable_id(t) not in shown],
-        "waiting": selectors.waiting_on(state),
+        "waiting": selectors.waiting_on(state, viewer),
         "proposals": selectors.proposal_rows(campaign, viewer, state),
         "scenario_rows": _scenarios(system, state),
         "house_rule_names": selectors.house_rule_labels(system) if state.get("house_rules") else {},

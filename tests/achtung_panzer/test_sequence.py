@@ -58,8 +58,8 @@ def test_the_initial_scenario_runs_only_1_619_to_1_622_then_commences(war):
 def test_a_step_out_of_order_is_refused_naming_the_sides_own_step_and_changes_nothing(war):
     before = _events(war)
     error = refused(war.by, "allied", "ap.purchase", {"action": "buy", "rg": "I1"})
-    assert error.message == ("Not yet: your side's current step is 1.619.declare Allied declaration: Armor or "
-                             "British half-day, not 1.619.")
+    assert error.message == ("Not yet: your side's current step is Allied declaration: Armor or British "
+                             "half-day (CG13), not Purchase Reinforcement Groups (1.619).")
     error = refused(war.by, "german", "ap.check", {"step": "1.625"})
     assert "not confirmed this way" in error.message
     error = refused(war.by, "german", "ap.joint", {"step": "1.601"})

@@ -227,7 +227,7 @@ def test_a_refit_phase_with_entered_dice_keeps_the_dice_of_a_chained_roll(phones
     alice.open()
     form = alice.first_form()
     assert "Purchase Reinforcement Groups" in alice.title(form)
-    form.get_by_label(re.compile(r"^I2 ")).check()
+    form.get_by_label(re.compile(r"^\s*I2 1st Line")).check()
     assert alice.submit(form) in (200, 204, 302)
     bought = next(p for p in table.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given"))
     alice.open()

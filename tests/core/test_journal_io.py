@@ -171,7 +171,8 @@ def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
     _wipe()
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", _write(document), "--create-club", "--create-people")
-    assert str(error.value).startswith(f"events[{confirm}].scenario")
+    # The path of the field in the file, as docs/journal.md shows it: events[i].data.<field>.
+    assert str(error.value).startswith(f"events[{confirm}].data.scenario")
     from django.contrib.auth import get_user_model
 
     assert Campaign.objects.count() == 0 and get_user_model().objects.count() == 0

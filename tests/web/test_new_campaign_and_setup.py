@@ -100,7 +100,7 @@ def test_house_rules_are_picked_table_row_column_and_show_the_book_value(fresh, 
 
 @pytest.mark.parametrize("data,error", [
     ({"key": "supply:9:points", "value": "3"}, "names no table cell"),
-    ({"key": "supply:5:points", "value": "lots"}, "Must be a int like the book value"),
+    ({"key": "supply:5:points", "value": "lots"}, "Must be a whole number like the book value (2)."),
     ({"key": "", "value": "3"}, "Choose the value to change."),
 ])
 def test_bad_house_rules_write_nothing(fresh, client_for, data, error):

@@ -38,5 +38,22 @@ def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
         elif roll.table == "1.617" and roll.column == "elr_change":
             entry["after"] = {"label": "ELR after 1.617", "values": _after(
                 entry, private["elr"], int(ctx.value("elr.min")), int(ctx.value("elr.max")))}
+        elif roll.table.startswith("1.6113.") and roll.column == "leader":
+            _name_leaders(state, side, ctx, roll, entry)
         entries.append(entry)
     return entries
+
+
+def _name_leaders(state: dict, side: str, ctx, roll, entry: dict) -> None:
+    """1.6113: each result names the retained leader(s) it would battle harden (the leader of that
+    type, else the lowest-grade non-wounded one), as the player reads it at the table."""
+    from . import words
+    from .steps.leaders import candidates
+
+    nationality = roll.table.rsplit(".", 1)[-1]
+    pend = {"nationality": nationality, "leader_kind": "infantry"}
+    for outcome in entry["outcomes"]:
+        who = candidates(ctx, state, side, pend, outcome["outcome"])
+        if outcome["outcome"] != "None":
+            names = ", ".join(words.unit_label(u) for u in who) or "no leader retained"
+            outcome["outcome"] = f"{outcome['outcome']}: {names}"

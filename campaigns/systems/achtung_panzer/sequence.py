@@ -272,11 +272,15 @@ def _not_now(state: dict, side: str, wanted: Step) -> DomainError:
     if step is None:
         return DomainError("kind", "Your side has finished this Refit Phase.")
     if status(state, wanted, side) is not None:
-        return DomainError("kind", f"{wanted.id} {wanted.label} is already done.")
+        return DomainError("kind", f"{_named(wanted)} is already done.")
     if waiting(state, side) and step is wanted:
-        return DomainError("kind", f"{wanted.id} {wanted.label} waits for the other side to finish the steps "
-                                   "before it.")
-    return DomainError("kind", f"Not yet: your side's current step is {step.id} {step.label}, not {wanted.id}.")
+        return DomainError("kind", f"{_named(wanted)} waits for the other side to finish the steps before it.")
+    return DomainError("kind", f"Not yet: your side's current step is {_named(step)}, not {_named(wanted)}.")
+
+
+def _named(step: Step) -> str:
+    """A step in words with its rule number (never its internal id)."""
+    return f"{step.label} ({step.rule})"
 
 
 def _acting(record) -> str:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 from functools import lru_cache
 from pathlib import Path
 
@@ -231,13 +232,22 @@ class AchtungPanzer(GameSystem):
     def upcoming_rolls(self, state, side, ctx):
         if state.get("game") is None or public(state)["phase"] != "refit":
             return []
+        victory = sequence.BY_ID["1.6067"]
+        decided = public(state)["refit_initial"] or sequence.status(state, victory, side) is not None
         found = []
-        for step in sequence.active_steps(state):
+        steps = sequence.active_steps(state)
+        for step in steps:
             if step.scope == "system" or sequence.status(state, step, side) is not None:
                 continue
             if step.scope == "allied" and side != "allied":
                 continue
-            found.extend(step.upcoming(state, side, ctx))
+            after_victory = victory in steps and steps.index(step) > steps.index(victory)
+            for roll in step.upcoming(state, side, ctx):
+                if not decided and after_victory:
+                    # Who won the half-day (and the CVP of the RePh) is settled at 1.6067: until then
+                    # the modifiers that depend on it may still change.
+                    roll = replace(roll, label=f"{roll.label} (provisional until 1.6067)")
+                found.append(roll)
         return found
 
     def side_odds(self, state, side, ctx, rolls):
