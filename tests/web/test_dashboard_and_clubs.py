@@ -10,10 +10,31 @@ def test_the_dashboard_lists_my_clubs_campaigns_and_what_waits(skirmish, client_
     page = text_of(client_for("alice").get("/"))
     assert "Tuesday Night ASL" in page and "Test war" in page
     assert "Waiting for you" in page and "Roll for supply" in page
+    # "My campaigns" are those one plays or referees; a member who only watches finds them on the club page.
     watching = text_of(client_for("carol").get("/"))
-    assert "Test war" in watching and "Nothing waits for you right now." in watching
+    assert "Test war" not in watching and "Nothing waits for you right now." in watching
+    assert "You play or referee no campaign yet" in watching
+    assert "Test war" in text_of(client_for("carol").get("/clubs/tuesday/"))
+    organizer = text_of(client_for("olga").get("/"))  # olga plays red: hers, once
+    assert organizer.count(">Test war</a>") == 1
     stranger = text_of(client_for("outsider").get("/"))
     assert "Test war" not in stranger and "You are in no club yet" in stranger
+
+
+def test_an_organizer_who_plays_no_side_sees_whom_each_campaign_waits_for(skirmish, people, client_for):
+    from campaigns.services import campaigns as svc
+
+    other = svc.create_campaign(club=skirmish.club, user=people["olga"], system="skirmish", variant="short",
+                                name="Second war")
+    svc.assign_player(other, people["olga"], side="red", username="alice")
+    svc.assign_player(other, people["olga"], side="blue", username="bob")
+    submit(other, people["olga"], "campaign.started")
+    submit(other, people["alice"], "skirmish.supply")
+    submit(other, people["bob"], "skirmish.supply")  # both rolled: the stance is a sealed choice now
+    submit(other, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "hold"})
+    page = text_of(client_for("olga").get("/"))
+    organized = page.split("Campaigns you organize")[1]
+    assert "Second war" in organized and "Waiting for: Blue: Stance" in organized
 
 
 def test_what_waits_goes_away_once_done(skirmish, people, client_for):
