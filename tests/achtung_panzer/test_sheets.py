@@ -71,7 +71,8 @@ def test_purchase_record_of_a_side(state):
     assert ctx["side"] == "German" and ctx["cpp"] == "30" and ctx["spent"] == "10" and ctx["fpp"] == "8"
     i1, o1 = ctx["rows"]
     assert (i1["half_day"], i1["rg"], i1["type"], i1["cost"], i1["strength"]) == ("5/29A", "I1", "1st line Coy", "7", "full")
-    assert i1["units"] == "9-2, 8-1, 8-0; 12× 467" and i1["leaders"] == "9-2, 8-1, 8-0"
+    # Leaders and SW have their own columns: "Received" lists the rest, and a line stays one line.
+    assert i1["units"] == "12× 467" and i1["leaders"] == "9-2, 8-1, 8-0"
     assert (o1["rg"], o1["cost"], o1["options"], o1["units"]) == ("O1", "3", "pre-registered hex", "ammo: normal")
     assert ctx["fortifications"] == [{"id": "f18", "half_day": "5/29A", "type": "AP Mines", "detail": "strength 4",
                                       "count": "1", "cost": "12", "location": "23R4"}]

@@ -215,6 +215,11 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, cl
     for player in players.values():
         player.open()
         player.snap("next-half-day")
+        base = f"/campaigns/{table.campaign.pk}/"
+        for url in ("history/", "sheets/summary/print/", "sheets/cg_roster/print/",
+                    f"sheets/rg_purchases/print/?side={player.side}", f"sheets/retained/print/?side={player.side}", "/"):
+            player.tab.goto(url if url == "/" else base + url)
+            player.check()
 
 
 def test_a_refit_phase_with_entered_dice_keeps_the_dice_of_a_chained_roll(phones, screenshot, club, people):

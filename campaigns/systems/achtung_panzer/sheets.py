@@ -106,11 +106,16 @@ def _counted(types: list[str]) -> str:
     return ", ".join(f"{n}× {t}" if n > 1 else t for t, n in seen.items())
 
 
+SHOWN_APART = ("leader", "armor_leader", "sw")
+
+
 def _yield(purchase: dict, units: dict) -> str:
     """What the RG gave, in words: its units by kind, attached weapon, SW, leaders, ammo."""
     parts = []
     mine = [units[i] for i in purchase.get("units", []) if i in units]
     for kind in KIND_ORDER:
+        if kind in SHOWN_APART:
+            continue  # their own columns (SW, Leaders): the line stays short
         types = [u.get("type", "") for u in mine if u.get("kind") == kind]
         if types:
             parts.append(_counted(types))
