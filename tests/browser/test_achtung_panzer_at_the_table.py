@@ -266,3 +266,26 @@ def test_a_refit_phase_with_entered_dice_keeps_the_dice_of_a_chained_roll(phones
     record = next(p for p in table.side("allied")["purchases"] if p["id"] == bought["id"])
     assert record["strength"] == "attached" and record["attached"]
     assert table.campaign.events.filter(kind="dice.rolled", data__key=f"{strength[5:]}/attached").exists()
+
+
+def test_the_organizers_pages_on_a_phone(phones, screenshot, club, people):
+    """Setup (house rules picked table → row → column, the start confirmation), the club page and
+    the dashboard pass the same checks at 390 px."""
+    from campaigns.services import campaigns as svc
+
+    fresh = svc.create_campaign(club=club, user=people["olga"], system="achtung_panzer", variant="cg1",
+                                name="Not started yet")
+    olga = phones("olga")
+    for url in (f"/campaigns/{fresh.pk}/setup/", f"/campaigns/{fresh.pk}/setup/?rule_table=1.616",
+                f"/campaigns/{fresh.pk}/setup/?rule_table=constants", "/clubs/tuesday/", "/"):
+        olga.goto(url)
+        pagechecks.check(olga)
+    olga.goto(f"/campaigns/{fresh.pk}/setup/?rule_table=1.616")
+    olga.get_by_label("Final roll (row)").select_option("3-4")
+    olga.get_by_label("Column").select_option("cpp")
+    olga.get_by_role("textbox", name="Value").fill("15")
+    olga.get_by_role("button", name="Set house rule").click()
+    expect(olga.locator(".messages")).to_contain_text("House rule recorded.")
+    expect(olga.locator("#hr-h").locator("..")).to_contain_text("(book: 14)")
+    pagechecks.check(olga)
+    screenshot(olga, "ap-organizer-setup", "main")
