@@ -16,6 +16,10 @@ from .systems import get_system
 
 _SCENARIO = Field("scenario", "int", min=0)
 
+# The shape of a folded state: bumped when the fold itself changes (a rule, where a value is
+# kept), so snapshots folded by older code are folded again from the journal (services.state).
+STATE_SHAPE = "2026-11-23"
+
 KINDS = {
     k.name: k
     for k in [
@@ -78,6 +82,7 @@ def new_state(record) -> dict:
     options = system.clean_options(data["options"] or {})
     return {
         "version": 1,
+        "shape": STATE_SHAPE,
         "seq": record.seq,
         "system": system.slug,
         "variant": variant.slug,

@@ -19,6 +19,8 @@ from .records import Record
 from .rolling import DicePool, DiceProvider
 from .systems import get_system
 
+STATE_SHAPE = core_events.STATE_SHAPE
+
 # Events the service writes itself; no player acts "for a side" with them.
 SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaign.created"}
 
@@ -75,6 +77,7 @@ def fold(records: list[Record], provider: DiceProvider | None = None, pool: Dice
     provider.finish()
     if state is None:
         raise DomainError("events", "A journal starts with a campaign.created event.")
+    state["shape"] = STATE_SHAPE
     return state
 
 

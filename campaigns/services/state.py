@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import logging
+
 from .. import engine
 from ..models import Campaign, Snapshot
 from ..records import Record
@@ -12,12 +14,27 @@ def load_records(campaign: Campaign) -> list[Record]:
     return [Record.from_event(e) for e in events]
 
 
+log = logging.getLogger(__name__)
+
+
+def _fresh(snapshot, campaign) -> bool:
+    return snapshot is not None and snapshot.seq == campaign.last_seq and snapshot.state.get("shape") == engine.STATE_SHAPE
+
+
 def current_state(campaign: Campaign) -> dict:
-    """The state after the whole journal; rebuilt (and cached) when stale."""
+    """The state after the whole journal; rebuilt (and cached) when stale or folded by older code."""
     snapshot = Snapshot.objects.filter(campaign=campaign).first()
-    if snapshot is not None and snapshot.seq == campaign.last_seq:
+    if _fresh(snapshot, campaign):
         return snapshot.state
-    state = engine.fold(load_records(campaign))
+    try:
+        state = engine.fold(load_records(campaign))
+    except engine.JournalError:
+        if snapshot is None or snapshot.seq != campaign.last_seq:
+            raise
+        # The journal no longer folds under today's rules: keep what was stored (the referee
+        # corrects it by proposal) rather than break every page of the campaign.
+        log.warning("campaign %s no longer folds with this code; its stored state is kept", campaign.pk)
+        return snapshot.state
     store_snapshot(campaign, state)
     return state
 
@@ -30,8 +47,7 @@ def current_states(campaigns) -> dict[int, dict]:
     states = {}
     for campaign in campaigns:
         snapshot = snapshots.get(campaign.pk)
-        fresh = snapshot is not None and snapshot.seq == campaign.last_seq
-        states[campaign.pk] = snapshot.state if fresh else current_state(campaign)
+        states[campaign.pk] = snapshot.state if _fresh(snapshot, campaign) else current_state(campaign)
     return states
 
 

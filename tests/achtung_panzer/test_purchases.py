@@ -369,7 +369,8 @@ def test_remove_refuses_given_and_unknown():
 
 def test_no_purchase_after_the_step_is_done():
     state = make_state()
-    state["game"]["public"]["steps"] = {"5/29A": {"1.619": {"german": "done"}}}
+    state["game"]["public"]["refit_key"] = "5/29A"
+    state["game"]["sides"]["german"]["marks"] = {"5/29A": {"1.619": "done"}}
     refused(state, "german", "I1", "1.619 is already done")
 
 

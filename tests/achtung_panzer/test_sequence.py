@@ -115,11 +115,14 @@ def test_skipped_steps_show_only_to_their_own_side(war, people):
     state = war.state
     skipped = sequence.skipped(state, "allied")
     assert skipped, "a side with no wounded leader skips 1.610"
+    # Public marks are those of the shared steps only; a side's own steps are marked in private.
     public_marks = state["game"]["public"]["steps"][state["game"]["public"]["refit_key"]]
-    assert all(v == "done" for marks in public_marks.values() for v in marks.values())
+    assert set(public_marks) <= {s.id for s in sequence.STEPS if not sequence.is_own(s)}
+    assert "1.610" in state["game"]["sides"]["allied"]["marks"][state["game"]["public"]["refit_key"]]
     bob = visibility.viewer_for(people["bob"], war.campaign)
     view = visibility.view_state(state, bob)
     assert "allied" not in view["game"]["sides"]
+    assert view["game"]["public"]["reached"] == {"allied": "1.623", "german": "1.623"}  # both at the initiative
     lines = SYSTEM.procedure(state, frozenset({"german"}))
     assert not [line for line in lines if line.id.endswith(":allied") and line.status == "skipped"]
 

@@ -209,3 +209,29 @@ def test_the_germans_lists_and_odds_status_stay_put_while_the_allies_buy_in_secr
     after = seen()
     for part in before:
         assert after[part] == before[part], part
+
+
+def test_the_germans_cannot_tell_from_the_procedure_whether_the_allies_have_fpp(club, people):
+    """Issue 9: 1.6206 and 1.621 turning done together told the German the Allies had no FPP. The
+    Allies buy F1 (20 FPP) in one campaign and nothing in the other; once they are done buying
+    (1.620 rolled at once), one is at 1.621 and the other skipped it to 1.622. The German's cut of
+    the state, his procedure and whom the campaign waits for are the same in both."""
+    seen = []
+    for buy_fpp in (True, False):
+        war = War(club, people, dice_mode="server", name=f"FPP {buy_fpp}")
+        war.by("allied", "ap.declare", {"special": "none"})
+        if buy_fpp:
+            war.by("allied", "ap.purchase", {"action": "buy", "rg": "F1"})
+        war.by("allied", "ap.check", {"step": "1.619"})
+        assert war.current("allied").id == ("1.621" if buy_fpp else "1.622")
+        bob = visibility.viewer_for(people["bob"], war.campaign)
+        page = campaign_page(war.campaign, bob)
+        from campaigns.selectors import waiting_on
+
+        seen.append({
+            "public": _norm(page.state["game"]["public"], war),
+            "procedure": _norm([s.__dict__ for s in page.procedure], war),
+            "waiting": waiting_on(page.state, bob),
+        })
+    assert seen[0] == seen[1]
+    assert "Allied: Refit Phase steps up to Scenario commencement (1.625)" in seen[0]["waiting"]

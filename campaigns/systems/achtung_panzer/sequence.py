@@ -176,12 +176,25 @@ def active_steps(state: dict) -> list[Step]:
 
 
 def _marks(state: dict) -> dict:
+    """Marks of the steps both sides share (joint and system steps): public."""
     return public(state)["steps"].setdefault(refit_key(state), {})
+
+
+def _side_marks(state: dict, side: str) -> dict:
+    """Marks of a side's own steps: private to it (which it did, skipped or did together depends
+    on its secrets; rules-notes R-A16)."""
+    return private(state, side).setdefault("marks", {}).setdefault(refit_key(state), {})
+
+
+def is_own(step: Step) -> bool:
+    return step.scope in ("side", "allied")
 
 
 def status(state: dict, step: Step, side: str) -> str | None:
     if step.scope == "allied" and side != "allied":
         return "done"  # nothing for the Germans to do
+    if is_own(step):
+        return _side_marks(state, side).get(step.id)
     return _marks(state).get(step.id, {}).get(side)
 
 
@@ -190,9 +203,26 @@ def skipped(state: dict, side: str) -> list[str]:
 
 
 def mark(state: dict, step: Step, side: str, skip: bool = False) -> None:
-    _marks(state).setdefault(step.id, {})[side] = "done"
+    if is_own(step):
+        _side_marks(state, side)[step.id] = "done"
+    else:
+        _marks(state).setdefault(step.id, {})[side] = "done"
     if skip:
         private(state, side)["skipped"].setdefault(refit_key(state), []).append(step.id)
+
+
+def publish_reached(state: dict) -> None:
+    """What the other side may know of a side's Refit Phase: the shared step it has reached
+    (every step of its own before it done), or None while it works on its own steps."""
+    pub = public(state)
+    if pub.get("phase") != "refit":
+        pub["reached"] = {}
+        return
+    reached = {}
+    for side in SIDES:
+        step = current(state, side)
+        reached[side] = "finished" if step is None else (step.id if is_shared(step) else None)
+    pub["reached"] = reached
 
 
 def current(state: dict, side: str) -> Step | None:
@@ -226,6 +256,11 @@ def waiting(state: dict, side: str) -> bool:
 
 def progress(state: dict, ctx) -> None:
     """Skip what does not apply and run the system steps every side has reached."""
+    _progress(state, ctx)
+    publish_reached(state)
+
+
+def _progress(state: dict, ctx) -> None:
     moved = True
     while moved and state["status"] == "active" and public(state)["phase"] == "refit":
         moved = False
@@ -431,16 +466,14 @@ def apply_check(state: dict, record, ctx) -> None:
 
 def joint_span(state: dict) -> list[Step]:
     """The joint steps from the current one up to the next system step (1.601-1.6066 before
-    1.6067): what players confirm together as done at the table."""
-    steps = active_steps(state)
+    1.6067): what players confirm together as done at the table. Reads public marks only."""
     found = []
-    for step in steps:
-        if all(status(state, step, s) is not None for s in SIDES):
+    for step in active_steps(state):
+        if is_own(step) or all(status(state, step, s) is not None for s in SIDES):
             continue
         if step.scope == "system":
             break
-        if step.scope == "joint":
-            found.append(step)
+        found.append(step)
     return found
 
 

@@ -205,28 +205,25 @@ class AchtungPanzer(GameSystem):
         return "waiting"
 
     def waiting_on(self, state):
-        """Whom the campaign waits for, in words anyone in the club may read."""
+        """Whom the campaign waits for, in words anyone in the club may read: from the shared steps'
+        public marks and where each side stands between them (never its own steps)."""
         if state["status"] != "active" or state.get("game") is None:
             return []
         pub = public(state)
-        if pub["phase"] == "play":
+        if pub["phase"] != "refit":
             return []
+        shared = [s for s in sequence.active_steps(state) if not sequence.is_own(s)
+                  and not all(sequence.status(state, s, x) for x in SIDES)]
+        if not shared:
+            return []
+        nxt = shared[0]
+        reached = pub.get("reached") or {}
         out = []
         for side in SIDES:
-            step = sequence.current(state, side)
-            if step is None:
-                continue
-            nxt = next((s for s in sequence.active_steps(state)[sequence.active_steps(state).index(step):]
-                        if s.scope in ("joint", "system")), None)
-            if step.scope in ("joint", "system"):
-                continue  # shared steps: the map steps below, the sealed choice is the core's
-            until = f" up to {nxt.label} ({nxt.rule})" if nxt else ""
-            out.append((side, f"{NAMES[side]}: Refit Phase steps{until}"))
-        joint = next((s for s in sequence.active_steps(state) if s.scope == "joint"
-                      and not all(sequence.status(state, s, x) for x in SIDES) and sequence.reached_by_all(state, s)),
-                     None)
-        if joint is not None:
-            out.append((None, f"Both sides: map steps done at the table ({joint.rule})"))
+            if reached.get(side) is None:
+                out.append((side, f"{NAMES[side]}: Refit Phase steps up to {nxt.label} ({nxt.rule})"))
+        if nxt.scope == "joint" and all(reached.get(s) == nxt.id for s in SIDES):
+            out.append((None, f"Both sides: map steps done at the table ({nxt.rule})"))
         return out
 
     def upcoming_rolls(self, state, side, ctx):

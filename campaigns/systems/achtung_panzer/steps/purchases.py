@@ -78,8 +78,9 @@ def declared(state: dict) -> bool:
 
 
 def step_done(state: dict, step_id: str, side: str) -> bool:
-    steps = common.public(state).get("steps", {}).get(common.half_day(state), {})
-    return steps.get(step_id, {}).get(side) in ("done", "skipped")
+    """Whether the side finished its own step `step_id` in this Refit Phase (its private marks)."""
+    key = common.public(state).get("refit_key", common.half_day(state))
+    return common.private(state, side).get("marks", {}).get(key, {}).get(step_id) in ("done", "skipped")
 
 
 def new_id(state: dict, side: str, prefix: str) -> str:
