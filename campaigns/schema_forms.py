@@ -53,30 +53,21 @@ def _choices(f: Field) -> list[tuple[str, str]]:
     return [(_as_text(c), f.choice_label(c) + (f" — {greyed[c]}" if c in greyed else "")) for c in f.choices]
 
 
-class _GreyedRadios(forms.RadioSelect):
-    """Radio buttons some of which cannot be chosen now (shown, greyed, with the reason)."""
+class _Greyed:
+    """A choice widget some of whose choices cannot be chosen now (drawn greyed, with the reason,
+    by templatetags/schema_fields.py)."""
 
     def __init__(self, greyed=(), **kwargs):
         super().__init__(**kwargs)
         self.greyed = {str(v) for v in greyed}
 
-    def create_option(self, name, value, *args, **kwargs):
-        option = super().create_option(name, value, *args, **kwargs)
-        if str(value) in self.greyed:
-            option["attrs"]["disabled"] = True
-        return option
+
+class _GreyedRadios(_Greyed, forms.RadioSelect):
+    pass
 
 
-class _GreyedSelect(forms.Select):
-    def __init__(self, greyed=(), **kwargs):
-        super().__init__(**kwargs)
-        self.greyed = {str(v) for v in greyed}
-
-    def create_option(self, name, value, *args, **kwargs):
-        option = super().create_option(name, value, *args, **kwargs)
-        if str(value) in self.greyed:
-            option["attrs"]["disabled"] = True
-        return option
+class _GreyedSelect(_Greyed, forms.Select):
+    pass
 
 
 def _as_text(value) -> str:

@@ -116,3 +116,16 @@ def sheet_renderer(request, settings, tmp_path):
     eager, app.conf.task_always_eager = app.conf.task_always_eager, True
     yield "inline"
     app.conf.task_always_eager = eager
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """A page in a 390×844 phone-sized context (touch), collecting JavaScript errors in `tab.errors`."""
+    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
+                                  locale="en-GB", has_touch=True)
+    context.set_default_timeout(30_000)
+    tab = context.new_page()
+    tab.errors = []
+    tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+    yield tab
+    context.close()

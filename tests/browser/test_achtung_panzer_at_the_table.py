@@ -14,7 +14,7 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import pagechecks
-from tests.browser.test_pages_in_the_browser import PASSWORD
+from tests.browser.session import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = {"allied": "alice", "german": "bob"}

@@ -5,31 +5,13 @@ page logs a JavaScript error."""
 
 import re
 
-import pytest
 from playwright.sync_api import expect
-
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory's
-
-
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
-                                  locale="en-GB", has_touch=True)
-    context.set_default_timeout(30_000)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.errors = errors
-    yield tab
-    context.close()
+from tests.browser.session import log_in
 
 
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
+
+
+
 
 
 def test_a_step_refused_in_place_then_done(phone, screenshot, skirmish, people):

@@ -9,17 +9,8 @@ import pytest
 from playwright.sync_api import expect
 
 from rosters.models import PrintJob
+from tests.browser.session import log_in
 from tests.rosters.helpers import pdf_reader, play_round
-
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory's
-
-
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 def prepare_and_download(page, sheet_name: str, paper: str = "A4") -> bytes:

@@ -3,40 +3,22 @@ to tick, pre-filled from the last turn (so a quiet turn is a few taps), units ar
 game's unit list; every page passes the page checks (no sideways scroll, no JSON box, no raw keys,
 touch targets ≥ 24 px)."""
 
-import re
 import time
 
-import pytest
 from playwright.sync_api import expect
 
 from campaigns.journal_io import full_state
 from tests.browser.pagechecks import problems
 from tests.victory.harness import Game
+from tests.browser.session import log_in
 
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory's
 FAB_SYMBOLS = {"23": ("yellow_star", 1), "47": ("yellow_star", 1), "33": ("white_stars", 2)}
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
-                                  locale="en-GB", has_touch=True)
-    context.set_default_timeout(30_000)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.errors = errors
-    yield tab
-    context.close()
-
-
-# The campaign page's "Propose a house rule" form (core, campaigns/forms.py) has a monospace key
-# box the checks take for a JSON box; it is not this game's and asks for no JSON.
-CORE_KNOWN = ("a box expects JSON: key",)
 
 
 def check(page):
-    found = [p for p in problems(page) if p not in CORE_KNOWN]
+    found = problems(page)
     assert not found, f"{page.url}: " + "; ".join(found[:12])
 
 
@@ -53,12 +35,6 @@ def state_of(game) -> dict:
     return full_state(game.campaign)
 
 
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 def action(page, label):

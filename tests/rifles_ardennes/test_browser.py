@@ -5,7 +5,6 @@ server, and with dice entered from the table. Every page passes the page checks
 
 from __future__ import annotations
 
-import re
 
 import pytest
 from playwright.sync_api import expect
@@ -14,31 +13,14 @@ from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 from tests.browser.pagechecks import check
+from tests.browser.session import log_in
 
 pytestmark = pytest.mark.browser
-PASSWORD = "pass-word-123"  # tests.factories.UserFactory's
 NAMES = ("alice",)  # usernames may look like anything; none here has an underscore
 
 
-@pytest.fixture
-def phone(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
-                                  locale="en-GB", has_touch=True)
-    context.set_default_timeout(30_000)
-    tab = context.new_page()
-    errors = []
-    tab.on("pageerror", lambda error: errors.append(str(error)))
-    tab.errors = errors
-    yield tab
-    context.close()
 
 
-def log_in(page, username):
-    page.goto("/accounts/login/")
-    page.get_by_label("Username").fill(username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page).to_have_url(re.compile(r"/$"))
 
 
 def action(page, kind):
