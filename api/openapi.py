@@ -52,15 +52,17 @@ def errors(*codes: int) -> dict:
 
 
 _DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]}
-_COMMON = {
-    "400": ("requestBody", "The body is not readable JSON (`{\"body\": [message]}`); nothing was changed.",
-            _FIELD_ERRORS),
-    "413": ("requestBody", "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed.",
-            _DETAIL),
-    "404": ("page", "No such page of results (the page number is past the last page), or no such thing for you.",
-            _DETAIL),
-    "403": ("security", "Not signed in.", _DETAIL),
-}
+_COMMON = [
+    ("400", "requestBody", "The body is not readable JSON (`{\"body\": [message]}`); nothing was changed.",
+     _FIELD_ERRORS),
+    ("400", "filters", "A filter given in the query is not valid (`{\"status\": [message]}`).", _FIELD_ERRORS),
+    ("413", "requestBody", "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed.",
+     _DETAIL),
+    ("404", "page", "No such page of results (the page number is past the last page), or no such thing for you.",
+     _DETAIL),
+    ("403", "security", "Not signed in.", _DETAIL),
+]
+_NOT_FILTERS = ("page", "page_size", "format")
 
 
 def document_common_errors(result, generator, request, public):
@@ -71,12 +73,14 @@ def document_common_errors(result, generator, request, public):
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
+            query = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
             applies = {
                 "requestBody": "requestBody" in operation,
-                "page": any(p.get("name") == "page" for p in operation.get("parameters", [])),
+                "filters": any(p.get("name") not in _NOT_FILTERS for p in query),
+                "page": any(p.get("name") == "page" for p in query),
                 "security": bool(operation.get("security")) and {} not in operation["security"],
             }
-            for code, (marker, description, schema) in _COMMON.items():
+            for code, marker, description, schema in _COMMON:
                 if applies[marker] and code not in operation["responses"]:
                     operation["responses"][code] = {
                         "description": description, "content": {"application/json": {"schema": schema}},
