@@ -239,6 +239,12 @@ class GameSystem:
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
+    def suggested_data(self, campaign, kind: str) -> dict:
+        """Values a page form of `kind` should start from beyond the campaign's own state (e.g. the
+        set-up this club entered for its last campaign of the game); passed to form_fields as
+        `initial`. Read only what any member of the campaign's club may read."""
+        return {}
+
     def form_data(self, view: dict, side: str | None, kind: str, data: dict) -> dict:
         """The data of an event from what its page form (``form_fields``) posted, when the page
         shows it differently from the journal's shape (e.g. one row per objective hex for two

@@ -5,6 +5,7 @@ proposing corrections/undo/house rules/exports, the history and the export."""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from django.contrib import messages
 from django.http import HttpResponse
@@ -15,7 +16,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns import journal_io, selectors, visibility
-from campaigns.core_events import AMENDABLE, UNDOABLE
+from campaigns.core_events import AMENDABLE, KINDS as CORE_KINDS, UNDOABLE
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
@@ -49,7 +50,8 @@ def _boxes(system, page_data, bound=None, asked: str | None = None):
             continue
         if todo.optional and actions.stable_id(todo) != asked:
             continue
-        box = actions.build(system, page_data.state, todo)
+        suggested = system.suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
+        box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
         if box is not None:
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
@@ -167,6 +169,8 @@ def campaign_submit(request, pk: int):
     kind, side = actions.posted_kind(request.POST)
     todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer)]
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
+    if kind not in CORE_KINDS:  # the same rows the page drew (a suggested set-up may have more)
+        todo = replace(todo, initial={**system.suggested_data(campaign, kind), **todo.initial})
     box = actions.build(system, page_data.state, todo, request.POST)
     if box is None:
         return _refused(request, campaign, viewer, "That is not something one can do in this campaign.")

@@ -164,6 +164,12 @@ def test_a_club_enters_a_game_s_set_up_once(club, people):
     second = Game(club, people, "ardennes44", "s3", name="Second series")
     suggested = suggested_setup(second.campaign)
     assert suggested["copied_from"] == "First evening"
+    from django.test import Client
+
+    browser = Client()
+    browser.force_login(people["bob"])
+    page = browser.get(f"/campaigns/{second.campaign.pk}/").content.decode()
+    assert "Wiltz" in page and "Panzer Lehr" in page  # the page's set-up form starts from the club's last
     view = view_state(second.state, viewer_for(people["alice"], second.campaign))
     fields = {f.name: f for f in second.system.form_fields(view, "german", "a44.setup", suggested)}
     assert "Wiltz" in [r["name"] for r in fields["locations"].rows]

@@ -225,6 +225,14 @@ class LedgerSystem(GameSystem):
     def form_fields(self, view, side, kind, initial):
         return forms.form_fields(self, view, side, kind, initial or {})
 
+    def suggested_data(self, campaign, kind):
+        """A club enters a game's set-up once: its last confirmed set-up pre-fills the next one."""
+        if kind != f"{self.event_prefix}.setup":
+            return {}
+        from .club import suggested_setup
+
+        return suggested_setup(campaign)
+
     def procedure(self, state, sides):
         game = state.get("game")
         if game is None:
