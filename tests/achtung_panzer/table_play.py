@@ -101,6 +101,8 @@ class Table(War):
                           if u["kind"] in ("leader", "armor_leader") and u["status"] == "heroic"]
                 self.by(side, kind, {"action": "roll", "leader_kind": "infantry", "heroic": heroic,
                                      "nationality": "german" if side == "german" else "french"})
+        elif step.id == "1.6066.losses":
+            self.by(side, kind, {"units": []})  # nothing lost at the table in the map steps
         elif step.id == "1.6131":
             abandoned = [u for u in units if u["kind"] in ("afv", "vehicle") and u["status"] == "abandoned"
                          and not u.get("isolated")]

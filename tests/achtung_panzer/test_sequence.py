@@ -83,6 +83,11 @@ def test_after_a_half_day_the_refit_starts_at_1_601_and_1_6067_waits_for_both_si
     war.walk_both(until="1.6066", answers=BOTH)
     assert war.public["roster"][0]["winner"] is None
     war.by("allied", "ap.joint", {"step": "1.6066"})
+    # 1.6067 waits for each side's losses of the map steps (R-A19), then runs.
+    assert war.current("allied").id == "1.6066.losses" and war.public["roster"][0]["winner"] is None
+    war.by("allied", "ap.losses", {})
+    assert war.public["roster"][0]["winner"] is None and sequence.waiting(war.state, "allied")
+    war.by("german", "ap.losses", {})
     line = war.public["roster"][0]
     assert line["winner"] == "allied" and "Initial Scenario" in line["victory"]["text"]
     assert war.public["record"]["allied"]["won"] == 1 and line["op"] == {"allied": 3, "german": 0}
@@ -145,6 +150,7 @@ def test_the_cg_ends_when_the_allies_control_every_objective(war):
     every = " ".join(row.label for row in SYSTEM.tables.bound("1.2").rows)
     war.walk_both(until="1.6066", answers=BOTH)
     war.by("allied", "ap.joint", {"step": "1.6066", "control": {"allied_objectives_end": every}})
+    war.walk_both(answers=BOTH)
     state = war.state
     assert state["status"] == "finished" and state["winner"] == "allied"
     assert state["game"]["public"]["phase"] == "finished"

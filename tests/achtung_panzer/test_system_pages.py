@@ -65,4 +65,9 @@ def test_a_refit_and_a_half_day_log_through_the_page(club, people):
     page = bob.get(f"/campaigns/{war.campaign.pk}/").content.decode()
     assert 'value="ap.joint"' in page and "Done at the table" in page
     assert _post(bob, war, "ap.joint", "german", through="1.6066").status_code == 302
-    assert war.current("allied").id == "1.607"  # 1.601-1.6066 confirmed at once, then 1.6067
+    assert war.current("allied").id == "1.6066.losses"  # 1.601-1.6066 confirmed at once
+    page = alice.get(f"/campaigns/{war.campaign.pk}/").content.decode()
+    assert 'value="ap.losses"' in page and "Record (or none)" in page
+    for client, side in ((alice, "allied"), (bob, "german")):  # nothing lost in the map steps
+        assert _post(client, war, "ap.losses", side).status_code == 302
+    assert war.current("allied").id == "1.607"  # then 1.6067 ran

@@ -13,7 +13,7 @@ from .sequence import auto_data, current, waiting
 from .steps.base import kind_name
 
 SIDES = ("allied", "german")
-ANSWERS = {"1.619.declare": {"special": "none"}, "1.622": {"conduct": False}, "1.618": {"ec": "Moist"}}
+ANSWERS = {"1.6066.losses": {"units": []}, "1.619.declare": {"special": "none"}, "1.622": {"conduct": False}, "1.618": {"ec": "Moist"}}
 RESULT = {
     "german_objectives_start": "23BB5 23X3 23R4 23H4 40Q2 40Q3 40I2 40I3 7AA6 7AA7 7AA8",
     "allied_objectives_end": "23BB5 23X3 40Q2 40Q3 hill_520",

@@ -34,7 +34,8 @@ def actions(state: dict, side: str) -> list[Action]:
         found += _refit_actions(state, side)
     found.append(Action("ap.retained", "Correct your retained units", side, "1.607", retained.EVENT.help,
                         optional=True, button="Save"))
-    if pub["phase"] == "refit" and not pub["refit_initial"]:
+    losses_step = (step := sequence.current(state, side)) is not None and step.id == "1.6066.losses"
+    if pub["phase"] == "refit" and not pub["refit_initial"] and not losses_step:
         found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
                             "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
                             "victory, after it for 1.616 only.", optional=True, button="Record"))
@@ -108,7 +109,7 @@ def _span_words(steps) -> str:
 
 def _button(step) -> str:
     return {"1.600": "Record", "1.6063": "Roll for escape", "1.6112": "Battle harden", "1.615": "Roll (or nothing to remove)",
-            "1.618": "Record the EC", "1.619.declare": "Declare", "1.619": "Buy", "1.621": "Buy",
+            "1.618": "Record the EC", "1.6066.losses": "Record (or none)", "1.619.declare": "Declare", "1.619": "Buy", "1.621": "Buy",
             "1.622": "Done"}.get(step.id, "Submit")
 
 
@@ -121,8 +122,8 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
     if kind in ("result.submitted", "result.resolved"):
         index = view["current"] if initial.get("scenario") is None else initial["scenario"]
         return (hidden("scenario", index), *halfday.result_form(ctx, view, index))
-    if side not in SIDES and kind != "ap.joint":
-        return None
+    if kind != "ap.joint" and side not in view["game"].get("sides", {}):
+        return None  # not a side this viewer may read: the service refuses the post
     if kind == "ap.aftermath":
         return aftermath_form(ctx, view, side)
     if kind == "ap.joint":
@@ -239,14 +240,7 @@ def _control_data(control: dict) -> dict:
 
 
 def cvp_form(ctx, view: dict, side: str) -> tuple:
-    units = private(view, side)["retained"]
-    return (
-        Field("units", "list", label="Units eliminated", required=False, default=[],
-              item=Field("unit", "choice", **unit_choices(units))),
-        Field("cvp", "int", required=False, default=None, min=0, max=1000, label="CVP sustained",
-              help="Leave empty to count them from the club's CVP list."),
-        Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
-    )
+    return sequence.losses_form(ctx, view, side)
 
 
 def retained_form(ctx, view: dict, side: str) -> tuple:

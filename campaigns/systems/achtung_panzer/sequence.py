@@ -18,6 +18,7 @@ import re
 from campaigns.core_events import advance, finish
 from campaigns.errors import DomainError
 from campaigns.rolls import roll_on
+from campaigns.schema import Field
 
 from . import aftermath, halfday, retained
 from .common import SIDES, public, private, record_public_roll, roll_key
@@ -104,6 +105,35 @@ def _run_aftermath(ctx, state, side, data):
     aftermath.apply(state, side, data, ctx, step="1.600")
 
 
+# The losses of the map steps (melee, encirclement 1TC, minefields …) count for the half-day
+# only if they are in before 1.6067 runs, so each side says what it lost (or nothing) before it
+# (rules-notes R-A19): one player's "done at the table" cannot leave the other's losses out.
+LOSS_FIELDS = (
+    Field("units", "list", required=False, default=[], max=100, item=Field("unit", max_length=20),
+          label="Units eliminated", help="Retained units eliminated at the table in the Refit Phase."),
+    Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000),
+    Field("note", required=False, default="", max_length=300),
+)
+
+
+def losses_form(ctx, view: dict, side: str) -> tuple:
+    from .steps.helpers import unit_choices
+
+    units = private(view, side)["retained"]
+    return (
+        Field("units", "list", label="Units eliminated", required=False, default=[],
+              item=Field("unit", "choice", **unit_choices(units))),
+        Field("cvp", "int", required=False, default=None, min=0, max=1000, label="CVP sustained",
+              help="Leave empty to count them from the club's CVP list."),
+        Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
+    )
+
+
+def _run_losses(ctx, state, side, data):
+    if data.get("units") or data.get("cvp"):
+        record_losses(ctx, state, side, data, "1.6067")
+
+
 
 OWN_STEPS = [
     Step("1.600", "End of scenario: what happened to your units", "1.12", run=_run_aftermath,
@@ -120,6 +150,10 @@ OWN_STEPS = [
     _check("1.6064", "Escape results; encirclement counters removed; evacuated pockets revert", "1.6064", "joint"),
     _check("1.6066", "Drawing the perimeter", "1.6066", "joint",
            "Confirm once the perimeter is drawn; give the final control if the RePh changed it."),
+    Step("1.6066.losses", "Your units eliminated at the table in this Refit Phase", "1.6067", run=_run_losses,
+         fields=LOSS_FIELDS, form=losses_form, short="Losses before victory", extra={"kind": "ap.losses"},
+         help="Melee, encirclement, minefields …: their CVP count for the half-day's victory (1.6067), which is "
+              "determined once both sides have said what they lost. Lost nothing? Record with nothing ticked."),
     Step("1.6067", "CG scenario victory determination", "1.6067", scope="system", run=_victory, audience="public"),
     _check("1.607", "Clearing the map; retained equipment; hidden fortifications", "1.607",
            help_="Record what your side retains (retained units)."),
@@ -548,24 +582,29 @@ def apply_cvp(state: dict, record, ctx) -> None:
     pub = public(state)
     if pub["phase"] != "refit" or pub["refit_initial"]:
         raise DomainError("cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day.")
+    record_losses(ctx, state, side, record.data, None)
+
+
+def record_losses(ctx, state: dict, side: str, data: dict, where: str | None) -> None:
     units = []
-    for i, unit_id in enumerate(record.data.get("units") or []):
+    for i, unit_id in enumerate(data.get("units") or []):
         unit = retained.find(state, side, unit_id, f"units[{i}]")
         if unit in units:
             raise DomainError(f"units[{i}]", f"{unit_id} is listed twice.")
         units.append(unit)
-    cvp = record.data.get("cvp")
+    cvp = data.get("cvp")
     if cvp is None:
         cvp = aftermath.cvp_of(ctx, units) if units else None
         if cvp is None:
             raise DomainError("cvp", "Enter the CVP sustained (the club's CVP list does not cover these units).")
     if not units and not cvp:
         raise DomainError("cvp", "Give the units eliminated or the CVP sustained.")
-    step = current(state, side)
-    where = step.id if step else "refit"
+    if where is None:
+        step = current(state, side)
+        where = step.id if step else "refit"
     halfday.add_cvp(state, side, cvp, BY_ID.get("1.616"))
     for unit in units:
-        retained.eliminate(state, side, unit, where, record.data.get("note") or "eliminated in the Refit Phase")
+        retained.eliminate(state, side, unit, where, data.get("note") or "eliminated in the Refit Phase")
 
 
 def apply_retained(state: dict, record, ctx) -> None:

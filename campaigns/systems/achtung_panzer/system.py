@@ -44,12 +44,7 @@ def _step_kinds() -> tuple[EventKind, ...]:
 _STEP_FIELD = Field("step", label="Step", max_length=40)
 OWN_KINDS = (
     retained.EVENT,
-    EventKind("ap.cvp", "Units eliminated in the Refit Phase", (
-        Field("units", "list", required=False, default=[], max=100, item=Field("unit", max_length=20),
-              label="Units eliminated", help="Retained units eliminated at the table in the Refit Phase."),
-        Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000),
-        Field("note", required=False, default="", max_length=300),
-    ), audience="side", rule="1.6067",
+    EventKind("ap.cvp", "Units eliminated in the Refit Phase", sequence.LOSS_FIELDS, audience="side", rule="1.6067",
         help="Before 1.6067 they count for the half-day's victory; after it only for 1.616/1.617."),
     EventKind("ap.check", "Refit Phase step done", (_STEP_FIELD, Field("note", required=False, default="",
                                                                          max_length=500)),

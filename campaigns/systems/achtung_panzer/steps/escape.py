@@ -18,7 +18,8 @@ from campaigns.schema import Field
 from .. import common, words
 from .base import DONE, PENDING, Step
 from .helpers import (
-    UNIT_KINDS_SMC, choice_words, clear_pending, done_list, done_marker, eliminate, hidden, mods, new_unit,
+    UNIT_KINDS_INFANTRY_MMC, UNIT_KINDS_SMC, choice_words, clear_pending, done_list, done_marker, hidden, mods,
+    new_unit,
     pending_for, set_pending, table_mod, unit_by_id, unit_choices,
 )
 
@@ -80,7 +81,7 @@ def _check_stacks(state, side, stacks) -> list[list[dict]]:
 
 def run(ctx, state, side, data):
     if data["action"] == "resolve":
-        return _resolve(state, side, data.get("outcomes") or [])
+        return _resolve(ctx, state, side, data.get("outcomes") or [])
     stacks = data.get("stacks") or []
     if not stacks:
         raise DomainError("stacks", "List the stacks that attempt escape.")
@@ -96,7 +97,7 @@ def run(ctx, state, side, data):
         result = HEAT_OF_BATTLE if heat else report["result"]["afv" if afv else "infantry"]
         report["effect"] = {"units": [u["id"] for u in units], "result": result, "heat_of_battle": heat}
         done_marker(state, side, "1.6063").extend(u["id"] for u in units)
-        _apply(state, side, units, result, afv)
+        _apply(ctx, state, side, units, result, afv)
         if heat or any(part in result for part in NEEDS_PLAYER):
             waiting.append({"stack": subject, "units": [u["id"] for u in units], "result": result,
                             "heat_of_battle": heat, "notes": report["result"]["infantry_notes"]})
@@ -118,15 +119,22 @@ def _lone_smc(state, side) -> list[dict]:
     is lone)."""
     untried = _untried(state, side)
     mmc_pockets = {u.get("pocket") for u in common.private(state, side).get("retained", [])
-                   if u.get("isolated") and u.get("kind") not in UNIT_KINDS_SMC and u.get("pocket")}
+                   if u.get("isolated") and u.get("kind") in UNIT_KINDS_INFANTRY_MMC and u.get("pocket")}
     return [u for u in untried if u.get("kind") in UNIT_KINDS_SMC
             and (not u.get("pocket") or u.get("pocket") not in mmc_pockets)]
 
 
-def _apply(state, side, units, result, afv):
+def _eliminated(ctx, state, side, units, reason):
+    """Units lost in escape leave the roster before 1.6067: their CVP count for the half-day when
+    the club's CVP list covers them (R-L2), as nobody can list them later."""
+    from .. import aftermath
+
+    aftermath.eliminate_by_rule(state, side, units, "1.6063", reason, ctx)
+
+
+def _apply(ctx, state, side, units, result, afv):
     if result.startswith("Eliminated"):
-        for unit in units:
-            eliminate(state, side, unit, "1.6063", f"escape: {result} (1.6063)")
+        _eliminated(ctx, state, side, units, f"escape: {result} (1.6063)")
         return
     if afv and result.startswith("Abandoned"):
         units[0]["status"] = "abandoned"  # left in its pocket
@@ -138,7 +146,7 @@ def _apply(state, side, units, result, afv):
         unit.update(isolated=False, pocket=None, encircled=False)  # escapes: retained with its SW (1.6064)
 
 
-def _resolve(state, side, outcomes):
+def _resolve(ctx, state, side, outcomes):
     pend = pending_for(state, side, "1.6063")
     if pend is None:
         raise DomainError("action", "No escape result waits for a resolution.")
@@ -160,7 +168,7 @@ def _resolve(state, side, outcomes):
             unit["note"] = f"{unit['type']} → {becomes} after escape: {stack['result']} (1.6063)"
             unit["type"] = becomes
         else:
-            eliminate(state, side, unit, "1.6063", f"escape: {stack['result']} (1.6063)")
+            _eliminated(ctx, state, side, [unit], f"escape: {stack['result']} (1.6063)")
     clear_pending(state, side, "1.6063")
     return DONE if not _untried(state, side) else None
 
