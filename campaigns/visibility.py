@@ -76,6 +76,38 @@ def viewer_for(user, campaign: Campaign) -> Viewer:
     )
 
 
+def campaign_and_viewer(user, pk) -> tuple[Campaign, Viewer]:
+    """``get_campaign_for`` and ``viewer_for`` in one query (the membership and the seat are
+    read with the campaign row). A referee reads every side of the system (the campaign's
+    sides are the system's)."""
+    from django.db.models import F, OuterRef, Subquery
+
+    from .systems import get_system
+
+    if not user.is_authenticated:
+        raise NotFound("campaign")
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        raise NotFound("campaign") from None
+    seat = SidePlayer.objects.filter(side__campaign=OuterRef("pk"), user=user).order_by("pk").values("side__slug")[:1]
+    campaign = (
+        Campaign.objects.filter(pk=pk, club__memberships__user=user)
+        .select_related("club", "referee", "created_by")
+        .annotate(my_role=F("club__memberships__role"), my_side=Subquery(seat))
+        .first()
+    )
+    if campaign is None:
+        raise NotFound("campaign")
+    organizer = campaign.my_role == Membership.ORGANIZER
+    if campaign.referee_id is not None and campaign.referee_id == user.id:
+        sides = frozenset(get_system(campaign.system).side_slugs())
+        return campaign, Viewer(user.username, sides, referee=True, organizer=organizer, member=True)
+    playing = campaign.my_side
+    return campaign, Viewer(user.username, frozenset([playing]) if playing else frozenset(), playing=playing,
+                            organizer=organizer, member=True)
+
+
 def viewers_for(user, campaigns) -> dict[int, Viewer]:
     """``viewer_for`` of many campaigns at once, in a fixed number of queries (for lists
     such as the dashboard's "what waits for me"); same answers, campaign pk -> Viewer."""

@@ -60,6 +60,16 @@ def skirmish(club, people):
     return campaign
 
 
+@pytest.fixture(autouse=True)
+def _cache_starts_empty():
+    """Every test starts with an empty cache (answers kept per audience position, odds): a test
+    that wants a warm cache warms it (tests/leak_cache.py)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
 # --- real services (tests/workers.py) ----------------------------------------------------------
 
 
