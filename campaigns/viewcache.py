@@ -7,8 +7,9 @@ once per (campaign, the audience's position, audience, representation) and then 
 the cache (Redis in production, local memory embedded).
 
 The **position** of an audience (``positions``) is a digest of its cut of the state
-(``visibility.view_state``) and of the newest journal entry it may read, computed after every
-append and stored on the campaign row (``Campaign.positions``). It moves with everything that
+(``visibility.view_state``), of the projections it may read (roster entries, scenario
+summaries) and of the newest journal entry it may read, computed after every append and
+stored on the campaign row (``Campaign.positions``). It moves with everything that
 audience can see, and only with that: the other side's hidden steps leave it, and so the
 side's cache hits and timing, alone. Neither the journal position (``last_seq``) nor a
 side's newest visible event alone would do: the first counts hidden events; the second misses
@@ -36,6 +37,7 @@ from django.db.models import Max
 from django.dispatch import receiver
 
 from .records import Viewer
+from .systems import get_system
 from .visibility import view_state
 
 log = logging.getLogger(__name__)
@@ -68,10 +70,16 @@ def positions(campaign, state: dict) -> dict:
         for row in Event.objects.filter(campaign=campaign, seq__lte=state["seq"])
         .values("audience", "side").annotate(newest=Max("seq")).order_by()
     }
+    system = get_system(state["system"])
+    # Projections drawn from the whole state (a public roster entry may come from a side's
+    # private records): what each audience reads of them is part of its position.
+    roster = system.roster(state) if state.get("game") is not None else []
+    summaries = [system.scenario_summary(state, s["index"]) for s in state["scenarios"]]
     out = {"seq": state["seq"]}
     for name, reader in _readers(list(state["sides"])).items():
         seen = max((seq for (aud, side), seq in newest.items() if reader.can_read(aud, side)), default=0)
-        digest = hashlib.sha256(_canonical(view_state(state, reader)))
+        readable = [e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))]
+        digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
         digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())
         out[name] = digest.hexdigest()[:32]
     return out
