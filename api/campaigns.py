@@ -5,14 +5,14 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import selectors, visibility
+from campaigns import selectors, viewcache, visibility
 from campaigns.models import Campaign, Scenario
 from campaigns.services import campaigns as campaign_services
 from campaigns.systems import get_system
 from rosters.models import RosterEntry
 
 from .clubs import ClubRefSerializer
-from .common import CampaignScoped, valid_input
+from .common import CampaignScoped, cached_json, valid_input
 from .filters import CampaignFilter
 from .openapi import errors
 from .serializers import SubmissionOutputSerializer, ViewerSerializer, submission_output, username_field
@@ -30,6 +30,19 @@ class CampaignSummarySerializer(serializers.Serializer):
     referee = serializers.CharField(source="referee.username", allow_null=True, default=None)
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
+
+
+_SUMMARY_COLUMNS = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
+                    "created_by__username", "created_at")
+_WHEN = serializers.DateTimeField()
+
+
+def _summary(row: dict) -> dict:
+    """A CampaignSummarySerializer's output, from a row of _SUMMARY_COLUMNS."""
+    return {"id": row["id"], "name": row["name"], "club": {"slug": row["club__slug"], "name": row["club__name"]},
+            "system": row["system"], "variant": row["variant"], "status": row["status"],
+            "referee": row["referee__username"], "created_by": row["created_by__username"],
+            "created_at": _WHEN.to_representation(row["created_at"])}
 
 
 class SideOutputSerializer(serializers.Serializer):
@@ -95,16 +108,21 @@ class RefereeInputSerializer(serializers.Serializer):
     username = username_field(allow_null=True, help_text="null: no referee.")
 
 
+def _digest(value) -> str:
+    import hashlib
+
+    return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
+
+
 def campaign_detail(campaign, page) -> dict:
-    state = page.state
     system = get_system(campaign.system)
     return CampaignDetailSerializer({
         "id": campaign.id, "name": campaign.name, "club": campaign.club, "system": campaign.system,
         "variant": campaign.variant, "status": campaign.status, "referee": campaign.referee,
         "created_by": campaign.created_by, "created_at": campaign.created_at,
         "system_name": system.name, "variant_name": system.variant(campaign.variant).name,
-        "winner": state["winner"], "finish_reason": state["finish_reason"],
-        "sides": [{"slug": slug, **side} for slug, side in state["sides"].items()],
+        "winner": page.state["winner"], "finish_reason": page.state["finish_reason"],
+        "sides": [{"slug": slug, **side} for slug, side in page.state["sides"].items()],
         "scenarios": list(campaign.scenarios.all()),
         "standings": page.standings,
         "viewer": page.viewer,
@@ -130,6 +148,11 @@ class CampaignListCreateApi(generics.ListAPIView):
     @extend_schema(operation_id="campaigns_list", summary="Campaigns of my clubs")
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
+
+    def list(self, request, *args, **kwargs):
+        # Only the columns a summary shows, as plain rows: no model instances, no snapshots.
+        rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()).values(*_SUMMARY_COLUMNS))
+        return self.get_paginated_response([_summary(row) for row in rows])
 
     @extend_schema(
         operation_id="campaigns_create", request=CampaignCreateInputSerializer,
@@ -159,7 +182,11 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
-        return Response(campaign_detail(campaign, selectors.campaign_page(campaign, viewer)))
+        # What it shows beyond the journal (club, people's names) is part of the key.
+        row = (campaign.club.slug, campaign.club.name, campaign.created_by.username,
+               campaign.referee.username if campaign.referee else None)
+        return cached_json(request, campaign, viewer, f"api.detail:{_digest(row)}",
+                           lambda: campaign_detail(campaign, selectors.campaign_page(campaign, viewer)))
 
 
 @extend_schema(tags=["campaigns"])
@@ -198,7 +225,11 @@ class RosterApi(CampaignScoped, generics.ListAPIView):
         summary="Roster entries you may see (public ones and your side's)",
     )
     def get(self, request, *args, **kwargs):
-        return super().get(request, *args, **kwargs)
+        campaign, viewer = self.campaign_and_viewer()
+        # Every entry the viewer's audience may read, serialised once per position; pages of it.
+        rows = viewcache.cached(campaign, viewer, "api.roster", lambda: [
+            dict(row) for row in RosterEntryOutputSerializer(self.get_queryset(), many=True).data])
+        return self.get_paginated_response(self.paginate_queryset(rows))
 
 
 @extend_schema(tags=["campaigns"])

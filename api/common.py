@@ -1,6 +1,12 @@
 """Small pieces every API view shares."""
 
-from campaigns import selectors
+import orjson
+from django.http import HttpResponse
+from rest_framework.response import Response
+
+from campaigns import selectors, viewcache
+
+from .renderers import dumps
 
 
 def valid_input(serializer_class, request) -> dict:
@@ -21,3 +27,13 @@ class CampaignScoped:
         if not hasattr(self, "_campaign_and_viewer"):
             self._campaign_and_viewer = selectors.campaign_for(self.request.user, self.kwargs["campaign_id"])
         return self._campaign_and_viewer
+
+
+def cached_json(request, campaign, viewer, representation: str, build):
+    """An answer kept as JSON bytes per audience position (campaigns.viewcache): `build()` gives
+    the data, encoded once; later requests of the audience are served the bytes. The browsable
+    API (asked for HTML) gets the same data as an ordinary Response."""
+    body = viewcache.cached(campaign, viewer, representation, lambda: dumps(build()))
+    if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format != "json":
+        return Response(orjson.loads(body))
+    return HttpResponse(body, content_type="application/json")

@@ -13,9 +13,8 @@ from campaigns import journal_io, selectors
 from campaigns.errors import DomainError
 from campaigns.services import odds
 from campaigns.services.journal import submit
-from campaigns.services.state import current_state
 
-from .common import CampaignScoped, valid_input
+from .common import CampaignScoped, cached_json, valid_input
 from .openapi import SUBMIT_400, errors
 from .serializers import (
     EventEntrySerializer,
@@ -131,9 +130,12 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
-        page = selectors.campaign_page(campaign, viewer)
-        output = {"viewer": viewer, "state": page.state, "procedure": page.procedure}
-        return Response(StateOutputSerializer(output).data)
+
+        def build():
+            page = selectors.campaign_page(campaign, viewer)
+            return StateOutputSerializer({"viewer": viewer, "state": page.state, "procedure": page.procedure}).data
+
+        return cached_json(request, campaign, viewer, "api.state", build)
 
 
 @extend_schema(tags=["journal"])
@@ -153,7 +155,7 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
         if getattr(self, "swagger_fake_view", False):
             return []
         campaign, viewer = self.campaign_and_viewer()
-        return selectors.actions_for(current_state(campaign), viewer)
+        return selectors.campaign_page(campaign, viewer).actions
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -10,6 +10,11 @@ entries) are exactly what the product would hold. Sizes (defaults):
   print club "bench-print": one campaign per sheet size, "Roster <N>", whose red
                             side has N units (the PDF render benchmark's sheets)
 
+Each club also holds an Achtung! Panzer! CG III campaign played through the services
+(benchmarks.apcg): the large club's over all 13 half-days (5/29A-6/4A, every Refit Phase
+step, purchases, retained units), the small club's over one, so the A!P! pages' queries
+are compared at two sizes too. "bench" plays the Allies there.
+
 The user "bench" organizes the large club and plays red in each of its campaigns;
 "bench-s" does the same in the small one (so a page listing "my campaigns" can be
 compared at two sizes). The other members belong to both clubs.
@@ -44,12 +49,13 @@ class ClubSize:
     units: int  # per campaign, split over the two sides
     hidden: int  # of each side's units, known only to that side
     organizer: str  # organizes the club and plays red in every campaign
+    half_days: int  # of the club's A!P! CG III campaign
 
 
 PRINT_CLUB = "bench-print"
 PRINT_SIZES = (13, 100, 500, 2000)
-LARGE = ClubSize("bench-large", "Benchmark club (large)", 50, "long", 400, 80, USER)
-SMALL = ClubSize("bench-small", "Benchmark club (small)", 2, "short", 10, 2, "bench-s")
+LARGE = ClubSize("bench-large", "Benchmark club (large)", 50, "long", 400, 80, USER, 13)
+SMALL = ClubSize("bench-small", "Benchmark club (small)", 2, "short", 10, 2, "bench-s", 1)
 
 
 def played(size: ClubSize, i: int, rounds: int) -> int:
@@ -73,8 +79,12 @@ def generate(sizes=(SMALL, LARGE), log=print) -> dict:
         Membership.objects.create(club=club, user=users[0], role=Membership.ORGANIZER)
         Membership.objects.bulk_create([Membership(club=club, user=u) for u in users[1:]])
         ids = [_campaign(club, size, i, users) for i in range(size.campaigns)]
-        out[size.slug] = {"club": size.slug, "user": size.organizer, "campaigns": ids, "heavy": ids[0]}
         log(f"  {size.slug}: {size.campaigns} campaigns in {time.perf_counter() - started:.0f} s")
+        started = time.perf_counter()
+        cg3 = _ap_campaign(club, size, users, log)
+        ids.append(cg3)
+        log(f"  {size.slug}: A!P! CG III, {size.half_days} half-days, in {time.perf_counter() - started:.0f} s")
+        out[size.slug] = {"club": size.slug, "user": size.organizer, "campaigns": ids, "heavy": ids[0], "cg3": cg3}
     _print_club(_users([USER])[0], members[0])
     return out
 
@@ -137,6 +147,16 @@ def _campaign(club, size: ClubSize, i: int, users) -> int:
             submit(campaign, organizer, "result.submitted", {"scenario": index, "data": result})
             submit(campaign, blue, "result.confirmed", {"scenario": index})
     return campaign.pk
+
+
+def _ap_campaign(club, size: ClubSize, users, log) -> int:
+    """The club's A!P! CG III: its organizer plays the Allies, two members the Germans and referee."""
+    from .apcg import play
+
+    organizer, members = users[0], users[1:]
+    game = play(club, organizer, {"allied": organizer, "german": members[1]}, members[2], half_days=size.half_days,
+                log=log if size.half_days > 1 else None)
+    return game.campaign.pk
 
 
 def counts() -> dict:

@@ -1,4 +1,5 @@
-"""(c) PDF render time and peak memory of a roster sheet of N rows.
+"""(c) PDF render time and peak memory of a roster sheet of N rows, beside Chromium's time on
+the same HTML.
 
 Each size renders in a fresh subprocess (`python -m benchmarks.render ROWS`) so the
 peak resident memory (getrusage ru_maxrss) is that render's own; the resident size
@@ -14,19 +15,28 @@ audience's context) -> rosters.pdf.sheet_html -> rosters.services.render_hook
 of the same rows following the same sheet conventions (A4, page header, page
 numbers, repeated table header, rows never split, fonts from the system, no URL
 fetched) stands in: the result names the renderer used.
+
+Chromium (Debian's /usr/bin/chromium, `--headless --print-to-pdf`, a fresh process as a
+print service would start it) prints the very HTML WeasyPrint was given (the stylesheet
+inlined, so that both read the same file), in the same run: the ratio is measured, not
+remembered. WeasyPrint's figure is warm (fonts loaded), Chromium's cold.
 """
 
 from __future__ import annotations
 
 import json
+import os
 import resource
+import shutil
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 SIZES = (13, 100, 500, 2000)
+CHROMIUM = "/usr/bin/chromium"
 
 SHEET = """<!doctype html><html><head><meta charset="utf-8"><style>
 @page { size: A4; margin: 22mm 12mm 16mm;
@@ -85,10 +95,22 @@ def _render(campaign, pipeline) -> tuple[bytes, int]:
     from .generate import USER
 
     services, pdf = pipeline
+    data = services.render_hook(_html(campaign, pipeline))
+    return data, len(PdfReader(BytesIO(data)).pages)
+
+
+def _html(campaign, pipeline) -> str:
+    """The sheet's HTML with its stylesheet inlined (one file both renderers read)."""
+    from django.contrib.auth import get_user_model
+
+    from .generate import USER
+
+    services, pdf = pipeline
     template, context = services.print_context(get_user_model().objects.get(username=USER), campaign, "roster",
                                                "A4", "red")
-    data = services.render_hook(pdf.sheet_html(template, context))
-    return data, len(PdfReader(BytesIO(data)).pages)
+    html = pdf.sheet_html(template, context)
+    css = (ROOT / "static" / "print" / "sheet.css").read_text()
+    return html.replace('<link rel="stylesheet" href="/static/print/sheet.css">', f"<style>{css}</style>")
 
 
 def _fallback_pdf(entries) -> tuple[bytes, int]:
@@ -112,6 +134,8 @@ def measure_one(rows: int) -> dict:
 
     pipeline = _pipeline()
     campaign = _campaign(rows)
+    if pipeline is not None:  # the HTML both renderers print
+        (ROOT / "var" / "bench" / f"sheet-{rows}.html").write_text(_html(campaign, pipeline))
     _render(_campaign(min(PRINT_SIZES)), pipeline)  # fonts, templates: first-use setup is not the render
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.perf_counter()
@@ -134,8 +158,38 @@ def measure(sizes=SIZES) -> list[dict]:
                              text=True, timeout=900)
         if out.returncode != 0:
             raise RuntimeError(f"rendering {rows} rows failed:\n{out.stderr[-2000:]}")
-        results.append(json.loads(out.stdout.strip().splitlines()[-1]))
+        row = json.loads(out.stdout.strip().splitlines()[-1])
+        html = ROOT / "var" / "bench" / f"sheet-{rows}.html"
+        if html.exists():
+            row.update(chromium(html))
+            if row.get("chromium_seconds"):
+                row["chromium_ratio"] = round(row["seconds"] / row["chromium_seconds"], 2)
+        results.append(row)
     return results
+
+
+def chromium(html: Path) -> dict:
+    """Chromium's time to print `html` to PDF (a fresh headless process, as a print service runs it)."""
+    if not os.access(CHROMIUM, os.X_OK):
+        return {"chromium_skipped": f"{CHROMIUM} not found"}
+    profile = tempfile.mkdtemp(prefix="bench-chromium-")
+    target = html.with_suffix(".chromium.pdf")
+    try:
+        began = time.perf_counter()
+        out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
+                              "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                              "--no-first-run", f"--user-data-dir={profile}", f"--print-to-pdf={target}",
+                              html.as_uri()], capture_output=True, timeout=600)
+        seconds = time.perf_counter() - began
+    finally:
+        shutil.rmtree(profile, ignore_errors=True)
+    if out.returncode != 0 or not target.exists():
+        return {"chromium_skipped": f"chromium exited {out.returncode}"}
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    return {"chromium_seconds": round(seconds, 3), "chromium_pages": len(PdfReader(BytesIO(target.read_bytes())).pages)}
 
 
 if __name__ == "__main__":

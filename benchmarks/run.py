@@ -3,11 +3,17 @@
   1. generate the benchmark clubs through the services (benchmarks.generate)
   2. (b) queries per API call and page at two data sizes (benchmarks.queries)
   3. (a) rps and p50/p99 latency under gunicorn, each beside the bare view (benchmarks.load)
-  4. (c) PDF render time and peak memory for 13/100/500/2,000 rows (benchmarks.render)
+  4. (d) writes under load: 16 clients on 16 campaigns and 4 on one (benchmarks.writes)
+  5. (c) PDF render time and peak memory for 13/100/500/2,000 rows, beside Chromium's time
+     on the same HTML (benchmarks.render)
+  6. (e) the JSON encoder: DRF's against orjson on the same answers
 
-Results: benchmarks/results/<name>.json, and the table in benchmarks/README.md.
-Options: --reuse (keep the generated data), --duration S, --concurrency N,
---workers N, --name NAME, --no-readme.
+Every target (benchmarks/README.md, "Targets") is printed beside its figure; the run exits 1
+when one is missed. Results: benchmarks/results/<name>.json, and the table in
+benchmarks/README.md. With REDIS_URL set, the cache is Redis and a Celery worker of the
+benchmark's own runs the background tasks (as in production). Options: --reuse (keep the
+generated data), --duration S, --concurrency N, --workers N, --write-seconds S,
+--write-interval S, --name NAME, --no-readme.
 """
 
 from __future__ import annotations
@@ -18,8 +24,10 @@ import json
 import os
 import platform
 import re
+import subprocess
 import sys
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 from benchmarks.django_env import setup
@@ -29,11 +37,14 @@ setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import connection  # noqa: E402
 
-from benchmarks import generate, load, queries, render  # noqa: E402
-from benchmarks.targets import Target, campaign_page  # noqa: E402
+from benchmarks import encoders, generate, load, queries, render, writes  # noqa: E402
+from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
-DATA_FILE = HERE.parent / "var" / "bench" / "data.json"
+def _data_file() -> Path:
+    """What the generator made, per database (SQLite and PostgreSQL runs keep their own)."""
+    name = re.sub(r"[^\w.-]", "_", Path(str(connection.settings_dict["NAME"])).name)
+    return HERE.parent / "var" / "bench" / f"data-{connection.vendor}-{name}.json"
 
 
 def main(argv=None) -> int:
@@ -42,20 +53,31 @@ def main(argv=None) -> int:
     data = _data(args.reuse)
     result = {"name": args.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
               "machine": machine(), "data": generate.counts()}
-    say("(b) queries per request, small vs large club")
-    result["queries"] = queries.measure(data)
-    for row in result["queries"]:
-        say(f"    {row['target']:<28} " + (f"{row['small']:>3} -> {row['large']:>3}" if "small" in row
-                                         else f"skipped: {row['skipped']}"))
-    say(f"(a) load: {args.concurrency} concurrent clients, {args.duration:g} s per target, "
-        f"{args.workers} gunicorn workers")
-    result["load_average"] = {"before_load": _busy()}
-    result["load"] = _load(data, args)
-    say("(c) PDF render")
+    with _worker():
+        say("(b) queries per request, small vs large club")
+        result["queries"] = queries.measure(data)
+        for row in result["queries"]:
+            say(f"    {row['target']:<28} " + (f"{row['small']:>3} -> {row['large']:>3}" if "small" in row
+                                             else f"skipped: {row['skipped']}"))
+        say(f"(a) load: {args.concurrency} concurrent clients, {args.duration:g} s per target, "
+            f"{args.workers} gunicorn workers")
+        result["load_average"] = {"before_load": _busy()}
+        result["load"] = _load(data, args)
+        say(f"(d) writes: {writes.SINGLE} clients on as many campaigns and {writes.SHARED} on one, "
+            f"{args.write_seconds:g} s")
+        result["load_average"]["before_writes"] = _busy()
+        result["writes"] = _writes(args)
+    say("(c) PDF render, beside Chromium on the same HTML")
     result["load_average"]["before_render"] = _busy()
     result["render"] = render.measure()
     for row in result["render"]:
-        say(f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB")
+        say(f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB"
+            f" | Chromium {row.get('chromium_seconds')} s")
+    say("(e) JSON encoder")
+    result["encoders"] = encoders.measure(data)
+    for row in result["encoders"]:
+        say(f"    {row['answer']:<28} DRF {row['drf_ms']} ms, orjson {row['orjson_ms']} ms ({row['kb']} KB)")
+    result["targets"] = targets(result)
     result["seconds"] = round(time.perf_counter() - started)
     path = HERE / "results" / f"{args.name}.json"
     path.parent.mkdir(exist_ok=True)
@@ -64,11 +86,103 @@ def main(argv=None) -> int:
     if not args.no_readme:
         update_readme(result)
         say("table: benchmarks/README.md")
-    grown = [r["target"] for r in result["queries"] if r.get("constant") is False]
-    if grown:
-        say(f"QUERY COUNTS GROW WITH ROWS: {', '.join(grown)}")
+    say("targets:")
+    for row in result["targets"]:
+        say(f"    {'ok  ' if row['met'] else 'MISS'} {row['target']:<58} {row['figure']}")
+    missed = [row["target"] for row in result["targets"] if not row["met"]]
+    if missed:
+        say(f"{len(missed)} target(s) missed: {'; '.join(missed)}")
         return 1
     return 0
+
+
+# --- targets (benchmarks/README.md, "Targets") ------------------------------------------------
+
+RATIOS = {  # load target -> the least target/bare ratio
+    "API campaign detail": 0.5, "API campaign state": 0.5, "API campaign list": 0.3,
+    "CG III page campaign": 0.15, "CG III page history": 0.2,
+}
+WRITE_P99_MS = 100  # PostgreSQL, 16 clients
+
+
+def targets(result: dict) -> list[dict]:
+    rows = []
+    for row in result["load"]:
+        least = RATIOS.get(row["target"])
+        if least is not None:
+            ratio = row.get("ratio")
+            rows.append({"target": f"{row['target']} ≥ {least} of the bare view", "figure": ratio,
+                         "met": ratio is not None and ratio >= least})
+    grown = [r["target"] for r in result["queries"] if r.get("constant") is False]
+    rows.append({"target": "queries per request constant in the data size",
+                 "figure": "all constant" if not grown else "grow: " + ", ".join(grown), "met": not grown})
+    w = result["writes"]
+    if w.get("paced"):
+        p99 = w["paced"]["different"]["p99_ms"]
+        on_pg = result["machine"]["database"].startswith("postgresql")
+        rows.append({"target": f"write p99 < {WRITE_P99_MS} ms, {writes.SINGLE} clients"
+                               + ("" if on_pg else " (PostgreSQL only; SQLite shown)"),
+                     "figure": f"{p99} ms", "met": (p99 is not None and p99 < WRITE_P99_MS) or not on_pg})
+    replayed = [c for c in w.get("checks", []) if not (c["replay_equals_snapshot"] and c["events"] == c["expected"])]
+    rows.append({"target": "every journal replays to its snapshot, nothing lost or doubled",
+                 "figure": f"{len(w.get('checks', [])) - len(replayed)} of {len(w.get('checks', []))} campaigns",
+                 "met": bool(w.get("checks")) and not replayed})
+    for row in result["render"]:
+        ratio = row.get("chromium_ratio")
+        rows.append({"target": f"{row['rows']}-row sheet ≤ 1.0× Chromium", "figure": ratio,
+                     "met": ratio is not None and ratio <= 1.0})
+    return rows
+
+
+@contextmanager
+def _worker():
+    """With REDIS_URL, the background tasks (odds) run in a Celery worker, as in production."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        yield
+        return
+    from django.core.cache import cache
+
+    cache.clear()  # the benchmark's own Redis database: nothing kept from an earlier run
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.settings"}
+    log = open(HERE.parent / "var" / "bench" / "celery.log", "w")
+    process = subprocess.Popen(
+        [str(Path(sys.executable).parent / "celery"), "-A", "muster", "worker", "-Q",
+         settings.CELERY_TASK_DEFAULT_QUEUE, "--concurrency", "1", "--loglevel", "warning"],
+        cwd=HERE.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
+    say(f"    Celery worker {process.pid} on queue {settings.CELERY_TASK_DEFAULT_QUEUE} (REDIS_URL set)")
+    try:
+        yield
+    finally:
+        process.terminate()
+        try:
+            process.wait(timeout=30)
+        except subprocess.TimeoutExpired:
+            process.kill()
+            process.wait()
+        log.close()
+
+
+def _writes(args) -> dict:
+    clients = writes.setup()
+    before = writes.event_counts(clients)
+    out: dict = {}
+    appended: dict[int, int] = {}
+    with load.gunicorn(args.workers) as port:
+        for mode, interval in (("paced", args.write_interval), ("saturated", None)):
+            run = writes.run(port, clients, seconds=args.write_seconds, interval=interval)
+            for pk, n in run.pop("per_campaign").items():
+                appended[pk] = appended.get(pk, 0) + n
+            out[mode] = run
+            for group in ("different", "same"):
+                g = run[group]
+                say(f"    {mode:<9} {group:<9} {g['clients']:>2} clients: {g['appends_per_s']:>6} appends/s, "
+                    f"p50 {g['p50_ms']} ms, p99 {g['p99_ms']} ms, errors {g['errors']} {g['statuses'] or ''}")
+    out["checks"] = writes.check(clients, appended, before)
+    good = sum(1 for c in out["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"])
+    say(f"    replay equals snapshot, events as answered: {good} of {len(out['checks'])} campaigns")
+    return out
 
 
 def _arguments(argv):
@@ -78,6 +192,9 @@ def _arguments(argv):
     parser.add_argument("--concurrency", type=int, default=8, help="concurrent connections (default 8)")
     parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)),
                         help="gunicorn workers (default $WEB_CONCURRENCY or 3, as in the Procfile)")
+    parser.add_argument("--write-seconds", type=float, default=30.0, help="seconds of each write run (default 30)")
+    parser.add_argument("--write-interval", type=float, default=1.0,
+                        help="seconds between a paced write client's steps (default 1)")
     parser.add_argument("--name", default=None, help="results file name (default <date>-<database>)")
     parser.add_argument("--no-readme", action="store_true", help="do not update the table in benchmarks/README.md")
     args = parser.parse_args(argv)
@@ -88,17 +205,17 @@ def _arguments(argv):
 
 
 def _data(reuse: bool) -> dict:
-    if reuse and DATA_FILE.exists():
-        data = json.loads(DATA_FILE.read_text())
+    if reuse and _data_file().exists():
+        data = json.loads(_data_file().read_text())
         counts = generate.counts()
-        if all(slug in data and "user" in data[slug] and counts[slug]["campaigns"] == len(data[slug]["campaigns"])
+        if all(slug in data and "cg3" in data[slug] and counts[slug]["campaigns"] == len(data[slug]["campaigns"])
                for slug in (generate.SMALL.slug, generate.LARGE.slug)):
             say("reusing the generated clubs")
             return data
     _fresh_sqlite()
     say(f"generating the benchmark clubs into {connection.vendor} (takes a few minutes)")
     data = generate.generate(log=say)
-    DATA_FILE.write_text(json.dumps(data))
+    _data_file().write_text(json.dumps(data))
     return data
 
 
@@ -129,7 +246,9 @@ def _load(data, args) -> list[dict]:
     targets = [
         Target("API campaign list", f"/api/v1/campaigns/?club={large['club']}"),
         Target("API campaign detail", f"/api/v1/campaigns/{large['heavy']}/"),
+        Target("API campaign state", f"/api/v1/campaigns/{large['heavy']}/state/"),
         campaign_page(large["heavy"]),
+        *ap_targets(large["cg3"]),
     ]
     headers = {"Cookie": session_cookie(), "Host": "127.0.0.1"}
     rows = []
@@ -208,17 +327,21 @@ def machine() -> dict:
 
 # --- the README table --------------------------------------------------------------------------
 
-START, END = "<!-- results:start -->", "<!-- results:end -->"
+def _markers(result: dict) -> tuple[str, str]:
+    vendor = result["machine"]["database"].split()[0]
+    return f"<!-- results:{vendor}:start -->", f"<!-- results:{vendor}:end -->"
 
 
 def update_readme(result: dict) -> None:
+    """The table of this database's latest run (SQLite and PostgreSQL keep one each)."""
     readme = HERE / "README.md"
     text = readme.read_text()
-    if START not in text or END not in text:
+    start, end = _markers(result)
+    if start not in text or end not in text:
         return
-    head, rest = text.split(START, 1)
-    _, tail = rest.split(END, 1)
-    readme.write_text(f"{head}{START}\n{table(result)}{END}{tail}")
+    head, rest = text.split(start, 1)
+    _, tail = rest.split(end, 1)
+    readme.write_text(f"{head}{start}\n{table(result)}{end}{tail}")
 
 
 def table(result: dict) -> str:
@@ -227,8 +350,15 @@ def table(result: dict) -> str:
         f"Run `{result['name']}` on {result['date'][:16].replace('T', ' ')} UTC: {m['cpu']}, {m['cpus']} CPUs, "
         f"{m['memory']}, {m['os']}, Python {m['python']}, Django {m['django']}, {m['database']}, "
         f"WeasyPrint {m['weasyprint']}. Load average before the load test "
-        f"{result.get('load_average', {}).get('before_load', '?')}, before the renders "
+        f"{result.get('load_average', {}).get('before_load', '?')}, before the writes "
+        f"{result.get('load_average', {}).get('before_writes', '?')}, before the renders "
         f"{result.get('load_average', {}).get('before_render', '?')} (other work on the machine lowers the figures).",
+        "",
+        "**Targets** (this run)",
+        "",
+        "| target | figure | met |",
+        "| --- | --- | --- |",
+        *[f"| {t['target']} | {t['figure']} | {'yes' if t['met'] else '**NO**'} |" for t in result["targets"]],
         "",
         "Data: " + "; ".join(f"{slug}: {c['campaigns']} campaigns, {c['scenarios']} scenarios, "
                              f"{c['roster_entries']} roster entries, {c['events']} journal events"
@@ -264,16 +394,46 @@ def table(result: dict) -> str:
         else:
             lines.append(f"| {row['target']} | {row['small']} | {row['large']} | "
                          f"{'yes' if row['constant'] else '**NO**'} |")
+    w = result["writes"]
     lines += [
         "",
-        f"**(c) PDF render** ({result['render'][0]['renderer']}; one fresh process per size)",
+        f"**(d) Writes under load** (API through gunicorn, `drill.train` side steps; {writes.SINGLE} clients on "
+        f"as many campaigns and {writes.SHARED} on one, two per side, all at once; paced: a step every "
+        f"{w['paced']['interval_s']:g} s per client; saturated: the next step as soon as the last is answered; "
+        f"{w['paced']['seconds']:g} s each)",
         "",
-        "| rows | pages | seconds | peak RSS MB | RSS before MB | PDF KB |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| run | clients | appends/s | p50 ms | p99 ms | errors |",
+        "| --- | ---: | ---: | ---: | ---: | ---: |",
+    ]
+    for mode in ("paced", "saturated"):
+        for group, words in (("different", "on different campaigns"), ("same", "on one campaign")):
+            g = w[mode][group]
+            lines.append(f"| {mode}, {words} | {g['clients']} | {g['appends_per_s']} | {g['p50_ms']} | {g['p99_ms']} "
+                         f"| {g['errors']} |")
+    good = sum(1 for c in w["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"])
+    lines += ["", f"Afterwards: {good} of {len(w['checks'])} journals fold to their stored snapshot, each with as many "
+                  "events as appends were answered 201."]
+    lines += [
+        "",
+        f"**(c) PDF render** ({result['render'][0]['renderer']}; one fresh process per size; Chromium: "
+        "a fresh headless process printing the same HTML)",
+        "",
+        "| rows | pages | seconds | Chromium s | ratio | peak RSS MB | RSS before MB | PDF KB |",
+        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in result["render"]:
-        lines.append(f"| {row['rows']} | {row['pages']} | {row['seconds']} | {row['peak_rss_mb']} | "
-                     f"{row['rss_before_mb']} | {row['pdf_bytes'] // 1024} |")
+        lines.append(f"| {row['rows']} | {row['pages']} | {row['seconds']} | {row.get('chromium_seconds', '–')} | "
+                     f"{row.get('chromium_ratio', '–')} | {row['peak_rss_mb']} | {row['rss_before_mb']} | "
+                     f"{row['pdf_bytes'] // 1024} |")
+    lines += [
+        "",
+        "**(e) JSON encoder** (the same answer encoded by DRF's renderer and by orjson, ms, best of 5)",
+        "",
+        "| answer | KB | DRF ms | orjson ms | speed-up |",
+        "| --- | ---: | ---: | ---: | ---: |",
+        *[f"| {e['answer']} | {e['kb']} | {e['drf_ms']} | {e['orjson_ms']} | {e['speedup']}× |"
+          for e in result["encoders"]],
+    ]
     return "\n".join(lines) + "\n"
 
 

@@ -19,6 +19,8 @@ os.environ.setdefault("SECRET_KEY", "benchmark-only-key-not-secret-0123456789-ab
 for _name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECURE"):
     os.environ.setdefault(_name, "0")
 os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
+# With REDIS_URL, the benchmark's own Celery worker (benchmarks.run) listens on its own queue.
+os.environ.setdefault("CELERY_QUEUE", "muster-bench")
 
 from muster.settings import *  # noqa: E402,F401,F403
 from muster.settings import MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa: E402

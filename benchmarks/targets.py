@@ -49,6 +49,17 @@ def campaign_page(campaign: int) -> Target:
     return _optional([("page campaign", "campaign", {"pk": campaign})])[0]
 
 
+def ap_targets(campaign: int) -> list[Target]:
+    """The club's Achtung! Panzer! CG III campaign: its page, history, state and odds."""
+    base = f"/api/v1/campaigns/{campaign}/"
+    return [
+        *_optional([("CG III page campaign", "campaign", {"pk": campaign}),
+                    ("CG III page history", "campaign-history", {"pk": campaign})]),
+        Target("CG III API state", base + "state/"),
+        Target("CG III API odds", base + "odds/"),
+    ]
+
+
 def _optional(named) -> list[Target]:
     found = []
     for label, name, kwargs in named:

@@ -114,6 +114,8 @@ class Campaign(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     # The last change every member can see (a side's hidden steps leave it alone).
     updated_at = models.DateTimeField(default=timezone.now)
+    # Each audience's position at last_seq (campaigns.viewcache): cache keys, never shown.
+    positions = models.JSONField(default=dict, blank=True)
 
     class Meta:
         ordering = ["-updated_at", "-id"]

@@ -6,8 +6,10 @@ Pages and API call these and render what they get; neither filters by itself.
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
+from functools import cached_property
+from typing import Callable
 
-from . import visibility
+from . import viewcache, visibility
 from .errors import Forbidden, NotFound
 from .models import Campaign
 from .proposals import is_complete, referee_may_approve
@@ -18,34 +20,55 @@ from .systems import get_system
 
 @dataclass
 class CampaignPage:
+    """What a campaign page or API answer shows a viewer. The parts are kept per audience
+    (campaigns.viewcache); the whole cut of the state (`state`) is loaded only when asked for."""
+
     campaign: Campaign
     viewer: Viewer
-    state: dict  # the viewer's cut of the state (visibility.view_state)
     actions: list = field(default_factory=list)
     procedure: list = field(default_factory=list)
     standings: list = field(default_factory=list)
+    proposals: dict = field(default_factory=dict)  # the cut's proposals (reject to-dos need no more)
+    waiting: list = field(default_factory=list)  # whom the campaign waits for, in words
+    export_approved: bool = False  # the cut's: every side agreed to a full export
+    load: Callable[[], dict] | None = field(default=None, repr=False)
+
+    @cached_property
+    def state(self) -> dict:
+        """The viewer's cut of the state (visibility.view_state)."""
+        return self.load()
 
 
 def campaign_for(user, pk) -> tuple[Campaign, Viewer]:
-    campaign = visibility.get_campaign_for(user, pk)
-    viewer = visibility.viewer_for(user, campaign)
+    campaign, viewer = visibility.campaign_and_viewer(user, pk)
     if not viewer.member:
         raise NotFound("campaign")
     return campaign, viewer
 
 
 def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
-    state = current_state(campaign)
-    system = get_system(campaign.system)
-    return CampaignPage(
-        campaign=campaign,
-        viewer=viewer,
-        state=visibility.view_state(state, viewer),
-        actions=actions_for(state, viewer),
-        procedure=[s for s in system.procedure(state, viewer.sides) if s.side is None or s.side in viewer.sides
-                   or viewer.referee],
-        standings=system.standings(state) if state["game"] is not None else [],
-    )
+    full: dict = {}
+
+    def state() -> dict:
+        if "state" not in full:
+            full["state"] = current_state(campaign)
+        return full["state"]
+
+    def parts() -> dict:
+        system = get_system(campaign.system)
+        cut = visibility.view_state(state(), viewer)
+        return {
+            "actions": actions_for(state(), viewer),
+            "procedure": [s for s in system.procedure(state(), viewer.sides) if s.side is None
+                          or s.side in viewer.sides or viewer.referee],
+            "standings": system.standings(state()) if state()["game"] is not None else [],
+            "proposals": cut["proposals"], "waiting": waiting_on(cut, viewer), "export_approved": bool(cut["export_approved"]),
+        }
+
+    def cut() -> dict:
+        return viewcache.cached(campaign, viewer, "view", lambda: visibility.view_state(state(), viewer))
+
+    return CampaignPage(campaign, viewer, **viewcache.cached(campaign, viewer, "page", parts), load=cut)
 
 
 @dataclass(frozen=True)
@@ -282,8 +305,19 @@ _EVENT_REFS = ("target", "proposal")  # keys of proposal.* data that name anothe
 
 def history_by_uid(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> list[HistoryEntry]:
     """``history``, with the references of proposal events to other events given as
-    uids: the journal stores sequence numbers, which would count hidden events."""
-    return _refs_as_uids(campaign, history(campaign, viewer, state))
+    uids: the journal stores sequence numbers, which would count hidden events. Kept per
+    audience (campaigns.viewcache)."""
+    return viewcache.cached(campaign, viewer, "history",
+                            lambda: _refs_as_uids(campaign, history(campaign, viewer, state)))
+
+
+def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[HistoryEntry], bool]:
+    """The newest `count` entries of ``history_by_uid`` (oldest first) and whether there are more."""
+    def tail():
+        entries = history_by_uid(campaign, viewer)
+        return entries[-count:], len(entries) > count
+
+    return viewcache.cached(campaign, viewer, f"history:last:{count}", tail)
 
 
 def entries_for_events(campaign: Campaign, viewer: Viewer, events, state: dict) -> list[HistoryEntry]:
@@ -557,9 +591,9 @@ def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
     return entries_for_events(campaign, viewer, [event], state)[0]
 
 
-def full_export_allowed(campaign: Campaign, viewer: Viewer) -> bool:
-    """May this viewer download the full journal (every side's secrets)? Asked of the
-    full state: the viewer's cut does not carry the approval's details."""
-    from .journal_io import may_export_full
-
-    return may_export_full(viewer, current_state(campaign))
+def full_export_allowed(campaign: Campaign, viewer: Viewer, page: CampaignPage | None = None) -> bool:
+    """May this viewer download the full journal (every side's secrets)? The referee may;
+    an organizer once every side agreed (the cut says whether they did, which is all
+    journal_io.may_export_full asks)."""
+    page = page or campaign_page(campaign, viewer)
+    return viewer.referee or (viewer.organizer and page.export_approved)

@@ -76,6 +76,68 @@ def viewer_for(user, campaign: Campaign) -> Viewer:
     )
 
 
+def campaign_and_viewer(user, pk) -> tuple[Campaign, Viewer]:
+    """``get_campaign_for`` and ``viewer_for`` in one query: the campaign row with its club,
+    the requester's membership (none: not found) and seat, and its people's names. Every
+    request of a campaign's pages and API starts here, and an answer kept per audience costs
+    little more, so the query is written once (``_campaign_sql``) rather than built each time.
+    A referee reads every side of the system (the campaign's sides are the system's)."""
+    from django.contrib.auth import get_user_model
+
+    from .systems import get_system
+
+    if not user.is_authenticated:
+        raise NotFound("campaign")
+    try:
+        pk = int(pk)
+    except (TypeError, ValueError):
+        raise NotFound("campaign") from None
+    found = list(Campaign.objects.raw(_campaign_sql(), [user.pk, user.pk, pk])) if 0 < pk < 2**63 else []
+    if not found:
+        raise NotFound("campaign")
+    campaign = found[0]
+    User = get_user_model()
+    campaign.club = Club.from_db(campaign._state.db, ["id", "name", "slug"],
+                                 [campaign.club_id, campaign.club_name, campaign.club_slug])
+    campaign.created_by = User.from_db(campaign._state.db, ["id", "username"],
+                                       [campaign.created_by_id, campaign.created_by_name])
+    if campaign.referee_id is not None:
+        campaign.referee = User.from_db(campaign._state.db, ["id", "username"],
+                                        [campaign.referee_id, campaign.referee_name])
+    organizer = campaign.my_role == Membership.ORGANIZER
+    if campaign.referee_id is not None and campaign.referee_id == user.id:
+        sides = frozenset(get_system(campaign.system).side_slugs())
+        return campaign, Viewer(user.username, sides, referee=True, organizer=organizer, member=True)
+    playing = campaign.my_side
+    return campaign, Viewer(user.username, frozenset([playing]) if playing else frozenset(), playing=playing,
+                            organizer=organizer, member=True)
+
+
+_SQL: list[str] = []
+
+
+def _campaign_sql() -> str:
+    """The lookup of ``campaign_and_viewer`` (params: user, user, campaign), from the models' tables."""
+    if not _SQL:
+        from django.contrib.auth import get_user_model
+
+        from .models import Side
+
+        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Side, SidePlayer, get_user_model())}
+        columns = ", ".join(f"c.{f.column}" for f in Campaign._meta.concrete_fields)
+        _SQL.append(
+            f"SELECT {columns}, m.role AS my_role, cl.name AS club_name, cl.slug AS club_slug, "
+            f"cb.username AS created_by_name, rf.username AS referee_name, "
+            f"(SELECT s.slug FROM {table[SidePlayer]} sp INNER JOIN {table[Side]} s ON sp.side_id = s.id "
+            f"WHERE s.campaign_id = c.id AND sp.user_id = %s ORDER BY sp.id LIMIT 1) AS my_side "
+            f"FROM {table[Campaign]} c INNER JOIN {table[Club]} cl ON cl.id = c.club_id "
+            f"INNER JOIN {table[Membership]} m ON m.club_id = c.club_id AND m.user_id = %s "
+            f"INNER JOIN {table[get_user_model()]} cb ON cb.id = c.created_by_id "
+            f"LEFT OUTER JOIN {table[get_user_model()]} rf ON rf.id = c.referee_id WHERE c.id = %s"
+        )
+    return _SQL[0]
+
+
 def viewers_for(user, campaigns) -> dict[int, Viewer]:
     """``viewer_for`` of many campaigns at once, in a fixed number of queries (for lists
     such as the dashboard's "what waits for me"); same answers, campaign pk -> Viewer."""

@@ -5,11 +5,14 @@ from __future__ import annotations
 
 import logging
 import mimetypes
+import os
+import threading
 
 import weasyprint
 from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
+from . import pdf_parts
 from .pdf import BASE_URL, RefusedURL, static_file
 
 logger = logging.getLogger("rosters.pdf")
@@ -36,8 +39,66 @@ class StaticOnlyFetcher(URLFetcher):
 
 
 def write_pdf(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:
+    """The sheet's PDF; a long one laid out in parts at once (rosters.pdf_parts) where this
+    process may fork: one thread only (a Celery worker, a sync web worker), more than one CPU."""
+    parts = pdf_parts.split(html, _cpus()) if fetcher is None and _may_fork() else None
+    if parts is None:
+        return _one(html, fetcher)
+    pdfs = _in_parallel(parts)
+    stamp = _one(pdf_parts.stamp_html(html, sum(pdf_parts.page_count(p) for p in pdfs)))
+    return pdf_parts.join(pdfs, stamp)
+
+
+def _one(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:
     fetcher = fetcher or StaticOnlyFetcher()
     return HTML(string=html, base_url=BASE_URL, url_fetcher=fetcher).write_pdf()
+
+
+def _cpus() -> int:
+    try:
+        return min(4, len(os.sched_getaffinity(0)))
+    except AttributeError:
+        return min(4, os.cpu_count() or 1)
+
+
+def _may_fork() -> bool:
+    # Forking a process that runs other threads may copy a lock another thread holds.
+    return hasattr(os, "fork") and threading.active_count() == 1
+
+
+def _in_parallel(parts: list[str]) -> list[bytes]:
+    """Each part but the first in a forked child (WeasyPrint and its fonts already loaded),
+    the first here; the children's PDFs come back through pipes."""
+    children = []
+    for part in parts[1:]:
+        read, write = os.pipe()
+        pid = os.fork()
+        if pid == 0:  # the child: render, hand the bytes over, leave at once (no cleanup of the parent's)
+            code = 0
+            try:
+                os.close(read)
+                data = _one(part)
+                with os.fdopen(write, "wb") as out:
+                    out.write(data)
+            except BaseException:  # noqa: BLE001 - the parent sees an empty answer and says so
+                code = 1
+            finally:
+                os._exit(code)
+        os.close(write)
+        children.append((pid, read))
+    try:
+        first = _one(parts[0])
+    finally:
+        results = []
+        for pid, read in children:
+            with os.fdopen(read, "rb") as source:
+                results.append(source.read())
+            _, status = os.waitpid(pid, 0)
+            if status != 0 or not results[-1]:
+                results[-1] = None
+    if any(data is None for data in results):
+        raise RuntimeError("a part of the sheet could not be rendered")
+    return [first, *results]
 
 
 def weasyprint_version() -> str:

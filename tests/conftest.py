@@ -60,6 +60,56 @@ def skirmish(club, people):
     return campaign
 
 
+@pytest.fixture(autouse=True)
+def _cache_starts_empty():
+    """Every test starts with an empty cache (answers kept per audience position, odds): a test
+    that wants a warm cache warms it (the `view_cache` fixture)."""
+    from django.core.cache import cache
+
+    cache.clear()
+    yield
+
+
+class ViewCache:
+    """The per-audience answer cache (campaigns.viewcache) as a leak test's reads find it.
+
+    ``settle(*campaigns)`` before the reads being compared: "cold" gives the view cache a new
+    key space (nothing kept is found; the odds, kept elsewhere, stay); "warm" keeps what the
+    earlier reads left and has every person of the club (each side, the referee, the organizer,
+    a member playing nothing) read every page and API answer of the campaigns first, so that
+    entries of every audience exist at the current positions."""
+
+    PEOPLE = ("olga", "alice", "bob", "rita", "carol")
+
+    def __init__(self, mode: str, people, monkeypatch):
+        self.mode, self.people, self.monkeypatch = mode, people, monkeypatch
+
+    def settle(self, *campaigns) -> None:
+        import uuid
+
+        from django.test import Client
+
+        from campaigns import viewcache
+
+        if self.mode == "cold":
+            self.monkeypatch.setattr(viewcache, "BUILD", f"cold-{uuid.uuid4().hex[:8]}")
+            return
+        for name in self.PEOPLE:
+            client = Client()
+            client.force_login(self.people[name])
+            for campaign in campaigns:
+                page, api = f"/campaigns/{campaign.pk}/", f"/api/v1/campaigns/{campaign.pk}/"
+                for url in ("/", f"/clubs/{campaign.club.slug}/", page, page + "history/", api, api + "state/",
+                            api + "actions/", api + "events/", api + "roster/", api + "odds/"):
+                    client.get(url)
+
+
+@pytest.fixture(params=["cold", "warm"])
+def view_cache(request, people, monkeypatch):
+    """Run a leak test with the answer cache cold and warm (ViewCache)."""
+    return ViewCache(request.param, people, monkeypatch)
+
+
 # --- real services (tests/workers.py) ----------------------------------------------------------
 
 

@@ -34,6 +34,8 @@ class Drill(GameSystem):
             Field("count", "int", min=1, max=1000),
             Field("hidden", "int", min=0, max=1000, required=False, default=0),
         ), audience="side"),
+        # A side's step of the write benchmark: one unit trains (its experience goes up).
+        EventKind("drill.train", "Train a unit", (Field("unit", "int", min=0, max=100000),), audience="side"),
     )
     roster_kinds = (RosterKind("unit", "Unit", ("experience",)),)
     # A side's roster, drawn by the print pipeline's generic table sheet.
@@ -47,11 +49,17 @@ class Drill(GameSystem):
         }
 
     def apply(self, state, record, ctx):
-        if record.kind != "drill.enlist":
+        if record.kind not in ("drill.enlist", "drill.train"):
             raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
         if not record.side:
-            raise DomainError("side", "Enlist for a side.")
+            raise DomainError("side", "Act for a side.")
         data = self.event_kind(record.kind).clean(record.data)
+        if record.kind == "drill.train":
+            units = state["game"]["sides"][record.side]["units"]
+            if not units:
+                raise DomainError("unit", "No unit to train.")
+            units[data["unit"] % len(units)]["experience"] += 1
+            return
         if data["hidden"] > data["count"]:
             raise DomainError("hidden", "At most as many hidden units as units.")
         units = state["game"]["sides"][record.side]["units"]

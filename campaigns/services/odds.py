@@ -1,21 +1,22 @@
 """Odds before rolling: the exact distribution of each of a side's upcoming rolls.
 
 Computed in a background task after every change of a campaign (``enqueue``) and kept in the
-Django cache (Redis in production) under campaign + side + a digest of *what that side can see*
-(``position``), so a stale answer is never shown as current, and the other side's hidden steps
-never make a side's odds "pending" (the journal position would count them). ``odds_for`` is the
-read: it returns only the sides the viewer may read (campaigns.visibility decides).
+Django cache (Redis in production) under campaign + side + that side's position
+(campaigns.viewcache: a digest of *what that side can see*), so a stale answer is never shown
+as current, and the other side's hidden steps never make a side's odds "pending" (the journal
+position would count them). A side whose position did not move keeps its odds: no task runs
+for it. ``odds_for`` is the read: it returns only the sides the viewer may read
+(campaigns.visibility decides), and needs no state.
 """
 
 from __future__ import annotations
 
-import hashlib
-import json
 import logging
 
 from django.core.cache import cache
 from django.db import transaction
 
+from .. import viewcache
 from ..context import Ctx
 from ..errors import Forbidden
 from ..models import Campaign
@@ -23,19 +24,10 @@ from ..records import Record, Viewer
 from ..rolling import DicePool, DiceProvider
 from ..rolls import upcoming_odds
 from ..systems import get_system
-from ..visibility import view_state
 from .state import current_state
 
 log = logging.getLogger(__name__)
 TIMEOUT = 7 * 24 * 3600
-
-
-def position(state: dict, side: str) -> str:
-    """Where the campaign stands as one side sees it: moves with every change that side can
-    see, never with another side's hidden ones."""
-    view = view_state(state, Viewer.for_side(side))
-    text = json.dumps(view, sort_keys=True, separators=(",", ":"), default=str)
-    return hashlib.sha256(text.encode()).hexdigest()[:32]
 
 
 def cache_key(campaign_id: int, side: str, at: str) -> str:
@@ -53,7 +45,9 @@ def compute(campaign: Campaign, side: str) -> dict:
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
         rolls = custom(state, side, ctx, upcoming) if custom else [upcoming_odds(ctx, r) for r in upcoming]
     data = {"side": side, "rolls": rolls}
-    cache.set(cache_key(campaign.pk, side, position(state, side)), data, TIMEOUT)
+    stored = campaign.positions or {}
+    at = stored if stored.get("seq") == state["seq"] else viewcache.positions(campaign, state)
+    cache.set(cache_key(campaign.pk, side, at[f"side:{side}"]), data, TIMEOUT)
     return data
 
 
@@ -65,7 +59,9 @@ def compute_and_store(campaign_id: int, side: str) -> dict | None:
 
 
 def enqueue(campaign: Campaign) -> None:
-    """After the current transaction commits, compute every side's odds in the background."""
+    """After the current transaction commits, compute in the background the odds of every side
+    that has none for where it now stands (`campaign.positions`, as the change left them)."""
+    stored = dict(campaign.positions or {})
     sides = get_system(campaign.system).side_slugs()
     campaign_id = campaign.pk
 
@@ -73,6 +69,9 @@ def enqueue(campaign: Campaign) -> None:
         from ..tasks import compute_odds
 
         for side in sides:
+            at = stored.get(f"side:{side}") if stored.get("seq") == campaign.last_seq else None
+            if at is not None and cache.get(cache_key(campaign_id, side, at)) is not None:
+                continue  # nothing this side can see has changed: its odds stand
             try:
                 compute_odds.delay(campaign_id, side)
             except Exception:  # a broker outage must not fail the change that was just saved
@@ -81,19 +80,17 @@ def enqueue(campaign: Campaign) -> None:
     transaction.on_commit(send)
 
 
-def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None, state: dict | None = None) -> dict[str, dict]:
+def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
     """side -> odds for the sides the viewer may read (only `side` if given). A side whose odds are
-    not computed yet for what it can now see gets {"status": "pending"} and is enqueued.
-    `state`: the campaign's full current state, if the caller has it."""
+    not computed yet for what it can now see gets {"status": "pending"} and is enqueued."""
     if side is not None and not viewer.can_read("side", side):
         raise Forbidden("You may not see another side's odds.")
     readable = [s for s in get_system(campaign.system).side_slugs() if viewer.can_read("side", s)]
     wanted = [side] if side is not None else readable
-    if wanted and state is None:
-        state = current_state(campaign)
     result = {}
     for slug in wanted:
-        data = cache.get(cache_key(campaign.pk, slug, position(state, slug)))
+        at = viewcache.position(campaign, f"side:{slug}")
+        data = cache.get(cache_key(campaign.pk, slug, at)) if at else None
         result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
     if any(entry["status"] == "pending" for entry in result.values()):
         enqueue(campaign)  # e.g. the cache was cleared: computed again in the background

@@ -12,6 +12,7 @@ from django.utils import timezone
 
 from rosters import projection as roster_projection
 
+from .. import viewcache
 from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
@@ -26,7 +27,8 @@ def refresh(campaign: Campaign, state: dict, *, public_change: bool = True) -> N
     campaign.last_seq = state["seq"]
     if public_change:
         campaign.updated_at = timezone.now()
-    campaign.save(update_fields=["status", "referee", "last_seq", "updated_at"])
+    campaign.positions = viewcache.positions(campaign, state)  # cache keys per audience
+    campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
     _refresh_sides(campaign, state, users)
     _refresh_scenarios(campaign, state)
     roster_projection.refresh(campaign, state)

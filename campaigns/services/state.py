@@ -9,9 +9,14 @@ from ..models import Campaign, Snapshot
 from ..records import Record
 
 
+_RECORD_COLUMNS = ("seq", "kind", "data", "actor__username", "side", "audience", "created_at", "uid")
+
+
 def load_records(campaign: Campaign) -> list[Record]:
-    events = campaign.events.select_related("actor").order_by("seq")
-    return [Record.from_event(e) for e in events]
+    """The journal as Records (plain rows: no model instances, the write path reads it whole)."""
+    rows = campaign.events.order_by("seq").values_list(*_RECORD_COLUMNS)
+    return [Record(seq=seq, kind=kind, data=data, actor=actor, side=side, audience=audience, at=at.isoformat(),
+                   uid=str(uid)) for seq, kind, data, actor, side, audience, at, uid in rows]
 
 
 log = logging.getLogger(__name__)

@@ -13,9 +13,10 @@ from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
 
-from campaigns import journal_io, selectors, visibility
+from campaigns import journal_io, selectors, viewcache, visibility
 from campaigns.core_events import AMENDABLE, KINDS as CORE_KINDS, UNDOABLE
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
@@ -41,7 +42,7 @@ def system_panel(slug: str):
 def _boxes(system, page_data, bound=None, asked: str | None = None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light."""
-    todos = [*page_data.actions, *actions.reject_todos(page_data.state, page_data.viewer)]
+    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer)]
     boxes = []
     for todo in todos:
         if bound is not None and bound.todo == todo:
@@ -69,9 +70,16 @@ def _can_amend(kind: str, system) -> tuple[bool, bool]:
     return own or kind in AMENDABLE, own or kind in UNDOABLE
 
 
-def _history(campaign, viewer, state, system, limit=None):
-    entries = selectors.history_by_uid(campaign, viewer)
-    may_propose = state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer)
+def _may_propose(campaign, viewer) -> bool:
+    return campaign.status == "active" and bool(viewer.playing or viewer.referee or viewer.organizer)
+
+
+def _history(campaign, viewer, system, limit=None):
+    if limit:
+        entries, more = selectors.history_tail(campaign, viewer, limit)
+    else:
+        entries, more = selectors.history_by_uid(campaign, viewer), False
+    may_propose = _may_propose(campaign, viewer)
     rows = []
     for entry in entries:
         correct, undo = _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
@@ -79,7 +87,7 @@ def _history(campaign, viewer, state, system, limit=None):
             correct = undo = False  # who plays which side is the organizer's business
         rows.append({"entry": entry, "correct": correct, "undo": undo})
     rows.reverse()  # newest first
-    return (rows[:limit], len(rows) > limit) if limit else (rows, False)
+    return rows, more
 
 
 def _scenarios(system, state) -> list[dict]:
@@ -102,54 +110,67 @@ def _scenarios(system, state) -> list[dict]:
 
 
 def page_context(request, campaign, viewer, bound=None) -> dict:
+    """The page's context. What the cached fragments of the template draw (`{% viewcache %}`,
+    campaigns.viewcache) is computed only when a fragment is drawn: lazily."""
     page_data = selectors.campaign_page(campaign, viewer)
-    state = page_data.state
     system = get_system(campaign.system)
-    history, more = _history(campaign, viewer, state, system, RECENT)
-    my_sides = {slug: private for slug, private in (state["game"] or {}).get("sides", {}).items()}
     boxes = _boxes(system, page_data, bound, request.GET.get("do"))
     shown = {actions.stable_id(box.todo) for box in boxes}
+    may_propose = _may_propose(campaign, viewer)
+    history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
+
+    def state():
+        return page_data.state
+
+    def private_sides():
+        return [(state()["sides"][slug]["name"], private)
+                for slug, private in (state()["game"] or {}).get("sides", {}).items()]
+
     return {
         "campaign": campaign,
         "club": campaign.club,
         "viewer": viewer,
+        "view_key": viewcache.key(campaign, viewer, "page-fragments"),
         "page": page_data,
-        "state": state,
+        "state": SimpleLazyObject(state),
         "system": system,
         "variant": system.variant(campaign.variant),
         "boxes": [box for box in boxes if not box.todo.optional],
         "more_boxes": [box for box in boxes if box.todo.optional],
         "more_links": [(actions.stable_id(t), t) for t in page_data.actions if t.optional
                        and actions.stable_id(t) not in shown],
-        "waiting": selectors.waiting_on(state, viewer),
-        "proposals": selectors.proposal_rows(campaign, viewer, state),
-        "scenario_rows": _scenarios(system, state),
-        "house_rule_names": selectors.house_rule_labels(system) if state.get("house_rules") else {},
-        "history": history,
-        "more_history": more,
-        "private_sides": [(state["sides"][slug]["name"], private) for slug, private in my_sides.items()],
-        "public_game": (state["game"] or {}).get("public"),
-        "roster": list(visibility.roster_entries_for(viewer, campaign)),
+        "waiting": page_data.waiting,
+        "proposals": SimpleLazyObject(lambda: selectors.proposal_rows(campaign, viewer, state())),
+        "scenario_rows": SimpleLazyObject(lambda: _scenarios(system, state())),
+        "house_rule_names": SimpleLazyObject(lambda: selectors.house_rule_labels(system)),
+        "history": SimpleLazyObject(lambda: history[0]),
+        "more_history": SimpleLazyObject(lambda: history[1]),
+        "history_forms": may_propose,  # the history holds undo forms: never a cached fragment
+        "private_sides": SimpleLazyObject(private_sides),
+        "public_game": SimpleLazyObject(lambda: (state()["game"] or {}).get("public") or {}),
+        "roster": SimpleLazyObject(lambda: list(visibility.roster_entries_for(viewer, campaign))),
         "system_panel": system_panel(campaign.system),
-        "panel": system.panel_context(state),
-        "may_propose": state["status"] == "active" and bool(viewer.playing or viewer.referee or viewer.organizer),
-        "full_export": selectors.full_export_allowed(campaign, viewer),
+        "panel": SimpleLazyObject(lambda: system.panel_context(state())),
+        "may_propose": may_propose,
+        "full_export": selectors.full_export_allowed(campaign, viewer, page_data),
         "house_rule_form": HouseRuleForm(system=system, table=request.GET.get("rule_table") or None)
         if request.GET.get("rule_table") else None,
         "rule_tables": house_rule_tables(system),
         "proposal_form": ProposalForm(),
-        "sides": [(slug, side["name"], side["players"]) for slug, side in state["sides"].items()],
-        "odds": _odds(campaign, viewer, state),
+        "sides": SimpleLazyObject(lambda: [(slug, side["name"], side["players"])
+                                           for slug, side in state()["sides"].items()]),
+        "odds": _odds(campaign, viewer, system),
     }
 
 
-def _odds(campaign, viewer, state) -> list[dict]:
+def _odds(campaign, viewer, system) -> list[dict]:
     """Odds before rolling, for the viewer's own side(s) only (the odds service asks visibility)."""
-    if state["status"] != "active":
+    if campaign.status != "active":
         return []
     found = odds_service.odds_for(campaign, viewer)
+    names = {side.slug: side.name for side in system.sides}
     return [
-        dict(entry, name=state["sides"][slug]["name"]) for slug, entry in found.items()
+        dict(entry, name=names.get(slug, slug)) for slug, entry in found.items()
         if entry["status"] == "pending" or entry.get("rolls")
     ]
 
@@ -335,10 +356,11 @@ def campaign_history(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
-    rows, _ = _history(campaign, viewer, page_data.state, system)
     return render(request, "campaigns/history.html", {
-        "campaign": campaign, "viewer": viewer, "history": rows, "state": page_data.state,
-        "proposal_form": ProposalForm(),
+        "campaign": campaign, "viewer": viewer, "view_key": viewcache.key(campaign, viewer, "history-page"),
+        "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
+        "history_forms": _may_propose(campaign, viewer),
+        "state": SimpleLazyObject(lambda: page_data.state), "proposal_form": ProposalForm(),
     })
 
 

@@ -2,7 +2,7 @@
 
 from django import template
 
-from campaigns.services.state import current_state
+from campaigns.systems import get_system
 
 from .. import services, sheets
 
@@ -13,7 +13,9 @@ register = template.Library()
 def sheets_panel(campaign, viewer) -> dict:
     if viewer is None or not viewer.member:
         return {"choices": [], "jobs": []}
-    choices = sheets.choices_for(viewer, campaign, current_state(campaign))
+    # The sides are the system's (their names too): the page needs no state for them.
+    sides = {"sides": {side.slug: {"name": side.name} for side in get_system(campaign.system).sides}}
+    choices = sheets.choices_for(viewer, campaign, sides)
     jobs = services.jobs_for(viewer, campaign)
     return {"choices": choices, "jobs": [(job, services.is_stale(job)) for job in jobs],
             "papers": [("A4", "A4"), ("Letter", "US Letter")]}

@@ -64,5 +64,6 @@ def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(ski
     assert selectors.full_export_allowed(skirmish, rita) and not selectors.full_export_allowed(skirmish, olga)
     made = submit(skirmish, people["olga"], "proposal.made", {"action": "export"}).events[0]
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.uid)})
+    skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.viewcache)
     assert selectors.full_export_allowed(skirmish, olga)
     assert not selectors.full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))

@@ -1,0 +1,186 @@
+"""(d) Writes under load: clients submitting steps through the API, served by gunicorn.
+
+A club of its own ("bench-writes"): 16 Drill campaigns with one client each (the red player)
+and one campaign shared by 4 clients, two per side (team play). Every client submits side
+steps (`drill.train`: a unit's experience goes up; filed for its side, so the other side's
+cut does not move) with its own API token, all at once for the given seconds:
+
+  * paced: each client sends a step every `interval` seconds (a player at the table acts
+    every few seconds; the figure asked of the site is the latency at that load);
+  * saturated: each client sends its next step as soon as the last is answered: the
+    appends per second the machine can take, and what latency is then.
+
+Afterwards every campaign's journal is folded again and must equal its stored snapshot, and
+its events must number exactly the appends answered 201 (nothing lost, nothing doubled).
+"""
+
+from __future__ import annotations
+
+import http.client
+import json
+import multiprocessing
+import queue
+import statistics
+import threading
+import time
+
+from .load import _percentile
+
+CLUB = "bench-writes"
+SINGLE, SHARED = 16, 4
+UNITS = 200  # per side, as many as a large club's campaigns hold
+
+
+def setup() -> list[dict]:
+    """The campaigns and clients: [{"campaign", "token", "side"}...] (fresh every run)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from campaigns.models import Club, Membership
+    from campaigns.services import campaigns as svc
+    from campaigns.services.journal import submit
+
+    User = get_user_model()
+    Club.objects.filter(slug=CLUB).delete()
+    club = Club.objects.create(name="Benchmark club (writes)", slug=CLUB)
+    organizer = _user("bench-wo", User)
+    Membership.objects.create(club=club, user=organizer, role=Membership.ORGANIZER)
+    players = [_user(f"bench-w{n:02d}", User) for n in range(SINGLE * 2 + SHARED)]
+    Membership.objects.bulk_create([Membership(club=club, user=u) for u in players])
+    clients = []
+
+    def campaign(name, red, blue):
+        c = svc.create_campaign(club=club, user=organizer, system="drill", variant="long", name=name)
+        for side, people in (("red", red), ("blue", blue)):
+            for person in people:
+                svc.assign_player(c, organizer, side=side, username=person.username)
+        submit(c, organizer, "campaign.started")
+        submit(c, red[0], "drill.enlist", {"count": UNITS, "hidden": UNITS // 5})
+        submit(c, blue[0], "drill.enlist", {"count": UNITS, "hidden": UNITS // 5})
+        return c
+
+    for n in range(SINGLE):
+        red, blue = players[2 * n], players[2 * n + 1]
+        c = campaign(f"Writes {n + 1:02d}", [red], [blue])
+        clients.append({"campaign": c.pk, "token": _token(red, Token), "side": "red", "group": "different"})
+    shared = players[SINGLE * 2:]
+    c = campaign("Writes shared", shared[:2], shared[2:])
+    for person, side in zip(shared, ("red", "red", "blue", "blue")):
+        clients.append({"campaign": c.pk, "token": _token(person, Token), "side": side, "group": "same"})
+    return clients
+
+
+def _user(name, User):
+    user = User.objects.filter(username=name).first() or User(username=name, email=f"{name}@example.org")
+    user.set_password("bench-pass")
+    user.save()
+    return user
+
+
+def _token(user, Token) -> str:
+    return Token.objects.get_or_create(user=user)[0].key
+
+
+def _client(port, clients, deadline, interval, out, start):
+    """One process: a thread per client, each with its own connection."""
+    results = []
+    lock = threading.Lock()
+
+    def loop(client, offset):
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        headers = {"Authorization": f"Token {client['token']}", "Content-Type": "application/json",
+                   "Host": "127.0.0.1"}
+        path = f"/api/v1/campaigns/{client['campaign']}/events/"
+        mine, n = [], 0
+        next_at = start + offset
+        while True:
+            if interval:
+                pause = next_at - time.time()
+                if pause > 0:
+                    time.sleep(pause)
+                next_at += interval
+            if time.time() >= deadline:
+                break
+            body = json.dumps({"kind": "drill.train", "data": {"unit": n}})
+            n += 1
+            began = time.perf_counter()
+            try:
+                conn.request("POST", path, body=body, headers=headers)
+                response = conn.getresponse()
+                response.read()
+                status = response.status
+            except (OSError, http.client.HTTPException):
+                conn.close()
+                conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+                status = 0
+            mine.append((client["group"], client["campaign"], status, time.perf_counter() - began))
+        conn.close()
+        with lock:
+            results.extend(mine)
+
+    threads = [threading.Thread(target=loop, args=(c, (i * 0.037) % (interval or 1))) for i, c in enumerate(clients)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    out.put(results)
+
+
+def run(port, clients, *, seconds: float, interval: float | None, processes: int = 4) -> dict:
+    ctx = multiprocessing.get_context("spawn")
+    out = ctx.Queue()
+    start = time.time() + 3  # every process up before the first step
+    deadline = start + seconds
+    groups = [clients[i::processes] for i in range(processes)]
+    procs = [ctx.Process(target=_client, args=(port, g, deadline, interval, out, start)) for g in groups if g]
+    for p in procs:
+        p.start()
+    try:
+        rows = [r for _ in procs for r in out.get(timeout=seconds + 240)]
+    except queue.Empty:
+        for p in procs:
+            p.terminate()
+        raise RuntimeError("a write client did not report back") from None
+    for p in procs:
+        p.join()
+    result = {"seconds": seconds, "interval_s": interval, "clients": len(clients)}
+    for group in ("different", "same", "all"):
+        mine = [r for r in rows if group == "all" or r[0] == group]
+        ok = sorted(r[3] for r in mine if r[2] == 201)
+        result[group] = {
+            "clients": sum(1 for c in clients if group == "all" or c["group"] == group),
+            "appends": len(ok), "errors": len(mine) - len(ok),
+            "statuses": sorted({r[2] for r in mine if r[2] != 201}),
+            "appends_per_s": round(len(ok) / seconds, 1),
+            "p50_ms": round(_percentile(ok, 50) * 1000, 1) if ok else None,
+            "p99_ms": round(_percentile(ok, 99) * 1000, 1) if ok else None,
+            "mean_ms": round(statistics.fmean(ok) * 1000, 1) if ok else None,
+        }
+    result["per_campaign"] = {}
+    for r in rows:
+        if r[2] == 201:
+            result["per_campaign"][r[1]] = result["per_campaign"].get(r[1], 0) + 1
+    return result
+
+
+def check(clients, appended: dict[int, int], before: dict[int, int]) -> list[dict]:
+    """Every journal folded again equals its snapshot; events = before + appends answered 201."""
+    from campaigns import engine
+    from campaigns.models import Campaign, Snapshot
+    from campaigns.services.state import load_records
+
+    rows = []
+    for pk in sorted({c["campaign"] for c in clients}):
+        campaign = Campaign.objects.get(pk=pk)
+        records = load_records(campaign)
+        folded = json.loads(json.dumps(engine.fold(records)))
+        stored = Snapshot.objects.get(campaign=campaign).state
+        rows.append({"campaign": pk, "events": len(records), "expected": before[pk] + appended.get(pk, 0),
+                     "replay_equals_snapshot": folded == stored and stored["seq"] == campaign.last_seq})
+    return rows
+
+
+def event_counts(clients) -> dict[int, int]:
+    from campaigns.models import Event
+
+    return {pk: Event.objects.filter(campaign_id=pk).count() for pk in {c["campaign"] for c in clients}}

@@ -1,0 +1,45 @@
+"""{% viewcache "name" [unless var] %}…{% endviewcache %}: a page fragment kept per audience position.
+
+The view puts `view_key` (campaigns.viewcache.key: campaign, the audience's position, the
+audience, organizer or not) in the context; the fragment is drawn once per key and then served
+from the cache, and the lazy context values inside it are never computed. Without a key (no
+position yet), or when `var` is true, it is drawn every time. Never around a form: forms carry
+a per-render idempotency key and CSRF token (`unless` names when a fragment would hold one).
+"""
+
+from django import template
+from django.utils.safestring import mark_safe
+
+from campaigns import viewcache
+
+register = template.Library()
+
+
+class ViewCacheNode(template.Node):
+    def __init__(self, nodelist, name: str, unless=None):
+        self.nodelist, self.name, self.unless = nodelist, name, unless
+
+    def render(self, context):
+        base = context.get("view_key")
+        if not base or (self.unless is not None and self.unless.resolve(context)):
+            return self.nodelist.render(context)
+        key = f"{base}:fragment:{self.name}"
+        found = viewcache.get(key)
+        if found is not viewcache.MISSING:
+            return mark_safe(found)
+        html = self.nodelist.render(context)
+        if "<form" not in html:  # a form is drawn for each request, never served from the cache
+            viewcache.put(key, str(html))
+        return html
+
+
+@register.tag("viewcache")
+def do_viewcache(parser, token):
+    bits = token.split_contents()
+    named = len(bits) in (2, 4) and bits[1][0] in "\"'" and bits[1][0] == bits[1][-1]
+    if not named or (len(bits) == 4 and bits[2] != "unless"):
+        raise template.TemplateSyntaxError('Usage: {% viewcache "name" [unless var] %}…{% endviewcache %}')
+    nodelist = parser.parse(("endviewcache",))
+    parser.delete_first_token()
+    unless = parser.compile_filter(bits[3]) if len(bits) == 4 else None
+    return ViewCacheNode(nodelist, bits[1][1:-1], unless)
