@@ -169,7 +169,7 @@ class Field:
         for choice, words in self.labels:
             if choice == value:
                 return words
-        return str(value)
+        return str(value).replace("_", " ")  # no words given: at least no snake_case on a page
 
     def but(self, **changes) -> "Field":
         """A copy with some attributes changed (form_fields makes declared fields concrete)."""

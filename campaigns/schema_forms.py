@@ -115,6 +115,49 @@ class _HiddenValue(forms.CharField):
         return _as_text(value) if not isinstance(value, str) else value
 
 
+class TextListInput(forms.Widget):
+    """A list of short texts (unit ids, hexes): one text box per item plus a blank one, all of
+    one name (drawn by templatetags/schema_fields.py)."""
+
+    text_list = True
+
+    def value_from_datadict(self, data, files, name):
+        getter = getattr(data, "getlist", None)
+        values = getter(name) if getter else data.get(name)
+        if isinstance(values, str):
+            values = [values]
+        return [v for v in (values or []) if isinstance(v, str) and v.strip()]
+
+    def value_omitted_from_data(self, data, files, name):
+        return False
+
+
+class _TextListField(forms.Field):
+    widget = TextListInput
+
+    def __init__(self, *, item_length: int, max_items: int | None, **kwargs):
+        super().__init__(**kwargs)
+        self.item_length, self.max_items = item_length, max_items
+
+    def to_python(self, value):
+        items = [str(v).strip() for v in (value or []) if str(v).strip()]
+        if self.max_items is not None and len(items) > self.max_items:
+            raise ValidationError(f"At most {self.max_items} items.")
+        for item in items:
+            if len(item) > self.item_length:
+                raise ValidationError(f"“{item[:20]}…” is longer than {self.item_length} characters.")
+        return items
+
+    def prepare_value(self, value):
+        if isinstance(value, str):
+            return [value]
+        return list(value or [])
+
+
+def _text_list(f: Field) -> bool:
+    return f.type == "list" and f.item is not None and f.item.type == "str" and not f.item.choices
+
+
 def _input_attrs(f: Field) -> dict:
     attrs = {}
     if f.type == "int":
@@ -146,6 +189,8 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
             choices=_choices(f.item), coerce=lambda text: by_text.get(text, text), required=False,
             widget=forms.CheckboxSelectMultiple,
         )
+    elif _text_list(f):
+        made = _TextListField(item_length=f.item.max_length, max_items=f.max, required=required and bool(f.min))
     elif f.type == "str":
         made = forms.CharField(
             required=required, max_length=f.max_length, strip=True,
@@ -156,7 +201,7 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     made.label = f.title
     if f.help:
         made.help_text = f.help
-    if f.default is not None and (not isinstance(f.default, (list, dict)) or _choice_list(f)):
+    if f.default is not None and (not isinstance(f.default, (list, dict)) or _choice_list(f) or _text_list(f)):
         made.initial = f.default
     return made
 

@@ -369,23 +369,40 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
             record = Record.from_event(event)
             row["target_text"] = describe(system, record, view)
             if proposal["action"] == "correct" and isinstance(proposal.get("data"), dict):
-                row["changes"] = _changes(record.data, proposal["data"])
+                kind = system.event_kind(record.kind)
+                row["changes"] = _changes(record.data, proposal["data"], kind.fields if kind else ())
         rows[uid] = row
     return rows
 
 
-def _changes(before: dict, after: dict) -> list[tuple[str, str, str]]:
-    def words(value):
-        if isinstance(value, list):
-            return ", ".join(words(v) for v in value) or "none"
-        if isinstance(value, dict):
-            return "; ".join(f"{k.replace('_', ' ')} {words(v)}" for k, v in value.items())
-        if value in (None, ""):
-            return "—"
-        return str(value)
-
-    return [(key.replace("_", " ").capitalize(), words(before.get(key)), words(after.get(key)))
+def _changes(before: dict, after: dict, fields=()) -> list[tuple[str, str, str]]:
+    """What a correction changes, in words: each field by its label, each value by its words
+    (a choice's label, yes/no for a tick), as the event kind declares them."""
+    by_name = {f.name: f for f in fields}
+    return [(_field_title(by_name.get(key), key), _value_words(by_name.get(key), before.get(key)),
+             _value_words(by_name.get(key), after.get(key)))
             for key in after if before.get(key) != after.get(key)]
+
+
+def _field_title(f, key: str) -> str:
+    return f.title if f is not None else key.replace("_", " ").capitalize()
+
+
+def _value_words(f, value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value in (None, ""):
+        return "—"
+    if isinstance(value, list):
+        item = f.item if f is not None else None
+        return ", ".join(_value_words(item, v) for v in value) or "none"
+    if isinstance(value, dict):
+        subs = {s.name: s for s in (f.fields if f is not None else ())}
+        return "; ".join(f"{_field_title(subs.get(k), k).lower()} {_value_words(subs.get(k), v)}"
+                         for k, v in value.items())
+    if f is not None and f.choices:
+        return f.choice_label(value)
+    return str(value)
 
 
 def club_invitations(*, user, club):

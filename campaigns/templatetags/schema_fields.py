@@ -73,9 +73,20 @@ def _select(bound) -> str:
                        _attrs(id=bound.auto_id or None, required=bound.field.required), options)
 
 
+def _text_list(bound) -> str:
+    """One box per item already given, then a blank one for another."""
+    values = [v for v in (bound.value() or []) if v not in (None, "")]
+    boxes = [format_html('<input type="text" name="{}"{}>', bound.html_name, _attrs(
+        value=v, id=(bound.auto_id or None) if i == 0 else None, maxlength=bound.field.item_length))
+        for i, v in enumerate([*values, None])]
+    return format_html('<span class="text-list">{}</span>', mark_safe("".join(boxes)))
+
+
 def _input(bound) -> str:
     widget = bound.field.widget
     value = bound.value()
+    if getattr(widget, "text_list", False):
+        return _text_list(bound)
     if isinstance(widget, forms.CheckboxInput):
         return format_html('<input type="checkbox" name="{}"{}>', bound.html_name,
                            _attrs(id=bound.auto_id or None, checked=bool(widget.check_test(value))))

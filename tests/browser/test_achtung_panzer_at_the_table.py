@@ -85,9 +85,17 @@ class Player:
         """Press the form's button; the page reloads (done) or the form comes back (refused)."""
         invalid = form.evaluate("f => [...f.querySelectorAll(':invalid')].map(e => e.name || e.tagName)")
         assert not invalid, f"the browser would not send the form: {invalid}"
+        loads = []
+        self.tab.once("load", lambda *_: loads.append(True))
         with self.tab.expect_response(re.compile(r"/submit/$")) as answer:
             (form.get_by_role("button", name=button) if button else form.locator("button[type=submit]")).click()
         self.submissions += 1
+        if answer.value.status == 204:  # done: htmx follows HX-Redirect; wait until that page has loaded
+            for _ in range(200):
+                if loads:
+                    break
+                self.tab.wait_for_timeout(50)
+            assert loads, "the page did not load after the submission"
         self.tab.wait_for_load_state()
         return answer.value.status
 
@@ -211,6 +219,7 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, cl
     play_refit(players, counts, {"allied": False, "german": False})
     assert table.public["phase"] == "play" and table.public["half_day"] == "5/29P"
     assert table.public["roster"][0]["winner"] == "allied"  # Hill 520's 7 hexes: +7 ≥ +5 (1.51)
+    print("Refit Phase submissions per side:", counts)
     assert 0 < counts["allied"] <= 15 and 0 < counts["german"] <= 15, counts
     for player in players.values():
         player.open()

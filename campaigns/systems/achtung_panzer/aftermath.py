@@ -26,7 +26,7 @@ from __future__ import annotations
 from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 
-from . import retained as retained_units
+from . import retained as retained_units, words
 from .common import half_day, private, public
 
 FATES = ("kept", "eliminated", "captured", "exited")
@@ -41,34 +41,40 @@ AFV = ("afv", "vehicle")
 INFANTRY = ("squad", "half_squad", "crew")
 CVP_KINDS = ("squad", "half_squad", "crew", "leader", "armor_leader", "hero", "afv", "vehicle", "gun", "sw")
 
+# The declared fields carry words too: a correction of an earlier record is drawn from them.
 UNIT_ROW = Field("entry", "object", fields=(
-    Field("unit", max_length=20),
-    Field("fate", "choice", choices=FATES, required=False, default="kept"),
-    Field("status", "choice", choices=retained_units.STATUSES, required=False, default="ok"),
-    Field("isolated", "bool", required=False, default=False),
-    Field("pocket", required=False, default="", max_length=20),
-    Field("encircled", "bool", required=False, default=False),
-    Field("disrupted", "bool", required=False, default=False),
-    Field("elite", "bool", required=False, default=False),
+    Field("unit", max_length=20, label="Unit"),
+    Field("fate", "choice", choices=FATES, required=False, default="kept", label="Fate", labels=tuple(FATE_WORDS.items())),
+    Field("status", "choice", choices=retained_units.STATUSES, required=False, default="ok", label="State",
+          labels=tuple((s, words.STATUS_WORDS.get(s, s)) for s in retained_units.STATUSES)),
+    Field("isolated", "bool", required=False, default=False, label="Isolated (1.606)"),
+    Field("pocket", required=False, default="", max_length=20, label="Pocket"),
+    Field("encircled", "bool", required=False, default=False, label="Encircled (1.604)"),
+    Field("disrupted", "bool", required=False, default=False, label="Disrupted (French infantry, 1.603)"),
+    Field("elite", "bool", required=False, default=False, label="Elite"),
 ))
 ADDED_ROW = Field("entry", "object", fields=(
-    Field("kind", "choice", choices=retained_units.KINDS),
-    Field("type", max_length=60),
-    Field("nationality", "choice", choices=retained_units.NATIONALITIES, required=False),
-    Field("captured", "bool", required=False, default=False),
-    Field("count", "int", required=False, default=1, min=1, max=20),
-    Field("note", required=False, default="", max_length=200),
+    Field("kind", "choice", choices=retained_units.KINDS, label="Kind",
+          labels=tuple((k, words.KIND_WORDS.get(k, k)) for k in retained_units.KINDS)),
+    Field("type", max_length=60, label="Type"),
+    Field("nationality", "choice", choices=retained_units.NATIONALITIES, required=False, label="Nationality",
+          labels=tuple((n, words.NATIONALITY_WORDS.get(n, n)) for n in retained_units.NATIONALITIES)),
+    Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
+    Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
+    Field("note", required=False, default="", max_length=200, label="Note"),
 ))
 
 EVENT = EventKind(
     "ap.aftermath", "End of scenario: what happened to the side's units",
     (
-        Field("units", "list", required=False, default=[], max=200, item=UNIT_ROW),
-        Field("added", "list", required=False, default=[], max=40, item=ADDED_ROW),
-        Field("platoons_on_map", "list", required=False, default=[], max=60, item=Field("platoon", max_length=20)),
-        Field("oba_fired", "list", required=False, default=[], max=20, item=Field("purchase", max_length=20)),
-        Field("cvp", "int", required=False, default=None, min=0, max=10000),
-        Field("note", required=False, default="", max_length=500),
+        Field("units", "list", required=False, default=[], max=200, item=UNIT_ROW, label="Units marked"),
+        Field("added", "list", required=False, default=[], max=40, item=ADDED_ROW, label="Units gained in play"),
+        Field("platoons_on_map", "list", required=False, default=[], max=60, item=Field("platoon", max_length=20),
+              label="AFV platoons that had an AFV on the map (RG ids, 1.6142)"),
+        Field("oba_fired", "list", required=False, default=[], max=20, item=Field("purchase", max_length=20),
+              label="OBA modules that fired (RG ids, CG4)"),
+        Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)"),
+        Field("note", required=False, default="", max_length=500, label="Note (your side only)"),
     ),
     audience="side", rule="1.12",
     help="Mark what happened to your units; every unit you leave unmarked is recorded as ok.",
@@ -164,6 +170,7 @@ def _mark(unit: dict, row: dict | None, label: str) -> None:
     unit["pocket"] = row["pocket"] or None
     unit["encircled"] = row["encircled"]
     unit["disrupted"] = row["disrupted"]
+    unit.pop("fanatic", None)  # fanatic "only for the duration of the next scenario" (1.6112, 1.602e): it has ended
     if row["elite"]:
         unit["elite"] = True
     if row["status"] == "immobilized":

@@ -74,6 +74,9 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     elif step.id == "1.621":
         found.append(Action("ap.check", "Done with fortifications", side, step.rule,
                             "Unspent FPP are forfeit (1.621).", {"step": step.id}, button="Done: forfeit the rest"))
+        if fortifications.bought_now(state, side):
+            found.append(Action("ap.fortify", "Give back a fortification of this step", side, step.rule,
+                                "Its FPP come back.", {"action": "remove"}, optional=True, button="Give back"))
     elif step.id == "1.6063":
         found.append(Action("ap.check", "Done with escape: the others stay in their pockets", side, step.rule,
                             "Isolated MMC may stay in their pocket (1.606); a lone SMC must attempt escape.",

@@ -94,11 +94,17 @@ def _disrupted_french(ctx, state, side):
 
 
 def _recall(ctx, state, side):
-    """1.6141: "Each Mobile, non-isolated retained AFV under recall is eliminated." """
+    """1.6141: "Each Mobile, non-isolated retained AFV under recall is eliminated." Their CVP count for
+    1.616 (after 1.6067) when the club's CVP list covers them (R-A18)."""
+    gone = []
     for unit in list(private(state, side)["retained"]):
         if (unit.get("kind") in aftermath.AFV and unit.get("status") == "recalled" and not unit.get("isolated")
                 and not unit.get("immobilized")):
             retained.eliminate(state, side, unit, "1.6141", "mobile, non-isolated AFV under recall (1.6141)")
+            gone.append(unit)
+    cvp = aftermath.cvp_of(ctx, gone) if gone else None
+    if cvp:
+        halfday.add_cvp(state, side, cvp, BY_ID["1.616"])
 
 
 def _run_aftermath(ctx, state, side, data):
@@ -485,9 +491,9 @@ def apply_check(state: dict, record, ctx) -> None:
     side = _acting(record)
     step = BY_ID.get(record.data["step"])
     if step is None:
-        raise DomainError("step", f"No Refit Phase step {record.data['step']}.")
+        raise DomainError("step", "No such Refit Phase step.")
     if not (step.repeatable or (step.checklist and step.scope in ("side", "allied"))):
-        raise DomainError("step", f"{step.id} {step.label} is not confirmed this way.")
+        raise DomainError("step", f"{_named(step)} is not confirmed this way: use its own form.")
     if current(state, side) is not step or waiting(state, side):
         raise _not_now(state, side, step)
     if step.repeatable and step.extra.get("finish"):

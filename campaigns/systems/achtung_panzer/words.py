@@ -49,6 +49,7 @@ def unit_words(unit: dict) -> str:
     flags = [STATUS_WORDS.get(unit.get("status"), plain(unit.get("status")))] if unit.get("status") not in (None, "ok") else []
     flags += ["isolated" + (f" in pocket {unit['pocket']}" if unit.get("pocket") else "")] if unit.get("isolated") else []
     flags += ["captured"] if unit.get("captured") else []
+    flags += ["fanatic"] if unit.get("fanatic") else []
     return text + (f" ({', '.join(flags)})" if flags else "")
 
 
@@ -161,6 +162,7 @@ _STEP_NAMES = {
     "1.6205": "infantry leaders", "1.6206": "armor leader", "1.622": "recon", "1.6231": "Dual Attack: sets up first",
     "1.625": "Dual Attack: moves first",
 }
+_SAID_BY_STEP = ("sets_up_first", "moves_first")  # the step's name already says what the roll decides
 _TAILS = {"type": "type of unit", "attached": "attached weapon", "hw_lost": "the weapon not received"}
 
 
@@ -174,7 +176,7 @@ def key_words(key: str, view: dict | None = None) -> str:
     step, side, rest = parts[2], parts[3], parts[4:]
     what = _STEP_NAMES.get(step, "roll")
     subject = ""
-    if rest:
+    if rest and rest[0] not in _SAID_BY_STEP:
         head, tail = rest[0], rest[1:]
         subject = _subject(head, view, side)
         if tail:

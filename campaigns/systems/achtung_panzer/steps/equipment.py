@@ -48,9 +48,55 @@ def _manned_immobilized(state, side, remanned_ids) -> list[dict]:
             and (u.get("status") != "abandoned" or u["id"] in remanned_ids)]
 
 
+
+# 1.6131 b/c: shock/UK (C7.47) and bog removal (D8.3) are ASL procedures rolled at the table; the
+# side records how each ended (rules-notes R-A20). A bog that ends immobilized then rolls d.
+AT_TABLE = {"bogged": ("unbogged", "immobilized"), "shocked": ("recovered", "eliminated")}
+AT_TABLE_WORDS = (("unbogged", "unbogged (D8.3)"), ("immobilized", "immobilized (D8.3)"),
+                  ("recovered", "no longer shocked/UK (C7.47)"), ("eliminated", "eliminated (C7.47)"))
+
+
+def _at_table(state, side) -> list[dict]:
+    return [u for u in retained(state, side) if u.get("kind") in AFV_KINDS and u.get("status") in AT_TABLE]
+
+
+def _plan_at_table(state, side, entries) -> list[tuple[dict, str]]:
+    """How each bogged/shocked AFV ended, checked (nothing applied yet)."""
+    _check_items(entries, "at_table", key=lambda e: e["afv"])
+    waiting = {u["id"]: u for u in _at_table(state, side)}
+    plan = []
+    for i, entry in enumerate(entries):
+        afv = waiting.get(entry["afv"])
+        if afv is None:
+            raise DomainError(f"at_table[{i}].afv", f"{entry['afv']} is not a bogged or shocked/UK AFV.")
+        if entry["outcome"] not in AT_TABLE[afv["status"]]:
+            raise DomainError(f"at_table[{i}].outcome", f"Not an outcome for a {afv['status']} AFV.")
+        plan.append((afv, entry["outcome"]))
+    missing = sorted(set(waiting) - {a["id"] for a, _ in plan})
+    if missing:
+        raise DomainError("at_table", f"Say how it ended for each bogged or shocked/UK AFV (1.6131b-c): "
+                                      f"{', '.join(missing)}.")
+    return plan
+
+
+def _apply_at_table(ctx, state, side, plan) -> None:
+    lost = []
+    for afv, outcome in plan:
+        if outcome == "eliminated":
+            eliminate(state, side, afv, "1.6131", "shocked/UK AFV eliminated (C7.47, 1.6131b)")
+            lost.append(afv)
+        else:
+            afv["status"] = "immobilized" if outcome == "immobilized" else "ok"
+            afv["immobilized"] = outcome == "immobilized" or bool(afv.get("immobilized"))
+    _count_after_victory(ctx, state, side, lost)
+
+
 def run_immobilization(ctx, state, side, data):
+    at_table = _plan_at_table(state, side, data.get("at_table") or [])
+    freed = {afv["id"] for afv, outcome in at_table if outcome != "immobilized"}
+    bogged_down = [afv for afv, outcome in at_table if outcome == "immobilized"]
     remanned = data.get("remanned") or []
-    rolls = data.get("rolls") or []
+    rolls = [r for r in data.get("rolls") or [] if r.get("afv") not in freed]  # ticked on the page before it ended
     _check_items(remanned, "remanned", key=lambda e: e["afv"])
     crews = set()
     plan_reman = []
@@ -64,7 +110,7 @@ def run_immobilization(ctx, state, side, data):
         crews.add(crew["id"])
         plan_reman.append((afv, crew))
     _check_items(rolls, "rolls", key=lambda e: e["afv"])
-    must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman})}
+    must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman}) + bogged_down}
     plan_rolls = []
     for i, entry in enumerate(rolls):
         if entry["afv"] not in must:
@@ -73,6 +119,7 @@ def run_immobilization(ctx, state, side, data):
     missing = sorted(set(must) - {e["afv"] for e in rolls})
     if missing:
         raise DomainError("rolls", f"Each manned, immobilized AFV must roll (1.6131d): add {', '.join(missing)}.")
+    _apply_at_table(ctx, state, side, at_table)
     for afv, crew in plan_reman:
         afv["status"] = "immobilized" if is_immobilized(afv) else "ok"
         afv["manned_by"] = crew["id"]
@@ -114,7 +161,15 @@ def _vehicular_item(unit: dict, entry: dict, path: str, want: str) -> str:
     if not weapon:
         raise DomainError(f"{path}.weapon", f"Name the weapon of {unit['id']} (MA, CMG, BMG…).")
     known = unit.get("weapons")
-    if known is not None and known.get(weapon) != want:
+    if known is None:
+        return weapon
+    if want == "malfunctioned" and unit.get("status") == "malfunctioned":
+        # Marked malfunctioned at the end of this scenario: any weapon not disabled may be the one,
+        # even one repaired in an earlier Refit Phase.
+        if known.get(weapon) == "disabled":
+            raise DomainError(f"{path}.weapon", f"{unit['id']}'s {weapon} is disabled; it cannot malfunction again.")
+        return weapon
+    if known.get(weapon) != want:
         raise DomainError(f"{path}.weapon", f"{unit['id']}'s {weapon} is not {want}.")
     return weapon
 
@@ -220,7 +275,15 @@ def withdrawal_mods(ctx, state: dict, side: str) -> list:
 
 
 def _platoon(state, side, platoon) -> list[dict]:
-    return [u for u in retained(state, side) if u.get("platoon") == platoon]
+    """The units of a platoon; a captured AFV (no platoon of its own) is a portion by itself."""
+    return [u for u in retained(state, side) if u.get("platoon") == platoon
+            or (u["id"] == platoon and u.get("captured") and not u.get("platoon"))]
+
+
+def _captured_afvs(state, side) -> list[str]:
+    """1.6142 "(including captured)": a captured AFV was on the map where it was captured."""
+    return [u["id"] for u in retained(state, side) if u.get("kind") in AFV_KINDS and u.get("captured")
+            and not u.get("platoon") and not u.get("isolated")]
 
 
 def _with_afv(state, side, platoon) -> bool:
@@ -231,7 +294,7 @@ def qualifying_platoons(state, side) -> list[str]:
     """1.6142: each non-isolated retained AFV platoon "that has had at least one AFV of it's platoon on
     the map in at least one CG scenario" (the side's end-of-scenario records say which were)."""
     on_map = common.private(state, side).get("platoons_on_map", [])
-    return [p for p in on_map if _with_afv(state, side, p)]
+    return [p for p in on_map if _with_afv(state, side, p)] + _captured_afvs(state, side)
 
 
 def run_withdrawal(ctx, state, side, data):
@@ -250,14 +313,27 @@ def run_withdrawal(ctx, state, side, data):
         if withdrawn:
             for unit in _platoon(state, side, platoon):
                 if unit.get("kind") in AFV_KINDS and unit.get("isolated"):
-                    unit["withdrawal_pending"] = True  # 1.6143: a dr in each friendly RPh of the next scenario
-                    stays.append(unit["id"])
+                    if not is_immobilized(unit):  # 1.6143: "an isolated mobile AFV": a dr in each friendly RPh
+                        unit["withdrawal_pending"] = True
+                        stays.append(unit["id"])
                 elif unit.get("kind") in AFV_KINDS + ("armor_leader",):
                     eliminate(state, side, unit, "1.6142", f"AFV platoon {platoon} withdrawn (1.6142)")
-                    gone.append(unit["id"])
+                    gone.append(unit)
+            _count_after_victory(ctx, state, side, gone)
+            gone = [u["id"] for u in gone]
         report["effect"] = {"platoon": platoon, "outcome": report["result"]["effect"], "eliminated": gone,
                             "isolated_1_6143": stays}
         common.record_roll(state, side, report, "1.6142")
+
+
+def _count_after_victory(ctx, state, side, units) -> None:
+    """Eliminated after 1.6067: their CVP count for 1.616 only, privately (R-A18), when the club's
+    CVP list covers them."""
+    from .. import aftermath, halfday
+
+    cvp = aftermath.cvp_of(ctx, units) if units else None
+    if cvp:
+        halfday.add_cvp(state, side, cvp)
 
 
 def upcoming_withdrawal(state, side, ctx):
@@ -269,8 +345,9 @@ def upcoming_withdrawal(state, side, ctx):
 # A step with nothing to roll for is skipped (the other side sees it done, as any completed step).
 
 def _applies_immobilization(state, side):
-    return any(u.get("kind") in AFV_KINDS and ((u.get("status") == "abandoned" and not u.get("isolated"))
-                                               or is_immobilized(u)) for u in retained(state, side))
+    return bool(_at_table(state, side)) or any(
+        u.get("kind") in AFV_KINDS and ((u.get("status") == "abandoned" and not u.get("isolated"))
+                                        or is_immobilized(u)) for u in retained(state, side))
 
 
 def _malfunctioned_afvs(state, side) -> list[dict]:
@@ -305,8 +382,18 @@ def _crews(state, side) -> list[dict]:
 def form_immobilization(ctx, view, side):
     afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS]
     abandoned = [u for u in afvs if u.get("status") == "abandoned" and not u.get("isolated")]
-    immobile = [u for u in afvs if is_immobilized(u)]
+    immobile = [u for u in afvs if is_immobilized(u) or u.get("status") == "bogged"]
     fields = []
+    at_table = _at_table(view, side)
+    if at_table:
+        fields.append(Field("at_table", "list", label="Shock/UK and bogged AFVs (1.6131b-c)", key="afv", widget="pick",
+                            rows=tuple({"afv": u["id"], "_on": True} for u in at_table), required=False, default=[],
+                            item=Field("entry", "object", fields=(
+                                Field("afv", **unit_choices(at_table)),
+                                Field("outcome", "choice", choices=tuple(k for k, _ in AT_TABLE_WORDS),
+                                      labels=AT_TABLE_WORDS, label="How it ended"),
+                            )), help="Roll these at the table with the ASL rules (C7.47, D8.3) and say how each "
+                                     "ended; a bogged AFV that ends immobilized also rolls below (tick it there)."))
     if abandoned:
         crews = _crews(view, side)
         fields.append(Field("remanned", "list", label="Remanning abandoned AFVs (1.6131a)", key="afv", widget="pick",
@@ -364,6 +451,9 @@ STEPS = [
          form=form_immobilization, short="AFV",
          upcoming=after_new_half_day(upcoming_immobilization),
          fields=(
+             Field("at_table", "list", required=False, default=[], item=Field("entry", "object", fields=(
+                 Field("afv", max_length=20), Field("outcome", "choice", choices=tuple(k for k, _ in AT_TABLE_WORDS)),
+             )), help="How each bogged or shocked/UK AFV ended at the table (1.6131b-c)."),
              Field("remanned", "list", required=False, default=[], item=Field("entry", "object", fields=(
                  Field("afv"), Field("by"),
              )), help="Abandoned non-isolated AFVs remanned, and the retained unit manning each (1.6131a)."),
@@ -374,7 +464,8 @@ STEPS = [
                  Field("inexperienced_crew", "bool", required=False, default=False),
              )), help="Every manned, immobilized AFV, with its modifiers (1.6131d)."),
          ),
-         help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules."),
+         help="Shock/UK (C7.47) and bog removal (D8.3) are rolled at the table with the ASL rules; say how each "
+              "ended."),
     Step("1.6132", "Weapon repair", "1.6132", run=run_repair, applies=_applies_repair, upcoming=after_new_half_day(upcoming_repair),
          form=form_repair, short="Weapon repair",
          fields=(

@@ -237,24 +237,28 @@ def _has(state, side, unit_id) -> bool:
 
 
 STACK = Field("stack", "object", fields=(
-    Field("units", "list", min=1, item=Field("unit")),
-    Field("leader_drm", "int", required=False, default=0, min=-5, max=5,
+    Field("units", "list", min=1, item=Field("unit"), label="Units (ids)"),
+    Field("leader_drm", "int", required=False, default=0, min=-5, max=5, label="Leader DRM",
           help="(Armor-) leader/heroic DRM (NA to a lone SMC)."),
     Field("distance", "choice", required=False, default="farther", choices=("adjacent", "within_two", "farther"),
+          labels=tuple(words.DISTANCE_WORDS.items()), label="Distance",
           help="To the nearest friendly controlled, non-isolated hex."),
-    Field("pp_over_ipc", "int", required=False, default=0, min=0, max=20),
-    Field("encircled", "bool", required=False, default=False),
+    Field("pp_over_ipc", "int", required=False, default=0, min=0, max=20, label="PP over IPC"),
+    Field("encircled", "bool", required=False, default=False, label="Encircled"),
 ))
 
 STEPS = [
     Step("1.6063", "Escape from isolation", "1.6062", run=run, applies=applies, repeatable=True, extra={"finish": finish},
          form=form, short="Escape from isolation",
          fields=(
-             Field("action", "choice", choices=("roll", "resolve")),
-             Field("stacks", "list", required=False, default=[], item=STACK),
-             Field("outcomes", "list", required=False, default=[], item=Field("outcome", "object", fields=(
-                 Field("stack"), Field("unit"), Field("becomes", required=False, default=""),
-             )), help="What each affected unit becomes (ASL Replacement, Casualty Reduction, Heat of Battle); "
+             Field("action", "choice", choices=("roll", "resolve"), label="Action",
+                   labels=(("roll", "roll for escape"), ("resolve", "say what the units become"))),
+             Field("stacks", "list", required=False, default=[], item=STACK, label="Stacks"),
+             Field("outcomes", "list", required=False, default=[], label="Outcomes",
+                   item=Field("outcome", "object", fields=(
+                       Field("stack", label="Stack"), Field("unit", label="Unit"),
+                       Field("becomes", required=False, default="", label="Becomes"),
+                   )), help="What each affected unit becomes (ASL Replacement, Casualty Reduction, Heat of Battle); "
                       "empty = eliminated."),
          ),
          help="Each stack of isolated units makes an escape DR; lone isolated SMC must attempt escape."),

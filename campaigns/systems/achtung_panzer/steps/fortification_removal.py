@@ -45,7 +45,7 @@ def run(ctx, state, side, data):
             raise DomainError(f"items[{i}].location", "Give the Location.")
         item = (entry["kind"], location.upper())
         if item in seen:
-            raise DomainError(f"items[{i}]", f"Only one attempt per item per Location (1.615): {entry['kind']} in {location}.")
+            raise DomainError(f"items[{i}]", f"Only one attempt per item per Location (1.615): {_kind_words(entry['kind'])} in {location}.")
         seen.add(item)
         if entry["kind"] == "roadblock" and not entry.get("both_sides_controlled"):
             raise DomainError(f"items[{i}].both_sides_controlled",
@@ -57,7 +57,7 @@ def run(ctx, state, side, data):
     for entry, location, fort_id in plan:
         report = roll_on(ctx, "1.615", common.roll_key(state, "1.615", side, f"{location}/{entry['kind']}"),
                          item_mods(ctx, entry, data.get("sappers", False)), side=side,
-                         label=f"Fortification removal: {KIND_WORDS.get(entry['kind'], entry['kind']).lower()} in {location}")
+                         label=f"Fortification removal: {_kind_words(entry['kind'])} in {location}")
         eliminated = report["result"]["effect"] == "eliminated"
         if eliminated and fort_id:
             private["fortifications"] = [f for f in private["fortifications"] if f["id"] != fort_id]
@@ -65,6 +65,10 @@ def run(ctx, state, side, data):
         report["effect"] = {"kind": entry["kind"], "location": location, "fortification": fort_id or None,
                             "outcome": report["result"]["effect"]}
         common.record_roll(state, side, report, "1.615")
+
+
+def _kind_words(kind: str) -> str:
+    return KIND_WORDS.get(kind, kind.replace("_", " ")).lower().replace("a-t", "A-T")
 
 
 KIND_WORDS = {"wire": "Wire", "mines": "Mines (all kinds)", "entrenchment": "Entrenchment", "at_ditch": "A-T ditch",
@@ -92,7 +96,7 @@ def form(ctx, view, side):
                                       + (f" at {f['location']}" if f.get("location") else "")) for f in own)),
               )),
               help="Leave the rows empty if you remove nothing this time."
-              + (f" Already rolled for: {', '.join(f'{k} in {loc}' for k, loc in tried)}." if tried else "")),
+              + (f" Already rolled for: {', '.join(f'{_kind_words(k)} in {loc}' for k, loc in tried)}." if tried else "")),
     )
 
 

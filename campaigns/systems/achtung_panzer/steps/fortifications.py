@@ -171,9 +171,14 @@ def form(ctx, view, side):
     )
 
 
+def bought_now(state: dict, side: str) -> list[dict]:
+    """Fortifications bought with FPP in this step (they can still be given back, R-C21)."""
+    return [f for f in common.private(state, side).get("fortifications", [])
+            if f.get("half_day") == common.half_day(state) and "cost" in f]
+
+
 def form_remove(ctx, view, side):
-    mine = [f for f in common.private(view, side).get("fortifications", [])
-            if f.get("half_day") == common.half_day(view) and "cost" in f]
+    mine = bought_now(view, side)
     return (
         Field("action", "str", required=False, default="remove", widget="hidden"),
         Field("fortification", "choice", label="Fortification to give back", choices=tuple(f["id"] for f in mine),
@@ -183,9 +188,7 @@ def form_remove(ctx, view, side):
 
 def _applies(state: dict, side: str) -> bool:
     """A side with FPP buys; one that spent them all in this step may still give one back."""
-    private = common.private(state, side)
-    bought = [f for f in private.get("fortifications", []) if f.get("half_day") == common.half_day(state) and "cost" in f]
-    return private.get("fpp", 0) > 0 or bool(bought)
+    return common.private(state, side).get("fpp", 0) > 0 or bool(bought_now(state, side))
 
 
 STEPS = [
