@@ -164,3 +164,33 @@ def test_a_lone_isolated_smc_must_attempt_escape_before_the_step_is_done():
     assert "M:" not in caught.value.message
     run(STEP, state, "german", {"action": "roll", "stacks": [{"units": ["L"]}]}, dice={key("L"): [3, 3]})
     escape.finish(make_ctx(state), state, "german")  # M and S may stay in their pocket (1.606)
+
+
+def test_heat_of_battle_in_escape_may_create_a_hero():
+    """1.6064: Heat of Battle (A15) "anything but hero creation or battle hardening eliminates the unit".
+    Original 2 (1+1): the stack escapes with Heat of Battle; the player says A15 created a hero: the
+    squad stays as it is and a hero joins the side. A hero is refused for a stack without HoB."""
+    state = _state([unit("S", "squad", type="467", isolated=True)], half_day="5/29A")
+    STEP.run(make_ctx(state, {key("S", half_day="5/29A"): [1, 1]}), state, "german",
+             {"action": "roll", "stacks": [{"units": ["S"]}]})
+    stack = state["game"]["sides"]["german"]["pending"]["1.6063"]["stacks"][0]["stack"]
+    run(STEP, state, "german", {"action": "resolve",
+                                "outcomes": [{"stack": stack, "unit": "S", "becomes": "", "hero": True}]})
+    kinds = sorted((u["kind"], u["type"]) for u in state["game"]["sides"]["german"]["retained"])
+    assert kinds == [("hero", "hero"), ("squad", "467")]
+
+
+def test_only_heat_of_battle_creates_a_hero_in_escape():
+    """4+4 = 8 (+1 after an AM half-day) = 9: an Infantry result that waits for the player's choice of
+    what the affected unit becomes, without Heat of Battle."""
+    state = _state([unit("S", "squad", type="467", isolated=True)], half_day="5/29A")
+    STEP.run(make_ctx(state, {key("S", half_day="5/29A"): [4, 4]}), state, "german",
+             {"action": "roll", "stacks": [{"units": ["S"]}]})
+    pend = state["game"]["sides"]["german"].get("pending", {}).get("1.6063")
+    assert pend is not None
+    stack = pend["stacks"][0]
+    assert not stack["heat_of_battle"]
+    with pytest.raises(DomainError) as caught:
+        run(STEP, state, "german", {"action": "resolve",
+                                    "outcomes": [{"stack": stack["stack"], "unit": "S", "becomes": "", "hero": True}]})
+    assert caught.value.field == "outcomes[0].hero"

@@ -159,14 +159,22 @@ def _resolve(ctx, state, side, outcomes):
         if entry["unit"] not in stack["units"] or (entry["stack"], entry["unit"]) in covered:
             raise DomainError(f"outcomes[{i}].unit", f"{entry['unit']} is not an open unit of {entry['stack']}.")
         covered.add((entry["stack"], entry["unit"]))
-        plan.append((unit_by_id(state, side, entry["unit"], f"outcomes[{i}].unit"), entry["becomes"].strip(), stack))
+        if entry.get("hero") and not stack["heat_of_battle"]:
+            raise DomainError(f"outcomes[{i}].hero", "Only Heat of Battle creates a hero here (1.6064, A15).")
+        plan.append((unit_by_id(state, side, entry["unit"], f"outcomes[{i}].unit"), entry["becomes"].strip(), stack,
+                     bool(entry.get("hero"))))
     missing = [s["stack"] for s in pend["stacks"] if not any(k[0] == s["stack"] for k in covered)]
     if missing:
         raise DomainError("outcomes", f"Enter what happens to the affected unit(s) of {', '.join(missing)}.")
-    for unit, becomes, stack in plan:
+    for unit, becomes, stack, hero in plan:
+        if hero:
+            new_unit(state, side, kind="hero", type="hero", nationality=unit.get("nationality"),
+                     note=f"created by Heat of Battle in escape with {unit['id']} (1.6064, A15)")
         if becomes:
             unit["note"] = f"{unit['type']} → {becomes} after escape: {stack['result']} (1.6063)"
             unit["type"] = becomes
+        elif hero:
+            unit["note"] = "escaped: Heat of Battle created a hero (1.6063)"
         else:
             _eliminated(ctx, state, side, [unit], f"escape: {stack['result']} (1.6063)")
     clear_pending(state, side, "1.6063")
@@ -209,6 +217,8 @@ def form(ctx, view, side):
                       Field("unit", "choice", label="Affected unit (Random Selection)", **unit_choices(everyone)),
                       Field("becomes", required=False, default="", max_length=20, label="Becomes",
                             help="Its new type (ASL replacement, Casualty Reduction, A15); empty if eliminated."),
+                      Field("hero", "bool", required=False, default=False, label="Heat of Battle created a hero (A15)",
+                            help="The unit stays (as it is, or as it becomes) and a hero joins it."),
                   )),
                   help="Per stack, the unit Random Selection picked at the table and what it becomes."),
         )
@@ -258,6 +268,7 @@ STEPS = [
                    item=Field("outcome", "object", fields=(
                        Field("stack", label="Stack"), Field("unit", label="Unit"),
                        Field("becomes", required=False, default="", label="Becomes"),
+                       Field("hero", "bool", required=False, default=False, label="A hero was created"),
                    )), help="What each affected unit becomes (ASL Replacement, Casualty Reduction, Heat of Battle); "
                       "empty = eliminated."),
          ),

@@ -20,6 +20,7 @@ from .. import common, words
 from .base import PENDING, Step
 from .helpers import (
     choice_words, clear_pending, eliminate, hidden, mods, new_unit, pending_for, retained, set_pending, table_mod,
+    table_mod_value,
     unit_by_id, unit_choices, upcoming, won_this_half_day,
 )
 
@@ -317,8 +318,10 @@ def form_hardening(ctx, view, side):
 
 def _resolve_form(ctx, view, side, pend):
     """One choice per outcome and leader: "keep the −2: final DR 3 → 9-1 hardens: u12 9-1 leader"."""
-    what_of = {"full": "keep the −2 (won this half-day)", "reduced": "apply only −1", "ignore": "ignore the −2",
-               "none": "the DR as rolled"}
+    full = table_mod_value(ctx, _table_id(pend["nationality"]), "won_this_half_day")
+    reduced = int(ctx.value("battle_hardening.leader_win_drm_reduced"))  # both may be house rules
+    what_of = {"full": f"keep the {_signed(full)} (won this half-day)", "reduced": f"apply only {_signed(reduced)}",
+               "ignore": f"ignore the {_signed(full)}", "none": "the DR as rolled"}
     options = []
     for name, outcome in pend["outcomes"].items():
         who = candidates(ctx, view, side, pend, outcome["leader"])
@@ -334,6 +337,10 @@ def _resolve_form(ctx, view, side, pend):
         Field("becomes", required=False, default="", max_length=20, label="He becomes",
               help="The leader type after battle hardening (ASL A15), e.g. 9-1."),
     )
+
+
+def _signed(value: int) -> str:
+    return f"−{-value}" if value < 0 else f"+{value}"
 
 
 def resolve_data(data: dict) -> dict:
