@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from campaigns.systems.achtung_panzer.steps import replenishment
+from campaigns.systems.achtung_panzer.steps.base import DONE, PENDING
 from tests.achtung_panzer.step_harness import (
     last_roll, make_state, mod_values, rejects, roster_line, run, step_by_id,
 )
@@ -169,7 +170,27 @@ def test_weather_rows_at_the_boundaries():
 def test_weather_refuses_an_unknown_ec():
     state = make_state()
     rejects(WEATHER, state, "allied", {"ec": "Soggy"}, "ec", dice={"5/29P/1.618/allied": [3, 3]})
-    rejects(WEATHER, state, "allied", {}, "ec", dice={"5/29P/1.618/allied": [3, 3]})
+
+
+def test_the_weather_is_rolled_first_and_the_ec_entered_after_it():
+    """1.618: "makes a DR on the Weather Table ..., then makes a dr for the EC". With nothing given the
+    weather is rolled (DR 3+3 = 6) and the step waits for the EC; the EC alone then finishes it, and
+    the weather is not rolled again."""
+    state = make_state()
+    assert WEATHER.auto(state, "allied") == {}
+    assert run_step_result(state, {}, {"5/29P/1.618/allied": [3, 3]}) == PENDING
+    weather = state["game"]["public"]["weather"]
+    assert weather and state["game"]["public"]["ec"] is None
+    assert WEATHER.auto(state, "allied") is None  # now a decision: the EC
+    rejects(WEATHER, state, "allied", {}, "ec")
+    assert run_step_result(state, {"ec": "Wet"}, {}) == DONE
+    assert state["game"]["public"]["weather"] == weather and state["game"]["public"]["ec"] == "Wet"
+
+
+def run_step_result(state, data, dice):
+    from tests.achtung_panzer.step_harness import make_ctx
+
+    return WEATHER.run(make_ctx(state, dice), state, "allied", data)
 
 
 def test_odds_before_the_new_half_day_use_the_new_half_day():

@@ -7,10 +7,11 @@ is the last completed roster line (common.previous_line).
 from __future__ import annotations
 
 from campaigns.rolls import roll_on
+from campaigns.errors import DomainError
 from campaigns.schema import Field
 
 from .. import common
-from .base import Step
+from .base import DONE, PENDING, Step
 from .helpers import after_new_half_day, mods, table_mod, upcoming
 
 # ASL B25.5 Environmental Conditions: 1.618 prints no EC table, so the players roll the EC
@@ -133,17 +134,41 @@ def _current_line(state: dict) -> dict | None:
 
 
 def run_weather(ctx, state, side, data):
+    """1.618: the weather DR "then" the EC dr: the weather is rolled first (with nothing to decide,
+    it is rolled on its own), the EC rolled at the table is entered once the weather is known.
+    Both in one event (the EC given with it) is accepted too."""
     public = common.public(state)
-    report = roll_on(ctx, "1.618", common.roll_key(state, "1.618", "allied"), (), side="", label="Weather")
-    weather = report["result"]["weather"]
-    report["effect"] = {"weather": weather, "ec": data["ec"]}
-    public["weather"] = weather
-    public["ec"] = data["ec"]
     line = _current_line(state)
+    ec = data.get("ec")
+    if public.get("weather") is not None:
+        if not ec:
+            raise DomainError("ec", "Enter the EC rolled at the table.")
+    else:
+        report = roll_on(ctx, "1.618", common.roll_key(state, "1.618", "allied"), (), side="", label="Weather")
+        weather = report["result"]["weather"]
+        report["effect"] = {"weather": weather, "ec": ec}
+        public["weather"] = weather
+        if line is not None:
+            line["weather"] = weather
+        common.record_public_roll(state, report, "1.618")
+        if not ec:
+            return PENDING  # the EC is asked for now that the weather is known
+    public["ec"] = ec
     if line is not None:
-        line["weather"] = weather
-        line["ec"] = data["ec"]
-    common.record_public_roll(state, report, "1.618")
+        line["ec"] = ec
+    return DONE
+
+
+def _weather_not_rolled(state, side):
+    return {} if common.public(state).get("weather") is None else None
+
+
+def form_weather(ctx, view, side):
+    weather = common.public(view).get("weather")
+    if weather is None:
+        return None
+    return (Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
+                  help=f"Weather: {weather} (1.618). Roll the EC dr at the table and enter the result."),)
 
 
 def upcoming_weather(state, side, ctx):
@@ -158,9 +183,10 @@ STEPS = [
     Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=after_new_half_day(upcoming_elr),
          help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
     Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
-         upcoming=after_new_half_day(upcoming_weather),
+         upcoming=after_new_half_day(upcoming_weather), auto=_weather_not_rolled, form=form_weather,
          short="Weather and EC",
          fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
+                       required=False,
                        help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
-         help="The Allied player rolls the weather DR (public) and enters the EC."),
+         help="The weather DR is rolled (public); then the Allied player enters the EC rolled at the table."),
 ]
