@@ -388,6 +388,11 @@ def _field_title(f, key: str) -> str:
     return f.title if f is not None else key.replace("_", " ").capitalize()
 
 
+def _lower_first(text: str) -> str:
+    """"Fate" -> "fate", but "PP over IPC" stays as it is."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
 def _value_words(f, value) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
@@ -398,7 +403,7 @@ def _value_words(f, value) -> str:
         return ", ".join(_value_words(item, v) for v in value) or "none"
     if isinstance(value, dict):
         subs = {s.name: s for s in (f.fields if f is not None else ())}
-        return "; ".join(f"{_field_title(subs.get(k), k).lower()} {_value_words(subs.get(k), v)}"
+        return "; ".join(f"{_lower_first(_field_title(subs.get(k), k))} {_value_words(subs.get(k), v)}"
                          for k, v in value.items())
     if f is not None and f.choices:
         return f.choice_label(value)

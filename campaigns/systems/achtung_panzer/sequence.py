@@ -135,6 +135,13 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
     )
 
 
+def _before_victory(state, side) -> bool:
+    """The losses step is for a Refit Phase whose 1.6067 has not run (a campaign that passed it
+    before the step existed skips it)."""
+    lines = [line for line in public(state)["roster"] if line.get("played")]
+    return bool(lines) and lines[-1].get("winner") is None
+
+
 def _run_losses(ctx, state, side, data):
     if data.get("units") or data.get("cvp"):
         record_losses(ctx, state, side, data, "1.6067")
@@ -157,9 +164,11 @@ OWN_STEPS = [
     _check("1.6066", "Drawing the perimeter", "1.6066", "joint",
            "Confirm once the perimeter is drawn; give the final control if the RePh changed it."),
     Step("1.6066.losses", "Your units eliminated at the table in this Refit Phase", "1.6067", run=_run_losses,
-         fields=LOSS_FIELDS, form=losses_form, short="Losses before victory", extra={"kind": "ap.losses"},
+         applies=_before_victory, fields=LOSS_FIELDS, form=losses_form, short="Losses before victory", extra={"kind": "ap.losses"},
          help="Melee, encirclement, minefields …: their CVP count for the half-day's victory (1.6067), which is "
-              "determined once both sides have said what they lost. Lost nothing? Record with nothing ticked."),
+              "determined once both sides have said what they lost. Lost nothing? Record with nothing ticked. "
+              "Units the rules eliminated on their own (escape, disrupted French) are counted already when "
+              "the club's CVP list covers them."),
     Step("1.6067", "CG scenario victory determination", "1.6067", scope="system", run=_victory, audience="public"),
     _check("1.607", "Clearing the map; retained equipment; hidden fortifications", "1.607",
            help_="Record what your side retains (retained units)."),
@@ -270,6 +279,8 @@ def current(state: dict, side: str) -> Step | None:
         return None
     for step in active_steps(state):
         if status(state, step, side) is None:
+            if step.id == "1.6066.losses" and not _before_victory(state, side):
+                continue  # a state folded before the step existed, 1.6067 already run (R-A19)
             return step
     return None
 

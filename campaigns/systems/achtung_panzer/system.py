@@ -334,7 +334,7 @@ class AchtungPanzer(GameSystem):
             return {"add": "Retained units added", "update": "A retained unit changed",
                     "remove": "A retained unit removed"}.get(data.get("action"), "Retained units edited")
         if record.kind == "ap.1.618":
-            return f"Environmental conditions: {data.get('ec')} (1.618)"
+            return f"Environmental conditions: {data['ec']} (1.618)" if data.get("ec") else "Weather rolled (1.618)"
         step = sequence.BY_KIND.get(record.kind)
         if step is not None:
             return f"{step.label} ({step.rule})"

@@ -85,15 +85,19 @@ def _apply_at_table(ctx, state, side, plan) -> None:
         if outcome == "eliminated":
             eliminate(state, side, afv, "1.6131", "shocked/UK AFV eliminated (C7.47, 1.6131b)")
             lost.append(afv)
-        else:
-            afv["status"] = "immobilized" if outcome == "immobilized" else "ok"
-            afv["immobilized"] = outcome == "immobilized" or bool(afv.get("immobilized"))
+        else:  # an AFV immobilized before it was shocked stays immobilized once it recovers
+            still = outcome == "immobilized" or bool(afv.get("immobilized"))
+            afv["status"] = "immobilized" if still else "ok"
+            afv["immobilized"] = still
     _count_after_victory(ctx, state, side, lost)
 
 
 def run_immobilization(ctx, state, side, data):
     at_table = _plan_at_table(state, side, data.get("at_table") or [])
-    freed = {afv["id"] for afv, outcome in at_table if outcome != "immobilized"}
+    gone = {afv["id"] for afv, outcome in at_table if outcome == "eliminated"}
+    # No 1.6131d dr for an AFV eliminated or unbogged at the table, nor one that recovered mobile.
+    freed = gone | {afv["id"] for afv, outcome in at_table
+                    if outcome == "unbogged" or (outcome == "recovered" and not afv.get("immobilized"))}
     bogged_down = [afv for afv, outcome in at_table if outcome == "immobilized"]
     remanned = data.get("remanned") or []
     rolls = [r for r in data.get("rolls") or [] if r.get("afv") not in freed]  # ticked on the page before it ended
@@ -110,7 +114,8 @@ def run_immobilization(ctx, state, side, data):
         crews.add(crew["id"])
         plan_reman.append((afv, crew))
     _check_items(rolls, "rolls", key=lambda e: e["afv"])
-    must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman}) + bogged_down}
+    must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman}) + bogged_down
+            if u["id"] not in gone}
     plan_rolls = []
     for i, entry in enumerate(rolls):
         if entry["afv"] not in must:
@@ -192,6 +197,10 @@ def run_repair(ctx, state, side, data):
         else:
             raise DomainError(f"{path}.unit", f"{unit['id']} is not a malfunctioned weapon.")
     listed = {u["id"] for u, w, _ in plan if w is None}
+    named = {u["id"] for u, w, _ in plan if w is not None}
+    unnamed = [u["id"] for u in _malfunctioned_afvs(state, side) if u["id"] not in named]
+    if unnamed:
+        raise DomainError("weapons", f"Each malfunctioned weapon rolls (1.6132): name the weapon of {', '.join(unnamed)}.")
     missing = [u["id"] for u in _malfunctioned_weapons(state, side) if u["id"] not in listed]
     if missing:
         raise DomainError("weapons", f"Each malfunctioned retained weapon rolls (1.6132): add {', '.join(missing)}.")

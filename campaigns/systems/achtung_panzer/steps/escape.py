@@ -161,6 +161,8 @@ def _resolve(ctx, state, side, outcomes):
         covered.add((entry["stack"], entry["unit"]))
         if entry.get("hero") and not stack["heat_of_battle"]:
             raise DomainError(f"outcomes[{i}].hero", "Only Heat of Battle creates a hero here (1.6064, A15).")
+        if entry.get("hero") and entry["becomes"].strip():
+            raise DomainError(f"outcomes[{i}].hero", "Heat of Battle gives one result: a hero or battle hardening.")
         plan.append((unit_by_id(state, side, entry["unit"], f"outcomes[{i}].unit"), entry["becomes"].strip(), stack,
                      bool(entry.get("hero"))))
     missing = [s["stack"] for s in pend["stacks"] if not any(k[0] == s["stack"] for k in covered)]

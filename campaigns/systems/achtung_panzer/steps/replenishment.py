@@ -172,8 +172,8 @@ def form_weather(ctx, view, side):
 
 
 def upcoming_weather(state, side, ctx):
-    if side != "allied":
-        return []
+    if side != "allied" or common.public(state).get("weather") is not None:
+        return []  # the German does not roll; once rolled it is no longer to come
     return [upcoming(common.roll_key(state, "1.618", "allied"), "Weather", "1.618", [], "weather")]
 
 
