@@ -16,6 +16,27 @@ def pytest_configure(config):
         settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.testsystem"]
     # Fast hashing: the tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    _own_redis_database_per_test_process(settings)
+
+
+def _own_redis_database_per_test_process(settings):
+    """Under pytest-xdist each test process (gw0, gw1, ...) uses its own Redis database: a test's
+    cache.clear() is a FLUSHDB, which must not empty another process's cache or its workers' queues.
+    gw0 keeps the database REDIS_URL names, gw1 takes the next one, and so on."""
+    from urllib.parse import urlsplit, urlunsplit
+
+    process = os.environ.get("PYTEST_XDIST_WORKER", "")
+    if not settings.REDIS_URL or not process.startswith("gw"):
+        return
+    parts = urlsplit(settings.REDIS_URL)
+    database = int(parts.path.strip("/") or 0) + int(process[2:])
+    url = urlunsplit(parts._replace(path=f"/{database}"))
+    settings.REDIS_URL = url
+    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
+    settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
+    from muster.celery import app
+
+    app.conf.broker_url = app.conf.result_backend = url
 
 
 @pytest.fixture

@@ -13,6 +13,7 @@ tests pass the same way in both.
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
@@ -22,7 +23,6 @@ CHROMIUM = Path("/usr/bin/chromium")
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
                  "--disable-background-networking", "--disable-component-update", "--disable-sync"]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "screenshots"
-_saved: list[Path] = []
 
 
 def pytest_collection_modifyitems(items):
@@ -32,9 +32,14 @@ def pytest_collection_modifyitems(items):
             item.add_marker(pytest.mark.browser)
 
 
+_session_started = time.time()
+
+
 def pytest_terminal_summary(terminalreporter):
-    if _saved:
-        terminalreporter.write_line(f"browser screenshots ({len(_saved)}): {SCREENSHOTS}")
+    # Counted on disk: under pytest-xdist the screenshots are taken in the test processes.
+    taken = [p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _session_started] if SCREENSHOTS.is_dir() else []
+    if taken:
+        terminalreporter.write_line(f"browser screenshots ({len(taken)}): {SCREENSHOTS}")
 
 
 @pytest.fixture(scope="module")
@@ -44,7 +49,11 @@ def browser():
         if django_settings.MUSTER_REQUIRE_SERVICES:
             pytest.fail(f"{reason}; MUSTER_REQUIRE_SERVICES=1: required here", pytrace=False)
         pytest.skip(reason)
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # Assertions wait as long as actions do (Playwright's own default is 5 s): the suite runs in
+    # one process per CPU, so a page can be slow to answer while another process is busy.
+    expect.set_options(timeout=30_000)
 
     # Playwright's sync API runs an event loop in this thread; the test's own ORM
     # calls (fixtures, checks) are still plain synchronous code.
@@ -84,7 +93,6 @@ def screenshot():
         else:
             tab.screenshot(path=str(path), full_page=True)
         assert path.stat().st_size > 0
-        _saved.append(path)
         return path
 
     return take
