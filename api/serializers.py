@@ -53,8 +53,7 @@ class SubmissionOutputSerializer(serializers.Serializer):
 
 def submission_output(campaign, user, submission) -> dict:
     """The answer to a submission: its events and the new state, cut for the submitter."""
-    campaign.refresh_from_db()
-    viewer = visibility.viewer_for(user, campaign)
+    campaign, viewer = visibility.campaign_and_viewer(user, campaign.pk)  # as the change left them, one query
     state = submission.state if submission.state is not None else current_state(campaign)
     return SubmissionOutputSerializer({
         "events": selectors.entries_for_events(campaign, viewer, submission.events, state),

@@ -43,12 +43,17 @@ def _users(state) -> dict:
 
 def _refresh_sides(campaign, state, users) -> None:
     sides = {s.slug: s for s in campaign.sides.all()}
+    seated: dict[int, set] = {}  # side id -> user ids, every side's seats in one query
+    for side_id, user_id in SidePlayer.objects.filter(side__campaign=campaign).values_list("side_id", "user_id"):
+        seated.setdefault(side_id, set()).add(user_id)
     for order, (slug, data) in enumerate(state["sides"].items()):
         side = sides.get(slug) or Side.objects.create(campaign=campaign, slug=slug, name=data["name"], order=order)
         wanted = {users[name].pk for name in data["players"] if name in users}
-        have = set(side.memberships.values_list("user_id", flat=True))
-        side.memberships.filter(user_id__in=have - wanted).delete()
-        SidePlayer.objects.bulk_create([SidePlayer(side=side, user_id=pk) for pk in wanted - have])
+        have = seated.get(side.pk, set())
+        if have - wanted:
+            side.memberships.filter(user_id__in=have - wanted).delete()
+        if wanted - have:
+            SidePlayer.objects.bulk_create([SidePlayer(side=side, user_id=pk) for pk in wanted - have])
 
 
 def _refresh_scenarios(campaign, state) -> None:
