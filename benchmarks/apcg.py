@@ -68,10 +68,9 @@ class Game:
             step = sequence.current(state, side)
             if step is None or sequence.waiting(state, side):
                 return
-            if step.scope == "joint":
-                self.by(side, "ap.joint", {"through": sequence.joint_span(state)[-1].id})
-            elif sequence.auto_data(state, side, step) is not None:
-                self.by(side, "ap.continue", {"checklists": True})
+            settle = sequence.without_decision(state, side, step)
+            if settle:
+                self.by(side, *settle)
             else:
                 self.decide(state, side, step)
         raise RuntimeError(f"{side}'s Refit Phase did not settle")

@@ -46,13 +46,18 @@ def gunicorn(workers: int):
         _wait_ready(port, process)
         yield port
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=20)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        stop(process, timeout=20)
         log.close()
+
+
+def stop(process, timeout: float) -> None:
+    """Terminate a server or worker process; kill it if it has not gone after `timeout` seconds."""
+    process.terminate()
+    try:
+        process.wait(timeout=timeout)
+    except subprocess.TimeoutExpired:
+        process.kill()
+        process.wait()
 
 
 def _wait_ready(port, process, timeout=60):
@@ -123,6 +128,21 @@ def _client_process(port, path, headers, threads, window, barrier, out):
     out.put((latencies, errors, first_error))
 
 
+def gather(processes, out, timeout: float) -> list:
+    """Start the client processes and collect one report from each (terminated if one is missing)."""
+    for p in processes:
+        p.start()
+    try:
+        results = [out.get(timeout=timeout) for _ in processes]
+    except queue.Empty:
+        for p in processes:
+            p.terminate()
+        raise RuntimeError("a client process did not report back (see its traceback above)") from None
+    for p in processes:
+        p.join()
+    return results
+
+
 def run(port, path, headers, *, duration, concurrency, processes, warmup=1.0) -> dict:
     """Hammer one path; return rps and latency percentiles (ms) of the measured window."""
     status, body = _get(port, path, headers)
@@ -138,16 +158,7 @@ def run(port, path, headers, *, duration, concurrency, processes, warmup=1.0) ->
             ctx.Process(target=_client_process, args=(port, path, headers, threads, window, barrier, out))
             for _ in range(processes)
         ]
-        for c in clients:
-            c.start()
-        try:
-            results = [out.get(timeout=window + 180) for _ in clients]
-        except queue.Empty:
-            for c in clients:
-                c.terminate()
-            raise RuntimeError("a load client process did not report back (see its traceback above)") from None
-        for c in clients:
-            c.join()
+        results = gather(clients, out, timeout=window + 180)
     latencies = sorted(x for r in results for x in r[0])
     errors = sum(r[1] for r in results)
     first_error = next((r[2] for r in results if r[2]), None)

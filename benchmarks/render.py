@@ -89,10 +89,7 @@ def _render(campaign, pipeline) -> tuple[bytes, int]:
         return _fallback_pdf(entries)
     from io import BytesIO
 
-    from django.contrib.auth import get_user_model
     from pypdf import PdfReader
-
-    from .generate import USER
 
     services, pdf = pipeline
     data = services.render_hook(_html(campaign, pipeline))

@@ -155,12 +155,7 @@ def _worker():
     try:
         yield
     finally:
-        process.terminate()
-        try:
-            process.wait(timeout=30)
-        except subprocess.TimeoutExpired:
-            process.kill()
-            process.wait()
+        load.stop(process, timeout=30)
         log.close()
 
 

@@ -19,12 +19,11 @@ from __future__ import annotations
 import http.client
 import json
 import multiprocessing
-import queue
 import statistics
 import threading
 import time
 
-from .load import _percentile
+from .load import _percentile, gather
 
 CLUB = "bench-writes"
 SINGLE, SHARED = 16, 4
@@ -133,16 +132,7 @@ def run(port, clients, *, seconds: float, interval: float | None, processes: int
     deadline = start + seconds
     groups = [clients[i::processes] for i in range(processes)]
     procs = [ctx.Process(target=_client, args=(port, g, deadline, interval, out, start)) for g in groups if g]
-    for p in procs:
-        p.start()
-    try:
-        rows = [r for _ in procs for r in out.get(timeout=seconds + 240)]
-    except queue.Empty:
-        for p in procs:
-            p.terminate()
-        raise RuntimeError("a write client did not report back") from None
-    for p in procs:
-        p.join()
+    rows = [r for report in gather(procs, out, timeout=seconds + 240) for r in report]
     result = {"seconds": seconds, "interval_s": interval, "clients": len(clients)}
     for group in ("different", "same", "all"):
         mine = [r for r in rows if group == "all" or r[0] == group]

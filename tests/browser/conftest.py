@@ -126,8 +126,7 @@ def sheet_renderer(request, settings, tmp_path):
     app.conf.task_always_eager = eager
 
 
-@pytest.fixture
-def phone(browser, live_server):
+def _phone_tab(browser, live_server):
     """A page in a 390×844 phone-sized context (touch), collecting JavaScript errors in `tab.errors`."""
     context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
                                   locale="en-GB", has_touch=True)
@@ -135,5 +134,30 @@ def phone(browser, live_server):
     tab = context.new_page()
     tab.errors = []
     tab.on("pageerror", lambda error: tab.errors.append(str(error)))
+    return tab
+
+
+@pytest.fixture
+def phone(browser, live_server):
+    """One phone (`_phone_tab`), signed in as nobody."""
+    tab = _phone_tab(browser, live_server)
     yield tab
-    context.close()
+    tab.context.close()
+
+
+@pytest.fixture
+def phones(browser, live_server):
+    """phones(username) -> another phone (`_phone_tab`), each its own browser context, signed in."""
+    from tests.browser.session import log_in
+
+    opened = []
+
+    def open_phone(username):
+        tab = _phone_tab(browser, live_server)
+        opened.append(tab.context)
+        log_in(tab, username)
+        return tab
+
+    yield open_phone
+    for context in opened:
+        context.close()

@@ -14,34 +14,9 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import pagechecks
-from tests.browser.session import PASSWORD
 
 pytestmark = pytest.mark.django_db(transaction=True)
 NAMES = {"allied": "alice", "german": "bob"}
-
-
-@pytest.fixture
-def phones(browser, live_server):
-    opened = []
-
-    def open_phone(username):
-        context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
-                                      locale="en-GB", has_touch=True)
-        context.set_default_timeout(30_000)
-        tab = context.new_page()
-        tab.errors = []
-        tab.on("pageerror", lambda error: tab.errors.append(str(error)))
-        tab.goto("/accounts/login/")
-        tab.get_by_label("Username").fill(username)
-        tab.get_by_label("Password").fill(PASSWORD)
-        tab.get_by_role("button", name="Log in").click()
-        expect(tab).to_have_url(re.compile(r"/$"))
-        opened.append(context)
-        return tab
-
-    yield open_phone
-    for context in opened:
-        context.close()
 
 
 def war(club, people, dice_mode):

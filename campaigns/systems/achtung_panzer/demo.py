@@ -9,7 +9,7 @@ players take over.
 
 from __future__ import annotations
 
-from .sequence import auto_data, current, waiting
+from .sequence import current, waiting, without_decision
 from .steps.base import kind_name
 
 SIDES = ("allied", "german")
@@ -48,10 +48,9 @@ def build_demo(club, users):
             step = current(state, side)
             if step is None or waiting(state, side):
                 return
-            if step.scope == "joint":
-                act(side, "ap.joint", {"through": "1.6066"})
-            elif auto_data(state, side, step) is not None:
-                act(side, "ap.continue", {"checklists": True})
+            settle = without_decision(state, side, step)
+            if settle:
+                act(side, *settle)
             elif step.id in ANSWERS:
                 act(side, kind_name(step), ANSWERS[step.id])
             elif step.repeatable and not stop_at_decisions:

@@ -414,6 +414,17 @@ def auto_data(state: dict, side: str, step: Step) -> dict | None:
     return {}
 
 
+def without_decision(state: dict, side: str, step: Step) -> tuple[str, dict] | None:
+    """The submission that settles `step` (the side's current one) when nothing is decided in it:
+    the joint steps confirmed as done at the table, as the page offers them, or the steps that run
+    on their own. None when the step asks for a decision."""
+    if step.scope == "joint":
+        return "ap.joint", {"through": joint_span(state)[-1].id}
+    if auto_data(state, side, step) is not None:
+        return "ap.continue", {"checklists": True}
+    return None
+
+
 def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
     """The side's next steps that need no decision, in order, as far as can be seen now (a roll
     may still change what comes after it); stops at a decision, a joint step or a wait."""

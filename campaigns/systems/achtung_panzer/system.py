@@ -11,7 +11,7 @@ import yaml
 from campaigns.core_events import finish
 from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, GameSystem, SideDef, StepStatus, Variant
+from campaigns.systems.base import GameSystem, SideDef, StepStatus, Variant
 
 from . import halfday, odds, pages, retained, sequence, sheets as sheet_defs, state as initial, words
 from .steps import initiative

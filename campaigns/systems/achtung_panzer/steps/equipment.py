@@ -11,7 +11,7 @@ from campaigns.errors import DomainError
 from campaigns.rolls import Mod, roll_on
 from campaigns.schema import Field
 
-from .. import common, words
+from .. import common
 from .base import Step
 from .helpers import (
     after_new_half_day, eliminate, is_immobilized, mods, ratio, retained, table_mod, unit_by_id, unit_choices,
