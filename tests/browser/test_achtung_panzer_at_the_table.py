@@ -57,9 +57,11 @@ class Player:
         return unfold(forms.first) if forms.count() else None
 
     def submit(self, form, button=None):
-        """Press the form's button; the page reloads (done) or the form comes back (refused)."""
+        """Press the form's button; the page reloads (done) or the form comes back (refused). Returns once
+        the new page or the refused form is in place, so the next locator finds the new one."""
         invalid = form.evaluate("f => [...f.querySelectorAll(':invalid')].map(e => e.name || e.tagName)")
         assert not invalid, f"the browser would not send the form: {invalid}"
+        form.evaluate("f => { f.dataset.sent = '1'; }")  # gone once htmx has swapped the answer in
         loads = []
         self.tab.once("load", lambda *_: loads.append(True))
         with self.tab.expect_response(re.compile(r"/submit/$")) as answer:
@@ -71,6 +73,8 @@ class Player:
                     break
                 self.tab.wait_for_timeout(50)
             assert loads, "the page did not load after the submission"
+        elif answer.value.status == 400:  # refused: the answer replaces the form; wait until it has
+            self.tab.wait_for_function("() => !document.querySelector('form[data-sent]')")
         self.tab.wait_for_load_state()
         return answer.value.status
 
