@@ -121,3 +121,25 @@ def test_the_losses_step_does_not_come_back_once_1_6067_has_run(club, people):
     for side in ("allied", "german"):
         state["game"]["sides"][side]["marks"][key].pop("1.6066.losses")  # as folded before R-A19
         assert sequence.current(state, side).id == "1.607", side
+
+
+@pytest.mark.django_db
+def test_a_state_folded_before_the_losses_step_reaches_the_shared_steps_after_it(club, people):
+    """The same state as above: with no mark for the losses step, neither side may wait for the
+    other at a shared step after 1.6067 ("both sides have finished every step before it"), or the
+    Refit Phase would stall there for good (found at 1.6121 in review)."""
+    war = War(club, people, dice_mode="server")
+    war.walk_both(answers=BOTH)
+    war.result(WIN_INITIAL)
+    war.walk_both(until="1.607", answers=BOTH)
+    state = copy.deepcopy(war.state)
+    key = state["game"]["public"]["refit_key"]
+    for side in ("allied", "german"):
+        state["game"]["sides"][side]["marks"][key].pop("1.6066.losses")
+    losses = sequence.BY_ID["1.6066.losses"]
+    assert all(sequence.status(state, losses, side) is not None for side in ("allied", "german"))
+    later = sequence.active_steps(state)
+    shared_after = [s for s in later[later.index(losses) + 1:] if sequence.is_shared(s)]
+    assert shared_after  # 1.6067 and the steps both sides meet at afterwards
+    step = sequence.BY_ID["1.607"]
+    assert sequence.reached_by_all(state, step)

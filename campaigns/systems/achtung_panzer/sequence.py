@@ -135,11 +135,21 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
     )
 
 
+def _played_lines(state) -> list:
+    return [line for line in public(state)["roster"] if line.get("played")]
+
+
 def _before_victory(state, side) -> bool:
-    """The losses step is for a Refit Phase whose 1.6067 has not run (a campaign that passed it
-    before the step existed skips it)."""
-    lines = [line for line in public(state)["roster"] if line.get("played")]
+    """The losses step is for a Refit Phase whose 1.6067 has not run (`applies`)."""
+    lines = _played_lines(state)
     return bool(lines) and lines[-1].get("winner") is None
+
+
+def _past_victory(state) -> bool:
+    """1.6067 has decided the half-day: a state folded before the losses step existed has no mark
+    for it and counts it as skipped (`status`), for both sides and for the shared steps after it."""
+    lines = _played_lines(state)
+    return bool(lines) and lines[-1].get("winner") is not None
 
 
 def _run_losses(ctx, state, side, data):
@@ -243,7 +253,10 @@ def status(state: dict, step: Step, side: str) -> str | None:
     if step.scope == "allied" and side != "allied":
         return "done"  # nothing for the Germans to do
     if is_own(step):
-        return _side_marks(state, side).get(step.id)
+        found = _side_marks(state, side).get(step.id)
+        if found is None and step.id == "1.6066.losses" and _past_victory(state):
+            return "skipped"  # a state folded before the step existed, 1.6067 already run (R-A19)
+        return found
     return _marks(state).get(step.id, {}).get(side)
 
 
@@ -279,8 +292,6 @@ def current(state: dict, side: str) -> Step | None:
         return None
     for step in active_steps(state):
         if status(state, step, side) is None:
-            if step.id == "1.6066.losses" and not _before_victory(state, side):
-                continue  # a state folded before the step existed, 1.6067 already run (R-A19)
             return step
     return None
 
