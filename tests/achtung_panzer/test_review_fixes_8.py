@@ -55,6 +55,16 @@ def test_a_shocked_afv_still_immobilized_that_is_eliminated_needs_no_1_6131d_dr(
     assert german["retained"] == [] and german["cvp_after_victory"] == {"5/29A": 5}
 
 
+def test_a_refused_1_6131_roll_names_the_row_as_it_was_sent():
+    """T1 recovers from shock mobile at the table (1.6131b), so the roll ticked for it in row 0 is
+    dropped; row 1 names an AFV that is not immobilized (P1, ok). The refusal points at rolls[1],
+    the row the player sent, not at the position it had after row 0 was dropped."""
+    state = make_state(german={"retained": [unit("T1", "afv", type="PzIIIF", status="shocked"),
+                                            unit("P1", "afv", type="PzIIIF", status="ok")]})
+    rejects(IMMOB, state, "german", {"at_table": [{"afv": "T1", "outcome": "recovered"}],
+                                     "rolls": [{"afv": "T1"}, {"afv": "P1"}]}, "rolls[1].afv")
+
+
 # --- 1.618: the weather, once rolled, is no upcoming roll ----------------------------------------
 
 def test_the_weather_once_rolled_is_no_longer_an_upcoming_roll():

@@ -100,7 +100,10 @@ def run_immobilization(ctx, state, side, data):
                     if outcome == "unbogged" or (outcome == "recovered" and not afv.get("immobilized"))}
     bogged_down = [afv for afv, outcome in at_table if outcome == "immobilized"]
     remanned = data.get("remanned") or []
-    rolls = [r for r in data.get("rolls") or [] if r.get("afv") not in freed]  # ticked on the page before it ended
+    _check_items(data.get("rolls") or [], "rolls", key=lambda e: e["afv"])
+    # A roll ticked on the page for an AFV its at-table outcome freed is dropped; errors name the
+    # row as it was sent.
+    rolls = [(i, r) for i, r in enumerate(data.get("rolls") or []) if r.get("afv") not in freed]
     _check_items(remanned, "remanned", key=lambda e: e["afv"])
     crews = set()
     plan_reman = []
@@ -113,15 +116,14 @@ def run_immobilization(ctx, state, side, data):
             raise DomainError(f"remanned[{i}].by", f"{crew['id']} cannot man {afv['id']}.")
         crews.add(crew["id"])
         plan_reman.append((afv, crew))
-    _check_items(rolls, "rolls", key=lambda e: e["afv"])
     must = {u["id"]: u for u in _manned_immobilized(state, side, {a["id"] for a, _ in plan_reman}) + bogged_down
             if u["id"] not in gone}
     plan_rolls = []
-    for i, entry in enumerate(rolls):
+    for i, entry in rolls:
         if entry["afv"] not in must:
             raise DomainError(f"rolls[{i}].afv", f"{entry['afv']} is not a manned, immobilized AFV.")
         plan_rolls.append((must[entry["afv"]], entry))
-    missing = sorted(set(must) - {e["afv"] for e in rolls})
+    missing = sorted(set(must) - {e["afv"] for _, e in rolls})
     if missing:
         raise DomainError("rolls", f"Each manned, immobilized AFV must roll (1.6131d): add {', '.join(missing)}.")
     _apply_at_table(ctx, state, side, at_table)
