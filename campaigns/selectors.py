@@ -270,8 +270,9 @@ def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
             missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or ["the referee"]
             out.append(f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}")
     for side, words in system.waiting_on(state):
-        if side and names.get(side) == "you":
-            words = "you" + words.removeprefix(state["sides"][side]["name"])
+        name = state["sides"][side]["name"] if side in state["sides"] else None
+        if names.get(side) == "you" and name and words.startswith(name):
+            words = "you" + words[len(name):]  # "Allied: ..." -> "you: ..."; other words stay as written
         out.append(words)
     return out
 
