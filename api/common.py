@@ -6,7 +6,7 @@ from rest_framework.response import Response
 
 from campaigns import selectors, viewcache
 
-from .renderers import dumps
+from .renderers import JSONRenderer
 
 
 def valid_input(serializer_class, request) -> dict:
@@ -33,7 +33,8 @@ def cached_json(request, campaign, viewer, representation: str, build):
     """An answer kept as JSON bytes per audience position (campaigns.viewcache): `build()` gives
     the data, encoded once; later requests of the audience are served the bytes. The browsable
     API (asked for HTML) gets the same data as an ordinary Response."""
-    body = viewcache.cached(campaign, viewer, representation, lambda: dumps(build()))
+    # Through the renderer, so what orjson refuses (keys that are not text) falls back as in any answer.
+    body = viewcache.cached(campaign, viewer, representation, lambda: JSONRenderer().render(build()))
     if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format != "json":
         return Response(orjson.loads(body))
     return HttpResponse(body, content_type="application/json")

@@ -89,3 +89,17 @@ def test_a_fragment_holding_a_form_is_never_kept(skirmish, people):
     plain = Template('{% load viewcache %}{% viewcache "g" %}{{ n }}{% endviewcache %}')
     assert plain.render(Context({"view_key": key, "n": 1})) == "1"
     assert plain.render(Context({"view_key": key, "n": 2})) == "1"  # kept: the key did not move
+
+
+def test_a_kept_answer_whose_data_has_keys_that_are_not_text_is_encoded_not_a_500(skirmish, people):
+    """orjson refuses keys that are not text; every other API answer falls back to DRF's encoder
+    for them (api.renderers), and so does an answer kept per audience position."""
+    import json
+    from types import SimpleNamespace
+
+    from api.common import cached_json
+
+    skirmish.refresh_from_db()
+    bob = visibility.viewer_for(people["bob"], skirmish)
+    answer = cached_json(SimpleNamespace(), skirmish, bob, "test:int-keys", lambda: {"rounds": {1: "won"}})
+    assert answer.status_code == 200 and json.loads(answer.content) == {"rounds": {"1": "won"}}
