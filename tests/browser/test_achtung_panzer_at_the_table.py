@@ -68,7 +68,7 @@ class Player:
             (form.get_by_role("button", name=button) if button else form.locator("button[type=submit]")).click()
         self.submissions += 1
         if answer.value.status == 204:  # done: htmx follows HX-Redirect; wait until that page has loaded
-            for _ in range(200):
+            for _ in range(600):  # 30 s, as every other wait of the browser tests
                 if loads:
                     break
                 self.tab.wait_for_timeout(50)

@@ -17,6 +17,14 @@ FAB_SYMBOLS = {"23": ("yellow_star", 1), "47": ("yellow_star", 1), "33": ("white
 
 
 
+def _shot(name: str):
+    """A screenshot's path among the run's others (never a shared /tmp file)."""
+    from tests.browser.conftest import SCREENSHOTS
+
+    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
+    return SCREENSHOTS / f"{name}.png"
+
+
 def check(page):
     found = problems(page)
     assert not found, f"{page.url}: " + "; ".join(found[:12])
@@ -70,7 +78,7 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     submit(phone, setup, "Done: Check and confirm the set-up.")  # the book's set-up, as pre-filled
     turn = action(phone, "Record Turn 1 (25 Sep)")
     check(phone)
-    turn.screenshot(path="/tmp/pv-turn-form.png")
+    turn.screenshot(path=str(_shot("pv-turn-form")))
     row(turn, "Area 13").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "602/D — American, 6-7-6, full strength", "Reduced")
     submit(phone, turn, "Done: Record Turn 1 (25 Sep).")
@@ -88,8 +96,8 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     expect(phone.locator("#vl-turns-h")).to_be_visible()
     expect(phone.locator("section", has=phone.locator("#vl-turns-h"))).to_contain_text(
         "German controls 4 VP on the map (VP areas), at least 3: no American automatic victory")
-    phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path="/tmp/pv-panel.png")
-    phone.locator("section", has=phone.locator("#vl-turns-h")).screenshot(path="/tmp/pv-turns.png")
+    phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path=str(_shot("pv-panel")))
+    phone.locator("section", has=phone.locator("#vl-turns-h")).screenshot(path=str(_shot("pv-turns")))
     assert phone.errors == []
 
 
