@@ -154,12 +154,11 @@ def _repair(game, state, side, step, kind, units, pending):
                if u["kind"] in ("sw", "gun") and u["status"] == "malfunctioned" and not u.get("captured")]
     for u in units:
         if u["kind"] in AFV and not u.get("captured"):
-            known = u.get("weapons")
-            if known is not None:
-                weapons += [{"unit": u["id"], "weapon": w, "main_armament": w == "MA"}
-                            for w, status in known.items() if status == "malfunctioned"]
-            elif u["status"] == "malfunctioned":
-                weapons.append({"unit": u["id"], "weapon": "MA", "main_armament": True})
+            known = u.get("weapons") or {}
+            named = [w for w, status in known.items() if status == "malfunctioned"]
+            if u["status"] == "malfunctioned" and not named:  # marked at the end of this scenario
+                named = [next((w for w in ("MA", *known) if known.get(w) != "disabled"), "MA")]
+            weapons += [{"unit": u["id"], "weapon": w, "main_armament": w == "MA"} for w in named]
     game.by(side, kind, {"weapons": weapons})
 
 
@@ -206,7 +205,8 @@ def _fixed(data):
 
 
 _ANSWERS = {
-    "1.600": _aftermath, "1.6063": _escape, "1.6112": _hardening, "1.6113": _leaders, "1.6131": _immobilized,
+    "1.600": _aftermath, "1.6066.losses": _fixed({"units": []}),  # nothing lost at the table in the map steps
+    "1.6063": _escape, "1.6112": _hardening, "1.6113": _leaders, "1.6131": _immobilized,
     "1.6132": _repair, "1.6135": _captured, "1.615": _replenish, "1.618": _fixed({"ec": "Moist"}),
     "1.619.declare": _fixed({"special": "none"}), "1.619": _purchases, "1.621": _fortify, "1.622": _recon,
 }
