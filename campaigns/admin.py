@@ -93,6 +93,8 @@ class CampaignAdmin(ReadOnlyAdmin):
     list_filter = ["status", "system"]
     search_fields = ["name", "club__name"]
     inlines = [SideInline, ScenarioInline]
+    # Cache positions name each side's newest hidden event: a timing no admin page shows.
+    exclude = ["positions"]
 
 
 @admin.register(ClubLogEntry)

@@ -61,23 +61,31 @@ def _readers(sides) -> dict[str, Viewer]:
     return readers
 
 
-def positions(campaign, state: dict) -> dict:
-    """Every audience's position after `state` (the full state at ``state["seq"]``)."""
+def positions(campaign, state: dict, *, newest: dict | None = None, roster: list | None = None,
+              summaries: list | None = None) -> dict:
+    """Every audience's position after `state` (the full state at ``state["seq"]``).
+
+    `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
+    system's projections of `state`) when the caller has them; otherwise read and drawn here."""
     from .models import Event
 
-    newest: dict[tuple[str, str], int] = {
-        (row["audience"], row["side"]): row["newest"]
-        for row in Event.objects.filter(campaign=campaign, seq__lte=state["seq"])
-        .values("audience", "side").annotate(newest=Max("seq")).order_by()
-    }
+    if newest is None:
+        newest = {
+            f"{row['audience']}|{row['side']}": row["newest"]
+            for row in Event.objects.filter(campaign=campaign, seq__lte=state["seq"])
+            .values("audience", "side").annotate(newest=Max("seq")).order_by()
+        }
     system = get_system(state["system"])
     # Projections drawn from the whole state (a public roster entry may come from a side's
     # private records): what each audience reads of them is part of its position.
-    roster = system.roster(state) if state.get("game") is not None else []
-    summaries = [system.scenario_summary(state, s["index"]) for s in state["scenarios"]]
-    out = {"seq": state["seq"]}
+    if roster is None:
+        roster = system.roster(state) if state.get("game") is not None else []
+    if summaries is None:
+        summaries = [system.scenario_summary(state, s["index"]) for s in state["scenarios"]]
+    out = {"seq": state["seq"], "newest": newest}
+    filed = [(*name.split("|", 1), seq) for name, seq in newest.items()]
     for name, reader in _readers(list(state["sides"])).items():
-        seen = max((seq for (aud, side), seq in newest.items() if reader.can_read(aud, side)), default=0)
+        seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
         readable = [e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))]
         digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
         digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())

@@ -76,13 +76,15 @@ def viewer_for(user, campaign: Campaign) -> Viewer:
     )
 
 
-def campaign_and_viewer(user, pk) -> tuple[Campaign, Viewer]:
+def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, Viewer]:
     """``get_campaign_for`` and ``viewer_for`` in one query: the campaign row with its club,
     the requester's membership (none: not found) and seat, and its people's names. Every
     request of a campaign's pages and API starts here, and an answer kept per audience costs
     little more, so the query is written once (``_campaign_sql``) rather than built each time.
-    A referee reads every side of the system (the campaign's sides are the system's)."""
+    A referee reads every side of the system (the campaign's sides are the system's).
+    `lock`: the campaign row is locked for the current transaction (the journal's writers)."""
     from django.contrib.auth import get_user_model
+    from django.db import connection
 
     from .systems import get_system
 
@@ -92,7 +94,10 @@ def campaign_and_viewer(user, pk) -> tuple[Campaign, Viewer]:
         pk = int(pk)
     except (TypeError, ValueError):
         raise NotFound("campaign") from None
-    found = list(Campaign.objects.raw(_campaign_sql(), [user.pk, user.pk, pk])) if 0 < pk < 2**63 else []
+    sql = _campaign_sql()
+    if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
+        sql += " FOR UPDATE OF c"
+    found = list(Campaign.objects.raw(sql, [user.pk, user.pk, pk])) if 0 < pk < 2**63 else []
     if not found:
         raise NotFound("campaign")
     campaign = found[0]

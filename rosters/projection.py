@@ -15,16 +15,14 @@ FIELDS = ("side", "audience", "kind", "name", "status", "data", "order")
 _ONE_BY_ONE = 20  # up to this many changed rows, an UPDATE each beats one large CASE statement
 
 
-def refresh(campaign, state: dict) -> None:
-    entries = get_system(state["system"]).roster(state) if state.get("game") is not None else []
-    wanted: dict[str, dict] = {}
-    places: dict[str, int] = {}
-    for e in entries:
-        side = e.get("side", "")
-        places[side] = places.get(side, -1) + 1
-        wanted[e["key"]] = {"side": side, "audience": e.get("audience", "public"), "kind": e["kind"],
-                            "name": e["name"], "status": e.get("status", ""), "data": e.get("data", {}),
-                            "order": places[side]}
+def refresh(campaign, state: dict, *, entries: list | None = None, before: list | None = None) -> None:
+    """`entries`: the system's roster of `state`, if the caller has drawn it. `before`: the roster
+    the rows were last written from; given, the rows are not read, only the difference written."""
+    if entries is None:
+        entries = get_system(state["system"]).roster(state) if state.get("game") is not None else []
+    wanted = _rows(entries)
+    if before is not None and _write_difference(campaign, _rows(before), wanted):
+        return
     existing = {row[0]: row[1:] for row in campaign.roster_entries.values_list("key", "pk", *FIELDS)}
     stale = [row[0] for key, row in existing.items() if key not in wanted]
     if stale:
@@ -35,12 +33,50 @@ def refresh(campaign, state: dict) -> None:
         if old is None:
             new.append(RosterEntry(campaign=campaign, key=key, **values))
         elif tuple(old[1:]) != tuple(values[f] for f in FIELDS):
-            changed.append((old[0], {f: values[f] for f, before in zip(FIELDS, old[1:]) if before != values[f]}))
+            changed.append((old[0], {f: values[f] for f, before in zip(FIELDS, old[1:]) if before != values[f]}, values))
     RosterEntry.objects.bulk_create(new)
+    _update(changed)
+
+
+def _rows(entries) -> dict[str, dict]:
+    wanted: dict[str, dict] = {}
+    places: dict[str, int] = {}
+    for e in entries:
+        side = e.get("side", "")
+        places[side] = places.get(side, -1) + 1
+        wanted[e["key"]] = {"side": side, "audience": e.get("audience", "public"), "kind": e["kind"],
+                            "name": e["name"], "status": e.get("status", ""), "data": e.get("data", {}),
+                            "order": places[side]}
+    return wanted
+
+
+def _write_difference(campaign, had: dict, wanted: dict) -> bool:
+    """Writes what differs between two rosters, the rows being `had`'s; False when the rows turn
+    out not to be (a changed row is missing): the caller then compares them all."""
+    changed = {key: {f: v for f, v in values.items() if had[key][f] != v}
+               for key, values in wanted.items() if key in had and had[key] != values}
     if len(changed) <= _ONE_BY_ONE:
-        for pk, values in changed:
-            RosterEntry.objects.filter(pk=pk).update(**values)
+        for key, values in changed.items():  # by key: no read of the rows' ids
+            if not campaign.roster_entries.filter(key=key).update(**values):
+                return False
     else:
-        keys = {old[0]: key for key, old in existing.items()}
-        rows = [RosterEntry(pk=pk, **wanted[keys[pk]]) for pk, _ in changed]
-        RosterEntry.objects.bulk_update(rows, list(FIELDS), batch_size=500)
+        pks = dict(campaign.roster_entries.filter(key__in=list(changed)).values_list("key", "pk"))
+        if len(pks) != len(changed):
+            return False
+        _update([(pks[key], values, wanted[key]) for key, values in changed.items()])
+    stale = [key for key in had if key not in wanted]
+    if stale:
+        campaign.roster_entries.filter(key__in=stale).delete()
+    RosterEntry.objects.bulk_create([RosterEntry(campaign=campaign, key=key, **values)
+                                     for key, values in wanted.items() if key not in had])
+    return True
+
+
+def _update(changed: list) -> None:
+    """`changed`: (pk, the fields that changed, the whole row). Few: an UPDATE each; many: one bulk UPDATE."""
+    if len(changed) <= _ONE_BY_ONE:
+        for pk, values, _ in changed:
+            RosterEntry.objects.filter(pk=pk).update(**values)
+        return
+    rows = [RosterEntry(pk=pk, **row) for pk, _, row in changed]
+    RosterEntry.objects.bulk_update(rows, list(FIELDS), batch_size=500)

@@ -59,12 +59,14 @@ def submit(
         raise DomainError("idempotency_key", "At most 80 characters.")
     try:
         with transaction.atomic():
-            locked = Campaign.objects.select_for_update().select_related("club").get(pk=campaign.pk)
+            # The row locked and who the user is in it, in one query (not a member: not found).
+            locked, viewer = visibility.campaign_and_viewer(user, campaign.pk, lock=True)
             if idempotency_key:
                 existing = list(locked.events.filter(idempotency_key=idempotency_key))
                 if existing:
                     return _replayed(existing, user)
-            return _submit_locked(locked, user, kind, data or {}, side, dice, expected_version, idempotency_key)
+            return _submit_locked(locked, user, viewer, kind, data or {}, side, dice, expected_version,
+                                  idempotency_key)
     except IntegrityError:
         # Two requests with one idempotency key raced past the check: the other won.
         if idempotency_key:
@@ -105,12 +107,9 @@ def _replayed(existing, user) -> Submission:
     return Submission(existing, None, replayed=True)
 
 
-def _submit_locked(campaign, user, kind, data, side, dice, expected_version, idempotency_key):
-    viewer = visibility.viewer_for(user, campaign)
-    if not viewer.member:
-        raise NotFound("campaign")
+def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_version, idempotency_key):
     data = _resolve_uids(campaign, viewer, kind, data)
-    records = load_records(campaign)
+    journal = _Journal(campaign)
     state = current_state(campaign)
     system = get_system(campaign.system)
     kind_def = CORE_KINDS.get(kind) or system.event_kind(kind)
@@ -120,13 +119,13 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
     _check_version(state, acting_side, expected_version)
-    audience, acting_side = _audience(kind_def, acting_side, data, records, viewer)
+    audience, acting_side = _audience(kind_def, acting_side, data, journal, viewer)
     now = timezone.now()
     record = Record(
         seq=campaign.last_seq + 1, kind=kind, data=data, actor=user.username, side=acting_side,
         audience=audience, at=now.isoformat(), uid=str(uuid.uuid4()),
     )
-    writer = _Writer(campaign, user, viewer, records, state, dice)
+    writer = _Writer(campaign, user, viewer, journal, state, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
@@ -136,14 +135,48 @@ def _submit_locked(campaign, user, kind, data, side, dice, expected_version, ide
     return Submission(writer.events, writer.state)
 
 
+class _Journal:
+    """The journal an append reads: the stored events, read only when an earlier event is asked
+    for (a proposal naming one, a change to the past), and the records of this submission.
+    Most appends need neither, so the journal is not read on every append."""
+
+    def __init__(self, campaign):
+        self.campaign = campaign
+        self.new: list[Record] = []
+        self._by_seq: dict[int, Record] | None = None
+
+    def stored(self) -> list[Record]:
+        if self._by_seq is None:
+            self._by_seq = {r.seq: r for r in load_records(self.campaign)}
+        return list(self._by_seq.values())
+
+    def all(self) -> list[Record]:
+        return [*self.stored(), *self.new]
+
+    def get(self, seq, default=None):
+        found = next((r for r in self.new if r.seq == seq), None)
+        if found is not None:
+            return found
+        if not isinstance(seq, int) or not 0 < seq <= self.campaign.last_seq:
+            return default
+        self.stored()
+        return self._by_seq.get(seq, default)
+
+    @property
+    def next_seq(self) -> int:
+        return (self.new[-1].seq if self.new else self.campaign.last_seq) + 1
+
+
 class _Writer:
     """Collects the records of one submission, folding each as it goes."""
 
-    def __init__(self, campaign, user, viewer: Viewer, records, state, dice):
+    def __init__(self, campaign, user, viewer: Viewer, journal: _Journal, state, dice):
         self.campaign, self.user, self.viewer = campaign, user, viewer
-        self.records = list(records)
+        self.journal = journal
+        self.before = state  # as the projections were last written (folds work on copies)
         self.state = state
-        self.pool = DicePool.from_records(records)
+        # Only the dice of the journal: a roll asked again (a chained step) is answered by them.
+        self.pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
         self.provider = LiveProvider(
             state["options"].get("dice_mode", "server"), dice, lambda s: viewer.can_read("side" if s else "public", s)
         )
@@ -152,17 +185,19 @@ class _Writer:
 
     @property
     def next_seq(self) -> int:
-        return self.records[-1].seq + 1 if self.records else 1
+        return self.journal.next_seq
 
     def append(self, record: Record, idempotency_key=None) -> None:
-        journal = {r.seq: r for r in self.records}
-        journal[record.seq] = record
-        self.state = engine.try_apply(self.state, record, self.pool, self.provider, journal)
+        self.journal.new.append(record)  # a fold may read the event being applied (a proposal's own)
+        try:
+            self.state = engine.try_apply(self.state, record, self.pool, self.provider, self.journal)
+        finally:
+            self.journal.new.pop()
         self.provider.finish(unused_ok=True)
         self._keep(record, idempotency_key)
 
     def _keep(self, record, idempotency_key=None):
-        self.records.append(record)
+        self.journal.new.append(record)
         self.pending.append((record, idempotency_key))
         for roll in self.provider.new:
             self._keep_dice(roll)
@@ -172,7 +207,7 @@ class _Writer:
         data = {"key": roll.key, "expr": roll.expr, "dice": roll.dice, "source": roll.source}
         record = self.system_record("dice.rolled", data, "side" if roll.side else "public", roll.side)
         self.state = engine.apply_record(self.state, record, self.pool, self.provider)
-        self.records.append(record)
+        self.journal.new.append(record)
         self.pending.append((record, None))
 
     def system_record(self, kind: str, data: dict, audience: str = "public", side: str = "") -> Record:
@@ -210,7 +245,7 @@ class _Writer:
             self.append(applied)
             return
         # A change to the past: fold the whole journal again with it.
-        candidate = [*self.records, applied]
+        candidate = [*self.journal.all(), applied]
         try:
             self.state = engine.fold(candidate, self.provider, DicePool.from_records(candidate))
         except engine.JournalError as error:
@@ -238,10 +273,11 @@ class _Writer:
                     idempotency_key=key,
                 )
             )
-        self.campaign.last_seq = self.records[-1].seq
+        self.campaign.last_seq = self.journal.new[-1].seq
         store_snapshot(self.campaign, self.state)
         public = any(record.audience == "public" for record, _ in self.pending)
-        projections.refresh(self.campaign, self.state, public_change=public)
+        projections.refresh(self.campaign, self.state, public_change=public, before=self.before,
+                            added=[record for record, _ in self.pending])
 
 
 def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str:
@@ -279,11 +315,11 @@ def _check_version(state, acting_side, expected_version):
         raise Conflict("This changed since you loaded it; here is the current state.", current)
 
 
-def _audience(kind_def, acting_side, data, records, viewer) -> tuple[str, str]:
+def _audience(kind_def, acting_side, data, journal: _Journal, viewer) -> tuple[str, str]:
     """Who may read the new event, and the side it is filed under."""
     if kind_def.name == "proposal.made" and isinstance(data.get("target"), int):
         # A proposal about an event is as private as the event itself.
-        target = next((r for r in records if r.seq == data["target"]), None)
+        target = journal.get(data["target"])
         if target is None or target.audience == "public":
             return "public", acting_side
         if viewer.referee and not acting_side:

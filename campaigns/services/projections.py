@@ -17,21 +17,59 @@ from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
 
-def refresh(campaign: Campaign, state: dict, *, public_change: bool = True) -> None:
+def refresh(campaign: Campaign, state: dict, *, public_change: bool = True, before: dict | None = None,
+            added=()) -> None:
     """`public_change`: the change includes an event every member can read. Only then does
     `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
-    up the other side's dashboard."""
-    users = _users(state)
+    up the other side's dashboard.
+
+    `before` (the state the change was folded onto) and `added` (its records): only what differs
+    between the two states is written, without reading the rows, when the stored projections are
+    known to be `before`'s as this code draws them (``_projected``); otherwise every row is
+    read and compared."""
+    stored = campaign.positions or {}
+    if before is None or not _projected(stored, before):
+        before, newest = None, None
+    else:
+        newest = dict(stored["newest"])
+        for record in added:
+            newest[f"{record.audience}|{record.side}"] = record.seq
+    system = get_system(state["system"])
+    entries = system.roster(state) if state.get("game") is not None else []
+    summaries = _summaries(system, state)
+    people_changed = before is None or _people(before) != _people(state)
+    users = _users(state) if people_changed else {}
     campaign.status = state["status"]
-    campaign.referee = users.get(state["referee"]) if state["referee"] else None
+    if people_changed:
+        campaign.referee = users.get(state["referee"]) if state["referee"] else None
     campaign.last_seq = state["seq"]
     if public_change:
         campaign.updated_at = timezone.now()
-    campaign.positions = viewcache.positions(campaign, state)  # cache keys per audience
+    campaign.positions = viewcache.positions(campaign, state, newest=newest, roster=entries, summaries=summaries)
+    campaign.positions["projected"] = viewcache.BUILD
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
-    _refresh_sides(campaign, state, users)
-    _refresh_scenarios(campaign, state)
-    roster_projection.refresh(campaign, state)
+    if people_changed:
+        _refresh_sides(campaign, state, users)
+    _refresh_scenarios(campaign, state, summaries, before)
+    roster_projection.refresh(campaign, state, entries=entries,
+                              before=None if before is None else _roster_before(system, before))
+
+
+def _projected(stored: dict, before: dict) -> bool:
+    """The rows were last written for `before` by this code (positions are written with them)."""
+    return stored.get("seq") == before["seq"] and stored.get("projected") == viewcache.BUILD and "newest" in stored
+
+
+def _summaries(system, state) -> list:
+    return [system.scenario_summary(state, entry["index"]) for entry in state["scenarios"]]
+
+
+def _people(state) -> tuple:
+    return state["sides"], state["referee"]
+
+
+def _roster_before(system, before):
+    return system.roster(before) if before.get("game") is not None else []
 
 
 def _users(state) -> dict:
@@ -56,19 +94,23 @@ def _refresh_sides(campaign, state, users) -> None:
             SidePlayer.objects.bulk_create([SidePlayer(side=side, user_id=pk) for pk in wanted - have])
 
 
-def _refresh_scenarios(campaign, state) -> None:
-    system = get_system(state["system"])
-    existing = {s.index: s for s in campaign.scenarios.all()}
-    changed = []
-    for entry in state["scenarios"]:
-        summary = system.scenario_summary(state, entry["index"])
-        scenario = existing.get(entry["index"])
-        if scenario is None:
-            Scenario.objects.create(
-                campaign=campaign, index=entry["index"], label=entry["label"], status=entry["status"], summary=summary
-            )
-        elif (scenario.status, scenario.summary, scenario.label) != (entry["status"], summary, entry["label"]):
-            scenario.status, scenario.summary, scenario.label = entry["status"], summary, entry["label"]
-            changed.append(scenario)
-    if changed:
-        Scenario.objects.bulk_update(changed, ["status", "summary", "label"])
+def _refresh_scenarios(campaign, state, summaries: list, before=None) -> None:
+    """Rows made to match the state's scenarios (`summaries` in their order): compared with
+    `before`'s when given (the rows are known to be those), otherwise with the rows read."""
+    if before is None:
+        existing = {s.index: (s.status, s.summary, s.label) for s in campaign.scenarios.all()}
+    else:
+        system = get_system(before["system"])
+        existing = {e["index"]: (e["status"], summary, e["label"])
+                    for e, summary in zip(before["scenarios"], _summaries(system, before))}
+    new, changed = [], []
+    for entry, summary in zip(state["scenarios"], summaries):
+        values = (entry["status"], summary, entry["label"])
+        if entry["index"] not in existing:
+            new.append(Scenario(campaign=campaign, index=entry["index"], label=entry["label"], status=entry["status"],
+                                summary=summary))
+        elif existing[entry["index"]] != values:
+            changed.append((entry["index"], values))
+    Scenario.objects.bulk_create(new)
+    for index, (status, summary, label) in changed:
+        Scenario.objects.filter(campaign=campaign, index=index).update(status=status, summary=summary, label=label)

@@ -12,9 +12,12 @@ from ..records import Record
 _RECORD_COLUMNS = ("seq", "kind", "data", "actor__username", "side", "audience", "created_at", "uid")
 
 
-def load_records(campaign: Campaign) -> list[Record]:
-    """The journal as Records (plain rows: no model instances, the write path reads it whole)."""
-    rows = campaign.events.order_by("seq").values_list(*_RECORD_COLUMNS)
+def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> list[Record]:
+    """The journal as Records (plain rows: no model instances); only events of `kinds` if given."""
+    rows = campaign.events.order_by("seq")
+    if kinds is not None:
+        rows = rows.filter(kind__in=kinds)
+    rows = rows.values_list(*_RECORD_COLUMNS)
     return [Record(seq=seq, kind=kind, data=data, actor=actor, side=side, audience=audience, at=at.isoformat(),
                    uid=str(uid)) for seq, kind, data, actor, side, audience, at, uid in rows]
 
@@ -57,4 +60,6 @@ def current_states(campaigns) -> dict[int, dict]:
 
 
 def store_snapshot(campaign: Campaign, state: dict) -> None:
-    Snapshot.objects.update_or_create(campaign=campaign, defaults={"seq": state["seq"], "state": state})
+    # An UPDATE first: a campaign has its snapshot from its first event on (no read before the write).
+    if not Snapshot.objects.filter(campaign=campaign).update(seq=state["seq"], state=state):
+        Snapshot.objects.update_or_create(campaign=campaign, defaults={"seq": state["seq"], "state": state})
