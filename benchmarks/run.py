@@ -399,8 +399,9 @@ def table(result: dict) -> str:
         "",
         f"**(d) Writes under load** (API through gunicorn, `drill.train` side steps; {writes.SINGLE} clients on "
         f"as many campaigns and {writes.SHARED} on one, two per side, all at once; paced: a step every "
-        f"{w['paced']['interval_s']:g} s per client; saturated: the next step as soon as the last is answered; "
-        f"{w['paced']['seconds']:g} s each)",
+        f"{w['paced']['interval_s']:g} s per client, the clients' steps spread over that second; saturated: the "
+        f"next step as soon as the last is answered; {w['paced']['seconds']:g} s each, after two unreported "
+        "seconds of warm-up)",
         "",
         "| run | clients | appends/s | p50 ms | p99 ms | errors |",
         "| --- | ---: | ---: | ---: | ---: | ---: |",

@@ -29,7 +29,14 @@ def _own_redis_database_per_test_process(settings):
     if not settings.REDIS_URL or not process.startswith("gw"):
         return
     parts = urlsplit(settings.REDIS_URL)
-    database = int(parts.path.strip("/") or 0) + int(process[2:])
+    base = int(parts.path.strip("/") or 0)
+    database = base + int(process[2:])
+    available = redis_databases(settings.REDIS_URL)
+    if database >= available:
+        raise pytest.UsageError(
+            f"REDIS_URL names Redis database {base}; test process {process} would use database {database}, "
+            f"but this Redis has only {available} (0-{available - 1}). Name a lower database in REDIS_URL "
+            f"(at most {available - 1 - int(process[2:])}), or run fewer test processes (PYTEST_ARGS=\"-n 0\").")
     url = urlunsplit(parts._replace(path=f"/{database}"))
     settings.REDIS_URL = url
     settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
@@ -37,6 +44,16 @@ def _own_redis_database_per_test_process(settings):
     from muster.celery import app
 
     app.conf.broker_url = app.conf.result_backend = url
+
+
+def redis_databases(url: str) -> int:
+    """How many databases this Redis has (its `databases` setting; 16 unless configured)."""
+    import redis
+
+    try:
+        return int(redis.Redis.from_url(url, socket_timeout=5).config_get("databases")["databases"])
+    except Exception:  # CONFIG refused (a managed Redis): the default
+        return 16
 
 
 @pytest.fixture

@@ -231,15 +231,23 @@ def correct_and_undo(table: Table) -> None:
         table.act("alice", "proposal.made", {"action": "correct", "target": str(event.uid),
                                              "data": {"conduct": False, "extra_cpp": False}, "reason": "typo"})
         made = Event.objects.filter(campaign=table.campaign, kind="proposal.made").order_by("-seq").first()
+        written = Event.objects.filter(campaign=table.campaign).count()
         try:
             table.act("bob", "proposal.approved", {"proposal": str(made.uid)})
-        except DomainError:
-            pass  # a later event may no longer fit: refused with its reason, nothing written
+        except DomainError as error:  # a later event may no longer fit: refused with its reason, nothing written
+            assert "After this change" in str(error), error
+            assert Event.objects.filter(campaign=table.campaign).count() == written
+        else:
+            assert table.state["proposals"][str(made.seq)]["status"] == "applied"
+            assert str(event.seq) in table.state["corrected"]
+            assert Event.objects.filter(campaign=table.campaign, kind="proposal.applied", data__proposal=made.seq).exists()
     note = Event.objects.filter(campaign=table.campaign, kind="note.added", audience="public").first()
     if note is not None:
         table.act("alice", "proposal.made", {"action": "undo", "target": str(note.uid), "reason": "wrong"})
         made = Event.objects.filter(campaign=table.campaign, kind="proposal.made").order_by("-seq").first()
         table.act("bob", "proposal.rejected", {"proposal": str(made.uid)})
+        assert table.state["proposals"][str(made.seq)]["status"] == "rejected"
+        assert str(note.seq) not in table.state["undone"]
 
 
 __all__ = ["Table", "play_cg", "correct_and_undo", "DiceNeeded", "default_faces", "submit"]

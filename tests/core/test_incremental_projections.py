@@ -115,3 +115,18 @@ def test_rows_not_known_to_be_the_last_states_are_compared_in_full(club, people,
     assert RosterEntry.objects.filter(campaign=campaign).count() == 5
     assert not RosterEntry.objects.filter(campaign=campaign, name="Drawn by an older build").exists()
 
+
+
+def test_an_older_fold_never_overwrites_a_later_snapshot(skirmish, people):
+    from campaigns.models import Snapshot
+    from campaigns.services.state import store_snapshot
+
+    older = current_state(skirmish)
+    submit(skirmish, people["alice"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    store_snapshot(skirmish, older)  # the odds task, done folding a journal read before the append
+    assert Snapshot.objects.get(campaign=skirmish).seq == skirmish.last_seq > older["seq"]
+    with CaptureQueriesContext(connection) as queries:  # so the next append folds no journal
+        submit(skirmish, people["bob"], "skirmish.supply")
+    journal = [q["sql"] for q in queries.captured_queries if 'FROM "campaigns_event"' in q["sql"]]
+    assert journal and all('"campaigns_event"."kind" IN' in sql for sql in journal), journal
