@@ -108,10 +108,14 @@ class RefereeInputSerializer(serializers.Serializer):
     username = username_field(allow_null=True, help_text="null: no referee.")
 
 
-def _digest(value) -> str:
+def detail_representation(campaign) -> str:
+    """The name of the detail answer in the cache of kept answers: what it shows beyond the
+    journal (club, people's names) is part of it."""
     import hashlib
 
-    return hashlib.sha256(repr(value).encode()).hexdigest()[:16]
+    row = (campaign.club.slug, campaign.club.name, campaign.created_by.username,
+           campaign.referee.username if campaign.referee else None)
+    return "api.detail:" + hashlib.sha256(repr(row).encode()).hexdigest()[:16]
 
 
 def campaign_detail(campaign, page) -> dict:
@@ -182,10 +186,7 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
-        # What it shows beyond the journal (club, people's names) is part of the key.
-        row = (campaign.club.slug, campaign.club.name, campaign.created_by.username,
-               campaign.referee.username if campaign.referee else None)
-        return cached_json(request, campaign, viewer, f"api.detail:{_digest(row)}",
+        return cached_json(request, campaign, viewer, detail_representation(campaign),
                            lambda: campaign_detail(campaign, selectors.campaign_page(campaign, viewer)))
 
 

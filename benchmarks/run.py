@@ -287,9 +287,11 @@ def _mean(a, b):
 def session_cookie() -> str:
     """A signed-in session for the benchmark user, made the way django.contrib.auth.login makes one."""
     from django.conf import settings
-    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
-    from django.contrib.sessions.backends.db import SessionStore
+    from importlib import import_module
 
+    from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
+
+    SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
     user = get_user_model().objects.get(username=generate.USER)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)

@@ -127,6 +127,17 @@ def key(campaign, viewer: Viewer, representation: str) -> str | None:
     return f"muster:view:{BUILD}:{campaign.pk}:{name}:{at}:{'o' if viewer.organizer else 'm'}:{representation}"
 
 
+def kept(campaign, viewer: Viewer, representation: str):
+    """What `cached` keeps under this key, or MISSING: never computed here (the stored positions
+    are used only when they are the journal's; a refresh is left to the full answer)."""
+    name = audience(viewer)
+    stored = campaign.positions or {}
+    if name is None or stored.get("seq") != campaign.last_seq or name not in stored:
+        return MISSING
+    return get(f"muster:view:{BUILD}:{campaign.pk}:{name}:{stored[name]}:{'o' if viewer.organizer else 'm'}:"
+               f"{representation}")
+
+
 def cached(campaign, viewer: Viewer, representation: str, build: Callable[[], T]) -> T:
     """`build()`, computed once per key; with no position (or the cache down) computed every time."""
     name = key(campaign, viewer, representation)

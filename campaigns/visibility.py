@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
+from . import prepared
 from .errors import NotFound
 from .models import Campaign, Club, Event, Membership, SidePlayer
 from .records import Viewer
@@ -83,24 +84,53 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     little more, so the query is written once (``_campaign_sql``) rather than built each time.
     A referee reads every side of the system (the campaign's sides are the system's).
     `lock`: the campaign row is locked for the current transaction (the journal's writers)."""
-    from django.contrib.auth import get_user_model
     from django.db import connection
-
-    from .systems import get_system
 
     if not user.is_authenticated:
         raise NotFound("campaign")
+    pk = _campaign_pk(pk)
+    sql = _campaign_sql(signed_in=False)
+    if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
+        sql += " FOR UPDATE OF c"
+    found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _EXTRA[False]) if pk else None
+    if found is None:
+        raise NotFound("campaign")
+    return _campaign_and_viewer(found, user.id, user.username)
+
+
+def signed_in_campaign(user_id, pk, session_key: str) -> tuple[dict, Campaign, Viewer] | None:
+    """``campaign_and_viewer`` for the user of a session, with what decides whether the session
+    still signs them in (``api.kept``): the user's row and whether the session's row is there and
+    unexpired. One query for all. None where ``campaign_and_viewer`` raises NotFound."""
+    from django.utils import timezone
+
+    pk = _campaign_pk(pk, missing=0)
+    params = [user_id, session_key, timezone.now(), user_id, pk]
+    row = prepared.one(Campaign, _campaign_sql(signed_in=True), params, _EXTRA[True]) if pk else None
+    if row is None:
+        return None
+    user = {"id": row.me_id, "username": row.me_username, "password": row.me_password,
+            "is_active": bool(row.me_is_active), "session_live": bool(row.session_live)}
+    return (user, *_campaign_and_viewer(row, row.me_id, row.me_username))
+
+
+def _campaign_pk(pk, missing=None) -> int:
     try:
         pk = int(pk)
     except (TypeError, ValueError):
-        raise NotFound("campaign") from None
-    sql = _campaign_sql()
-    if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
-        sql += " FOR UPDATE OF c"
-    found = list(Campaign.objects.raw(sql, [user.pk, user.pk, pk])) if 0 < pk < 2**63 else []
-    if not found:
+        pk = 0
+    if 0 < pk < 2**63:
+        return pk
+    if missing is None:
         raise NotFound("campaign")
-    campaign = found[0]
+    return missing
+
+
+def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]:
+    from django.contrib.auth import get_user_model
+
+    from .systems import get_system
+
     User = get_user_model()
     campaign.club = Club.from_db(campaign._state.db, ["id", "name", "slug"],
                                  [campaign.club_id, campaign.club_name, campaign.club_slug])
@@ -110,37 +140,48 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
         campaign.referee = User.from_db(campaign._state.db, ["id", "username"],
                                         [campaign.referee_id, campaign.referee_name])
     organizer = campaign.my_role == Membership.ORGANIZER
-    if campaign.referee_id is not None and campaign.referee_id == user.id:
+    if campaign.referee_id is not None and campaign.referee_id == user_id:
         sides = frozenset(get_system(campaign.system).side_slugs())
-        return campaign, Viewer(user.username, sides, referee=True, organizer=organizer, member=True)
+        return campaign, Viewer(username, sides, referee=True, organizer=organizer, member=True)
     playing = campaign.my_side
-    return campaign, Viewer(user.username, frozenset([playing]) if playing else frozenset(), playing=playing,
+    return campaign, Viewer(username, frozenset([playing]) if playing else frozenset(), playing=playing,
                             organizer=organizer, member=True)
 
 
-_SQL: list[str] = []
+_SQL: dict[bool, str] = {}
+# The columns of _campaign_sql after the campaign's own, in order.
+_EXTRA = {False: ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")}
+_EXTRA[True] = (*_EXTRA[False], "me_id", "me_username", "me_password", "me_is_active", "session_live")
 
 
-def _campaign_sql() -> str:
-    """The lookup of ``campaign_and_viewer`` (params: user, user, campaign), from the models' tables."""
-    if not _SQL:
+def _campaign_sql(signed_in: bool) -> str:
+    """The lookup of ``campaign_and_viewer`` (params: user, user, campaign), from the models' tables;
+    `signed_in`: with the user's own row and their session's (``signed_in_campaign``; params: user,
+    session key, now, user, campaign)."""
+    if signed_in not in _SQL:
         from django.contrib.auth import get_user_model
 
         from .models import Side
 
         table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Side, SidePlayer, get_user_model())}
         columns = ", ".join(f"c.{f.column}" for f in Campaign._meta.concrete_fields)
-        _SQL.append(
+        from django.contrib.sessions.models import Session
+
+        me = (", me.id AS me_id, me.username AS me_username, me.password AS me_password, "
+              f"me.is_active AS me_is_active, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
+              "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live") if signed_in else ""
+        join_me = f" INNER JOIN {table[get_user_model()]} me ON me.id = m.user_id" if signed_in else ""
+        _SQL[signed_in] = (
             f"SELECT {columns}, m.role AS my_role, cl.name AS club_name, cl.slug AS club_slug, "
             f"cb.username AS created_by_name, rf.username AS referee_name, "
             f"(SELECT s.slug FROM {table[SidePlayer]} sp INNER JOIN {table[Side]} s ON sp.side_id = s.id "
-            f"WHERE s.campaign_id = c.id AND sp.user_id = %s ORDER BY sp.id LIMIT 1) AS my_side "
+            f"WHERE s.campaign_id = c.id AND sp.user_id = %s ORDER BY sp.id LIMIT 1) AS my_side{me} "
             f"FROM {table[Campaign]} c INNER JOIN {table[Club]} cl ON cl.id = c.club_id "
-            f"INNER JOIN {table[Membership]} m ON m.club_id = c.club_id AND m.user_id = %s "
+            f"INNER JOIN {table[Membership]} m ON m.club_id = c.club_id AND m.user_id = %s{join_me} "
             f"INNER JOIN {table[get_user_model()]} cb ON cb.id = c.created_by_id "
             f"LEFT OUTER JOIN {table[get_user_model()]} rf ON rf.id = c.referee_id WHERE c.id = %s"
         )
-    return _SQL[0]
+    return _SQL[signed_in]
 
 
 def viewers_for(user, campaigns) -> dict[int, Viewer]:

@@ -62,7 +62,8 @@ MIDDLEWARE = [
     "django.contrib.auth.middleware.AuthenticationMiddleware",
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
-    "axes.middleware.AxesMiddleware",  # last: turns a locked-out sign-in into muster.signin's answer
+    "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into muster.signin's answer
+    "api.kept.KeptAnswers",  # last: a kept API answer skips the views (api/kept.py)
 ]
 
 ROOT_URLCONF = "muster.urls"
@@ -91,6 +92,9 @@ DATABASES = {
 # connection costs more than a cached answer), checked before reuse.
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
+# The fixed lookups of every request are prepared statements on PostgreSQL (campaigns/prepared.py);
+# off for a pooler that keeps none (PgBouncer before 1.21 in transaction mode).
+DB_PREPARED_LOOKUPS = env.bool("DB_PREPARED_LOOKUPS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
     # WAL + IMMEDIATE transactions: concurrent writers wait instead of failing
     # with "database is locked" (SQLite has no SELECT ... FOR UPDATE).
@@ -106,7 +110,7 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # --- Cache, Celery ------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
 if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": REDIS_URL}}
+    CACHES = {"default": {"BACKEND": "muster.cache.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
     CELERY_TASK_ALWAYS_EAGER = False
 else:
@@ -217,6 +221,9 @@ SPECTACULAR_SETTINGS = {
 # --- Security (HTTPS-only on a public site; plain HTTP on the loopback) ----------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PUBLIC_SITE)
+# Sessions read from the cache, written through to the database: a signed-in request's first
+# lookup costs a cache read, not a query (api/kept.py serves kept answers on that alone).
+SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PUBLIC_SITE else 0)

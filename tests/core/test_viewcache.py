@@ -66,7 +66,9 @@ def test_keys_name_the_audience_and_the_organizer(skirmish, people):
     assert viewcache.key(skirmish, visibility.viewer_for(people["outsider"], skirmish), "x") is None
 
 
-def test_a_kept_answer_costs_the_session_the_user_and_the_campaign_row(skirmish, people):
+def test_a_kept_answer_costs_one_query_for_the_user_and_the_campaign_row(skirmish, people):
+    """The session comes from the cache (cached_db); the user, membership, seat and campaign in
+    one query (api.kept)."""
     from rest_framework.test import APIClient
 
     client = APIClient()
@@ -77,7 +79,7 @@ def test_a_kept_answer_costs_the_session_the_user_and_the_campaign_row(skirmish,
         with CaptureQueriesContext(connection) as queries:
             again = client.get(url)
         assert again.content == first.content and again.status_code == 200
-        assert len(queries) == 3, [q["sql"][:80] for q in queries]  # session, user, campaign + seat
+        assert len(queries) == 1, [q["sql"][:80] for q in queries]
 
 
 def test_a_fragment_holding_a_form_is_never_kept(skirmish, people):
