@@ -1,18 +1,21 @@
-"""Kept answers, served before the API's machinery.
+"""Kept answers and the campaign list, served before the API's machinery.
 
 A campaign's detail and state answers are kept as JSON bytes per audience position
 (``campaigns.viewcache``). Through the whole stack a kept answer still cost about ten times
-what serving bytes costs: the session row, the user row, the campaign row, DRF's request,
-negotiation and permission checks. For a plain GET of those URLs by a browser or client signed
-in with the session cookie, this middleware answers with one cache read for the session
-(``cached_db`` sessions), one query for the user's row, membership, seat and the campaign
-(``visibility.signed_in_campaign``), and one cache read for the bytes.
+what serving bytes costs: the session, the user row, the campaign row, DRF's request,
+negotiation and permission checks. For a plain GET of those URLs, signed in with the session
+cookie, this middleware answers with one prepared query (``visibility.signed_in_campaign``:
+whether the session row lives, the user's row, membership, seat and the campaign) and the bytes
+from the process's memory of kept answers (``muster.cache``; Redis behind it). What a session
+key signs in (the user and their password's hash) is remembered by the process: Django gives a
+new key at every sign-in. The campaign list's first page (``?club=`` or nothing) is drawn from
+one query the same way (``visibility.signed_in_campaign_list``).
 
 It serves only what the full answer would be, byte for byte, and only when it can settle
-everything the full path would: anything else (a token, a query string, the browsable API, a
-session whose user is gone, inactive or has changed password, a campaign that is not theirs,
-an answer not kept yet) goes on to the views, which answer as always, reusing the campaign and
-viewer read here for the same user.
+everything the full path would: anything else (a token, another query string, the browsable
+API, a session ended or expired, a user gone, inactive or with a new password, a campaign that
+is not theirs, an answer not kept yet, a list longer than a page) goes on to the views, which
+answer as always, reusing the campaign and viewer read here for the same user.
 """
 
 from __future__ import annotations
@@ -29,6 +32,10 @@ from django.utils.crypto import constant_time_compare
 from campaigns import viewcache, visibility
 from muster.memory import Recent
 
+from .pagination import Pagination
+from .renderers import JSONRenderer
+
+_LIST = "/api/v1/campaigns/"
 _ROUTE = re.compile(r"^/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?$")
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
@@ -46,9 +53,13 @@ class KeptAnswers:
         self.get_response = get_response
 
     def __call__(self, request):
-        match = _ROUTE.match(request.path_info) if request.method == "GET" else None
-        if match is not None and _plain(request):
-            answer = _answer(request, match["pk"], bool(match["state"]))
+        if request.method == "GET" and _plain(request):
+            answer = None
+            if request.path_info == _LIST:
+                answer = _list(request)
+            elif not request.META.get("QUERY_STRING"):
+                match = _ROUTE.match(request.path_info)
+                answer = _answer(request, match["pk"], bool(match["state"])) if match else None
             if answer is not None:
                 return answer
         return self.get_response(request)
@@ -57,7 +68,7 @@ class KeptAnswers:
 def _plain(request) -> bool:
     """A GET that DRF would answer with JSON, signed in by session only."""
     meta = request.META
-    if meta.get("QUERY_STRING") or "HTTP_AUTHORIZATION" in meta:
+    if "HTTP_AUTHORIZATION" in meta:
         return False
     accept = meta.get("HTTP_ACCEPT", "")
     return all(part.split(";", 1)[0].strip() in _JSON_ACCEPTED for part in accept.split(",")) if accept else True
@@ -72,11 +83,7 @@ def _answer(request, pk: str, state: bool):
     if found is None:
         return None
     user, campaign, viewer = found
-    # What django.contrib.auth.get_user settles, and the session store: a session not ended nor
-    # expired, of an active user whose password is the one it was signed in with (a fallback
-    # secret's hash is left to Django: it rotates the session).
-    if not (user["session_live"] and user["is_active"] and constant_time_compare(session_hash, _auth_hash(user))):
-        _SESSIONS.drop(session_key)
+    if not _still_signed_in(session_key, session_hash, user):
         return None
     request.kept_campaign = (user["id"], campaign, viewer)
     if state:
@@ -92,6 +99,42 @@ def _answer(request, pk: str, state: bool):
     response.headers["Vary"] = "Accept, Cookie"
     response.headers["Allow"] = _ALLOW
     return response
+
+
+def _list(request):
+    """The first page of the campaign list, when it is the only page: all the user's clubs or one
+    (``?club=``); any other question (filters, pages, a list longer than a page) goes to the view."""
+    query = request.GET
+    if set(query) - {"club"} or len(query.getlist("club")) > 1 or len(query.get("club", "")) > 100:
+        return None
+    signed_in = _session(request)
+    if signed_in is None:
+        return None
+    session_key, (user_id, session_hash) = signed_in
+    page = Pagination.page_size  # the view's
+    found = visibility.signed_in_campaign_list(user_id, session_key, query.get("club", ""), page + 1)
+    if found is None or not _still_signed_in(session_key, session_hash, found[0]):
+        return None
+    user, rows = found
+    if len(rows) > page:
+        return None
+    from .campaigns import _summary
+
+    body = {"count": len(rows), "next": None, "previous": None, "results": [_summary(row) for row in rows]}
+    response = HttpResponse(JSONRenderer().render(body), content_type="application/json")
+    response.headers["Vary"] = "Accept, Cookie"
+    response.headers["Allow"] = "GET, POST, HEAD, OPTIONS"
+    return response
+
+
+def _still_signed_in(session_key, session_hash, user: dict) -> bool:
+    """What django.contrib.auth.get_user settles, and the session store: a session not ended nor
+    expired, of an active user whose password is the one it was signed in with (a fallback
+    secret's hash is left to Django: it rotates the session)."""
+    if user["session_live"] and user["is_active"] and constant_time_compare(session_hash, _auth_hash(user)):
+        return True
+    _SESSIONS.drop(session_key)
+    return False
 
 
 def _session(request):

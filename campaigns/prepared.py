@@ -41,6 +41,32 @@ def one(model, sql: str, params: list, extra: tuple[str, ...]):
     return instance
 
 
+def rows(sql: str, params: list, fields: dict) -> list[tuple]:
+    """Every row of `sql`, the columns at the positions of `fields` (position -> model field)
+    converted as the ORM converts that field."""
+    connection = connections["default"]
+    with _cursor(connection) as cursor:
+        cursor.execute(sql, params)
+        found = cursor.fetchall()
+    converters = {}
+    for position, field in fields.items():
+        column = field.get_col(field.model._meta.db_table)
+        found_here = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
+        if found_here:
+            converters[position] = (found_here, column)
+    if not converters:
+        return found
+    out = []
+    for row in found:
+        row = list(row)
+        for position, (functions, column) in converters.items():
+            if row[position] is not None:
+                for function in functions:
+                    row[position] = function(row[position], column, connection)
+        out.append(tuple(row))
+    return out
+
+
 def _converters(connection, model):
     """The compiler and the converters of the model's columns on this connection, found once."""
     known = connection.__dict__.setdefault("_prepared_converters", {})

@@ -114,6 +114,42 @@ def signed_in_campaign(user_id, pk, session_key: str) -> tuple[dict, Campaign, V
     return (user, *_campaign_and_viewer(row, row.me_id, row.me_username))
 
 
+def signed_in_campaign_list(user_id, session_key: str, club_slug: str, limit: int) -> tuple[dict, list[dict]] | None:
+    """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
+    empty), newest first, at most `limit`, with what decides whether the session still signs them
+    in (``api.kept``): one query. Rows have the list's columns (``api.campaigns._SUMMARY_COLUMNS``).
+    None when the user is gone."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+    from django.utils import timezone
+
+    if not _SQL.get("list"):
+        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, get_user_model())}
+        _SQL["list"] = (
+            "SELECT me.id, me.username, me.password, me.is_active, "
+            f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
+            "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at "
+            f"FROM {table[get_user_model()]} me "
+            f"LEFT OUTER JOIN {table[Membership]} m ON m.user_id = me.id "
+            f"LEFT OUTER JOIN {table[Club]} cl ON cl.id = m.club_id AND (%s = '' OR cl.slug = %s) "
+            f"LEFT OUTER JOIN {table[Campaign]} c ON c.club_id = cl.id "
+            f"LEFT OUTER JOIN {table[get_user_model()]} cb ON cb.id = c.created_by_id "
+            f"LEFT OUTER JOIN {table[get_user_model()]} rf ON rf.id = c.referee_id "
+            "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC LIMIT %s"
+        )
+    created_at = Campaign._meta.get_field("created_at")
+    found = prepared.rows(_SQL["list"], [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
+                          {14: created_at})
+    if not found:
+        return None
+    first = found[0]
+    user = {"id": first[0], "username": first[1], "password": first[2], "is_active": bool(first[3]),
+            "session_live": bool(first[4])}
+    names = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
+             "created_by__username", "created_at")
+    return user, [dict(zip(names, row[5:], strict=True)) for row in found if row[5] is not None]
+
+
 def _campaign_pk(pk, missing=None) -> int:
     try:
         pk = int(pk)
@@ -148,7 +184,7 @@ def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]
                             organizer=organizer, member=True)
 
 
-_SQL: dict[bool, str] = {}
+_SQL: dict = {}
 # The columns of _campaign_sql after the campaign's own, in order.
 _EXTRA = {False: ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")}
 _EXTRA[True] = (*_EXTRA[False], "me_id", "me_username", "me_password", "me_is_active", "session_live")

@@ -152,3 +152,35 @@ def test_a_dead_database_connection_is_opened_again_not_a_500(skirmish, people):
     connection.health_check_enabled = True
     answer = client.get(url)
     assert answer.status_code == 200 and answer.content == expected
+
+
+@pytest.mark.parametrize("query", ["", "?club=the-club"])
+def test_the_campaign_list_is_the_views_answer_byte_for_byte(skirmish, people, club, query):
+    from campaigns.services import campaigns as svc
+
+    svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
+    url = "/api/v1/campaigns/" + query.replace("the-club", club.slug)
+    client = _signed_in(people["bob"])
+    with CaptureQueriesContext(connection) as queries:
+        fast = client.get(url)
+    assert len(queries) == 1  # served before the view
+    view = client.get(url + ("&" if query else "?") + "page=1")  # the view's
+    assert fast.status_code == view.status_code == 200
+    assert fast.content == view.content
+    assert [row["name"] for row in fast.json()["results"]] == ["Second war", "Test war"]
+    assert {h: fast.headers.get(h) for h in HEADERS} == {h: view.headers.get(h) for h in HEADERS}
+
+
+def test_the_list_of_another_club_or_of_a_non_member_is_empty(skirmish, people):
+    assert _signed_in(people["outsider"]).get("/api/v1/campaigns/").json()["count"] == 0
+    assert _signed_in(people["bob"]).get("/api/v1/campaigns/?club=no-such-club").json()["count"] == 0
+
+
+def test_a_list_longer_than_a_page_goes_to_the_view(skirmish, people, club, monkeypatch):
+    from api.pagination import Pagination
+    from campaigns.services import campaigns as svc
+
+    monkeypatch.setattr(Pagination, "page_size", 1)
+    svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
+    answer = _signed_in(people["bob"]).get("/api/v1/campaigns/")
+    assert answer.json()["count"] == 2 and answer.json()["next"].endswith("?page=2")
