@@ -34,15 +34,16 @@ class CampaignSummarySerializer(serializers.Serializer):
 
 _SUMMARY_COLUMNS = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
                     "created_by__username", "created_at")
-_WHEN = serializers.DateTimeField()
+def summaries(rows) -> list[dict]:
+    """CampaignSummarySerializer's output, from rows of _SUMMARY_COLUMNS: the same dates, with the
+    current time zone looked up once rather than per row."""
+    from django.utils import timezone
 
-
-def _summary(row: dict) -> dict:
-    """A CampaignSummarySerializer's output, from a row of _SUMMARY_COLUMNS."""
-    return {"id": row["id"], "name": row["name"], "club": {"slug": row["club__slug"], "name": row["club__name"]},
-            "system": row["system"], "variant": row["variant"], "status": row["status"],
-            "referee": row["referee__username"], "created_by": row["created_by__username"],
-            "created_at": _WHEN.to_representation(row["created_at"])}
+    when = serializers.DateTimeField(default_timezone=timezone.get_current_timezone()).to_representation
+    return [{"id": row["id"], "name": row["name"], "club": {"slug": row["club__slug"], "name": row["club__name"]},
+             "system": row["system"], "variant": row["variant"], "status": row["status"],
+             "referee": row["referee__username"], "created_by": row["created_by__username"],
+             "created_at": when(row["created_at"])} for row in rows]
 
 
 class SideOutputSerializer(serializers.Serializer):
@@ -156,7 +157,7 @@ class CampaignListCreateApi(generics.ListAPIView):
     def list(self, request, *args, **kwargs):
         # Only the columns a summary shows, as plain rows: no model instances, no snapshots.
         rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()).values(*_SUMMARY_COLUMNS))
-        return self.get_paginated_response([_summary(row) for row in rows])
+        return self.get_paginated_response(summaries(rows))
 
     @extend_schema(
         operation_id="campaigns_create", request=CampaignCreateInputSerializer,

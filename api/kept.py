@@ -27,6 +27,7 @@ from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_K
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.http import HttpResponse
+from rest_framework.utils.urls import replace_query_param
 from django.utils.crypto import constant_time_compare
 
 from campaigns import viewcache, visibility
@@ -79,7 +80,7 @@ def _answer(request, pk: str, state: bool):
     if signed_in is None:
         return None
     session_key, (user_id, session_hash) = signed_in
-    found = _signed_in_campaign(user_id, pk, session_key)
+    found = _without_health_check(visibility.signed_in_campaign, user_id, pk, session_key)
     if found is None:
         return None
     user, campaign, viewer = found
@@ -102,8 +103,8 @@ def _answer(request, pk: str, state: bool):
 
 
 def _list(request):
-    """The first page of the campaign list, when it is the only page: all the user's clubs or one
-    (``?club=``); any other question (filters, pages, a list longer than a page) goes to the view."""
+    """The first page of the campaign list: all the user's clubs or one (``?club=``); any other
+    question (filters, pages) goes to the view."""
     query = request.GET
     if set(query) - {"club"} or len(query.getlist("club")) > 1 or len(query.get("club", "")) > 100:
         return None
@@ -112,15 +113,16 @@ def _list(request):
         return None
     session_key, (user_id, session_hash) = signed_in
     page = Pagination.page_size  # the view's
-    found = visibility.signed_in_campaign_list(user_id, session_key, query.get("club", ""), page + 1)
+    found = _without_health_check(visibility.signed_in_campaign_list, user_id, session_key, query.get("club", ""),
+                                  page)
     if found is None or not _still_signed_in(session_key, session_hash, found[0]):
         return None
-    user, rows = found
-    if len(rows) > page:
-        return None
-    from .campaigns import _summary
+    user, rows, count = found
+    from .campaigns import summaries
 
-    body = {"count": len(rows), "next": None, "previous": None, "results": [_summary(row) for row in rows]}
+    # As PageNumberPagination links the next page.
+    following = replace_query_param(request.build_absolute_uri(), "page", 2) if count > page else None
+    body = {"count": count, "next": following, "previous": None, "results": summaries(rows)}
     response = HttpResponse(JSONRenderer().render(body), content_type="application/json")
     response.headers["Vary"] = "Accept, Cookie"
     response.headers["Allow"] = "GET, POST, HEAD, OPTIONS"
@@ -161,19 +163,19 @@ def _session(request):
     return key, found
 
 
-def _signed_in_campaign(user_id, pk, session_key):
-    """visibility.signed_in_campaign without Django's health check first (a SELECT 1 round trip
-    per request, CONN_HEALTH_CHECKS): a connection that has died is found by the lookup itself,
-    then closed and opened again, once, as the health check would have."""
+def _without_health_check(lookup, *args):
+    """`lookup(*args)` without Django's health check first (a SELECT 1 round trip per request,
+    CONN_HEALTH_CHECKS): a connection that has died is found by the lookup itself, then closed
+    and opened again, once, as the health check would have."""
     if connection.health_check_enabled and not connection.in_atomic_block:
         connection.health_check_done = True
         try:
-            return visibility.signed_in_campaign(user_id, pk, session_key)
+            return lookup(*args)
         except (InterfaceError, OperationalError):
             if connection.is_usable():
                 raise
             connection.close()
-    return visibility.signed_in_campaign(user_id, pk, session_key)
+    return lookup(*args)
 
 
 def _auth_hash(user: dict) -> str:

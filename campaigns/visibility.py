@@ -114,11 +114,12 @@ def signed_in_campaign(user_id, pk, session_key: str) -> tuple[dict, Campaign, V
     return (user, *_campaign_and_viewer(row, row.me_id, row.me_username))
 
 
-def signed_in_campaign_list(user_id, session_key: str, club_slug: str, limit: int) -> tuple[dict, list[dict]] | None:
+def signed_in_campaign_list(user_id, session_key: str, club_slug: str,
+                            limit: int) -> tuple[dict, list[dict], int] | None:
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
-    empty), newest first, at most `limit`, with what decides whether the session still signs them
-    in (``api.kept``): one query. Rows have the list's columns (``api.campaigns._SUMMARY_COLUMNS``).
-    None when the user is gone."""
+    empty), newest first, the first `limit` and how many in all, with what decides whether the
+    session still signs them in (``api.kept``): one query. Rows have the list's columns
+    (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.models import Session
     from django.utils import timezone
@@ -128,7 +129,8 @@ def signed_in_campaign_list(user_id, session_key: str, club_slug: str, limit: in
         _SQL["list"] = (
             "SELECT me.id, me.username, me.password, me.is_active, "
             f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
-            "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at "
+            "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
+            "COUNT(c.id) OVER () "
             f"FROM {table[get_user_model()]} me "
             f"LEFT OUTER JOIN {table[Membership]} m ON m.user_id = me.id "
             f"LEFT OUTER JOIN {table[Club]} cl ON cl.id = m.club_id AND (%s = '' OR cl.slug = %s) "
@@ -147,7 +149,7 @@ def signed_in_campaign_list(user_id, session_key: str, club_slug: str, limit: in
             "session_live": bool(first[4])}
     names = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
              "created_by__username", "created_at")
-    return user, [dict(zip(names, row[5:], strict=True)) for row in found if row[5] is not None]
+    return user, [dict(zip(names, row[5:15], strict=True)) for row in found if row[5] is not None], first[15]
 
 
 def _campaign_pk(pk, missing=None) -> int:

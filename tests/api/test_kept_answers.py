@@ -161,9 +161,8 @@ def test_the_campaign_list_is_the_views_answer_byte_for_byte(skirmish, people, c
     svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
     url = "/api/v1/campaigns/" + query.replace("the-club", club.slug)
     client = _signed_in(people["bob"])
-    with CaptureQueriesContext(connection) as queries:
-        fast = client.get(url)
-    assert len(queries) == 1  # served before the view
+    fast, kept_path = _kept(client, url)
+    assert kept_path  # served before the view
     view = client.get(url + ("&" if query else "?") + "page=1")  # the view's
     assert fast.status_code == view.status_code == 200
     assert fast.content == view.content
@@ -176,11 +175,17 @@ def test_the_list_of_another_club_or_of_a_non_member_is_empty(skirmish, people):
     assert _signed_in(people["bob"]).get("/api/v1/campaigns/?club=no-such-club").json()["count"] == 0
 
 
-def test_a_list_longer_than_a_page_goes_to_the_view(skirmish, people, club, monkeypatch):
+@pytest.mark.parametrize("query", ["", "?club=the-club"])
+def test_a_list_longer_than_a_page_links_the_next_as_the_view_does(skirmish, people, club, monkeypatch, query):
     from api.pagination import Pagination
     from campaigns.services import campaigns as svc
 
     monkeypatch.setattr(Pagination, "page_size", 1)
     svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
-    answer = _signed_in(people["bob"]).get("/api/v1/campaigns/")
-    assert answer.json()["count"] == 2 and answer.json()["next"].endswith("?page=2")
+    url = "/api/v1/campaigns/" + query.replace("the-club", club.slug)
+    client = _signed_in(people["bob"])
+    fast, kept_path = _kept(client, url)
+    assert kept_path and fast.json()["count"] == 2 and fast.json()["next"].endswith("page=2")
+    assert fast.json()["results"][0]["name"] == "Second war"
+    view = client.get(url, HTTP_ACCEPT="application/json, text/plain")  # not plain JSON: the view answers
+    assert view.content == fast.content
