@@ -37,6 +37,7 @@ from .pagination import Pagination
 from .renderers import JSONRenderer
 
 _LIST = "/api/v1/campaigns/"
+_SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
 _ROUTE = re.compile(r"^/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?$")
 _MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
@@ -106,7 +107,7 @@ def _list(request):
     """The first page of the campaign list: all the user's clubs or one (``?club=``); any other
     question (filters, pages) goes to the view."""
     query = request.GET
-    if set(query) - {"club"} or len(query.getlist("club")) > 1 or len(query.get("club", "")) > 100:
+    if set(query) - {"club"} or len(query.getlist("club")) > 1 or not _SLUG.fullmatch(query.get("club", "")):
         return None
     signed_in = _session(request)
     if signed_in is None:

@@ -175,6 +175,15 @@ def test_the_list_of_another_club_or_of_a_non_member_is_empty(skirmish, people):
     assert _signed_in(people["bob"]).get("/api/v1/campaigns/?club=no-such-club").json()["count"] == 0
 
 
+@pytest.mark.parametrize("asked", ["\x00", "a b", "x" * 101])
+def test_a_club_that_cannot_be_a_slug_goes_to_the_view(skirmish, people, asked):
+    from urllib.parse import urlencode
+
+    client = _signed_in(people["bob"])
+    answer, kept_path = _kept(client, "/api/v1/campaigns/?" + urlencode({"club": asked}))
+    assert not kept_path and answer.status_code in (200, 400)
+
+
 @pytest.mark.parametrize("query", ["", "?club=the-club"])
 def test_a_list_longer_than_a_page_links_the_next_as_the_view_does(skirmish, people, club, monkeypatch, query):
     from api.pagination import Pagination
