@@ -39,7 +39,7 @@ from .renderers import JSONRenderer
 _LIST = "/api/v1/campaigns/"
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
 _ROUTE = re.compile(r"^/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?$")
-_MODEL_BACKEND = "django.contrib.auth.backends.ModelBackend"
+_MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
 _DATABASE_SESSIONS = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
 _JSON_ACCEPTED = {"application/json", "*/*", "application/*"}  # what DRF answers with its JSON renderer
@@ -157,7 +157,7 @@ def _session(request):
             backend, session_hash = session[BACKEND_SESSION_KEY], session[HASH_SESSION_KEY]
         except (KeyError, ValueError, TypeError, ValidationError):
             return None
-        if backend != _MODEL_BACKEND or backend not in settings.AUTHENTICATION_BACKENDS or not session_hash:
+        if backend not in _MODEL_BACKENDS or backend not in settings.AUTHENTICATION_BACKENDS or not session_hash:
             return None
         found = (user_id, session_hash)
         _SESSIONS.put(key, found)

@@ -295,7 +295,7 @@ def session_cookie() -> str:
     user = get_user_model().objects.get(username=generate.USER)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
-    session[BACKEND_SESSION_KEY] = "django.contrib.auth.backends.ModelBackend"
+    session[BACKEND_SESSION_KEY] = "muster.auth.ModelBackend"
     session[HASH_SESSION_KEY] = user.get_session_auth_hash()
     session.create()
     return f"{settings.SESSION_COOKIE_NAME}={session.session_key}"

@@ -140,7 +140,8 @@ AUTH_PASSWORD_VALIDATORS = [
 ]
 AUTHENTICATION_BACKENDS = [
     "axes.backends.AxesStandaloneBackend",  # refuses a locked-out sign-in before any password check
-    "django.contrib.auth.backends.ModelBackend",
+    "muster.auth.ModelBackend",  # Django's, reading the signed-in user with a prepared statement
+    "django.contrib.auth.backends.ModelBackend",  # sessions signed in before muster.auth was listed
 ]
 # Sign-in throttling (muster.signin): per username and address, counted in the database.
 AXES_FAILURE_LIMIT = env.int("LOGIN_FAILURE_LIMIT", default=5)

@@ -153,7 +153,7 @@ def open_pdf(user, job_id):
 
 def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
     """The newest jobs of a campaign whose sheets this viewer may read."""
-    return list(visibility.print_jobs_for(viewer, campaign).defer("context").order_by("-created_at")[:limit])
+    return visibility.recent_print_jobs(viewer, campaign, limit)
 
 
 def is_stale(job: PrintJob) -> bool:

@@ -40,7 +40,7 @@ def join(request, code: str):
         except NotFound:
             return render(request, "accounts/join_invalid.html", {"problem": _GONE}, status=404)
         else:
-            login(request, new_user, backend="django.contrib.auth.backends.ModelBackend")
+            login(request, new_user, backend="muster.auth.ModelBackend")
             messages.success(request, f"Welcome to {invitation.club.name}, {new_user.username}.")
             return redirect("club", slug=invitation.club.slug)
     context["form"] = form

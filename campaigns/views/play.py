@@ -354,13 +354,14 @@ def propose_export(request, pk: int):
 @page
 def campaign_history(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
-    page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
+    # Lazy: a kept history fragment needs neither the state nor the rows.
     return render(request, "campaigns/history.html", {
         "campaign": campaign, "viewer": viewer, "view_key": viewcache.key(campaign, viewer, "history-page"),
         "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
         "history_forms": _may_propose(campaign, viewer),
-        "state": SimpleLazyObject(lambda: page_data.state), "proposal_form": ProposalForm(),
+        "state": SimpleLazyObject(lambda: selectors.campaign_page(campaign, viewer).state),
+        "proposal_form": ProposalForm(),
     })
 
 

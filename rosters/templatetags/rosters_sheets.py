@@ -1,21 +1,46 @@
 """{% sheets_panel campaign viewer as panel %}: what the sheets panel of the campaign page shows."""
 
 from django import template
+from django.template.defaulttags import CsrfTokenNode
+from django.template.loader import render_to_string
+from django.utils.safestring import mark_safe
 
+from campaigns import viewcache
 from campaigns.systems import get_system
+from muster.memory import Recent
 
 from .. import services, sheets
 
 register = template.Library()
 
+PAPERS = [("A4", "A4"), ("Letter", "US Letter")]
+# The forms depend on the campaign, its system and the viewer's audience only: drawn once per
+# process, with a mark where each render puts its own CSRF token (a form's token is per render).
+_CSRF_MARK = "\x00csrf\x00"
+_CHOICES = Recent(4096)
 
-@register.simple_tag
-def sheets_panel(campaign, viewer) -> dict:
+
+@register.simple_tag(takes_context=True)
+def sheets_panel(context, campaign, viewer) -> dict:
     if viewer is None or not viewer.member:
-        return {"choices": [], "jobs": []}
-    # The sides are the system's (their names too): the page needs no state for them.
-    sides = {"sides": {side.slug: {"name": side.name} for side in get_system(campaign.system).sides}}
-    choices = sheets.choices_for(viewer, campaign, sides)
+        return {"choices": [], "jobs": [], "choices_html": _choices_html(context, campaign, None)}
     jobs = services.jobs_for(viewer, campaign)
-    return {"choices": choices, "jobs": [(job, services.is_stale(job)) for job in jobs],
-            "papers": [("A4", "A4"), ("Letter", "US Letter")]}
+    return {"jobs": [(job, services.is_stale(job)) for job in jobs], "papers": PAPERS,
+            "choices_html": _choices_html(context, campaign, viewer)}
+
+
+def _choices_html(context, campaign, viewer) -> str:
+    who = (tuple(sorted(viewer.sides)), viewer.referee, viewer.member) if viewer is not None else None
+    key = (viewcache.BUILD, campaign.pk, campaign.system, who)
+    drawn = _CHOICES.get(key)
+    if drawn is None:
+        choices = []
+        if viewer is not None:
+            # The sides are the system's (their names too): the page needs no state for them.
+            sides = {"sides": {side.slug: {"name": side.name} for side in get_system(campaign.system).sides}}
+            choices = sheets.choices_for(viewer, campaign, sides)
+        drawn = render_to_string("rosters/_sheet_choices.html", {
+            "campaign": campaign, "panel": {"choices": choices, "papers": PAPERS}, "csrf_input": mark_safe(_CSRF_MARK),
+        })
+        _CHOICES.put(key, drawn)
+    return mark_safe(drawn.replace(_CSRF_MARK, CsrfTokenNode().render(context)))
