@@ -25,12 +25,7 @@ class CampaignScoped:
 
     def campaign_and_viewer(self):
         if not hasattr(self, "_campaign_and_viewer"):
-            # api.kept read them for this user when it could not answer from the cache.
-            kept = getattr(self.request._request, "kept_campaign", None)
-            if kept is not None and kept[0] == self.request.user.pk and self.request.method == "GET":
-                self._campaign_and_viewer = kept[1:]
-            else:
-                self._campaign_and_viewer = selectors.campaign_for(self.request.user, self.kwargs["campaign_id"])
+            self._campaign_and_viewer = selectors.campaign_for(self.request.user, self.kwargs["campaign_id"])
         return self._campaign_and_viewer
 
 

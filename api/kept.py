@@ -4,34 +4,27 @@ A campaign's detail and state answers are kept as JSON bytes per audience positi
 (``campaigns.viewcache``). Through the whole stack a kept answer still cost about ten times
 what serving bytes costs: the session, the user row, the campaign row, DRF's request,
 negotiation and permission checks. For a plain GET of those URLs, signed in with the session
-cookie, this middleware answers with one prepared query (``visibility.signed_in_campaign``:
-whether the session row lives, the user's row, membership, seat and the campaign) and the bytes
-from the process's memory of kept answers (``muster.cache``; Redis behind it). What a session
-key signs in (the user and their password's hash) is remembered by the process: Django gives a
-new key at every sign-in. The campaign list's first page (``?club=`` or nothing) is drawn from
-one query the same way (``visibility.signed_in_campaign_list``).
+cookie, this middleware settles the session, the user and the campaign in one prepared query
+(``campaigns.signed_in``) and answers with the bytes from the process's memory of kept answers
+(``muster.cache``; Redis behind it). The campaign list's first page (``?club=`` or nothing) is
+drawn from one query the same way (``visibility.signed_in_campaign_list``).
 
 It serves only what the full answer would be, byte for byte, and only when it can settle
 everything the full path would: anything else (a token, another query string, the browsable
 API, a session ended or expired, a user gone, inactive or with a new password, a campaign that
-is not theirs, an answer not kept yet, a list longer than a page) goes on to the views, which
-answer as always, reusing the campaign and viewer read here for the same user.
+is not theirs, an answer not kept yet) goes on to the views, which answer as always (signed in
+as the user read here, their first campaign lookup answered by what was read with it).
 """
 
 from __future__ import annotations
 
 import re
 
-from django.conf import settings
-from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
-from django.core.exceptions import ValidationError
-from django.db import InterfaceError, OperationalError, connection
+from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from rest_framework.utils.urls import replace_query_param
-from django.utils.crypto import constant_time_compare
 
-from campaigns import viewcache, visibility
-from muster.memory import Recent
+from campaigns import signed_in, viewcache, visibility
 
 from .pagination import Pagination
 from .renderers import JSONRenderer
@@ -39,15 +32,9 @@ from .renderers import JSONRenderer
 _LIST = "/api/v1/campaigns/"
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
 _ROUTE = re.compile(r"^/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?$")
-_MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
-# Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
-_DATABASE_SESSIONS = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
 _JSON_ACCEPTED = {"application/json", "*/*", "application/*"}  # what DRF answers with its JSON renderer
 # As DRF's views answer (finalize_response): the methods the views allow, and Vary.
 _ALLOW = "GET, HEAD, OPTIONS"
-
-
-_SESSIONS = Recent(10_000)  # session key -> (user id, auth hash), as the session holds them
 
 
 class KeptAnswers:
@@ -77,17 +64,10 @@ def _plain(request) -> bool:
 
 
 def _answer(request, pk: str, state: bool):
-    signed_in = _session(request)
-    if signed_in is None:
-        return None
-    session_key, (user_id, session_hash) = signed_in
-    found = _without_health_check(visibility.signed_in_campaign, user_id, pk, session_key)
+    found = signed_in.campaign(request, pk)
     if found is None:
         return None
-    user, campaign, viewer = found
-    if not _still_signed_in(session_key, session_hash, user):
-        return None
-    request.kept_campaign = (user["id"], campaign, viewer)
+    _, campaign, viewer = found
     if state:
         representation = "api.state"
     else:
@@ -109,16 +89,20 @@ def _list(request):
     query = request.GET
     if set(query) - {"club"} or len(query.getlist("club")) > 1 or not _SLUG.fullmatch(query.get("club", "")):
         return None
-    signed_in = _session(request)
-    if signed_in is None:
+    session = signed_in.session(request)
+    if session is None:
         return None
-    session_key, (user_id, session_hash) = signed_in
+    key, (user_id, session_hash) = session
     page = Pagination.page_size  # the view's
-    found = _without_health_check(visibility.signed_in_campaign_list, user_id, session_key, query.get("club", ""),
-                                  page)
-    if found is None or not _still_signed_in(session_key, session_hash, found[0]):
+    found = signed_in.without_health_check(visibility.signed_in_campaign_list, user_id, key, query.get("club", ""),
+                                           page)
+    if found is None:
         return None
     user, rows, count = found
+    checked = get_user_model().from_db(None, ["id", "password", "is_active"],
+                                       [user["id"], user["password"], user["is_active"]])
+    if not signed_in.still_signed_in(key, session_hash, user["session_live"], checked):
+        return None
     from .campaigns import summaries
 
     # As PageNumberPagination links the next page.
@@ -128,57 +112,3 @@ def _list(request):
     response.headers["Vary"] = "Accept, Cookie"
     response.headers["Allow"] = "GET, POST, HEAD, OPTIONS"
     return response
-
-
-def _still_signed_in(session_key, session_hash, user: dict) -> bool:
-    """What django.contrib.auth.get_user settles, and the session store: a session not ended nor
-    expired, of an active user whose password is the one it was signed in with (a fallback
-    secret's hash is left to Django: it rotates the session)."""
-    if user["session_live"] and user["is_active"] and constant_time_compare(session_hash, _auth_hash(user)):
-        return True
-    _SESSIONS.drop(session_key)
-    return False
-
-
-def _session(request):
-    """(session key, (user id, auth hash)) of a session signed in through the model backend, or None.
-
-    What a session key signs in never changes while the key lives (Django gives a new key at
-    every sign-in), so it is remembered by this process; whether the session still lives is
-    asked of the database with the campaign (``visibility.signed_in_campaign``)."""
-    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not key or len(key) > 64 or settings.SESSION_ENGINE not in _DATABASE_SESSIONS:
-        return None
-    found = _SESSIONS.get(key)
-    if found is None:
-        session = request.session
-        try:
-            user_id = get_user_model()._meta.pk.to_python(session[SESSION_KEY])
-            backend, session_hash = session[BACKEND_SESSION_KEY], session[HASH_SESSION_KEY]
-        except (KeyError, ValueError, TypeError, ValidationError):
-            return None
-        if backend not in _MODEL_BACKENDS or backend not in settings.AUTHENTICATION_BACKENDS or not session_hash:
-            return None
-        found = (user_id, session_hash)
-        _SESSIONS.put(key, found)
-    return key, found
-
-
-def _without_health_check(lookup, *args):
-    """`lookup(*args)` without Django's health check first (a SELECT 1 round trip per request,
-    CONN_HEALTH_CHECKS): a connection that has died is found by the lookup itself, then closed
-    and opened again, once, as the health check would have."""
-    if connection.health_check_enabled and not connection.in_atomic_block:
-        connection.health_check_done = True
-        try:
-            return lookup(*args)
-        except (InterfaceError, OperationalError):
-            if connection.is_usable():
-                raise
-            connection.close()
-    return lookup(*args)
-
-
-def _auth_hash(user: dict) -> str:
-    """The user model's own session hash, from the row's password."""
-    return get_user_model().from_db(None, ["id", "password"], [user["id"], user["password"]]).get_session_auth_hash()

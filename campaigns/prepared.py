@@ -30,15 +30,23 @@ def one(model, sql: str, params: list, extra: tuple[str, ...]):
         row = cursor.fetchone()
     if row is None:
         return None
-    fields = model._meta.concrete_fields
-    values = list(row[:len(fields)])
+    width = len(model._meta.concrete_fields)
+    instance = build(model, row[:width])
+    for name, value in zip(extra, row[width:], strict=True):
+        setattr(instance, name, value)
+    return instance
+
+
+def build(model, values) -> object:
+    """An instance of `model` from the values of its concrete fields, in order, as a query returned
+    them (converted as the ORM converts them)."""
+    using = model.objects.db
+    connection = connections[using]
+    values = list(values)
     compiler, converters = _converters(connection, model)
     if converters:
         values = next(iter(compiler.apply_converters([values], converters)))
-    instance = model.from_db(using, [f.attname for f in fields], values)
-    for name, value in zip(extra, row[len(fields):], strict=True):
-        setattr(instance, name, value)
-    return instance
+    return model.from_db(using, [f.attname for f in model._meta.concrete_fields], values)
 
 
 def rows(sql: str, params: list, fields: dict) -> list[tuple]:

@@ -92,26 +92,32 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     sql = _campaign_sql(signed_in=False)
     if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
         sql += " FOR UPDATE OF c"
-    found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _EXTRA[False]) if pk else None
+    kept = getattr(user, "signed_in_campaign", None)
+    if kept is not None and kept[0] == pk and not lock:
+        del user.signed_in_campaign  # read with the user (campaigns.signed_in): used once, by the first asking
+        return kept[1], kept[2]
+    found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra(signed_in=False)) if pk else None
     if found is None:
         raise NotFound("campaign")
     return _campaign_and_viewer(found, user.id, user.username)
 
 
-def signed_in_campaign(user_id, pk, session_key: str) -> tuple[dict, Campaign, Viewer] | None:
+def signed_in_campaign(user_id, pk, session_key: str) -> tuple[object, bool, Campaign, Viewer] | None:
     """``campaign_and_viewer`` for the user of a session, with what decides whether the session
-    still signs them in (``api.kept``): the user's row and whether the session's row is there and
-    unexpired. One query for all. None where ``campaign_and_viewer`` raises NotFound."""
+    still signs them in (``campaigns.signed_in``): the user (their whole row) and whether the
+    session's row is there and unexpired. One query for all. None where ``campaign_and_viewer``
+    raises NotFound."""
+    from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     pk = _campaign_pk(pk, missing=0)
     params = [user_id, session_key, timezone.now(), user_id, pk]
-    row = prepared.one(Campaign, _campaign_sql(signed_in=True), params, _EXTRA[True]) if pk else None
+    row = prepared.one(Campaign, _campaign_sql(signed_in=True), params, _extra(signed_in=True)) if pk else None
     if row is None:
         return None
-    user = {"id": row.me_id, "username": row.me_username, "password": row.me_password,
-            "is_active": bool(row.me_is_active), "session_live": bool(row.session_live)}
-    return (user, *_campaign_and_viewer(row, row.me_id, row.me_username))
+    User = get_user_model()
+    user = prepared.build(User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields])
+    return (user, bool(row.session_live), *_campaign_and_viewer(row, user.pk, user.get_username()))
 
 
 def signed_in_campaign_list(user_id, session_key: str, club_slug: str,
@@ -187,9 +193,16 @@ def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]
 
 
 _SQL: dict = {}
-# The columns of _campaign_sql after the campaign's own, in order.
-_EXTRA = {False: ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")}
-_EXTRA[True] = (*_EXTRA[False], "me_id", "me_username", "me_password", "me_is_active", "session_live")
+
+
+def _extra(signed_in: bool) -> tuple[str, ...]:
+    """The columns of _campaign_sql after the campaign's own, in order."""
+    from django.contrib.auth import get_user_model
+
+    core = ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")
+    if not signed_in:
+        return core
+    return (*core, *(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields), "session_live")
 
 
 def _campaign_sql(signed_in: bool) -> str:
@@ -205,8 +218,8 @@ def _campaign_sql(signed_in: bool) -> str:
         columns = ", ".join(f"c.{f.column}" for f in Campaign._meta.concrete_fields)
         from django.contrib.sessions.models import Session
 
-        me = (", me.id AS me_id, me.username AS me_username, me.password AS me_password, "
-              f"me.is_active AS me_is_active, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
+        me = "".join(f", me.{f.column} AS me_{f.column}" for f in get_user_model()._meta.concrete_fields)
+        me = (f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
               "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live") if signed_in else ""
         join_me = f" INNER JOIN {table[get_user_model()]} me ON me.id = m.user_id" if signed_in else ""
         _SQL[signed_in] = (

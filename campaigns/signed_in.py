@@ -1,0 +1,95 @@
+"""Who a request is signed in as, with the campaign it asks for, in one query.
+
+Every page and API answer of a campaign starts with the session, the user's row and the campaign
+row with the requester's membership and seat: three lookups (a cache read and two queries, each
+built by the ORM) before anything is drawn. For a GET signed in with the session cookie, this
+settles all three with one prepared query (``visibility.signed_in_campaign``), and checks what
+``django.contrib.auth.get_user`` checks: the session is there and unexpired, the user active,
+their password the one the session was signed in with. What a session key signs in (the user,
+their password's hash) never changes while the key lives (Django gives a new key at every
+sign-in), so it is remembered by this process; whether the session still lives is asked of the
+database every time. Whatever it cannot settle is left to Django, which settles it as always.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.core.exceptions import ValidationError
+from django.db import InterfaceError, OperationalError, connection
+from django.utils.crypto import constant_time_compare
+
+from muster.memory import Recent
+
+from . import visibility
+
+MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
+# Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
+DATABASE_SESSIONS = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
+_SESSIONS = Recent(10_000)  # session key -> (user id, auth hash), as the session holds them
+
+
+def campaign(request, pk):
+    """(user, campaign, viewer) of a signed-in GET, or None when it cannot settle them (then
+    nothing is changed). Settled, the request is signed in as that user, and the campaign and
+    viewer are handed to the request's first campaign lookup (visibility.campaign_and_viewer)."""
+    if request.method != "GET":
+        return None
+    signed_in = session(request)
+    if signed_in is None:
+        return None
+    key, (user_id, session_hash) = signed_in
+    found = without_health_check(visibility.signed_in_campaign, user_id, pk, key)
+    if found is None:
+        return None
+    user, live, campaign_row, viewer = found
+    if not still_signed_in(key, session_hash, live, user):
+        return None
+    request.user = request._cached_user = user
+    user.signed_in_campaign = (campaign_row.pk, campaign_row, viewer)
+    return user, campaign_row, viewer
+
+
+def session(request):
+    """(session key, (user id, auth hash)) of a session signed in through the model backend, or None."""
+    key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
+    if not key or len(key) > 64 or settings.SESSION_ENGINE not in DATABASE_SESSIONS:
+        return None
+    found = _SESSIONS.get(key)
+    if found is None:
+        stored = request.session
+        try:
+            user_id = get_user_model()._meta.pk.to_python(stored[SESSION_KEY])
+            backend, session_hash = stored[BACKEND_SESSION_KEY], stored[HASH_SESSION_KEY]
+        except (KeyError, ValueError, TypeError, ValidationError):
+            return None
+        if backend not in MODEL_BACKENDS or backend not in settings.AUTHENTICATION_BACKENDS or not session_hash:
+            return None
+        found = (user_id, session_hash)
+        _SESSIONS.put(key, found)
+    return key, found
+
+
+def still_signed_in(key: str, session_hash: str, live: bool, user) -> bool:
+    """What django.contrib.auth.get_user settles, and the session store: a session not ended nor
+    expired, of an active user whose password is the one it was signed in with (a fallback
+    secret's hash is left to Django: it rotates the session)."""
+    if live and user.is_active and constant_time_compare(session_hash, user.get_session_auth_hash()):
+        return True
+    _SESSIONS.drop(key)
+    return False
+
+
+def without_health_check(lookup, *args):
+    """`lookup(*args)` without Django's health check first (a SELECT 1 round trip per request,
+    CONN_HEALTH_CHECKS): a connection that has died is found by the lookup itself, then closed
+    and opened again, once, as the health check would have."""
+    if connection.health_check_enabled and not connection.in_atomic_block:
+        connection.health_check_done = True
+        try:
+            return lookup(*args)
+        except (InterfaceError, OperationalError):
+            if connection.is_usable():
+                raise
+            connection.close()
+    return lookup(*args)
