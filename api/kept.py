@@ -31,7 +31,7 @@ from .renderers import JSONRenderer
 
 _LIST = "/api/v1/campaigns/"
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
-_ROUTE = re.compile(r"^/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?$")
+_ROUTE = re.compile(r"/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?")
 _JSON_ACCEPTED = {"application/json", "*/*", "application/*"}  # what DRF answers with its JSON renderer
 # As DRF's views answer (finalize_response): the methods the views allow, and Vary.
 _ALLOW = "GET, HEAD, OPTIONS"
@@ -47,7 +47,7 @@ class KeptAnswers:
             if request.path_info == _LIST:
                 answer = _list(request)
             elif not request.META.get("QUERY_STRING"):
-                match = _ROUTE.match(request.path_info)
+                match = _ROUTE.fullmatch(request.path_info)
                 answer = _answer(request, match["pk"], bool(match["state"])) if match else None
             if answer is not None:
                 return answer

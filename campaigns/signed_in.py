@@ -20,12 +20,14 @@ from django.db import InterfaceError, OperationalError, connection
 from django.utils.crypto import constant_time_compare
 
 from muster.memory import Recent
+from muster.sessions import KEY
 
 from . import visibility
 
 MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
-DATABASE_SESSIONS = ("django.contrib.sessions.backends.db", "django.contrib.sessions.backends.cached_db")
+DATABASE_SESSIONS = ("muster.sessions", "django.contrib.sessions.backends.db",
+                     "django.contrib.sessions.backends.cached_db")
 _SESSIONS = Recent(10_000)  # session key -> (user id, auth hash), as the session holds them
 
 
@@ -46,6 +48,7 @@ def campaign(request, pk):
     if not still_signed_in(key, session_hash, live, user):
         return None
     request.user = request._cached_user = user
+    request.session.accessed = True  # the answer depends on the session: Vary: Cookie, as Django's path says
     user.signed_in_campaign = (campaign_row.pk, campaign_row, viewer)
     return user, campaign_row, viewer
 
@@ -53,7 +56,7 @@ def campaign(request, pk):
 def session(request):
     """(session key, (user id, auth hash)) of a session signed in through the model backend, or None."""
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
-    if not key or len(key) > 64 or settings.SESSION_ENGINE not in DATABASE_SESSIONS:
+    if not key or not KEY.fullmatch(key) or settings.SESSION_ENGINE not in DATABASE_SESSIONS:
         return None
     found = _SESSIONS.get(key)
     if found is None:

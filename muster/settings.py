@@ -109,6 +109,8 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery ------------------------------------------------------------
 REDIS_URL = env.str("REDIS_URL", default="")
+# Each web worker keeps this many bytes of kept answers in its own memory, in front of Redis.
+MUSTER_LOCAL_CACHE_BYTES = env.int("MUSTER_LOCAL_CACHE_BYTES", default=32 * 1024 * 1024)
 if REDIS_URL:
     CACHES = {"default": {"BACKEND": "muster.cache.RedisCache", "LOCATION": REDIS_URL}}
     CELERY_BROKER_URL = REDIS_URL
@@ -224,7 +226,7 @@ SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PUBLIC_SITE)
 # Sessions read from the cache, written through to the database: a signed-in request's first
 # lookup costs a cache read, not a query (api/kept.py serves kept answers on that alone).
-SESSION_ENGINE = "django.contrib.sessions.backends.cached_db"
+SESSION_ENGINE = "muster.sessions"  # Django's cached_db, refusing keys Django never makes
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PUBLIC_SITE else 0)

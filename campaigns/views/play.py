@@ -13,6 +13,7 @@ from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
 from django.urls import reverse
+from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
 
@@ -372,4 +373,5 @@ def campaign_export(request, pk: int):
     scope = journal["scope"].replace(":", "-").replace(",", "-")
     response = HttpResponse(json.dumps(journal, indent=2, ensure_ascii=False), content_type="application/json")
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-{scope}.json"'
+    patch_cache_control(response, private=True, no_store=True)  # a side's journal: never kept by a shared cache
     return response

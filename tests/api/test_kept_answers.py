@@ -200,3 +200,11 @@ def test_a_list_longer_than_a_page_links_the_next_as_the_view_does(skirmish, peo
     assert fast.json()["results"][0]["name"] == "Second war"
     view = client.get(url, HTTP_ACCEPT="application/json, text/plain")  # not plain JSON: the view answers
     assert view.content == fast.content
+
+
+@pytest.mark.parametrize("tail", ["%0A", "state/%0A"])
+def test_a_path_with_a_trailing_newline_is_not_found_as_the_views_say(skirmish, people, tail):
+    client = _signed_in(people["bob"])
+    client.get(f"/api/v1/campaigns/{skirmish.pk}/")
+    client.get(f"/api/v1/campaigns/{skirmish.pk}/state/")
+    assert client.get(f"/api/v1/campaigns/{skirmish.pk}/{tail}").status_code == 404

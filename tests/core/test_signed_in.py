@@ -74,3 +74,27 @@ def test_without_it_the_user_would_be_read_alone(skirmish, people, monkeypatch):
     user_table = people["bob"]._meta.db_table
     assert any(f"FROM {user_table}" in q["sql"] or f'FROM "{user_table}"' in q["sql"] for q in queries
                if "campaigns_campaign" not in q["sql"])
+
+
+@pytest.mark.parametrize("tail", ["", "history/", "export/"])
+def test_a_settled_page_still_varies_by_cookie(skirmish, people, tail):
+    """Answered without reading the session, a page still depends on it: a shared cache must not
+    hand one person's page (a side's journal) to another."""
+    client = _signed_in(people["bob"])
+    url = f"/campaigns/{skirmish.pk}/{tail}"
+    client.get(url)
+    answer = client.get(url)
+    assert answer.status_code == 200 and "Cookie" in answer.headers.get("Vary", "")
+
+
+def test_the_journal_download_is_never_kept_by_a_shared_cache(skirmish, people):
+    answer = _signed_in(people["bob"]).get(f"/campaigns/{skirmish.pk}/export/")
+    assert "private" in answer["Cache-Control"] and "no-store" in answer["Cache-Control"]
+
+
+@pytest.mark.parametrize("cookie", ["abcdefgh\x00ijk", "x" * 65, "ABC-DEF-GHI", "é" * 10])
+def test_a_session_cookie_django_never_made_is_no_session_not_a_500(skirmish, people, cookie):
+    client = Client()
+    client.cookies[settings.SESSION_COOKIE_NAME] = cookie
+    assert client.get(f"/campaigns/{skirmish.pk}/").status_code == 302
+    assert client.get(f"/api/v1/campaigns/{skirmish.pk}/").status_code == 403
