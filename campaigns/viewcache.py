@@ -159,9 +159,9 @@ def get(name: str):
         return MISSING
 
 
-def put(name: str, value) -> None:
+def put(name: str, value, timeout: int = TIMEOUT) -> None:
     try:
-        cache.set(name, value, TIMEOUT)
+        cache.set(name, value, timeout)
     except Exception:
         log.exception("cache write failed")
 

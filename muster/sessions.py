@@ -1,14 +1,61 @@
-"""Sessions read through the cache, written through to the database (Django's cached_db), whose
-keys are only ever what Django makes: letters and digits. A cookie holding anything else (a NUL
-byte, which PostgreSQL refuses in a text value) is no session, not a 500."""
+"""Sessions read through the cache, written through to the database (Django's cached_db), with
+two differences:
 
+- keys are only ever what Django makes, letters and digits: a cookie holding anything else (a
+  NUL byte, which PostgreSQL refuses in a text value) is no session, not a 500;
+- the cache is a help, never a need: with Redis down, sessions are read from and written to the
+  database alone (Django's cached_db catches a failed read but not a failed write, so every
+  signed-in request would fail while Redis is away).
+"""
+
+import logging
 import re
 
 from django.contrib.sessions.backends.cached_db import SessionStore as CachedDbStore
 
 KEY = re.compile(r"[a-z0-9]{8,64}")
+log = logging.getLogger(__name__)
 
 
 class SessionStore(CachedDbStore):
+    def __init__(self, session_key=None):
+        super().__init__(session_key)
+        self._cache = _Tolerant(self._cache)
+
     def _validate_session_key(self, key):
         return bool(key) and KEY.fullmatch(key) is not None
+
+
+class _Tolerant:
+    """The session cache, whose failures read as a miss and writes as done."""
+
+    def __init__(self, cache):
+        self._inner = cache
+
+    def get(self, key, default=None):
+        try:
+            return self._inner.get(key, default)
+        except Exception:
+            log.warning("session cache read failed", exc_info=True)
+            return default
+
+    def set(self, *args, **kwargs):
+        try:
+            self._inner.set(*args, **kwargs)
+        except Exception:
+            log.warning("session cache write failed", exc_info=True)
+
+    def delete(self, *args, **kwargs):
+        try:
+            self._inner.delete(*args, **kwargs)
+        except Exception:
+            log.warning("session cache delete failed", exc_info=True)
+
+    def __contains__(self, key):
+        try:
+            return key in self._inner
+        except Exception:
+            return False
+
+    def __getattr__(self, name):
+        return getattr(self._inner, name)

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import logging
 
-from django.core.cache import cache
 from django.db import transaction
 
 from .. import viewcache
@@ -47,7 +46,7 @@ def compute(campaign: Campaign, side: str) -> dict:
     data = {"side": side, "rolls": rolls}
     stored = campaign.positions or {}
     at = stored if stored.get("seq") == state["seq"] else viewcache.positions(campaign, state)
-    cache.set(cache_key(campaign.pk, side, at[f"side:{side}"]), data, TIMEOUT)
+    viewcache.put(cache_key(campaign.pk, side, at[f"side:{side}"]), data, TIMEOUT)
     return data
 
 
@@ -70,7 +69,7 @@ def enqueue(campaign: Campaign) -> None:
 
         for side in sides:
             at = stored.get(f"side:{side}") if stored.get("seq") == campaign.last_seq else None
-            if at is not None and cache.get(cache_key(campaign_id, side, at)) is not None:
+            if at is not None and _kept(cache_key(campaign_id, side, at)) is not None:
                 continue  # nothing this side can see has changed: its odds stand
             try:
                 compute_odds.delay(campaign_id, side)
@@ -78,6 +77,13 @@ def enqueue(campaign: Campaign) -> None:
                 log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
 
     transaction.on_commit(send)
+
+
+def _kept(key: str) -> dict | None:
+    """The odds kept under `key`; None when not computed yet or the cache is away (an outage reads
+    as "computing", never as a failed page)."""
+    found = viewcache.get(key)
+    return None if found is viewcache.MISSING else found
 
 
 def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
@@ -90,7 +96,7 @@ def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dic
     result = {}
     for slug in wanted:
         at = viewcache.position(campaign, f"side:{slug}")
-        data = cache.get(cache_key(campaign.pk, slug, at)) if at else None
+        data = _kept(cache_key(campaign.pk, slug, at)) if at else None
         result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
     if any(entry["status"] == "pending" for entry in result.values()):
         enqueue(campaign)  # e.g. the cache was cleared: computed again in the background

@@ -98,3 +98,23 @@ def test_a_session_cookie_django_never_made_is_no_session_not_a_500(skirmish, pe
     client.cookies[settings.SESSION_COOKIE_NAME] = cookie
     assert client.get(f"/campaigns/{skirmish.pk}/").status_code == 302
     assert client.get(f"/api/v1/campaigns/{skirmish.pk}/").status_code == 403
+
+
+def test_sessions_work_with_the_cache_down(skirmish, people, monkeypatch):
+    """Sessions are written through to the database: with Redis away, signing in and reading a
+    page still work (slower), rather than failing every signed-in request."""
+    from django.core.cache import caches
+
+    cache = caches["default"]
+
+    def down(*args, **kwargs):
+        raise ConnectionError("cache down")
+
+    for method in ("get", "set", "delete", "has_key", "get_many", "add"):
+        monkeypatch.setattr(cache, method, down)
+    client = Client()
+    client.force_login(people["bob"])
+    assert client.get(f"/campaigns/{skirmish.pk}/").status_code == 200
+    assert client.get(f"/api/v1/campaigns/{skirmish.pk}/state/").status_code == 200
+    client.logout()
+    assert client.get(f"/campaigns/{skirmish.pk}/").status_code == 302
