@@ -3,10 +3,12 @@ when a PDF is made (rosters.pdf.renderer), never when the site starts."""
 
 from __future__ import annotations
 
+import gc
 import logging
 import mimetypes
 import os
 import threading
+from contextlib import contextmanager
 
 import weasyprint
 from weasyprint import HTML
@@ -41,12 +43,28 @@ class StaticOnlyFetcher(URLFetcher):
 def write_pdf(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:
     """The sheet's PDF; a long one laid out in parts at once (rosters.pdf_parts) where this
     process may fork: one thread only (a Celery worker, a sync web worker), more than one CPU."""
-    parts = pdf_parts.split(html, _cpus()) if fetcher is None and _may_fork() else None
-    if parts is None:
-        return _one(html, fetcher)
-    pdfs = _in_parallel(parts)
-    stamp = _one(pdf_parts.stamp_html(html, sum(pdf_parts.page_count(p) for p in pdfs)))
-    return pdf_parts.join(pdfs, stamp)
+    with _no_cycle_collection():
+        parts = pdf_parts.split(html, _cpus()) if fetcher is None and _may_fork() else None
+        if parts is None:
+            return _one(html, fetcher)
+        pdfs = _in_parallel(parts)
+        stamp = _one(pdf_parts.stamp_html(html, sum(pdf_parts.page_count(p) for p in pdfs)))
+        return pdf_parts.join(pdfs, stamp)
+
+
+@contextmanager
+def _no_cycle_collection():
+    """Python's cycle collector paused for a render, run once after it. A layout makes millions of
+    objects, almost all freed by their reference counts; the collector kept scanning them all
+    (about a fifth of a long sheet's time). The few cycles wait for the end of the render."""
+    was_enabled = gc.isenabled()
+    gc.disable()
+    try:
+        yield
+    finally:
+        if was_enabled:
+            gc.enable()
+            gc.collect()
 
 
 def _one(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:

@@ -138,3 +138,24 @@ def test_static_file_refusals(url):
 
 def test_static_files_are_served_to_the_renderer():
     assert pdf.static_file(pdf.BASE_URL + "static/print/sheet.css").name == "sheet.css"
+
+
+def test_a_render_pauses_the_cycle_collector_and_restores_it(monkeypatch):
+    """The collector is off while WeasyPrint lays out (it kept scanning millions of short-lived
+    objects) and on again afterwards, even when the render fails."""
+    import gc
+
+    seen = []
+
+    def fake_one(html, fetcher=None):
+        seen.append(gc.isenabled())
+        if html == "fail":
+            raise ValueError("render failed")
+        return b"%PDF"
+
+    monkeypatch.setattr(weasyprint_render, "_one", fake_one)
+    assert gc.isenabled()
+    assert weasyprint_render.write_pdf("<p>short</p>") == b"%PDF"
+    with pytest.raises(ValueError):
+        weasyprint_render.write_pdf("fail")
+    assert seen == [False, False] and gc.isenabled()
