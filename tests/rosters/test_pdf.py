@@ -53,6 +53,30 @@ def test_long_tables_repeat_their_header_and_never_split_a_row(skirmish, people,
         assert holding == ending and len(holding) == 1, f"row {i} split across pages {holding} / {ending}"
 
 
+def test_a_sheet_long_enough_for_parts_is_one_document_numbered_throughout(skirmish, people, request_job,
+                                                                         monkeypatch):
+    """Past MIN_ROWS the rows are laid out in parts at once (rosters.pdf_parts) and joined: every
+    page still says "Page X of Y" of the whole, carries the page and table headers, and every row
+    is there once, in order."""
+    from rosters import pdf_parts
+
+    rows = [[f"row-{i:04d}", i, "ready"] for i in range(pdf_parts.MIN_ROWS + 60)]
+    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
+        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    monkeypatch.setattr(weasyprint_render, "_cpus", lambda: 2)
+    joined = []
+    real_join = pdf_parts.join
+    monkeypatch.setattr(pdf_parts, "join", lambda *args: joined.append(1) or real_join(*args))
+    pages = pdf_pages(job_pdf(request_job(people["alice"], skirmish, "supply")))
+    assert joined, "laid out in parts"
+    assert len(pages) >= 10
+    for number, text in enumerate(pages, start=1):
+        assert f"Page {number} of {len(pages)}" in text
+        assert "Unit Points Status" in text and "Supply record" in text
+    found = [int(name[4:]) for text in pages for name in text.split() if name.startswith("row-")]
+    assert found == list(range(len(rows)))
+
+
 @pytest.mark.parametrize("paper,size", [("A4", A4), ("Letter", LETTER)])
 def test_paper_sizes(skirmish, people, request_job, paper, size):
     job = request_job(people["alice"], skirmish, paper=paper)
