@@ -19,13 +19,15 @@ as the user read here, their first campaign lookup answered by what was read wit
 from __future__ import annotations
 
 import re
+from functools import cache
 
-from django.contrib.auth import get_user_model
 from django.http import HttpResponse
 from rest_framework.utils.urls import replace_query_param
 
-from campaigns import signed_in, viewcache, visibility
+from campaigns import signed_in, viewcache
 
+from .campaigns import CampaignDetailApi, CampaignListCreateApi, detail_representation, summaries
+from .journal import StateApi
 from .pagination import Pagination
 from .renderers import JSONRenderer
 
@@ -33,8 +35,6 @@ _LIST = "/api/v1/campaigns/"
 _SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
 _ROUTE = re.compile(r"/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?")
 _JSON_ACCEPTED = {"application/json", "*/*", "application/*"}  # what DRF answers with its JSON renderer
-# As DRF's views answer (finalize_response): the methods the views allow, and Vary.
-_ALLOW = "GET, HEAD, OPTIONS"
 
 
 class KeptAnswers:
@@ -68,19 +68,11 @@ def _answer(request, pk: str, state: bool):
     if found is None:
         return None
     _, campaign, viewer = found
-    if state:
-        representation = "api.state"
-    else:
-        from .campaigns import detail_representation
-
-        representation = detail_representation(campaign)
+    representation = "api.state" if state else detail_representation(campaign)
     body = viewcache.kept(campaign, viewer, representation)
     if body is viewcache.MISSING:
         return None
-    response = HttpResponse(body, content_type="application/json")
-    response.headers["Vary"] = "Accept, Cookie"
-    response.headers["Allow"] = _ALLOW
-    return response
+    return _json(body, StateApi if state else CampaignDetailApi)
 
 
 def _list(request):
@@ -89,26 +81,28 @@ def _list(request):
     query = request.GET
     if set(query) - {"club"} or len(query.getlist("club")) > 1 or not _SLUG.fullmatch(query.get("club", "")):
         return None
-    session = signed_in.session(request)
-    if session is None:
-        return None
-    key, (user_id, session_hash) = session
     page = Pagination.page_size  # the view's
-    found = signed_in.without_health_check(visibility.signed_in_campaign_list, user_id, key, query.get("club", ""),
-                                           page)
+    found = signed_in.campaign_list(request, query.get("club", ""), page)
     if found is None:
         return None
-    user, rows, count = found
-    checked = get_user_model().from_db(None, ["id", "password", "is_active"],
-                                       [user["id"], user["password"], user["is_active"]])
-    if not signed_in.still_signed_in(key, session_hash, user["session_live"], checked):
-        return None
-    from .campaigns import summaries
-
+    _, rows, count = found
     # As PageNumberPagination links the next page.
     following = replace_query_param(request.build_absolute_uri(), "page", 2) if count > page else None
     body = {"count": count, "next": following, "previous": None, "results": summaries(rows)}
-    response = HttpResponse(JSONRenderer().render(body), content_type="application/json")
+    return _json(JSONRenderer().render(body), CampaignListCreateApi)
+
+
+def _json(body: bytes, view) -> HttpResponse:
+    """JSON bytes with the headers the view's own answer carries (DRF's finalize_response: Allow
+    and Vary: Accept; the session's Vary: Cookie)."""
+    response = HttpResponse(body, content_type="application/json")
     response.headers["Vary"] = "Accept, Cookie"
-    response.headers["Allow"] = "GET, POST, HEAD, OPTIONS"
+    response.headers["Allow"] = _allow(view)
     return response
+
+
+@cache
+def _allow(view) -> str:
+    """The view's Allow header: its methods, HEAD with GET (django.views.View.setup)."""
+    methods = [m for m in view.http_method_names if hasattr(view, m) or (m == "head" and hasattr(view, "get"))]
+    return ", ".join(m.upper() for m in methods)

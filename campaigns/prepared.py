@@ -56,23 +56,14 @@ def rows(sql: str, params: list, fields: dict) -> list[tuple]:
     with _cursor(connection) as cursor:
         cursor.execute(sql, params)
         found = cursor.fetchall()
-    converters = {}
-    for position, field in fields.items():
-        column = field.get_col(field.model._meta.db_table)
-        found_here = connection.ops.get_db_converters(column) + field.get_db_converters(connection)
-        if found_here:
-            converters[position] = (found_here, column)
-    if not converters:
+    if not found:
         return found
-    out = []
-    for row in found:
-        row = list(row)
-        for position, (functions, column) in converters.items():
-            if row[position] is not None:
-                for function in functions:
-                    row[position] = function(row[position], column, connection)
-        out.append(tuple(row))
-    return out
+    columns = [None] * len(found[0])
+    for position, field in fields.items():
+        columns[position] = field.get_col(field.model._meta.db_table)
+    compiler = connection.ops.compiler("SQLCompiler")(Query(None), connection, connection.alias)
+    converters = compiler.get_converters(columns)
+    return [tuple(row) for row in compiler.apply_converters(found, converters)] if converters else found
 
 
 def _converters(connection, model):

@@ -53,6 +53,23 @@ def campaign(request, pk):
     return user, campaign_row, viewer
 
 
+def campaign_list(request, club_slug: str, limit: int):
+    """(user, campaigns, count) of ``visibility.signed_in_campaign_list`` for a signed-in GET, or
+    None when it cannot settle them."""
+    signed_in = session(request) if request.method == "GET" else None
+    if signed_in is None:
+        return None
+    key, (user_id, session_hash) = signed_in
+    found = without_health_check(visibility.signed_in_campaign_list, user_id, key, club_slug, limit)
+    if found is None:
+        return None
+    user, live, campaigns, count = found
+    if not still_signed_in(key, session_hash, live, user):
+        return None
+    request.session.accessed = True
+    return user, campaigns, count
+
+
 def session(request):
     """(session key, (user id, auth hash)) of a session signed in through the model backend, or None."""
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)

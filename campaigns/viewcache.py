@@ -97,11 +97,12 @@ def _canonical(value) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
 
 
-def position(campaign, name: str) -> str | None:
-    """The stored position of audience `name`, or None while the row has none for its journal."""
+def position(campaign, name: str, *, refresh_missing: bool = True) -> str | None:
+    """The stored position of audience `name`, or None while the row has none for its journal
+    (computed and stored first unless `refresh_missing` is false)."""
     stored = campaign.positions or {}
     if stored.get("seq") != campaign.last_seq:
-        stored = refresh(campaign)
+        stored = refresh(campaign) if refresh_missing else {}
     return stored.get(name)
 
 
@@ -119,9 +120,9 @@ def refresh(campaign) -> dict:
     return found if state["seq"] == campaign.last_seq else {}
 
 
-def key(campaign, viewer: Viewer, representation: str) -> str | None:
+def key(campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True) -> str | None:
     name = audience(viewer)
-    at = position(campaign, name) if name else None
+    at = position(campaign, name, refresh_missing=refresh_missing) if name else None
     if at is None:
         return None
     return f"muster:view:{BUILD}:{campaign.pk}:{name}:{at}:{'o' if viewer.organizer else 'm'}:{representation}"
@@ -130,12 +131,8 @@ def key(campaign, viewer: Viewer, representation: str) -> str | None:
 def kept(campaign, viewer: Viewer, representation: str):
     """What `cached` keeps under this key, or MISSING: never computed here (the stored positions
     are used only when they are the journal's; a refresh is left to the full answer)."""
-    name = audience(viewer)
-    stored = campaign.positions or {}
-    if name is None or stored.get("seq") != campaign.last_seq or name not in stored:
-        return MISSING
-    return get(f"muster:view:{BUILD}:{campaign.pk}:{name}:{stored[name]}:{'o' if viewer.organizer else 'm'}:"
-               f"{representation}")
+    name = key(campaign, viewer, representation, refresh_missing=False)
+    return MISSING if name is None else get(name)
 
 
 def cached(campaign, viewer: Viewer, representation: str, build: Callable[[], T]) -> T:

@@ -89,13 +89,13 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     if not user.is_authenticated:
         raise NotFound("campaign")
     pk = _campaign_pk(pk)
-    sql = _campaign_sql(signed_in=False)
-    if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
-        sql += " FOR UPDATE OF c"
     kept = getattr(user, "signed_in_campaign", None)
     if kept is not None and kept[0] == pk and not lock:
         del user.signed_in_campaign  # read with the user (campaigns.signed_in): used once, by the first asking
         return kept[1], kept[2]
+    sql = _campaign_sql(signed_in=False)
+    if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
+        sql += " FOR UPDATE OF c"
     found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra(signed_in=False)) if pk else None
     if found is None:
         raise NotFound("campaign")
@@ -121,41 +121,46 @@ def signed_in_campaign(user_id, pk, session_key: str) -> tuple[object, bool, Cam
 
 
 def signed_in_campaign_list(user_id, session_key: str, club_slug: str,
-                            limit: int) -> tuple[dict, list[dict], int] | None:
+                            limit: int) -> tuple[object, bool, list[dict], int] | None:
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
-    empty), newest first, the first `limit` and how many in all, with what decides whether the
-    session still signs them in (``api.kept``): one query. Rows have the list's columns
+    empty), newest first: the first `limit` and how many in all, with what decides whether the
+    session still signs them in (``campaigns.signed_in``): the user (id, password, active; the rest
+    deferred) and whether the session's row is there and unexpired. One query. Rows have the list's columns
     (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.models import Session
     from django.utils import timezone
 
-    if not _SQL.get("list"):
-        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, get_user_model())}
+    User = get_user_model()
+    # Only what decides the sign-in (every row repeats it): the user's row is not needed here.
+    me = [User._meta.pk.column, "password", "is_active"]
+    if "list" not in _SQL:
+        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, User)}
         _SQL["list"] = (
-            "SELECT me.id, me.username, me.password, me.is_active, "
+            f"SELECT {', '.join(f'me.{column}' for column in me)}, "
             f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
             "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
             "COUNT(c.id) OVER () "
-            f"FROM {table[get_user_model()]} me "
+            f"FROM {table[User]} me "
             f"LEFT OUTER JOIN {table[Membership]} m ON m.user_id = me.id "
             f"LEFT OUTER JOIN {table[Club]} cl ON cl.id = m.club_id AND (%s = '' OR cl.slug = %s) "
             f"LEFT OUTER JOIN {table[Campaign]} c ON c.club_id = cl.id "
-            f"LEFT OUTER JOIN {table[get_user_model()]} cb ON cb.id = c.created_by_id "
-            f"LEFT OUTER JOIN {table[get_user_model()]} rf ON rf.id = c.referee_id "
+            f"LEFT OUTER JOIN {table[User]} cb ON cb.id = c.created_by_id "
+            f"LEFT OUTER JOIN {table[User]} rf ON rf.id = c.referee_id "
             "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC LIMIT %s"
         )
-    created_at = Campaign._meta.get_field("created_at")
+    width = len(me)
     found = prepared.rows(_SQL["list"], [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
-                          {14: created_at})
+                          {width + 10: Campaign._meta.get_field("created_at")})
     if not found:
         return None
     first = found[0]
-    user = {"id": first[0], "username": first[1], "password": first[2], "is_active": bool(first[3]),
-            "session_live": bool(first[4])}
+    user = User.from_db(User.objects.db, [User._meta.pk.attname, "password", "is_active"],
+                        [first[0], first[1], bool(first[2])])
     names = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
              "created_by__username", "created_at")
-    return user, [dict(zip(names, row[5:15], strict=True)) for row in found if row[5] is not None], first[15]
+    campaigns = [dict(zip(names, row[width + 1:width + 11], strict=True)) for row in found if row[width + 1]]
+    return user, bool(first[width]), campaigns, first[width + 11]
 
 
 def _campaign_pk(pk, missing=None) -> int:
@@ -192,7 +197,7 @@ def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]
                             organizer=organizer, member=True)
 
 
-_SQL: dict = {}
+_SQL: dict = {}  # the lookups written once: True / False (_campaign_sql), "list"
 
 
 def _extra(signed_in: bool) -> tuple[str, ...]:
@@ -211,13 +216,12 @@ def _campaign_sql(signed_in: bool) -> str:
     session key, now, user, campaign)."""
     if signed_in not in _SQL:
         from django.contrib.auth import get_user_model
+        from django.contrib.sessions.models import Session
 
         from .models import Side
 
         table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Side, SidePlayer, get_user_model())}
         columns = ", ".join(f"c.{f.column}" for f in Campaign._meta.concrete_fields)
-        from django.contrib.sessions.models import Session
-
         me = "".join(f", me.{f.column} AS me_{f.column}" for f in get_user_model()._meta.concrete_fields)
         me = (f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
               "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live") if signed_in else ""
@@ -377,10 +381,11 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
     the ORM's (whose building costs several times running it)."""
     from rosters.models import PrintJob
 
-    if not viewer.referee and not viewer.member:
+    audiences = _print_job_audiences(viewer)
+    if audiences == []:
         return []
+    audiences = audiences or []
     fields = [f for f in PrintJob._meta.concrete_fields if f.name != "context"]
-    audiences = [] if viewer.referee else ["public", *sorted(f"side:{side}" for side in viewer.sides)]
     where = f" AND audience IN ({', '.join(['%s'] * len(audiences))})" if audiences else ""
     sql = (f"SELECT {', '.join(f.column for f in fields)} FROM {PrintJob._meta.db_table} "
            f"WHERE campaign_id = %s{where} ORDER BY created_at DESC LIMIT %s")
@@ -394,9 +399,16 @@ def print_jobs_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
     their side's, and for the referee every one. Audience keys: public | side:<slug> | referee."""
     from rosters.models import PrintJob
 
+    audiences = _print_job_audiences(viewer)
     jobs = PrintJob.objects.filter(campaign=campaign)
+    return jobs if audiences is None else jobs.filter(audience__in=audiences)
+
+
+def _print_job_audiences(viewer: Viewer) -> list[str] | None:
+    """The print-job audiences this viewer may read (one rule for the queryset and the panel's
+    prepared query); None: every one (the referee)."""
     if viewer.referee:
-        return jobs
+        return None
     if not viewer.member:
-        return PrintJob.objects.none()
-    return jobs.filter(Q(audience="public") | Q(audience__in=[f"side:{side}" for side in viewer.sides]))
+        return []
+    return ["public", *sorted(f"side:{side}" for side in viewer.sides)]

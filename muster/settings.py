@@ -224,8 +224,8 @@ SPECTACULAR_SETTINGS = {
 # --- Security (HTTPS-only on a public site; plain HTTP on the loopback) ----------------
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PUBLIC_SITE)
-# Sessions read from the cache, written through to the database: a signed-in request's first
-# lookup costs a cache read, not a query (api/kept.py serves kept answers on that alone).
+# Sessions read from the cache, written through to the database: a signed-in request's session
+# costs a cache read, not a query (campaigns/signed_in.py asks the database only whether it lives).
 SESSION_ENGINE = "muster.sessions"  # Django's cached_db, refusing keys Django never makes
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)

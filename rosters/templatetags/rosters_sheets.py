@@ -10,10 +10,11 @@ from campaigns.systems import get_system
 from muster.memory import Recent
 
 from .. import services, sheets
+from ..models import PrintJob
 
 register = template.Library()
 
-PAPERS = [("A4", "A4"), ("Letter", "US Letter")]
+PAPERS = PrintJob.PAPERS
 # The forms depend on the campaign, its system and the viewer's audience only: drawn once per
 # process, with a mark where each render puts its own CSRF token (a form's token is per render).
 _CSRF_MARK = "\x00csrf\x00"
