@@ -19,7 +19,9 @@ fetched) stands in: the result names the renderer used.
 Chromium (Debian's /usr/bin/chromium, `--headless --print-to-pdf`, a fresh process as a
 print service would start it) prints the very HTML WeasyPrint was given (the stylesheet
 inlined, so that both read the same file), in the same run: the ratio is measured, not
-remembered. WeasyPrint's figure is warm (fonts loaded), Chromium's cold.
+remembered. The pipeline's figure is warm (fonts loaded, one small sheet printed first), Chromium's
+cold. Long sheets of plain tables are printed by Typst in a child process started for each sheet
+(rosters/typst_render.py): that start is inside the figure; the result names the engine per size.
 """
 
 from __future__ import annotations
@@ -93,7 +95,20 @@ def _render(campaign, pipeline) -> tuple[bytes, int]:
 
     services, pdf = pipeline
     data = services.render_hook(_html(campaign, pipeline))
-    return data, len(PdfReader(BytesIO(data)).pages)
+    reader = PdfReader(BytesIO(data))
+    return data, len(reader.pages)
+
+
+def _engine(data: bytes) -> str:
+    """The engine that made the PDF: Typst names itself the creator, WeasyPrint the producer; a
+    sheet WeasyPrint laid out in parts was joined by pypdf."""
+    from io import BytesIO
+
+    from pypdf import PdfReader
+
+    metadata = PdfReader(BytesIO(data)).metadata or {}
+    name = str(metadata.get("/Creator") or metadata.get("/Producer") or "")
+    return "WeasyPrint in parts" if name == "pypdf" else name.split(" ")[0]
 
 
 def _html(campaign, pipeline) -> str:
@@ -138,11 +153,13 @@ def measure_one(rows: int) -> dict:
     began = time.perf_counter()
     pdf, pages = _render(campaign, pipeline)
     seconds = time.perf_counter() - began
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    # The peak of this process or of a child it ran (Typst's, or a WeasyPrint part's).
+    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
     return {
         "rows": rows,
         "renderer": "print pipeline (rosters.services.render_hook)" if pipeline
         else "benchmarks stand-in (WeasyPrint table, sheet conventions)",
+        "engine": _engine(pdf) if pipeline else "WeasyPrint",
         "seconds": round(seconds, 3), "pages": pages, "pdf_bytes": len(pdf),
         "peak_rss_mb": round(peak / 1024, 1), "rss_before_mb": round(baseline / 1024, 1),
     }

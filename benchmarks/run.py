@@ -421,11 +421,12 @@ def table(result: dict) -> str:
         f"**(c) PDF render** ({result['render'][0]['renderer']}; one fresh process per size; Chromium: "
         "a fresh headless process printing the same HTML)",
         "",
-        "| rows | pages | seconds | Chromium s | ratio | peak RSS MB | RSS before MB | PDF KB |",
-        "| ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
+        "| rows | engine | pages | seconds | Chromium s | ratio | peak RSS MB | RSS before MB | PDF KB |",
+        "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in result["render"]:
-        lines.append(f"| {row['rows']} | {row['pages']} | {row['seconds']} | {row.get('chromium_seconds', '–')} | "
+        lines.append(f"| {row['rows']} | {row.get('engine', '–')} | {row['pages']} | {row['seconds']} | "
+                     f"{row.get('chromium_seconds', '–')} | "
                      f"{row.get('chromium_ratio', '–')} | {row['peak_rss_mb']} | {row['rss_before_mb']} | "
                      f"{row['pdf_bytes'] // 1024} |")
     lines += [

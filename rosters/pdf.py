@@ -1,4 +1,6 @@
-"""HTML -> PDF with WeasyPrint, fetching nothing but the project's own static files.
+"""HTML -> PDF with WeasyPrint, fetching nothing but the project's own static files; long sheets
+of plain tables with Typst (rosters/table_sheet.py, rosters/typst_render.py), which lays them out
+several times faster and falls back to WeasyPrint whenever it cannot print.
 
 Sheets are drawn from Django templates (templates/sheets/). WeasyPrint resolves
 every URL it meets (stylesheets, images, fonts) through ``StaticOnlyFetcher``
@@ -70,7 +72,15 @@ def sheet_html(template: str, context: dict, *, for_browser: bool = False) -> st
 
 
 def html_to_pdf(html: str, fetcher=None) -> bytes:
-    """The PDF of ``html``; deterministic: the same HTML gives the same bytes."""
+    """The PDF of ``html``; deterministic: the same HTML gives the same bytes. A long sheet of
+    plain tables is printed by Typst (rosters/typst_render.py), everything else by WeasyPrint."""
+    if fetcher is None:
+        from . import table_sheet, typst_render
+
+        sheet = table_sheet.read(html)
+        data = typst_render.write_pdf(sheet) if sheet is not None else None
+        if data is not None:
+            return data
     return renderer().write_pdf(html, fetcher)
 
 

@@ -15,6 +15,7 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db.models import Max
 from django.template.loader import get_template
@@ -30,6 +31,7 @@ from campaigns.systems.base import SheetDef
 RENDER_VERSION = "1"
 BASE_TEMPLATE = "sheets/base.html"
 PRINT_CSS = "print/sheet.css"
+TYPST_TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
 PAPERS = ("A4", "Letter")
 
 CORE_SHEETS = (SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),)
@@ -198,6 +200,7 @@ def template_version(sheet: SheetDef) -> str:
     if css:
         with open(css, "rb") as handle:
             digest.update(handle.read())
+    digest.update(TYPST_TEMPLATE.read_bytes())  # plain table sheets are printed with it (rosters/typst_render.py)
     return digest.hexdigest()
 
 

@@ -1,0 +1,111 @@
+"""Plain table sheets printed by Typst: the fast engine for long tables.
+
+``rosters.table_sheet`` reads a long sheet made only of headings, paragraphs and tables of plain
+text into data; the template beside this module (typst/table_sheet.typ) prints that data the way
+static/print/sheet.css prints the HTML with WeasyPrint. Typst lays out 2,000 rows in well under a
+second where WeasyPrint took several, and numbers the pages of the one document itself.
+
+Each render runs in a child process (``python -m rosters.typst_render``, the sheet's JSON on
+stdin, the PDF on stdout): Typst keeps what it memoised from the last renders in its process
+(about 90 MB for each 2,000-row sheet), which a long-lived worker must not accumulate, and a
+child holds none of the worker's threads or locks. Where Typst cannot print (not installed, a
+failure, too slow), ``write_pdf`` answers None and the sheet goes to WeasyPrint as before.
+"""
+
+from __future__ import annotations
+
+import json
+import logging
+import subprocess
+import sys
+from pathlib import Path
+
+logger = logging.getLogger("rosters.pdf")
+
+TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
+PROJECT = TEMPLATE.parents[2]
+TIMEOUT_SECONDS = 120
+COMMAND = (sys.executable, "-m", "rosters.typst_render")  # the child: the sheet's JSON in, the PDF out
+
+
+def write_pdf(sheet: dict) -> bytes | None:
+    """The sheet's PDF, or None when Typst could not make it here (the caller uses WeasyPrint)."""
+    try:
+        out = subprocess.run(COMMAND, input=json.dumps(sheet).encode(),
+                             capture_output=True, timeout=TIMEOUT_SECONDS, cwd=PROJECT, check=False)
+    except (OSError, subprocess.SubprocessError) as error:
+        logger.warning("Typst could not print a table sheet (%s); WeasyPrint prints it", type(error).__name__)
+        return None
+    if out.returncode != 0 or not out.stdout.startswith(b"%PDF-"):
+        logger.warning("Typst could not print a table sheet (exit %s: %.500s); WeasyPrint prints it",
+                       out.returncode, out.stderr.decode(errors="replace").strip().splitlines()[-1:])
+        return None
+    return out.stdout
+
+
+def compile_pdf(sheet_json: str) -> bytes:
+    """The PDF of the sheet data, in this process (the child's work)."""
+    import typst
+
+    sheet = json.loads(sheet_json)
+    mark_long_words(sheet, _Widths(typst.Fonts(include_embedded_fonts=False).fonts()))
+    compiler = typst.Compiler(str(TEMPLATE), root=str(TEMPLATE.parent))
+    pdf, warnings = compiler.compile_with_warnings(sys_inputs={"sheet": json.dumps(sheet)}, pdf_tags=False)
+    for warning in warnings:
+        print(f"typst: {warning}", file=sys.stderr)
+    return pdf
+
+
+# The width tables may take (the page less its 14 mm side margins), in points, by paper.
+_CONTENT_PT = {("a4", False): 515.9, ("a4", True): 762.5, ("us-letter", False): 532.6, ("us-letter", True): 712.6}
+_CELL_PADDING_PT = 8.5  # 1.5 mm on either side
+_FONT_PT = 9.5
+
+
+def mark_long_words(sheet: dict, widths: "_Widths") -> None:
+    """Mark "fit" the cells holding a word that may be wider than its column: the template measures
+    those words and lets the ones that do not fit break anywhere (overflow-wrap: anywhere, as in
+    sheet.css). Measuring every cell in Typst would take four times as long; the font's advance
+    widths here tell the few cells that need it (with a margin for kerning)."""
+    content = _CONTENT_PT[sheet["paper"], sheet["landscape"]]
+    for table in (block for block in sheet["blocks"] if block["kind"] == "table"):
+        columns = len(table["head"])
+        shares = table["widths"] or [100 / columns] * columns
+        for bold, row in ((True, table["head"]), *((False, row) for row in table["rows"])):
+            at = 0
+            for i, cell in enumerate(row):
+                span = 1 if isinstance(cell, str) else cell["span"]
+                text = cell if isinstance(cell, str) else cell["text"]
+                room = content * sum(shares[at:at + span]) / 100 - _CELL_PADDING_PT
+                if widths.widest_word(text, bold) * 1.05 > room:
+                    row[i] = {"text": text, "num": False, "span": 1} if isinstance(cell, str) else cell
+                    row[i]["fit"] = True
+                at += span
+
+
+class _Widths:
+    """Word widths at 9.5 pt from DejaVu Sans's advance widths (a glyph the font lacks counts 1 em, as
+    wide as a fallback font's glyph may be); with no DejaVu Sans, every word counts as too wide."""
+
+    def __init__(self, fonts):
+        from fontTools.ttLib import TTFont
+
+        self.advances = {}
+        for info in fonts:
+            if info.family == "DejaVu Sans" and info.style == "normal" and info.stretch == 1.0 \
+                    and info.weight in (400, 700):
+                font = TTFont(info.path, fontNumber=info.index, lazy=True)
+                scale = _FONT_PT / font["head"].unitsPerEm
+                metrics = font["hmtx"].metrics
+                self.advances[info.weight == 700] = {code: metrics[name][0] * scale
+                                                     for code, name in font.getBestCmap().items()}
+
+    def widest_word(self, text: str, bold: bool) -> float:
+        advances = self.advances.get(bold)
+        if advances is None:
+            return float("inf")
+        return max(sum(advances.get(ord(c), _FONT_PT) for c in word) for word in text.split(" "))
+
+
+if __name__ == "__main__":
+    sys.stdout.buffer.write(compile_pdf(sys.stdin.buffer.read().decode()))

@@ -1,0 +1,80 @@
+"""Reading a long table sheet back from its HTML (rosters.table_sheet): exactly what the generic
+sheet templates write becomes data; anything else leaves the sheet to WeasyPrint."""
+
+import pytest
+
+from rosters import pdf, services, table_sheet
+from tests.testsystem import SYSTEM as SKIRMISH
+
+ROWS = table_sheet.MIN_ROWS + 5
+
+
+@pytest.fixture
+def supply_rows(monkeypatch):
+    rows = [[f"row-{i:04d}", i, "ready & <waiting>"] for i in range(ROWS)]
+    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
+        "intro": "Kept by the red side.",
+        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows},
+                   {"title": "Losses", "note": "None so far.", "columns": ["Unit", "Lost"], "rows": []}]})
+    return rows
+
+
+def supply_html(people, campaign, paper="A4"):
+    template, context = services.print_context(people["alice"], campaign, "supply", paper)
+    return pdf.sheet_html(template, context)
+
+
+def test_a_generic_sheet_reads_as_its_text_header_footer_and_tables(skirmish, people, supply_rows):
+    sheet = table_sheet.read(supply_html(people, skirmish))
+    assert sheet["title"] == "Supply record · Test war"
+    assert (sheet["paper"], sheet["landscape"]) == ("a4", False)
+    where, what = sheet["header"]
+    assert ["Test war", "bold"] in where and where[0][0].startswith("Tuesday Night ASL")
+    assert what[0] == ["Supply record", "bold"] and what[-1][1] == "badge"  # the side-only mark
+    assert sheet["footer"][0][0].startswith("As of ") and sheet["footer"][0][0].endswith(" · A4")
+    kinds = [(block["kind"], block.get("lead")) for block in sheet["blocks"]]
+    assert kinds == [("h1", False), ("p", True), ("h2", False), ("table", None), ("h2", False), ("p", False),
+                     ("table", None)]
+    supply, losses = (block for block in sheet["blocks"] if block["kind"] == "table")
+    assert supply["head"] == ["Unit", "Points", "Status"]
+    assert len(supply["widths"]) == 3 and 99 <= sum(supply["widths"]) <= 101
+    assert supply["rows"] == [[name, str(points), "ready & <waiting>"] for name, points, _ in supply_rows]
+    assert losses["rows"] == [[{"text": "Nothing yet.", "num": False, "span": 2}]]
+
+
+def test_letter_paper_is_read_from_the_page_rule(skirmish, people, supply_rows):
+    assert table_sheet.read(supply_html(people, skirmish, "Letter"))["paper"] == "us-letter"
+
+
+def test_a_short_sheet_stays_with_weasyprint(skirmish, people, monkeypatch):
+    rows = [[f"row-{i}", i, "ready"] for i in range(table_sheet.MIN_ROWS - 1)]
+    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
+        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    html = supply_html(people, skirmish)
+    assert table_sheet.read(html) is None
+    assert table_sheet.read(html, min_rows=10) is not None
+
+
+@pytest.mark.parametrize("change", [
+    ("<td>row-0003</td>", "<td><img src=x>row-0003</td>"),
+    ("<td>row-0003</td>", '<td><a href="/">row-0003</a></td>'),
+    ("<td>row-0003</td>", '<td style="color: red">row-0003</td>'),
+    ("<td>row-0003</td>", '<td class="odd">row-0003</td>'),
+    ("<td>row-0003</td>", "<td><table><tbody><tr><td>x</td></tr></tbody></table></td>"),
+    ("<td>row-0003</td>", "<td>row-0003</td><td>one cell too many</td>"),
+    ('<body class="sheet', '<body class="in-browser sheet'),
+    ("<h1>", '<div class="extra">text</div><h1>'),
+    ("<h1>", "<script>1</script><h1>"),
+    ("</main>", "loose text</main>"),
+    ('<table class="fixed">', '<table class="fixed wide">'),
+    ("<tr>", "<tr id=x>"),
+])
+def test_anything_but_the_generic_markup_goes_to_weasyprint(skirmish, people, supply_rows, change):
+    html = supply_html(people, skirmish)
+    assert table_sheet.read(html) is not None and change[0] in html
+    assert table_sheet.read(html.replace(change[0], change[1], 1)) is None
+
+
+def test_white_space_collapses_as_html_does():
+    runs = table_sheet._runs([["  Club \n ", ""], [" Name ", "bold"], ["  · x  ", ""]])
+    assert runs == [["Club ", ""], ["Name ", "bold"], ["· x", ""]]
