@@ -15,7 +15,6 @@ from __future__ import annotations
 import hashlib
 import json
 from dataclasses import dataclass
-from pathlib import Path
 
 from django.db.models import Max
 from django.template.loader import get_template
@@ -26,12 +25,13 @@ from campaigns.records import Viewer
 from campaigns.systems import get_system
 from campaigns.systems.base import SheetDef
 
+from . import typst_render
+
 # Bump when something a sheet prints changes outside the templates hashed below
 # (the renderer, the shape of the context).
 RENDER_VERSION = "1"
 BASE_TEMPLATE = "sheets/base.html"
 PRINT_CSS = "print/sheet.css"
-TYPST_TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
 PAPERS = ("A4", "Letter")
 
 CORE_SHEETS = (SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),)
@@ -200,7 +200,7 @@ def template_version(sheet: SheetDef) -> str:
     if css:
         with open(css, "rb") as handle:
             digest.update(handle.read())
-    digest.update(TYPST_TEMPLATE.read_bytes())  # plain table sheets are printed with it (rosters/typst_render.py)
+    digest.update(typst_render.version().encode())  # plain table sheets are printed with Typst
     return digest.hexdigest()
 
 

@@ -21,7 +21,12 @@ MIN_ROWS = 50
 
 _PAGE_SIZE = re.compile(r"@page\s*\{\s*size:\s*(A4|letter)( landscape)?;\s*\}")
 _WIDTH = re.compile(r"width:\s*(\d{1,3}(?:\.\d{1,3})?)%")
-_SPACE = re.compile(r"\s+")
+_SPACE = re.compile(r"[ \t\n\r\f]+")  # HTML's white space: ASCII only (a no-break space stays)
+_HTML_SPACE = " \t\n\r\f"
+_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")  # never printed by WeasyPrint's parser either
+_COLSPAN = re.compile(r"[1-9][0-9]?")
+_PAGE_RULE = re.compile(r"\s*@page\s*\{\s*size:[^{}]*\}\s*")
+_STYLESHEET = "print/sheet.css"
 _VOID = {"meta", "link", "col"}
 # What a plain sheet may hold: element -> the elements it may hold.
 _INLINE = {"strong", "span"}
@@ -50,7 +55,7 @@ def read(html: str, min_rows: int = MIN_ROWS) -> dict | None:
         reader.feed(html)
         reader.close()
         sheet = reader.sheet()
-    except NotPlain:
+    except ValueError:  # NotPlain, or markup no template writes: WeasyPrint prints it
         return None
     rows = sum(len(block["rows"]) for block in sheet["blocks"] if block["kind"] == "table")
     return sheet if rows >= min_rows else None
@@ -70,14 +75,19 @@ class _Reader(HTMLParser):
         self.text: list[str] | None = None  # the text of a cell, title or style being read
         self.cell: dict | None = None
         self.row: list | None = None
+        self.ended = False
 
     # --- the markup -----------------------------------------------------------------------------
 
     def handle_starttag(self, tag, attrs):
         parent = self.stack[-1] if self.stack else None
-        if parent is None and tag != "html" or parent is not None and tag not in _ALLOWED.get(parent, ()):
+        if parent is None and (tag != "html" or self.ended) or parent is not None and tag not in _ALLOWED.get(parent, ()):
             raise NotPlain(f"<{tag}> in <{parent}>")
+        if tag in ("th", "td") and (tag == "th") != (self.stack[-2] == "thead"):
+            raise NotPlain(f"<{tag}> in <{self.stack[-2]}>")  # head cells are th, body cells td, as styled
         attributes = dict(attrs)
+        if len(attributes) != len(attrs):
+            raise NotPlain(f"an attribute twice on <{tag}>")
         self._check_attributes(tag, attributes)
         if tag in _VOID:
             if tag == "col":
@@ -87,9 +97,9 @@ class _Reader(HTMLParser):
         self._open(tag, attributes)
 
     def handle_startendtag(self, tag, attrs):
-        self.handle_starttag(tag, attrs)
         if tag not in _VOID:
-            self.handle_endtag(tag)
+            raise NotPlain(f"<{tag}/>")  # HTML leaves it open
+        self.handle_starttag(tag, attrs)
 
     def handle_endtag(self, tag):
         if tag in _VOID:
@@ -97,6 +107,7 @@ class _Reader(HTMLParser):
         if not self.stack or self.stack[-1] != tag:
             raise NotPlain(f"</{tag}> out of place")
         self.stack.pop()
+        self.ended = not self.stack
         self._close(tag)
 
     def handle_data(self, data):
@@ -126,6 +137,10 @@ class _Reader(HTMLParser):
             raise NotPlain(f"class of <{tag}>")
         if tag == "body" and "in-browser" in classes:
             raise NotPlain("the browser view")
+        if tag == "span" and classes != {"private"} or tag == "table" and classes != {"fixed"}:
+            raise NotPlain(f"<{tag}> of another kind")  # only the side-only mark; only fixed-width tables
+        if tag == "link" and not (attributes.get("href") or "").endswith("/" + _STYLESHEET):
+            raise NotPlain("another stylesheet")
         if "style" in attributes and tag != "col":
             raise NotPlain(f"style on <{tag}>")
 
@@ -137,7 +152,7 @@ class _Reader(HTMLParser):
             self.text = []
         if tag in ("th", "td"):
             span = attributes.get("colspan") or "1"
-            if not span.isdigit() or not 1 <= int(span) <= 50:
+            if not _COLSPAN.fullmatch(span):
                 raise NotPlain("colspan")
             self.cell = {"num": "num" in classes, "span": int(span)}
         elif tag == "tr":
@@ -155,9 +170,14 @@ class _Reader(HTMLParser):
             text, self.text = "".join(self.text), None
             if tag == "title":
                 self.title = _collapse(text)
-            else:
-                for match in _PAGE_SIZE.finditer(text):
-                    self.page_size = match
+            elif _PAGE_RULE.fullmatch(text):
+                if self.page_size is not None:
+                    raise NotPlain("two page sizes")
+                self.page_size = _PAGE_SIZE.search(text)
+                if self.page_size is None:
+                    raise NotPlain("a page size the sheets do not use")
+            elif text.strip() != _sheet_css():
+                raise NotPlain("a stylesheet of its own")  # the benchmark inlines sheet.css; nothing else
         elif tag in ("th", "td"):
             self.cell["text"] = _collapse("".join(self.text))
             self.text = None
@@ -193,7 +213,7 @@ class _Reader(HTMLParser):
         self.blocks[-1]["widths"].append(float(width.group(1)))
 
     def sheet(self) -> dict:
-        if self.stack or self.page_size is None or len(self.header) != 2:
+        if self.stack or self.page_size is None or len(self.header) != 2 or len(self.footer) == 0:
             raise NotPlain("not a whole sheet")
         paper = "us-letter" if self.page_size.group(1) == "letter" else "a4"
         landscape = bool(self.page_size.group(2))
@@ -206,22 +226,32 @@ class _Reader(HTMLParser):
     @staticmethod
     def _check_table(table):
         columns = len(table["head"])
-        if not columns or (table["widths"] and len(table["widths"]) != columns):
-            raise NotPlain("table columns")
+        if not columns or len(table["widths"]) != columns:
+            raise NotPlain("table columns")  # every column's width given, as the generic tables give them
         for row in table["rows"]:
             if sum(1 if isinstance(cell, str) else cell["span"] for cell in row) != columns:
                 raise NotPlain("a row of another width")
 
 
 def _collapse(text: str) -> str:
-    return _SPACE.sub(" ", text).strip()
+    return _SPACE.sub(" ", _CONTROLS.sub("", text)).strip(_HTML_SPACE)
+
+
+def _sheet_css() -> str:
+    from django.contrib.staticfiles import finders
+
+    found = finders.find(_STYLESHEET)
+    if not found:
+        return ""
+    with open(found, encoding="utf-8") as handle:
+        return handle.read().strip()
 
 
 def _runs(runs: list[list]) -> list[list]:
     """Runs with HTML's white-space collapsing: one space between words, none at the ends."""
     out = []
     for text, style in runs:
-        text = _SPACE.sub(" ", text)
+        text = _SPACE.sub(" ", _CONTROLS.sub("", text))
         if out and out[-1][0].endswith(" ") and text.startswith(" "):
             text = text[1:]
         if text:
@@ -230,6 +260,6 @@ def _runs(runs: list[list]) -> list[list]:
             else:
                 out.append([text, style])
     if out:
-        out[0][0] = out[0][0].lstrip()
-        out[-1][0] = out[-1][0].rstrip()
+        out[0][0] = out[0][0].lstrip(_HTML_SPACE)
+        out[-1][0] = out[-1][0].rstrip(_HTML_SPACE)
     return [run for run in out if run[0]]

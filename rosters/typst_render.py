@@ -14,10 +14,13 @@ failure, too slow), ``write_pdf`` answers None and the sheet goes to WeasyPrint 
 
 from __future__ import annotations
 
+import hashlib
 import json
 import logging
+import os
 import subprocess
 import sys
+from importlib import metadata
 from pathlib import Path
 
 logger = logging.getLogger("rosters.pdf")
@@ -25,22 +28,49 @@ logger = logging.getLogger("rosters.pdf")
 TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
 PROJECT = TEMPLATE.parents[2]
 TIMEOUT_SECONDS = 120
+MEMORY_BYTES = 4 << 30  # the child's own limits: it ends even if its parent was killed first
 COMMAND = (sys.executable, "-m", "rosters.typst_render")  # the child: the sheet's JSON in, the PDF out
 
 
 def write_pdf(sheet: dict) -> bytes | None:
     """The sheet's PDF, or None when Typst could not make it here (the caller uses WeasyPrint)."""
     try:
-        out = subprocess.run(COMMAND, input=json.dumps(sheet).encode(),
-                             capture_output=True, timeout=TIMEOUT_SECONDS, cwd=PROJECT, check=False)
+        out = subprocess.run(COMMAND, input=json.dumps(sheet).encode(), capture_output=True,
+                             timeout=TIMEOUT_SECONDS, cwd=PROJECT, env=_child_environment(), check=False)
     except (OSError, subprocess.SubprocessError) as error:
         logger.warning("Typst could not print a table sheet (%s); WeasyPrint prints it", type(error).__name__)
         return None
     if out.returncode != 0 or not out.stdout.startswith(b"%PDF-"):
+        last = (out.stderr.decode(errors="replace").strip().splitlines() or [""])[-1]
         logger.warning("Typst could not print a table sheet (exit %s: %.500s); WeasyPrint prints it",
-                       out.returncode, out.stderr.decode(errors="replace").strip().splitlines()[-1:])
+                       out.returncode, last)
         return None
     return out.stdout
+
+
+def _child_environment() -> dict:
+    """What the child needs of the environment: where programs are and the locale; none of the
+    worker's settings or secrets."""
+    return {name: os.environ[name] for name in ("PATH", "LANG", "LC_ALL", "TMPDIR") if name in os.environ}
+
+
+def version() -> str:
+    """A digest of what a Typst sheet is printed with (the template, this module and the reader, the
+    Typst release): part of a sheet's content hash, so that changing any of them prints new PDFs."""
+    from . import table_sheet
+
+    digest = hashlib.sha256(TEMPLATE.read_bytes())
+    for module in (__file__, table_sheet.__file__):
+        digest.update(Path(module).read_bytes())
+    try:
+        digest.update(metadata.version("typst").encode())
+    except metadata.PackageNotFoundError:
+        digest.update(b"no typst")
+    return digest.hexdigest()
+
+
+class TypstWarned(RuntimeError):
+    """Typst warned (a font missing, say): the sheet would not look as WeasyPrint prints it."""
 
 
 def compile_pdf(sheet_json: str) -> bytes:
@@ -51,8 +81,8 @@ def compile_pdf(sheet_json: str) -> bytes:
     mark_long_words(sheet, _Widths(typst.Fonts(include_embedded_fonts=False).fonts()))
     compiler = typst.Compiler(str(TEMPLATE), root=str(TEMPLATE.parent))
     pdf, warnings = compiler.compile_with_warnings(sys_inputs={"sheet": json.dumps(sheet)}, pdf_tags=False)
-    for warning in warnings:
-        print(f"typst: {warning}", file=sys.stderr)
+    if warnings:
+        raise TypstWarned("; ".join(str(warning) for warning in warnings)[:500])
     return pdf
 
 
@@ -107,5 +137,13 @@ class _Widths:
         return max(sum(advances.get(ord(c), _FONT_PT) for c in word) for word in text.split(" "))
 
 
+def _limit_this_process() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_CPU, (TIMEOUT_SECONDS, TIMEOUT_SECONDS))
+    resource.setrlimit(resource.RLIMIT_AS, (MEMORY_BYTES, MEMORY_BYTES))
+
+
 if __name__ == "__main__":
+    _limit_this_process()
     sys.stdout.buffer.write(compile_pdf(sys.stdin.buffer.read().decode()))

@@ -59,14 +59,18 @@ def test_a_long_table_sheet_is_one_typst_document_numbered_throughout(skirmish, 
 
 
 def test_text_is_printed_as_it_is_never_read_as_markup(skirmish, people, request_job, long_sheet):
-    text = squeezed("".join(pdf_pages(job_pdf(request_job(people["alice"], skirmish, "supply")))))
+    data = job_pdf(request_job(people["alice"], skirmish, "supply"))
+    assert producer(data).startswith("Typst")  # not WeasyPrint after a failed compile
+    text = squeezed("".join(pdf_pages(data)))
     assert squeezed(MARKUP) in text
     assert "root:" not in text
 
 
 def test_a_word_wider_than_its_column_breaks_inside_it(skirmish, people, request_job, long_sheet):
     """overflow-wrap: anywhere, as sheet.css asks of WeasyPrint: the word is all there, on several lines."""
-    page = pdf_reader(job_pdf(request_job(people["alice"], skirmish, "supply"))).pages[0]
+    data = job_pdf(request_job(people["alice"], skirmish, "supply"))
+    assert producer(data).startswith("Typst")
+    page = pdf_reader(data).pages[0]
     lines = [line for line in page.extract_text().splitlines() if line.strip()]
     holding = [line for line in lines if any(part in line for part in (LONG_WORD[:8], LONG_WORD[-8:]))]
     assert len(holding) == 2, holding  # its start and its end on different lines
@@ -89,12 +93,19 @@ def test_typst_paginates_a_long_sheet_as_weasyprint_does(skirmish, people, long_
 
 
 def test_paper_size_and_orientation(skirmish, people, request_job, long_sheet):
-    box = pdf_reader(job_pdf(request_job(people["alice"], skirmish, "supply", paper="Letter"))).pages[0].mediabox
+    data = job_pdf(request_job(people["alice"], skirmish, "supply", paper="Letter"))
+    box = pdf_reader(data).pages[0].mediabox
+    assert producer(data).startswith("Typst")
     assert (round(float(box.width), 1), round(float(box.height), 1)) == (612.0, 792.0)
-    template, context = services.print_context(people["alice"], skirmish, "supply", "A4")
-    html = pdf.sheet_html(template, context).replace("size: A4;", "size: A4 landscape;")
-    box = pdf_reader(pdf.html_to_pdf(html)).pages[0].mediabox
-    assert (round(float(box.width), 1), round(float(box.height), 1)) == (841.9, 595.3)
+    for paper, size in (("A4", (841.9, 595.3)), ("Letter", (792.0, 612.0))):
+        template, context = services.print_context(people["alice"], skirmish, "supply", paper)
+        html = pdf.sheet_html(template, context).replace(f"size: {paper.lower() if paper == 'Letter' else paper};",
+                                                         f"size: {paper.lower() if paper == 'Letter' else paper} "
+                                                         "landscape;")
+        data = pdf.html_to_pdf(html)
+        box = pdf_reader(data).pages[0].mediabox
+        assert producer(data).startswith("Typst")
+        assert (round(float(box.width), 1), round(float(box.height), 1)) == size
 
 
 def test_the_same_html_gives_the_same_bytes_in_the_installed_dejavu(skirmish, people, long_sheet):
@@ -122,6 +133,32 @@ def test_when_typst_cannot_print_weasyprint_does(skirmish, people, request_job, 
     assert all(f"Page {n} of {len(pages)}" in text for n, text in enumerate(pages, start=1))
     assert [int(name[4:]) for text in pages for name in row_names(text)] == [i for i in range(len(long_sheet))
                                                                             if i != 11]
+
+
+def test_a_typst_warning_is_a_failure(monkeypatch, tmp_path):
+    """A missing font, say: Typst would print in another one, so the sheet goes to WeasyPrint instead."""
+    template = tmp_path / "sheet.typ"
+    template.write_text('#set text(font: "No Such Font")\nHello')
+    monkeypatch.setattr(typst_render, "TEMPLATE", template)
+    with pytest.raises(typst_render.TypstWarned, match="(?i)no such font"):
+        typst_render.compile_pdf('{"paper": "a4", "landscape": false, "blocks": []}')
+
+
+def test_the_child_gets_none_of_the_workers_secrets(monkeypatch):
+    monkeypatch.setenv("DATABASE_URL", "postgres://secret@db/muster")
+    monkeypatch.setenv("SECRET_KEY", "s3cret")
+    environment = typst_render._child_environment()
+    assert "DATABASE_URL" not in environment and "SECRET_KEY" not in environment
+    assert environment.get("PATH")
+
+
+def test_changing_how_typst_prints_changes_the_sheets_content_hash(monkeypatch, tmp_path):
+    template = tmp_path / "sheet.typ"
+    template.write_bytes(typst_render.TEMPLATE.read_bytes())
+    monkeypatch.setattr(typst_render, "TEMPLATE", template)
+    before = typst_render.version()
+    template.write_bytes(template.read_bytes() + b"\n// changed\n")
+    assert typst_render.version() != before
 
 
 def test_a_stalled_typst_gives_way_to_weasyprint(monkeypatch):

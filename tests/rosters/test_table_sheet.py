@@ -68,11 +68,31 @@ def test_a_short_sheet_stays_with_weasyprint(skirmish, people, monkeypatch):
     ("</main>", "loose text</main>"),
     ('<table class="fixed">', '<table class="fixed wide">'),
     ("<tr>", "<tr id=x>"),
+    ('<table class="fixed">', "<table>"),  # a table without column widths would be laid out by its content
+    ("<colgroup>", "<!-- -->"),
+    ('<span class="private">', "<span>"),
+    ("<td>row-0003</td>", "<th>row-0003</th>"),  # head cells only in the head, as sheet.css styles them
+    ('<th scope="col">Unit</th>', "<td>Unit</td>"),
+    ("<td>row-0003</td>", "<td/>row-0003"),
+    ("<td>row-0003</td>", '<td class="num" class="x">row-0003</td>'),
+    ("</head>", "<style>td { color: red }</style></head>"),
+    ("</head>", '<link rel="stylesheet" href="/static/other.css"></head>'),
+    ("</html>", "</html><html><head><style>@page { size: letter; }</style></head></html>"),
+    ('<td colspan="2">Nothing yet.</td>', '<td colspan="²">Nothing yet.</td>'),
 ])
 def test_anything_but_the_generic_markup_goes_to_weasyprint(skirmish, people, supply_rows, change):
     html = supply_html(people, skirmish)
     assert table_sheet.read(html) is not None and change[0] in html
     assert table_sheet.read(html.replace(change[0], change[1], 1)) is None
+
+
+def test_no_break_spaces_stay_and_control_characters_go(skirmish, people, monkeypatch):
+    rows = [[f"row-{i}", "10\u202f000", "a\xa0\xa0b \x00c\x07d"] for i in range(table_sheet.MIN_ROWS)]
+    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
+        "tables": [{"title": "\xa0Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    sheet = table_sheet.read(supply_html(people, skirmish))
+    assert sheet["blocks"][1]["runs"] == [["\xa0Supply", ""]]
+    assert sheet["blocks"][2]["rows"][0][1:] == ["10\u202f000", "a\xa0\xa0b cd"]
 
 
 def test_white_space_collapses_as_html_does():
