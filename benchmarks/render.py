@@ -95,8 +95,7 @@ def _render(campaign, pipeline) -> tuple[bytes, int]:
 
     services, pdf = pipeline
     data = services.render_hook(_html(campaign, pipeline))
-    reader = PdfReader(BytesIO(data))
-    return data, len(reader.pages)
+    return data, len(PdfReader(BytesIO(data)).pages)
 
 
 def _engine(data: bytes) -> str:

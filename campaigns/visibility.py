@@ -383,8 +383,8 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
 
     audiences = _print_job_audiences(viewer)
     if audiences == []:
-        return []
-    audiences = audiences or []
+        return []  # no member: none
+    audiences = audiences or []  # None, the referee: every audience, no filter
     fields = [f for f in PrintJob._meta.concrete_fields if f.name != "context"]
     where = f" AND audience IN ({', '.join(['%s'] * len(audiences))})" if audiences else ""
     sql = (f"SELECT {', '.join(f.column for f in fields)} FROM {PrintJob._meta.db_table} "

@@ -38,6 +38,7 @@ _ALLOWED = {
     "table": {"colgroup", "thead", "tbody"}, "colgroup": {"col"}, "thead": {"tr"}, "tbody": {"tr"},
     "tr": {"th", "td"}, "th": set(), "td": set(),
 }
+_ATTRIBUTES = {"class", "colspan", "scope", "style", "lang", "charset", "name", "content", "rel", "href"}
 _CLASSES = {"body": None, "header": {"sheet-header"}, "footer": {"sheet-footer"}, "div": {"where", "what"},
             "span": {"private"}, "p": {"lead"}, "table": {"fixed"}, "th": {"num"}, "td": {"num"}}
 
@@ -71,7 +72,8 @@ class _Reader(HTMLParser):
         self.footer: list[list] = []
         self.blocks: list[dict] = []
         self.runs: list[list] | None = None  # the inline runs being read: [text, style]
-        self.style = ""
+        self.style = ""  # the inline run being read: "", "bold" or "badge"
+        self.lead = False  # the block being read is p.lead
         self.text: list[str] | None = None  # the text of a cell, title or style being read
         self.cell: dict | None = None
         self.row: list | None = None
@@ -81,7 +83,8 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         parent = self.stack[-1] if self.stack else None
-        if parent is None and (tag != "html" or self.ended) or parent is not None and tag not in _ALLOWED.get(parent, ()):
+        misplaced = tag != "html" or self.ended if parent is None else tag not in _ALLOWED.get(parent, ())
+        if misplaced:
             raise NotPlain(f"<{tag}> in <{parent}>")
         if tag in ("th", "td") and (tag == "th") != (self.stack[-2] == "thead"):
             raise NotPlain(f"<{tag}> in <{self.stack[-2]}>")  # head cells are th, body cells td, as styled
@@ -128,8 +131,7 @@ class _Reader(HTMLParser):
         raise NotPlain("declaration")
 
     def _check_attributes(self, tag, attributes):
-        allowed = {"class", "colspan", "scope", "style", "lang", "charset", "name", "content", "rel", "href"}
-        if set(attributes) - allowed:
+        if set(attributes) - _ATTRIBUTES:
             raise NotPlain(f"attributes of <{tag}>")
         classes = set((attributes.get("class") or "").split())
         allowed_classes = _CLASSES.get(tag, set())

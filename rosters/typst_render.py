@@ -99,8 +99,7 @@ def mark_long_words(sheet: dict, widths: "_Widths") -> None:
     widths here tell the few cells that need it (with a margin for kerning)."""
     content = _CONTENT_PT[sheet["paper"], sheet["landscape"]]
     for table in (block for block in sheet["blocks"] if block["kind"] == "table"):
-        columns = len(table["head"])
-        shares = table["widths"] or [100 / columns] * columns
+        shares = table["widths"]  # every column's, in % (rosters.table_sheet requires them)
         for bold, row in ((True, table["head"]), *((False, row) for row in table["rows"])):
             at = 0
             for i, cell in enumerate(row):
