@@ -6,12 +6,7 @@ page logs a JavaScript error."""
 import re
 
 from playwright.sync_api import expect
-from tests.browser.session import log_in
-
-
-
-
-
+from tests.browser.session import log_in, log_out
 
 
 def test_a_step_refused_in_place_then_done(phone, screenshot, skirmish, people):
@@ -49,7 +44,7 @@ def test_a_sealed_choice_waits_for_the_other_side(phone, skirmish, people):
     choose.get_by_label("Attack").check()
     choose.get_by_role("button", name="Submit").click()
     expect(phone.locator("#status")).to_contain_text("waiting for the other side")
-    phone.get_by_role("button", name="Log out").click()
+    log_out(phone)
     log_in(phone, "bob")
     phone.goto(f"/campaigns/{skirmish.pk}/")
     expect(phone.locator("#status")).to_contain_text("1 of 2 sides have chosen")
