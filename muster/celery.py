@@ -22,3 +22,7 @@ def _load_game_systems(**kwargs):
     from campaigns.systems import all_systems
 
     all_systems()
+    # Kept out of the collector's full passes in every pool process (as in muster/wsgi.py).
+    import gc
+
+    gc.freeze()

@@ -17,3 +17,19 @@ def test_list_rows_are_the_summary_serializers_output(skirmish, club, people, cl
     for row in rows:
         campaign = Campaign.objects.select_related("club", "referee", "created_by").get(pk=row["id"])
         assert row == dict(CampaignSummarySerializer(campaign).data)
+
+
+def test_a_date_written_once_is_written_again_for_another_time_zone(skirmish):
+    from django.utils import timezone
+
+    from api.campaigns import summaries
+
+    row = Campaign.objects.filter(pk=skirmish.pk).values(
+        "id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
+        "created_by__username", "created_at").get()
+    written = {}
+    for zone in ("UTC", "Asia/Kolkata", "UTC"):
+        with timezone.override(zone):
+            written.setdefault(zone, set()).add(summaries([row])[0]["created_at"])
+            assert summaries([row])[0]["created_at"] == CampaignSummarySerializer(skirmish).data["created_at"]
+    assert written["UTC"] != written["Asia/Kolkata"] and len(written["UTC"]) == 1
