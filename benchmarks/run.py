@@ -216,7 +216,22 @@ def _data(reuse: bool) -> dict:
     say(f"generating the benchmark clubs into {connection.vendor} (takes a few minutes)")
     data = generate.generate(log=say)
     _data_file().write_text(json.dumps(data))
+    _settle()
     return data
+
+
+def _settle() -> None:
+    """On PostgreSQL, the freshly generated tables analysed and their pages written out before
+    anything is measured, as on a site that has been up a while: otherwise the planner works
+    without statistics, and a checkpoint writing the generator's pages can land in a load phase."""
+    if connection.vendor != "postgresql":
+        return
+    with connection.cursor() as cursor:
+        cursor.execute("VACUUM ANALYZE")
+        try:
+            cursor.execute("CHECKPOINT")  # a superuser's (or pg_checkpoint's) only
+        except Exception as error:
+            say(f"    no CHECKPOINT ({error.__class__.__name__}): a checkpoint may land in a measurement")
 
 
 def _busy() -> float:
