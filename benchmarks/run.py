@@ -49,6 +49,12 @@ def _data_file() -> Path:
 
 def main(argv=None) -> int:
     args = _arguments(argv)
+    stray = _other_workers()
+    if stray:
+        say(f"another Celery worker answers on the benchmark's broker ({', '.join(stray)}): it would take "
+            "the benchmark's tasks and share its CPUs. Stop it first (a benchmark stopped midway leaves "
+            "one: pkill -f 'celery -A muster worker').")
+        return 2
     started = time.perf_counter()
     data = _data(args.reuse)
     result = {"name": args.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
@@ -132,6 +138,17 @@ def targets(result: dict) -> list[dict]:
         rows.append({"target": f"{row['rows']}-row sheet ≤ 1.0× Chromium", "figure": ratio,
                      "met": ratio is not None and ratio <= 1.0})
     return rows
+
+
+def _other_workers() -> list[str]:
+    """The names of Celery workers already listening on the benchmark's broker (REDIS_URL set)."""
+    from django.conf import settings
+
+    if not settings.REDIS_URL:
+        return []
+    from muster.celery import app
+
+    return sorted(name for reply in app.control.ping(timeout=1.0) for name in reply)
 
 
 @contextmanager
