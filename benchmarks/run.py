@@ -35,7 +35,7 @@ from benchmarks.django_env import setup
 setup()
 
 from django.contrib.auth import get_user_model  # noqa: E402
-from django.db import connection  # noqa: E402
+from django.db import DatabaseError, connection  # noqa: E402
 
 from benchmarks import encoders, generate, load, queries, render, writes  # noqa: E402
 from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
@@ -53,7 +53,7 @@ def main(argv=None) -> int:
     if stray:
         say(f"another Celery worker answers on the benchmark's broker ({', '.join(stray)}): it would take "
             "the benchmark's tasks and share its CPUs. Stop it first (a benchmark stopped midway leaves "
-            "one: pkill -f 'celery -A muster worker').")
+            "one: pkill -f 'celery -A muster worker -Q muster-bench').")
         return 2
     started = time.perf_counter()
     data = _data(args.reuse)
@@ -148,7 +148,11 @@ def _other_workers() -> list[str]:
         return []
     from muster.celery import app
 
-    return sorted(name for reply in app.control.ping(timeout=1.0) for name in reply)
+    try:
+        replies = app.control.ping(timeout=1.0)
+    except Exception as error:  # the broker is away: the run would fail anyway, say why
+        raise SystemExit(f"the broker in REDIS_URL does not answer ({error.__class__.__name__})") from None
+    return sorted(name for reply in replies for name in reply)
 
 
 @contextmanager
@@ -232,13 +236,13 @@ def _data(reuse: bool) -> dict:
     _fresh_sqlite()
     say(f"generating the benchmark clubs into {connection.vendor} (takes a few minutes)")
     data = generate.generate(log=say)
+    _settle()  # before the data file: a --reuse run never finds data that was not settled
     _data_file().write_text(json.dumps(data))
-    _settle()
     return data
 
 
 def _settle() -> None:
-    """On PostgreSQL, the freshly generated tables analysed and their pages written out before
+    """On PostgreSQL, the database (the fresh generated tables) analysed and its pages written out before
     anything is measured, as on a site that has been up a while: otherwise the planner works
     without statistics, and a checkpoint writing the generator's pages can land in a load phase."""
     if connection.vendor != "postgresql":
@@ -247,7 +251,7 @@ def _settle() -> None:
         cursor.execute("VACUUM ANALYZE")
         try:
             cursor.execute("CHECKPOINT")  # a superuser's (or pg_checkpoint's) only
-        except Exception as error:
+        except DatabaseError as error:
             say(f"    no CHECKPOINT ({error.__class__.__name__}): a checkpoint may land in a measurement")
 
 
