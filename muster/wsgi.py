@@ -22,5 +22,6 @@ def _warm() -> None:
 _warm()
 # What the worker holds from here on (modules, URL patterns, systems, tables) lives as long as
 # the process: kept out of the collector's full passes, which had walked it all and paused a
-# request for up to 85 ms every few seconds under load (benchmarks/README.md, "The write tail was the garbage collector").
+# request for up to 85 ms every few seconds under load (benchmarks/README.md, "The write tail
+# was the garbage collector").
 gc.freeze()
