@@ -170,9 +170,11 @@ def _worker():
     log = open(HERE.parent / "var" / "bench" / "celery.log", "w")
     process = subprocess.Popen(
         [str(Path(sys.executable).parent / "celery"), "-A", "muster", "worker", "-Q",
-         settings.CELERY_TASK_DEFAULT_QUEUE, "--concurrency", "1", "--loglevel", "warning"],
+         f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_ODDS_QUEUE}", "--concurrency", "1",
+         "--loglevel", "warning"],
         cwd=HERE.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
-    say(f"    Celery worker {process.pid} on queue {settings.CELERY_TASK_DEFAULT_QUEUE} (REDIS_URL set)")
+    say(f"    Celery worker {process.pid} on queues {settings.CELERY_TASK_DEFAULT_QUEUE} and "
+        f"{settings.CELERY_ODDS_QUEUE} (REDIS_URL set)")
     try:
         yield
     finally:

@@ -21,6 +21,7 @@ for _name in ("SECURE_SSL_REDIRECT", "SESSION_COOKIE_SECURE", "CSRF_COOKIE_SECUR
 os.environ.setdefault("SECURE_HSTS_SECONDS", "0")
 # With REDIS_URL, the benchmark's own Celery worker (benchmarks.run) listens on its own queue.
 os.environ.setdefault("CELERY_QUEUE", "muster-bench")
+os.environ.setdefault("CELERY_ODDS_QUEUE", "muster-bench-odds")
 
 from muster.settings import *  # noqa: E402,F401,F403
 from muster.settings import MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa: E402

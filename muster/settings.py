@@ -4,8 +4,9 @@ With nothing set, Muster runs on SQLite in ./var and executes background tasks
 inline, so a first run needs no services; it serves like production (DEBUG off,
 friendly error pages) on the loopback, over plain HTTP, with a key kept in var/.
 `DEBUG=1` gives a developer Django's technical pages. A public site (ALLOWED_HOSTS
-beyond the loopback) sets SECRET_KEY, DATABASE_URL, REDIS_URL (see README,
-"Configuration"; muster/serving.py decides which rules apply).
+beyond the loopback) sets SECRET_KEY, DATABASE_URL, REDIS_URL (or the broker's and the
+cache's Redis apart: CELERY_BROKER_URL, CACHE_REDIS_URL); see README, "Configuration";
+muster/serving.py decides which rules apply.
 """
 
 from datetime import timedelta
@@ -108,19 +109,25 @@ if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 
 # --- Cache, Celery ------------------------------------------------------------
+# REDIS_URL alone (a small site) is the broker and the cache. The broker and the cache are better
+# apart (README, "Configuration"; docs/operations.md): the broker's Redis must never evict a queued
+# task (maxmemory-policy noeviction), the cache's should evict its least used keys (allkeys-lru).
 REDIS_URL = env.str("REDIS_URL", default="")
+CACHE_REDIS_URL = env.str("CACHE_REDIS_URL", default="") or REDIS_URL
+CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL  # Celery reads this name too
 # Each web worker keeps this many bytes of kept answers in its own memory, in front of Redis.
 MUSTER_LOCAL_CACHE_BYTES = env.int("MUSTER_LOCAL_CACHE_BYTES", default=32 * 1024 * 1024)
-if REDIS_URL:
-    CACHES = {"default": {"BACKEND": "muster.cache.RedisCache", "LOCATION": REDIS_URL}}
-    CELERY_BROKER_URL = REDIS_URL
-    CELERY_TASK_ALWAYS_EAGER = False
+if CACHE_REDIS_URL:
+    CACHES = {"default": {"BACKEND": "muster.cache.RedisCache", "LOCATION": CACHE_REDIS_URL}}
 else:
     CACHES = {"default": {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}}
+CELERY_TASK_ALWAYS_EAGER = not CELERY_BROKER_URL  # no broker: tasks run inline, after commit
+if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"  # never used (eager); a host keeps kombu from warning
-    CELERY_TASK_ALWAYS_EAGER = True  # no broker: tasks run inline, after commit
 CELERY_TASK_EAGER_PROPAGATES = False
-CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND", default=REDIS_URL or "cache+memory://")
+# Results are read only by manage.py check_worker: beside the queued tasks.
+CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND",
+                                default="cache+memory://" if CELERY_TASK_ALWAYS_EAGER else CELERY_BROKER_URL)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -130,7 +137,10 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
     # Unacknowledged tasks come back after this many seconds (tasks finish well inside it).
     "visibility_timeout": env.int("CELERY_VISIBILITY_TIMEOUT", default=3600),
 }
+# Two queues, each with its own workers: sheets (renders, seconds each) and odds (milliseconds
+# each), so odds never wait behind a queue of renders.
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="muster")
+CELERY_ODDS_QUEUE = env.str("CELERY_ODDS_QUEUE", default="muster-odds")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 
 # --- Auth -------------------------------------------------------------------------

@@ -54,16 +54,29 @@ def describe_database(answer: dict) -> str:
 
 
 @dataclass
+class QueueAnswer:
+    """One queue's worker, as it answered (None: nobody answered)."""
+
+    queue: str
+    role: str  # "sheets" | "odds"
+    answer: dict | None = None
+    seconds: float = 0.0
+
+
+@dataclass
 class WorkerCheck:
     here: dict
-    answer: dict | None = None  # the worker's (this process's when tasks run inline)
+    answer: dict | None = None  # the sheets worker's (this process's when tasks run inline)
     inline: bool = False
     seconds: float = 0.0
+    queues: list[QueueAnswer] = field(default_factory=list)
+    broker_policy: str = ""  # the broker Redis's maxmemory-policy ("" unknown)
     problems: list[str] = field(default_factory=list)
 
 
 def check_worker(timeout: float) -> WorkerCheck:
-    """Send worker_health to the site's queue and wait for a worker's answer."""
+    """Send worker_health to the sheets queue and to the odds queue and wait for both answers;
+    read the broker's eviction policy."""
     from celery.exceptions import TimeoutError as CeleryTimeout
 
     from muster.celery import app
@@ -77,25 +90,51 @@ def check_worker(timeout: float) -> WorkerCheck:
         check.problems += pdf_problems(check.here, "This process")
         return check
     started = time.monotonic()
+    check.queues = [QueueAnswer(queue, "sheets"), QueueAnswer(settings.CELERY_ODDS_QUEUE, "odds")]
+    sent = []
     try:
-        # expires: a check nobody answered is dropped, not run by the next worker to start
-        result = worker_health.apply_async(queue=queue, expires=timeout, retry=False)
+        for asked in check.queues:
+            # expires: a check nobody answered is dropped, not run by the next worker to start
+            sent.append(worker_health.apply_async(queue=asked.queue, expires=timeout, retry=False))
     except Exception as error:  # noqa: BLE001 - any broker failure is the answer
-        check.problems.append(f"The broker (REDIS_URL) cannot be reached: {type(error).__name__}.")
+        check.problems.append(f"The broker (CELERY_BROKER_URL or REDIS_URL) cannot be reached: "
+                              f"{type(error).__name__}.")
         return check
-    try:
-        check.answer = result.get(timeout=timeout)
-    except CeleryTimeout:
-        check.problems.append(f"No worker answered on the queue {queue!r} within {timeout:g} s. Start one "
-                              f"(celery -A muster worker -Q {queue}) with this site's environment.")
-        return check
-    except Exception as error:  # noqa: BLE001 - the task failed inside the worker
-        check.problems.append(f"The worker answered with an error: {type(error).__name__}: {str(error)[:200]}")
-        return check
-    finally:
-        check.seconds = time.monotonic() - started
-    check.problems += database_problems(check.here, check.answer) + pdf_problems(check.answer, "The worker")
+    for asked, result in zip(check.queues, sent):
+        try:
+            asked.answer = result.get(timeout=max(0.1, timeout - (time.monotonic() - started)))
+        except CeleryTimeout:
+            check.problems.append(f"No worker answered on the {asked.role} queue {asked.queue!r} within {timeout:g} s. "
+                                  f"Start one (celery -A muster worker -Q {asked.queue}) with this site's "
+                                  "environment.")
+            continue
+        except Exception as error:  # noqa: BLE001 - the task failed inside the worker
+            check.problems.append(f"The worker answered with an error: {type(error).__name__}: {str(error)[:200]}")
+            continue
+        finally:
+            asked.seconds = time.monotonic() - started
+        check.problems += database_problems(check.here, asked.answer)
+        if asked.role == "sheets":
+            check.answer, check.seconds = asked.answer, asked.seconds
+            check.problems += pdf_problems(asked.answer, "The worker")
+    check.broker_policy = broker_policy()
+    if check.broker_policy not in ("", "noeviction"):
+        check.problems.append(
+            f"The broker's Redis evicts keys (maxmemory-policy {check.broker_policy}): a queued task may be "
+            "dropped. Give it maxmemory-policy noeviction, and the cache its own Redis (CACHE_REDIS_URL) with "
+            "allkeys-lru (docs/operations.md).")
     return check
+
+
+def broker_policy() -> str:
+    """The broker Redis's maxmemory-policy; "" when it does not say (CONFIG refused: a managed Redis)."""
+    import redis
+
+    try:
+        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=5)
+        return str(client.config_get("maxmemory-policy").get("maxmemory-policy", ""))
+    except redis.RedisError:
+        return ""
 
 
 def database_problems(here: dict, answer: dict) -> list[str]:

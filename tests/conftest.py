@@ -184,6 +184,7 @@ def celery_worker(transactional_db, settings, tmp_path_factory):
         worker = CeleryWorker(media, tmp_path_factory.mktemp("worker-logs"), **env)
         started.append(worker)
         settings.CELERY_TASK_DEFAULT_QUEUE = worker.queue  # rosters.services.enqueue sends there
+        settings.CELERY_ODDS_QUEUE = worker.odds_queue  # and campaigns.services.odds there
         return worker.start()
 
     yield start

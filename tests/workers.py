@@ -5,7 +5,7 @@ MUSTER_REQUIRE_SERVICES=1 (CI), where the missing service fails it.
 
 ``CeleryWorker`` starts ``celery worker`` as a separate process on the *test*
 database (the worker only sees committed rows: use it with transactional_db), on
-its own queue, with MEDIA_ROOT shared with the test.
+its own queues (sheets and odds), with MEDIA_ROOT shared with the test.
 """
 
 from __future__ import annotations
@@ -65,17 +65,21 @@ def worker_database_url() -> str:
 
 
 class CeleryWorker:
-    """`celery worker` in its own process group: one queue, the test database."""
+    """`celery worker` in its own process group: its own sheets and odds queues, the test database."""
 
     def __init__(self, media_root: Path, log_dir: Path, **env):
         self.queue = f"test-{uuid.uuid4().hex[:10]}"
+        self.odds_queue = f"{self.queue}-odds"
         self.log_path = log_dir / f"worker-{self.queue}.log"
         self.env = {
             **os.environ,
             "DJANGO_SETTINGS_MODULE": "muster.settings",
             "DATABASE_URL": worker_database_url(),
             "REDIS_URL": settings.REDIS_URL,
+            "CELERY_BROKER_URL": settings.CELERY_BROKER_URL,
+            "CACHE_REDIS_URL": settings.CACHES["default"].get("LOCATION") or settings.REDIS_URL,
             "CELERY_QUEUE": self.queue,
+            "CELERY_ODDS_QUEUE": self.odds_queue,
             "MEDIA_ROOT": str(media_root),
             "MUSTER_EXTRA_SYSTEMS": ",".join(settings.MUSTER_EXTRA_SYSTEMS),
             "PYTHONPATH": str(BASE_DIR),
@@ -84,7 +88,7 @@ class CeleryWorker:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60) -> "CeleryWorker":
-        command = [sys.executable, "-m", "celery", "-A", "tests.worker_app", "worker", "-Q", self.queue,
+        command = [sys.executable, "-m", "celery", "-A", "tests.worker_app", "worker", "-Q", f"{self.queue},{self.odds_queue}",
                    "-n", f"{self.queue}@%h", "--pool", "prefork", "--concurrency", "1", "--loglevel", "INFO",
                    "--without-gossip", "--without-mingle", "--without-heartbeat"]
         self._log = open(self.log_path, "wb")
@@ -119,7 +123,7 @@ class CeleryWorker:
         try:  # the queue's leftovers, if any
             import redis
 
-            redis.Redis.from_url(settings.REDIS_URL).delete(self.queue)
+            redis.Redis.from_url(settings.CELERY_BROKER_URL).delete(self.queue, self.odds_queue)
         except Exception:  # noqa: BLE001 - cleanup only
             pass
 

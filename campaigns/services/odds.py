@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 
+from django.conf import settings
 from django.db import transaction
 
 from .. import viewcache
@@ -72,7 +73,7 @@ def enqueue(campaign: Campaign) -> None:
             if at is not None and _kept(cache_key(campaign_id, side, at)) is not None:
                 continue  # nothing this side can see has changed: its odds stand
             try:
-                compute_odds.delay(campaign_id, side)
+                compute_odds.apply_async(args=[campaign_id, side], queue=settings.CELERY_ODDS_QUEUE)
             except Exception:  # a broker outage must not fail the change that was just saved
                 log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
 

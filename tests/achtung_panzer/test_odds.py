@@ -153,20 +153,21 @@ def test_a_change_makes_the_stored_odds_stale_until_recomputed(skirmish, people,
     assert odds.odds_for(skirmish, Viewer.for_side("blue"))["blue"]["status"] == "pending"
 
 
-def test_every_change_enqueues_the_task_after_commit(skirmish, people, monkeypatch, fresh_cache,
+def test_every_change_enqueues_the_task_after_commit(skirmish, people, monkeypatch, fresh_cache, settings,
                                                     django_capture_on_commit_callbacks):
     from campaigns import tasks
     from campaigns.services import odds
     from campaigns.services.journal import submit
 
     sent = []
-    monkeypatch.setattr(tasks.compute_odds, "delay", lambda campaign_id, side: sent.append((campaign_id, side)))
+    monkeypatch.setattr(tasks.compute_odds, "apply_async",
+                        lambda args, queue: sent.append((*args, queue == settings.CELERY_ODDS_QUEUE)))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submit(skirmish, people["alice"], "skirmish.supply")
     assert sent == [] and callbacks
     for callback in callbacks:
         callback()
-    assert sorted(sent) == [(skirmish.pk, "blue"), (skirmish.pk, "red")]
+    assert sorted(sent) == [(skirmish.pk, "blue", True), (skirmish.pk, "red", True)]  # on the odds queue
     # the task itself stores what odds_for reads
     skirmish.refresh_from_db()
     tasks.compute_odds(skirmish.pk, "red")
@@ -179,10 +180,10 @@ def test_an_enqueue_failure_does_not_break_the_change(skirmish, people, monkeypa
     from campaigns import tasks
     from campaigns.services.journal import submit
 
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise ConnectionError("broker down")
 
-    monkeypatch.setattr(tasks.compute_odds, "delay", broken)
+    monkeypatch.setattr(tasks.compute_odds, "apply_async", broken)
     with django_capture_on_commit_callbacks(execute=True):
         result = submit(skirmish, people["alice"], "skirmish.supply")
     assert result.events

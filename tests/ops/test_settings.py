@@ -126,3 +126,34 @@ def test_no_broker_means_no_kombu_hostname_warning():
     assert done.returncode == 0, done.stderr
     assert done.stdout.strip() == "sqlite"  # it ran, inline
     assert "No hostname" not in done.stderr
+
+
+def _where_redis(**env) -> dict:
+    script = ("import json; from django.conf import settings; from muster.celery import app\n"
+              "print(json.dumps({'cache': settings.CACHES['default'].get('LOCATION', 'local'),\n"
+              "                  'backend': settings.CACHES['default']['BACKEND'].rsplit('.', 1)[1],\n"
+              "                  'broker': app.conf.broker_url, 'results': app.conf.result_backend,\n"
+              "                  'eager': app.conf.task_always_eager}))\n")
+    clean = {k: v for k, v in os.environ.items() if k not in ("REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL",
+                                                              "CELERY_RESULT_BACKEND")}
+    clean.update({"DJANGO_SETTINGS_MODULE": "muster.settings", "PYTHONPATH": str(ROOT), **env})
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=clean, capture_output=True, text=True,
+                          timeout=120)
+    assert done.returncode == 0, done.stderr
+    return json.loads(done.stdout)
+
+
+def test_redis_url_alone_is_the_broker_and_the_cache():
+    one = "redis://127.0.0.1:6379/3"
+    assert _where_redis(REDIS_URL=one) == {"cache": one, "backend": "RedisCache", "broker": one, "results": one,
+                                           "eager": False}
+
+
+def test_the_broker_and_the_cache_apart():
+    broker, cache = "redis://127.0.0.1:6379/4", "redis://127.0.0.1:6380/0"
+    apart = _where_redis(REDIS_URL="redis://127.0.0.1:6379/3", CELERY_BROKER_URL=broker, CACHE_REDIS_URL=cache)
+    assert apart == {"cache": cache, "backend": "RedisCache", "broker": broker, "results": broker, "eager": False}
+    # Either alone: the other stays embedded (a broker without a Redis cache, or the reverse).
+    assert _where_redis(CELERY_BROKER_URL=broker)["backend"] == "LocMemCache"
+    alone = _where_redis(CACHE_REDIS_URL=cache)
+    assert (alone["cache"], alone["eager"]) == (cache, True)  # no broker: tasks run inline
