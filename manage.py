@@ -8,6 +8,10 @@ def main():
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
     from django.core.management import execute_from_command_line
 
+    from muster.config import load_settings_or_exit
+
+    load_settings_or_exit()  # a configuration error: one line, exit 2
+
     execute_from_command_line(sys.argv)
 
 

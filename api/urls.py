@@ -6,10 +6,12 @@ from drf_spectacular.views import SpectacularAPIView
 
 from . import auth, campaigns, clubs, journal, systems
 from .docs import RedocDocsView, SwaggerDocsView
+from .root import ApiRoot
 
 CAMPAIGN = "v1/campaigns/<int:campaign_id>/"
 
 v1 = [
+    path("v1/", ApiRoot.as_view(), name="api-root"),
     path("v1/auth/token/", auth.TokenObtainApi.as_view(), name="api-token"),
     path("v1/systems/", systems.SystemListApi.as_view(), name="api-systems"),
     path("v1/systems/<slug:slug>/", systems.SystemDetailApi.as_view(), name="api-system"),
@@ -36,6 +38,14 @@ v1 = [
     path(CAMPAIGN + "players/replace/", campaigns.PlayerReplaceApi.as_view(), name="api-campaign-player-replace"),
     path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
 ]
+
+
+
+def rosters_v1():
+    from rosters import api_urls
+
+    return api_urls.urlpatterns
+
 
 urlpatterns = [
     *v1,

@@ -4,7 +4,10 @@ import os
 
 from celery import Celery, signals
 
+from muster.config import load_settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
+load_settings_or_exit()  # a configuration error: one line, exit 2, before Celery starts
 
 app = Celery("muster")
 app.config_from_object("django.conf:settings", namespace="CELERY")

@@ -12,15 +12,16 @@ muster/serving.py decides which rules apply.
 from datetime import timedelta
 from pathlib import Path
 
-import environ
+from django.core.exceptions import ImproperlyConfigured
 
 from muster import serving
+from muster.config import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
 VAR_DIR = BASE_DIR / "var"
 
-env = environ.Env()
-environ.Env.read_env(BASE_DIR / ".env")  # optional; missing file is fine
+env = Env()
+Env.read_env(BASE_DIR / ".env")  # optional; missing file is fine
 
 DEBUG = env.bool("DEBUG", default=False)
 ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "testserver"])
@@ -30,7 +31,7 @@ try:
     SECRET_KEY = serving.secret_key(env.str("SECRET_KEY", default=""), debug=DEBUG, public=PUBLIC_SITE,
                                     var_dir=VAR_DIR)
 except ValueError as error:
-    raise environ.ImproperlyConfigured(str(error)) from None
+    raise ImproperlyConfigured(str(error)) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
@@ -91,6 +92,9 @@ DATABASES = {
 }
 # Connections are kept between requests (each request would otherwise open one: on PostgreSQL a
 # connection costs more than a cached answer), checked before reuse.
+if DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
+    raise ImproperlyConfigured("DATABASE_URL names a database Muster does not run on: use postgres://USER@HOST:5432/NAME "
+                               "(or sqlite:///PATH for a trial).")
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # The fixed lookups of every request are prepared statements on PostgreSQL (campaigns/prepared.py);
@@ -267,6 +271,9 @@ LOGGING = {
     # Django's own console handler (DEBUG only) would print each of its lines a second
     # time beside the root's: its records go to the root's handler alone.
     # In DEBUG, Django's INFO lines too (runserver's requests and reloads), as Django does.
+    "filters": {"without_traceback": {"()": "muster.logs.WithoutTraceback"}},
     "loggers": {"django": {"handlers": [], "propagate": True,
-                           "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL}},
+                           "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL},
+                # A request for a host not in ALLOWED_HOSTS: one line naming it, not a traceback.
+                "django.security.DisallowedHost": {"filters": ["without_traceback"], "propagate": True}},
 }

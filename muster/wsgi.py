@@ -3,7 +3,10 @@ import os
 
 from django.core.wsgi import get_wsgi_application
 
+from muster.config import load_settings_or_exit
+
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
+load_settings_or_exit()  # a configuration error: one line, exit 2 (gunicorn --preload exits with it)
 application = get_wsgi_application()
 
 

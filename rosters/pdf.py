@@ -30,8 +30,16 @@ from django.template.loader import render_to_string
 # maps to the static directories; nothing is ever requested from it.
 BASE_URL = "https://sheets.muster.invalid/"
 
-# What Debian needs for WeasyPrint (README, scripts/system-packages.sh).
-WEASYPRINT_PACKAGES = "libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+
+
+def debian_packages() -> list[str]:
+    """What Debian needs for WeasyPrint: the one list, scripts/debian-packages.txt (also read by
+    scripts/system-packages.sh, the README's test and CI)."""
+    text = (Path(__file__).resolve().parent.parent / "scripts" / "debian-packages.txt").read_text()
+    return [word for line in text.splitlines() for word in line.split("#", 1)[0].split()]
+
+
+WEASYPRINT_PACKAGES = " ".join(debian_packages())
 
 
 class RefusedURL(ValueError):

@@ -1,14 +1,15 @@
 #!/bin/sh
 # The system packages Muster needs, checked before anything is created (make run,
-# make test): Python 3.11+ with its venv module (Debian ships it apart), and Pango
-# and the DejaVu fonts for WeasyPrint's PDFs. Run as root on Debian, it installs
-# what is missing with apt-get; otherwise it stops and prints the one command to run.
+# make test): Python 3.11+ with its venv module (Debian ships it apart), and the PDF
+# packages listed in scripts/debian-packages.txt (Pango, HarfBuzz's subsetter, the DejaVu
+# fonts). Run as root on Debian, it installs what is missing with apt-get; otherwise it
+# stops and prints the one command to run as root.
 #
 #   sh scripts/system-packages.sh [PYTHON]
 set -eu
 
 PYTHON=${1:-python3.11}
-PDF_PACKAGES="libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core"
+PDF_PACKAGES=$(sed -e 's/#.*//' "$(dirname "$0")/debian-packages.txt" | tr -s ' \n' '  ' | sed 's/^ *//; s/ *$//')
 missing=""
 
 need() {
@@ -65,7 +66,7 @@ if [ "$(id -u)" = 0 ] && command -v apt-get >/dev/null 2>&1; then
     apt-get install -y -q --no-install-recommends $missing
 else
     echo "Muster needs these Debian packages, which are missing: $missing" >&2
-    echo "Nothing was created. Install them as root with this command, then run make again:" >&2
-    echo "    sudo apt-get install -y $missing" >&2
+    echo "Nothing was created. Run this command as root (in a root shell, su - on a plain Debian), then run make again:" >&2
+    echo "    apt-get install -y $missing" >&2
     exit 1
 fi

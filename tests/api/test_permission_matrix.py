@@ -84,6 +84,7 @@ ROWS = [
     Row("POST", CAMPAIGN + "players/remove/", organizer(), {"side": "blue", "username": "bob"}),
     Row("POST", CAMPAIGN + "players/replace/", organizer(), {"side": "blue", "old": "bob", "new": "carol"}),
     Row("POST", CAMPAIGN + "referee/", organizer(), {"username": "carol"}),
+    Row("GET", "api/v1/", everyone()),  # the API root: addresses, never data
     Row("GET", "api/schema/", everyone()),
     Row("GET", "api/docs/", everyone()),
     Row("GET", "api/redoc/", everyone()),

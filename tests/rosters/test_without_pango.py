@@ -62,7 +62,7 @@ def test_asking_for_a_pdf_without_pango_fails_the_job_with_the_missing_library(
     assert job.status == PrintJob.FAILED
     assert job.error == (
         "PDFs cannot be made on this server: WeasyPrint needs the system library libpango-1.0-0, which is "
-        "missing (Debian: apt-get install libpango-1.0-0 libpangoft2-1.0-0 fonts-dejavu-core, then restart). "
+        f"missing (Debian: apt-get install {pdf.WEASYPRINT_PACKAGES}, then restart). "
         "Tell the site operator.")
     page = client.get(f"/campaigns/{skirmish.pk}/")
     assert page.status_code == 200 and "libpango-1.0-0" in page.content.decode()

@@ -1,0 +1,49 @@
+"""/api/v1/: what the API offers, as links (DRF's browsable root for a browser, JSON for a
+client), with where its OpenAPI schema and docs are. Everyone may read it: it names
+addresses, never data."""
+
+import re
+
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers
+from rest_framework.permissions import AllowAny
+from rest_framework.response import Response
+from rest_framework.reverse import reverse
+from rest_framework.views import APIView
+
+# The collections a client starts from; every other address is in "endpoints".
+STARTS = ["api-token", "api-systems", "api-clubs", "api-campaigns", "api-invitation-accept"]
+
+
+def _template(route: str) -> str:
+    """'v1/campaigns/<int:campaign_id>/state/' -> '/api/v1/campaigns/{campaign_id}/state/'"""
+    return "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+
+
+def endpoints() -> dict[str, str]:
+    from . import urls
+
+    found = {}
+    for pattern in urls.v1:
+        found[pattern.name] = _template(str(pattern.pattern))
+    for pattern in urls.rosters_v1():
+        found[pattern.name] = _template("v1/" + str(pattern.pattern))
+    return found
+
+
+class ApiRoot(APIView):
+    permission_classes = [AllowAny]
+
+    @extend_schema(operation_id="api_root", summary="What the API offers: links, and where its docs are",
+                   responses=inline_serializer("ApiRoot", {
+                       "docs": serializers.URLField(), "schema": serializers.URLField(),
+                       "links": serializers.DictField(child=serializers.URLField()),
+                       "endpoints": serializers.DictField(child=serializers.CharField()),
+                   }))
+    def get(self, request):
+        return Response({
+            "docs": reverse("api-docs", request=request),
+            "schema": reverse("api-schema", request=request),
+            "links": {name.removeprefix("api-"): reverse(name, request=request) for name in STARTS},
+            "endpoints": {name.removeprefix("api-"): path for name, path in endpoints().items()},
+        })
