@@ -35,6 +35,8 @@ run: install
 	$(BIN)/python manage.py migrate --noinput
 	$(BIN)/python manage.py load_demo
 	@echo "Muster serves $(SITE_URL)/ (stop it with Ctrl-C)."
+	@echo "Your own club and its organizer: $(BIN)/python manage.py create_organizer USERNAME --club SLUG"
+	@echo "(a public site: README, Production)."
 	$(BIN)/python manage.py runserver $(RELOAD) $(HOST):$(PORT)
 
 test: install-test

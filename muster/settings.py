@@ -166,6 +166,10 @@ AXES_LOCKOUT_PARAMETERS = [["username", "ip_address"]]
 AXES_RESET_ON_SUCCESS = True
 AXES_DISABLE_ACCESS_LOG = True  # failures only: no record of every successful sign-in
 AXES_LOCKOUT_CALLABLE = "muster.signin.locked_out"
+# The address counted is the connection's, or behind TRUSTED_PROXY_COUNT proxies the one the
+# outermost trusted proxy appended to X-Forwarded-For (muster/proxies.py); never one a client wrote.
+TRUSTED_PROXY_COUNT = env.int("TRUSTED_PROXY_COUNT", default=0)
+AXES_CLIENT_IP_CALLABLE = "muster.proxies.client_address"
 AXES_VERBOSE = False
 LOGIN_URL = "login"
 LOGIN_REDIRECT_URL = "dashboard"
@@ -244,8 +248,8 @@ SESSION_ENGINE = "muster.sessions"  # Django's cached_db, refusing keys Django n
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)
 SECURE_HSTS_SECONDS = env.int("SECURE_HSTS_SECONDS", default=31536000 if PUBLIC_SITE else 0)
-SECURE_HSTS_INCLUDE_SUBDOMAINS = PUBLIC_SITE
-SECURE_HSTS_PRELOAD = PUBLIC_SITE
+SECURE_HSTS_INCLUDE_SUBDOMAINS = env.bool("SECURE_HSTS_INCLUDE_SUBDOMAINS", default=PUBLIC_SITE)
+SECURE_HSTS_PRELOAD = env.bool("SECURE_HSTS_PRELOAD", default=PUBLIC_SITE)
 SECURE_CONTENT_TYPE_NOSNIFF = True
 SECURE_REFERRER_POLICY = "same-origin"
 X_FRAME_OPTIONS = "DENY"

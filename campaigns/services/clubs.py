@@ -138,6 +138,22 @@ def operator_create_club(*, slug: str, name: str, organizer) -> Club:
     return club
 
 
+def operator_make_organizer(*, club: Club, user) -> bool:
+    """Make someone an organizer of an existing club (the operator's first account for a club
+    that exists). False when they already were one."""
+    membership = Membership.objects.filter(club=club, user=user).first()
+    if membership is not None and membership.role == Membership.ORGANIZER:
+        return False
+    if membership is None:
+        Membership.objects.create(club=club, user=user, role=Membership.ORGANIZER)
+        _log(club, None, "member.organizer", by="operator", username=user.username)
+    else:
+        Membership.objects.filter(pk=membership.pk).update(role=Membership.ORGANIZER)
+        _log(club, None, "member.role", by="operator", username=user.username, old=membership.role,
+             new=Membership.ORGANIZER)
+    return True
+
+
 def operator_add_member(*, club: Club, user, new_person: bool, journal_name: str) -> Membership:
     """Make someone a player of the club because a replayed journal names them (the operator
     mapped them with --map, or let replay create them)."""

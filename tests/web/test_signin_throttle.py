@@ -67,3 +67,47 @@ def test_the_limit_is_a_setting(people, settings, limit):
     for n in range(limit):
         _token("alice", f"guess-{n}")
     assert _token("alice", RIGHT).status_code == 429
+
+
+# --- the address counted (muster/proxies.py) -----------------------------------------------------
+
+
+def _from(address, forwarded=None, username="alice", password="wrong-guess"):
+    headers = {"REMOTE_ADDR": address}
+    if forwarded is not None:
+        headers["HTTP_X_FORWARDED_FOR"] = forwarded
+    return Client().post(LOGIN, {"username": username, "password": password}, **headers)
+
+
+def test_without_a_proxy_a_written_forwarded_header_changes_nothing(people, settings):
+    assert settings.TRUSTED_PROXY_COUNT == 0  # the default: no proxy trusted
+    for n in range(5):
+        _from("198.51.100.7", forwarded=f"203.0.113.{n}")  # a new "address" each time, written by the client
+    assert _from("198.51.100.7", forwarded="203.0.113.99", password=RIGHT).status_code == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}
+    assert _from("198.51.100.8", password=RIGHT).status_code == 302  # another machine: not locked
+
+
+def test_behind_a_proxy_the_address_it_appended_is_counted_never_the_clients_own(people, settings):
+    settings.TRUSTED_PROXY_COUNT = 1
+    proxy = "127.0.0.1"
+    for n in range(5):  # the client writes a fresh address each time; nginx appends the real one
+        _from(proxy, forwarded=f"203.0.113.{n}, 198.51.100.7")
+    assert _from(proxy, forwarded="198.51.100.7", password=RIGHT).status_code == 429
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}
+    assert _from(proxy, forwarded="198.51.100.7, 198.51.100.8", password=RIGHT).status_code == 302  # someone else
+
+
+def test_behind_two_proxies_the_outer_ones_entry_counts(people, settings):
+    settings.TRUSTED_PROXY_COUNT = 2  # a load balancer, then nginx
+    for n in range(5):
+        _from("10.0.0.2", forwarded=f"203.0.113.{n}, 198.51.100.7, 10.0.0.1")
+    assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}
+
+
+@pytest.mark.parametrize("forwarded", [None, "", "not-an-address"])
+def test_a_proxy_that_sends_no_usable_header_counts_everyone_under_its_own_address(people, settings, forwarded,
+                                                                                      caplog):
+    settings.TRUSTED_PROXY_COUNT = 1
+    _from("127.0.0.1", forwarded=forwarded)
+    assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["127.0.0.1"]
