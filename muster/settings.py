@@ -9,12 +9,13 @@ cache's Redis apart: CELERY_BROKER_URL, CACHE_REDIS_URL); see README, "Configura
 muster/serving.py decides which rules apply.
 """
 
+import os
 from datetime import timedelta
 from pathlib import Path
 
 from django.core.exceptions import ImproperlyConfigured
 
-from muster import serving
+from muster import serving, sheet_store
 from muster.config import Env
 
 BASE_DIR = Path(__file__).resolve().parent.parent
@@ -190,8 +191,14 @@ STATIC_ROOT = env.path("STATIC_ROOT", default=VAR_DIR / "static")
 STATICFILES_DIRS = [BASE_DIR / "static"]
 MEDIA_ROOT = env.path("MEDIA_ROOT", default=VAR_DIR / "media")
 MEDIA_URL = "/media/"  # never served directly: downloads go through permission-checked views
+# Printed sheets: local disk, or an S3-compatible store shared by every machine (muster/sheet_store.py).
+SHEETS_STORAGE_URL = env.str("SHEETS_STORAGE_URL", default="")
+try:
+    _sheets = sheet_store.backend(SHEETS_STORAGE_URL, os.environ)
+except ValueError as error:
+    raise ImproperlyConfigured(str(error)) from None
 STORAGES = {
-    "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
+    "default": _sheets,
     "staticfiles": {
         "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
         if PUBLIC_SITE

@@ -19,7 +19,6 @@ import os
 from datetime import timedelta
 
 from django.conf import settings
-from django.core.files.base import ContentFile
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
@@ -29,7 +28,7 @@ from campaigns.errors import DomainError, Forbidden, NotFound
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
 
-from . import pdf, sheets
+from . import pdf, sheets, storage
 from .models import PrintJob
 
 logger = logging.getLogger(__name__)
@@ -145,10 +144,7 @@ def open_pdf(user, job_id):
     job = job_for(user, job_id)
     if job.status != PrintJob.DONE or not job.file:
         raise NotFound("file")
-    try:
-        return job.file.open("rb"), download_name(job)
-    except FileNotFoundError:
-        raise NotFound("file") from None
+    return storage.open(job), download_name(job)
 
 
 def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
@@ -230,13 +226,16 @@ def run_job(job_id, task_id: str = "") -> str:
         logger.exception("Rendering print job %s failed", job_id)
         _fail(job_id, attempt, _safe_message(exc))
         return "failed"
-    name = PrintJob._meta.get_field("file").generate_filename(job, "sheet.pdf")
-    stored = job.file.storage.save(name, ContentFile(data))
+    try:
+        stored = storage.save(job, data)
+    except storage.StoreFailed:  # failed, and retryable: never done and pointing at nothing
+        _fail(job_id, attempt, storage.FAILED_MESSAGE)
+        return "failed"
     finished = PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
         status=PrintJob.DONE, progress=100, file=stored, finished_at=timezone.now(), lease_until=None, error="",
     )
     if not finished:  # another attempt took the job over meanwhile: keep only its result
-        job.file.storage.delete(stored)
+        storage.discard(stored)
         return "skipped"
     return "rendered"
 
