@@ -6,7 +6,6 @@ store lost fails its job rather than answering with nothing."""
 
 from datetime import timedelta
 
-import boto3
 import pytest
 from django.core.management import call_command
 from django.test import Client
@@ -16,7 +15,8 @@ from muster import sheet_store
 from rosters import storage
 from rosters.models import PrintJob
 
-moto = pytest.importorskip("moto")
+moto = pytest.importorskip("moto")  # requirements-test.txt (an older .venv: make install-test)
+boto3 = pytest.importorskip("boto3")
 BUCKET = "club-sheets"
 pytestmark = pytest.mark.django_db
 
