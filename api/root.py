@@ -34,7 +34,7 @@ def endpoints() -> dict[str, str]:
 class ApiRoot(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="api_root", summary="What the API offers: links, and where its docs are",
+    @extend_schema(operation_id="api_root", tags=["root"], summary="What the API offers: links, and where its docs are",
                    responses=inline_serializer("ApiRoot", {
                        "docs": serializers.URLField(), "schema": serializers.URLField(),
                        "links": serializers.DictField(child=serializers.URLField()),

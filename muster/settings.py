@@ -225,11 +225,9 @@ REST_FRAMEWORK = {
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
     "EXCEPTION_HANDLER": "api.errors.exception_handler",
-    "DEFAULT_PARSER_CLASSES": [
-        "api.parsers.BoundedJSONParser",
-        "rest_framework.parsers.FormParser",
-        "rest_framework.parsers.MultiPartParser",
-    ],
+    # JSON only: event data nests, which forms cannot carry, and a client generated from the
+    # schema must not be offered forms for it (the pages have their own forms).
+    "DEFAULT_PARSER_CLASSES": ["api.parsers.BoundedJSONParser"],
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "Muster API",
