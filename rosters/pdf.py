@@ -89,7 +89,9 @@ def html_to_pdf(html: str, fetcher=None) -> bytes:
         data = typst_render.write_pdf(sheet) if sheet is not None else None
         if data is not None:
             return data
-    return renderer().write_pdf(html, fetcher)
+    from . import long_words
+
+    return renderer().write_pdf(long_words.mark(html), fetcher)
 
 
 def renderer():

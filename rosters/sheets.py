@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from pathlib import Path
 from dataclasses import dataclass
 
 from django.db.models import Max
@@ -25,11 +26,11 @@ from campaigns.records import Viewer
 from campaigns.systems import get_system
 from campaigns.systems.base import SheetDef
 
-from . import typst_render
+from . import long_words, typst_render, word_widths
 
 # Bump when something a sheet prints changes outside the templates hashed below
 # (the renderer, the shape of the context).
-RENDER_VERSION = "1"
+RENDER_VERSION = "2"
 BASE_TEMPLATE = "sheets/base.html"
 PRINT_CSS = "print/sheet.css"
 PAPERS = ("A4", "Letter")
@@ -201,6 +202,8 @@ def template_version(sheet: SheetDef) -> str:
         with open(css, "rb") as handle:
             digest.update(handle.read())
     digest.update(typst_render.version().encode())  # plain table sheets are printed with Typst
+    for module in (long_words, word_widths):  # how wide columns and words are
+        digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
 

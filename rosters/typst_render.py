@@ -23,6 +23,8 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+from . import word_widths
+
 logger = logging.getLogger("rosters.pdf")
 
 TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
@@ -60,7 +62,7 @@ def version() -> str:
     from . import table_sheet
 
     digest = hashlib.sha256(TEMPLATE.read_bytes())
-    for module in (__file__, table_sheet.__file__):
+    for module in (__file__, table_sheet.__file__, word_widths.__file__):
         digest.update(Path(module).read_bytes())
     try:
         digest.update(metadata.version("typst").encode())
@@ -78,7 +80,7 @@ def compile_pdf(sheet_json: str) -> bytes:
     import typst
 
     sheet = json.loads(sheet_json)
-    mark_long_words(sheet, _Widths(typst.Fonts(include_embedded_fonts=False).fonts()))
+    mark_long_words(sheet, word_widths.Widths(typst.Fonts(include_embedded_fonts=False).fonts(), strict=True))
     compiler = typst.Compiler(str(TEMPLATE), root=str(TEMPLATE.parent))
     pdf, warnings = compiler.compile_with_warnings(sys_inputs={"sheet": json.dumps(sheet)}, pdf_tags=False)
     if warnings:
@@ -86,18 +88,12 @@ def compile_pdf(sheet_json: str) -> bytes:
     return pdf
 
 
-# The width tables may take (the page less its 14 mm side margins), in points, by paper.
-_CONTENT_PT = {("a4", False): 515.9, ("a4", True): 762.5, ("us-letter", False): 532.6, ("us-letter", True): 712.6}
-_CELL_PADDING_PT = 8.5  # 1.5 mm on either side
-_FONT_PT = 9.5
-
-
-def mark_long_words(sheet: dict, widths: "_Widths") -> None:
+def mark_long_words(sheet: dict, widths: word_widths.Widths) -> None:
     """Mark "fit" the cells holding a word that may be wider than its column: the template measures
     those words and lets the ones that do not fit break anywhere (overflow-wrap: anywhere, as in
     sheet.css). Measuring every cell in Typst would take four times as long; the font's advance
     widths here tell the few cells that need it (with a margin for kerning)."""
-    content = _CONTENT_PT[sheet["paper"], sheet["landscape"]]
+    content = word_widths.content_pt(sheet["paper"], sheet["landscape"])
     for table in (block for block in sheet["blocks"] if block["kind"] == "table"):
         shares = table["widths"]  # every column's, in % (rosters.table_sheet requires them)
         for bold, row in ((True, table["head"]), *((False, row) for row in table["rows"])):
@@ -105,35 +101,11 @@ def mark_long_words(sheet: dict, widths: "_Widths") -> None:
             for i, cell in enumerate(row):
                 span = 1 if isinstance(cell, str) else cell["span"]
                 text = cell if isinstance(cell, str) else cell["text"]
-                room = content * sum(shares[at:at + span]) / 100 - _CELL_PADDING_PT
+                room = content * sum(shares[at:at + span]) / 100 - word_widths.CELL_PADDING_PT
                 if widths.widest_word(text, bold) * 1.05 > room:
                     row[i] = {"text": text, "num": False, "span": 1} if isinstance(cell, str) else cell
                     row[i]["fit"] = True
                 at += span
-
-
-class _Widths:
-    """Word widths at 9.5 pt from DejaVu Sans's advance widths (a glyph the font lacks counts 1 em, as
-    wide as a fallback font's glyph may be); with no DejaVu Sans, every word counts as too wide."""
-
-    def __init__(self, fonts):
-        from fontTools.ttLib import TTFont
-
-        self.advances = {}
-        for info in fonts:
-            if info.family == "DejaVu Sans" and info.style == "normal" and info.stretch == 1.0 \
-                    and info.weight in (400, 700):
-                font = TTFont(info.path, fontNumber=info.index, lazy=True)
-                scale = _FONT_PT / font["head"].unitsPerEm
-                metrics = font["hmtx"].metrics
-                self.advances[info.weight == 700] = {code: metrics[name][0] * scale
-                                                     for code, name in font.getBestCmap().items()}
-
-    def widest_word(self, text: str, bold: bool) -> float:
-        advances = self.advances.get(bold)
-        if advances is None:
-            return float("inf")
-        return max(sum(advances.get(ord(c), _FONT_PT) for c in word) for word in text.split(" "))
 
 
 def _limit_this_process() -> None:

@@ -6,7 +6,7 @@ never served directly).
 
 from __future__ import annotations
 
-from django.http import FileResponse
+from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -14,7 +14,7 @@ from campaigns import selectors
 from campaigns.errors import DomainError
 from campaigns.views.common import is_htmx, page
 
-from . import services
+from . import long_words, pdf, services
 
 
 def _job_fragment(request, job, status=200, error=None):
@@ -83,7 +83,8 @@ def print_view(request, campaign_id: int, sheet: str):
                                                    request.GET.get("side") or None)
     except DomainError as error:
         return render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400)
-    response = render(request, template, {**context, "for_browser": True})
+    html = long_words.mark(pdf.sheet_html(template, context, for_browser=True))
+    response = HttpResponse(html)
     response["Cache-Control"] = "private, no-store"
     return response
 

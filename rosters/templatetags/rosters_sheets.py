@@ -9,7 +9,7 @@ from campaigns import viewcache
 from campaigns.systems import get_system
 from muster.memory import Recent
 
-from .. import services, sheets
+from .. import services, sheets, word_widths
 from ..models import PrintJob
 
 register = template.Library()
@@ -47,15 +47,10 @@ def _choices_html(context, campaign, viewer) -> str:
     return mark_safe(drawn.replace(_CSRF_MARK, CsrfTokenNode().render(context)))
 
 
-@register.filter
-def column_widths(table: dict) -> list[str]:
-    """Each column's share of a generic sheet table's width, by the longest text it holds (from 4 to
-    40 characters): the table is laid out with these fixed widths (`table.fixed`), so WeasyPrint
-    need not measure every cell of a long sheet first (about a third of its layout time)."""
-    columns = table.get("columns") or []
-    longest = [min(40, max(4, len(str(name)))) for name in columns]
-    for row in table.get("rows") or []:
-        for index, cell in enumerate(row[:len(longest)]):
-            longest[index] = max(longest[index], min(40, len(str(cell))))
-    total = sum(longest) or 1
-    return [f"{100 * length / total:.1f}%" for length in longest]
+@register.simple_tag
+def column_widths(table: dict, paper: str = "A4", landscape: bool = False) -> list[str]:
+    """Each column's share of a generic sheet table's width (rosters/word_widths.py): every heading,
+    id and ordinary word fits its column whole. The table is laid out with these fixed widths
+    (`table.fixed`), so neither engine measures every cell of a long sheet first."""
+    shares = word_widths.column_widths(table.get("columns") or [], table.get("rows") or [], paper, landscape)
+    return [f"{share:.1f}%" for share in shares]

@@ -13,7 +13,9 @@ from tests.testsystem import SYSTEM as SKIRMISH
 
 from .helpers import job_pdf, pdf_pages, pdf_reader
 
-LONG_WORD = "Oberkommandoderwehrmachtsnachrichtenverbindungsabteilungsgruppe"
+# Wider than any column could be on the page: the one kind of word that breaks.
+LONG_WORD = ("Oberkommandoderwehrmachtsnachrichtenverbindungsabteilungsgruppe"
+             "Hauptquartierfernmeldezentralenbetriebsleitungsstellenverwaltung")
 MARKUP = '#read("/etc/passwd") *bold* $x$ <a> @ref = \\ [b] _i_ // `code`'
 
 
