@@ -107,14 +107,31 @@ def reject_todos(state: dict, viewer) -> list[Todo]:
 
 
 def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None:
-    """The to-do a posted form belongs to (its fixed values come from the server)."""
+    """The to-do a posted form belongs to (its fixed values come from the server).
+
+    Two to-dos of one kind are told apart by what their forms post: "Give back a purchase"
+    posts ``action=remove`` where "Buy" posts the same kind with nothing fixed, so the to-do
+    whose every initial value was posted wins over a less specific one (the Buy form would
+    otherwise read a give-back and ask for an RG)."""
+    best, best_score = None, -1
     for todo in todos:
         if todo.kind != kind or (todo.side or None) != (side or None):
             continue
-        if kind in CORE_KINDS and any(str(posted.get(k, "")) != str(v) for k, v in todo.initial.items()):
+        agrees = all(_as_posted(posted.get(k)) == _as_posted(v) for k, v in todo.initial.items())
+        if kind in CORE_KINDS and not agrees:
             continue
-        return todo
-    return None
+        score = len(todo.initial) + 1 if agrees else 0
+        if score > best_score:
+            best, best_score = todo, score
+    return best
+
+
+def _as_posted(value) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    return str(value)
 
 
 def posted_todo(kind: str, side: str | None) -> Todo:

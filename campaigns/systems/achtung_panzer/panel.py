@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import words
 from .common import SIDES
+from .steps.fortifications import fortification_words
 
 ROLLS_SHOWN = 40
 
@@ -70,7 +71,7 @@ def _side(side: str, private: dict) -> dict:
                    ("SAN", private.get("san"))],
         "attack_chit": private.get("attack_chit"),
         "groups": groups,
-        "fortifications": [_fortification(f) for f in private.get("fortifications", [])],
+        "fortifications": [fortification_words(f) for f in private.get("fortifications", [])],
         "eliminated": len(private.get("eliminated", [])),
         "rolls": rolls[:ROLLS_SHOWN], "more_rolls": max(0, len(rolls) - ROLLS_SHOWN),
         "pending": bool(private.get("pending")),
@@ -92,17 +93,3 @@ def _purchase_line(p: dict) -> str:
     if p.get("attached"):
         parts.append(f"attached {p['attached']}")
     return " · ".join(parts)
-
-
-def _fortification(f: dict) -> str:
-    text = str(f.get("type") or f.get("item") or "fortification")
-    details = []
-    if f.get("count", 1) != 1:
-        details.append(f"×{f['count']}")
-    if f.get("strength"):
-        details.append(f"strength {f['strength']}" + (", known" if f.get("known") else ""))
-    if f.get("size"):
-        details.append(f"{f['size']}-squad")
-    if f.get("location"):
-        details.append(f"at {f['location']}")
-    return text + (f" ({', '.join(details)})" if details else "")

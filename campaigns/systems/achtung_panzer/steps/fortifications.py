@@ -178,12 +178,29 @@ def bought_now(state: dict, side: str) -> list[dict]:
 
 
 def form_remove(ctx, view, side):
+    """The fortifications bought in this step, the last one (a mis-tap is the latest) chosen."""
     mine = bought_now(view, side)
     return (
         Field("action", "str", required=False, default="remove", widget="hidden"),
         Field("fortification", "choice", label="Fortification to give back", choices=tuple(f["id"] for f in mine),
-              labels=tuple((f["id"], f"{f['id']}: {f['type']} ({f['cost']} FPP)") for f in mine)),
+              default=mine[-1]["id"] if mine else None, widget="radios",
+              labels=tuple((f["id"], f"{fortification_words(f)}: {f['cost']} FPP back") for f in mine)),
     )
+
+
+def fortification_words(f: dict) -> str:
+    """A fortification as the sheet names it: "Foxholes (3-squad, at 23R4)"."""
+    details = []
+    if f.get("count", 1) != 1:
+        details.append(f"×{f['count']}")
+    if f.get("strength"):
+        details.append(f"strength {f['strength']}" + (", known" if f.get("known") else ""))
+    if f.get("size"):
+        details.append(f"{f['size']}-squad")
+    if f.get("location"):
+        details.append(f"at {f['location']}")
+    text = str(f.get("type") or f.get("item") or "fortification")
+    return text + (f" ({', '.join(details)})" if details else "")
 
 
 def _applies(state: dict, side: str) -> bool:

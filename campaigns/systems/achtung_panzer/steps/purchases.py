@@ -397,11 +397,13 @@ def form_purchase(ctx, view, side):
 
 
 def form_remove(ctx, view, side):
+    """The RGs bought in this step, the last one (a mis-tap is the latest) chosen."""
     mine = this_half_day(view, side)
     return (
         Field("action", "str", required=False, default="remove", widget="hidden"),
         Field("purchase", "choice", label="Purchase to give back", choices=tuple(p["id"] for p in mine),
-              labels=tuple((p["id"], f"{p['id']}: {p['rg']} {p.get('group_type', '')} ({p['cost']} CPP)") for p in mine)),
+              default=mine[-1]["id"] if mine else None, widget="radios",
+              labels=tuple((p["id"], f"{p['rg']} {p.get('group_type', '')}: {p['cost']} CPP back") for p in mine)),
     )
 
 
