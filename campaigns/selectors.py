@@ -83,6 +83,8 @@ class Todo:
     help: str = ""
     optional: bool = False  # offered, but nothing waits for it
     button: str = ""
+    choose: str = ""  # a field picked first on its own (systems.base.Action.choose)
+    choose_button: str = ""
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -131,7 +133,7 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     for side in acting:
         for action in system.actions(state, side):
             todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
-                              action.optional, action.button))
+                              action.optional, action.button, action.choose, action.choose_button))
     return todos
 
 

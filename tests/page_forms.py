@@ -11,6 +11,7 @@ from html.parser import HTMLParser
 @dataclass
 class PageForm:
     action: str
+    method: str = "post"
     inputs: list[dict] = field(default_factory=list)  # {"name", "type", "value", "checked"}
     selects: dict = field(default_factory=dict)  # name -> {"options": [(value, text, selected)], "multiple"}
     text: str = ""  # the words inside the form
@@ -71,7 +72,7 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form":
-            self._form = PageForm(action=a.get("action") or "")
+            self._form = PageForm(action=a.get("action") or "", method=(a.get("method") or "get").lower())
             self.forms.append(self._form)
         if self._form is None:
             return
@@ -125,3 +126,11 @@ def find_form(html: str, kind: str, **fixed) -> PageForm:
         if body.get("_kind") == kind and all(body.get(k) == v for k, v in fixed.items()):
             return form
     raise AssertionError(f"no form for {kind} {fixed} on the page")
+
+
+def find_pick(html: str, words: str) -> PageForm:
+    """A GET form that picks something first (the unit to change), by the words it shows."""
+    for form in page_forms(html):
+        if form.method == "get" and words in form.text:
+            return form
+    raise AssertionError(f"no form picking {words!r} on the page")

@@ -48,6 +48,11 @@ class Action:
     initial: dict = field(default_factory=dict)  # suggested data for the form
     optional: bool = False  # offered, but nothing waits for it (not a to-do on the dashboard)
     button: str = ""  # the words on the form's button ("Roll", "Done buying")
+    # A field picked first, on its own (the unit to change): the page asks for it alone, then
+    # opens the form with it in `initial` so that form_fields can fill the rest from it
+    # (its current values). Works without JavaScript: the pick is a plain GET form.
+    choose: str = ""
+    choose_button: str = ""  # the words on the pick's button ("Open this unit")
 
 
 @dataclass(frozen=True)

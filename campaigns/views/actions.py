@@ -32,6 +32,8 @@ class ActionBox:
     style: str = "primary"
     open: bool = False  # shown unfolded (the first to-do, or one sent back with errors)
     button: str = ""  # the submit button's words
+    do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
+    choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
 
 
 def posted_kind(post) -> tuple[str, str | None]:
@@ -84,6 +86,17 @@ def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=N
                       initial=initial if initial is not None else (None if core else dict(todo.initial)))
     style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
     return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
+
+
+def with_choice(todo: Todo, query) -> tuple[Todo, bool]:
+    """The to-do with the field it picks first (``Todo.choose``) taken from `query` (the page's
+    GET or the posted form), and whether it is still to be picked."""
+    if not todo.choose:
+        return todo, False
+    value = query.get(todo.choose) if query is not None else None
+    if value in (None, ""):
+        return todo, True
+    return replace(todo, initial={**todo.initial, todo.choose: value}), False
 
 
 def stable_id(todo: Todo) -> str:

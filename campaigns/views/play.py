@@ -40,21 +40,25 @@ def system_panel(slug: str):
         return None
 
 
-def _boxes(system, page_data, bound=None, asked: str | None = None):
+def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
-    drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light."""
+    drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
+    A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
     todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer)]
     boxes = []
     for todo in todos:
-        if bound is not None and bound.todo == todo:
+        listed = actions.stable_id(todo)
+        if bound is not None and (bound.do == listed if bound.do else bound.todo == todo):
             boxes.append(bound)
             bound = None
             continue
-        if todo.optional and actions.stable_id(todo) != asked:
+        if todo.optional and listed != asked:
             continue
+        todo, choosing = actions.with_choice(todo, query if listed == asked else None)
         suggested = system.suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
         box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
         if box is not None:
+            box.do, box.choosing = listed, choosing
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)
@@ -115,8 +119,8 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     campaigns.viewcache) is computed only when a fragment is drawn: lazily."""
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
-    boxes = _boxes(system, page_data, bound, request.GET.get("do"))
-    shown = {actions.stable_id(box.todo) for box in boxes}
+    boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
+    shown = {box.do or actions.stable_id(box.todo) for box in boxes}
     may_propose = _may_propose(campaign, viewer)
     history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
 
@@ -191,12 +195,15 @@ def campaign_submit(request, pk: int):
     kind, side = actions.posted_kind(request.POST)
     todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer)]
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
+    listed = actions.stable_id(todo)
+    todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
     if kind not in CORE_KINDS:  # the same rows the page drew (a suggested set-up may have more)
         todo = replace(todo, initial={**system.suggested_data(campaign, kind), **todo.initial})
     box = actions.build(system, page_data.state, todo, request.POST)
     if box is None:
         return _refused(request, campaign, viewer, "That is not something one can do in this campaign.")
     box.key = request.POST.get("idempotency_key") or box.key
+    box.do = listed
     if not box.form.is_valid():
         return _again(request, campaign, viewer, box)
     dice = box.form.dice()
@@ -226,7 +233,7 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     kept = [dict(d, label=system.roll_label(view, d["key"])) for d in kept]
     initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
-    shown.key = box.key
+    shown.key, shown.do = box.key, box.do
     shown.notice = ("Enter the dice rolled at the table for: "
                     + "; ".join(n["label"] for n in needs) + ".")
     return shown

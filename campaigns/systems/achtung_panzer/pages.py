@@ -32,8 +32,12 @@ def actions(state: dict, side: str) -> list[Action]:
                             aftermath.EVENT.help, button="Record"))
     if pub["phase"] == "refit":
         found += _refit_actions(state, side)
-    found.append(Action("ap.retained", "Correct your retained units", side, "1.607", retained.EVENT.help,
-                        optional=True, button="Save"))
+    found.append(Action("ap.retained", "Correct your retained units: change or remove a unit", side, "1.607",
+                        "Pick the unit: its form opens with what it is now; change only what is wrong.",
+                        optional=True, button="Save the change", choose="id", choose_button="Open this unit"))
+    found.append(Action("ap.retained", "Correct your retained units: add units", side, "1.607",
+                        "Units your side retains that are not on its list (a captured weapon, a unit left out).",
+                        {"action": "add"}, optional=True, button="Add"))
     losses_step = (step := sequence.current(state, side)) is not None and step.id == "1.6066.losses"
     if pub["phase"] == "refit" and not pub["refit_initial"] and not losses_step:
         found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
@@ -138,7 +142,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
     if kind == "ap.cvp":
         return cvp_form(ctx, view, side)
     if kind == "ap.retained":
-        return retained_form(ctx, view, side)
+        return retained_form(ctx, view, side, initial)
     if kind == "ap.purchase" and initial.get("action") == "remove":
         return purchases.form_remove(ctx, view, side)
     if kind == "ap.fortify" and initial.get("action") == "remove":
@@ -157,6 +161,8 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
         from .steps.leaders import resolve_data
 
         return resolve_data(dict(data))
+    if kind == "ap.retained" and data.get("action") in ("update", "remove"):
+        return retained_changes(view, side, data)
     if kind == "ap.joint" and "control" in data:
         control = data["control"]
         return dict(data, control=_control_data(control) if control and any(control.values()) else None)
@@ -246,27 +252,73 @@ def cvp_form(ctx, view: dict, side: str) -> tuple:
     return sequence.losses_form(ctx, view, side)
 
 
-def retained_form(ctx, view: dict, side: str) -> tuple:
-    units = private(view, side)["retained"]
+def _unit_fields(view: dict, side: str, unit: dict) -> tuple:
+    """What a retained unit is, each field starting from `unit` (its current values, or a new
+    unit's defaults): an edit changes only what the person changes."""
     bought = private(view, side)["purchases"]
+    rgs = [(p["id"], words.purchase_words(p)) for p in bought]
+    if unit.get("rg") and unit["rg"] not in {p["id"] for p in bought}:
+        rgs.append((unit["rg"], f"RG {unit['rg']}"))
     return (
-        Field("action", "choice", choices=("add", "update", "remove"), widget="radios", default="update",
-              labels=(("add", "Add a unit"), ("update", "Change a unit"), ("remove", "Remove a unit"))),
-        Field("id", "choice", required=False, label="Unit (to change or remove)", **unit_choices(units)),
-        Field("count", "int", required=False, default=1, min=1, max=40, label="How many (to add)"),
-        Field("kind", "choice", choices=retained.KINDS, required=False, label="Kind",
+        Field("kind", "choice", choices=retained.KINDS, required=False, label="Kind", default=unit.get("kind"),
               labels=choice_words(retained.KINDS, words.KIND_WORDS)),
-        Field("type", required=False, max_length=60, label="Type", help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
+        Field("type", required=False, max_length=60, label="Type", default=unit.get("type") or "",
+              help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
         Field("nationality", "choice", choices=retained.NATIONALITIES, required=False, label="Nationality",
-              labels=choice_words(retained.NATIONALITIES, words.NATIONALITY_WORDS)),
-        Field("rg", "choice", required=False, label="RG", choices=tuple(p["id"] for p in bought),
-              labels=tuple((p["id"], words.purchase_words(p)) for p in bought)),
+              default=unit.get("nationality"), labels=choice_words(retained.NATIONALITIES, words.NATIONALITY_WORDS)),
+        Field("rg", "choice", required=False, label="RG", choices=tuple(r for r, _ in rgs), labels=tuple(rgs),
+              default=unit.get("rg")),
         Field("status", "choice", choices=retained.STATUSES, required=False, label="State",
-              labels=choice_words(retained.STATUSES, words.STATUS_WORDS)),
-        Field("isolated", "bool", required=False, label="Isolated"),
-        Field("captured", "bool", required=False, label="Captured"),
-        Field("vehicular", "bool", required=False, label="Vehicular-mounted"),
-        Field("note", required=False, max_length=300, label="Note"),
-        Field("reason", required=False, default="", max_length=300, label="Why",
-              help="Battle hardening, casualty reduction, a mistake on the sheet …"),
+              default=unit.get("status") or "ok", labels=choice_words(retained.STATUSES, words.STATUS_WORDS)),
+        Field("isolated", "bool", required=False, label="Isolated", default=bool(unit.get("isolated"))),
+        Field("captured", "bool", required=False, label="Captured", default=bool(unit.get("captured"))),
+        Field("vehicular", "bool", required=False, label="Vehicular-mounted", default=bool(unit.get("vehicular"))),
+        Field("note", required=False, max_length=300, label="Note", default=unit.get("note") or ""),
     )
+
+
+_REASON = Field("reason", required=False, default="", max_length=300, label="Why",
+                help="Battle hardening, casualty reduction, a mistake on the sheet …")
+
+
+def retained_form(ctx, view: dict, side: str, initial: dict) -> tuple:
+    """Correct the side's retained units: add units; or, once a unit is picked (the to-do's
+    `choose`), change or remove that unit, its form filled with what it is now."""
+    units = private(view, side)["retained"]
+    if initial.get("action") == "add":
+        nationality = "german" if side == "german" else "french"
+        fields = _unit_fields(view, side, {"kind": None, "nationality": nationality, "status": "ok"})
+        return (hidden("action", "add"),
+                Field("count", "int", required=False, default=1, min=1, max=40, label="How many"),
+                *(f.but(required=True) if f.name in ("kind", "type") else f for f in fields), _REASON)
+    unit = next((u for u in units if u["id"] == initial.get("id")), None)
+    if unit is None:  # pick the unit first
+        return (Field("id", "choice", label="Unit", **unit_choices(units)),)
+    return (
+        hidden("id", unit["id"]),
+        Field("action", "choice", choices=("update", "remove"), widget="radios", default="update", label="What to do",
+              labels=(("update", f"Change {words.unit_words(unit)}"),
+                      ("remove", "Remove it from your retained units (eliminated, lost, recombined …)"))),
+        *_unit_fields(view, side, unit), _REASON,
+    )
+
+
+def _same(before, after) -> bool:
+    if isinstance(after, bool) or isinstance(before, bool):
+        return bool(before) == bool(after)
+    return (before if before not in (None, "") else None) == (after if after not in (None, "") else None)
+
+
+def retained_changes(view: dict, side: str, data: dict) -> dict:
+    """A change of one unit as the event records it: only the fields that differ from the unit
+    as it is (the form starts from its current values), so what the person left alone is never
+    written over; a removal only with its reason."""
+    units = private(view, side)["retained"] if side in view["game"].get("sides", {}) else []
+    unit = next((u for u in units if u["id"] == data.get("id")), None)
+    if unit is None:
+        return data
+    head = {"action": data["action"], "id": unit["id"], "reason": data.get("reason") or ""}
+    if data["action"] == "remove":
+        return head
+    names = {f.name for f in retained.UNIT_FIELDS}
+    return {**head, **{k: v for k, v in data.items() if k in names and not _same(unit.get(k), v)}}

@@ -20,7 +20,7 @@ STATUSES = ("ok", "wounded", "heroic", "broken", "malfunctioned", "disabled", "i
             "recalled", "bogged")
 NATIONALITIES = ("german", "french", "british")
 
-_UNIT_FIELDS = (
+UNIT_FIELDS = (
     Field("kind", "choice", choices=KINDS, required=False),
     Field("type", label="Unit type", required=False, max_length=60, help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
     Field("nationality", "choice", choices=NATIONALITIES, required=False),
@@ -39,7 +39,7 @@ EVENT = EventKind(
         Field("action", "choice", choices=("add", "update", "remove")),
         Field("id", label="Unit id (update/remove)", required=False, max_length=20),
         Field("count", "int", required=False, default=1, min=1, max=40, help="Add this many identical units."),
-        *_UNIT_FIELDS,
+        *UNIT_FIELDS,
         Field("reason", required=False, default="", max_length=300,
               help="Why: battle hardening, casualty reduction, eliminated at 1.6141 …"),
     ),
@@ -89,9 +89,9 @@ def apply(state: dict, side: str, data: dict, step: str) -> None:
     if action == "remove":
         eliminate(state, side, unit, step, data.get("reason") or "removed")
         return
-    changed = {f.name: data[f.name] for f in _UNIT_FIELDS if data.get(f.name) is not None}
+    changed = {f.name: data[f.name] for f in UNIT_FIELDS if data.get(f.name) is not None}
     if not changed:
-        raise DomainError("id", "Nothing to change: give at least one new value.")
+        raise DomainError("id", "Nothing was changed: change at least one value of the unit.")
     before = {k: unit[k] for k in changed}
     unit.update(changed)
     unit.setdefault("history", []).append({"half_day": half_day(state), "step": step, "before": before,
