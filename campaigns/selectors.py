@@ -236,6 +236,22 @@ def _describe_dice(system, view: dict, data: dict) -> str:
     return f"{label}: {' + '.join(map(str, data.get('dice', [])))} ({how})"
 
 
+def result_to_confirm(state: dict, index: int) -> dict | None:
+    """The result waiting for confirmation in scenario `index`, in the words a person confirms or
+    disputes it by: who entered it and every field as sentences (the game's result_words, with
+    what it implies). `state` is the viewer's cut; the result itself is public."""
+    from .context import Ctx
+
+    scenario = state["scenarios"][index]
+    pending = scenario.get("pending")
+    if not pending:
+        return None
+    system = get_system(state["system"])
+    side = state["sides"].get(pending.get("side"), {}).get("name") if pending.get("side") else "the referee"
+    return {"label": scenario["label"], "by": pending.get("by"), "side": side,
+            "lines": system.result_words(state, index, pending.get("data"), Ctx.reading(system, state))}
+
+
 def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[str]:
     """What a submission did, in sentences this viewer may read (its rolls and their results,
     a reveal, an applied proposal), without the submitted event itself."""

@@ -34,6 +34,7 @@ class ActionBox:
     button: str = ""  # the submit button's words
     do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
     choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
+    confirming: dict | None = None  # the result a Confirm / Settle acts on (selectors.result_to_confirm)
 
 
 def posted_kind(post) -> tuple[str, str | None]:

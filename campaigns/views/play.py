@@ -30,6 +30,7 @@ from .common import done, is_htmx, page
 
 RECENT = 15  # history entries on the campaign page; the rest on the history page
 _PEOPLE = ("player.", "referee.")
+_CONFIRMING = ("result.confirmed", "result.resolved")
 
 
 def system_panel(slug: str):
@@ -59,6 +60,8 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
         box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
         if box is not None:
             box.do, box.choosing = listed, choosing
+            if todo.kind in _CONFIRMING:  # a person confirms only what they can see
+                box.confirming = selectors.result_to_confirm(page_data.state, todo.initial["scenario"])
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)

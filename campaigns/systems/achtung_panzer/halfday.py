@@ -384,6 +384,57 @@ def result_data(view: dict, index: int, data: dict) -> dict:
     return out
 
 
+def _held_words(hexes, area_list) -> str:
+    """Objective hexes by area of 1.2: "Hill 520 (all 7 hexes), bridge 40Q2 & 40Q3 (40Q2)"."""
+    held = {h.upper() for h in hexes or []}
+    if not held:
+        return "none"
+    parts = []
+    for area in area_list:
+        mine = [h.upper() for h in area["hexes"] if h.upper() in held]
+        if not mine:
+            continue
+        if len(mine) == len(area["hexes"]):
+            parts.append(area_words(area) + (f" (all {len(mine)} hexes)" if len(mine) > 1 else ""))
+        else:
+            parts.append(f"{area_words(area)} ({', '.join(mine)} of {len(area['hexes'])} hexes)")
+    known = {h.upper() for a in area_list for h in a["hexes"]}
+    parts += sorted(held - known)
+    return "; ".join(parts)
+
+
+def result_sentences(state: dict, index: int, data: dict, ctx) -> list[str]:
+    """Every field of a half-day's log in words, with the objective points and CVP it implies
+    and the winner it gives (final once 1.6067 has run): what a player confirms or disputes."""
+    lines = []
+    area_list = areas(ctx.table("1.2")) if ctx is not None else []
+    destroyed = sorted(set(public(state)["bridges_destroyed"]) | set(data.get("bridges_destroyed") or []))
+    for side in SIDES:
+        start, end = data.get(f"{side}_objectives_start") or [], data.get(f"{side}_objectives_end") or []
+        points = objective_points(end, area_list, destroyed) if area_list else None
+        lines.append(f"{NAMES[side]} objective hexes at the end: {_held_words(end, area_list)} — {len(end)} "
+                     f"hex{'es' if len(end) != 1 else ''}" + (f", {points} objective point{'s' if points != 1 else ''} (1.2)"
+                                                              if points is not None else "")
+                     + f"; at the start: {len(start)}.")
+    lines.append(f"CVP sustained (A26.2): Allied {data.get('allied_cvp', 0)}, German {data.get('german_cvp', 0)}.")
+    if any(data.get(f"{s}_half_boards") for s in SIDES):
+        lines.append("Half boards completely within the perimeter: "
+                     + ", ".join(f"{NAMES[s]} {data.get(f'{s}_half_boards') or 0}" for s in SIDES) + " (1.6232).")
+    air = [NAMES[s] for s in SIDES if data.get(f"{s}_air_support")]
+    if air:
+        lines.append(f"Air support used: {' and '.join(air)}.")
+    if any(data.get(f"{s}_oba_missions") for s in SIDES):
+        lines.append("OBA Fire Missions used: " + ", ".join(f"{NAMES[s]} {data.get(f'{s}_oba_missions') or 0}"
+                                                             for s in SIDES) + " (CG4).")
+    if data.get("bridges_destroyed"):
+        lines.append(f"Bridges destroyed: {', '.join(data['bridges_destroyed'])} (CG15).")
+    perimeter = [f"{NAMES[s]} {len(data.get(f'{s}_perimeter') or [])} hexes" for s in SIDES
+                 if data.get(f"{s}_perimeter")]
+    if perimeter:
+        lines.append(f"Perimeter recorded: {', '.join(perimeter)}.")
+    return lines
+
+
 def provisional(state: dict, index: int, data: dict, ctx) -> str:
     """The winner the logged result gives by 1.6232 / 1.51-1.53, before the RePh (final at 1.6067)."""
     import copy

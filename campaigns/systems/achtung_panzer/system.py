@@ -280,17 +280,7 @@ class AchtungPanzer(GameSystem):
     def result_words(self, view, index, data, ctx=None):
         if view.get("game") is None or not data:
             return super().result_words(view, index, data, ctx)
-        def both(name):
-            return ", ".join(f"{NAMES[s]} {data.get(f'{s}_{name}')}" for s in SIDES)
-        lines = [
-            "Objective hexes held at the end: " + ", ".join(
-                f"{NAMES[s]} {len(data.get(f'{s}_objectives_end') or [])}" for s in SIDES),
-            f"CVP sustained: {both('cvp')}",
-        ]
-        if any(data.get(f"{s}_half_boards") for s in SIDES):
-            lines.append(f"Half boards within the perimeter: {both('half_boards')}")
-        if data.get("bridges_destroyed"):
-            lines.append("Bridges destroyed: " + ", ".join(data["bridges_destroyed"]))
+        lines = halfday.result_sentences(view, index, data, ctx)
         line = public(view)["roster"][index]
         if line.get("winner"):
             who = "A draw" if line["winner"] == "draw" else f"{NAMES[line['winner']]} won"
