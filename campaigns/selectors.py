@@ -85,6 +85,7 @@ class Todo:
     button: str = ""
     choose: str = ""  # a field picked first on its own (systems.base.Action.choose)
     choose_button: str = ""
+    links: tuple = ()  # ((words, href relative to the campaign page), ...)
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -133,7 +134,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     for side in acting:
         for action in system.actions(state, side):
             todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
-                              action.optional, action.button, action.choose, action.choose_button))
+                              action.optional, action.button, action.choose, action.choose_button,
+                              tuple(action.links)))
     return todos
 
 

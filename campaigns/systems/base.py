@@ -53,6 +53,7 @@ class Action:
     # (its current values). Works without JavaScript: the pick is a plain GET form.
     choose: str = ""
     choose_button: str = ""  # the words on the pick's button ("Open this unit")
+    links: tuple = ()  # ((words, href relative to the campaign page), ...) shown with the help
 
 
 @dataclass(frozen=True)

@@ -161,8 +161,10 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
         "full_export": selectors.full_export_allowed(campaign, viewer, page_data),
-        "house_rule_form": HouseRuleForm(system=system, table=request.GET.get("rule_table") or None)
+        "house_rule_form": HouseRuleForm(system=system, table=request.GET.get("rule_table") or None,
+                                         initial={"row": request.GET.get("rule_row")})
         if request.GET.get("rule_table") else None,
+        "rule_table": request.GET.get("rule_table") or "",
         "rule_tables": house_rule_tables(system),
         "proposal_form": ProposalForm(),
         "sides": SimpleLazyObject(lambda: [(slug, side["name"], side["players"])

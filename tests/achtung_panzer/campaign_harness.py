@@ -30,7 +30,8 @@ NO_OBJECTIVES = {"allied_objectives_start": "", "german_objectives_start": ""}
 
 
 class War:
-    def __init__(self, club, people, variant="cg1", dice_mode="entered", options=None, name="Somme"):
+    def __init__(self, club, people, variant="cg1", dice_mode="entered", options=None, name="Somme",
+                 house_rules=None):
         self.people = people
         self.table_dice: dict = {}
         olga = people["olga"]
@@ -40,6 +41,8 @@ class War:
         svc.assign_player(self.campaign, olga, side="allied", username="alice")
         svc.assign_player(self.campaign, olga, side="german", username="bob")
         svc.assign_referee(self.campaign, olga, username="rita")
+        for key, value in (house_rules or {}).items():
+            submit(self.campaign, olga, "house_rule.set", {"key": key, "value": value, "note": ""})
         submit(self.campaign, olga, "campaign.started")
         self.campaign.refresh_from_db()
 

@@ -137,3 +137,42 @@ def test_1_6141_eliminates_mobile_non_isolated_afv_under_recall():
                                             unit("T4", "afv")]})
     sequence.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
     assert [u["id"] for u in state["game"]["sides"]["german"]["retained"]] == ["T2", "T3", "T4"]
+
+
+def test_the_cvp_of_kinds_the_list_does_not_cover_are_entered_the_rest_counted():
+    """The club's list covers squads (2) and leaders (1), not AFVs: a squad, a leader and an AFV lost
+    with 5 CVP entered for the AFV are 2 + 1 + 5 = 8; a number entered with no uncovered unit lost is
+    refused; the total, when given (the API, older journals), is taken as it is."""
+    rules = {"cvp.squad": {"value": 2, "book": None}, "cvp.leader": {"value": 1, "book": None}}
+    lost = [{"unit": u, "fate": "eliminated"} for u in ("S1", "L1", "T1")]
+    units = [unit("S1"), unit("L1", "leader", type="8-0"), unit("T1", "afv", type="PzIIA")]
+    state = _state(units)
+    assert aftermath.uncovered(make_ctx(dict(state, house_rules=rules)), units) == ["afv"]
+    entry = record(state, "allied", {"units": lost, "cvp_unlisted": 5}, house_rules=rules)
+    assert entry["cvp"] == 8 and state["game"]["public"]["cvp_reported"]["5/29A"]["allied"] == 8
+    state = _state(units)
+    with pytest.raises(DomainError, match="Every unit marked lost is on the club's CVP list") as caught:
+        record(state, "allied", {"units": lost[:2], "cvp_unlisted": 5}, house_rules=rules)
+    assert caught.value.field == "cvp_unlisted"
+    state = _state(units)
+    assert record(state, "allied", {"units": lost, "cvp": 11, "cvp_unlisted": None}, house_rules=rules)["cvp"] == 11
+
+
+def test_the_losses_step_asks_the_cvp_of_the_uncovered_kinds_only():
+    from tests.achtung_panzer.step_harness import make_state as fresh
+
+    rules = {"cvp.squad": {"value": 2, "book": None}, "cvp.leader": {"value": 1, "book": None}}
+    units = [unit("S1"), unit("S2"), unit("T1", "afv", type="PzIIA")]
+    state = fresh(half_day="5/29A", german={"retained": list(units)})
+    state["house_rules"] = rules
+    state["game"]["public"]["roster"][0].update(played=True, winner=None)
+    ctx = make_ctx(state)
+    data = clean_fields(sequence.LOSS_FIELDS, {"units": ["S1", "T1"]})
+    with pytest.raises(DomainError) as caught:
+        sequence.record_losses(ctx, state, "german", data, "1.6067")
+    assert caught.value.field == "cvp_unlisted"
+    assert caught.value.message.startswith("Enter the CVP of T1: PzIIA AFV")
+    assert caught.value.message.endswith("has no value for AFVs (PzIIA).")
+    before = state["game"]["public"]["roster"][0]["cvp"]["german"]
+    sequence.record_losses(ctx, state, "german", dict(data, cvp_unlisted=6), "1.6067")
+    assert state["game"]["public"]["roster"][0]["cvp"]["german"] == before + 2 + 6

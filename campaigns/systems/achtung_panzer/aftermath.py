@@ -73,7 +73,11 @@ EVENT = EventKind(
               label="AFV platoons that had an AFV on the map (RG ids, 1.6142)"),
         Field("oba_fired", "list", required=False, default=[], max=20, item=Field("purchase", max_length=20),
               label="OBA modules that fired (RG ids, CG4)"),
-        Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)"),
+        Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)",
+              help="The total, when given: the club's CVP list is then not used."),
+        Field("cvp_unlisted", "int", required=False, default=None, min=0, max=10000,
+              label="CVP of the lost units the club's CVP list does not cover",
+              help="The others are counted from the list (A26.2)."),
         Field("note", required=False, default="", max_length=500, label="Note (your side only)"),
     ),
     audience="side", rule="1.12",
@@ -100,6 +104,33 @@ def cvp_values(ctx) -> dict:
         if value is not None:
             values[kind] = int(value)
     return values
+
+
+def uncovered(ctx, units) -> list[str]:
+    """The kinds among `units` the club's CVP list has no value for (ASL A26.2 is not in the
+    campaign rules, so a club's list may well be incomplete), in the list's order."""
+    values = cvp_values(ctx)
+    kinds = {u.get("kind") or "other" for u in units}
+    return [k for k in (*CVP_KINDS, *sorted(kinds - set(CVP_KINDS))) if k in kinds and k not in values]
+
+
+def cvp_sustained(ctx, lost, total, unlisted, required: bool, path: str = "cvp_unlisted") -> int | None:
+    """The CVP of the units `lost`: `total` when given (the API; journals written before the
+    split, R-A20); else the club's list for the units it covers plus `unlisted`, the CVP the player
+    entered for the others. Without `unlisted` for units the list does not cover: refused when
+    `required`, else None (not known yet)."""
+    if total is not None:
+        return total
+    values = cvp_values(ctx)
+    missing = [u for u in lost if u.get("kind") not in values]
+    if unlisted is not None and not missing:
+        raise DomainError(path, "Every unit marked lost is on the club's CVP list: leave this empty.")
+    if missing and unlisted is None:
+        if not required:
+            return None
+        raise DomainError(path, f"Enter the CVP of {', '.join(words.unit_label(u) for u in missing)}: the club's "
+                                f"CVP list (A26.2) has no value for {words.kinds_words(missing, uncovered(ctx, missing))}.")
+    return sum(values[u["kind"]] for u in lost if u.get("kind") in values) + (unlisted or 0)
 
 
 def cvp_of(ctx, units) -> int | None:
@@ -152,7 +183,7 @@ def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
             retained_units.new_unit(state, side, dict(row, note=f"{note} ({label})"))
     on_map = set(mine.setdefault("platoons_on_map", []))
     mine["platoons_on_map"] = sorted(on_map | set(data["platoons_on_map"]))
-    cvp = data["cvp"] if data["cvp"] is not None else cvp_of(ctx, lost)
+    cvp = cvp_sustained(ctx, lost, data["cvp"], data.get("cvp_unlisted"), required=False)
     entry = {"half_day": label, "lost": [u["id"] for u in lost], "cvp": cvp, "note": data["note"],
              "oba_fired": list(data["oba_fired"])}
     mine.setdefault("aftermath", {})[label] = entry

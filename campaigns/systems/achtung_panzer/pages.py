@@ -5,6 +5,8 @@ a rule; the fold checks every submission again."""
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from campaigns.context import Ctx
 from campaigns.schema import Field
 from campaigns.systems.base import Action
@@ -24,9 +26,11 @@ def reading_ctx(system, view: dict) -> Ctx:
 
 # --- to-dos ------------------------------------------------------------------------------------
 
-def actions(state: dict, side: str) -> list[Action]:
+def actions(system, state: dict, side: str) -> list[Action]:
     pub = public(state)
     found: list[Action] = []
+    ctx = reading_ctx(system, state)
+    units = private(state, side)["retained"]
     if pub["phase"] == "play" and aftermath.recorded(state, side) is None:
         found.append(Action("ap.aftermath", f"End of {pub['half_day']}: what happened to your units", side, "1.12",
                             aftermath.EVENT.help, button="Record"))
@@ -43,7 +47,44 @@ def actions(state: dict, side: str) -> list[Action]:
         found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
                             "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
                             "victory, after it for 1.616 only.", optional=True, button="Record"))
+    if any(a.kind in _CVP_KINDS for a in found):
+        # What the club's CVP list covers of the side's units, up front, and where to complete it.
+        said, _ = cvp_fields(ctx, units, 0)
+        links = _cvp_list_links(ctx, units)
+        found = [replace(a, help=f"{a.help} {said}", links=links) if a.kind in _CVP_KINDS else a for a in found]
     return found
+
+
+_CVP_KINDS = ("ap.aftermath", "ap.losses", "ap.cvp")
+
+
+def _cvp_list_links(ctx, units) -> tuple:
+    """Where the club's CVP list is completed (a house rule both sides agree to), when it does not
+    cover every kind of the side's units."""
+    missing = aftermath.uncovered(ctx, units)
+    if not missing or missing[0] not in aftermath.CVP_KINDS:
+        return ()
+    return (("Complete the club's CVP list (a house rule, agreed by both sides)",
+             f"?rule_table=constants&rule_row=cvp.{missing[0]}#house-rule"),)
+
+
+def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
+    """What the club's CVP list (A26.2, not in the campaign rules) covers of the side's units, in
+    words for the top of the form, and the one number asked: the CVP of the lost units of the kinds
+    it does not cover (nothing when it covers every kind the side has)."""
+    values = aftermath.cvp_values(ctx)
+    missing = aftermath.uncovered(ctx, units)
+    kinds = {u.get("kind") for u in units}
+    counted = ", ".join(f"{words.KIND_WORDS[k]} {values[k]}" for k in aftermath.CVP_KINDS if k in values and k in kinds)
+    if not missing:
+        return f"CVP are counted from the club's CVP list (A26.2): {counted or 'nothing lost counts'}.", []
+    names = words.kinds_words(units, missing)
+    text = (f"The club's CVP list (A26.2, not in the campaign rules) has no value for {names}: enter the CVP of "
+            f"those you lost" + (f"; the others are counted from the list ({counted})." if counted else "."))
+    plural = words.join_words(words.KINDS_PLURAL.get(k, words.plain(k)) for k in missing)
+    return text, [Field("cvp_unlisted", "int", required=False, default=None, min=0, max=limit,
+                        label=f"CVP of the {plural} you lost",
+                        help="Leave empty if you lost none of them.")]
 
 
 def _refit_actions(state: dict, side: str) -> list[Action]:
@@ -219,11 +260,7 @@ def aftermath_form(ctx, view: dict, side: str) -> tuple:
                             Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
                             Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
                         )), help="Weapons or AFVs captured from the enemy, heroes created in play (A15)."))
-    values = aftermath.cvp_values(ctx)
-    complete = all(k in values for k in aftermath.CVP_KINDS)
-    fields.append(Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)",
-                        help="Leave empty to count them from the club's CVP list." if complete else
-                        "The CVP of the units you lost (the club's CVP list is not complete: enter the total)."))
+    fields += cvp_fields(ctx, units, 10000)[1]
     fields.append(Field("note", required=False, default="", max_length=500, label="Note (your side only)"))
     return tuple(fields)
 

@@ -117,20 +117,23 @@ def _run_aftermath(ctx, state, side, data):
 LOSS_FIELDS = (
     Field("units", "list", required=False, default=[], max=100, item=Field("unit", max_length=20),
           label="Units eliminated", help="Retained units eliminated at the table in the Refit Phase."),
-    Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000),
+    Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000,
+          help="The total, when given: the club's CVP list is then not used."),
+    Field("cvp_unlisted", "int", label="CVP of the lost units the club's CVP list does not cover", required=False,
+          default=None, min=0, max=1000, help="The others are counted from the list (A26.2)."),
     Field("note", required=False, default="", max_length=300),
 )
 
 
 def losses_form(ctx, view: dict, side: str) -> tuple:
+    from .pages import cvp_fields
     from .steps.helpers import unit_choices
 
     units = private(view, side)["retained"]
     return (
         Field("units", "list", label="Units eliminated", required=False, default=[],
               item=Field("unit", "choice", **unit_choices(units))),
-        Field("cvp", "int", required=False, default=None, min=0, max=1000, label="CVP sustained",
-              help="Leave empty to count them from the club's CVP list."),
+        *cvp_fields(ctx, units, 1000)[1],
         Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
     )
 
@@ -153,7 +156,7 @@ def _past_victory(state) -> bool:
 
 
 def _run_losses(ctx, state, side, data):
-    if data.get("units") or data.get("cvp"):
+    if data.get("units") or data.get("cvp") or data.get("cvp_unlisted") is not None:
         record_losses(ctx, state, side, data, "1.6067")
 
 
@@ -631,11 +634,7 @@ def record_losses(ctx, state: dict, side: str, data: dict, where: str | None) ->
         if unit in units:
             raise DomainError(f"units[{i}]", f"{unit_id} is listed twice.")
         units.append(unit)
-    cvp = data.get("cvp")
-    if cvp is None:
-        cvp = aftermath.cvp_of(ctx, units) if units else None
-        if cvp is None:
-            raise DomainError("cvp", "Enter the CVP sustained (the club's CVP list does not cover these units).")
+    cvp = aftermath.cvp_sustained(ctx, units, data.get("cvp"), data.get("cvp_unlisted"), required=True)
     if not units and not cvp:
         raise DomainError("cvp", "Give the units eliminated or the CVP sustained.")
     if where is None:

@@ -145,7 +145,7 @@ class AchtungPanzer(GameSystem):
     def actions(self, state, side):
         if state["status"] != "active" or state.get("game") is None or side not in SIDES:
             return []
-        return pages.actions(state, side)
+        return pages.actions(self, state, side)
 
     def form_fields(self, view, side, kind, initial):
         return pages.form_fields(self, view, side, kind, initial)

@@ -53,6 +53,29 @@ def unit_words(unit: dict) -> str:
     return text + (f" ({', '.join(flags)})" if flags else "")
 
 
+KINDS_PLURAL = {
+    "squad": "squads", "half_squad": "half-squads", "leader": "leaders", "armor_leader": "armor leaders",
+    "hero": "heroes", "afv": "AFVs", "gun": "Guns", "sw": "SW", "vehicle": "vehicles", "crew": "crews",
+    "fortification": "fortifications", "other": "other units",
+}
+
+
+def join_words(parts) -> str:
+    """"a", "a and b", "a, b and c"."""
+    parts = list(parts)
+    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+
+
+def kinds_words(units, kinds) -> str:
+    """Unit kinds with the types of `units` that have them: "squads (467, 468) and AFVs (PzIIA)"."""
+    out = []
+    for kind in kinds:
+        types = sorted({u.get("type") for u in units if (u.get("kind") or "other") == kind and u.get("type")})
+        shown = ", ".join(types[:4]) + (" …" if len(types) > 4 else "")
+        out.append(KINDS_PLURAL.get(kind, plain(kind)) + (f" ({shown})" if shown else ""))
+    return join_words(out)
+
+
 def unit_label(unit: dict) -> str:
     """A unit as a choice: its id (to tell identical counters apart) and what it is."""
     return f"{unit['id']}: {unit_words(unit)}"
