@@ -60,6 +60,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
         box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
         if box is not None:
             box.do, box.choosing = listed, choosing
+            box.open = listed == asked  # followed its link: open at once
             if todo.kind in _CONFIRMING:  # a person confirms only what they can see
                 box.confirming = selectors.result_to_confirm(page_data.state, todo.initial["scenario"])
             boxes.append(box)

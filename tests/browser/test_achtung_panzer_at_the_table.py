@@ -119,7 +119,7 @@ def answer(player: Player, form) -> None:
             row = rows.nth(index)
             row.locator(".row-head input[type=checkbox]").check()
             row.get_by_label("Fate").select_option("eliminated")
-        form.get_by_label("CVP sustained (A26.2)").fill("4")
+        form.locator("input[name=cvp_unlisted]").fill("4")  # the demo club has no CVP list (A26.2)
     elif "your choice after the roll" in title and form.locator("input[name=becomes]").count():
         form.locator("input[name=becomes]").fill("9-2")  # whoever hardens becomes a 9-2
     elif "Environmental" in title or "Weather" in title:
