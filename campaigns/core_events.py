@@ -18,7 +18,7 @@ _SCENARIO = Field("scenario", "int", min=0)
 
 # The shape of a folded state: bumped when the fold itself changes (a rule, where a value is
 # kept), so snapshots folded by older code are folded again from the journal (services.state).
-STATE_SHAPE = "2026-11-23"
+STATE_SHAPE = "2026-11-26.1"
 
 KINDS = {
     k.name: k

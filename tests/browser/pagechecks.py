@@ -8,7 +8,10 @@ asserts there is nothing. A test calls it on every page it visits:
 - element ids are unique (labels point at the right control);
 - no raw key in the visible text: dice keys ("5/29A/1.6201/allied/p1"), dotted step ids
   ("1.619.declare"), snake_case option values ("armor_leader");
-- touch targets (buttons, inputs, selects, summaries, check-box lines) at least 24×24 px.
+- touch targets (buttons, inputs, selects, summaries, check-box lines) at least 24×24 px;
+- words whole in tables: no word of a visible table cell is split over two lines (a line may
+  end after a hyphen), unless it is wider than the cell itself;
+- chart labels inside the picture: every text of an SVG chart lies within its viewBox.
 """
 
 from __future__ import annotations
@@ -39,7 +42,34 @@ _SCRIPT = r"""
     const r = el.getBoundingClientRect();
     if (r.width < 24 || r.height < 24) small.push(`${el.tagName.toLowerCase()} ${el.name || el.innerText.slice(0, 30)} ${Math.round(r.width)}x${Math.round(r.height)}`);
   }
+  // A word of a table cell drawn on two lines: its range has rects on two heights.
+  const broken = [];
+  for (const cell of document.querySelectorAll('td, th')) {
+    if (!visible(cell)) continue;
+    const room = cell.getBoundingClientRect().width;
+    const walker = document.createTreeWalker(cell, NodeFilter.SHOW_TEXT);
+    for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+      const re = /[^\s\-\u2010\u2013\u2014]+/g; let m;  // a line may end after a hyphen
+      while ((m = re.exec(node.data)) && broken.length < 20) {
+        const range = document.createRange();
+        range.setStart(node, m.index); range.setEnd(node, m.index + m[0].length);
+        const tops = new Set([...range.getClientRects()].filter(r => r.width > 0).map(r => Math.round(r.top)));
+        if (tops.size > 1 && range.getBoundingClientRect().width < room) broken.push(m[0]);
+      }
+    }
+  }
+  const outside = [];
+  for (const svg of document.querySelectorAll('svg[viewBox]')) {
+    if (!visible(svg)) continue;
+    const [x0, y0, w, h] = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
+    for (const t of svg.querySelectorAll('text')) {
+      const b = t.getBBox();
+      if (b.width && (b.x < x0 - 0.5 || b.y < y0 - 0.5 || b.x + b.width > x0 + w + 0.5 || b.y + b.height > y0 + h + 0.5))
+        outside.push(t.textContent.trim().slice(0, 30));
+    }
+  }
   return {
+    broken, outside,
     width: document.documentElement.scrollWidth,
     duplicates: Object.entries(ids).filter(([, n]) => n > 1).map(([id]) => id),
     json, small, text: document.body.innerText,
@@ -60,6 +90,8 @@ def problems(page, width: int = 390, allow_snake: tuple[str, ...] = ()) -> list[
     out += [f"duplicate id {i}" for i in found["duplicates"]]
     out += [f"a box expects JSON: {name}" for name in found["json"]]
     out += [f"touch target under 24 px: {what}" for what in found["small"]]
+    out += [f"a word broken in a table: {word}" for word in found["broken"]]
+    out += [f"a chart label outside its picture: {text}" for text in found["outside"]]
     text = found["text"]
     out += [f"raw dice key in the text: {m.group(0)}" for m in DICE_KEY.finditer(text)]
     out += [f"raw step id in the text: {m.group(0)}" for m in STEP_ID.finditer(text)]

@@ -156,3 +156,34 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     assert [e["level"] for e in ledger] == [{"side": "german", "value": 1}, {"side": "german", "value": 3}]
     expect(phone.locator("figure.vl-chart")).to_be_visible()
     assert phone.errors == []
+
+
+def test_charts_keep_their_labels_inside_on_a_phone(phone, screenshot, club, people):
+    """FAB's signed VP-level chart with two-digit values (its labels were clipped to "erman"), and an
+    Ardennes '44 objective scenario charting what 30.2 and 30.3 count at each Victory Check."""
+    fab = Game(club, people, "fab_bulge", "campaign", name="Fast Bulge")
+    book = fab.pub["setup"]
+    locations = [dict(loc, symbol=FAB_SYMBOLS.get(loc["id"], ("none", 0))[0],
+                      value=FAB_SYMBOLS.get(loc["id"], ("none", 0))[1]) for loc in book["locations"]]
+    fab.setup(locations=locations, units=book["units"], last_turn=12,
+              thresholds=[{"turn": n, "german": 15, "allied": 12} for n in range(4, 13)])
+    fab.turn("Turn 1", {"33": "Gs"})
+    fab.turn("Turn 2", {"23": "Gs"})
+    a44 = Game(club, people, "ardennes44", "s1", name="The Bulge")
+    a44.setup()
+    for label, held in (("16 AM", {"Givet": "Gs", "18VG": "As"}), ("16 PM", {"Huy": "Gs", "Liege-1": "Gs"}),
+                        ("Night 16/17", {}), ("17 AM", {"Namur": "Gs", "26VG": "As"})):
+        a44.turn(label, held)
+    log_in(phone, "alice")
+    for game, name in ((fab, "fab-chart"), (a44, "a44-charts")):
+        phone.goto(f"/campaigns/{game.campaign.pk}/")
+        check(phone)  # every chart label inside its picture, among the rest
+        charts = phone.locator("figure.vl-chart")
+        expect(charts.first).to_be_visible()
+        phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path=str(_shot(name)))
+    expect(phone.locator("figure.vl-chart svg > title")).to_have_text([
+        "Victory hexes the German controls (30.2)", "Attack factors exited toward Antwerp (30.2)",
+        "German at-start areas the Allies occupy (30.3)"])
+    phone.goto(f"/campaigns/{fab.campaign.pk}/sheets/ledger/print/")
+    check(phone)
+    assert phone.errors == []

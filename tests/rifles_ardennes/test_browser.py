@@ -160,3 +160,73 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
         check(phone)
     screenshot(phone, f"rifles-squad-roster-{dice_mode}")
     assert phone.errors == []
+
+
+def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(phone, screenshot, club, people):
+    olga = people["olga"]
+    campaign = svc.create_campaign(club=club, user=olga, system="rifles_ardennes", variant="three",
+                                   name="Easy Company", options={"army": "us", "enemy": "german", "ap_budget": 6})
+    svc.assign_player(campaign, olga, side="squad", username="alice")
+    submit(campaign, olga, "campaign.started")
+    log_in(phone, "alice")
+    phone.goto(f"/campaigns/{campaign.pk}/")
+    check(phone)
+    # The first to-do says why the Unit list is empty and is the form that fills it: the BAR as
+    # the text gives it, its AP to type.
+    first = phone.locator("#now form.action").first
+    expect(first).to_contain_text("Give the BAR its AP from your Army Sheet")
+    expect(first).to_contain_text("keeps only the BAR, without its AP")
+    first.locator("[name=ap]").fill("3")
+    first.locator("button[type=submit]").click()
+    done(phone, "Done: Give the BAR its AP from your Army Sheet.")
+    squad = action(phone, "rifles.squad")
+    expect(squad).to_contain_text("First enter your Army Sheet's units (above)")
+    for values in ({"name": "M1 Garand", "ap": "1", "cf": "1"},
+                   {"name": "Thompson SMG", "ap": "1", "may_lead": True}):
+        catalog = open_form(phone, "rifles.catalog")
+        for name, value in values.items():
+            field = catalog.locator(f"[name='{name}']")
+            if value is True:
+                field.check()
+            elif name == "item":
+                field.select_option(label=value)
+            else:
+                field.fill(value)
+        with phone.expect_navigation():  # the same to-do twice: wait for this one's page
+            catalog.locator("button[type=submit]").click()
+        done(phone, "Done: First enter your Army Sheet's units.")
+    squad = open_form(phone, "rifles.squad")
+    expect(squad).not_to_contain_text("First enter")
+    for row, (name, unit, role) in enumerate((("Sgt. Adams", "Thompson SMG, 1 AP, may lead", "Leader"),
+                                              ("Pvt. Miller", "BAR, 3 AP", "Gunner"),
+                                              ("Pvt. Brown", "M1 Garand, 1 AP", "Rifleman"))):
+        squad.locator(f"input[name='soldiers-{row}-name']").fill(name)
+        squad.locator(f"select[name='soldiers-{row}-unit']").select_option(label=unit)
+        squad.locator(f"select[name='soldiers-{row}-designation']").select_option(label=role)
+    squad.locator("button[type=submit]").click()
+    done(phone, "Done: Create your squad.")
+    # The squad on a phone: one card per soldier, Status and Veteran in view, nothing sideways.
+    table = phone.locator("#ra-squad-h").locator("xpath=..").locator("table")
+    card = table.locator("tbody tr", has_text="Pvt. Miller")
+    for label, value in (("Status", "ready"), ("Unit", "BAR"), ("AP", "3"), ("Designation", "Gunner")):
+        cell = card.locator(f"td[data-label='{label}']")
+        expect(cell).to_contain_text(value)
+        # Shown on the card with its heading (the column headings are hidden on a phone).
+        shown = cell.evaluate("c => getComputedStyle(c, '::before').content")
+        assert shown == f'"{label}" ": "' or shown == f'"{label}: "', shown
+        box = cell.bounding_box()
+        assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    assert card.locator("td[data-label='Veteran / skill']").is_hidden()  # empty: no line for it
+    assert table.locator("thead").bounding_box()["width"] <= 1  # the head is for screen readers only
+    screenshot(phone, "rifles-us-squad-cards")
+    # The club's comparison: a card per campaign, words whole.
+    phone.goto(f"/clubs/{club.slug}/")
+    check(phone)
+    compared = phone.locator("section", has_text="the club's campaigns compared").locator("tbody tr").first
+    expect(compared.locator("th")).to_contain_text("Easy Company")
+    cell = compared.locator("td[data-label='Missions accomplished']")
+    expect(cell).to_be_visible()
+    box = compared.bounding_box()
+    assert box["x"] >= 0 and box["x"] + box["width"] <= 390
+    screenshot(phone, "rifles-club-comparison-cards")
+    assert phone.errors == []

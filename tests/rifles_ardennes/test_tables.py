@@ -130,4 +130,6 @@ def test_seed_catalog_holds_only_what_the_text_shows():
     # "in the United States army list I can find the reference to the LMG, here represented by the BAR";
     # "The BAR has 1 CF and an Area(2) attribute"; its AP is not in the text
     assert [(i["name"], i["ap"], i["cf"], i["attributes"]) for i in catalog["us"]] == [("BAR", None, 1, "AREA(2)")]
+    # "The LMG in the Building has a TN of 6 (base value) +2 (Terrain feature)": the BAR's TN (turn 4)
+    assert "TN 6" in catalog["us"][0]["note"]
     assert catalog["russian"] == []

@@ -243,3 +243,35 @@ def test_night_turn_rules_are_enforced(club, people):
         game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=0)
     game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=1)
     assert dict(game.pub["ledger"][-1]["extras"])["Replacements"].startswith("German 1, Allied not entered")
+
+
+def test_the_objective_scenarios_chart_what_30_2_and_30_3_count_at_each_check(club, people):
+    extra = [{"id": "Panzers", "name": "Panzers", "side": "german", "attack": 24}]
+    game = Game(club, people, "ardennes44", "s1")
+    game.setup(units=[*GERMAN_UNITS, *extra])
+    game.turn("16 AM", {"Givet": "Gs", "Huy": "G", "18VG": "As"})  # Huy unsupplied: not controlled
+    game.turn("16 PM", {"Huy": "Gs", "Liege-1": "Gs", "26VG": "As"}, [("Panzers", "exited", "F")])  # F not held
+    game.turn("Night 16/17", {"Namur": "Gs"})  # no Victory Check Phase at night (25.1): no point
+    game.turn("17 AM", {"F": "Gs"})
+    ledger = game.pub["ledger"]
+    # Meuse: Givet (16 AM); Givet, Huy (16 PM); + Namur (17 AM). Liège 1 from 16 PM. The West Map
+    # victory hexes are the Meuse ones (the book's Liège hexes are not victory hexes, A44-3).
+    # 24 AF exited at 16 PM count from 17 AM, when F traces supply. Allied: 18VG, then 18VG + 26VG.
+    assert [e.get("chart") for e in ledger] == [
+        {"meuse": 1, "liege": 0, "west": 1, "af": 0, "allied": 1},
+        {"meuse": 2, "liege": 1, "west": 2, "af": 0, "allied": 2},
+        {},
+        {"meuse": 3, "liege": 1, "west": 3, "af": 24, "allied": 2},
+    ]
+    # 17 AM: 24 attack factors exited with a supplied entry hex: German victory (30.2).
+    assert game.state["winner"] == "german"
+    chart = game.pub["chart"]
+    hexes, exits, allied = chart["panels"]
+    assert [d["text"] for d in hexes["series"][0]["dots"]] == [
+        "16 AM: Meuse victory hexes 1", "16 PM: Meuse victory hexes 2", "17 AM: Meuse victory hexes 3"]
+    assert [line["label"] for line in hexes["lines"]] == ["4: Meuse or Liège, German victory",
+                                                         "6 West Map hexes: German victory"]
+    assert exits["series"][0]["dots"][-1]["y"] == exits["lines"][0]["y"]  # 24 on the 24 line
+    assert allied["lines"][0]["label"] == "3 at 2 checks in a row: Allied victory"
+    assert len(hexes["x_ticks"]) == 22  # every AM and PM turn of 16–26 December, nights left out
+    assert "17 AM: Meuse victory hexes 3, Liège hexes 1, West Map victory hexes 3" in chart["summary"]

@@ -129,7 +129,11 @@ def test_the_campaign_page_shows_the_ledger_and_its_chart(client, db):
     assert "German controls 3 VP on the map (VP areas), at least 3: no American automatic victory" in html
     a44 = Campaign.objects.get(club__slug="demo-club", system="ardennes44")
     html = client.get(f"/campaigns/{a44.pk}/").content.decode()
-    assert "Next: <strong>17 AM</strong>" in html and "<svg" not in html  # the Campaign Game has no score
+    # The Campaign Game has no score: its chart is what 30.2 and 30.3 count at each Victory Check.
+    assert "Next: <strong>17 AM</strong>" in html and html.count("<svg") == 3
+    for title in ("Victory hexes the German controls (30.2)", "Attack factors exited toward Antwerp (30.2)",
+                  "German at-start areas the Allies occupy (30.3)"):
+        assert f"<title>{title}</title>" in html
 
 
 def test_the_printed_ledger_renders_with_its_chart(db, settings, tmp_path, django_capture_on_commit_callbacks):

@@ -188,13 +188,35 @@ class Ardennes44(LedgerSystem):
     def chart_spec(self, state):
         pub = public(state)
         info = self.book.scenario(pub["scenario"])
-        if info["victory"] != "vp":
-            return None  # the Campaign Game is won by objectives, not by a score
-        need = self.value(state, info["vp_needed"])
         turns = [(t["label"], t["label"].replace(" ", "")) for t in pub["turns"] if t["kind"] == "day"]
-        return {"title": "German VP by turn", "turns": turns, "series": [("vp", "German VP")],
-                "lines": [(need, f"{need} VP at the end: German victory ({info['rule']}.4)")], "marks": [],
-                "signed": None}
+        if info["victory"] == "vp":
+            need = self.value(state, info["vp_needed"])
+            return {"title": "German VP by turn", "turns": turns, "series": [("vp", "German VP")],
+                    "lines": [(need, f"{need} VP at the end: German victory ({info['rule']}.4)")], "marks": [],
+                    "signed": None}
+        return {"title": "What 30.2 and 30.3 count at each Victory Check Phase", "panels": self._objective_panels(
+            state, turns)}
+
+    def _objective_panels(self, state, turns) -> list[dict]:
+        """The objective scenarios: one small chart per thing a victory condition counts."""
+        v = lambda key: self.value(state, key)  # noqa: E731
+        meuse, liege, west = v("victory.meuse"), v("victory.liege"), v("victory.west")
+        hex_lines = ([(meuse, f"{meuse}: Meuse or Liège, German victory")] if meuse == liege else
+                     [(meuse, f"{meuse} Meuse hexes: German victory"), (liege, f"{liege} Liège hexes: German victory")])
+        hex_lines.append((west, f"{west} West Map hexes: German victory"))
+        times = v("victory.allied_checks")
+        return [
+            {"title": "Victory hexes the German controls (30.2)", "turns": turns, "signed": None, "marks": [],
+             "series": [("meuse", "Meuse victory hexes"), ("liege", "Liège hexes"), ("west", "West Map victory hexes")],
+             "lines": hex_lines},
+            {"title": "Attack factors exited toward Antwerp (30.2)", "turns": turns, "signed": None, "marks": [],
+             "series": [("af", "Exited through F or G, an exit hex tracing supply")],
+             "lines": [(v("victory.exit_af"), f"{v('victory.exit_af')}: German victory")]},
+            {"title": "German at-start areas the Allies occupy (30.3)", "turns": turns, "signed": None, "marks": [],
+             "series": [("allied", "Occupied by supplied Allied units")],
+             "lines": [(v("victory.allied_areas"), f"{v('victory.allied_areas')} at {times} checks in a row: "
+                                                   "Allied victory")]},
+        ]
 
     def demo(self, club, users):
         from .demo import build_demo

@@ -104,6 +104,13 @@ def _campaign(system, state, turn, info) -> Evaluation:
         return evaluation
     german = _german_checks(system, state, counts, evaluation)
     allied = _allied_check(system, state, evaluation)
+    evaluation.chart = {
+        "meuse": sum(held(pub, loc) for loc in counts["meuse"]),
+        "liege": sum(held(pub, loc) for loc in counts["liege"]),
+        "west": len(counts["west"]),
+        "af": counts["af"] if counts["traced"] else 0,
+        "allied": evaluation.memo["allied_areas"],
+    }
     if allied:
         return evaluation
     if german:

@@ -45,24 +45,34 @@ def _equipment_names(state) -> tuple:
     return tuple((n, n) for n in names)
 
 
-def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -> Field:
+def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -> Field | None:
+    """One row per equipment of the catalog with its AP; None when there is none (a US or Russian
+    catalog before its Army Sheet is entered): the event's equipment is then empty."""
     items = [i for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["ap"] is not None]
+    if not items:
+        return None
     sub = _sub(field)
     pairs = tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (f" ({i['count']} × {i['provides']})"
                                                               if i["provides"] else "")) for i in items)
     fields = [_choice(sub["item"], pairs), sub["quantity"]] + ([sub["attached"]] if attachments else [])
     rows = tuple({"item": i["id"], "quantity": quantities.get(i["id"], 0),
                   **({"attached": False} if attachments else {})} for i in items)
-    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item",
-                     max=len(items) or 1)
+    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item", max=len(items))
+
+
+NO_EQUIPMENT = ("No equipment in this campaign's catalog has its AP yet: add your Army Sheet's equipment to the "
+                "catalog first if the squad takes any.")
 
 
 def _new_soldiers_field(state, field: Field, rows, letters, designations, attachments: bool) -> Field:
     sub = _sub(field)
+    units = _unit_pairs(state)
+    empty = {} if units else {"help": "Empty until your Army Sheet's units are in this campaign's catalog with "
+                                      "their AP: enter them first (“First enter your Army Sheet's units”)."}
     fields = [
         sub["name"],
         _choice(sub["letter"], ((letter, letter) for letter in letters)),
-        _choice(sub["unit"], _unit_pairs(state), required=False, default=""),
+        _choice(sub["unit"], units, required=False, default="", **empty),
         _choice(sub["designation"], ((d, d) for d in designations)),
         _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
         _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
@@ -87,11 +97,10 @@ def squad_fields(state) -> tuple:
     else:
         rows = [_blank(letter, attachments) for letter in LETTERS[:min(st.public(state)["budget"], 12)]]
         quantities = {}
-    return (
-        _new_soldiers_field(state, declared["soldiers"], rows, LETTERS, DESIGNATIONS, attachments).but(
-            help="One row per soldier; rows without a unit are left out."),
-        _equipment_field(state, declared["equipment"], quantities, attachments),
-    )
+    equipment = _equipment_field(state, declared["equipment"], quantities, attachments)
+    soldiers = _new_soldiers_field(state, declared["soldiers"], rows, LETTERS, DESIGNATIONS, attachments).but(
+        help="One row per soldier; rows without a unit are left out." + ("" if equipment else " " + NO_EQUIPMENT))
+    return (soldiers, equipment) if equipment else (soldiers,)
 
 
 def recruit_fields(state) -> tuple:
@@ -105,10 +114,9 @@ def recruit_fields(state) -> tuple:
     # Between a briefing and the mission only attachments can join: their box comes ticked.
     only_attachments = st.public(state)["phase"] == "mission"
     rows = [_blank(letter, attachments, only_attachments) for letter in free[:room]]
-    return (
-        _new_soldiers_field(state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments),
-        _equipment_field(state, declared["equipment"], {}, attachments),
-    )
+    equipment = _equipment_field(state, declared["equipment"], {}, attachments)
+    soldiers = _new_soldiers_field(state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments)
+    return (soldiers, equipment) if equipment else (soldiers.but(help=NO_EQUIPMENT),)
 
 
 def roster_fields(state) -> tuple:

@@ -25,9 +25,14 @@ def actions(state, side) -> list[Action]:
     if phase is None or side != st.SIDE:
         return []
     found = []
+    missing = st.army_sheet_missing(state) if phase == "setup" else None
+    if missing:
+        found += _army_sheet_actions(state, side, missing)
     if phase == "setup":
         found += [Action("rifles.squad", "Create your squad", side, "2.2, 8.1",
-                         "Units and equipment within your Army's AP, exactly one Leader who may lead.")]
+                         "Units and equipment within your Army's AP, exactly one Leader who may lead." +
+                         (" First enter your Army Sheet's units (above): the Unit list offers only units with "
+                          "their AP." if missing else ""))]
     elif phase == "mission":
         index = state["current"]
         entry = st.mission(state, index)
@@ -46,8 +51,31 @@ def actions(state, side) -> list[Action]:
     if not any(a.kind == "rifles.mission" for a in found):
         found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1",
                             optional=True))
-    found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2",
-                        optional=True))
+    if not missing:
+        found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2",
+                            optional=True, initial={"kind": "unit"}))
+    return found
+
+
+_CATALOG_VALUES = ("name", "kind", "ap", "cf", "cf_armored", "may_lead", "attributes", "note", "provides", "count")
+
+
+def _army_sheet_actions(state, side, missing: str) -> list[Action]:
+    """While the catalog cannot make a squad (the text lost the Army Sheet): the catalog's forms
+    come first, each entry the text kept without its AP pre-filled, then one for a new entry."""
+    why = (f"{missing} Enter each unit and piece of equipment your squad may take from the Units and Equipment "
+           "sections of your Army Sheet (name, AP, combat factor, whether it may lead), one at a time; then "
+           "create the squad below.")
+    found = []
+    for item in st.public(state)["catalog"]:
+        if item["ap"] is None:
+            found.append(Action("rifles.catalog", f"Give the {item['name']} its AP from your Army Sheet", side,
+                                "1.4, 2.2", why, {"item": item["id"], **{k: item[k] for k in _CATALOG_VALUES}},
+                                button=f"Save the {item['name']}"))
+            why = ""
+    found.append(Action("rifles.catalog", "First enter your Army Sheet's units", side, "1.4, 2.2",
+                        why or "Each unit and piece of equipment of your Army Sheet, one at a time.",
+                        {"kind": "unit"}, button="Add to the catalog"))
     return found
 
 
@@ -99,6 +127,9 @@ def steps(state) -> list[StepStatus]:
         return []
     side = st.SIDE
     if phase == "setup":
+        if st.army_sheet_missing(state):
+            return [StepStatus("catalog", "Enter your Army Sheet's units", "1.4, 2.2", side, "current"),
+                    StepStatus("squad", "Create the squad", "2.2, 8.1", side, "waiting")]
         return [StepStatus("squad", "Create the squad", "2.2, 8.1", side, "current")]
     if phase == "mission":
         entry = st.mission(state, state["current"])

@@ -97,6 +97,25 @@ def may_lead(state: dict, soldier: dict) -> bool:
     return False
 
 
+def army_sheet_missing(state: dict) -> str | None:
+    """What the squad cannot be created without, in words, while the campaign's catalog lacks it:
+    the rulebook text kept almost nothing of the US and Russian Army Sheets (a unit needs its AP to
+    join, and one unit must be able to lead, 6). None once the catalog has both."""
+    catalog = public(state)["catalog"]
+    army = army_name(public(state)["army"])
+    units = [i for i in catalog if i["kind"] == "unit" and i["ap"] is not None]
+    if not units:
+        kept = [i["name"] for i in catalog if i["kind"] == "unit"]
+        lost = (f"the rulebook text keeps only the {', '.join(kept)}, without its AP" if kept else
+                "the rulebook text keeps none of them")
+        return (f"The Unit list is empty: no unit of the {army} has its AP in this campaign's catalog yet "
+                f"({lost}).")
+    if not any(i["may_lead"] for i in units):
+        return (f"No unit in the catalog may lead: a squad needs one Leader whose unit may lead (6). Mark the "
+                f"units your Army Sheet lets lead.")
+    return None
+
+
 def leader(state: dict) -> dict | None:
     return next((s for s in living(state) if s["designation"] == LEADER), None)
 
