@@ -11,6 +11,7 @@
 # .deb files), pip/ (pip's cache). The template is rebuilt when the recipe below changes.
 
 CI_CACHE=${CI_CACHE:-/var/cache/muster-ci}
+CI_ROOT_ENV=()  # VAR=value words added to the root's environment by in_root
 BARE_SUITE=bookworm
 BARE_PACKAGES=git,make,python3
 BARE_RECIPE="debootstrap --variant=minbase --include=$BARE_PACKAGES $BARE_SUITE v1"
@@ -56,7 +57,7 @@ bare_root_enter() {
     rmdir "$root.upper" "$root.work"
     cp -a "$template/." "$root/"
   fi
-  mkdir -p "$root/var/cache/apt/archives" "$root/root/.cache/pip" "$CI_CACHE/apt" "$CI_CACHE/pip"
+  mkdir -p "$root/var/cache/apt/archives" "$root/root/.cache/pip" "$CI_CACHE/apt/partial" "$CI_CACHE/pip"
   mount -t proc proc "$root/proc"
   mount --rbind /sys "$root/sys" && mount --make-rslave "$root/sys"
   mount --bind /dev "$root/dev"
@@ -75,13 +76,26 @@ bare_root_enter() {
     >"$root/etc/apt/apt.conf.d/01muster-ci-keep-debs"
   mkdir -p "$root/etc/ssl/certs" "$root/etc/xdg/pip" "$root/root/.config/pip"
   cp -L /etc/ssl/certs/ca-certificates.crt "$root/etc/ssl/certs/ca-certificates.crt"
+  # ... and the local ones by themselves: Debian's ca-certificates, once installed, rebuilds the
+  # bundle from its own list and these.
+  mkdir -p "$root/usr/local/share/ca-certificates"
+  cp -a /usr/local/share/ca-certificates/. "$root/usr/local/share/ca-certificates/" 2>/dev/null || true
+  # pip's settings, and the files and folders they name (constraints, local package folders).
+  local conf value path
   for conf in /etc/pip.conf /etc/xdg/pip/pip.conf /root/.config/pip/pip.conf; do
-    [ -f "$conf" ] && cp "$conf" "$root$conf"
-  done
-  for folder in $(grep -hos 'file://[^ ]*\|/opt/[^ ]*' /etc/pip.conf /etc/xdg/pip/pip.conf /root/.config/pip/pip.conf \
-                  | sed 's|^file://||; s|/simple/*$||' | sort -u) ${PIP_FIND_LINKS:-}; do
-    [ -d "$folder" ] || continue
-    mkdir -p "$root$folder" && mount --bind -o ro "$folder" "$root$folder" && echo "$folder" >>"$root.binds"
+    [ -f "$conf" ] || continue
+    cp "$conf" "$root$conf"
+    for value in $(sed -n 's/^[^#=[]*=//p' "$conf") ${PIP_FIND_LINKS:-}; do
+      path=${value#file://}
+      case "$path" in /*) ;; *) continue ;; esac
+      path=${path%/}
+      [ "${path##*/}" = simple ] && path=${path%/simple}  # an index links to files beside it
+      if [ -f "$path" ]; then
+        mkdir -p "$root$(dirname "$path")" && cp "$path" "$root$path"
+      elif [ -d "$path" ] && ! findmnt -rn "$root$path" >/dev/null; then
+        mkdir -p "$root$path" && mount --bind -o ro "$path" "$root$path"
+      fi
+    done
   done
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
 }
@@ -104,5 +118,5 @@ in_root() {
   local root=$1
   shift
   chroot "$root" /usr/bin/env -i HOME=/root PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
-    LANG=C.UTF-8 TERM=dumb "${CI_ROOT_ENV[@]}" "$@"
+    LANG=C.UTF-8 TERM=dumb ${CI_ROOT_ENV[@]+"${CI_ROOT_ENV[@]}"} "$@"
 }

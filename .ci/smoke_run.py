@@ -5,11 +5,14 @@
 Waits for the server, then checks: the dashboard sends a visitor to the login page;
 the demo logs in over plain HTTP (no HTTPS-only cookie) and shows its club; static
 files are served with DEBUG off; a missing page and bad JSON get friendly answers
-with no settings, paths or stack; the log names the address, has no kombu warning
-and no line printed twice. Exit 1 with the reason on the first failure.
+with no settings, paths or stack; a sheet printed through the API is a PDF, made with
+no WeasyPrint warning (a missing system package, such as HarfBuzz's subsetter, shows
+there first); the log names the address, has no kombu warning and no line printed
+twice. Exit 1 with the reason on the first failure.
 """
 
 import http.cookiejar
+import json
 import re
 import sys
 import time
@@ -84,7 +87,49 @@ for name, payload in [("broken JSON", b"{bad"), ("deep JSON", b"[" * 5000 + b"]"
         body = error.read().decode(errors="replace")
     no_leaks(f"the answer to an anonymous visitor's {name}", body)
 
+
+def api(path: str, body: dict | None = None, token: str = "") -> tuple[int, object]:
+    headers = {"Accept": "application/json", "Content-Type": "application/json"}
+    if token:
+        headers["Authorization"] = f"Token {token}"
+    data = json.dumps(body).encode() if body is not None else None
+    request = urllib.request.Request(BASE + path, data=data, headers=headers)
+    try:
+        with urllib.request.urlopen(request, timeout=120) as response:
+            return response.status, json.loads(response.read())
+    except urllib.error.HTTPError as error:
+        return error.code, error.read().decode(errors="replace")
+
+
+status, answer = api("/api/v1/auth/token/", {"username": "demo-alice", "password": "muster-demo"})
+if status != 200:
+    fail(f"demo-alice got no API token ({status}): {answer}")
+token = answer["token"]
+_, campaigns = api("/api/v1/campaigns/", token=token)
+campaign = campaigns["results"][0]["id"]
+_, choices = api(f"/api/v1/campaigns/{campaign}/sheets/", token=token)
+choice = next((c for c in choices if c["audience"] == "public"), choices[0])
+wanted = {"sheet": choice["slug"], **({"side": choice["sides"][0]} if choice["audience"] == "side" else {})}
+status, job = api(f"/api/v1/campaigns/{campaign}/sheets/", wanted, token=token)
+if status not in (200, 201):
+    fail(f"asking for a sheet failed ({status}): {job}")
+for _ in range(120):  # tasks run inline here: done at once, unless it failed
+    if job["status"] in ("done", "failed"):
+        break
+    time.sleep(0.5)
+    _, job = api(f"/api/v1/jobs/{job['id']}/", token=token)
+if job["status"] != "done":
+    fail(f"the sheet was not printed: {job}")
+pdf = urllib.request.urlopen(urllib.request.Request(job["file_url"], headers={"Authorization": f"Token {token}"}),
+                             timeout=60).read()
+if not pdf.startswith(b"%PDF"):
+    fail("the printed sheet is no PDF")
+
 log = open(LOG).read()
+for warning in ("HarfBuzz", "fontTools", "WARNING weasyprint", "Fontconfig"):
+    if warning in log:
+        line = next(line for line in log.splitlines() if warning in line)
+        fail(f"printing a sheet logged a warning (a system package missing?): {line}")
 port = urllib.parse.urlsplit(BASE).port
 if f"http://127.0.0.1:{port}/" not in log:
     fail(f"make run did not say which address it serves (port {port})")
