@@ -98,6 +98,10 @@ bare_root_enter() {
     done
   done
   cp /etc/resolv.conf "$root/etc/resolv.conf" 2>/dev/null || true
+  # What Debian's installer writes and debootstrap does not: without it "localhost" resolves to
+  # nothing (the tests' live servers listen there).
+  [ -s "$root/etc/hosts" ] || printf '127.0.0.1\tlocalhost\n::1\t\tlocalhost ip6-localhost ip6-loopback\n' \
+    >"$root/etc/hosts"
 }
 
 bare_root_leave() {

@@ -45,7 +45,7 @@ def pytest_terminal_summary(terminalreporter):
 @pytest.fixture(scope="module")
 def browser():
     if not CHROMIUM.exists():
-        reason = f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium)"
+        reason = f"browser tests need Debian's Chromium at {CHROMIUM} (apt-get install chromium libatomic1)"
         if django_settings.MUSTER_REQUIRE_SERVICES:
             pytest.fail(f"{reason}; MUSTER_REQUIRE_SERVICES=1: required here", pytrace=False)
         pytest.skip(reason)
