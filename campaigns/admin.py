@@ -8,7 +8,9 @@ from django.contrib import admin
 from django.utils.html import format_html
 
 from . import visibility
-from .models import Campaign, Club, ClubLogEntry, Event, Invitation, Membership, Scenario, Side, SidePlayer, Snapshot
+from .models import (
+    Campaign, Club, ClubLogEntry, Event, Invitation, JournalArchive, Membership, Scenario, Side, SidePlayer, Snapshot,
+)
 
 HIDDEN = "— private: not shown here —"
 
@@ -95,6 +97,7 @@ class CampaignAdmin(ReadOnlyAdmin):
     inlines = [SideInline, ScenarioInline]
     # Cache positions name each side's newest hidden event: a timing no admin page shows.
     exclude = ["positions"]
+    readonly_fields = ["journal_versions", "muster_release"]
 
 
 @admin.register(ClubLogEntry)
@@ -155,3 +158,18 @@ class SnapshotAdmin(ReadOnlyAdmin):
     @admin.display(description="state (club's view)")
     def public_state(self, snapshot):
         return format_html("<code>{}</code>", visibility.view_state(snapshot.state, visibility.operator_viewer()))
+
+
+@admin.register(JournalArchive)
+class JournalArchiveAdmin(ReadOnlyAdmin):
+    """A journal as it stood before an upgrade: what the upgrade did and how many events it had;
+    the events themselves hold every side's secrets and are not shown (export them from a shell)."""
+
+    list_display = ["campaign", "archived_at", "journal_versions", "muster_release", "upgraded_by"]
+    fields = ["campaign", "archived_at", "journal_versions", "muster_release", "upgraded_by", "summary",
+              "event_count"]
+    readonly_fields = fields
+
+    @admin.display(description="events")
+    def event_count(self, archive):
+        return len(archive.events)

@@ -25,6 +25,13 @@ class Ctx:
         return cls(system, state, Record(0, "read", {}, ""), DicePool(), Refuse())
 
     @property
+    def journal_version(self) -> int:
+        """The version of this game's journal the event being applied folds under: today's, or an
+        earlier one for events written before a "fold" upgrade (campaigns.versions). A game that
+        changed a rule that way keeps the old rule while this is below the version that changed it."""
+        return self.state.get("journals", {}).get(self.system.slug, self.system.journal_version)
+
+    @property
     def overrides(self) -> dict:
         return {key: rule["value"] for key, rule in self.state.get("house_rules", {}).items()}
 

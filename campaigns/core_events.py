@@ -10,6 +10,7 @@ so a replayed journal is held to them too.
 
 from __future__ import annotations
 
+from . import versions
 from .errors import DomainError
 from .schema import EventKind, Field
 from .systems import get_system
@@ -18,7 +19,7 @@ _SCENARIO = Field("scenario", "int", min=0)
 
 # The shape of a folded state: bumped when the fold itself changes (a rule, where a value is
 # kept), so snapshots folded by older code are folded again from the journal (services.state).
-STATE_SHAPE = "2026-11-26.1"
+STATE_SHAPE = "2026-11-26.2"
 
 KINDS = {
     k.name: k
@@ -59,6 +60,16 @@ KINDS = {
         EventKind("proposal.approved", "Change approved", (Field("proposal", "int", min=1),), actor="member"),
         EventKind("proposal.rejected", "Change rejected", (Field("proposal", "int", min=1),), actor="member"),
         EventKind("proposal.applied", "Change applied", (Field("proposal", "int", min=1),), actor="system"),
+        EventKind(versions.UPGRADED, "Journal upgraded", (
+            Field("journal", max_length=60), Field("from", "int", min=1), Field("to", "int", min=2),
+            Field("step", max_length=80), Field("how", "choice", choices=versions.WAYS),
+            Field("release", max_length=40),
+            Field("events", "list", required=False, default=[], max=versions.MARKER_MAX_UIDS,
+                  item=Field("uid", max_length=36)),
+            Field("count", "int", required=False, default=0, min=0),
+            Field("dropped", "list", required=False, default=[], max=versions.MARKER_MAX_UIDS,
+                  item=Field("uid", max_length=36)),
+        ), actor="system"),
     ]
 }
 
@@ -83,6 +94,9 @@ def new_state(record) -> dict:
     return {
         "version": 1,
         "shape": STATE_SHAPE,
+        # The journal versions the events fold under (campaigns.versions): today's, unless the
+        # journal's "fold" upgrade markers say its earlier events keep an earlier version's rules.
+        "journals": versions.current(system),
         "seq": record.seq,
         "system": system.slug,
         "variant": variant.slug,
@@ -418,6 +432,24 @@ def _dice_rolled(state, rec, ctx):
     pass  # dice are read from the pool (campaigns.rolling) by key
 
 
+def _journal_upgraded(state, rec, ctx):
+    """An upgrade ran on this journal (campaigns.versions): from here on its events are at `to`."""
+    data = rec.data
+    journals = state.setdefault("journals", versions.current(ctx.system))
+    journal = data["journal"]
+    if journal not in journals:
+        raise DomainError("journal", f"This campaign has no journal {journal!r}.")
+    if data["to"] != data["from"] + 1:
+        raise DomainError("to", "An upgrade goes from one version to the next.")
+    today = versions.current(ctx.system)[journal]
+    if data["to"] > today:
+        raise DomainError("to", f"Written by a newer Muster (journal {journal} v{data['to']}); this one reads up to "
+                                f"v{today}: upgrade Muster first.")
+    if rec.side and rec.side not in state["sides"]:
+        raise DomainError("side", f"Unknown side {rec.side!r}.")
+    journals[journal] = max(journals[journal], data["to"])
+
+
 def _sealed(state, key):
     sealed = state["sealed"].get(key)
     if sealed is None or not sealed["open"]:
@@ -460,6 +492,7 @@ HANDLERS = {
     "result.disputed": _result_disputed,
     "result.resolved": _result_resolved,
     "dice.rolled": _dice_rolled,
+    versions.UPGRADED: _journal_upgraded,
     "note.added": _note_added,
     "sealed.submitted": _sealed_submitted,
     "sealed.revealed": _sealed_revealed,

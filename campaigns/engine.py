@@ -12,7 +12,7 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
-from . import core_events
+from . import core_events, versions
 from .context import Ctx
 from .errors import DomainError
 from .records import Record
@@ -22,7 +22,7 @@ from .systems import get_system
 STATE_SHAPE = core_events.STATE_SHAPE
 
 # Events the service writes itself; no player acts "for a side" with them.
-SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaign.created"}
+SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaign.created", versions.UPGRADED}
 
 
 class JournalError(DomainError):
@@ -51,12 +51,29 @@ def substitutions(records) -> dict[int, dict]:
     return found
 
 
-def fold(records: list[Record], provider: DiceProvider | None = None, pool: DicePool | None = None) -> dict:
+def fold(records: list[Record], provider: DiceProvider | None = None, pool: DicePool | None = None, *,
+         start_versions: dict | None = None, upgrade=None) -> dict:
+    """The state after `records`. `start_versions`: journal versions the first events fold under
+    where not today's (campaigns.versions: by default from the journal's "fold" upgrade markers).
+    `upgrade(state, record, apply) -> (state, skip)`, for upgrades (campaigns.versions): called before
+    each record that folds (and with None after the last), it may apply events of its own first
+    (``apply(state, record) -> state``) and say the record is left out (`skip`)."""
     provider = provider or DiceProvider()
     pool = pool or DicePool.from_records(records)
     subst = substitutions(records)
     journal = {r.seq: r for r in records}
+    start = versions.start_versions(records) if start_versions is None else start_versions
     state: dict | None = None
+
+    def apply(state, record):
+        try:
+            return apply_record(state, record, pool, provider, journal)
+        except DomainError as error:
+            if isinstance(error, JournalError):
+                raise
+            label = get_system(state["system"]).describe(record) if state is not None else ""
+            raise JournalError(record, error, label) from None
+
     for record in records:
         change = subst.get(record.seq)
         if change and change["action"] == "undo":
@@ -65,15 +82,17 @@ def fold(records: list[Record], provider: DiceProvider | None = None, pool: Dice
             continue
         if change:
             record = record.with_data(change["data"])
-        try:
-            state = apply_record(state, record, pool, provider, journal)
-        except DomainError as error:
-            if isinstance(error, JournalError):
-                raise
-            label = get_system(state["system"]).describe(record) if state is not None else ""
-            raise JournalError(record, error, label) from None
+        if upgrade is not None:
+            state, skip = upgrade(state, record, apply)
+            if skip:
+                continue
+        state = apply(state, record)
+        if record.kind == "campaign.created" and start:
+            state["journals"].update((k, v) for k, v in start.items() if k in state["journals"])
         if change:
             state["corrected"][str(record.seq)] = change["proposal"]
+    if upgrade is not None and state is not None:
+        state, _ = upgrade(state, None, apply)
     provider.finish()
     if state is None:
         raise DomainError("events", "A journal starts with a campaign.created event.")
@@ -124,6 +143,8 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
         raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
     if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_io
         return ("side" if record.side else "public"), record.side
+    if record.kind == versions.UPGRADED:  # an upgrade's note to one side lists that side's events
+        return ("side" if record.side else "public"), record.side
     if kind.actor in ("organizer", "arbiter", "system"):
         return kind.audience, ""
     referee = record.actor == state["referee"]
@@ -147,7 +168,7 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
 
 def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
     audience, side = filing(state, record, system, journal)
-    if record.kind == "dice.rolled":
+    if record.kind in ("dice.rolled", versions.UPGRADED):
         if record.audience != audience:
             raise DomainError("audience", f"A roll of {'a side' if side else 'no side'} is {audience}.")
         return

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import uuid
+from dataclasses import dataclass
 from datetime import datetime, timedelta
 from datetime import timezone as dt_timezone
 
@@ -18,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import engine, visibility
+from . import engine, versions, visibility
 from .errors import DomainError
 from .models import Campaign, Club, Event
 from .records import Record, Viewer
@@ -27,9 +28,10 @@ from .schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json, parse_json, sho
 from .services import clubs as club_services
 from .services import projections
 from .services.state import current_state, load_records, store_snapshot
+from .systems import get_system
 
 FORMAT = "muster.journal"
-VERSION = 1
+VERSION = 1  # the file format's own version (the envelope); the journals' versions are in "journals"
 _EVENT_KEYS = {"seq", "uid", "kind", "at", "actor", "side", "audience", "data", "idempotency_key"}
 
 
@@ -53,6 +55,8 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
     return {
         "format": FORMAT,
         "version": VERSION,
+        "muster": campaign.muster_release or versions.release(),
+        "journals": campaign.journal_versions or versions.current(get_system(campaign.system)),
         "scope": "full" if full else f"side:{','.join(sorted(viewer.sides)) or 'club'}",
         "campaign": {
             "club": {"slug": campaign.club.slug, "name": campaign.club.name},
@@ -113,7 +117,11 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DomainError("format", f"Not a Muster journal (expected format {FORMAT!r}).")
     if document.get("version") != VERSION:
-        raise DomainError("version", "Unsupported journal version.")
+        raise DomainError("version", f"A journal file of format version {document.get('version')!r}: this Muster "
+                                     f"({versions.release()}) reads format version {VERSION}. A newer format comes "
+                                     "from a newer Muster: upgrade Muster here (docs/operations.md) to replay it.")
+    if "muster" in document:
+        _text(document["muster"], "muster", 40)
     if document.get("scope", "full") != "full":
         raise DomainError("scope", "This is one side's export; only a full export can be replayed.")
     head = document.get("campaign")
@@ -258,6 +266,80 @@ def event_path(field: str) -> str:
     return f"data.{field}"
 
 
+@dataclass
+class ReplayPlan:
+    """What replaying a journal file would write, worked out and checked before anything is written."""
+
+    head: dict
+    records: list[Record]  # the journal as it is written here (upgraded to today's versions)
+    state: dict
+    upgraded: versions.Upgraded
+    club: Club | None  # the existing club it goes into; None: the journal's club is created
+    users: dict  # username -> existing User
+    new_people: list[str]  # usernames created (with --create-people)
+    new_members: list[str]  # usernames made members of the club
+    keys: dict  # uid -> idempotency key
+
+    def describe(self) -> list[str]:
+        """What would be written, in sentences (replay_campaign --dry-run)."""
+        club = (f"into the existing club {self.club.name} ({self.club.slug})" if self.club is not None else
+                f"into a new club {self.head['club']['name']} ({self.head['club']['slug']})")
+        lines = [f"Would create the campaign “{self.head['name']}” ({self.head['system']}, {self.head['variant']}) "
+                 f"{club}, with {len(self.records)} events."]
+        if self.upgraded.ran:
+            lines.append(f"Journal {self.upgraded.summary()}.")
+        if self.new_people:
+            lines.append(f"Would create {len(self.new_people)} people without a password: {', '.join(self.new_people)}.")
+        if self.new_members:
+            lines.append(f"Would make members of the club: {', '.join(self.new_members)}.")
+        lines.append(f"State after the journal: {self.state['status']}, "
+                     f"{sum(1 for s in self.state['scenarios'] if s['status'] == 'played')} of "
+                     f"{len(self.state['scenarios'])} scenarios played.")
+        return lines
+
+
+def plan_replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
+                create_club: bool = False, create_people: bool = False) -> ReplayPlan:
+    """Check a journal and work out everything replaying it would write; writes nothing.
+
+    A journal of earlier versions (or from before journals said their versions) is upgraded to
+    today's first (campaigns.versions); one from a newer Muster, or one no upgrade carries, is
+    refused naming the version and what to do."""
+    user_map = user_map or {}
+    head, records = parse_journal(document, user_map)
+    try:
+        system = get_system(head["system"])
+    except KeyError:
+        raise DomainError("campaign.system", f"No game system {head['system']!r} in this Muster "
+                                             f"({versions.release()}).") from None
+    start = None
+    if "journals" in document:
+        start = versions.check_versions(document["journals"], system, written_by=document.get("muster", ""))
+    index_of = {r.uid: i for i, r in enumerate(records)}
+    try:
+        upgraded, state = versions.carry(records, system, start, fold_checked)
+    except engine.JournalError as error:
+        where = index_of.get(error.record.uid)
+        path = f"events[{where}]" if where is not None else "events (as upgraded)"
+        raise DomainError(f"{path}.{event_path(error.inner.field)}", f"({error.record.kind}) {error.inner.message}"
+                          + _upgrade_hint(document, start, system)) from None
+    creator = user_map.get(head["created_by"], head["created_by"])
+    names = {r.actor for r in upgraded.records} | {creator} | set(_people_in(state))
+    club = _existing_club(head, club_slug, create_club)
+    users, new_people = _people_for(club, names, user_map, create_people)
+    members = set(club.memberships.values_list("user__username", flat=True)) if club else set()
+    keys = {raw.get("uid"): raw.get("idempotency_key") for raw in document["events"] if raw.get("uid")}
+    return ReplayPlan(head, upgraded.records, state, upgraded, club, users, sorted(new_people),
+                      sorted((set(users) | set(new_people)) - members), keys)
+
+
+def _upgrade_hint(document, start, system) -> str:
+    if start is None and "journals" not in document:
+        return (f" (a file from before journal versions: it fits neither today's {system.slug} journal "
+                f"v{system.journal_version} nor an earlier one this Muster can upgrade)")
+    return ""
+
+
 def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
            create_club: bool = False, create_people: bool = False) -> Campaign:
     """Build a new campaign from a journal. All or nothing.
@@ -265,38 +347,41 @@ def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str |
     People and clubs are found or made only as the operator says: the journal's club is
     created with `create_club` (or `club_slug` names an existing one); a person named in the
     journal is `user_map`'s choice, else an existing member of that club with the same
-    username, else created with `create_people`. Everything made is recorded in the club log."""
+    username, else created with `create_people`. Everything made is recorded in the club log.
+    The campaign's `upgraded` attribute says what upgrade ran (campaigns.versions.Upgraded)."""
+    plan = plan_replay(document, user_map=user_map, club_slug=club_slug, create_club=create_club,
+                       create_people=create_people)
     user_map = user_map or {}
-    head, records = parse_journal(document, user_map)
-    try:
-        state = fold_checked(records)
-    except engine.JournalError as error:
-        raise DomainError(f"events[{error.record.seq - 1}].{event_path(error.inner.field)}",
-                          f"({error.record.kind}) {error.inner.message}") from None
+    head, records, state = plan.head, plan.records, plan.state
     creator = user_map.get(head["created_by"], head["created_by"])
-    names = {r.actor for r in records} | {creator} | set(_people_in(state))
     with transaction.atomic():
-        club = _existing_club(head, club_slug, create_club)
-        users, new_people = _people_for(club, names, user_map, create_people)
+        users = dict(plan.users)
+        for name in plan.new_people:
+            user = get_user_model()(username=name)
+            user.set_unusable_password()  # a replayed person has no password until reset
+            user.save()
+            users[name] = user
+        club = plan.club
         if club is None:
             club = club_services.operator_create_club(slug=head["club"]["slug"], name=head["club"]["name"],
                                                       organizer=users[creator])
         members = set(club.memberships.values_list("user__username", flat=True))
         reverse = {new: old for old, new in user_map.items()}
         for name in sorted(set(users) - members):
-            club_services.operator_add_member(club=club, user=users[name], new_person=name in new_people,
+            club_services.operator_add_member(club=club, user=users[name], new_person=name in plan.new_people,
                                               journal_name=reverse.get(name, name))
         campaign = Campaign.objects.create(
             club=club, system=head["system"], variant=head["variant"], name=head["name"],
             created_by=users[creator], created_at=datetime.fromisoformat(records[0].at),
+            journal_versions=plan.upgraded.versions, muster_release=versions.release(),
         )
         try:
             with transaction.atomic():
                 Event.objects.bulk_create([
                     Event(campaign=campaign, seq=r.seq, kind=r.kind, data=r.data, actor=users[r.actor], side=r.side,
                           audience=r.audience, created_at=datetime.fromisoformat(r.at),
-                          idempotency_key=raw.get("idempotency_key"), uid=r.uid)
-                    for r, raw in zip(records, document["events"])
+                          idempotency_key=plan.keys.get(r.uid), uid=r.uid)
+                    for r in records
                 ])
         except IntegrityError:
             raise DomainError("events", "This journal's events are already in this database (same event uids).") \
@@ -305,6 +390,7 @@ def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str |
         store_snapshot(campaign, state)
         projections.refresh(campaign, state)
         club_services.log_campaign_replayed(club=club, campaign=campaign, events=len(records))
+    campaign.upgraded = plan.upgraded
     return campaign
 
 
@@ -332,8 +418,8 @@ def _existing_club(head, club_slug, create_club) -> Club | None:
 
 
 def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
-    """(username -> User for every person the journal names (names already mapped), the names
-    created). A name is whom --map says; else an existing member of the club; else a new person
+    """(username -> User for every existing person the journal names (names already mapped), the
+    names to create). A name is whom --map says; else an existing member of the club; else a new person
     with --create-people. Anyone else is refused: a same-named person of another club is not
     assumed to be the journal's."""
     User = get_user_model()
@@ -353,10 +439,8 @@ def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
                 raise DomainError("people", f"{name!r} is a person of this site but not {where}: say whom the "
                                             f"journal means with --map {name}=USERNAME.")
         elif create_people:
-            user = User(username=name)
-            user.set_unusable_password()  # a replayed person has no password until reset
-            user.save()
-            created.add(name)
+            created.add(name)  # created by replay, after every check
+            continue
         else:
             raise DomainError("people", f"{name!r} is not a person of this site: map them (--map {name}=USERNAME) "
                                         "or pass --create-people.")

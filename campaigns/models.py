@@ -116,6 +116,11 @@ class Campaign(models.Model):
     updated_at = models.DateTimeField(default=timezone.now)
     # Each audience's position at last_seq (campaigns.viewcache): cache keys, never shown.
     positions = models.JSONField(default=dict, blank=True)
+    # The journal versions its events are at ({"core": 1, "<system>": 3}: campaigns.versions) and the
+    # Muster release that wrote or last upgraded them; None for campaigns stored before versions
+    # (Muster 0.1.0): upgraded when next read, or by `migrate`.
+    journal_versions = models.JSONField(null=True, blank=True, default=None)
+    muster_release = models.CharField(max_length=40, blank=True, default="")
 
     class Meta:
         ordering = ["-updated_at", "-id"]
@@ -196,6 +201,27 @@ class Event(models.Model):
 
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
+
+
+class JournalArchive(models.Model):
+    """A campaign's journal as it stood before an upgrade rewrote it (campaigns.versions): the
+    events exactly as stored, kept so that nothing an upgrade changed is ever lost. Read-only."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="journal_archives")
+    archived_at = models.DateTimeField(default=timezone.now)
+    journal_versions = models.JSONField(null=True, blank=True)  # the versions it was at (None: before versions)
+    muster_release = models.CharField(max_length=40, blank=True)  # the release that wrote it ("" before 0.2)
+    upgraded_by = models.CharField(max_length=40)  # the release that upgraded it
+    summary = models.TextField(blank=True)  # what the upgrade did, in words
+    events = models.JSONField()  # [{seq, uid, kind, at, actor, side, audience, data, idempotency_key}]
+
+    class Meta:
+        ordering = ["campaign", "-archived_at"]
+
+    def save(self, *args, **kwargs):
+        if self.pk is not None:
+            raise RuntimeError("An archived journal is never changed.")
+        super().save(*args, **kwargs)
 
 
 class Snapshot(models.Model):

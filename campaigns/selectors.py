@@ -210,6 +210,7 @@ def describe(system, record: Record, state: dict) -> str:
         "campaign.started": "Campaign started",
         "campaign.finished": f"Campaign ended: {data.get('reason')}",
         "dice.rolled": _describe_dice(system, state, data),
+        "journal.upgraded": _describe_upgrade(system, data),
         "sealed.revealed": "Choices revealed: " + ", ".join(
             f"{state['sides'].get(s, {}).get('name', s)} {c}" for s, c in (data.get("choices") or {}).items()
         ),
@@ -227,6 +228,21 @@ def _label(state: dict, index) -> str:
         return state["scenarios"][index]["label"]
     except (IndexError, KeyError, TypeError):
         return "a scenario"
+
+
+def _describe_upgrade(system, data: dict) -> str:
+    """journal.upgraded in words: which Muster, which journal, what the step did."""
+    from . import versions
+
+    journal = data.get("journal")
+    steps = versions.steps_of(journal, system) if journal in (versions.CORE, system.slug) else {}
+    step = steps.get(data.get("from"))
+    name = "Muster's own events" if journal == versions.CORE else system.name
+    words = step.words if step is not None else str(data.get("step", ""))
+    count = data.get("count") or 0
+    listed = f" ({count} event{'s' if count != 1 else ''} here)" if count else ""
+    return (f"Muster {data.get('release')} upgraded this journal: {name}, version {data.get('from')} to "
+            f"{data.get('to')}: {words}{listed}")
 
 
 def _describe_dice(system, view: dict, data: dict) -> str:

@@ -7,7 +7,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine, visibility
+from .. import engine, versions, visibility
 from ..core_events import seat_problem
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
@@ -48,7 +48,8 @@ def create_campaign(*, club: Club, user, system: str, variant: str, name: str, o
     )
     state = engine.apply_record(None, record, DicePool(), DiceProvider())
     with transaction.atomic():
-        campaign = Campaign.objects.create(club=club, system=system, variant=variant, name=name, created_by=user)
+        campaign = Campaign.objects.create(club=club, system=system, variant=variant, name=name, created_by=user,
+                                           journal_versions=versions.current(game), muster_release=versions.release())
         Event.objects.create(
             campaign=campaign, seq=1, uid=record.uid, kind=record.kind, data=data, actor=user,
             created_at=campaign.created_at,

@@ -30,7 +30,12 @@ def _fresh(snapshot, campaign) -> bool:
 
 
 def current_state(campaign: Campaign) -> dict:
-    """The state after the whole journal; rebuilt (and cached) when stale or folded by older code."""
+    """The state after the whole journal; rebuilt (and cached) when stale or folded by older code.
+    A campaign whose journal is at earlier versions is upgraded first (services.upgrades)."""
+    if _stale_versions(campaign):
+        from .upgrades import upgrade_on_read
+
+        upgrade_on_read(campaign)
     snapshot = Snapshot.objects.filter(campaign=campaign).first()
     if _fresh(snapshot, campaign):
         return snapshot.state
@@ -47,6 +52,13 @@ def current_state(campaign: Campaign) -> dict:
     return state
 
 
+def _stale_versions(campaign: Campaign) -> bool:
+    from .. import versions
+    from ..systems import get_system
+
+    return campaign.journal_versions != versions.current(get_system(campaign.system))
+
+
 def current_states(campaigns) -> dict[int, dict]:
     """``current_state`` of many campaigns (pk -> state): their snapshots in one query;
     a stale one is rebuilt as current_state does."""
@@ -55,7 +67,8 @@ def current_states(campaigns) -> dict[int, dict]:
     states = {}
     for campaign in campaigns:
         snapshot = snapshots.get(campaign.pk)
-        states[campaign.pk] = snapshot.state if _fresh(snapshot, campaign) else current_state(campaign)
+        fresh = _fresh(snapshot, campaign) and not _stale_versions(campaign)
+        states[campaign.pk] = snapshot.state if fresh else current_state(campaign)
     return states
 
 

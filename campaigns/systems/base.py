@@ -112,6 +112,12 @@ class GameSystem:
     # e.g. so that a club's campaigns of a solitaire game stay comparable.
     late_house_rules: bool = True
     comparison_columns: tuple[str, ...] = ()  # headings of comparison_row's values (club page)
+    # The version of this game's journal (docs/journal.md, "Versions and upgrades"): bumped when its
+    # kinds, its sequence or what its rules accept change, with an upgrade step (campaigns.versions.
+    # Upgrade) from the version before in journal_upgrades, and the new signature recorded in the
+    # game's journal_versions.json (python manage.py journal_versions --record).
+    journal_version: int = 1
+    journal_upgrades: tuple = ()
 
     def __init__(self):
         self._tables = TableSet.load(self.data_dir / "tables") if self.data_dir else TableSet({})
@@ -143,6 +149,12 @@ class GameSystem:
         raise DomainError naming the option ("options.enemy"). Called when the campaign is created
         and whenever its journal is folded."""
         return options
+
+    def journal_sequence(self) -> tuple[str, ...]:
+        """The game's step sequence as the journal depends on it (one line per step: its id, scope,
+        kind …), for the journal signature (campaigns.signatures): a step added, removed or moved
+        changes which events a journal holds and where. Games without a sequence of their own: ()."""
+        return ()
 
     def check_house_rule(self, key: str, value) -> None:
         """Refuse a house-rule value the system could not use (DomainError on "value"). The core

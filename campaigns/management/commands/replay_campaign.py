@@ -7,13 +7,14 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.errors import DomainError
-from campaigns.journal_io import full_state, read_journal, replay
+from campaigns.journal_io import full_state, plan_replay, read_journal, replay
 
 
 class Command(BaseCommand):
     help = (
         "Build a campaign from a Muster journal (docs/journal.md) and print its state as JSON. "
-        "The file is checked, never trusted: any fault exits with code 2 and writes nothing."
+        "The file is checked, never trusted: any fault exits with code 2 and writes nothing. A journal "
+        "written by an earlier Muster is upgraded to today's journal versions first, and says so."
     )
 
     def add_arguments(self, parser):
@@ -27,8 +28,11 @@ class Command(BaseCommand):
                             help="create the journal's club (refused if a club with its slug exists)")
         parser.add_argument("--create-people", action="store_true",
                             help="create the people the journal names who do not exist here (no password)")
+        parser.add_argument("--dry-run", action="store_true",
+                            help="check the file and say what would be written (club, people, events, "
+                                 "upgrades), writing nothing")
 
-    def handle(self, *args, file, map, club, create_club, create_people, **options):
+    def handle(self, *args, file, map, club, create_club, create_people, dry_run, **options):
         user_map = {}
         for pair in map:
             old, sep, new = pair.partition("=")
@@ -36,12 +40,19 @@ class Command(BaseCommand):
                 raise CommandError(f"--map {pair!r}: write OLD=NEW.", returncode=2)
             user_map[old] = new
         raw = self._read(file)
+        how = {"user_map": user_map, "club_slug": club, "create_club": create_club, "create_people": create_people}
         try:
             document = read_journal(raw)
-            campaign = replay(document, user_map=user_map, club_slug=club, create_club=create_club,
-                              create_people=create_people)
+            if dry_run:
+                for line in plan_replay(document, **how).describe():
+                    self.stdout.write(line)
+                self.stdout.write("Nothing was written (--dry-run).")
+                return
+            campaign = replay(document, **how)
         except DomainError as error:
             raise CommandError(f"{error.field}: {error.message}", returncode=2) from None
+        if campaign.upgraded.ran:
+            self.stderr.write(f"Journal {campaign.upgraded.summary()}.")
         state = full_state(campaign)
         self.stdout.write(json.dumps({"campaign": campaign.pk, "state": state}, indent=2, sort_keys=True))
 

@@ -225,6 +225,16 @@ BY_ID = {s.id: s for s in STEPS}
 BY_KIND = {kind_name(s): s for s in STEPS if not s.checklist and s.scope != "system"}
 
 
+def signature() -> tuple[str, ...]:
+    """The Refit Phase as the journal depends on it (campaigns.signatures): each step's id, scope,
+    event kind and how it is done, in order."""
+    return tuple(
+        f"{s.id} {s.scope} {'checklist' if s.checklist else kind_name(s)}"
+        + "".join(f" {flag}" for flag, on in (("initial", s.initial), ("repeatable", s.repeatable),
+                                                ("sync", s.extra.get("sync"))) if on)
+        for s in STEPS)
+
+
 # --- where each side is --------------------------------------------------------------------------
 
 def refit_key(state: dict) -> str:

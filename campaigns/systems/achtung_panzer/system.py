@@ -84,9 +84,15 @@ class AchtungPanzer(GameSystem):
     result_fields = halfday.RESULT_FIELDS
     event_kinds = (*_step_kinds(), *OWN_KINDS)
     sheets = tuple(sheet_defs.SHEETS)
+    # v1: before the end-of-scenario record (1.12, a787fca); v2: before the losses step (R-A19,
+    # 30f6652); v3: Muster 0.1.0. The upgrades from v1 and v2 are in upgrades.py.
+    journal_version = 3
 
     def constants(self):
         return _constants()
+
+    def journal_sequence(self):
+        return sequence.signature()
 
     # --- the fold ---------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):

@@ -1,0 +1,3 @@
+from . import DrillV1
+
+SYSTEM = DrillV1()

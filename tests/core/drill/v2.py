@@ -1,0 +1,3 @@
+from . import DrillV2
+
+SYSTEM = DrillV2()

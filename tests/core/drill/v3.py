@@ -1,0 +1,3 @@
+from . import DrillV3
+
+SYSTEM = DrillV3()
