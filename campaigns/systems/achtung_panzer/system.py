@@ -13,7 +13,7 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import GameSystem, SideDef, StepStatus, Variant
 
-from . import halfday, odds, pages, retained, sequence, sheets as sheet_defs, state as initial, words
+from . import halfday, odds, pages, upgrades, retained, sequence, sheets as sheet_defs, state as initial, words
 from .steps import initiative
 from .common import HISTORICAL_TABLE, SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
@@ -87,6 +87,7 @@ class AchtungPanzer(GameSystem):
     # v1: before the end-of-scenario record (1.12, a787fca); v2: before the losses step (R-A19,
     # 30f6652); v3: Muster 0.1.0. The upgrades from v1 and v2 are in upgrades.py.
     journal_version = 3
+    journal_upgrades = upgrades.STEPS
 
     def constants(self):
         return _constants()

@@ -1,0 +1,104 @@
+"""Achtung! Panzer! journals of earlier versions, carried to today's (docs/journal.md, "Versions and
+upgrades"; the corpus in tests/journals/ replays journals of each version on every CI).
+
+- v1 → v2 (a787fca, 2026-11-23): the Refit Phase begins with each side's end-of-scenario record
+  (``ap.aftermath``, 1.12, step 1.600), which the map steps 1.601-1.606 wait for. A v1 journal has
+  none: one is added for each side and half-day whose Refit Phase went on, before its first step,
+  with every unit as it stood (status, isolation, pocket …, all kept) and the CVP the side's
+  confirmed result already gave, so the Refit Phase reads what v1 read.
+- v2 → v3 (30f6652, R-A19): 1.6067 waits for each side's losses of the map steps (``ap.losses``,
+  step 1.6066.losses). In a v2 journal 1.6067 ran as soon as 1.6066 was confirmed, and units
+  lost at the table were entered as ``ap.cvp`` (kept as they are): each side's losses step is
+  added as "nothing more lost" where the Refit Phase went past 1.6066, so 1.6067 runs where it ran.
+"""
+
+from __future__ import annotations
+
+from campaigns.versions import Insert, Upgrade
+
+from . import retained, sequence
+from .common import SIDES, private, public
+
+
+def _refit_at(state: dict, step_id: str) -> list[str]:
+    """The sides whose current Refit Phase step is `step_id`."""
+    game = state.get("game")
+    if state["status"] != "active" or game is None or game["public"].get("phase") != "refit":
+        return []
+    return [side for side in SIDES if getattr(sequence.current(state, side), "id", None) == step_id]
+
+
+class EndOfScenarioRecords(Upgrade):
+    version = 1
+    name = "ap-end-of-scenario-records"
+    words = ("end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; "
+             "Refit Phase steps with nothing to do left out")
+
+    def before(self, state, record, journal):
+        return [Insert("ap.aftermath", as_it_stood(state, side, journal.after(record)), side=side)
+                for side in _refit_at(state, "1.600") if not (record.kind == "ap.aftermath" and record.side == side)]
+
+    def drop(self, state, record, journal):
+        return skipped_step(state, record)
+
+
+def skipped_step(state: dict, record) -> bool:
+    """An old event for a Refit Phase step today's rules skip for that side as having nothing to do
+    (v1 ran 1.6132 for any AFV, 1.6142 for any platoon, even with nothing to repair or roll): it
+    changed nothing, and today's fold has no place for it."""
+    step = sequence.BY_KIND.get(record.kind)
+    if step is None or record.side not in SIDES or state.get("game") is None:
+        return False
+    if public(state).get("phase") != "refit" or sequence.current(state, record.side) is step:
+        return False
+    return step.id in sequence.skipped(state, record.side) and not any(record.data.get(f.name) for f in step.fields)
+
+
+def as_it_stood(state: dict, side: str, later) -> dict:
+    """The end-of-scenario record that changes nothing: every retained unit kept, in the state it was
+    in; the CVP the half-day's confirmed result gave the side; the AFV platoons its 1.6142 step went
+    on to roll for in this Refit Phase (today's 1.6142 rolls the platoons recorded here)."""
+    units = []
+    for unit in private(state, side)["retained"]:
+        status = unit.get("status") or "ok"
+        units.append({
+            "unit": unit["id"], "fate": "kept", "status": status if status in retained.STATUSES else "ok",
+            "isolated": bool(unit.get("isolated")), "pocket": unit.get("pocket") or "",
+            "encircled": bool(unit.get("encircled")), "disrupted": bool(unit.get("disrupted")),
+            "elite": bool(unit.get("elite")),
+        })
+    line = public(state)["roster"][state["current"]]
+    platoons = []
+    for record in later:
+        if record.kind in ("result.submitted", "result.confirmed", "result.resolved"):
+            break  # the next half-day's
+        if record.kind == "ap.1.6142" and record.side == side:
+            platoons = list(record.data.get("platoons") or [])
+            break
+    return {"units": units, "platoons_on_map": platoons, "cvp": (line.get("cvp") or {}).get(side),
+            "note": "Recorded by the upgrade to Muster's end-of-scenario record: every unit as it stood."}
+
+
+class LossesBeforeVictory(Upgrade):
+    version = 2
+    name = "ap-losses-before-victory"
+    words = "losses steps before 1.6067 (R-A19) added as nothing more lost"
+
+    def before(self, state, record, journal):
+        return self._nothing_lost(state, record)
+
+    def at_end(self, state, journal):
+        # The journal stopped right after 1.6066: v2 had run 1.6067 there already.
+        return self._nothing_lost(state, None)
+
+    def drop(self, state, record, journal):
+        return skipped_step(state, record)
+
+    @staticmethod
+    def _nothing_lost(state, record):
+        return [Insert("ap.losses", {"units": [], "cvp": None, "note": ""}, side=side)
+                for side in _refit_at(state, "1.6066.losses")
+                if record is None or not (record.kind == "ap.losses" and record.side == side)]
+
+
+STEPS = (EndOfScenarioRecords(), LossesBeforeVictory())
