@@ -3,18 +3,14 @@ main as reviewed. The rule and the arithmetic each rests on are in its comments.
 
 from __future__ import annotations
 
-import copy
 
-import pytest
 
 from campaigns.records import Record
 from campaigns.selectors import _changes
-from campaigns.systems.achtung_panzer import SYSTEM, sequence
+from campaigns.systems.achtung_panzer import SYSTEM
 from campaigns.systems.achtung_panzer.steps import equipment, escape, replenishment
-from tests.achtung_panzer.campaign_harness import War
 from tests.achtung_panzer.step_harness import make_ctx, make_state, rejects, roster_line, run, step_by_id, unit
 from tests.achtung_panzer.test_review_8 import CVP_LIST
-from tests.achtung_panzer.test_sequence import BOTH, WIN_INITIAL
 
 IMMOB = step_by_id(equipment.STEPS, "1.6131")
 WEATHER = step_by_id(replenishment.STEPS, "1.618")
@@ -109,47 +105,3 @@ def test_an_afv_marked_malfunctioned_must_roll_for_its_weapon():
                                                  weapons={"MA": "ok", "CMG": "ok"})]})
     assert repair.applies(state, "german")
     rejects(repair, state, "german", {"weapons": []}, "weapons")
-
-
-# --- R-A19: the losses step once 1.6067 has run ---------------------------------------------------
-
-@pytest.mark.django_db
-def test_the_losses_step_does_not_come_back_once_1_6067_has_run(club, people):
-    """1.6067: units eliminated in the RePh after it "never count for CG scenario Victory
-    Determination"; the step of R-A19 exists only to get them in before it. A state folded before the
-    step existed (a campaign in its Refit Phase when R-A19 shipped: STATE_SHAPE was not bumped, and a
-    journal that no longer folds keeps its stored state) has 1.6067 decided and no mark for the step:
-    the side must not be sent back to "losses before victory" (whose help promises they count for the
-    half-day) with 1.6067 long past. On main current() returns 1.6066.losses for both sides."""
-    war = War(club, people, dice_mode="server")
-    war.walk_both(answers=BOTH)
-    war.result(WIN_INITIAL)
-    war.walk_both(until="1.607", answers=BOTH)
-    assert war.public["roster"][0]["winner"] == "allied"  # 1.6067 has run
-    state = copy.deepcopy(war.state)
-    key = state["game"]["public"]["refit_key"]
-    for side in ("allied", "german"):
-        state["game"]["sides"][side]["marks"][key].pop("1.6066.losses")  # as folded before R-A19
-        assert sequence.current(state, side).id == "1.607", side
-
-
-@pytest.mark.django_db
-def test_a_state_folded_before_the_losses_step_reaches_the_shared_steps_after_it(club, people):
-    """The same state as above: with no mark for the losses step, neither side may wait for the
-    other at a shared step after 1.6067 ("both sides have finished every step before it"), or the
-    Refit Phase would stall there for good (found at 1.6121 in review)."""
-    war = War(club, people, dice_mode="server")
-    war.walk_both(answers=BOTH)
-    war.result(WIN_INITIAL)
-    war.walk_both(until="1.607", answers=BOTH)
-    state = copy.deepcopy(war.state)
-    key = state["game"]["public"]["refit_key"]
-    for side in ("allied", "german"):
-        state["game"]["sides"][side]["marks"][key].pop("1.6066.losses")
-    losses = sequence.BY_ID["1.6066.losses"]
-    assert all(sequence.status(state, losses, side) is not None for side in ("allied", "german"))
-    later = sequence.active_steps(state)
-    shared_after = [s for s in later[later.index(losses) + 1:] if sequence.is_shared(s)]
-    assert shared_after  # 1.6067 and the steps both sides meet at afterwards
-    step = sequence.BY_ID["1.607"]
-    assert sequence.reached_by_all(state, step)

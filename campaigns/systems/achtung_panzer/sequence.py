@@ -148,13 +148,6 @@ def _before_victory(state, side) -> bool:
     return bool(lines) and lines[-1].get("winner") is None
 
 
-def _past_victory(state) -> bool:
-    """1.6067 has decided the half-day: a state folded before the losses step existed has no mark
-    for it and counts it as skipped (`status`), for both sides and for the shared steps after it."""
-    lines = _played_lines(state)
-    return bool(lines) and lines[-1].get("winner") is not None
-
-
 def _run_losses(ctx, state, side, data):
     if data.get("units") or data.get("cvp") or data.get("cvp_unlisted") is not None:
         record_losses(ctx, state, side, data, "1.6067")
@@ -266,10 +259,7 @@ def status(state: dict, step: Step, side: str) -> str | None:
     if step.scope == "allied" and side != "allied":
         return "done"  # nothing for the Germans to do
     if is_own(step):
-        found = _side_marks(state, side).get(step.id)
-        if found is None and step.id == "1.6066.losses" and _past_victory(state):
-            return "skipped"  # a state folded before the step existed, 1.6067 already run (R-A19)
-        return found
+        return _side_marks(state, side).get(step.id)
     return _marks(state).get(step.id, {}).get(side)
 
 

@@ -1,0 +1,71 @@
+"""R-A19 (30f6652) gave each side a losses step before 1.6067. A campaign stored before it (its
+journal at achtung_panzer v2, from before journals had versions) whose Refit Phase went past 1.6066
+is upgraded when read: its losses steps are added as "nothing more lost" where 1.6066 was passed,
+so 1.6067 stays where it ran and both sides go on to the next half-day. (This replaced a special
+case in sequence.status that counted the missing step as skipped.)"""
+
+import json
+from datetime import datetime
+from pathlib import Path
+
+import pytest
+
+from campaigns.models import Campaign, Event, JournalArchive
+from campaigns.services.state import current_state
+from campaigns.systems.achtung_panzer import sequence
+from tests.achtung_panzer.table_play import PLAYERS, Table
+
+pytestmark = pytest.mark.django_db
+V2 = Path(__file__).resolve().parents[1] / "journals" / "d47b5d0-achtung-panzer-v2" / "ap-cg1-table.json"
+
+
+def stored_then(club, people) -> Campaign:
+    """The campaign as the Muster of that commit stored it: its events, no journal versions."""
+    document = json.loads(V2.read_text())
+    head = document["campaign"]
+    campaign = Campaign.objects.create(club=club, system=head["system"], variant=head["variant"], name=head["name"],
+                                       created_by=people[head["created_by"]], journal_versions=None)
+    Event.objects.bulk_create([
+        Event(campaign=campaign, seq=e["seq"], uid=e["uid"], kind=e["kind"], data=e["data"], actor=people[e["actor"]],
+              side=e["side"], audience=e["audience"], created_at=datetime.fromisoformat(e["at"]),
+              idempotency_key=e["idempotency_key"])
+        for e in document["events"]
+    ])
+    Campaign.objects.filter(pk=campaign.pk).update(last_seq=len(document["events"]))
+    campaign.refresh_from_db()
+    return campaign
+
+
+def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_plays_on(club, people):
+    campaign = stored_then(club, people)
+    before = campaign.events.count()
+    state = current_state(campaign)
+    campaign.refresh_from_db()
+    assert campaign.journal_versions == {"core": 1, "achtung_panzer": 3}
+    marker = campaign.events.get(kind="journal.upgraded", audience="public")
+    assert (marker.data["from"], marker.data["to"], marker.data["step"]) == (2, 3, "ap-losses-before-victory")
+    losses = list(campaign.events.filter(kind="ap.losses").order_by("seq"))
+    assert [(e.side, e.data) for e in losses] == [(side, {"units": [], "cvp": None, "note": ""})
+                                                  for _ in range(2) for side in ("allied", "german")]
+    # Each pair sits where v2 ran 1.6067: right after the joint confirmation that finished 1.6066.
+    for first in (losses[0], losses[2]):
+        joint = campaign.events.get(seq=first.seq - 1)
+        assert joint.kind == "ap.joint" and "1.6066" in (joint.data.get("through"), joint.data.get("step"))
+    assert campaign.events.count() == before + 4 + 3  # four losses steps; the public note and one per side
+    assert JournalArchive.objects.get(campaign=campaign).events[-1]["seq"] == before
+    # 1.6067 decided both half-days as it did then; the losses steps are done, not counted as skipped.
+    lines = [line for line in state["game"]["public"]["roster"] if line.get("played")]
+    assert all(line["winner"] for line in lines)
+    key = state["game"]["public"]["refit_key"]
+    for side in ("allied", "german"):
+        assert state["game"]["sides"][side]["marks"][key]["1.6066.losses"] == "done"
+        assert "1.6066.losses" not in state["game"]["sides"][side]["skipped"].get(key, [])
+    assert sequence.reached_by_all(state, sequence.BY_ID["1.607"])
+    # Both sides play the rest of the Refit Phase, as the page offers it, into the next half-day.
+    table = object.__new__(Table)
+    table.campaign, table.people, table.table_dice = campaign, people, {}
+    table.after, table.submissions = (lambda _: None), {side: 0 for side in PLAYERS}
+    table.both()
+    table.initiative()
+    table.both()
+    assert table.public["phase"] == "play" and table.state["current"] == 2
