@@ -289,7 +289,8 @@ class ReplayPlan:
         if self.upgraded.ran:
             lines.append(f"Journal {self.upgraded.summary()}.")
         if self.new_people:
-            lines.append(f"Would create {len(self.new_people)} people without a password: {', '.join(self.new_people)}.")
+            lines.append(f"Would create {len(self.new_people)} people without a password: "
+                         f"{', '.join(self.new_people)}.")
         if self.new_members:
             lines.append(f"Would make members of the club: {', '.join(self.new_members)}.")
         lines.append(f"State after the journal: {self.state['status']}, "

@@ -7,6 +7,7 @@ written to tests/journals/<directory>/. Nothing of the current checkout runs in 
 
     .venv/bin/python tests/journals/make_corpus.py                # every target
     .venv/bin/python tests/journals/make_corpus.py v0.1.0         # one directory
+    .venv/bin/python tests/journals/make_corpus.py v0.1.0/fab-bulge   # one file of it
 
 Files already made are replaced; commit what changed with the reason. A new version bump adds a
 target here (its commit: the last one before the bump) and runs this for it.
@@ -58,7 +59,7 @@ TARGETS = (
 )
 
 
-def make(target: Target, python: str) -> None:
+def make(target: Target, python: str, files: tuple = ()) -> None:
     out = HERE / target.directory
     out.mkdir(exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="muster-corpus-") as tmp:
@@ -79,16 +80,21 @@ def make(target: Target, python: str) -> None:
             subprocess.run(["git", "-C", str(ROOT), "worktree", "remove", "--force", str(tree)], check=True)
     commit = subprocess.run(["git", "-C", str(ROOT), "rev-parse", f"{target.commit}^{{commit}}"], check=True,
                             capture_output=True, text=True).stdout.strip()
-    made = {"commit": commit, "what": target.what, "journals": target.journals, "files": list(target.players)}
+    made = {"commit": commit, "what": target.what, "journals": target.journals,
+            "files": list(files or target.players)}
     (out / "made.json").write_text(json.dumps(made, indent=1, sort_keys=True) + "\n")
 
 
 def main(only: list[str]) -> None:
+    """`only`: directories (every file of each) or DIRECTORY/NAME (one file, the others kept)."""
     python = str(ROOT / ".venv" / "bin" / "python")
     for target in TARGETS:
-        if not only or target.directory in only:
-            print(f"== {target.directory} ({target.commit})", flush=True)
-            make(target, python)
+        names = [o.split("/", 1)[1] for o in only if o.startswith(f"{target.directory}/")]
+        if only and target.directory not in only and not names:
+            continue
+        print(f"== {target.directory} ({target.commit})", flush=True)
+        make(Target(**{**target.__dict__, "players": tuple(names)}) if names else target, python,
+             files=target.players)
 
 
 if __name__ == "__main__":

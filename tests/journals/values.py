@@ -16,8 +16,8 @@ def values(state: dict) -> dict:
         "winner": state["winner"],
         "current": state["current"],
         "scenarios": [{"label": s["label"], "status": s["status"],
-                       "summary": _plain(system.scenario_summary(state, s["index"])) if s["status"] == "played" else None}
-                      for s in state["scenarios"]],
+                       "summary": _plain(system.scenario_summary(state, s["index"])) if s["status"] == "played"
+                       else None} for s in state["scenarios"]],
         "standings": _plain(system.standings(state)) if game is not None else [],
         "roster": sorted(([e["side"], e["kind"], e["key"], e["name"], e["status"]] for e in system.roster(state)),
                          key=lambda e: (e[0], e[2])) if game is not None else [],

@@ -1,0 +1,112 @@
+"""Stored campaigns go on after an upgrade (issue 22, item 4): a database made by the previous
+release's own code, with a campaign of every game stopped mid-procedure, is upgraded with this
+code's `migrate`; then every campaign reads what that release computed, takes its next step
+through the page and through the API, and its export replays.
+
+The previous release runs from a temporary `git worktree` of its tag, with this checkout's .venv
+(its requirements are a subset of today's), playing the campaigns with tests/journals/players.py
+(the corpus's players, which use that release's own harnesses) into a database of its own: a
+fresh PostgreSQL database beside the test database when the tests run on PostgreSQL (as CI does),
+a SQLite file otherwise. docs/operations.md, "Upgrading", is the procedure this follows.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+import uuid
+from pathlib import Path
+
+import pytest
+from django.db import connection
+
+from campaigns import versions
+
+ROOT = Path(__file__).resolve().parents[2]
+PREVIOUS = "v0.1.0"  # the previous release's tag (CHANGELOG.md): move it on at each release
+PLAYED = ("ap-cg1-table", "ap-cg2-table", "ap-cg3-table", "rifles-mid-briefing", "pattons-vanguard-mid",
+          "ardennes44-mid", "fab-bulge")
+GAMES = {"achtung_panzer", "rifles_ardennes", "pattons_vanguard", "ardennes44", "fab_bulge"}
+
+
+def _git(*args, **kwargs):
+    return subprocess.run(["git", "-C", str(ROOT), *args], capture_output=True, text=True, **kwargs)
+
+
+@pytest.fixture
+def previous_release(tmp_path):
+    """A worktree of the previous release's tag, with the corpus's players beside it."""
+    if shutil.which("git") is None or _git("rev-parse", "-q", "--verify", f"refs/tags/{PREVIOUS}").returncode:
+        message = f"this checkout has no tag {PREVIOUS} (git fetch --tags)"
+        if os.environ.get("MUSTER_REQUIRE_SERVICES"):
+            pytest.fail(message)
+        pytest.skip(message)
+    tree = tmp_path / "previous"
+    _git("worktree", "add", "--detach", str(tree), PREVIOUS, check=True)
+    try:
+        (tree / "_corpus").mkdir()
+        (tree / "_corpus" / "__init__.py").write_text("")
+        for name in ("players.py", "values.py"):
+            shutil.copy(ROOT / "tests" / "journals" / name, tree / "_corpus" / name)
+        yield tree
+    finally:
+        _git("worktree", "remove", "--force", str(tree))
+
+
+@pytest.fixture
+def site_database(tmp_path):
+    """A database of its own for the site being upgraded (the test database is this code's)."""
+    settings = connection.settings_dict
+    if connection.vendor != "postgresql":
+        yield f"sqlite:///{tmp_path / 'site.sqlite3'}"
+        return
+    import psycopg
+
+    name = f"muster_upgrade_{uuid.uuid4().hex[:10]}"
+    params = {"host": settings["HOST"] or "127.0.0.1", "port": settings["PORT"] or 5432,
+              "user": settings["USER"], "password": settings["PASSWORD"] or None, "dbname": "postgres"}
+    with psycopg.connect(**params, autocommit=True) as admin:
+        admin.execute(f'CREATE DATABASE "{name}"')
+    password = f":{settings['PASSWORD']}" if settings["PASSWORD"] else ""
+    try:
+        yield f"postgres://{settings['USER']}{password}@{params['host']}:{params['port']}/{name}"
+    finally:
+        with psycopg.connect(**params, autocommit=True) as admin:
+            admin.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+
+
+def _run(command, cwd, database, **env):
+    clean = {k: v for k, v in os.environ.items()
+             if k not in ("REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL", "MUSTER_EXTRA_SYSTEMS", "DEBUG",
+                          "DJANGO_SETTINGS_MODULE", "PYTHONPATH", "PYTEST_XDIST_WORKER")}
+    clean.update(DATABASE_URL=database, MUSTER_EXTRA_SYSTEMS="", **env)
+    done = subprocess.run(command, cwd=cwd, env=clean, capture_output=True, text=True, timeout=900)
+    assert done.returncode == 0, f"{' '.join(map(str, command))}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    return done.stdout
+
+
+def test_campaigns_stored_by_the_previous_release_go_on_after_migrate(previous_release, site_database, tmp_path):
+    python = sys.executable
+    expected = tmp_path / "computed-then"
+    expected.mkdir()
+    # The previous release: its migrations, then a campaign of every game stopped mid-procedure.
+    _run([python, "-m", "_corpus.players", str(expected), "--keep", *PLAYED], previous_release, site_database,
+         PYTHONPATH=str(previous_release))
+    # This release: `migrate` as docs/operations.md says; it upgrades every stored campaign.
+    migrated = _run([python, "manage.py", "migrate", "--noinput"], ROOT, site_database)
+    upgraded = [line for line in migrated.splitlines() if line.strip().startswith("Campaign ")]
+    assert len(upgraded) == len(PLAYED) and all(" upgraded: " in line for line in upgraded), migrated
+    # Every campaign goes on with this code.
+    report = json.loads(_run([python, "-m", "tests.ops.upgrade_walk", str(expected)], ROOT, site_database))
+    assert {entry["system"] for entry in report} == GAMES
+    assert sorted(entry["campaign"] for entry in report) == sorted(PLAYED)
+    for entry in report:
+        name = entry["campaign"]
+        assert entry["versions"] == entry["today"] and entry["release"] == versions.release(), name
+        assert entry["same_values"], (name, entry.get("values"))  # what the previous release computed
+        assert entry["page"] and entry["page"]["written"] >= 1, (name, entry["page"])  # the next step, page
+        assert entry["api"] and entry["api"]["written"] >= 1, (name, entry["api"])  # and the one after, API
+        assert entry["export"] in (200, "operator") and entry["replays"] is True, (name, entry["replays"])
