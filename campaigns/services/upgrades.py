@@ -43,7 +43,8 @@ class Outcome:
     def summary(self) -> str:
         if self.upgraded is None:
             return "at today's journal versions"
-        return self.upgraded.summary() or "already fits today's journal versions (versions recorded)"
+        today = ", ".join(f"{journal} v{version}" for journal, version in self.upgraded.versions.items())
+        return self.upgraded.summary() or f"its journal fits today's versions ({today}), now recorded"
 
 
 def upgrade_campaign(campaign: Campaign, *, dry_run: bool = False) -> Outcome:

@@ -48,7 +48,8 @@ def test_a_changed_step_sequence_without_a_bump_is_named(monkeypatch):
 
     system = all_systems()["achtung_panzer"]
     monkeypatch.setattr(sequence, "STEPS", [s for s in sequence.STEPS if s.id != "1.6066.losses"])
-    problem = signatures.problem("achtung_panzer", 3, signatures.system_signature(system), signatures.file_of(system))
+    problem = signatures.problem("achtung_panzer", system.journal_version, signatures.system_signature(system),
+                                 signatures.file_of(system))
     assert "(sequence changed; removed 1.6066.losses side ap.losses)" in problem
 
 

@@ -85,8 +85,9 @@ class AchtungPanzer(GameSystem):
     event_kinds = (*_step_kinds(), *OWN_KINDS)
     sheets = tuple(sheet_defs.SHEETS)
     # v1: before the end-of-scenario record (1.12, a787fca); v2: before the losses step (R-A19,
-    # 30f6652); v3: Muster 0.1.0. The upgrades from v1 and v2 are in upgrades.py.
-    journal_version = 3
+    # 30f6652); v3: Muster 0.1.0; v4: the CVP of units the club's list does not cover asked on
+    # their own (c0d149e). The upgrades are in upgrades.py.
+    journal_version = 4
     journal_upgrades = upgrades.STEPS
 
     def constants(self):

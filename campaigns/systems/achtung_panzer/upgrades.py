@@ -10,6 +10,9 @@ upgrades"; the corpus in tests/journals/ replays journals of each version on eve
   step 1.6066.losses). In a v2 journal 1.6067 ran as soon as 1.6066 was confirmed, and units
   lost at the table were entered as ``ap.cvp`` (kept as they are): each side's losses step is
   added as "nothing more lost" where the Refit Phase went past 1.6066, so 1.6067 runs where it ran.
+- v3 → v4 (c0d149e, after Muster 0.1.0): the end-of-scenario record and the losses step ask the CVP
+  of the lost units the club's CVP list does not cover on its own (``cvp_unlisted``); a record
+  written before gives the total (``cvp``), which is read as it was. Nothing to rewrite.
 """
 
 from __future__ import annotations
@@ -101,4 +104,11 @@ class LossesBeforeVictory(Upgrade):
                 if record is None or not (record.kind == "ap.losses" and record.side == side)]
 
 
-STEPS = (EndOfScenarioRecords(), LossesBeforeVictory())
+class CvpOfUnlistedUnits(Upgrade):
+    version = 3
+    name = "ap-cvp-of-unlisted-units"
+    words = ("the CVP of lost units the club's CVP list does not cover asked on their own; earlier records keep "
+             "the total they gave")
+
+
+STEPS = (EndOfScenarioRecords(), LossesBeforeVictory(), CvpOfUnlistedUnits())
