@@ -138,13 +138,29 @@ def job_for(user, job_id) -> PrintJob:
     return job
 
 
+class Reprinting(NotFound):
+    """The job's file was gone (a site restored from a backup keeps no sheets, an object store lost
+    it): the job is being printed again, from the context it keeps."""
+
+    def __init__(self, job):
+        super().__init__("file")
+        self.job = job
+
+
 def open_pdf(user, job_id):
     """(open file, download name) of a finished job the user may read — checked on every
-    download — or NotFound: the job is not the user's to read, not done, or its file is gone."""
+    download — or NotFound: the job is not the user's to read, or not done. A job whose file is
+    gone is printed again on request: Reprinting (a NotFound) says so."""
     job = job_for(user, job_id)
     if job.status != PrintJob.DONE or not job.file:
         raise NotFound("file")
-    return storage.open(job), download_name(job)
+    try:
+        return storage.open(job), download_name(job)
+    except NotFound:
+        if PrintJob.objects.filter(pk=job.pk, status=PrintJob.FAILED, error=storage.GONE_MESSAGE).exists():
+            _requeue(job)
+            raise Reprinting(job) from None
+        raise
 
 
 def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:

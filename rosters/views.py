@@ -6,6 +6,7 @@ never served directly).
 
 from __future__ import annotations
 
+from django.contrib import messages
 from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
@@ -67,7 +68,12 @@ def job_retry(request, job_id):
 @page
 @require_GET
 def job_file(request, job_id):
-    handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
+    try:
+        handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
+    except services.Reprinting as again:
+        messages.info(request, "The printed file was no longer kept (sheets are printed again rather than "
+                               "backed up): it is being printed again; download it once it is ready.")
+        return redirect("sheet-job", job_id=again.job.pk)
     response = FileResponse(handle, as_attachment=True, filename=filename, content_type="application/pdf")
     response["Cache-Control"] = "private, no-store"
     return response

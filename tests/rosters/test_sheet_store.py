@@ -88,12 +88,30 @@ def test_a_failed_upload_leaves_the_job_failed_and_retryable(store, skirmish, pe
     assert job.status == PrintJob.DONE and store.keys() == [f"sheets-site/{job.file.name}"]
 
 
-def test_an_object_the_store_lost_fails_its_job_instead_of_an_empty_answer(store, skirmish, people, request_job):
+def test_an_object_the_store_lost_is_printed_again_on_request(store, skirmish, people, request_job,
+                                                              django_capture_on_commit_callbacks):
+    """Never an empty answer, nor a link that leads nowhere: the download asks for the sheet again
+    (issue 22: a site restored from a backup keeps no sheets) and leads to the job's page."""
     job = request_job(people["alice"], skirmish)
-    store.delete_object(Bucket=BUCKET, Key=f"sheets-site/{job.file.name}")
-    assert _download(people["alice"], job).status_code == 404
+    lost = job.file.name
+    store.delete_object(Bucket=BUCKET, Key=f"sheets-site/{lost}")
+    with django_capture_on_commit_callbacks(execute=False) as requeued:
+        answer = _download(people["alice"], job)
+    assert answer.status_code == 302 and answer["Location"] == f"/sheets/jobs/{job.pk}/"
     job.refresh_from_db()
-    assert job.status == PrintJob.FAILED and job.error == storage.GONE_MESSAGE and not job.file
+    assert job.status == PrintJob.QUEUED and not job.file  # failed as gone, then asked for again
+    for callback in requeued:
+        callback()
+    job.refresh_from_db()
+    assert job.status == PrintJob.DONE and store.keys() == [f"sheets-site/{job.file.name}"]
+    assert _download(people["alice"], job).status_code == 200
+    # The API says 404 for the moment (the job is printed again meanwhile: its status says when).
+    store.delete_object(Bucket=BUCKET, Key=f"sheets-site/{job.file.name}")
+    client = Client()
+    client.force_login(people["alice"])
+    assert client.get(f"/api/v1/jobs/{job.pk}/file/").status_code == 404
+    job.refresh_from_db()
+    assert job.status == PrintJob.QUEUED and job.error == ""
 
 
 @pytest.mark.parametrize("url, says", [
