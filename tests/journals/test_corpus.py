@@ -1,6 +1,6 @@
 """Every journal of the corpus (README.md: journals exported by earlier Muster commits) replays with
 today's code, upgraded from the version it was written under, to what its own Muster computed
-(standings, each side's values, rosters, scenario results: values.py); the upgraded journal is
+(standings, each side's values, rosters, scenario results: values.py); an upgraded journal is
 today's (export -> replay -> export is identical, nothing upgraded again)."""
 
 import json
@@ -55,11 +55,12 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
                                                       f"before journal versions); upgraded to "
                                                       f"v{campaign.journal_versions[system]}")
     assert values(journal_io.full_state(campaign)) == expected
-    exported = journal_io.export_journal(campaign)
-    _wipe()
-    again = journal_io.replay(exported, create_club=True, create_people=True)
-    assert not again.upgraded.ran
-    assert journal_io.export_journal(again) == exported
+    if campaign.upgraded.ran:  # the upgraded journal is today's (files of today's versions: test_journal_io)
+        exported = journal_io.export_journal(campaign)
+        _wipe()
+        again = journal_io.replay(exported, create_club=True, create_people=True)
+        assert not again.upgraded.ran
+        assert journal_io.export_journal(again) == exported
 
 
 def test_the_corpus_holds_every_game_and_the_previous_release():
