@@ -62,6 +62,18 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
         assert state["game"]["sides"][side]["marks"][key]["1.6066.losses"] == "done"
         assert "1.6066.losses" not in state["game"]["sides"][side]["skipped"].get(key, [])
     assert sequence.reached_by_all(state, sequence.BY_ID["1.607"])
+    # Every reader's history says so, in words; each side reads the note of its own events only.
+    from django.test import Client
+
+    from campaigns import versions
+
+    said = (f"Muster {versions.release()} upgraded this journal: Achtung! Panzer!, version 2 to 3: losses steps "
+            "before 1.6067 (R-A19) added as nothing more lost")
+    for name, own, other in (("alice", "Allied", "German"), ("bob", "German", "Allied")):
+        browser = Client()
+        browser.force_login(people[name])
+        page = browser.get(f"/campaigns/{campaign.pk}/history/").content.decode()
+        assert said in page and f"{own}: {said} (2 events here)" in page and f"{other}: {said}" not in page
     # Both sides play the rest of the Refit Phase, as the page offers it, into the next half-day.
     table = object.__new__(Table)
     table.campaign, table.people, table.table_dice = campaign, people, {}
