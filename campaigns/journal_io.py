@@ -337,7 +337,8 @@ def plan_replay(document, *, user_map: dict[str, str] | None = None, club_slug: 
 def _upgrade_hint(document, start, system) -> str:
     if start is None and "journals" not in document:
         return (f" (a file from before journal versions: it fits neither today's {system.slug} journal "
-                f"v{system.journal_version} nor an earlier one this Muster can upgrade)")
+                f"v{system.journal_version} nor an earlier one this Muster can upgrade; replay it with the Muster "
+                "release that wrote it)")
     return ""
 
 

@@ -315,3 +315,17 @@ def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, peo
         assert [r.text() for r in replayed.upgraded.ran] == [
             "v2→v3: at most 5 troops per order (earlier events keep the rules they were written under)"]
         assert current_state(replayed)["game"]["sides"]["blue"]["troops"] == 8
+
+
+def test_a_file_from_before_versions_that_fits_no_version_is_refused_saying_so(club, people):
+    _, exported = played_under_v1(club, people)
+    _wipe()
+    unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
+    orders = next(e for e in unversioned["events"] if e["kind"] == "drill.orders")
+    orders["data"] = {"units": 3, "men": 2}  # no version of Drill wrote this
+    with drill(2), pytest.raises(DomainError) as error:
+        journal_io.replay(unversioned, create_club=True, create_people=True)
+    assert error.value.field == f"events[{orders['seq'] - 1}].data.units"
+    assert error.value.message.endswith(
+        "(a file from before journal versions: it fits neither today's drill journal v2 nor an earlier one this "
+        "Muster can upgrade; replay it with the Muster release that wrote it)")

@@ -51,8 +51,8 @@ class MusterBeforeResults(Upgrade):
     words = "orders count troops; each side musters before a result"
 
     def data(self, kind, data):
-        if kind == "drill.orders" and "units" in data:
-            return {"troops": data["units"]}
+        if kind == "drill.orders" and "units" in data:  # every other field kept: what v1 refused stays refused
+            return {"troops": data["units"], **{k: v for k, v in data.items() if k != "units"}}
         return data
 
     def before(self, state, record, journal):
