@@ -1,4 +1,6 @@
-"""R-A19 (30f6652) gave each side a losses step before 1.6067. A campaign stored before it (its
+"""Campaigns stored before journal versions, by the Muster of their day, go on.
+
+R-A19 (30f6652) gave each side a losses step before 1.6067. A campaign stored before it (its
 journal at achtung_panzer v2, from before journals had versions) whose Refit Phase went past 1.6066
 is upgraded when read: its losses steps are added as "nothing more lost" where 1.6066 was passed,
 so 1.6067 stays where it ran and both sides go on to the next half-day. (This replaced a special
@@ -16,12 +18,14 @@ from campaigns.systems.achtung_panzer import sequence
 from tests.achtung_panzer.table_play import PLAYERS, Table
 
 pytestmark = pytest.mark.django_db
-V2 = Path(__file__).resolve().parents[1] / "journals" / "d47b5d0-achtung-panzer-v2" / "ap-cg1-table.json"
+CORPUS = Path(__file__).resolve().parents[1] / "journals"
+V2 = CORPUS / "d47b5d0-achtung-panzer-v2" / "ap-cg1-table.json"
+V1 = CORPUS / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"
 
 
-def stored_then(club, people) -> Campaign:
+def stored_then(club, people, path=V2) -> Campaign:
     """The campaign as the Muster of that commit stored it: its events, no journal versions."""
-    document = json.loads(V2.read_text())
+    document = json.loads(path.read_text())
     head = document["campaign"]
     campaign = Campaign.objects.create(club=club, system=head["system"], variant=head["variant"], name=head["name"],
                                        created_by=people[head["created_by"]], journal_versions=None)
@@ -82,3 +86,34 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     table.initiative()
     table.both()
     assert table.public["phase"] == "play" and table.state["current"] == 2
+
+
+def test_a_campaign_stored_before_the_end_of_scenario_record_survives_a_correction_and_plays_on(club, people):
+    """The CG I acceptance journal of the commit before a787fca (v1), stored mid-Refit Phase: read,
+    it is upgraded (v1 -> v4); a correction of an early event folds the whole upgraded journal
+    again; both sides then play the rest of the Refit Phase into the next half-day."""
+    from campaigns.services.journal import submit
+    from tests.journals.values import values
+
+    campaign = stored_then(club, people, V1)
+    state = current_state(campaign)
+    campaign.refresh_from_db()
+    assert campaign.journal_versions == {"core": 1, "achtung_panzer": 4}
+    expected = json.loads(V1.with_name("ap-v1-cg1.expected.json").read_text())
+    assert values(state) == expected  # what v1 computed
+    assert campaign.events.filter(kind="ap.aftermath").count() == 6
+    cvp = campaign.events.get(kind="ap.cvp")  # the German's units eliminated after 1.6067, 5/29A
+    made = submit(campaign, people["bob"], "proposal.made", {
+        "action": "correct", "target": str(cvp.uid), "data": {"cvp": 4, "note": "two squads lost in melee"},
+        "reason": "the note said too little"}).events[0]
+    submit(campaign, people["alice"], "proposal.approved", {"proposal": str(made.uid)})
+    campaign.refresh_from_db()
+    state = current_state(campaign)
+    assert str(cvp.seq) in state["corrected"] and values(state) == expected
+    table = object.__new__(Table)
+    table.campaign, table.people, table.table_dice = campaign, people, {}
+    table.after, table.submissions = (lambda _: None), {side: 0 for side in PLAYERS}
+    table.both()
+    table.initiative()
+    table.both()
+    assert table.public["phase"] == "play" and table.public["half_day"] == "5/30P"
