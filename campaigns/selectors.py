@@ -95,12 +95,18 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
         return todos
     system = get_system(state["system"])
     acting = [viewer.playing] if viewer.playing else (list(state["sides"]) if viewer.referee else [])
+    # The referee acts for every side: each of his to-dos names the side it is for.
+    for_side = _referee_words(state) if viewer.referee and not viewer.playing else None
     current = state["current"]
     if current is not None:
         scenario = state["scenarios"][current]
         if scenario["status"] == "current" and acting and system.result_open(state, current) is None:
-            todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']}", acting[0],
-                              initial={"scenario": current}))
+            if for_side:  # the referee's result is final (core_events._result_submitted)
+                todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']} (final: the "
+                                  "referee's result needs no confirmation)", None, initial={"scenario": current}))
+            else:
+                todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']}", acting[0],
+                                  initial={"scenario": current}))
         if scenario["status"] == "pending":
             by = scenario["pending"]["side"]
             if viewer.referee or (viewer.playing and viewer.playing != by):
@@ -118,7 +124,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     for key, sealed in state["sealed"].items():
         for side in acting:
             if sealed["open"] and side in sealed["sides"] and side not in sealed["choices"]:
-                todos.append(Todo("sealed.submitted", f"Choose: {sealed['label']}", side,
+                label = f"Choose: {sealed['label']}"
+                todos.append(Todo("sealed.submitted", for_side(side, label) if for_side else label, side,
                                   initial={"key": key}, help=_options_help(sealed)))
     for proposal in state["proposals"].values():
         if proposal["status"] != "pending" or is_complete(proposal):
@@ -131,12 +138,27 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     if played and (viewer.playing or viewer.referee):
         todos.append(Todo("note.added", "Write an after-action note", viewer.playing, optional=True,
                           initial={"scenario": played[-1]["index"]}, button="Add the note"))
+    joint_seen = set()
     for side in acting:
         for action in system.actions(state, side):
-            todos.append(Todo(action.kind, action.label, side, action.rule, action.initial, action.help,
+            label, acting_side = action.label, side
+            if for_side and action.joint:  # either side's to-do for both: once, for no side
+                seen = (action.kind, repr(sorted(action.initial.items())))
+                if seen in joint_seen:
+                    continue
+                joint_seen.add(seen)
+                acting_side = None
+            elif for_side:
+                label = action.referee_label or for_side(side, label)
+            todos.append(Todo(action.kind, label, acting_side, action.rule, action.initial, action.help,
                               action.optional, action.button, action.choose, action.choose_button,
                               tuple(action.links)))
     return todos
+
+
+def _referee_words(state: dict) -> Callable[[str, str], str]:
+    names = {slug: side["name"] for slug, side in state["sides"].items()}
+    return lambda side, label: f"{names.get(side, side)}: {label}"
 
 
 def proposal_summary(proposal: dict, state: dict) -> str:
@@ -153,7 +175,7 @@ def proposal_summary(proposal: dict, state: dict) -> str:
 
 
 def _options_help(sealed) -> str:
-    return f"One of: {', '.join(map(str, sealed['options']))}" if sealed.get("options") else ""
+    return "The choice stays hidden until every side has chosen; then they are revealed together."
 
 
 @dataclass(frozen=True)

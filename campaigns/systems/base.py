@@ -54,6 +54,10 @@ class Action:
     choose: str = ""
     choose_button: str = ""  # the words on the pick's button ("Open this unit")
     links: tuple = ()  # ((words, href relative to the campaign page), ...) shown with the help
+    # The referee acts for each side: the words he reads ("End of 5/29A: what happened to the
+    # Allied units"); by default "<Side>: <label>".
+    referee_label: str = ""
+    joint: bool = False  # either side does it for both: the referee is offered it once
 
 
 @dataclass(frozen=True)

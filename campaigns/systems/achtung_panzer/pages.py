@@ -5,6 +5,7 @@ a rule; the fold checks every submission again."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import replace
 
 from campaigns.context import Ctx
@@ -47,6 +48,7 @@ def actions(system, state: dict, side: str) -> list[Action]:
         found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
                             "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
                             "victory, after it for 1.616 only.", optional=True, button="Record"))
+    found = [_for_the_referee(a, side) for a in found]
     if any(a.kind in _CVP_KINDS for a in found):
         # What the club's CVP list covers of the side's units, up front, and where to complete it.
         said, _ = cvp_fields(ctx, units, 0)
@@ -56,6 +58,16 @@ def actions(system, state: dict, side: str) -> list[Action]:
 
 
 _CVP_KINDS = ("ap.aftermath", "ap.losses", "ap.cvp")
+_YOUR = re.compile(r"\b([Yy])our\b")
+
+
+def _for_the_referee(action: Action, side: str) -> Action:
+    """The referee acts for each side: "your units" become "the Allied units" (a label without
+    "your" is shown after the side's name)."""
+    if action.joint or not _YOUR.search(action.label):
+        return action
+    words = _YOUR.sub(lambda m: ("The " if m.group(1) == "Y" else "the ") + NAMES[side], action.label)
+    return replace(action, referee_label=words)
 
 
 def _cvp_list_links(ctx, units) -> tuple:
@@ -98,7 +110,7 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
         names = "; ".join(f"{s.rule} {s.label}" for s in span)
         return [Action("ap.joint", "Done at the table: " + _span_words(span), side, span[0].rule,
                        f"Both sides have done these on the map: {names}. Either player confirms them for both.",
-                       {"through": span[-1].id}, button="Done at the table")]
+                       {"through": span[-1].id}, button="Done at the table", joint=True)]
     if sequence.waiting(state, side):
         return []
     steps = sequence.runnable(state, side, checklists=True)
