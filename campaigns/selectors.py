@@ -292,6 +292,18 @@ def result_to_confirm(state: dict, index: int) -> dict | None:
             "lines": system.result_words(state, index, pending.get("data"), Ctx.reading(system, state))}
 
 
+def submitted_words(campaign: Campaign, viewer: Viewer, submission) -> str | None:
+    """The submitted event in the game's own words for the person who sent it (the message after
+    a submission), or None."""
+    if submission.replayed or not submission.events or submission.state is None:
+        return None
+    system = get_system(campaign.system)
+    event = submission.events[0]
+    if not viewer.can_read(event.audience, event.side):
+        return None
+    return system.submitted_words(visibility.view_state(submission.state, viewer), Record.from_event(event))
+
+
 def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[str]:
     """What a submission did, in sentences this viewer may read (its rolls and their results,
     a reveal, an applied proposal), without the submitted event itself."""

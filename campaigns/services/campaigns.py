@@ -21,7 +21,8 @@ from .state import current_state, store_snapshot
 
 DICE_MODE = Field(
     "dice_mode", "choice", label="Dice", choices=("server", "entered"), required=False, default="server",
-    help="server: Muster rolls (secure random, recorded); entered: players type in the dice rolled at the table.",
+    labels=(("server", "Muster rolls them (secure random, every roll recorded)"),
+            ("entered", "Players roll at the table and type in the faces")),
 )
 
 

@@ -283,6 +283,12 @@ class GameSystem:
         ("RG p1, French 1st Line Coy: DR 7 → full strength"), or None for the core's words."""
         return None
 
+    def submitted_words(self, view: dict, record) -> str | None:
+        """What the person just did, as a sentence for the message shown right after it ("Bought
+        RG I2 (1st Line Coy) for 5 CPP; 10 CPP left."), read from ``view``, the state after it as
+        they may read it. None: "Done: <the to-do's words>."."""
+        return None
+
     def history_text(self, record, view: dict) -> str | None:
         """A sentence for one journal entry of any kind but a die (``describe_roll``): a result,
         the system's own events, read from ``view`` (the reader's cut of the state after the

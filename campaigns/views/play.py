@@ -226,7 +226,8 @@ def campaign_submit(request, pk: int):
         return _again(request, campaign, viewer, box)
     campaign.refresh_from_db()
     lines = [] if submission.replayed else selectors.submission_report(campaign, viewer, submission)
-    messages.success(request, " ".join([f"Done: {todo.label}.", *lines]))
+    said = selectors.submitted_words(campaign, viewer, submission)
+    messages.success(request, " ".join([said or f"Done: {todo.label}.", *lines]))
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 
 

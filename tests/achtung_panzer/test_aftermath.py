@@ -171,7 +171,7 @@ def test_the_losses_step_asks_the_cvp_of_the_uncovered_kinds_only():
     with pytest.raises(DomainError) as caught:
         sequence.record_losses(ctx, state, "german", data, "1.6067")
     assert caught.value.field == "cvp_unlisted"
-    assert caught.value.message.startswith("Enter the CVP of T1: PzIIA AFV")
+    assert caught.value.message.startswith("Enter the CVP of PzIIA AFV:")  # named, never by id
     assert caught.value.message.endswith("has no value for AFVs (PzIIA).")
     before = state["game"]["public"]["roster"][0]["cvp"]["german"]
     sequence.record_losses(ctx, state, "german", dict(data, cvp_unlisted=6), "1.6067")

@@ -94,7 +94,8 @@ def test_entered_dice_stay_on_the_form_while_a_follow_up_roll_is_asked_for(club,
     for name, value in typed.items():
         assert re.search(rf'name="{re.escape(name)}" value="{value}"', form), name
     notice = re.search(r'<p class="notice" role="alert">([^<]*)</p>', form).group(1)
-    assert notice.startswith("Enter the dice rolled at the table for: 5/29A RG strength of RG ")  # words
+    assert notice.startswith("Enter the dice rolled at the table for: 5/29A RG strength of ")  # words
+    assert "RG I2 (1st Line" in notice
     assert notice.endswith(": attached weapon (1.6201).")
     assert "/1.6201/" not in notice
     assert not war.campaign.events.filter(kind="ap.check").exists()  # nothing written yet

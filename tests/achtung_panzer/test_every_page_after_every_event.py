@@ -15,6 +15,7 @@ from django.test import Client
 from campaigns import journal_io
 from campaigns.services.state import current_state
 from tests.achtung_panzer.table_play import correct_and_undo, play_cg
+from tests.page_words import raw_words, visible_text
 
 pytestmark = pytest.mark.django_db
 VIEWERS = ("alice", "bob", "rita", "olga", "carol")
@@ -38,6 +39,7 @@ class Pages:
         self.rendered = 0
         self.positions = 0
         self.seen = 0
+        self.words: dict[str, str] = {}  # a raw key read on a page -> where
 
     def urls(self, campaign, name) -> list[str]:
         base = f"/campaigns/{campaign.pk}/"
@@ -63,6 +65,10 @@ class Pages:
                 assert response.status_code < 500, (url, name, response.status_code)
                 assert response.status_code in (200, 403), (url, name, response.status_code)
                 self.rendered += 1
+                if response.status_code == 200 and "/print/" not in url and url != "/":
+                    # Words, not keys, on the campaign and history pages (issue 21, items 8 and 10).
+                    for problem in raw_words(visible_text(response.content.decode())):
+                        self.words.setdefault(problem, f"{name} {url}")
 
 
 def _replays_to_the_same_state(table):
@@ -80,6 +86,7 @@ def test_cg1_with_server_dice_every_page_after_every_submission(club, people):
     state = table.state
     assert state["status"] in ("active", "finished") and len(state["game"]["public"]["roster"]) == 6
     assert pages.positions > 60 and pages.rendered > pages.positions * 2 * 5
+    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])
     german = table.side("german")
     assert german["fortifications"] and any(p["rg"] == "O1" for p in german["purchases"])
     assert any(e.get("step") == "play" for e in table.side("allied")["eliminated"])  # losses recorded
@@ -89,6 +96,7 @@ def test_cg2_with_entered_dice_every_page_after_every_submission(club, people):
     pages = Pages(people)
     table = play_cg(club, people, "cg2", "entered", after=pages, half_days=1)
     assert table.state["status"] == "active" and pages.positions > 40
+    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])
     _replays_to_the_same_state(table)
     assert all(e.data["source"] == "entered" for e in table.campaign.events.filter(kind="dice.rolled"))
 
@@ -97,3 +105,4 @@ def test_cg3_initial_refit_every_page_after_every_submission(club, people):
     pages = Pages(people)
     table = play_cg(club, people, "cg3", "server", after=pages, half_days=0)
     assert table.public["phase"] == "play" and pages.positions > 10
+    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])

@@ -203,7 +203,7 @@ def test_an_smc_with_only_a_support_weapon_in_its_pocket_is_lone():
                                             unit("W", "sw", type="LMG", isolated=True, pocket="A")]})
     with pytest.raises(DomainError) as caught:
         escape.finish(make_ctx(state), state, "german")
-    assert "L: 8-0 leader" in caught.value.message
+    assert "8-0 leader (isolated in pocket A)" in caught.value.message
 
 
 # --- 8. 1.621: a fortification bought by mistake cannot be given back on the page ---------------------

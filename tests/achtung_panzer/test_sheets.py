@@ -98,7 +98,7 @@ def test_retained_roster(state):
     kinds = [row["kind"] for row in ctx["rows"]]
     assert kinds == ["Leader"] * 3 + ["Squad"] * 12
     assert [row["type"] for row in ctx["rows"][:3]] == ["9-2", "8-1", "8-0"]  # best first
-    assert ctx["rows"][0]["rg"] == "p1 (I1 1st line Coy)" and ctx["rows"][0]["status"] == "ok"
+    assert ctx["rows"][0]["rg"] == "RG I1 (1st line Coy)" and ctx["rows"][0]["status"] == "ok"
     assert ctx["counts"] == [{"kind": "Leader", "count": "3"}, {"kind": "Squad", "count": "12"}]
 
 

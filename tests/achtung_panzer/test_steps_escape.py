@@ -160,7 +160,7 @@ def test_a_lone_isolated_smc_must_attempt_escape_before_the_step_is_done():
                     unit("S", "squad", isolated=True, pocket="B")])
     with pytest.raises(DomainError) as caught:
         escape.finish(make_ctx(state), state, "german")
-    assert caught.value.field == "step" and "L: 8-0 leader" in caught.value.message
+    assert caught.value.field == "step" and "8-0 leader (isolated in pocket A)" in caught.value.message
     assert "M:" not in caught.value.message
     run(STEP, state, "german", {"action": "roll", "stacks": [{"units": ["L"]}]}, dice={key("L"): [3, 3]})
     escape.finish(make_ctx(state), state, "german")  # M and S may stay in their pocket (1.606)

@@ -124,8 +124,8 @@ def test_the_panel_shows_the_viewers_side_only(club, people):
     assert "German: your side" in pages["rita"] and "Allied: your side" in pages["rita"]
     assert 'id="ap-roster-h"' in pages["alice"] and "5/31P" in pages["bob"]  # this system's panel
     # bob's purchase (A4 Pz IIIF) and CPP left (8 − 7 = 1) never reach alice's page.
-    assert "Pz IIIF" not in pages["alice"] and "German A4" not in pages["alice"]
-    assert "German A4" in pages["bob"]
+    assert "Pz IIIF" not in pages["alice"] and "RG A4" not in pages["alice"]
+    assert "RG A4 (" in pages["bob"]
 
 
 @pytest.mark.django_db

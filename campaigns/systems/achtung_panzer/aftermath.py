@@ -128,7 +128,8 @@ def cvp_sustained(ctx, lost, total, unlisted, required: bool, path: str = "cvp_u
     if missing and unlisted is None:
         if not required:
             return None
-        raise DomainError(path, f"Enter the CVP of {', '.join(words.unit_label(u) for u in missing)}: the club's "
+        named = words.names_for(ctx.state, ctx.record.side)
+        raise DomainError(path, f"Enter the CVP of {', '.join(words.unit_label(u, named) for u in missing)}: the club's "
                                 f"CVP list (A26.2) has no value for {words.kinds_words(missing, uncovered(ctx, missing))}.")
     return sum(values[u["kind"]] for u in lost if u.get("kind") in values) + (unlisted or 0)
 

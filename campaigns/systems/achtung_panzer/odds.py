@@ -55,5 +55,6 @@ def _name_leaders(state: dict, side: str, ctx, roll, entry: dict) -> None:
     for outcome in entry["outcomes"]:
         who = candidates(ctx, state, side, pend, outcome["outcome"])
         if outcome["outcome"] != "None":
-            names = ", ".join(words.unit_label(u) for u in who) or "no leader retained"
+            named = words.names_for(state, side)
+            names = ", ".join(words.unit_label(u, named) for u in who) or "no leader retained"
             outcome["outcome"] = f"{outcome['outcome']}: {names}"

@@ -214,6 +214,10 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
         from .steps.leaders import resolve_data
 
         return resolve_data(dict(data))
+    if kind == "ap.1.6132" and "afv_weapons" in data:  # the page asks SW and AFV weapons apart
+        data = dict(data)
+        afv = data.pop("afv_weapons")
+        return dict(data, weapons=[*(data.get("weapons") or []), *afv])
     if kind == "ap.retained" and data.get("action") in ("update", "remove"):
         return retained_changes(view, side, data)
     if kind == "ap.joint" and "control" in data:
@@ -233,11 +237,11 @@ def aftermath_form(ctx, view: dict, side: str) -> tuple:
     fate_labels = tuple(aftermath.FATE_WORDS.items())
     status_labels = choice_words(retained.STATUSES, words.STATUS_WORDS)
     platoons = sorted({u["platoon"] for u in units if u.get("kind") in aftermath.AFV and u.get("platoon")})
-    by_id = {p["id"]: p for p in private(view, side)["purchases"]}
+    names = words.names_for(view, side)
     fields = [
         Field("units", "list", label="Your units", key="unit", widget="pick", rows=tuple(rows), required=False,
               default=[], item=Field("entry", "object", fields=(
-                  Field("unit", **unit_choices(units)),
+                  Field("unit", **unit_choices(units, view, side)),
                   Field("fate", "choice", choices=aftermath.FATES, labels=fate_labels, label="Fate", default="kept"),
                   Field("status", "choice", choices=retained.STATUSES, labels=status_labels, label="State",
                         default="ok", help="Wounded leader, heroic, malfunctioned weapon, immobilized, abandoned, "
@@ -256,13 +260,13 @@ def aftermath_form(ctx, view: dict, side: str) -> tuple:
         fields.append(Field("platoons_on_map", "list", label="AFV platoons that had an AFV on the map (1.6142)",
                             required=False, default=list(platoons),
                             item=Field("platoon", "choice", choices=tuple(platoons), labels=tuple(
-                                (p, words.purchase_words(by_id[p]) if p in by_id else p) for p in platoons)),
+                                (p, names.rg(p)) for p in platoons)),
                             help="Untick a platoon held entirely off the map this half-day."))
     oba = aftermath.oba_in_use(view, side)
     if oba:
         fields.append(Field("oba_fired", "list", label="OBA modules that fired a Fire Mission (CG4)", required=False,
                             default=[], item=Field("purchase", "choice", choices=tuple(p["id"] for p in oba),
-                                                   labels=tuple((p["id"], words.purchase_words(p)) for p in oba)),
+                                                   labels=tuple((p["id"], names.rg(p["id"])) for p in oba)),
                             help="A module that fired none is retained for the next half-day."))
     fields.append(Field("added", "list", label="Units gained in play", required=False, default=[], max=10,
                         rows=({}, {}), item=Field("entry", "object", fields=(
@@ -305,9 +309,10 @@ def _unit_fields(view: dict, side: str, unit: dict) -> tuple:
     """What a retained unit is, each field starting from `unit` (its current values, or a new
     unit's defaults): an edit changes only what the person changes."""
     bought = private(view, side)["purchases"]
-    rgs = [(p["id"], words.purchase_words(p)) for p in bought]
+    names = words.names_for(view, side)
+    rgs = [(p["id"], names.rg(p["id"])) for p in bought]
     if unit.get("rg") and unit["rg"] not in {p["id"] for p in bought}:
-        rgs.append((unit["rg"], f"RG {unit['rg']}"))
+        rgs.append((unit["rg"], names.rg(unit["rg"])))
     return (
         Field("kind", "choice", choices=retained.KINDS, required=False, label="Kind", default=unit.get("kind"),
               labels=choice_words(retained.KINDS, words.KIND_WORDS)),
@@ -342,11 +347,11 @@ def retained_form(ctx, view: dict, side: str, initial: dict) -> tuple:
                 *(f.but(required=True) if f.name in ("kind", "type") else f for f in fields), _REASON)
     unit = next((u for u in units if u["id"] == initial.get("id")), None)
     if unit is None:  # pick the unit first
-        return (Field("id", "choice", label="Unit", **unit_choices(units)),)
+        return (Field("id", "choice", label="Unit", **unit_choices(units, view, side)),)
     return (
         hidden("id", unit["id"]),
         Field("action", "choice", choices=("update", "remove"), widget="radios", default="update", label="What to do",
-              labels=(("update", f"Change {words.unit_words(unit)}"),
+              labels=(("update", f"Change the {words.unit_words(unit, words.names_for(view, side))}"),
                       ("remove", "Remove it from your retained units (eliminated, lost, recombined …)"))),
         *_unit_fields(view, side, unit), _REASON,
     )

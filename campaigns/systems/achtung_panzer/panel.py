@@ -56,15 +56,17 @@ def _roster_line(line: dict) -> dict:
 def _side(side: str, private: dict) -> dict:
     purchases = private.get("purchases", [])
     units = private.get("retained", [])
+    names = words.Names(private)
     groups = []
     for purchase in purchases:
         mine = [u for u in units if u.get("rg") == purchase["id"]]
-        groups.append({"title": words.purchase_words(purchase), "what": _purchase_line(purchase),
-                       "units": [words.unit_label(u) for u in mine]})
+        groups.append({"title": names.rg(purchase["id"]), "what": _purchase_line(purchase),
+                       "units": [names.unit(u, with_rg=False) + words.flags(u) for u in mine]})
     loose = [u for u in units if u.get("rg") not in {p["id"] for p in purchases}]
     if loose:
-        groups.append({"title": "Other units", "what": "", "units": [words.unit_label(u) for u in loose]})
-    rolls = [dict(text=words.roll_sentence(r), half_day=r.get("half_day")) for r in reversed(private.get("rolls", []))]
+        groups.append({"title": "Other units", "what": "", "units": [names.label(u) for u in loose]})
+    rolls = [dict(text=words.roll_sentence(r, names), half_day=r.get("half_day"))
+             for r in reversed(private.get("rolls", []))]
     return {
         "slug": side, "name": words.SIDE_WORDS.get(side, side),
         "points": [("CPP", private.get("cpp")), ("FPP", private.get("fpp")), ("ELR", private.get("elr")),

@@ -132,7 +132,7 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
     units = private(view, side)["retained"]
     return (
         Field("units", "list", label="Units eliminated", required=False, default=[],
-              item=Field("unit", "choice", **unit_choices(units))),
+              item=Field("unit", "choice", **unit_choices(units, view, side))),
         *cvp_fields(ctx, units, 1000)[1],
         Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
     )

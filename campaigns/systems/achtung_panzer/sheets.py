@@ -14,6 +14,8 @@ from pathlib import Path
 from campaigns.systems.base import SheetDef
 from campaigns.tables import TableSet
 
+from . import words
+
 SIDES = ("allied", "german")
 NAMES = {"allied": "Allied", "german": "German"}
 _BOOK = TableSet.load(Path(__file__).resolve().parent / "tables")
@@ -195,14 +197,14 @@ def retained_roster(view: dict) -> dict:
     side, private = _side(view)
     if private is None:
         return {"side": None, "rows": []}
-    rg_names = {p.get("id"): f"{p.get('rg') or ''} {_group_type(p)}".strip() for p in private.get("purchases", [])}
+    names = words.Names(private)
     order = {k: i for i, k in enumerate(KIND_ORDER)}
     units = sorted(private.get("retained", []), key=lambda u: (
         order.get(u.get("kind"), 99), _number(u.get("rg")), _leader_rank(u.get("type", "")), _number(u.get("id"))))
     rows = [{
         "id": u.get("id", ""), "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""), "type": u.get("type", ""),
         "nationality": (u.get("nationality") or "").capitalize(),
-        "rg": f"{u['rg']} ({rg_names[u['rg']]})" if u.get("rg") in rg_names else (u.get("rg") or ""),
+        "rg": names.rg(u["rg"]) if u.get("rg") else "",
         "status": u.get("status", ""), "isolated": "isolated" if u.get("isolated") else "",
         "captured": "captured" if u.get("captured") else "", "note": u.get("note", ""),
     } for u in units]

@@ -77,9 +77,11 @@ class AchtungPanzer(GameSystem):
     sides = (SideDef("allied", "Allied"), SideDef("german", "German"))
     variants = _variants()
     option_fields = (
-        Field("balance", "choice", label="1.31 balance", choices=("none", "allied", "german"), required=False,
-              default="none", help="If both players want to play the same side: that side's opponent starts "
-                                   "with ELR 4 (1.31)."),
+        Field("balance", "choice", label="Both players want the same side (1.31)", choices=("none", "allied", "german"),
+              required=False, default="none",
+              labels=(("none", "No: nothing changes"), ("allied", "Both want the Allies: the German side starts with ELR 4"),
+                      ("german", "Both want the Germans: the Allied side starts with ELR 4")),
+              help="1.31: that side's opponent starts with ELR 4."),
     )
     result_fields = halfday.RESULT_FIELDS
     event_kinds = (*_step_kinds(), *OWN_KINDS)
@@ -102,6 +104,16 @@ class AchtungPanzer(GameSystem):
                                      int(ctx.value("balance.same_side.opponent_elr")))
 
     def apply(self, state, record, ctx):
+        names = words.names_for(state, record.side) if record.side in SIDES else None
+        try:
+            self._apply(state, record, ctx)
+        except DomainError as error:
+            if names is not None:  # units and RGs named as the side names them, never by id
+                error.message = words.name_ids(error.message, names)
+                error.args = (f"{error.field}: {error.message}",)
+            raise
+
+    def _apply(self, state, record, ctx):
         sequence.progress(state, ctx)  # steps that became skippable since (e.g. right after the start)
         if record.kind == "ap.retained":
             sequence.apply_retained(state, record, ctx)
@@ -166,12 +178,24 @@ class AchtungPanzer(GameSystem):
             return []
         return sequence.follow_ups(state, record)
 
+    def submitted_words(self, view, record):
+        from . import said
+
+        return said.submitted_words(view, record)
+
+    def history_text(self, record, view):
+        from . import said
+
+        return said.history_words(view, record)
+
     def roll_label(self, view, key):
         return words.key_words(key, view)
 
     def describe_roll(self, view, data):
-        report = words.find_report(view, data.get("key", ""))
-        return words.roll_sentence(report) if report else None
+        key = data.get("key", "")
+        report = words.find_report(view, key)
+        side = key.split("/")[3] if key.count("/") >= 3 else None
+        return words.roll_sentence(report, words.names_for(view, side)) if report else None
 
     def procedure(self, state, sides):
         """The viewer's own steps one by one; of a side the viewer may not read, only where it stands
@@ -321,7 +345,7 @@ class AchtungPanzer(GameSystem):
             return "Steps with nothing to decide done" + (" (map actions confirmed)" if data.get("checklists") else "")
         if record.kind == "ap.purchase":
             if data.get("action") == "remove":
-                return f"Purchase {data.get('purchase')} given back"
+                return "A purchase given back (1.619)"
             return f"RG {data.get('rg')} bought" + (" (on map)" if data.get("on_map") else "") + (
                 " (reserve)" if data.get("reserve") else "")
         if record.kind == "ap.declare":

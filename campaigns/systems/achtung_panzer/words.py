@@ -40,17 +40,119 @@ def plain(value) -> str:
     return str(value).replace("_", " ")
 
 
-def unit_words(unit: dict) -> str:
-    """"467 squad, RG p3" / "8-1 leader (wounded)"."""
+def _id_number(ident) -> int:
+    """"u12" -> 12: ids are numbered in order of creation (one counter per side)."""
+    digits = "".join(ch for ch in str(ident or "") if ch.isdigit())
+    return int(digits) if digits else 10**9
+
+
+def ordinal(n: int) -> str:
+    suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
+    return f"{n}{suffix}"
+
+
+def what_unit(unit: dict) -> str:
+    """"467 squad", "8-1 leader", "37* Inf Gun" (a type that already says its kind says it once)."""
     kind = KIND_WORDS.get(unit.get("kind"), plain(unit.get("kind") or "unit"))
-    text = f"{unit.get('type') or ''} {kind}".strip()
-    if unit.get("rg"):
-        text += f", RG {unit['rg']}"
-    flags = [STATUS_WORDS.get(unit.get("status"), plain(unit.get("status")))] if unit.get("status") not in (None, "ok") else []
-    flags += ["isolated" + (f" in pocket {unit['pocket']}" if unit.get("pocket") else "")] if unit.get("isolated") else []
-    flags += ["captured"] if unit.get("captured") else []
-    flags += ["fanatic"] if unit.get("fanatic") else []
-    return text + (f" ({', '.join(flags)})" if flags else "")
+    kind_type = (unit.get("type") or "").strip()
+    if kind_type and kind.lower() in kind_type.lower().split():
+        return kind_type
+    return f"{kind_type} {kind}".strip()
+
+
+def flags(unit: dict) -> str:
+    found = [STATUS_WORDS.get(unit.get("status"), plain(unit.get("status")))] if unit.get("status") not in (None, "ok") else []
+    found += ["isolated" + (f" in pocket {unit['pocket']}" if unit.get("pocket") else "")] if unit.get("isolated") else []
+    found += ["captured"] if unit.get("captured") else []
+    found += ["fanatic"] if unit.get("fanatic") else []
+    return f" ({', '.join(found)})" if found else ""
+
+
+class Names:
+    """How the players name a side's RGs and units, from that side's records only: an RG by its
+    table id and type, "RG I2 (1st Line Coy)", with its ordinal when the side has several of one
+    ("2nd RG I2 (1st Line Coy)", in the order bought); a unit by type and kind with its ordinal
+    among those of its RG, "2nd 467 squad of RG I2 (1st Line Coy)" (eliminated ones keep their
+    place, so a name does not move when another unit is lost). Ids stay inside forms."""
+
+    def __init__(self, private: dict | None):
+        private = private or {}
+        self.purchases = {p["id"]: p for p in private.get("purchases", []) if p.get("id")}
+        self._rg: dict[str, str] = {}
+        seen: dict[tuple, list] = {}
+        for p in sorted(self.purchases.values(), key=lambda p: _id_number(p["id"])):
+            seen.setdefault((p.get("nationality"), p.get("rg") or p.get("note") or ""), []).append(p["id"])
+        for ids in seen.values():
+            for n, ident in enumerate(ids, 1):
+                base = self._rg_base(self.purchases[ident])
+                self._rg[ident] = f"{ordinal(n)} {base}" if len(ids) > 1 else base
+        self._unit: dict[str, tuple[int, int]] = {}
+        groups: dict[tuple, list] = {}
+        placed: set = set()
+        for unit in [*private.get("retained", []), *private.get("eliminated", [])]:
+            key = (unit.get("rg"), unit.get("kind"), (unit.get("type") or "").strip())
+            if unit.get("id") and unit["id"] not in placed:
+                placed.add(unit["id"])
+                groups.setdefault(key, []).append(unit["id"])
+        self.units = {u["id"]: u for u in [*private.get("eliminated", []), *private.get("retained", [])]
+                      if u.get("id")}
+        for ids in groups.values():
+            ids.sort(key=_id_number)
+            for n, ident in enumerate(ids, 1):
+                self._unit[ident] = (n, len(ids))
+
+    @staticmethod
+    def _rg_base(p: dict) -> str:
+        what = p.get("group_type") or p.get("note") or ""
+        if p.get("nationality") == "british":
+            what = f"British {what}".strip()
+        if p.get("rg"):
+            return f"RG {p['rg']}" + (f" ({what})" if what else "")
+        return f"RG {what}" if what else "an RG"
+
+    def rg(self, purchase_id) -> str:
+        if purchase_id in self._rg:
+            return self._rg[purchase_id]
+        return "no RG" if not purchase_id else "an RG no longer on the list"
+
+    def unit(self, unit: dict, with_rg: bool = True) -> str:
+        """"2nd 467 squad of RG I2 (1st Line Coy)"; without its RG inside a list headed by it."""
+        n, of = self._unit.get(unit.get("id"), (1, 1))
+        text = (f"{ordinal(n)} " if of > 1 else "") + what_unit(unit)
+        if with_rg and unit.get("rg"):
+            text += f" of {self.rg(unit['rg'])}"
+        return text
+
+    def label(self, unit: dict) -> str:
+        """A unit as a choice: its name and its state."""
+        return self.unit(unit) + flags(unit)
+
+
+_AN_ID = re.compile(r"\b([upf]\d+)\b")
+
+
+def name_ids(text: str, names: Names) -> str:
+    """A sentence written with the side's unit and RG ids ("u12's MA …", "p7 was not bought …")
+    with each named as the side names it; an id it does not know stays."""
+    def one(match):
+        ident = match.group(1)
+        if ident in names.units:
+            opening = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":"))
+            return ("The " if opening else "the ") + names.unit(names.units[ident])
+        if ident in names.purchases:
+            return names.rg(ident)
+        return ident
+    return _AN_ID.sub(one, text)
+
+
+def names_for(state: dict, side: str | None) -> Names:
+    sides = ((state or {}).get("game") or {}).get("sides") or {}
+    return Names(sides.get(side))
+
+
+def unit_words(unit: dict, names: Names | None = None) -> str:
+    """"2nd 467 squad of RG I2 (1st Line Coy) (wounded)"."""
+    return (names or Names(None)).unit(unit) + flags(unit)
 
 
 KINDS_PLURAL = {
@@ -76,16 +178,16 @@ def kinds_words(units, kinds) -> str:
     return join_words(out)
 
 
-def unit_label(unit: dict) -> str:
-    """A unit as a choice: its id (to tell identical counters apart) and what it is."""
-    return f"{unit['id']}: {unit_words(unit)}"
+def unit_label(unit: dict, names: Names | None = None) -> str:
+    """A unit as a choice or in a sentence: its name and its state."""
+    return (names or Names(None)).label(unit)
 
 
-def purchase_words(purchase: dict) -> str:
-    """"RG p3, French I2 1st Line Coy"."""
-    what = " ".join(x for x in (NATIONALITY_WORDS.get(purchase.get("nationality"), ""), purchase.get("rg") or "",
-                                purchase.get("group_type") or purchase.get("note") or "") if x)
-    return f"RG {purchase['id']}, {what}" if what else f"RG {purchase['id']}"
+def purchase_words(purchase: dict, names: Names | None = None) -> str:
+    """"RG I2 (1st Line Coy)", "2nd RG A1 (…)" (names: the side's own, for the ordinal)."""
+    if names is not None and purchase.get("id") in names.purchases:
+        return names.rg(purchase["id"])
+    return Names._rg_base(purchase)
 
 
 # --- rolls ---------------------------------------------------------------------------------
@@ -145,22 +247,34 @@ def roll_result(report: dict) -> str:
     return ""
 
 
-def roll_sentence(report: dict) -> str:
+def roll_sentence(report: dict, names: Names | None = None) -> str:
     """"RG strength: I2 — DR 5 + 2 = 7 −1 (Historical DRM) = 6 → full strength"."""
     dice = report.get("dice") or []
     shown = " + ".join(map(str, dice))
     if len(dice) > 1:
         shown += f" = {report.get('original')}"
     outcome = roll_result(report)
-    label = subject_words(report.get("label") or "")
+    label = subject_words(report.get("label") or "", names)
     return f"{label}: {_dice_name(report.get('expr'))} {shown}{_modifiers(report)}" + (f" → {outcome}" if outcome else "")
 
 
-_SUBJECT = re.compile(r"\(([ug]\d+(?:\+[ug]\d+)*)\)")
+_SUBJECT = re.compile(r" ?\(([upg]\d+(?:\+[upg]\d+)*)\)")
+_RG_ID = re.compile(r"\bRG (p\d+)\b")
 
 
-def subject_words(label: str) -> str:
-    return _SUBJECT.sub(lambda m: "(" + m.group(1).replace("+", ", ") + ")", label)
+def subject_words(label: str, names: Names | None = None) -> str:
+    """A roll's label as recorded (units named by id, "Escape (u12+u13)") with the units and RGs
+    named as the players name them."""
+    def one(ident):
+        if names is not None and ident in names.units:
+            return names.unit(names.units[ident])
+        if names is not None and ident in names.purchases:
+            return names.rg(ident)
+        return ident
+    label = _SUBJECT.sub(lambda m: ": " + ", ".join(one(i) for i in m.group(1).split("+")), label)
+    if names is not None:
+        label = _RG_ID.sub(lambda m: names.rg(m.group(1)) if m.group(1) in names.purchases else m.group(0), label)
+    return label
 
 
 def find_report(view: dict, key: str) -> dict | None:
@@ -211,11 +325,10 @@ def key_words(key: str, view: dict | None = None) -> str:
 
 
 def _subject(head: str, view: dict | None, side: str) -> str:
-    private = (((view or {}).get("game") or {}).get("sides") or {}).get(side) or {}
-    for purchase in private.get("purchases", []):
-        if purchase.get("id") == head:
-            return purchase_words(purchase)
-    for unit in private.get("retained", []) + private.get("eliminated", []):
-        if unit.get("id") == head:
-            return unit_label(unit)
+    names = names_for(view, side)
+    if head in names.purchases:
+        return names.rg(head)
+    parts = head.split("+")
+    if all(p in names.units for p in parts):
+        return ", ".join(names.unit(names.units[p]) for p in parts)
     return head.replace("+", ", ")

@@ -400,7 +400,7 @@ def form_immobilization(ctx, view, side):
         fields.append(Field("at_table", "list", label="Shock/UK and bogged AFVs (1.6131b-c)", key="afv", widget="pick",
                             rows=tuple({"afv": u["id"], "_on": True} for u in at_table), required=False, default=[],
                             item=Field("entry", "object", fields=(
-                                Field("afv", **unit_choices(at_table)),
+                                Field("afv", **unit_choices(at_table, view, side)),
                                 Field("outcome", "choice", choices=tuple(k for k, _ in AT_TABLE_WORDS),
                                       labels=AT_TABLE_WORDS, label="How it ended"),
                             )), help="Roll these at the table with the ASL rules (C7.47, D8.3) and say how each "
@@ -410,8 +410,8 @@ def form_immobilization(ctx, view, side):
         fields.append(Field("remanned", "list", label="Remanning abandoned AFVs (1.6131a)", key="afv", widget="pick",
                             rows=tuple({"afv": u["id"]} for u in abandoned), required=False, default=[],
                             item=Field("entry", "object", fields=(
-                                Field("afv", **unit_choices(abandoned)),
-                                Field("by", "choice", label="Manned by", **unit_choices(crews)),
+                                Field("afv", **unit_choices(abandoned, view, side)),
+                                Field("by", "choice", label="Manned by", **unit_choices(crews, view, side)),
                             )), help="Tick an AFV to reman it; it is then manned and must roll if immobilized."))
     if immobile:
         fields.append(Field("rolls", "list", label="Immobilization removal dr (1.6131d)", key="afv", widget="pick",
@@ -420,7 +420,7 @@ def form_immobilization(ctx, view, side):
                                         "inexperienced_crew": "Inexperienced crew" in (u.get("note") or "")}
                                        for u in immobile),
                             item=Field("entry", "object", fields=(
-                                Field("afv", **unit_choices(immobile)),
+                                Field("afv", **unit_choices(immobile, view, side)),
                                 Field("armor_leader_drm", "int", required=False, default=0, min=-5, max=5,
                                       label="Armor leader DRM"),
                                 Field("non_qualified", "bool", required=False, default=False,
@@ -434,16 +434,27 @@ def form_immobilization(ctx, view, side):
 def form_repair(ctx, view, side):
     weapons = _malfunctioned_weapons(view, side)
     afvs = _malfunctioned_afvs(view, side)
-    rows = [{"unit": u["id"], "_on": True} for u in weapons] + [{"unit": u["id"], "_on": True} for u in afvs]
-    return (Field("weapons", "list", label="Weapons to repair", key="unit", widget="pick", rows=tuple(rows),
-                  required=False, default=[], item=Field("entry", "object", fields=(
-                      Field("unit", **unit_choices(weapons + afvs)),
-                      Field("weapon", required=False, default="", max_length=20, label="Vehicular weapon",
-                            help="For an AFV: MA, CMG, BMG …"),
-                      Field("main_armament", "bool", required=False, default=False, label="It is the MA"),
-                      Field("non_qualified", "bool", required=False, default=False,
-                            label="Only non-qualified use possible (+1)"),
-                  )), help="Every malfunctioned SW, Gun or vehicular weapon rolls; name the AFV's weapon."),)
+    non_qualified = Field("non_qualified", "bool", required=False, default=False,
+                          label="Only non-qualified use possible (+1)")
+    fields = []
+    if weapons:  # a SW or Gun is the weapon itself: nothing to name
+        fields.append(Field("weapons", "list", label="Malfunctioned SW and Guns", key="unit", widget="pick",
+                            rows=tuple({"unit": u["id"], "_on": True} for u in weapons), required=False, default=[],
+                            item=Field("entry", "object", fields=(
+                                Field("unit", **unit_choices(weapons, view, side)), non_qualified)),
+                            help="Each one rolls (1.6132): repaired, or eliminated."))
+    if afvs:
+        fields.append(Field("afv_weapons", "list", label="AFVs with a malfunctioned weapon", key="unit", widget="pick",
+                            rows=tuple({"unit": u["id"], "_on": True} for u in afvs), required=False, default=[],
+                            item=Field("entry", "object", fields=(
+                                Field("unit", **unit_choices(afvs, view, side)),
+                                Field("weapon", required=False, default="", max_length=20,
+                                      label="Which weapon (MA, CMG, BMG …)"),
+                                Field("main_armament", "bool", required=False, default=False,
+                                      label="It is the main armament (MA): disabled, the AFV is recalled"),
+                                non_qualified)),
+                            help="Each rolls (1.6132): repaired, or disabled."))
+    return tuple(fields)
 
 
 def form_captured(ctx, view, side):
@@ -451,7 +462,7 @@ def form_captured(ctx, view, side):
     return (Field("vehicular", "list", label="Weapons of captured AFVs", key="unit", widget="pick",
                   rows=tuple({"unit": u["id"], "_on": True} for u in afvs), required=False, default=[],
                   item=Field("entry", "object", fields=(
-                      Field("unit", **unit_choices(afvs)),
+                      Field("unit", **unit_choices(afvs, view, side)),
                       Field("weapon", max_length=20, label="Weapon", help="MA, CMG, BMG …"),
                       Field("malfunctioned", "bool", required=False, default=False, label="Already malfunctioned"),
                   )), help="Captured SW and Guns are rolled for on their own."),)

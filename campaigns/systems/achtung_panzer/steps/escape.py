@@ -193,7 +193,7 @@ def finish(ctx, state, side):
         raise DomainError("step", "An escape result still waits for what happens to its units.")
     lone = _lone_smc(state, side)
     if lone:
-        names = ", ".join(words.unit_label(u) for u in lone)
+        names = ", ".join(words.unit_label(u, words.names_for(state, side)) for u in lone)
         raise DomainError("step", f"Isolated, lone SMC must attempt escape (1.606): {names}.")
 
 
@@ -201,6 +201,7 @@ def finish(ctx, state, side):
 
 def form(ctx, view, side):
     pend = pending_for(view, side, "1.6063")
+    names = words.names_for(view, side)
     if pend is not None:
         rows = []
         for stack in pend["stacks"]:
@@ -208,7 +209,7 @@ def form(ctx, view, side):
             what = stack["result"] + (" — Heat of Battle (A15): anything but hero creation or battle hardening "
                                       "eliminates the unit (1.6064)" if stack["heat_of_battle"] else "")
             rows.append({"stack": stack["stack"], "unit": units[0]["id"] if len(units) == 1 else None,
-                         "_label": f"Stack {', '.join(u['id'] for u in units)}: {what}"})
+                         "_label": f"Stack of {words.join_words(names.unit(u) for u in units)}: {what}"})
         everyone = [u for stack in pend["stacks"] for uid in stack["units"] if _has(view, side, uid)
                     for u in [unit_by_id(view, side, uid, "stack")]]
         return (
@@ -216,7 +217,7 @@ def form(ctx, view, side):
             Field("outcomes", "list", label="What the affected units become", key="stack", rows=tuple(rows),
                   item=Field("outcome", "object", fields=(
                       Field("stack"),
-                      Field("unit", "choice", label="Affected unit (Random Selection)", **unit_choices(everyone)),
+                      Field("unit", "choice", label="Affected unit (Random Selection)", **unit_choices(everyone, view, side)),
                       Field("becomes", required=False, default="", max_length=20, label="Becomes",
                             help="Its new type (ASL replacement, Casualty Reduction, A15); empty if eliminated."),
                       Field("hero", "bool", required=False, default=False, label="Heat of Battle created a hero (A15)",
@@ -230,7 +231,7 @@ def form(ctx, view, side):
         hidden("action", "roll"),
         Field("stacks", "list", label="Stacks attempting escape", rows=rows, max=len(untried),
               item=Field("stack", "object", fields=(
-                  Field("units", "list", label="Units", item=Field("unit", "choice", **unit_choices(untried))),
+                  Field("units", "list", label="Units", item=Field("unit", "choice", **unit_choices(untried, view, side))),
                   Field("leader_drm", "int", required=False, default=0, min=-5, max=5,
                         label="(Armor-) leader/heroic DRM", help="Not for a lone SMC."),
                   Field("distance", "choice", required=False, default="farther", label="Nearest friendly non-isolated hex",

@@ -12,6 +12,7 @@ from campaigns.schema import Field
 
 from .. import common, words
 from .base import DONE, Step
+from .fortifications import fortification_labels
 from .helpers import choice_words, done_list, done_marker, mods, table_mod
 
 KINDS = ("wire", "mines", "entrenchment", "at_ditch", "roadblock")
@@ -91,9 +92,7 @@ def form(ctx, view, side):
                   Field("both_sides_controlled", "bool", required=False, default=False,
                         label="Roadblock: you control both Locations of its hexside"),
                   Field("fortification", "choice", required=False, default="", label="One of your own",
-                        choices=tuple(f["id"] for f in own),
-                        labels=tuple((f["id"], f"{f['id']}: {f.get('type')}"
-                                      + (f" at {f['location']}" if f.get("location") else "")) for f in own)),
+                        choices=tuple(f["id"] for f in own), labels=fortification_labels(own)),
               )),
               help="Leave the rows empty if you remove nothing this time."
               + (f" Already rolled for: {', '.join(f'{_kind_words(k)} in {loc}' for k, loc in tried)}." if tried else "")),

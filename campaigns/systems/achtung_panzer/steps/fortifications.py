@@ -184,8 +184,21 @@ def form_remove(ctx, view, side):
         Field("action", "str", required=False, default="remove", widget="hidden"),
         Field("fortification", "choice", label="Fortification to give back", choices=tuple(f["id"] for f in mine),
               default=mine[-1]["id"] if mine else None, widget="radios",
-              labels=tuple((f["id"], f"{fortification_words(f)}: {f['cost']} FPP back") for f in mine)),
+              labels=tuple((i, f"{text}: {f['cost']} FPP back") for (i, text), f in zip(fortification_labels(mine), mine))),
     )
+
+
+def fortification_labels(forts: list[dict]) -> tuple:
+    """(id, words) of each fortification, the same words told apart by their order: "Wire, the 2nd"."""
+    from ..words import ordinal
+
+    said = [fortification_words(f) for f in forts]
+    out = []
+    for i, (f, text) in enumerate(zip(forts, said)):
+        if said.count(text) > 1:
+            text = f"{text}, the {ordinal(said[:i + 1].count(text))}"
+        out.append((f["id"], text))
+    return tuple(out)
 
 
 def fortification_words(f: dict) -> str:

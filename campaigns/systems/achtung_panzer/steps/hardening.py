@@ -117,7 +117,7 @@ def form(ctx, view, side):
     for unit in candidates(view, side):
         elite = is_elite(view, side, unit)
         note = " — elite: becomes fanatic for the next scenario" if elite else ""
-        rows.append({"unit": unit["id"], "_label": words.unit_label(unit) + note})
+        rows.append({"unit": unit["id"], "_label": words.unit_label(unit, words.names_for(view, side)) + note})
     why = f"{pend['mmc']} by the DR" + (f" + {pend['heroes']} for the heroes eliminated" if pend["heroes"] else "")
     return (
         hidden("action", "harden"),

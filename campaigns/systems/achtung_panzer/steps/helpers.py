@@ -167,11 +167,14 @@ def hidden(name: str, value) -> "Field":
     return Field(name, "str", required=False, default=value, widget="hidden")
 
 
-def unit_choices(units) -> dict:
-    """choices/labels of a unit Field: each unit by id, shown in words."""
+def unit_choices(units, view: dict | None = None, side: str | None = None) -> dict:
+    """choices/labels of a unit Field: each unit by id, shown by the name the players give it
+    (words.Names, from the side's own records in `view`)."""
     from .. import words
 
-    return {"choices": tuple(u["id"] for u in units), "labels": tuple((u["id"], words.unit_label(u)) for u in units)}
+    names = words.names_for(view, side) if view is not None else None
+    return {"choices": tuple(u["id"] for u in units),
+            "labels": tuple((u["id"], words.unit_label(u, names)) for u in units)}
 
 
 def choice_words(choices, words_map) -> tuple:

@@ -304,38 +304,48 @@ def form_hardening(ctx, view, side):
     if heroic:
         fields.append(HEROIC.but(key="unit", rows=tuple({"unit": u["id"]} for u in heroic),
                                  item=HEROIC.item.but(fields=(
-                                     Field("unit", **unit_choices(heroic)),
+                                     Field("unit", **unit_choices(heroic, view, side)),
                                      Field("becomes", required=False, default="", max_length=20, label="Becomes",
                                            help="The leader type he battle hardens to (a 10-3 just loses his heroic status)."),
                                  ))))
     promotable = _promotable(view, side)
     if promotable:
         fields.append(Field("promote", "choice", required=False, label="Leader to exchange (1.6114)",
-                            **unit_choices(promotable),
+                            **unit_choices(promotable, view, side),
                             help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0."))
     return tuple(fields)
 
 
 def _resolve_form(ctx, view, side, pend):
-    """One choice per outcome and leader: "keep the −2: final DR 3 → 9-1 hardens: u12 9-1 leader"."""
+    """One choice per outcome and leader, as a sentence: "Keep the −2 (won this half-day): final DR
+    3, the table names a 9-2; you have none, so your lowest, the 8-0 leader of RG I2 (…),
+    battle hardens"."""
     full = table_mod_value(ctx, _table_id(pend["nationality"]), "won_this_half_day")
     reduced = int(ctx.value("battle_hardening.leader_win_drm_reduced"))  # both may be house rules
-    what_of = {"full": f"keep the {_signed(full)} (won this half-day)", "reduced": f"apply only {_signed(reduced)}",
-               "ignore": f"ignore the {_signed(full)}", "none": "the DR as rolled"}
+    what_of = {"full": f"Keep the {_signed(full)} (won this half-day)", "reduced": f"Apply only {_signed(reduced)}",
+               "ignore": f"Ignore the {_signed(full)}", "none": "The DR as rolled"}
+    names = words.names_for(view, side)
     options = []
     for name, outcome in pend["outcomes"].items():
         who = candidates(ctx, view, side, pend, outcome["leader"])
-        head = f"{what_of[name]}: final DR {outcome['final']} → {outcome['leader']}"
+        table = outcome["leader"]
+        head = f"{what_of[name]}: final DR {outcome['final']}"
+        if table == NONE:
+            options.append((f"{name}|", f"{head}: no leader battle hardens"))
+            continue
         if not who:
-            options.append((f"{name}|", f"{head}: no retained leader hardens"))
+            options.append((f"{name}|", f"{head}, the table names a {table}: you retain no leader who can harden"))
         for unit in who:
-            options.append((f"{name}|{unit['id']}", f"{head}: {words.unit_label(unit)} hardens"))
+            how = (f"the table names a {table}: your {words.unit_label(unit, names)}"
+                   if unit.get("type") == table else
+                   f"the table names a {table}; you have none, so your lowest, the {words.unit_label(unit, names)},")
+            options.append((f"{name}|{unit['id']}", f"{head}, {how} battle hardens"))
     return (
         hidden("action", "resolve"),
         Field("choice", "choice", choices=tuple(v for v, _ in options), labels=tuple(options), widget="radios",
               label="After the DR", default=options[0][0] if len(options) == 1 else None),
-        Field("becomes", required=False, default="", max_length=20, label="He becomes",
-              help="The leader type after battle hardening (ASL A15), e.g. 9-1."),
+        Field("becomes", required=False, default="", max_length=20, label="The leader who hardens becomes",
+              help="His type after battle hardening (ASL A15), e.g. 9-1."),
     )
 
 
