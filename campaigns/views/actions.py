@@ -18,7 +18,7 @@ from campaigns.schema_forms import SchemaForm
 from campaigns.selectors import Todo
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")
-META_KIND, META_SIDE = "_kind", "_side"
+META_KIND, META_SIDE, META_TODO = "_kind", "_side", "_todo"
 
 
 @dataclass
@@ -123,10 +123,14 @@ def reject_todos(state: dict, viewer) -> list[Todo]:
 def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None:
     """The to-do a posted form belongs to (its fixed values come from the server).
 
-    Two to-dos of one kind are told apart by what their forms post: "Give back a purchase"
-    posts ``action=remove`` where "Buy" posts the same kind with nothing fixed, so the to-do
-    whose every initial value was posted wins over a less specific one (the Buy form would
-    otherwise read a give-back and ask for an RG)."""
+    A page form names its to-do (``_todo``: its stable id), so two to-dos of one kind ("Buy" and
+    "Give back a purchase") are never confused. A post without it (an older page, a client) is
+    matched by what it posted: the to-do whose every initial value was posted wins over a less
+    specific one."""
+    listed = posted.get(META_TODO)
+    for todo in todos:  # the form says which to-do it was drawn for
+        if listed and todo.kind == kind and (todo.side or None) == (side or None) and stable_id(todo) == listed:
+            return todo
     best, best_score = None, -1
     for todo in todos:
         if todo.kind != kind or (todo.side or None) != (side or None):

@@ -56,7 +56,7 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     expect(give_back.locator("input[name=purchase]:checked")).to_have_value(mistake["id"])
     alice.snap("fix-give-back")
     assert alice.submit(give_back, "Give back") == 204
-    expect(alice.tab.locator(".messages")).to_contain_text("Done: Give back a purchase of this step.")
+    expect(alice.tab.locator(".messages")).to_contain_text(f"Purchase given back: you have {cpp} CPP.")
     assert table.side("allied")["cpp"] == cpp and mistake["id"] not in {p["id"] for p in table.side("allied")["purchases"]}
     alice.check()
     alice.submit(alice.form("ap.check", "1.619"))
@@ -81,7 +81,7 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
         expect(form).to_contain_text("Wire: 7 FPP back")
         pagechecks.check(tab)
         form.get_by_role("button", name="Give back").click()
-        expect(tab.locator(".messages")).to_contain_text("Done: Give back a fortification of this step.")
+        expect(tab.locator(".messages")).to_contain_text(f"Fortification given back: you have {fpp} FPP.")
         pagechecks.check(tab)
     finally:
         no_js.close()
@@ -116,7 +116,10 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     # Each leader of that type in the new RG prints "<type> German <RG> (…)" on its row: the changed
     # one too (a blanked type would print one row fewer).
     same = [u for u in table.side("german")["retained"] if u["type"] == leader["type"] and u["rg"] == new_rg["id"]]
-    rows = re.findall(rf"(?<!\S){re.escape(leader['type'])} German {new_rg['id']} \(", text)
+    from campaigns.systems.achtung_panzer.words import Names
+
+    rg_name = Names(table.side("german")).rg(new_rg["id"])
+    rows = re.findall(rf"(?<!\S){re.escape(leader['type'])} German {re.escape(rg_name)} ok", text)
     assert len(rows) == len(same) >= 1, f"the leader's row in the PDF keeps its type:\n{text[:3000]}"
 
     # --- The half-day is played: the German confirms the result with it on his screen -------

@@ -9,16 +9,12 @@ can reach it even by mistake. Contexts are plain JSON values (they are hashed fo
 
 from __future__ import annotations
 
-from pathlib import Path
-
 from campaigns.systems.base import SheetDef
-from campaigns.tables import TableSet
 
 from . import words
 
 SIDES = ("allied", "german")
 NAMES = {"allied": "Allied", "german": "German"}
-_BOOK = TableSet.load(Path(__file__).resolve().parent / "tables")
 
 SHEETS = (
     SheetDef("cg_roster", "CG Roster", "public", "sheets/achtung_panzer/cg_roster.html", landscape=True),
@@ -79,15 +75,7 @@ def cg_roster(public: dict) -> dict:
 # --- RG Purchase Record and retained units (side-private) ------------------------------------------
 
 def _group_type(purchase: dict) -> str:
-    if purchase.get("group_type"):
-        return purchase["group_type"]
-    table_id = f"1.619.{purchase.get('nationality')}"
-    if purchase.get("rg") and table_id in _BOOK:
-        try:
-            return _BOOK.tables[table_id].row(purchase["rg"]).cells["group_type"]
-        except KeyError:
-            pass
-    return purchase.get("note") or ""
+    return words.group_type(purchase)
 
 
 def _options(purchase: dict) -> str:
