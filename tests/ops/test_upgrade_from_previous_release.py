@@ -26,7 +26,10 @@ from campaigns import versions
 from .conftest import run as _run
 
 ROOT = Path(__file__).resolve().parents[2]
-PREVIOUS = "v0.1.0"  # the previous release's tag (CHANGELOG.md): move it on at each release
+# The previous release (CHANGELOG.md): its tag and the commit the tag names, so that a checkout
+# made without tags (as CI's may be) still finds it in main's history. Move both at each release.
+PREVIOUS = "v0.1.0"
+PREVIOUS_COMMIT = "8348a49f675b39e3235f2cc84c3421ddec132e00"
 # A campaign of every game stopped mid-procedure: A!P! mid-Refit Phase (CG I) and in play (CG III).
 PLAYED = ("ap-cg1-table", "ap-cg3-table", "rifles-mid-briefing", "pattons-vanguard-mid", "ardennes44-mid",
           "fab-bulge")
@@ -40,13 +43,13 @@ def _git(*args, **kwargs):
 @pytest.fixture
 def previous_release(tmp_path):
     """A worktree of the previous release's tag, with the corpus's players beside it."""
-    if shutil.which("git") is None or _git("rev-parse", "-q", "--verify", f"refs/tags/{PREVIOUS}").returncode:
-        message = f"this checkout has no tag {PREVIOUS} (git fetch --tags)"
+    if shutil.which("git") is None or _git("cat-file", "-e", f"{PREVIOUS_COMMIT}^{{commit}}").returncode:
+        message = f"this checkout does not hold {PREVIOUS} ({PREVIOUS_COMMIT[:7]}): a shallow clone? (git fetch --unshallow)"
         if os.environ.get("MUSTER_REQUIRE_SERVICES"):
             pytest.fail(message)
         pytest.skip(message)
     tree = tmp_path / "previous"
-    _git("worktree", "add", "--detach", str(tree), PREVIOUS, check=True)
+    _git("worktree", "add", "--detach", str(tree), PREVIOUS_COMMIT, check=True)
     try:
         (tree / "_corpus").mkdir()
         (tree / "_corpus" / "__init__.py").write_text("")
