@@ -1,15 +1,22 @@
 """Celery tasks of the campaigns app: thin doors into campaigns.services.
 
 Tasks receive primary keys only (never secret data: arguments are copied into the broker and
-logs) and are idempotent.
+logs) and are idempotent. A lost database connection is retried on a fresh one, with back-off
+and a bound (muster.connection_loss.TASK_RETRY).
 """
 
 from celery import shared_task
 
+from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
+
 from .services import odds
 
 
-@shared_task(ignore_result=True)
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
 def compute_odds(campaign_id: int, side: str) -> None:
     """Exact odds of a side's upcoming rolls, kept in the cache for that side's pages."""
-    odds.compute_and_store(campaign_id, side)
+    try:
+        odds.compute_and_store(campaign_id, side)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise

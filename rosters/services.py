@@ -27,6 +27,8 @@ from campaigns import selectors, visibility
 from campaigns.errors import DomainError, Forbidden, NotFound
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
+from muster import connection_loss
+from muster.connection_loss import DATABASE_ERRORS
 
 from . import pdf, sheets, storage
 from .models import PrintJob
@@ -221,32 +223,44 @@ def _requeue(job: PrintJob) -> None:
 # --- rendering (the task's body) -------------------------------------------------------------------
 
 
-def run_job(job_id, task_id: str = "") -> str:
-    """Render a job once. Returns what happened: rendered | skipped | failed | gave-up."""
+def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = None) -> str:
+    """Render a job once. Returns what happened: rendered | skipped | failed | gave-up.
+
+    A lost database connection is not the sheet's failure: it propagates (DATABASE_ERRORS), and
+    the task retries on a fresh connection. The PDF is stored before the job is marked done, and
+    its name put in `kept["rendered"]`: a retry passes it back as `rendered` and only finishes the
+    job, without rendering again."""
+    kept = {} if kept is None else kept
     attempt = claim(job_id, task_id)
     if attempt is None:
+        if rendered:  # another task finished the job meanwhile: keep only its result
+            storage.discard(rendered)
         return "skipped"
-    if attempt > MAX_ATTEMPTS:
+    if attempt > MAX_ATTEMPTS and not rendered:
         _fail(job_id, attempt, "Rendering was interrupted several times. Retry later, or tell the site operator.")
         return "gave-up"
-    job = PrintJob.objects.get(pk=job_id)
-    try:
-        sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
-        if sheet is None:
-            raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
-        html = pdf.sheet_html(sheet.template, job.context)
-        _progress(job_id, attempt, 40)
-        data = render_hook(html)
-        _progress(job_id, attempt, 90)
-    except Exception as exc:  # noqa: BLE001 - any failure becomes a message on the job
-        logger.exception("Rendering print job %s failed", job_id)
-        _fail(job_id, attempt, _safe_message(exc))
-        return "failed"
-    try:
-        stored = storage.save(job, data)
-    except storage.StoreFailed:  # failed, and retryable: never done and pointing at nothing
-        _fail(job_id, attempt, storage.FAILED_MESSAGE)
-        return "failed"
+    stored = rendered
+    if not stored:
+        job = PrintJob.objects.get(pk=job_id)
+        try:
+            sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
+            if sheet is None:
+                raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
+            html = pdf.sheet_html(sheet.template, job.context)
+            _progress(job_id, attempt, 40)
+            data = render_hook(html)
+        except DATABASE_ERRORS:
+            raise  # the connection, not the sheet: the task retries
+        except Exception as exc:  # noqa: BLE001 - any failure becomes a message on the job
+            logger.exception("Rendering print job %s failed", job_id)
+            _fail(job_id, attempt, _safe_message(exc))
+            return "failed"
+        try:
+            stored = storage.save(job, data)
+        except storage.StoreFailed:  # failed, and retryable: never done and pointing at nothing
+            _fail(job_id, attempt, storage.FAILED_MESSAGE)
+            return "failed"
+        kept["rendered"] = stored
     finished = PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
         status=PrintJob.DONE, progress=100, file=stored, finished_at=timezone.now(), lease_until=None, error="",
     )
@@ -287,9 +301,15 @@ def _progress(job_id, attempt: int, value: int) -> None:
 
 
 def _fail(job_id, attempt: int, message: str) -> None:
-    PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
-        status=PrintJob.FAILED, error=message[:300], finished_at=timezone.now(), lease_until=None,
-    )
+    """Mark the attempt failed (retryable). Never raises: on a lost connection it tries again on a
+    fresh one, and if the database stays away the job's lease runs out and the sweep takes it."""
+
+    def mark():
+        PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
+            status=PrintJob.FAILED, error=message[:300], finished_at=timezone.now(), lease_until=None,
+        )
+
+    connection_loss.retrying(mark, f"marking print job {job_id} failed")
 
 
 def _safe_message(exc: Exception) -> str:

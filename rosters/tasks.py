@@ -1,18 +1,31 @@
 """Celery tasks of the rosters app: thin doors into rosters.services.
 
-Tasks receive primary keys only (never data: task arguments are copied into the
-broker and logs) and are idempotent: running one twice, or after its worker was
-killed, gives the same single result.
+Tasks receive primary keys only (never data: task arguments are copied into the broker and
+logs) and are idempotent: running one twice, or after its worker was killed, gives the same
+single result.
+
+A lost database connection (PostgreSQL restarted) is retried on a fresh connection, with
+back-off (1, 2, 4, then 8 s) and a bound (8 retries, about 45 s); a PDF already stored when the
+connection went is handed to the retry, which only marks the job done.
 """
 
 from celery import shared_task
 
+from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
+
 from . import health, services
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True)
-def render_sheet(self, job_id: str) -> str:
-    return services.run_job(job_id, task_id=self.request.id or "")
+@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True, **TASK_RETRY)
+def render_sheet(self, job_id: str, rendered: str = "") -> str:
+    kept: dict = {}
+    try:
+        return services.run_job(job_id, task_id=self.request.id or "", rendered=rendered, kept=kept)
+    except DATABASE_ERRORS:
+        drop_connection()
+        if kept.get("rendered"):  # the retry (autoretry_for) is sent with the request's kwargs
+            self.request.kwargs = {**(self.request.kwargs or {}), "rendered": kept["rendered"]}
+        raise
 
 
 @shared_task(bind=True)
