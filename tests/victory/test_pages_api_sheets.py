@@ -53,7 +53,9 @@ def test_a_turn_form_lists_every_location_pre_filled_from_the_last_turn(club, pe
     assert "37/A" not in labels  # withdrawn at the end of turn 1 (19.6): nothing more can happen to it
     assert dict(unit["change"].labels) == {"eliminated": "Eliminated", "reduced": "Reduced",
                                            "restored": "Back to full strength", "rebuilt": "Rebuilt (reduced)"}
-    assert fields["advantage"].default == "german"  # 19.4.8, carried over
+    # Who held it when the Refit Phase began, pre-filled with the End Phase holder of turn 2 (the
+    # American spent it for one more RP then, 16.2); the End Phase holder follows from it (PV-12).
+    assert fields["advantage_refit"].default == "german" and "advantage" not in fields
     assert "supply_through_8" in fields and "advantage_rp" in fields
 
 

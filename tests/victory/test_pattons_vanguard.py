@@ -214,8 +214,14 @@ def test_inconsistent_turns_are_refused_with_a_clear_message(club, people):
         (game.turn_data(T2, {"99": "Gs"}), "No location '99' in this campaign's set-up."),
         (game.turn_data(T2, {}, [("Nobody", "reduced")]),
          "No unit 'Nobody' in this campaign's unit list; add it first."),
-        (game.turn_data(T2, {}, advantage_rp="german", advantage="german"),
+        (game.turn_data(T2, {}, advantage_refit="german", advantage_rp="german", advantage="german"),
          "The German spent the Advantage in the Refit Phase, so the American holds it in the End Phase (16.2)."),
+        (game.turn_data(T2, {}, advantage_rp="german"),
+         "The American held the Advantage when the Refit Phase began: only the American may spend it for one "
+         "more RP (16.1D), and the German cannot in that Refit Phase (16.2)."),
+        (game.turn_data(T2, {}, advantage_refit="german", advantage="american"),
+         "The German held the Advantage when the Refit Phase began and did not spend it, so the German still "
+         "holds it in the End Phase (16.2, PV-12)."),
         (game.turn_data(T2, {}, [("U2", "restored")]), "U2 is already at full strength."),
     ]
     before = game.state
@@ -306,3 +312,68 @@ def test_an_automatic_victory_cancelled_after_turn_four_leaves_the_operational_v
     state = game.state
     assert state["winner"] == "american" and game.pub["advantage"] == "german"  # 16.2
     assert game.pub["outcome"]["text"] == "German 4 VP < 10: the German loses, American victory"
+
+
+def test_only_the_holder_at_the_start_of_the_refit_phase_spends_the_advantage_for_one_more_rp(club, people):
+    """16.1D, 16.2, PV-12: Scenario 1, the American holds the Advantage at the start (5.2) and
+    receives 3 RP per Refit Phase, the German 1 (15.5); spending it gives 1 more."""
+    game = scenario_one(club, people)
+    # Turn 1: no use in the Daylight Phase, so the American still holds it in the Refit Phase: the
+    # German cannot spend it, the American can: American 3 + 1 = 4 RP, German 1.
+    with pytest.raises(DomainError, match=r"^advantage_rp: The American held the Advantage when the Refit Phase began: only "
+                                          r"the American may spend it"):
+        game.turn(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, advantage_rp="german")
+    game.turn(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, advantage_rp="american")
+    entry = game.pub["ledger"][-1]
+    assert dict(entry["extras"])["Replacement points"].startswith("German 1, American 4 (the American +1")
+    assert dict(entry["extras"])["Advantage"] == ("the American held it when the Refit Phase began and spent it "
+                                                  "for one more RP (16.1D); held by the German in the End Phase "
+                                                  "(16)")
+    assert game.pub["advantage"] == "german"  # 16.2: the player who did not use it
+    # Turn 2: the German used it in the Daylight Phase (a reroll, 16.1A), so the American held it when
+    # the Refit Phase began: the German cannot spend it again there.
+    with pytest.raises(DomainError, match=r"the German cannot in that Refit Phase \(16\.2\)"):
+        game.turn(T2, {}, advantage_refit="american", advantage_rp="german")
+    # The German kept it through the Daylight Phase and spends it: German 1 + 1 = 2 RP, American 3.
+    game.turn(T2, {}, advantage_rp="german")
+    assert dict(game.pub["ledger"][-1]["extras"])["Replacement points"].startswith("German 2, American 3 (the "
+                                                                                   "German +1")
+    assert game.pub["advantage"] == "american"
+    # Turn 3: the American used it in the Daylight Phase; the German holds it from the Refit Phase on,
+    # spends nothing: he still holds it in the End Phase; RP as printed (1 and 3).
+    game.turn(T3, {}, advantage_refit="german")
+    assert dict(game.pub["ledger"][-1]["extras"])["Replacement points"].startswith("German 1, American 3 (15.5)")
+    assert game.pub["advantage"] == "german"
+
+
+def test_a_v1_turn_record_of_the_advantage_spent_by_its_non_holder_still_replays(club, people):
+    """A journal written under v1 (before PV-12's holder rule) keeps its reading: the American is
+    recorded spending the Advantage the German held; a v2 journal saying so is refused."""
+    import copy
+
+    from campaigns import journal_io
+
+    game = scenario_one(club, people)
+    game.turn(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, advantage_rp="american")  # → the German holds it
+    exported = journal_io.export_journal(game.campaign)
+    last = exported["events"][-1]
+    spent_by_american = copy.deepcopy(last)
+    spent_by_american.update(seq=last["seq"] + 1, uid="5b0d5f7e-2a0e-4d7e-9f3c-0e8f6c1a9b21",
+                             data=game.turn_data(T2, {}, advantage_rp="american"))
+    v1 = copy.deepcopy(exported)
+    v1["events"].append(spent_by_american)
+    v1["journals"]["pattons_vanguard"] = 1
+    v2 = copy.deepcopy(v1)
+    v2["journals"]["pattons_vanguard"] = 2
+    v2["campaign"]["name"] = v2["events"][0]["data"]["name"] = "Refused"
+    from campaigns.models import Campaign, Club
+
+    Campaign.objects.all().delete()
+    Club.objects.all().delete()
+    people_map = {name: name for name in ("olga", "alice", "bob", "rita")}
+    with pytest.raises(DomainError, match="only the German may spend it"):
+        journal_io.replay(v2, create_club=True, user_map=people_map)
+    campaign = journal_io.replay(v1, create_club=True, user_map=people_map)
+    pub = journal_io.full_state(campaign)["game"]["public"]
+    assert dict(pub["ledger"][-1]["extras"])["Replacement points"].startswith("German 1, American 4")
+    assert pub["advantage"] == "german"  # v1: the other player holds it after the American's use

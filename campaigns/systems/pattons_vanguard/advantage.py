@@ -12,6 +12,7 @@ from campaigns.systems.victory_ledger.model import Check, Outcome
 from . import victory
 
 BID_KEY = "bid"
+HOLDER_SPENDS = 2  # the journal version from which only the holder may spend the Advantage (PV-12)
 BIDS = tuple(range(1, 61))  # any sensible VP bid; the count of VP a German can score is far below 60
 
 
@@ -51,16 +52,21 @@ def on_bids(system, state: dict, choices: dict) -> None:
                             "text": text}
 
 
-def apply_turn(system, state: dict, turn: dict, data: dict) -> list:
+def apply_turn(system, state: dict, turn: dict, data: dict, ctx) -> list:
     pub = public(state)
     number, book = turn["number"], system.book
     spent = data.get("advantage_rp")
     if spent and number == 4:
         raise DomainError("advantage_rp", "The Advantage cannot buy a Replacement Point on turn 4 (16.1D).")
-    holder = data.get("advantage") or (book.other(spent) if spent else pub["advantage"])
-    if spent and holder == spent:
-        raise DomainError("advantage", f"The {book.side_name(spent)} spent the Advantage in the Refit Phase, so the "
-                                       f"{book.side_name(book.other(spent))} holds it in the End Phase (16.2).")
+    refit = None
+    if ctx.journal_version >= HOLDER_SPENDS:
+        refit, holder = holders(system, pub, data)
+    else:  # v1 (PV-12 of its day): any side could be recorded as spending it
+        holder = data.get("advantage") or (book.other(spent) if spent else pub["advantage"])
+        if spent and holder == spent:
+            raise DomainError("advantage", f"The {book.side_name(spent)} spent the Advantage in the Refit Phase, so "
+                                           f"the {book.side_name(book.other(spent))} holds it in the End Phase "
+                                           f"(16.2).")
     pub["advantage"] = holder
     pub["turn_values"] = {"supply_through_8": bool(data.get("supply_through_8"))}
     scenario = pub["scenario"]
@@ -72,12 +78,54 @@ def apply_turn(system, state: dict, turn: dict, data: dict) -> list:
     if spent:
         rp_text += f" (the {book.side_name(spent)} +1 for the Advantage, 16.1D)"
     extras = [["Replacement points", f"{rp_text} ({rule}); unspent RP are lost (15.7)"],
-              ["Advantage", f"held by the {book.side_name(holder)} in the End Phase (16)"]]
+              ["Advantage", _advantage_words(book, refit, spent, holder)]]
     if number in (2, 3, 4):
         line = "yes" if pub["turn_values"]["supply_through_8"] else "no"
         extras.append(["German supply line through Area 8 (18.1)", line])
     extras += _withdrawals(system, state, turn)
     return extras
+
+
+def _advantage_words(book, refit, spent, holder) -> str:
+    end = f"held by the {book.side_name(holder)} in the End Phase (16)"
+    if refit is None:  # a v1 record does not say
+        return end
+    start = f"the {book.side_name(refit)} held it when the Refit Phase began"
+    if spent:
+        start += " and spent it for one more RP (16.1D)"
+    return f"{start}; {end}"
+
+
+def holders(system, pub: dict, data: dict) -> tuple[str, str]:
+    """Who held the Advantage when the Refit Phase began and who holds it in the End Phase, from the turn record (16.1D, 16.2, PV-12).
+
+    The record says who held it when the Refit Phase began (``advantage_refit``; by default whoever
+    held it at the end of the last turn, the Daylight Phase having changed nothing). Only that side
+    may spend it for one more RP; spent, it belongs to neither player until the end of the phase,
+    then to the other one, so nobody else can spend it in that Refit Phase. Nothing else uses it
+    between the Refit Phase and the End Phase, so it is the End Phase holder's. ``advantage`` (the
+    End Phase holder, as turn records gave it before) is read as that and must agree."""
+    book = system.book
+    spent, end = data.get("advantage_rp"), data.get("advantage")
+    refit = data.get("advantage_refit")
+    if refit is None:
+        # A record that names only the End Phase holder and no spending names the Refit holder too.
+        refit = end if (end and not spent) else pub["advantage"]
+    if spent and spent != refit:
+        raise DomainError("advantage_rp", f"The {book.side_name(refit)} held the Advantage when the Refit Phase "
+                                          f"began: only the {book.side_name(refit)} may spend it for one more RP "
+                                          f"(16.1D), and the {book.side_name(spent)} cannot in that Refit Phase "
+                                          f"(16.2).")
+    holder = book.other(spent) if spent else refit
+    if end and end != holder:
+        if spent:
+            why = (f"the {book.side_name(spent)} spent the Advantage in the Refit Phase, so the "
+                   f"{book.side_name(holder)} holds it in the End Phase (16.2).")
+        else:
+            why = (f"the {book.side_name(refit)} held the Advantage when the Refit Phase began and did not spend it, "
+                   f"so the {book.side_name(refit)} still holds it in the End Phase (16.2, PV-12).")
+        raise DomainError("advantage", why[0].upper() + why[1:])
+    return refit, holder
 
 
 def coming(system, state: dict) -> list:

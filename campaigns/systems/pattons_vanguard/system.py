@@ -11,7 +11,7 @@ from campaigns.systems.base import Action, StepStatus
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
-from . import advantage, victory
+from . import advantage, upgrades, victory
 
 HERE = Path(__file__).parent
 SIDES = (("german", "German"), ("american", "American"))
@@ -27,6 +27,8 @@ class PattonsVanguard(LedgerSystem):
                    "automatic victories, the Advantage, operational victory after turn 4.")
     setup_rule = "5.2, 18.2"
     turn_rule = "6.5, 18"
+    journal_version = 2
+    journal_upgrades = upgrades.STEPS
     sheet_template = "sheets/pattons_vanguard/ledger.html"
     unit_changes = ("eliminated", "reduced", "restored", "rebuilt")
     location_sub_fields = (
@@ -42,12 +44,17 @@ class PattonsVanguard(LedgerSystem):
               help="Marked with a white asterisk: leaves the map at the end of Scenario 2's turn 1."),
     )
     turn_extra_fields = (
+        Field("advantage_refit", "choice", label="Held the Advantage when the Refit Phase began",
+              choices=("german", "american"), labels=ADVANTAGE_CHOICES, required=False, default=None,
+              help="Pre-filled with who held it at the end of the last turn; if it was used during the Daylight "
+                   "Phase it went to the other player (16.2)."),
         Field("advantage", "choice", label="Holds the Advantage in the End Phase", choices=("german", "american"),
               labels=ADVANTAGE_CHOICES, required=False, default=None, help="16; after it is spent it goes to the "
                                                                            "other player (16.2)."),
         Field("advantage_rp", "choice", label="Spent the Advantage for one more RP in the Refit Phase",
               choices=("german", "american"), labels=ADVANTAGE_CHOICES, required=False, default=None,
-              help="16.1D; never on turn 4."),
+              help="16.1D: only the player who held it when the Refit Phase began, never on turn 4; the other "
+                   "player then holds it in the End Phase (16.2)."),
         Field("supply_through_8", "bool", label="German supply line through Area 8", required=False, default=False,
               help="From Area 7 or 25, through Area 8, to the southern or eastern map edge (18.1)."),
     )
@@ -103,7 +110,7 @@ class PattonsVanguard(LedgerSystem):
         return None
 
     def apply_turn_extras(self, state, turn, data, events, ctx):
-        return advantage.apply_turn(self, state, turn, data)
+        return advantage.apply_turn(self, state, turn, data, ctx)
 
     def evaluate(self, state, turn, ctx):
         return victory.evaluate(self, state, turn)
@@ -137,7 +144,8 @@ class PattonsVanguard(LedgerSystem):
         return steps
 
     def turn_extra_form_fields(self, pub, turn, fields):
-        out = [fields["advantage"].but(default=pub["advantage"], group="The Advantage")]
+        # The End Phase holder follows from these two (PV-12): it is not asked.
+        out = [fields["advantage_refit"].but(default=pub["advantage"], group="The Advantage")]
         if turn["number"] != 4:
             out.append(fields["advantage_rp"].but(group="The Advantage"))
         if turn["number"] in (2, 3, 4):

@@ -1,0 +1,23 @@
+"""Patton's Vanguard journals of earlier versions, carried to today's (docs/journal.md, "Versions and
+upgrades"; tests/journals/ replays journals of each version on every CI).
+
+- v1 → v2 (issue 21, item 17; PV-12): only the player who held the Advantage when the Refit Phase
+  began may spend it for one more RP (16.1D, 16.2). A v1 turn record could name either side as
+  spending it; such records keep their v1 reading (a "fold" step: advantage.apply_turn asks
+  ``ctx.journal_version``).
+"""
+
+from __future__ import annotations
+
+from campaigns.versions import Upgrade
+
+
+class HolderSpendsTheAdvantage(Upgrade):
+    version = 1
+    name = "pv-holder-spends-the-advantage"
+    words = ("only the player who held the Advantage when the Refit Phase began may spend it for one more RP "
+             "(16.1D, 16.2); turns recorded before keep their reading")
+    how = "fold"
+
+
+STEPS = (HolderSpendsTheAdvantage(),)
