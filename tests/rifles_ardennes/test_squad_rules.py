@@ -161,7 +161,9 @@ def test_a_temporary_leader_who_may_not_lead_steps_down(squad):
     assert squad.soldier("A")["status"] == "wounded"
     assert squad.soldier("J")["designation"] == "Gunner"  # 6: a temporary Leader who may not lead steps down
     refused(squad, "rifles.next_mission", {}, r"Name the squad's Leader first \(6\)")
-    # Nobody available may lead (the SMG is wounded): any soldier may be named (RA-9).
+    # Nobody available may lead (the SMG is wounded): any soldier may be named, once reinforcements
+    # are settled (RA-9; leader_rule tests the rest).
+    squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [1]})  # no reinforcements available
     squad.by("rifles.leader", {"soldier": squad.sid("B")})
     assert squad.soldier("B")["designation"] == "Leader"
     squad.by("rifles.next_mission")

@@ -3,9 +3,11 @@
 (a) soldiers wounded in an earlier mission recover (done when the mission is logged);
 (b) the experience roll, then XP may be spent (veteran, skills) until the casualty rolls;
 (c) a casualty roll for each soldier eliminated in the mission; a temporary Leader who may
-    not lead gives up the role, and a Leader is named if the squad has none;
+    not lead gives up the role, and a Leader is named if the squad has none (one who may lead);
 (d) before the next mission, reinforcements from HQ when the squad's AP without its wounded
-    is below the Army's maximum, and the AP granted are spent on soldiers or equipment.
+    is below the Army's maximum, and the AP granted are spent on soldiers or equipment. Only
+    once they are settled, and still no available soldier may lead, is a soldier who may not
+    lead named Leader, until the end of the next mission (6, RA-9; journal v2).
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ from campaigns.rolls import Mod, plain_roll, roll_on
 
 from . import squad as squad_rules, state as st
 from .data import CASUALTY_RESULTS
+from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural, roll_sentence
 
 
@@ -88,6 +91,10 @@ def apply_xp(state, record, ctx) -> None:
     _keep(state, report, record)
     brief["xp"] = report
     st.ledger(state, st.where(state), gain, report["text"])
+    if not casualties_needed(state) and ctx.journal_version >= LEADER_AFTER_REINFORCEMENTS:
+        # Nobody to roll for: the mission's end (6) comes with the roll that closes it. Before v2 a
+        # temporary Leader could only have been eliminated, and stepped down after his roll.
+        brief["leader_note"] = squad_rules.drop_temporary_leader(state, st.where(state))
 
 
 def apply_spend(state, data, ctx) -> None:
@@ -243,6 +250,32 @@ def leader_needed(state) -> bool:
     return bool(st.available(state)) and (lead is None or lead["status"] != "active")
 
 
+def leader_waits(state) -> str | None:
+    """Why no Leader may be named yet, in words, or None (6, RA-9 from journal v2): when no available
+    soldier may lead, reinforcements from HQ (8.2), which may bring one who may, come first."""
+    if st.rules_version(state) < LEADER_AFTER_REINFORCEMENTS or st.able_to_lead(state):
+        return None
+    if reinforcement_open(state) is None:
+        return ("No available soldier may lead: request reinforcements from HQ first (8.2), they may bring one who "
+                "may. Only then may a soldier who may not lead be named, until the end of the next mission (6).")
+    return None
+
+
+def unspent(grant) -> int:
+    return grant["ap"] + grant["equipment_ap"] - grant["spent"] - grant["spent_equipment"]
+
+
+def settle_reinforcements(state, record) -> None:
+    """A soldier who may not lead is named Leader: reinforcements are settled (6, 8.2), AP left are lost."""
+    grant = briefing(state)["reinforcement"]
+    if grant is None or grant.get("settled"):
+        return
+    grant["settled"] = True
+    if unspent(grant):
+        st.say(state, record, f"{unspent(grant)} reinforcement AP left unspent (lost): reinforcements are settled "
+                              "once a Leader who may not lead is named (6, 8.2).")
+
+
 # --- (d) reinforcements -------------------------------------------------------------------------
 
 
@@ -304,6 +337,9 @@ def spend_reinforcements(state, ctx, units: int, gear: int) -> None:
         raise DomainError("soldiers", "Request reinforcements from HQ first (8.2); outside a briefing only "
                                       "attachments join, with a mission's extra AP.")
     require_casualties_done(state, "soldiers")
+    if grant.get("settled"):
+        raise DomainError("soldiers", f"Reinforcements are settled: {st.label(st.leader(state))} was named Leader "
+                                      "though he may not lead, and the AP left were lost (6, 8.2).")
     close_spending(state)
     ap_left = grant["ap"] - grant["spent"]
     eq_left = grant["equipment_ap"] - grant["spent_equipment"]
@@ -331,9 +367,8 @@ def apply_next(state, record, ctx) -> None:
     if not is_last(state) and leader_needed(state):
         raise DomainError("kind", "Name the squad's Leader first (6).")
     grant = brief["reinforcement"]
-    if grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]:
-        left = grant["ap"] + grant["equipment_ap"] - grant["spent"] - grant["spent_equipment"]
-        st.say(state, record, f"{left} reinforcement AP left unspent (lost).")
+    if grant and not grant.get("settled") and unspent(grant):
+        st.say(state, record, f"{unspent(grant)} reinforcement AP left unspent (lost).")
     close_spending(state)
     closing = st.mission(state, brief["mission"])["label"]
     st.say(state, record, f"Briefing after {closing} closed; " + (

@@ -157,6 +157,8 @@ def spend_fields(state) -> tuple:
 def leader_fields(state) -> tuple:
     field = _fields("rifles.leader")["soldier"]
     ready = [s for s in st.available(state) if s.get("attached") is None and s["designation"] != LEADER]
+    if any(st.may_lead(state, s) for s in ready):  # 6: anyone else only when nobody available may lead
+        ready = [s for s in ready if st.may_lead(state, s)]
     ready.sort(key=lambda s: not st.may_lead(state, s))
     pairs = tuple((s["id"], st.long_label(s) + (" — may lead" if st.may_lead(state, s) else "")) for s in ready)
     return (_choice(field, pairs, widget="radios"),)

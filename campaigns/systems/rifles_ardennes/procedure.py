@@ -9,6 +9,7 @@ from campaigns.rolls import upcoming_odds
 from campaigns.systems.base import Action, StepStatus, UpcomingRoll
 
 from . import briefing as br, squad, state as st
+from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import plural
 
 
@@ -101,13 +102,13 @@ def _briefing_actions(state, side) -> list[Action]:
         found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3",
                             button=f"Roll {plural(count, 'die', 'dice')}"))
         return found
-    if br.leader_needed(state) and not br.is_last(state):
-        found.append(Action("rifles.leader", "Name the squad's new Leader", side, "6"))
+    if br.leader_needed(state) and not br.is_last(state) and br.leader_waits(state) is None:
+        found.append(Action("rifles.leader", "Name the squad's new Leader", side, "6", _leader_help(state)))
     if br.reinforcement_open(state) is None:
-        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2", button="Roll 1d6"))
+        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2", button="Roll 1d6",
+                            help=br.leader_waits(state) or ""))
     grant = brief["reinforcement"]
-    if (grant and grant["ap"] + grant["equipment_ap"] > grant["spent"] + grant["spent_equipment"]) or \
-            attachment_room(state):
+    if (grant and not grant.get("settled") and br.unspent(grant)) or attachment_room(state):
         found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2",
                             button="Add to the squad"))
     if not (br.leader_needed(state) and not br.is_last(state)):
@@ -164,26 +165,51 @@ def _briefing_steps(state, side) -> list[StepStatus]:
             "done" if done else "current" if xp_done else "waiting",
             " ".join(r["text"] + "." for r in brief["casualties"]) if done else "")
     after = xp_done and br.casualties_done(state)
-    if br.leader_needed(state) and not br.is_last(state):
-        add("leader", "Name the squad's Leader", "6", "current" if after else "waiting", brief["leader_note"] or "")
-    elif brief["leader_note"]:
-        add("leader", "Name the squad's Leader", "6", "done", brief["leader_note"])
+    # From journal v2 a Leader who may not lead waits for 8.2 (RA-9): his step comes after it.
+    leader_last = after and st.rules_version(state) >= LEADER_AFTER_REINFORCEMENTS and not st.able_to_lead(state)
+    if not leader_last:
+        _leader_step(state, brief, add, after)
     why = br.reinforcement_open(state)
     grant = brief["reinforcement"]
     if grant is not None:
         add("reinforce", "Reinforcements from HQ", "8.2", "done", " ".join(r["text"] + "." for r in grant["rolls"]))
-        left = grant["ap"] + grant["equipment_ap"] - grant["spent"] - grant["spent_equipment"]
-        add("recruit", "Spend the AP granted", "8.2", "current" if left else "done",
-            f"{left} AP left." if left else "")
+        left = br.unspent(grant)
+        add("recruit", "Spend the AP granted", "8.2", "current" if left and not grant.get("settled") else "done",
+            (f"{left} AP left unspent (lost)." if grant.get("settled") else f"{left} AP left.") if left else "")
     elif why is not None:
         add("reinforce", "Reinforcements from HQ", "8.2", "skipped", why)
     else:
         add("reinforce", "Reinforcements from HQ", "8.2", "current" if after else "waiting",
             f"The squad has {st.squad_ap(state)} AP without its wounded, below the Army's {st.public(state)['budget']}.")
+    if leader_last:
+        _leader_step(state, brief, add, after)
     title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
     add("next", title, "8.2", "current" if after and not (br.leader_needed(state) and not br.is_last(state))
         else "waiting")
     return lines
+
+
+def _leader_step(state, brief, add, after) -> None:
+    if br.leader_needed(state) and not br.is_last(state):
+        waits = br.leader_waits(state)
+        add("leader", "Name the squad's Leader", "6", "current" if after and not waits else "waiting",
+            " ".join(w for w in (brief["leader_note"], waits if after else None) if w))
+    elif brief["leader_note"]:
+        add("leader", "Name the squad's Leader", "6", "done", brief["leader_note"])
+
+
+def _leader_help(state) -> str:
+    """Who may be named, in words: one who may lead, or (nobody available may) anyone, for a mission."""
+    if st.able_to_lead(state):
+        return "Only a soldier whose unit may lead (the Army Sheet's Attributes, 6)."
+    if st.rules_version(state) < LEADER_AFTER_REINFORCEMENTS:
+        return "No available soldier may lead: any soldier may be named (6)."
+    text = ("No available soldier may lead: any soldier may be named, and he leads until the end of the next "
+            "mission (6).")
+    grant = st.public(state)["briefing"]["reinforcement"]
+    if grant and not grant.get("settled") and br.unspent(grant):
+        text += f" This settles reinforcements: the {br.unspent(grant)} AP left are lost (8.2)."
+    return text
 
 
 # --- odds before rolling -----------------------------------------------------------------------------

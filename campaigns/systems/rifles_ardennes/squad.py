@@ -9,6 +9,7 @@ from campaigns.errors import DomainError
 
 from . import state as st
 from .data import DESIGNATIONS, LEADER, LETTERS, army_name
+from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural
 
 
@@ -286,16 +287,27 @@ def apply_leader(state, data, ctx) -> None:
     current = st.leader(state)
     if current is soldier and not st.squad(state)["temporary_leader"]:
         raise DomainError("soldier", f"{st.label(soldier)} is already the Leader.")
-    capable = [s for s in st.available(state) if s.get("attached") is None and st.may_lead(state, s)]
+    capable = st.able_to_lead(state)
     if capable and not st.may_lead(state, soldier):
         raise DomainError("soldier", f"A {soldier['unit_name']} may not be designated Leader (6); "
                                      f"these may: {join(st.label(s) for s in capable)}.")
-    make_leader(state, soldier, st.where(state), temporary=False)
-    st.say(state, ctx.record, f"{st.label(soldier)} is now the Leader (6).")
+    # From journal v2 (RA-9): one who may not lead only once 8.2 is settled, until the mission's end.
+    temporary = ctx.journal_version >= LEADER_AFTER_REINFORCEMENTS and not st.may_lead(state, soldier)
+    if temporary and pub["phase"] == "briefing":
+        why = briefing.leader_waits(state)
+        if why:
+            raise DomainError("soldier", why)
+        briefing.settle_reinforcements(state, ctx.record)
+    until = "until the end of the next mission" if pub["phase"] == "briefing" else "until the end of the mission"
+    make_leader(state, soldier, st.where(state), temporary=temporary, until=until)
+    st.say(state, ctx.record, f"{st.label(soldier)} is now the Leader (6)." if not temporary else
+           f"{st.label(soldier)} is now the Leader {until}: no available soldier may lead, and a "
+           f"{soldier['unit_name']} may not be designated Leader (6).")
 
 
-def make_leader(state, soldier, where: str, temporary: bool) -> None:
-    """The new Leader takes the designation; the old one (if alive) takes the new Leader's old one."""
+def make_leader(state, soldier, where: str, temporary: bool, until: str = "for the rest of the mission") -> None:
+    """The new Leader takes the designation; the old one (if alive) takes the new Leader's old one.
+    A temporary Leader gives up the role at the end of the mission (drop_temporary_leader)."""
     sq = st.squad(state)
     old = st.leader(state)
     own = soldier["designation"] if soldier["designation"] != LEADER else (soldier["previous_designation"] or
@@ -306,8 +318,7 @@ def make_leader(state, soldier, where: str, temporary: bool) -> None:
     soldier["previous_designation"] = own
     soldier["designation"] = LEADER
     sq["temporary_leader"] = soldier["id"] if temporary else None
-    st.history(soldier, where, "Took command of the squad" + (" for the rest of the mission (6)." if temporary
-                                                              else " as its Leader (6)."))
+    st.history(soldier, where, "Took command of the squad" + (f" {until} (6)." if temporary else " as its Leader (6)."))
 
 
 def drop_temporary_leader(state, where: str) -> str | None:

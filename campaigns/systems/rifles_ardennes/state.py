@@ -120,6 +120,19 @@ def leader(state: dict) -> dict | None:
     return next((s for s in living(state) if s["designation"] == LEADER), None)
 
 
+def able_to_lead(state: dict) -> list[dict]:
+    """Soldiers of the squad available now whose unit may be designated Leader (6)."""
+    return [s for s in available(state) if s.get("attached") is None and may_lead(state, s)]
+
+
+def rules_version(state: dict) -> int:
+    """The Rifles journal version the squad folds under now (Ctx.journal_version): events written
+    before a "fold" upgrade keep the rules of their day (upgrades.py)."""
+    from .upgrades import STEPS
+
+    return state.get("journals", {}).get("rifles_ardennes", len(STEPS) + 1)
+
+
 def equipment_ap(state: dict, attached: bool = False) -> int:
     return sum(line["ap"] for line in squad(state)["equipment"] if (line.get("attached") is not None) == attached)
 

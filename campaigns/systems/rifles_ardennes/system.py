@@ -8,7 +8,7 @@ from campaigns.errors import DomainError
 from campaigns.schema import Field
 from campaigns.systems.base import GameSystem, SideDef, Variant
 
-from . import briefing, forms, missions, procedure, records, sheets, squad, state as st
+from . import briefing, forms, missions, procedure, records, sheets, squad, state as st, upgrades
 from .data import DATA, armies, army_name, constants
 from .kinds import KINDS
 
@@ -48,6 +48,10 @@ class RiflesArdennes(GameSystem):
     event_kinds = KINDS
     sheets = sheets.SHEETS
     late_house_rules = False  # fixed when the campaign starts: the club's squads stay comparable
+    # v1: Muster 0.1.0 to issue 21; v2: a Leader who may not lead only after 8.2 (6, RA-9). The
+    # upgrades are in upgrades.py.
+    journal_version = 2
+    journal_upgrades = upgrades.STEPS
     comparison_columns = records.COMPARISON_COLUMNS
 
     def constants(self):

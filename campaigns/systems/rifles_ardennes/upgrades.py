@@ -1,0 +1,26 @@
+"""Rifles in the Ardennes journals of earlier versions, carried to today's (docs/journal.md,
+"Versions and upgrades"; the corpus in tests/journals/ replays v1 journals on every CI).
+
+- v1 → v2 (issue 21, item 16; RA-9): between missions a soldier whose unit may not lead is named
+  Leader only once reinforcements from HQ (8.2) are settled and still no available soldier may
+  lead, and he leads until the end of the next mission (6: a temporary leadership). Under v1 he
+  could be named as soon as the casualty rolls were made, and kept the role. A "fold" step: the
+  events written before it keep v1's rule (``ctx.journal_version``), nothing is rewritten.
+"""
+
+from __future__ import annotations
+
+from campaigns.versions import Upgrade
+
+LEADER_AFTER_REINFORCEMENTS = 2  # the journal version from which the v1 → v2 rule applies
+
+
+class LeaderAfterReinforcements(Upgrade):
+    version = 1
+    name = "rifles-leader-after-reinforcements"  # recorded in journals: never rename
+    words = ("a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
+             "no available soldier may lead, and only until the end of the next mission (6, 8.2)")
+    how = "fold"
+
+
+STEPS = (LeaderAfterReinforcements(),)
