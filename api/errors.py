@@ -3,7 +3,10 @@
 - 400: field errors, ``{"<field path>": ["message", …]}``; nested fields are dotted
   paths (``data.red``, ``dice.5/supply/red[0]``), errors about no one field are under
   ``non_field_errors``, an unreadable body under ``body``;
-- 403, 404, 405, 413, 415, 429: ``{"detail": "…"}``; 409 adds ``current_version``.
+- 403, 404, 405, 413, 415, 429: ``{"detail": "…"}``; 409 adds ``current_version``;
+- 503 ``{"detail": "…"}`` with ``Retry-After``: the database was away (PostgreSQL restarting);
+  nothing of the request is known to be stored, and sending it again with the same
+  idempotency key never writes it twice.
 """
 
 from rest_framework import exceptions, status
@@ -11,6 +14,10 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
+from muster.connection_loss import DATABASE_ERRORS, drop_connection
+
+DATABASE_AWAY = ("The database was away for a moment. Send the request again; with the same "
+                 "idempotency key a submission is never written twice.")
 
 
 def exception_handler(exc, context):
@@ -26,6 +33,10 @@ def exception_handler(exc, context):
         return Response(
             {"detail": exc.message, "current_version": exc.current_version}, status=status.HTTP_409_CONFLICT
         )
+    if isinstance(exc, DATABASE_ERRORS):  # a lost connection: the next request gets a fresh one
+        drop_connection()
+        return Response({"detail": DATABASE_AWAY}, status=status.HTTP_503_SERVICE_UNAVAILABLE,
+                        headers={"Retry-After": "2"})
     if isinstance(exc, exceptions.ParseError):
         return Response({"body": [str(exc.detail)]}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_handler(exc, context)

@@ -61,6 +61,8 @@ _COMMON = [
     ("404", "page", "No such page of results (the page number is past the last page), or no such thing for you.",
      _DETAIL),
     ("403", "security", "Not signed in.", _DETAIL),
+    ("503", "requestBody", "The database was away for a moment (`Retry-After` says when to try again): send it "
+     "again; with the same idempotency key a submission is never written twice.", _DETAIL),
 ]
 _NOT_FILTERS = ("page", "page_size", "format")
 

@@ -8,6 +8,7 @@ from rest_framework import serializers
 
 from campaigns import selectors, visibility
 from campaigns.services.state import current_state
+from muster import connection_loss
 
 AUDIENCES = ("public", "side", "referee")
 
@@ -47,12 +48,28 @@ class StateField(serializers.JSONField):
 
 class SubmissionOutputSerializer(serializers.Serializer):
     events = EventEntrySerializer(many=True, help_text="The events written, those you may read.")
-    state = StateField(help_text="Your view of the campaign state afterwards.")
+    state = StateField(allow_null=True, help_text="Your view of the campaign state afterwards.")
     replayed = serializers.BooleanField(help_text="The idempotency key had been used: nothing new was written.")
+    uid = serializers.UUIDField(required=False, help_text="Only in a stored-only answer: the uid of your event.")
+    note = serializers.CharField(required=False, help_text=(
+        "Only in a stored-only answer: the event is stored, but its answer could not be built (the database "
+        "was away for a moment); `events` is then empty and `state` null: read the campaign again."))
+
+
+STORED_ONLY_NOTE = ("Saved. The database was away for a moment, so this answer has no new state: "
+                    "read the campaign again.")
 
 
 def submission_output(campaign, user, submission) -> dict:
-    """The answer to a submission: its events and the new state, cut for the submitter."""
+    """The answer to a submission: its events and the new state, cut for the submitter. Built
+    after the write committed: a lost database connection is retried on a fresh one, and if the
+    database stays away the answer says what was stored (the event's uid) instead of failing."""
+    return connection_loss.after_commit(
+        lambda: _full_output(campaign, user, submission), lambda: stored_only_output(submission),
+        what=f"answer to a submission in campaign {campaign.pk}")
+
+
+def _full_output(campaign, user, submission) -> dict:
     campaign, viewer = visibility.campaign_and_viewer(user, campaign.pk)  # as the change left them, one query
     state = submission.state if submission.state is not None else current_state(campaign)
     return SubmissionOutputSerializer({
@@ -60,6 +77,15 @@ def submission_output(campaign, user, submission) -> dict:
         "state": visibility.view_state(state, viewer),
         "replayed": submission.replayed,
     }).data
+
+
+def stored_only_output(submission) -> dict:
+    """What is known without the database: the submitter's own event (the first written) is stored."""
+    events = submission.events
+    answer = {"events": [], "state": None, "replayed": submission.replayed, "note": STORED_ONLY_NOTE}
+    if events:
+        answer["uid"] = str(events[0].uid)
+    return answer
 
 
 def username_field(**kwargs):

@@ -24,6 +24,7 @@ from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
 from campaigns.services.journal import submit
 from campaigns.systems import get_system
+from muster import connection_loss
 
 from . import actions
 from .common import done, is_htmx, page
@@ -224,11 +225,19 @@ def campaign_submit(request, pk: int):
     except DomainError as error:
         box.form.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
+    messages.success(request, connection_loss.after_commit(
+        lambda: _submitted_message(campaign, viewer, submission, todo),
+        lambda: f"Saved: {todo.label}. (The page could not say more just now.)", what="message after a submission"))
+    return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
+
+
+def _submitted_message(campaign, viewer, submission, todo) -> str:
+    """What the page says after a submission: read after it committed (a lost connection is retried,
+    and the submission is never answered with an error: muster.connection_loss)."""
     campaign.refresh_from_db()
     lines = [] if submission.replayed else selectors.submission_report(campaign, viewer, submission)
     said = selectors.submitted_words(campaign, viewer, submission)
-    messages.success(request, " ".join([said or f"Done: {todo.label}.", *lines]))
-    return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
+    return " ".join([said or f"Done: {todo.label}.", *lines])
 
 
 def _dice_box(system, view, todo, box, need: DiceNeeded):

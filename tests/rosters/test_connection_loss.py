@@ -7,7 +7,6 @@ again, and the failure path never fails itself. tests/faults restart a real Post
 worker.
 """
 
-import psycopg
 import pytest
 from django.db import connection
 
@@ -16,6 +15,7 @@ from campaigns.tasks import compute_odds
 from rosters import services
 from rosters.models import PrintJob
 from rosters.tasks import render_sheet
+from tests.db_faults import lose_connection
 from tests.workers import need
 
 from .helpers import job_pdf
@@ -28,18 +28,6 @@ def _postgresql():
     need(connection.vendor == "postgresql", "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
     yield
     connection.close()  # a test that failed may leave it lost: the database's flush needs a live one
-
-
-def lose_connection():
-    """PostgreSQL ends this process's connection, as a restart or `pg_terminate_backend` does."""
-    connection.ensure_connection()
-    pid = connection.connection.info.backend_pid
-    params = connection.get_connection_params()
-    params.pop("cursor_factory", None)
-    params.pop("context", None)
-    params.pop("prepare_threshold", None)
-    with psycopg.connect(**params, autocommit=True) as other:
-        other.execute("SELECT pg_terminate_backend(%s)", [pid])
 
 
 @pytest.fixture
