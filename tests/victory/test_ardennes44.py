@@ -12,10 +12,11 @@ from tests.victory.harness import Game
 pytestmark = pytest.mark.django_db
 
 EAST = ["St. Vith", "Clervaux", "Wiltz", "Houffalize", "Vielsalm", "Malmedy", "Stavelot", "Bastogne town"]
-GERMAN_UNITS = [{"id": "2Pz", "name": "2nd Panzer", "side": "german", "attack": 6},
-                {"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7},
-                {"id": "116", "name": "116th Panzer", "side": "german", "attack": 5},
-                {"id": "1SS", "name": "1st SS Panzer", "side": "german", "attack": 8}]
+# Types for 25.2.1 (A44-11): 116 stands for the division's Panzergrenadiers, an Infantry Type unit (2.4).
+GERMAN_UNITS = [{"id": "2Pz", "name": "2nd Panzer", "side": "german", "attack": 6, "type": "tank", "tq": 4},
+                {"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7, "type": "tank", "tq": 4},
+                {"id": "116", "name": "116th Panzer", "side": "german", "attack": 5, "type": "infantry"},
+                {"id": "1SS", "name": "1st SS Panzer", "side": "german", "attack": 8, "type": "tank", "tq": 5}]
 
 
 
@@ -275,3 +276,94 @@ def test_the_objective_scenarios_chart_what_30_2_and_30_3_count_at_each_check(cl
     assert allied["lines"][0]["label"] == "3 at 2 checks in a row: Allied victory"
     assert len(hexes["x_ticks"]) == 22  # every AM and PM turn of 16–26 December, nights left out
     assert "17 AM: Meuse victory hexes 3, Liège hexes 1, West Map victory hexes 3" in chart["summary"]
+
+
+def replacement_units():
+    """Units of both sides with the types and flags 25.2.1 and 25.2.5 look at (A44-11)."""
+    def unit(code, side, kind, **flags):
+        return {"id": code, "name": code, "side": side, "type": kind, **flags}
+
+    return [unit("Inf1", "german", "infantry"), unit("Inf2", "german", "infantry"), unit("Inf3", "german", "infantry"),
+            unit("Tank4", "german", "tank", tq=4), unit("Recon", "german", "recon"), unit("Flak", "german", "flak"),
+            unit("Tank5", "german", "tank", tq=5), unit("BlackBox", "german", "tank", black_box=True),
+            unit("Arty", "german", "artillery"), unit("Heydte", "german", "infantry", never=True),
+            unit("Mystery", "german", ""), unit("Other", "german", "other"),
+            unit("GI", "allied", "infantry"), unit("Para", "allied", "infantry", airborne=True),
+            unit("Tommy", "allied", "infantry", british=True), unit("Sherman", "allied", "tank", tq=5)]
+
+
+def test_night_replacements_go_by_unit_type_25_2_1(club, people):
+    game = Game(club, people, "ardennes44", "s2")
+    game.setup(units=replacement_units())
+    game.turn("16 AM", {}, [(u, "reduced") for u in ("Inf1", "Inf2", "Inf3", "Tank4", "Recon", "Flak", "GI",
+                                                     "Sherman")])
+    game.turn("16 PM", {})
+    # One replacement: only an Infantry Type unit (25.2.1).
+    with pytest.raises(DomainError) as refused:
+        game.turn("Night 16/17", {}, [("Tank4", "restored")], replacements_german=1)
+    assert refused.value.message == ("The German received 1 replacement: it may only go to an Infantry Type unit "
+                                     "(25.2.1), not to Tank4 (Tank unit).")
+    # Two: one may go to a Tank, Recon or Flak unit, the other only to an Infantry Type unit.
+    with pytest.raises(DomainError) as refused:
+        game.turn("Night 16/17", {}, [("Tank4", "restored"), ("Recon", "restored")], replacements_german=2)
+    assert refused.value.message == ("The German received 2 replacements: one may go to a Tank, Recon or Flak "
+                                     "unit, the other only to an Infantry Type unit (25.2.1); here they go to Tank4 "
+                                     "(Tank unit) and Recon (Recon).")
+    # An Allied Tank Unit of TQ 5 may receive one: 25.2.5's TQ limit is for German Tank Units.
+    game.turn("Night 16/17", {}, [("Tank4", "restored"), ("Inf1", "restored"), ("Sherman", "restored")],
+              replacements_german=2, replacements_allied=2)
+    assert game.pub["units"]["Tank4"]["status"] == game.pub["units"]["Inf1"]["status"] == "full"
+    game.turn("17 AM", {})
+    game.turn("17 PM", {})
+    # Three or more (A44-11): at most one Tank, Recon or Flak unit for every two received.
+    with pytest.raises(DomainError) as refused:
+        game.turn("Night 17/18", {}, [("Recon", "restored"), ("Flak", "restored"), ("Inf2", "restored")],
+                  replacements_german=3)
+    assert refused.value.message == ("The German received 3 replacements: at most 1 may go to Tank, Recon or Flak "
+                                     "units, one for every two received, the rest to Infantry Type units (25.2.1, "
+                                     "A44-11); here they go to Recon (Recon) and Flak (Flak).")
+    game.turn("Night 17/18", {}, [("Recon", "restored"), ("Flak", "restored"), ("Inf2", "restored"),
+                                  ("Inf3", "restored")], replacements_german=4)
+    assert all(game.pub["units"][u]["status"] == "full" for u in ("Recon", "Flak", "Inf2", "Inf3"))
+
+
+def test_units_25_2_5_lists_never_receive_a_replacement(club, people):
+    game = Game(club, people, "ardennes44", "s2")
+    game.setup(units=replacement_units())
+    doomed = ("Tank5", "BlackBox", "Arty", "Heydte", "Mystery", "Other", "Para", "Tommy")
+    game.turn("16 AM", {}, [(u, "eliminated") for u in doomed])
+    game.turn("16 PM", {})
+    cases = {
+        "Tank5": "Tank5 cannot be rebuilt: German Tank Units with a TQ of 5 or more (this one 5) never receive "
+                 "replacements (25.2.5).",
+        "BlackBox": "BlackBox cannot be rebuilt: German Tank Units with a black-box attack strength never receive "
+                    "replacements (25.2.5).",
+        "Arty": "Arty cannot be rebuilt: Artillery Units never receive replacements (25.2.5).",
+        "Heydte": "Heydte cannot be rebuilt: 25.2.5 names it among the units that never receive replacements.",
+        "Other": "Other cannot be rebuilt: only Infantry Type, Tank, Recon and Flak units receive replacements "
+                 "(25.2.1).",
+        "Para": "Para cannot be rebuilt: Allied airborne units never receive replacements (25.2.5).",
+        "Tommy": "Tommy cannot be rebuilt: British units never receive replacements (25.2.5).",
+        "Mystery": "Mystery: its type is not in the set-up, and 25.2.1 gives replacements by type. Propose a "
+                   "correction of the set-up giving its type (Infantry Type, Tank, Recon, Flak …) first.",
+    }
+    before = game.state
+    for code, message in cases.items():
+        with pytest.raises(DomainError) as refused:
+            game.turn("Night 16/17", {}, [(code, "rebuilt")], replacements_german=2, replacements_allied=2)
+        assert refused.value.message == message
+    assert game.state == before
+
+
+def test_the_set_up_is_pre_filled_with_the_units_25_2_5_names():
+    from campaigns.systems import get_system
+    from campaigns.systems.victory_ledger.setup import book_setup
+
+    system = get_system("ardennes44")
+    units = {u["id"]: u for u in book_setup(system.book, "s1")["units"]}
+    assert units["vdHeydte"]["never"] and units["150PzBde"]["never"]  # named in 25.2.5
+    assert units["1000SturmTiger"]["black_box"] and units["217Brummbar"]["black_box"]  # 27.4
+    assert units["33Armd"]["british"] and units["33Armd"]["tq"] == 4  # designer's notes: TQ 3 → 4
+    assert all("not_in" not in u for u in units.values())
+    east_only = {u["id"] for u in book_setup(system.book, "s2")["units"]}  # S2.1: East Map only (27.3.1)
+    assert "29ArmdBde" not in east_only and "33Armd" not in east_only and "vdHeydte" in east_only

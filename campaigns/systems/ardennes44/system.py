@@ -11,9 +11,10 @@ from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import day_calendar
 from campaigns.systems.victory_ledger.setup import location
+from campaigns.systems.victory_ledger.setup import unit as location_unit
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
-from . import victory
+from . import replacements, upgrades, victory
 
 HERE = Path(__file__).parent
 SIDES = (("german", "German"), ("allied", "Allied"))
@@ -35,6 +36,8 @@ class Ardennes44(LedgerSystem):
                    "Night turns; the Victory Check Phase after every Allied day turn.")
     setup_rule = "30, S1.3"
     turn_rule = "30.1"
+    journal_version = 2
+    journal_upgrades = upgrades.STEPS
     sheet_template = "sheets/ardennes44/ledger.html"
     uses_contested = False
     unit_changes = ("eliminated", "reduced", "restored", "rebuilt", "exited")
@@ -51,6 +54,21 @@ class Ardennes44(LedgerSystem):
     unit_sub_fields = (
         Field("attack", "int", label="Attack factor", min=0, max=99, required=False, default=0,
               help="Counts when the unit exits toward Antwerp (30.2) or off the East Map (S2.4)."),
+        # What 25.2.1 and 25.2.5 need to know of a unit (A44-11).
+        Field("type", "choice", label="Type (2.4)", choices=tuple(t for t, _ in replacements.TYPES),
+              labels=replacements.TYPES, required=False, default="",
+              help="Replacements go by type (25.2.1): Infantry Type units (infantry, panzergrenadiers, "
+                   "parachute, glider, engineers …), Tank, Recon and Flak units."),
+        Field("tq", "int", label="TQ (Tank units)", min=0, max=9, required=False, default=0,
+              help="German Tank Units of TQ 5 or more never receive replacements (25.2.5)."),
+        Field("black_box", "bool", label="Attack strength in a black box", required=False, default=False,
+              help="German Tank Units with one never receive replacements (25.2.5, 27.4)."),
+        Field("never", "bool", label="Named in 25.2.5 (von der Heydte, 150th Panzer Brigade)", required=False,
+              default=False, help="Never receives replacements."),
+        Field("british", "bool", label="British", required=False, default=False,
+              help="British units never receive replacements (25.2.5)."),
+        Field("airborne", "bool", label="Allied airborne", required=False, default=False,
+              help="Allied airborne units never receive replacements (25.2.5)."),
     )
     turn_extra_fields = (
         Field("replacements_german", "int", label="German replacements", min=0, max=9, required=False,
@@ -91,8 +109,10 @@ class Ardennes44(LedgerSystem):
 
     def check_unit_change(self, state, unit, change, row, turn, path, ctx):
         pub = public(state)
-        if change in ("rebuilt", "restored") and turn["kind"] != "night":
+        if change in replacements.USES and turn["kind"] != "night":
             raise DomainError(f"{path}.change", f"{unit['name']}: replacements arrive only in Night turns (25.2).")
+        if change in replacements.USES and ctx.journal_version >= replacements.TYPED:
+            replacements.check_unit(unit, change, path)
         if change != "exited":
             if row.get("via"):
                 raise DomainError(f"{path}.via", "An exit hex is given only for a unit that exits.")
@@ -113,11 +133,15 @@ class Ardennes44(LedgerSystem):
             if any(v is not None for v in given.values()):
                 raise DomainError("replacements_german", "Replacements arrive only in Night turns (25.2).")
             return []
+        pub = public(state)
         for side, key in REPLACEMENTS.items():
-            used = sum(1 for e in events if e["side"] == side and e["change"] in ("restored", "rebuilt"))
-            if used > (given[side] or 0):
-                raise DomainError(key, f"The {self.book.side_name(side)} used {used} replacement(s) but received "
-                                       f"{given[side] or 0} (25.2.1).")
+            used = [e for e in events if e["side"] == side and e["change"] in replacements.USES]
+            if len(used) > (given[side] or 0):
+                raise DomainError(key, f"The {self.book.side_name(side)} used {len(used)} replacement(s) but "
+                                       f"received {given[side] or 0} (25.2.1).")
+            if ctx.journal_version >= replacements.TYPED:
+                units = [location_unit(pub["setup"], e["unit"]) for e in used]
+                replacements.check_counts(self, side, given[side] or 0, units, key)
         words = ", ".join(f"{self.book.side_name(s)} {n if n is not None else 'not entered'}" for s, n in given.items())
         return [["Replacements", f"{words} (25.2); unused ones are forfeited, never saved (25.2.1)"]]
 
@@ -157,7 +181,11 @@ class Ardennes44(LedgerSystem):
         return ", ".join(b for b in bits if b)
 
     def unit_words(self, unit):
-        return [f"attack {unit['attack']}" if unit.get("attack") else ""]
+        kind = unit.get("type") or ""
+        never = replacements.never_reason(unit) if kind else None
+        return [replacements.TYPE_WORDS[kind] if kind else "", f"TQ {unit['tq']}" if unit.get("tq") else "",
+                f"attack {unit['attack']}" if unit.get("attack") else "", "British" if unit.get("british") else "",
+                "airborne" if unit.get("airborne") else "", "no replacements (25.2.5)" if never else ""]
 
     def standings(self, state):
         game = state.get("game")

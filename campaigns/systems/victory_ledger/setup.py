@@ -73,7 +73,9 @@ def book_setup(book, scenario: str, params: dict | None = None) -> dict:
         row["start"] = loc.get("start") or next(
             (side for side, ids in start.items() if side != "default" and loc["id"] in ids), default_holder)
         locations.append(row)
-    return {"locations": locations, "units": [dict(u) for u in book.units_for(scenario)],
+    units = [{k: v for k, v in u.items() if k != "not_in"} for u in book.units_for(scenario)
+             if scenario not in u.get("not_in", ())]
+    return {"locations": locations, "units": units,
             "params": dict(params or {})}
 
 
