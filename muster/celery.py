@@ -29,3 +29,19 @@ def _load_game_systems(**kwargs):
     import gc
 
     gc.freeze()
+
+
+@signals.worker_ready.connect
+def _start_the_sweep(**kwargs):
+    """Work whose task is gone (a worker killed whole, Redis restarted empty) is sent again by every
+    worker within seconds (rosters.sweep)."""
+    from rosters import sweep
+
+    sweep.start()
+
+
+@signals.worker_shutdown.connect
+def _stop_the_sweep(**kwargs):
+    from rosters import sweep
+
+    sweep.stop()

@@ -76,6 +76,7 @@ class PrintJob(models.Model):
     attempts = models.PositiveSmallIntegerField(default=0)  # render attempts since last queued
     task_id = models.CharField(max_length=64, blank=True)
     lease_until = models.DateTimeField(null=True, blank=True)  # a running job past this is abandoned
+    heartbeat_at = models.DateTimeField(null=True, blank=True)  # its task was alive then (rosters.heartbeat)
     claimed_by = models.CharField(max_length=120, blank=True)  # host:pid of the rendering worker
 
     class Meta:

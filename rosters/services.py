@@ -9,13 +9,17 @@ Pages, the API and the Celery task call these; they decide nothing themselves.
   stores the file and marks it done, fenced by the attempt number: a duplicated,
   retried or redelivered task never produces a second result.
 - ``retry_job`` puts a failed (or abandoned) job back in the queue.
+- ``sweep`` (run by every worker every few seconds: rosters.sweep) puts back in the queue what
+  lost its task: a running job with no heartbeat (its worker was killed), a queued job whose task
+  is in no queue of the broker (sent while the broker was away, or Redis restarted empty).
 """
 
 from __future__ import annotations
 
 import logging
-import socket
 import os
+import socket
+import uuid
 from datetime import timedelta
 
 from django.conf import settings
@@ -30,13 +34,14 @@ from campaigns.systems import get_system
 from muster import connection_loss
 from muster.connection_loss import DATABASE_ERRORS
 
-from . import pdf, sheets, storage
+from . import broker, heartbeat, pdf, sheets, storage
 from .models import PrintJob
 
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # a render that kills its worker every time must not loop forever
-STALE_QUEUED_AFTER = timedelta(minutes=10)  # no worker took it: offer a retry
+QUEUED_BOUND = timedelta(seconds=10)  # queued this long with its task in no queue of the broker: lost
+STALE_QUEUED_AFTER = timedelta(minutes=10)  # no worker took it (when the broker cannot be read): offer a retry
 
 
 def lease_seconds() -> int:
@@ -59,7 +64,7 @@ def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | Non
     digest = sheets.content_hash(context, sheet=sheet_def, audience=audience, paper=paper, campaign_id=campaign.pk)
     existing = PrintJob.objects.filter(campaign=campaign, content_hash=digest).first()
     if existing is not None:
-        if existing.status == PrintJob.FAILED or is_stale(existing):
+        if existing.status == PrintJob.FAILED or is_lost(existing):  # asked again: its task is gone
             _requeue(existing)
             existing.refresh_from_db()
         return existing, False
@@ -112,15 +117,21 @@ def print_context(user, campaign, sheet: str, paper: str = "A4", side: str | Non
 
 
 def enqueue(job_id) -> None:
-    """Send the render task (after commit: the worker must see the row). If the broker
-    cannot be reached the job stays queued: the page says it waits for the worker, and
-    offers a retry once it is stale; the request itself does not fail."""
+    """Send the render task (after commit: the worker must see the row), and note its id on the
+    job: the sweep looks for it in the broker. If the broker cannot be reached the job stays
+    queued with no task id, and the sweep sends it again once the broker is back; the request
+    itself does not fail."""
     from .tasks import render_sheet
 
+    task_id = str(uuid.uuid4())
     try:
-        render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE, task_id=task_id)
     except Exception:  # noqa: BLE001 - a broker outage must not turn a saved request into a 500
         logger.exception("Could not enqueue print job %s", job_id)
+        return
+    connection_loss.retrying(
+        lambda: PrintJob.objects.filter(pk=job_id, status=PrintJob.QUEUED, task_id="").update(task_id=task_id),
+        f"noting the task of print job {job_id}")
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -171,12 +182,29 @@ def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
 
 
 def is_stale(job: PrintJob) -> bool:
+    """Abandoned, as the job's row alone tells: running with no heartbeat for HEARTBEAT_STALE (its
+    worker is gone) or past its lease; queued with no task sent (the broker was away) for
+    QUEUED_BOUND, or for STALE_QUEUED_AFTER whatever the broker holds."""
     now = timezone.now()
     if job.status == PrintJob.RUNNING:
-        return job.lease_until is not None and job.lease_until < now
+        beat = job.heartbeat_at or job.started_at
+        return ((job.lease_until is not None and job.lease_until < now)
+                or (beat is not None and beat < now - heartbeat.HEARTBEAT_STALE))
     if job.status == PrintJob.QUEUED:
-        return job.queued_at < now - STALE_QUEUED_AFTER
+        return job.queued_at < now - STALE_QUEUED_AFTER or (not job.task_id and job.queued_at < now - QUEUED_BOUND)
     return False
+
+
+def is_lost(job: PrintJob, held: set[str] | None = None) -> bool:
+    """Stale, or queued for QUEUED_BOUND with its task in no queue of the broker (Redis restarted
+    empty). `held`: the task ids the broker holds (broker.held_task_ids), if already read."""
+    if is_stale(job):
+        return True
+    if job.status != PrintJob.QUEUED or job.queued_at >= timezone.now() - QUEUED_BOUND:
+        return False
+    if held is None:
+        held = broker.held_task_ids(settings.CELERY_TASK_DEFAULT_QUEUE)
+    return held is not None and job.task_id not in held
 
 
 def download_name(job: PrintJob) -> str:
@@ -202,22 +230,55 @@ def retry_job(user, job_id) -> PrintJob:
     job = job_for(user, job_id)
     if job.status == PrintJob.DONE:
         raise DomainError("status", "This sheet is ready; download it.")
-    if job.status != PrintJob.FAILED and not is_stale(job):
+    if job.status != PrintJob.FAILED and not is_lost(job):
         raise DomainError("status", "This sheet is still being prepared.")
     _requeue(job)
     job.refresh_from_db()
     return job
 
 
-def _requeue(job: PrintJob) -> None:
-    stale_running = Q(status=PrintJob.RUNNING, lease_until__lt=timezone.now())
-    stale_queued = Q(status=PrintJob.QUEUED, queued_at__lt=timezone.now() - STALE_QUEUED_AFTER)
-    moved = PrintJob.objects.filter(pk=job.pk).filter(Q(status=PrintJob.FAILED) | stale_running | stale_queued).update(
-        status=PrintJob.QUEUED, progress=0, error="", attempts=0, queued_at=timezone.now(), lease_until=None,
-        claimed_by="", task_id="",
+def _requeue(job: PrintJob, keep_attempts: bool = False) -> bool:
+    """Back in the queue, if it still is as found: failed, stale (is_stale), or queued with its task
+    lost (the caller read the broker: nothing changed since `job` was read). A person asking starts
+    the count of attempts again; the sweep keeps it (`keep_attempts`), so that a sheet that kills
+    its worker every time still ends failed after MAX_ATTEMPTS."""
+    now = timezone.now()
+    stale = (Q(status=PrintJob.FAILED) | Q(status=PrintJob.RUNNING, lease_until__lt=now)
+             | Q(status=PrintJob.RUNNING, heartbeat_at__lt=now - heartbeat.HEARTBEAT_STALE)
+             | Q(status=PrintJob.QUEUED, queued_at__lt=now - STALE_QUEUED_AFTER)
+             | Q(status=PrintJob.QUEUED, task_id="", queued_at__lt=now - QUEUED_BOUND))
+    unchanged = Q(status=PrintJob.QUEUED, task_id=job.task_id, queued_at=job.queued_at,
+                  queued_at__lt=now - QUEUED_BOUND)
+    moved = PrintJob.objects.filter(pk=job.pk).filter(stale | unchanged).update(
+        status=PrintJob.QUEUED, progress=0, error="", queued_at=now, lease_until=None, heartbeat_at=None,
+        claimed_by="", task_id="", **({} if keep_attempts else {"attempts": 0}),
     )
     if moved:
         transaction.on_commit(lambda: enqueue(job.pk))
+    return bool(moved)
+
+
+def sweep(limit: int = 200) -> int:
+    """Put back in the queue every job whose task is gone; how many. Run by every worker every few
+    seconds (rosters.sweep): a running job with no heartbeat, a queued one with no task sent or
+    whose task the broker no longer holds. A broker that cannot be read leaves queued jobs be."""
+    now = timezone.now()
+    requeued = 0
+    abandoned = PrintJob.objects.filter(status=PrintJob.RUNNING).filter(
+        Q(lease_until__lt=now) | Q(heartbeat_at__lt=now - heartbeat.HEARTBEAT_STALE))
+    for job in abandoned.order_by("started_at")[:limit]:
+        if _requeue(job, keep_attempts=True):
+            logger.warning("Print job %s lost its task while rendering (no heartbeat): queued again", job.pk)
+            requeued += 1
+    waiting = list(PrintJob.objects.filter(status=PrintJob.QUEUED, queued_at__lt=now - QUEUED_BOUND)
+                   .order_by("queued_at")[:limit])
+    if waiting:
+        held = broker.held_task_ids(settings.CELERY_TASK_DEFAULT_QUEUE)
+        for job in waiting if held is not None else []:
+            if job.task_id not in held and _requeue(job, keep_attempts=True):
+                logger.warning("Print job %s had no task in the broker: queued again", job.pk)
+                requeued += 1
+    return requeued
 
 
 # --- rendering (the task's body) -------------------------------------------------------------------
@@ -243,12 +304,8 @@ def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = N
     if not stored:
         job = PrintJob.objects.get(pk=job_id)
         try:
-            sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
-            if sheet is None:
-                raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
-            html = pdf.sheet_html(sheet.template, job.context)
-            _progress(job_id, attempt, 40)
-            data = render_hook(html)
+            with heartbeat.beating(job_id, attempt):
+                data = _render(job, attempt)
         except DATABASE_ERRORS:
             raise  # the connection, not the sheet: the task retries
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message on the job
@@ -270,6 +327,15 @@ def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = N
     return "rendered"
 
 
+def _render(job: PrintJob, attempt: int) -> bytes:
+    sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
+    if sheet is None:
+        raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
+    html = pdf.sheet_html(sheet.template, job.context)
+    _progress(job.pk, attempt, 40)
+    return render_hook(html)
+
+
 def render_hook(html: str) -> bytes:
     """The renderer (a seam: tests count renders through it)."""
     return pdf.html_to_pdf(html)
@@ -289,7 +355,7 @@ def claim(job_id, task_id: str = "") -> int | None:
             return None
         attempt = row["attempts"] + 1
         PrintJob.objects.filter(pk=job_id).update(
-            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, task_id=task_id[:64],
+            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, heartbeat_at=now, task_id=task_id[:64],
             lease_until=now + timedelta(seconds=lease_seconds()), claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120],
             error="",
         )

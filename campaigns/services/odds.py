@@ -7,14 +7,22 @@ as current, and the other side's hidden steps never make a side's odds "pending"
 position would count them). A side whose position did not move keeps its odds: no task runs
 for it. ``odds_for`` is the read: it returns only the sides the viewer may read
 (campaigns.visibility decides), and needs no state.
+
+A task sent is noted for ASKED_FOR seconds (``asked_key``): reads and changes in that time send no
+second one (a busy page polling a pending panel used to queue one per read). A task lost with the
+broker (Redis restarted empty) is sent again once the note expires: by the next read, or by the
+sweep of every worker (``sweep``: the campaigns played in the last half hour), without anyone
+reading.
 """
 
 from __future__ import annotations
 
 import logging
+from datetime import timedelta
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from .. import viewcache
 from ..context import Ctx
@@ -28,10 +36,16 @@ from .state import current_state
 
 log = logging.getLogger(__name__)
 TIMEOUT = 7 * 24 * 3600
+ASKED_FOR = 10  # seconds a sent task is waited for before another is sent
+SWEEP_WINDOW = timedelta(minutes=30)  # the sweep looks after campaigns changed this recently
 
 
 def cache_key(campaign_id: int, side: str, at: str) -> str:
     return f"muster:odds:{campaign_id}:{side}:{at}"
+
+
+def asked_key(campaign_id: int, side: str, at: str) -> str:
+    return f"muster:odds-asked:{campaign_id}:{side}:{at}"
 
 
 def compute(campaign: Campaign, side: str) -> dict:
@@ -58,9 +72,11 @@ def compute_and_store(campaign_id: int, side: str) -> dict | None:
     return compute(campaign, side)
 
 
-def enqueue(campaign: Campaign) -> None:
+def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
     """After the current transaction commits, compute in the background the odds of every side
-    that has none for where it now stands (`campaign.positions`, as the change left them)."""
+    that has none for where it now stands (`campaign.positions`, as the change left them), unless
+    a task for it was sent less than ASKED_FOR seconds ago. `known_only`: only sides whose
+    position is stored (the sweep)."""
     stored = dict(campaign.positions or {})
     sides = get_system(campaign.system).side_slugs()
     campaign_id = campaign.pk
@@ -70,14 +86,30 @@ def enqueue(campaign: Campaign) -> None:
 
         for side in sides:
             at = stored.get(f"side:{side}") if stored.get("seq") == campaign.last_seq else None
+            if at is None and known_only:
+                continue
             if at is not None and _kept(cache_key(campaign_id, side, at)) is not None:
                 continue  # nothing this side can see has changed: its odds stand
+            if at is not None and _kept(asked_key(campaign_id, side, at)) is not None:
+                continue  # a task is on its way
             try:
                 compute_odds.apply_async(args=[campaign_id, side], queue=settings.CELERY_ODDS_QUEUE)
             except Exception:  # a broker outage must not fail the change that was just saved
                 log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
+                continue
+            if at is not None:
+                viewcache.put(asked_key(campaign_id, side, at), True, ASKED_FOR)
 
     transaction.on_commit(send)
+
+
+def sweep(limit: int = 50) -> None:
+    """Send again the odds tasks lost with the broker: every side of the campaigns changed in the
+    last SWEEP_WINDOW whose odds are neither kept nor asked for (a worker runs this every few
+    seconds: rosters.sweep)."""
+    recent = Campaign.objects.filter(status=Campaign.ACTIVE, updated_at__gte=timezone.now() - SWEEP_WINDOW)
+    for campaign in recent.order_by("-updated_at")[:limit]:
+        enqueue(campaign, known_only=True)
 
 
 def _kept(key: str) -> dict | None:

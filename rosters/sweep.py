@@ -1,0 +1,63 @@
+"""The sweep: every worker, every few seconds, puts back in the queue the work whose task is gone.
+
+Late acknowledgement brings a task back when one pool process dies; nothing brought it back when
+the whole worker was killed, the broker was away when it was sent, or Redis restarted empty. A
+thread of each worker's main process (sheets and odds alike: the more workers, the sooner) runs
+``rosters.services.sweep`` (print jobs: no heartbeat, or no task in the broker) and
+``campaigns.services.odds.sweep`` (odds neither kept nor asked for) every MUSTER_SWEEP_SECONDS.
+Both only re-send what a conditional update or a short-lived note says nobody else re-sent, and
+every task is safe to run twice, so several workers sweeping at once do no harm. No extra process
+or unit: a site that runs a worker runs the sweep.
+"""
+
+from __future__ import annotations
+
+import logging
+import threading
+
+from django.conf import settings
+
+from muster.connection_loss import drop_connection
+
+logger = logging.getLogger(__name__)
+
+_running: dict[str, threading.Event] = {}
+
+
+def once() -> None:
+    from campaigns.services import odds
+
+    from . import services
+
+    for name, step in (("print jobs", services.sweep), ("odds", odds.sweep)):
+        try:
+            step()
+        except Exception as error:  # noqa: BLE001 - the database or the broker away: next time
+            logger.warning("The sweep of %s failed: %s", name, error)
+            drop_connection()
+
+
+def start() -> None:
+    """Start the sweep in this process (the worker's main process, once it is ready)."""
+    every = float(getattr(settings, "MUSTER_SWEEP_SECONDS", 5) or 0)
+    if every <= 0 or "sweep" in _running:
+        return
+    stop = _running["sweep"] = threading.Event()
+
+    def loop():
+        from django.db import connections
+
+        try:
+            while not stop.wait(every):
+                once()
+        finally:
+            connections.close_all()
+
+    threading.Thread(target=loop, name="muster-sweep", daemon=True).start()
+    logger.info("Sweeping for lost print jobs and odds every %s s", every)
+
+
+def stop() -> None:
+    event = _running.pop("sweep", None)
+    if event is not None:
+        event.set()
