@@ -5,7 +5,7 @@ organizer-only rules live in campaigns.services.clubs (403 for other members).
 """
 
 from django.db.models import OuterRef, Subquery
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
@@ -15,7 +15,7 @@ from campaigns.models import Membership
 from campaigns.services import clubs as club_services
 
 from .common import valid_input
-from .openapi import errors
+from .openapi import DetailSerializer, errors
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -70,7 +70,12 @@ class InvitationOutputSerializer(serializers.Serializer):
 
 class InvitationCreateInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(Membership.ROLES, default=Membership.PLAYER)
-    email = serializers.EmailField(required=False, allow_blank=True)
+    email = serializers.EmailField(required=False, allow_blank=True,
+                                   help_text="Optional: the invitation is e-mailed to this address.")
+
+
+INVITATIONS_429 = OpenApiResponse(DetailSerializer, description="You created as many invitations in the last hour "
+                                                                "as an organizer may: wait (`Retry-After`).")
 
 
 class InvitationAcceptInputSerializer(serializers.Serializer):
@@ -201,7 +206,11 @@ class InvitationListCreateApi(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="clubs_invitations_create", request=InvitationCreateInputSerializer,
-        responses={201: InvitationOutputSerializer, **errors(400, 403, 404)}, summary="Invite someone (organizer)",
+        responses={201: InvitationOutputSerializer, **errors(400, 403, 404), 429: INVITATIONS_429},
+        summary="Invite someone (organizer)",
+        description="With an `email`, the invitation is e-mailed to it (a background task). An organizer creates "
+                    "at most `INVITATIONS_PER_HOUR` invitations an hour (20 unless the site says otherwise): "
+                    "beyond it, 429 with the limit and the minutes to wait (`Retry-After`).",
     )
     def post(self, request, slug):
         club = _club(request, slug)

@@ -13,7 +13,7 @@ from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
-from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
+from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound, TooMany
 from muster.connection_loss import DATABASE_ERRORS, drop_connection
 
 DATABASE_AWAY = ("The database was away for a moment. Send the request again; with the same "
@@ -29,6 +29,9 @@ def exception_handler(exc, context):
         return Response({"detail": "Not found."}, status=status.HTTP_404_NOT_FOUND)
     if isinstance(exc, Forbidden):
         return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
+    if isinstance(exc, TooMany):
+        return Response({"detail": exc.message}, status=status.HTTP_429_TOO_MANY_REQUESTS,
+                        headers={"Retry-After": str(exc.retry_after)})
     if isinstance(exc, Conflict):
         return Response(
             {"detail": exc.message, "current_version": exc.current_version}, status=status.HTTP_409_CONFLICT

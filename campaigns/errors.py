@@ -40,6 +40,16 @@ class Conflict(Exception):
         self.current_version = current_version
 
 
+class TooMany(Exception):
+    """A limit on how often someone may do something was reached (HTTP 429); nothing was changed.
+    The message names the limit and when it is lifted."""
+
+    def __init__(self, message: str, retry_after: int):
+        super().__init__(message)
+        self.message = message
+        self.retry_after = retry_after  # seconds
+
+
 class DiceNeeded(DomainError):
     """Dice must be entered by a player before the event can be applied."""
 

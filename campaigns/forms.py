@@ -52,7 +52,9 @@ class ClubForm(forms.Form):
 
 class InvitationForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.ROLES, initial=Membership.PLAYER)
-    email = forms.EmailField(required=False, help_text="Optional: who it is for (a note; the link works for anyone).")
+    email = forms.EmailField(required=False, label="E-mail address",
+                             help_text="Optional: Muster e-mails the invitation there. Without one, send the link "
+                                       "yourself (it works for anyone who has it).")
 
 
 class RoleForm(forms.Form):

@@ -9,7 +9,7 @@ from celery import shared_task
 
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
 
-from .services import odds
+from .services import invitation_mail, odds
 
 
 @shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
@@ -17,6 +17,22 @@ def compute_odds(campaign_id: int, side: str) -> None:
     """Exact odds of a side's upcoming rolls, kept in the cache for that side's pages."""
     try:
         odds.compute_and_store(campaign_id, side)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+# A mail server that is down or refuses for a while (OSError covers smtplib's errors): retried
+# with a longer back-off than the database's, for about three-quarters of an hour.
+MAIL_RETRY = dict(autoretry_for=(*DATABASE_ERRORS, OSError), retry_backoff=30, retry_backoff_max=600,
+                  retry_jitter=False, max_retries=8)
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **MAIL_RETRY)
+def send_invitation(invitation_id: int) -> None:
+    """E-mail an invitation (its id only: the code never goes through the broker). Sent once."""
+    try:
+        invitation_mail.send(invitation_id)
     except DATABASE_ERRORS:
         drop_connection()
         raise

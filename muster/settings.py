@@ -179,8 +179,22 @@ LOGIN_REDIRECT_URL = "dashboard"
 LOGOUT_REDIRECT_URL = "login"
 
 # --- Email ----------------------------------------------------------------------
+# EMAIL_URL names the backend and its server at once (console by default: `make run` prints
+# mails); the usual EMAIL_* variables, where set, override it (EMAIL_HOST alone means SMTP).
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
+if "EMAIL_HOST" in os.environ and "EMAIL_URL" not in os.environ:
+    EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
+for _name, _read in (("EMAIL_BACKEND", env.str), ("EMAIL_HOST", env.str), ("EMAIL_PORT", env.int),
+                     ("EMAIL_HOST_USER", env.str), ("EMAIL_HOST_PASSWORD", env.str), ("EMAIL_USE_TLS", env.bool),
+                     ("EMAIL_USE_SSL", env.bool)):
+    if _name in os.environ:
+        vars()[_name] = _read(_name)
+# A mail server that does not answer must not hold a worker for long: the task fails and retries.
+EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
+# Invitations one organizer may create in an hour (each may send an e-mail): a stolen or
+# careless organizer account cannot make the site a mail cannon.
+INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)
 
 # --- I18n, static, media --------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -2,13 +2,17 @@
 
 from __future__ import annotations
 
+import math
+from datetime import timedelta
+
+from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
 from .. import visibility
-from ..errors import DomainError, Forbidden, NotFound
+from ..errors import DomainError, Forbidden, NotFound, TooMany
 from ..models import Club, ClubLogEntry, Invitation, Membership
 from ..schema import clean_name
 
@@ -39,13 +43,35 @@ def _require_organizer(user, club):
 
 
 def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") -> Invitation:
+    """A new invitation; with an address it is e-mailed, by a task sent once it is stored."""
+    from . import invitation_mail
+
     _require_organizer(user, club)
     if role not in dict(Membership.ROLES):
         raise DomainError("role", "Choose organizer or player.")
     with transaction.atomic():
+        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+        _within_hourly_limit(user)
         invitation = Invitation.objects.create(club=club, role=role, email=email or "", created_by=user)
         _log(club, user, "invitation.created", invitation=invitation.pk, role=role, email=invitation.email)
+        if invitation.email:
+            transaction.on_commit(lambda: invitation_mail.enqueue(invitation.pk))
     return invitation
+
+
+def _within_hourly_limit(user) -> None:
+    """settings.INVITATIONS_PER_HOUR per organizer, in every club together (docs/architecture.md)."""
+    limit = settings.INVITATIONS_PER_HOUR
+    since = timezone.now() - timedelta(hours=1)
+    recent = list(Invitation.objects.filter(created_by=user, created_at__gt=since)
+                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    if len(recent) < limit:
+        return
+    free_at = recent[-1] + timedelta(hours=1)  # when the oldest of the hour's invitations leaves it
+    minutes = max(1, math.ceil((free_at - timezone.now()).total_seconds() / 60))
+    raise TooMany(f"An organizer may create at most {limit} invitations an hour, and you have created {limit} "
+                  f"in the last hour. You can invite again in {minutes} minute{'s' if minutes != 1 else ''}; "
+                  "the links already created still work.", retry_after=minutes * 60)
 
 
 def revoke_invitation(*, invitation: Invitation, user) -> None:

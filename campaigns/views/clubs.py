@@ -9,7 +9,7 @@ from django.urls import reverse
 from django.views.decorators.http import require_POST
 
 from campaigns import selectors, visibility
-from campaigns.errors import DomainError, Forbidden, NotFound
+from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
 from campaigns.services import clubs as club_services
 
@@ -52,9 +52,18 @@ def invitation_create(request, slug: str):
             )
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
+        except TooMany as error:
+            form.add_error(None, error.message)
+            response = render(request, "clubs/detail.html", _context(request, club, invite_form=form), status=429)
+            response["Retry-After"] = str(error.retry_after)
+            return response
         else:
             link = settings.SITE_URL.rstrip("/") + reverse("join", args=[invitation.code])
-            messages.success(request, f"Invitation created. Send this link: {link}")
+            if invitation.email:
+                messages.success(request, f"Invitation created: it is being e-mailed to {invitation.email}. "
+                                          f"Its link, should you also want to send it yourself: {link}")
+            else:
+                messages.success(request, f"Invitation created. Send this link: {link}")
             return _back(request, club)
     return render(request, "clubs/detail.html", _context(request, club, invite_form=form), status=400)
 

@@ -1,0 +1,130 @@
+"""An invitation given an e-mail address is e-mailed (issue 21, item 15): by a Celery task that
+is handed the invitation's id, never its code, through Django's mail backend (locmem here), in
+words a newcomer understands; and an organizer creates at most INVITATIONS_PER_HOUR invitations an
+hour, refused on the page and in the API with the limit named."""
+
+from datetime import timedelta
+from html import unescape
+
+import pytest
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from campaigns import tasks
+from campaigns.models import Club, ClubLogEntry, Invitation, Membership
+from campaigns.services import clubs
+
+from .conftest import text_of
+
+PAGE = "/clubs/tuesday/invitations/"
+API = "/api/v1/clubs/tuesday/invitations/"
+
+
+@pytest.fixture
+def sent(monkeypatch):
+    """The tasks sent to the broker: (args, kwargs) of each send_invitation.apply_async."""
+    calls = []
+    monkeypatch.setattr(tasks.send_invitation, "apply_async",
+                        lambda args=None, kwargs=None, **options: calls.append((args, kwargs, options)))
+    return calls
+
+
+@pytest.fixture
+def olga_named(people):
+    people["olga"].first_name, people["olga"].last_name = "Olga", "Berg"
+    people["olga"].save()
+    return people["olga"]
+
+
+def test_an_invitation_with_an_address_is_e_mailed_by_a_task_given_its_id(
+        club, olga_named, client_for, sent, mailoutbox, settings, django_capture_on_commit_callbacks):
+    settings.SITE_URL = "https://muster.example.org/"
+    with django_capture_on_commit_callbacks(execute=True):
+        response = client_for("olga").post(PAGE, {"role": "player", "email": "dora@example.org"}, follow=True)
+    invitation = Invitation.objects.get()
+    link = f"https://muster.example.org/join/{invitation.code}/"
+    assert "it is being e-mailed to dora@example.org" in unescape(text_of(response))
+    # The task carries the invitation's id; its code never goes through the broker.
+    assert [(args, kwargs) for args, kwargs, _ in sent] == [([invitation.pk], None)]
+    assert invitation.code not in repr(sent)
+    assert not mailoutbox  # nothing sent by the request itself
+    # The worker runs it: one mail, through Django's mail backend.
+    tasks.send_invitation.apply(args=[invitation.pk]).get()
+    [mail] = mailoutbox
+    assert mail.to == ["dora@example.org"]
+    assert mail.subject == "Olga Berg (olga) invites you to join Tuesday Night ASL on Muster"
+    body = " ".join(mail.body.split())
+    assert "Olga Berg (olga) invites you to join Tuesday Night ASL as a player." in body
+    assert link in mail.body.split()
+    until = timezone.localtime(invitation.expires_at)
+    assert f"The link works once, until {until:%A} {until.day} {until:%B %Y, %H:%M} (UTC), 14 days from now." in body
+    assert "If you were not expecting this, ignore this e-mail" in body
+    # Sent once: a redelivered task sends nothing more; the club log says it went.
+    tasks.send_invitation.apply(args=[invitation.pk]).get()
+    assert len(mailoutbox) == 1
+    entry = ClubLogEntry.objects.get(action="invitation.emailed")
+    assert entry.detail == {"invitation": invitation.pk, "email": "dora@example.org"}
+    assert invitation.code not in str(entry.detail)
+    log = " ".join(text_of(client_for("olga").get("/clubs/tuesday/")).split())
+    assert "had the invitation e-mailed to dora@example.org" in log
+
+
+def test_the_api_e_mails_it_too_and_an_organizer_invitation_says_what_it_gives(
+        club, people, sent, mailoutbox, django_capture_on_commit_callbacks):
+    api = APIClient()
+    api.force_login(people["olga"])
+    with django_capture_on_commit_callbacks(execute=True):
+        response = api.post(API, {"role": "organizer", "email": "erik@example.org"}, format="json")
+    assert response.status_code == 201
+    [(args, _, options)] = sent
+    assert args == [response.json()["id"]] and options["queue"] == "muster"
+    tasks.send_invitation.apply(args=args).get()
+    [mail] = mailoutbox
+    assert "as an organizer (you will be able to invite people and set up campaigns)" in " ".join(mail.body.split())
+    assert mail.subject == "olga invites you to join Tuesday Night ASL on Muster"  # no full name: the username
+
+
+def test_no_address_no_mail_and_a_withdrawn_invitation_is_not_sent(
+        club, people, sent, mailoutbox, django_capture_on_commit_callbacks):
+    with django_capture_on_commit_callbacks(execute=True):
+        clubs.invite(club=club, user=people["olga"])
+    assert sent == []
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    clubs.revoke_invitation(invitation=invitation, user=people["olga"])  # before the worker got to it
+    tasks.send_invitation.apply(args=[invitation.pk]).get()
+    assert mailoutbox == []
+    assert not ClubLogEntry.objects.filter(action="invitation.emailed").exists()
+
+
+def test_an_organizer_creates_at_most_the_hourly_limit_page_and_api(club, people, client_for, settings, sent):
+    settings.INVITATIONS_PER_HOUR = 3
+    olga = people["olga"]
+    for _ in range(2):
+        clubs.invite(club=club, user=olga)
+    elsewhere = Club.objects.create(name="Elsewhere", slug="elsewhere")
+    Membership.objects.create(club=elsewhere, user=olga, role=Membership.ORGANIZER)
+    clubs.invite(club=elsewhere, user=olga)  # counted with the others: the limit is per organizer
+    # The page: refused with the limit and the wait named, nothing created.
+    response = client_for("olga").post(PAGE, {"role": "player", "email": "dora@example.org"})
+    assert response.status_code == 429
+    text = " ".join(unescape(text_of(response)).split())
+    assert ("An organizer may create at most 3 invitations an hour, and you have created 3 in the last hour. "
+            "You can invite again in 60 minutes; the links already created still work.") in text
+    assert int(response["Retry-After"]) == 3600
+    # The API: 429 with the same words.
+    api = APIClient()
+    api.force_login(olga)
+    answer = api.post(API, {"role": "player"}, format="json")
+    assert answer.status_code == 429 and int(answer["Retry-After"]) == 3600
+    assert answer.json() == {"detail": "An organizer may create at most 3 invitations an hour, and you have created "
+                                       "3 in the last hour. You can invite again in 60 minutes; the links already "
+                                       "created still work."}
+    assert Invitation.objects.count() == 3 and sent == []
+    # Another organizer is not held back by olga's hour.
+    clubs.set_role(club=club, user=olga, member_username="carol", role="organizer")
+    clubs.invite(club=club, user=people["carol"])
+    # Once the oldest of the hour is older than an hour, olga may invite again.
+    first = Invitation.objects.filter(created_by=olga).order_by("created_at").first()
+    Invitation.objects.filter(pk=first.pk).update(created_at=timezone.now() - timedelta(minutes=61))
+    assert api.post(API, {"role": "player"}, format="json").status_code == 201
