@@ -214,6 +214,30 @@ def rifles_mid_briefing():
     return squad.campaign
 
 
+def rifles_leader_v1():
+    """Rule 6 as journal v1 read it (RA-9 before d3ae14d): 2.2's squad loses its Leader (SMG, A) in
+    a lost Mission 1, the LMG (J) takes command; Braun's casualty roll wounds him (6 − 1 = 5), the
+    LMG's temporary command is dropped, and a Rifle (B) is named Leader at once, before
+    reinforcements (refused from v2 on), and keeps the role; then 8.2, Mission 2 (nobody eliminated)
+    and its experience roll. Dice entered."""
+    from tests.rifles_ardennes.harness import Squad
+
+    club, named = people()
+    squad = Squad(club, named, name="Kampfgruppe Vogel")
+    squad.create()
+    squad.plan(0, "Mission 01", 10)
+    squad.plan(1, "Mission 02", 10)
+    squad.log("lost", 10, eliminated="A", new_leader="J")
+    squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
+    squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('A')}": [6]})
+    squad.by("rifles.leader", {"soldier": squad.sid("B")})
+    squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [4]})
+    squad.by("rifles.next_mission")
+    squad.log("accomplished", 7)
+    squad.by("rifles.xp", dice={"mission2/8.4/xp": [2]})
+    return squad.campaign
+
+
 # --- the victory ledgers --------------------------------------------------------------------------------
 
 def pattons_vanguard():
@@ -285,6 +309,7 @@ PLAYERS = {
     "ap-cg2-table": seeded(lambda: ap_table("cg2", 2, "server", stop="result", undo=True)),
     "ap-cg3-table": seeded(lambda: ap_table("cg3", 1, "server")),
     "rifles-acceptance": rifles_acceptance, "rifles-mid-briefing": rifles_mid_briefing,
+    "rifles-leader-v1": rifles_leader_v1,
     "pattons-vanguard": pattons_vanguard, "ardennes44": ardennes44, "fab-bulge": fab_bulge,
     "pattons-vanguard-mid": pattons_vanguard_mid, "ardennes44-mid": ardennes44_mid,
 }
