@@ -237,8 +237,11 @@ def fold_checked(records: list[Record]) -> dict:
     cuts = [i for i, r in enumerate(records) if r.kind == "proposal.applied"
             and made.get(r.data.get("proposal")) is not None
             and made[r.data["proposal"]].data.get("action") in ("correct", "undo")]
+    # A history cut before its "fold" upgrade marker still folds under the versions the marker
+    # names (campaigns.versions): the whole journal says which rules its early events keep.
+    start = versions.start_versions(records)
     for cut in cuts:
-        engine.fold(records[:cut], pool=pool)
+        engine.fold(records[:cut], pool=pool, start_versions=start)
     state = engine.fold(records, pool=pool)
     for index, record in enumerate(records):
         if record.kind != "dice.rolled":

@@ -107,20 +107,19 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
             else:
                 todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']}", acting[0],
                                   initial={"scenario": current}))
+        what = system.pending_words(state, current)
         if scenario["status"] == "pending":
             by = scenario["pending"]["side"]
             if viewer.referee or (viewer.playing and viewer.playing != by):
-                todos.append(Todo("result.confirmed", f"Confirm the result of {scenario['label']}",
-                                  viewer.playing, initial={"scenario": current}))
+                todos.append(Todo("result.confirmed", f"Confirm {what}", viewer.playing, initial={"scenario": current}))
                 if viewer.playing:
-                    todos.append(Todo("result.disputed", f"Dispute the result of {scenario['label']}",
-                                      viewer.playing, initial={"scenario": current}))
+                    todos.append(Todo("result.disputed", f"Dispute {what}", viewer.playing,
+                                      initial={"scenario": current}))
             if viewer.playing == by:
-                todos.append(Todo("result.withdrawn", f"Withdraw your result of {scenario['label']}",
-                                  viewer.playing, initial={"scenario": current}))
+                todos.append(Todo("result.withdrawn", f"Withdraw {_yours(what)}", viewer.playing,
+                                  initial={"scenario": current}))
         if scenario["status"] in ("pending", "disputed") and viewer.arbiter:
-            todos.append(Todo("result.resolved", f"Settle the result of {scenario['label']}", None,
-                              initial={"scenario": current}))
+            todos.append(Todo("result.resolved", f"Settle {what}", None, initial={"scenario": current}))
     for key, sealed in state["sealed"].items():
         for side in acting:
             if sealed["open"] and side in sealed["sides"] and side not in sealed["choices"]:
@@ -154,6 +153,14 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
                               action.optional, action.button, action.choose, action.choose_button,
                               tuple(action.links)))
     return todos
+
+
+def _yours(what: str) -> str:
+    """"the result of X" -> "your result of X"; "the German's record of X" -> "your record of X"."""
+    if what.startswith("the result of"):
+        return "your" + what[len("the"):]
+    head, _, rest = what.partition("'s ")
+    return f"your {rest}" if rest and head.startswith("the ") else what
 
 
 def _referee_words(state: dict) -> Callable[[str, str], str]:
@@ -288,7 +295,8 @@ def result_to_confirm(state: dict, index: int) -> dict | None:
         return None
     system = get_system(state["system"])
     side = state["sides"].get(pending.get("side"), {}).get("name") if pending.get("side") else "the referee"
-    return {"label": scenario["label"], "by": pending.get("by"), "side": side,
+    return {"label": scenario["label"], "what": system.pending_words(state, index), "by": pending.get("by"),
+            "side": side,
             "lines": system.result_words(state, index, pending.get("data"), Ctx.reading(system, state))}
 
 
@@ -324,11 +332,12 @@ def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
     current = state["current"]
     if current is not None:
         scenario = state["scenarios"][current]
+        what = system.pending_words(state, current)
         if scenario["status"] == "pending":
             others = [names[s] for s in names if s != scenario["pending"]["side"]]
-            out.append(f"{' or '.join(others) or 'the referee'} to confirm the result of {scenario['label']}")
+            out.append(f"{' or '.join(others) or 'the referee'} to confirm {what}")
         elif scenario["status"] == "disputed":
-            out.append(f"the referee to settle the result of {scenario['label']}")
+            out.append(f"the referee to settle {what}")
     for sealed in state["sealed"].values():
         if sealed["open"] and not sealed["revealed"]:
             chosen = set(sealed.get("submitted") or sealed["choices"])  # a viewer's cut lists who chose

@@ -245,6 +245,11 @@ class GameSystem:
         [(side or None, words)], readable by anyone in the club (never a side's secret)."""
         return []
 
+    def pending_words(self, state: dict, index: int) -> str:
+        """What waits for confirmation in scenario `index`, as the to-dos and waits name it
+        ("the result of Scenario 1"; a victory ledger: "the German's record of Turn 2")."""
+        return f"the result of {state['scenarios'][index]['label']}"
+
     def result_words(self, view: dict, index: int, data: dict, ctx=None) -> list[str]:
         """A scenario result (pending or confirmed) in sentences for the timeline."""
         labels = {f.name: f.title for f in self.result_fields}

@@ -60,6 +60,13 @@ def submit(page, form, done):
     check(page)
 
 
+def confirmed(page, game):
+    """The other side confirms the record just entered (VL-5: play goes on only then); the page
+    is read again."""
+    game.confirm()
+    page.reload()
+
+
 def row(form, name):
     return form.locator("li.row-item", has=form.page.locator(".row-head", has_text=name))
 
@@ -82,6 +89,7 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     row(turn, "Area 13").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "602/D — American, 6-7-6, full strength", "Reduced")
     submit(phone, turn, "Done: Record Turn 1 (25 Sep).")
+    confirmed(phone, game)
     state = state_of(game)
     assert state["game"]["public"]["locations"]["13"]["controller"] == "german"
     assert state["game"]["public"]["units"]["602/D"]["status"] == "reduced"
@@ -90,6 +98,7 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     expect(row(turn, "Area 13").get_by_label("Held by")).to_have_value("german")
     row(turn, "Area 9").get_by_label("Held by").select_option(label="German")
     submit(phone, turn, "Done: Record Turn 2 (26 Sep).")
+    confirmed(phone, game)
     ledger = state_of(game)["game"]["public"]["ledger"]
     # 38 (start, 19.2) + 13 + 9 = 1 + 1 + 2 = 4 VP on the map; 602/D reduced ½ → 0: German 4.
     assert [e["scores"]["german"] for e in ledger] == [2, 4]
@@ -112,11 +121,13 @@ def test_ardennes_44_two_turns_with_an_exit_on_a_phone(phone, club, people):
     check(phone)
     row(turn, "Clervaux").get_by_label("Held by").select_option(label="German")
     submit(phone, turn, "Done: Record 16 AM.")
+    confirmed(phone, game)
     turn = action(phone, "Record 16 PM")
     row(turn, "West edge of the East Map").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "Panzer Lehr — German, attack 7, full strength", "Exited off the map")
     turn.locator("select[name='units-0-via']").select_option(label="West edge of the East Map")
     submit(phone, turn, "Done: Record 16 PM.")
+    confirmed(phone, game)
     pub = state_of(game)["game"]["public"]
     # Clervaux 1 + 7 attack factors ÷ 4 = 1 (the exit hex traces supply) = 2 VP (S2.4).
     assert [e["scores"]["german"] for e in pub["ledger"]] == [1, 2]
@@ -139,6 +150,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     row(turn, "St. Vith [23]").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, full strength", "Eliminated")
     submit(phone, turn, "Done: Record Turn 1.")
+    confirmed(phone, game)
     # Turn 2: the same unit again is refused in place, and nothing is written.
     turn = action(phone, "Record Turn 2")
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, eliminated", "Eliminated")
@@ -150,6 +162,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     refused.locator("select[name='units-0-change']").select_option(value="")
     row(refused, "Bastogne [47]").get_by_label("Held by").select_option(label="German")
     submit(phone, refused, "Done: Record Turn 2.")
+    confirmed(phone, game)
     ledger = state_of(game)["game"]["public"]["ledger"]
     # Turn 1: German St. Vith 1 + US 7 AD 1 = 2, Allied Bastogne 1 → level 1 German.
     # Turn 2: German 1 + 1 (Bastogne) + 1 = 3, Allied 0 → level 3 German.

@@ -66,8 +66,23 @@ class Game:
         changes = [{"unit": u[0], "change": u[1], **({"via": u[2]} if len(u) > 2 else {})} for u in units]
         return {"turn": label, "locations": rows, "units": changes, **extras}
 
-    def turn(self, label, locations=None, units=(), side=None, **extras):
-        return self.by(side or self.first, f"{self.p}.turn", self.turn_data(label, locations, units, **extras))
+    def turn(self, label, locations=None, units=(), side=None, confirm=True, **extras):
+        """Record a turn as `side` (the first side by default); with `confirm`, the other side
+        confirms it at once (VL-5), so the victory checks run."""
+        result = self.by(side or self.first, f"{self.p}.turn", self.turn_data(label, locations, units, **extras))
+        if confirm:
+            self.confirm()
+        return result
+
+    def confirm(self, by: str | None = None):
+        """The other side confirms the record waiting for confirmation, if one waits."""
+        state = self.state
+        current = state["current"]
+        if current is None or state["scenarios"][current]["status"] != "pending":
+            return None
+        recorder = state["scenarios"][current]["pending"]["side"]
+        other = self.second if recorder == self.first else self.first
+        return self.act(by or self.player[other], "result.confirmed", {"scenario": current})
 
     def event_uid(self, kind: str, index: int = -1) -> str:
         return str(list(self.campaign.events.filter(kind=kind).order_by("seq"))[index].uid)

@@ -90,6 +90,11 @@ def test_without_sudden_death_the_organizer_enters_the_end_of_game_result(club, 
     with pytest.raises(DomainError, match="enter the end-of-game result"):
         game.turn("Turn 3", {})
     game.by("allied", "fab.final", {"winner": "draw", "reason": "The scenario card's tie rule"})
+    # VL-5: the Allied player's result waits for the German's confirmation; nothing ends before.
+    assert game.state["status"] == "active" and game.state["scenarios"][0]["status"] == "pending"
+    with pytest.raises(DomainError, match="waits for the German's confirmation"):
+        game.by("allied", "fab.final", {"winner": "allied", "reason": "Changed my mind"})
+    game.confirm()
     state = game.state
     assert state["status"] == "finished" and state["winner"] is None
     assert "The scenario card's tie rule" in state["finish_reason"]

@@ -105,6 +105,12 @@ def test_turns_go_through_the_generic_api(club, people):
         "St. Vith [23] is given as held by the German and by the Allied: a location has one controller."]
     good = {"turn": "Turn 1", "locations": [{"location": "23", "controller": "german", "supplied": True}]}
     assert client.post(url, {"kind": "fab.turn", "data": good}, format="json").status_code == 201
+    # VL-5: the German's record waits for the Allied player's confirmation, through the same API.
+    state = client.get(f"/api/v1/campaigns/{game.campaign.pk}/state/").json()["state"]
+    assert state["game"]["public"]["ledger"] == [] and state["scenarios"][0]["status"] == "pending"
+    other = APIClient()
+    other.force_login(people["bob"])
+    assert other.post(url, {"kind": "result.confirmed", "data": {"scenario": 0}}, format="json").status_code == 201
     state = client.get(f"/api/v1/campaigns/{game.campaign.pk}/state/").json()["state"]
     assert state["game"]["public"]["ledger"][0]["turn"] == "Turn 1"
     todos = client.get(f"/api/v1/campaigns/{game.campaign.pk}/actions/").json()

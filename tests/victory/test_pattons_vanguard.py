@@ -354,7 +354,10 @@ def test_a_v1_turn_record_of_the_advantage_spent_by_its_non_holder_still_replays
     from campaigns import journal_io
 
     game = scenario_one(club, people)
-    game.turn(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, advantage_rp="american")  # → the German holds it
+    # The referee's record is final at once (VL-5): the journal has no confirmation a v1 one lacked.
+    game.act("rita", "pv.turn", game.turn_data(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, advantage_rp="american"),
+             side="american")  # → the German holds it
+    assert game.pub["advantage"] == "german"
     exported = journal_io.export_journal(game.campaign)
     last = exported["events"][-1]
     spent_by_american = copy.deepcopy(last)

@@ -36,7 +36,8 @@ class Ardennes44(LedgerSystem):
                    "Night turns; the Victory Check Phase after every Allied day turn.")
     setup_rule = "30, S1.3"
     turn_rule = "30.1"
-    journal_version = 2
+    journal_version = 3
+    confirmed_from = 3
     journal_upgrades = upgrades.STEPS
     sheet_template = "sheets/ardennes44/ledger.html"
     uses_contested = False

@@ -5,10 +5,13 @@ upgrades"; tests/journals/ replays journals of each version on every CI).
   never to the units 25.2.5 lists; the set-up records each unit's type and flags. A v1 journal's
   units have no type: its replacements keep their v1 reading (a "fold" step: the checks ask
   ``ctx.journal_version``); replacements recorded after the upgrade need the unit's type.
+- v2 → v3 (issue 21, item 11; VL-5): a side's turn record waits for the other side's confirmation;
+  records entered before stay final (a "fold" step).
 """
 
 from __future__ import annotations
 
+from campaigns.systems.victory_ledger.upgrades import RecordsConfirmed
 from campaigns.versions import Upgrade
 
 
@@ -20,4 +23,4 @@ class ReplacementsByType(Upgrade):
     how = "fold"
 
 
-STEPS = (ReplacementsByType(),)
+STEPS = (ReplacementsByType(), RecordsConfirmed(2))

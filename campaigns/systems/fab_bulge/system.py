@@ -8,12 +8,12 @@ from pathlib import Path
 from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import Action, StepStatus
-from campaigns.systems.victory_ledger import ledger
+from campaigns.systems.victory_ledger import confirmation, ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Outcome, turn
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
-from . import victory
+from . import upgrades, victory
 
 HERE = Path(__file__).parent
 SIDES = (("german", "German"), ("allied", "Allied"))
@@ -33,6 +33,10 @@ class FabBulge(LedgerSystem):
                    "sudden death from turn 4 against the values of the Turn Record Chart.")
     setup_rule = "19"
     turn_rule = "19.3, 19.4"
+    journal_version = 2
+    journal_upgrades = upgrades.STEPS
+    confirmed_kinds = ("turn", "final")
+    confirmed_from = 2
     sheet_template = "sheets/fab_bulge/ledger.html"
     location_sub_fields = (
         Field("symbol", "choice", label="VP symbols", choices=tuple(s for s, _ in SYMBOLS), labels=SYMBOLS,
@@ -120,7 +124,7 @@ class FabBulge(LedgerSystem):
         ledger.end_game(self, state, Outcome(winner, record.data["reason"], "end of game, entered"), ctx)
 
     def waiting_for(self, state):
-        if public(state)["phase"] == "final":
+        if public(state)["phase"] == "final" and not confirmation.held(state):
             return "The last turn has been played: enter the end-of-game result."
         return super().waiting_for(state)
 
@@ -138,7 +142,7 @@ class FabBulge(LedgerSystem):
 
     # --- reading ------------------------------------------------------------------------------
     def own_actions(self, state, side):
-        if public(state)["phase"] == "final":
+        if public(state)["phase"] == "final" and not confirmation.held(state):
             return [Action("fab.final", "Enter the end-of-game result", side, "24",
                            "No sudden death happened; the result follows your scenario's rules.",
                            button="Enter the result")]

@@ -27,7 +27,8 @@ class PattonsVanguard(LedgerSystem):
                    "automatic victories, the Advantage, operational victory after turn 4.")
     setup_rule = "5.2, 18.2"
     turn_rule = "6.5, 18"
-    journal_version = 2
+    journal_version = 3
+    confirmed_from = 3
     journal_upgrades = upgrades.STEPS
     sheet_template = "sheets/pattons_vanguard/ledger.html"
     unit_changes = ("eliminated", "reduced", "restored", "rebuilt")

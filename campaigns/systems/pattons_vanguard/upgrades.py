@@ -5,10 +5,13 @@ upgrades"; tests/journals/ replays journals of each version on every CI).
   began may spend it for one more RP (16.1D, 16.2). A v1 turn record could name either side as
   spending it; such records keep their v1 reading (a "fold" step: advantage.apply_turn asks
   ``ctx.journal_version``).
+- v2 → v3 (issue 21, item 11; VL-5): a side's turn record waits for the other side's confirmation;
+  records entered before stay final (a "fold" step).
 """
 
 from __future__ import annotations
 
+from campaigns.systems.victory_ledger.upgrades import RecordsConfirmed
 from campaigns.versions import Upgrade
 
 
@@ -20,4 +23,4 @@ class HolderSpendsTheAdvantage(Upgrade):
     how = "fold"
 
 
-STEPS = (HolderSpendsTheAdvantage(),)
+STEPS = (HolderSpendsTheAdvantage(), RecordsConfirmed(2))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 def build(club, users, *, system: str, variant: str, name: str, setup=None, turns=(), options=None):
     """A campaign of `system` with its set-up confirmed and `turns` recorded, each a dict of
-    turn data (the first side records the odd turns, the second the even ones)."""
+    turn data (the first side records the odd turns, the second the even ones, each confirmed by the other)."""
     from campaigns.services import campaigns as svc
     from campaigns.services.journal import submit
     from campaigns.services.state import current_state
@@ -27,8 +27,12 @@ def build(club, users, *, system: str, variant: str, name: str, setup=None, turn
     submit(campaign, users["alice"], f"{game.event_prefix}.setup", data)
     for i, turn in enumerate(turns):
         campaign.refresh_from_db()
-        player = users["alice"] if i % 2 == 0 else users["bob"]
+        player, other = (users["alice"], users["bob"]) if i % 2 == 0 else (users["bob"], users["alice"])
         submit(campaign, player, f"{game.event_prefix}.turn", turn)
+        campaign.refresh_from_db()
+        state = current_state(campaign)
+        if state["current"] is not None and state["scenarios"][state["current"]]["status"] == "pending":
+            submit(campaign, other, "result.confirmed", {"scenario": state["current"]})  # VL-5
     campaign.refresh_from_db()
     return campaign
 

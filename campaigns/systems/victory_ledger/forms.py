@@ -21,6 +21,8 @@ def form_fields(system, view: dict, side, kind: str, initial: dict):
     if not game:
         return None
     pub, p = game["public"], system.event_prefix
+    if kind == "result.resolved":
+        return settle_fields(system, view, side, initial)
     declared = system.event_kind(kind)
     if declared is None:
         return None
@@ -132,3 +134,39 @@ def setup_fields(system, pub: dict, declared: tuple, initial: dict) -> tuple:
 
 def _blank(field) -> dict:
     return {f.name: f.default for f in field.item.fields}
+
+
+def settle_fields(system, view: dict, side, initial: dict) -> tuple | None:
+    """The referee's (or organizer's) form settling a waiting record: the record's own form,
+    filled with what its side entered, to confirm as it is or change (confirmation.py)."""
+    from campaigns.schema import Field
+
+    from .confirmation import held
+
+    waiting = held(view)
+    if waiting is None:
+        return None
+    data, pub = waiting["data"], view["game"]["public"]
+    index = view["current"] if initial.get("scenario") is None else initial["scenario"]
+    scenario = Field("scenario", "int", default=index, widget="hidden")
+    declared = system.event_kind(waiting["kind"])
+    if waiting["kind"] == f"{system.event_prefix}.turn":
+        fields = turn_fields(system, pub, {f.name: f for f in declared.fields}, {})
+    else:
+        fields = system.own_form_fields(view, side, waiting["kind"], {}, declared.fields) or declared.fields
+    return (scenario, *(_filled(f, data) for f in fields or ()))
+
+
+def _filled(field, data: dict):
+    """`field` showing the value `data` gives it (rows: the rows given, over the pre-filled ones)."""
+    if field.name not in data:
+        return field
+    value = data[field.name]
+    if field.name == "locations" and field.rows:
+        given = {row.get("location"): row for row in value or []}
+        return field.but(rows=tuple({**row, **given.get(row["location"], {})} for row in field.rows))
+    if field.name == "units" and field.rows is not None:
+        blank = field.rows[0] if field.rows else {}
+        rows = [{**blank, **row} for row in value or []]
+        return field.but(rows=tuple(rows + [dict(blank) for _ in range(max(BLANK_UNIT_ROWS - len(rows), 1))]))
+    return field.but(default=value)

@@ -20,7 +20,7 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import Action, GameSystem, SheetDef, SideDef, StepStatus, Variant
 
-from . import forms, ledger, sheets
+from . import confirmation, forms, ledger, sheets
 from .ledger import public
 from .model import CHANGES, STATUS_WORDS, Evaluation, load_book
 from .setup import book_setup, locations_field, units_field
@@ -38,6 +38,9 @@ class LedgerSystem(GameSystem):
     unit_sub_fields: tuple = ()  # the set-up's per-unit values beyond code, name and side
     param_fields: tuple = ()  # the set-up's own values (FAB: game length, thresholds)
     turn_extra_fields: tuple = ()  # values of a turn beyond locations and units
+    # Records a side enters that the other side confirms (VL-5), from this journal version on.
+    confirmed_kinds: tuple[str, ...] = ("turn",)
+    confirmed_from: int = 1
     uses_contested = True
     sheet_template = ""
 
@@ -122,6 +125,15 @@ class LedgerSystem(GameSystem):
 
     def apply(self, state, record, ctx):
         kind = record.kind.removeprefix(f"{self.event_prefix}.")
+        if kind in self.confirmed_kinds and confirmation.held(state):
+            raise DomainError(next(iter(record.data or {"turn": None})), confirmation.waiting_text(self, state))
+        if kind in self.confirmed_kinds and confirmation.needed(self, state, record, ctx):
+            confirmation.hold(self, state, record, ctx)  # VL-5: applied once the other side confirms it
+        else:
+            self.apply_record(state, record, ctx)
+
+    def apply_record(self, state, record, ctx):
+        kind = record.kind.removeprefix(f"{self.event_prefix}.")
         if kind == "setup":
             ledger.apply_setup(self, state, record, ctx)
         elif kind == "units":
@@ -138,6 +150,29 @@ class LedgerSystem(GameSystem):
 
     def result_open(self, state, index):
         return "Record the game turn by turn; the ledger gives the result."
+
+    # --- records the other side confirms (confirmation.py, VL-5) -------------------------------
+    def clean_result(self, state, index, data, ctx):
+        """A record as an arbiter settles it: the data of the kind of record waiting."""
+        waiting = confirmation.held(state)
+        if waiting is None:
+            raise DomainError("scenario", "No record waits for confirmation.")
+        return self.event_kind(waiting["kind"]).clean(data if isinstance(data, dict) else {})
+
+    def on_result(self, state, index, result, ctx):
+        confirmation.confirmed(self, state, index, result, ctx)
+
+    def result_words(self, view, index, data, ctx=None):
+        found = confirmation.words(self, view, index, data)
+        return found if found is not None else super().result_words(view, index, data, ctx)
+
+    def pending_words(self, state, index):
+        return confirmation.what(self, state) or super().pending_words(state, index)
+
+    def history_text(self, record, view):
+        return {"result.confirmed": "Record confirmed", "result.withdrawn": "Record withdrawn",
+                "result.resolved": "Disputed record settled",
+                "result.disputed": f"Record disputed: “{(record.data or {}).get('reason', '')}”"}.get(record.kind)
 
     def on_calendar_end(self, state, ctx):
         outcome = (state.get("game") or {}).get("public", {}).get("outcome")
@@ -175,7 +210,11 @@ class LedgerSystem(GameSystem):
         return Outcome(None, "The last turn has been played without a decision.", "")
 
     def waiting_for(self, state) -> str | None:
-        """Why no turn may be recorded now (a decision, a sealed bid), or None."""
+        """Why no turn may be recorded now (a record waiting for confirmation, a decision, a
+        sealed bid), or None."""
+        waiting = confirmation.waiting_text(self, state)
+        if waiting:
+            return waiting
         pub = public(state)
         if pub["phase"] == "decision":
             return "The game waits for a decision first: " + pub["decision"]["text"]
@@ -224,6 +263,12 @@ class LedgerSystem(GameSystem):
 
     def form_fields(self, view, side, kind, initial):
         return forms.form_fields(self, view, side, kind, initial or {})
+
+    def form_data(self, view, side, kind, data):
+        if kind == "result.resolved" and "data" not in data:  # the settle form shows the record's own fields
+            data = dict(data)
+            return {"scenario": data.pop("scenario"), "data": data}
+        return data
 
     def suggested_data(self, campaign, kind):
         """A club enters a game's set-up once: its last confirmed set-up pre-fills the next one."""
