@@ -54,6 +54,11 @@ TARGETS = (
     Target("cb7b473-rifles-v1", "cb7b473",
            "Rifles in the Ardennes before a Leader who may not lead waits for 8.2 (RA-9; the commit before d3ae14d)",
            {"core": 1, "rifles_ardennes": 1}, ("rifles-leader-v1",)),
+    Target("572ec13-ledgers-v2", "572ec13",
+           "Patton's Vanguard and Ardennes '44 at v2 (PV-12, A44-11), before records waited for the other "
+           "side's confirmation (VL-5; the commit before it)",
+           {"core": 1, "pattons_vanguard": 2, "ardennes44": 2, "fab_bulge": 1},
+           ("pattons-vanguard-v2", "ardennes44-v2", "fab-bulge")),
     Target("v0.1.0", "v0.1.0", "Muster 0.1.0, the first release (tag v0.1.0)",
            {"core": 1, "achtung_panzer": 3, "rifles_ardennes": 1, "pattons_vanguard": 1, "ardennes44": 1,
             "fab_bulge": 1},

@@ -266,6 +266,35 @@ def pattons_vanguard_mid():
     return game.campaign
 
 
+def pattons_vanguard_v2():
+    """Scenario 1 to turn 3 under v2's Advantage rule (PV-12): the holder at the start of the Refit
+    Phase spends it, once after a Daylight use moved it; the campaign goes on."""
+    from tests.victory.test_pattons_vanguard import T1, T2, T3, scenario_one
+
+    club, named = people()
+    game = scenario_one(club, named)
+    game.turn(T1, {"13": "Gs", "9": "Gs", "14": "Gs"}, [("U1", "reduced")], advantage_rp="american")
+    game.turn(T2, {}, [("U1", "eliminated")], advantage_refit="american", advantage_rp="american")
+    game.turn(T3, {"20": "Gs"}, advantage_rp="german")
+    return game.campaign
+
+
+def ardennes44_v2():
+    """Scenario 2 to 17 AM under v2's replacements by unit type (A44-11)."""
+    from tests.victory.harness import Game
+    from tests.victory.test_ardennes44 import replacement_units
+
+    club, named = people()
+    game = Game(club, named, "ardennes44", "s2")
+    game.setup(units=replacement_units())
+    game.turn("16 AM", {}, [("Inf1", "reduced"), ("Tank4", "reduced"), ("GI", "reduced"), ("Inf2", "eliminated")])
+    game.turn("16 PM", {})
+    game.turn("Night 16/17", {}, [("Tank4", "restored"), ("Inf2", "rebuilt"), ("GI", "restored")],
+              replacements_german=2, replacements_allied=1)
+    game.turn("17 AM", {})
+    return game.campaign
+
+
 def ardennes44_mid():
     """Scenario 2 after five turns (a night turn with replacements, a unit exited); it goes on."""
     from tests.victory.test_ardennes44 import six_turn
@@ -310,6 +339,7 @@ PLAYERS = {
     "ap-cg3-table": seeded(lambda: ap_table("cg3", 1, "server")),
     "rifles-acceptance": rifles_acceptance, "rifles-mid-briefing": rifles_mid_briefing,
     "rifles-leader-v1": rifles_leader_v1,
+    "pattons-vanguard-v2": pattons_vanguard_v2, "ardennes44-v2": ardennes44_v2,
     "pattons-vanguard": pattons_vanguard, "ardennes44": ardennes44, "fab-bulge": fab_bulge,
     "pattons-vanguard-mid": pattons_vanguard_mid, "ardennes44-mid": ardennes44_mid,
 }
