@@ -63,6 +63,11 @@ _COMMON = [
     ("403", "security", "Not signed in.", _DETAIL),
     ("503", "requestBody", "The database was away for a moment (`Retry-After` says when to try again): send it "
      "again; with the same idempotency key a submission is never written twice.", _DETAIL),
+    ("400", "always", "A query parameter, header or body holds what no database stores, a NUL byte or a lone "
+     "surrogate (`{\"<parameter or header>\": [message]}`, a body's under `body`); nothing was changed.",
+     _FIELD_ERRORS),
+    ("404", "always", "An address holding a control character, or a `format` naming no representation, names "
+     "nothing.", _DETAIL),
 ]
 _NOT_FILTERS = ("page", "page_size", "format")
 
@@ -70,7 +75,9 @@ _NOT_FILTERS = ("page", "page_size", "format")
 def document_common_errors(result, generator, request, public):
     """Answers every operation of a kind may give (SPECTACULAR_SETTINGS hook): 400 and 413 for a
     body that cannot be read or is over the size limit, wherever a body is read; 404 for a page
-    number past the last page; 403 for a request not signed in."""
+    number past the last page; 403 for a request not signed in; 400 for what no database stores and
+    404 for a control character in the address, both refused at the door (muster.unstorable), or
+    an unknown `format`."""
     for operations in result.get("paths", {}).values():
         for operation in operations.values():
             if not isinstance(operation, dict) or "responses" not in operation:
@@ -81,6 +88,7 @@ def document_common_errors(result, generator, request, public):
                 "filters": any(p.get("name") not in _NOT_FILTERS for p in query),
                 "page": any(p.get("name") == "page" for p in query),
                 "security": bool(operation.get("security")) and {} not in operation["security"],
+                "always": True,
             }
             for code, marker, description, schema in _COMMON:
                 if applies[marker] and code not in operation["responses"]:

@@ -59,6 +59,7 @@ MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
     "muster.limits.RequestBodyLimit",
     "whitenoise.middleware.WhiteNoiseMiddleware",
+    "muster.unstorable.UnstorableCharacters",  # before any lookup: NUL and lone surrogates refused
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
     "django.middleware.csrf.CsrfViewMiddleware",

@@ -7,3 +7,7 @@ urlpatterns = [
     path("", include("rosters.urls")),
     path("", include("campaigns.urls")),
 ]
+
+handler400 = "muster.error_pages.bad_request"
+handler404 = "muster.error_pages.page_not_found"
+handler500 = "muster.error_pages.server_error"

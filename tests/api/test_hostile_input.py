@@ -78,7 +78,7 @@ def test_lone_surrogates_are_refused_not_a_server_error(skirmish, client_for):
     body = '{"kind": "proposal.made", "data": {"action": "export", "reason": "\\ud800"}}'
     answer = client_for("alice").post(f"/api/v1/campaigns/{skirmish.pk}/events/", body,
                                       content_type="application/json")
-    assert answer.status_code == 400 and "reason" in answer.json()
+    assert answer.status_code == 400 and "data.reason" in answer.json()  # its path in the body (at the door)
 
 
 def test_an_events_data_is_capped(skirmish, client_for):

@@ -1,0 +1,28 @@
+"""Django's error handlers (muster.urls): under /api/ every error is JSON in the API's shapes
+(api/errors.py), whatever raised it (a middleware, Django itself, an uncaught exception);
+the pages keep Django's handlers and templates (400.html, 404.html, 500.html)."""
+
+from django.http import JsonResponse
+from django.views import defaults
+
+
+def _api(request) -> bool:
+    return request.path.startswith("/api/")
+
+
+def bad_request(request, exception):
+    if _api(request):
+        return JsonResponse({"non_field_errors": ["Muster could not read this request."]}, status=400)
+    return defaults.bad_request(request, exception)
+
+
+def page_not_found(request, exception):
+    if _api(request):
+        return JsonResponse({"detail": "Not found."}, status=404)
+    return defaults.page_not_found(request, exception)
+
+
+def server_error(request):
+    if _api(request):
+        return JsonResponse({"detail": "Server error."}, status=500)
+    return defaults.server_error(request)
