@@ -164,3 +164,20 @@ def test_ardennes_records_wait_for_confirmation_too(club, people):
     assert game.pub["ledger"] == [] and game.state["scenarios"][0]["status"] == "pending"
     game.confirm()
     assert game.pub["ledger"][0]["turn"] == "16 AM"
+
+
+def test_the_pages_of_a_waiting_record_and_the_typed_set_up_are_in_words(club, people):
+    """Every seat's page while a record waits (Confirm, Dispute, Withdraw, Settle), and the
+    Ardennes '44 set-up with its unit types (A44-11): words, never raw keys."""
+    from tests.page_words import raw_words, visible_text
+
+    game = scenario_one(club, people)
+    game.turn(T1, {"9": "Gs"}, [("U1", "reduced")], side="german", confirm=False, advantage_rp="american")
+    for name in ("alice", "bob", "rita", "olga"):
+        html = client(people, name).get(f"/campaigns/{game.campaign.pk}/").content.decode()
+        assert not raw_words(visible_text(html)), (name, raw_words(visible_text(html)))
+    a44 = Game(club, people, "ardennes44", "s1", name="The Bulge")
+    html = client(people, "alice").get(f"/campaigns/{a44.campaign.pk}/").content.decode()
+    text = visible_text(html)
+    assert not raw_words(text), raw_words(text)
+    assert "Infantry Type" in text and "Named in 25.2.5 (von der Heydte, 150th Panzer Brigade)" in text

@@ -28,8 +28,8 @@ def locations_field(sub_fields: tuple, *, label: str = "Victory locations", help
 
 
 def units_field(sides: tuple[str, ...], sub_fields: tuple, *, name: str = "units", label: str = "Units",
-                help: str = "") -> Field:
-    side = Field("side", "choice", label="Side", choices=sides)
+                help: str = "", side_names: tuple = ()) -> Field:
+    side = Field("side", "choice", label="Side", choices=sides, labels=tuple(side_names))
     item = Field("unit", "object", fields=(CODE, NAME, side, *sub_fields))
     return Field(name, "list", label=label, required=False, default=[], max=MAX_UNITS, item=item, help=help)
 

@@ -70,7 +70,8 @@ class LedgerSystem(GameSystem):
                   labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes)),
             *self.unit_change_sub_fields(),
         ))
-        setup_units = units_field(sides, self.unit_sub_fields, help="Every unit whose fate the ledger follows.")
+        setup_units = units_field(sides, self.unit_sub_fields, help="Every unit whose fate the ledger follows.",
+                                  side_names=self.book.sides)
         return (
             EventKind(f"{p}.setup", "Set-up confirmed", (
                 locations_field(self.location_sub_fields), setup_units, *self.param_fields,
@@ -79,7 +80,7 @@ class LedgerSystem(GameSystem):
             ), actor="member", rule=self.setup_rule,
                 help="Check the locations and units against your map and counters, complete what the rulebook "
                      "text lacks, and confirm. Later changes are corrections the other side agrees to."),
-            EventKind(f"{p}.units", "Units added", (units_field(sides, self.unit_sub_fields),), actor="member",
+            EventKind(f"{p}.units", "Units added", (units_field(sides, self.unit_sub_fields, side_names=self.book.sides),), actor="member",
                       help="Units missing from the list; added units start at full strength."),
             EventKind(f"{p}.changes", "Unit changes recorded", (
                 Field("turn", label="Turn", max_length=40),
