@@ -19,7 +19,7 @@ _SCENARIO = Field("scenario", "int", min=0)
 
 # The shape of a folded state: bumped when the fold itself changes (a rule, where a value is
 # kept), so snapshots folded by older code are folded again from the journal (services.state).
-STATE_SHAPE = "2026-11-26.2"
+STATE_SHAPE = "2026-11-26.3"
 
 KINDS = {
     k.name: k
@@ -119,6 +119,7 @@ def new_state(record) -> dict:
         "export_approved": None,
         "played": {},  # since the start: username -> sides played
         "refereed": [],  # since the start: who has refereed
+        "departed": {},  # side -> the player who left it empty in play (core_events.stand_in_for)
         "undone": {},
         "corrected": {},
         "game": None,
@@ -180,11 +181,20 @@ _playing = playing
 # --- seats: who plays which side, who referees -----------------------------------------
 # Before the start the organizer seats people freely. Once play has started, everyone who
 # has played a side or refereed is remembered (state "played", "refereed"): someone who has
-# played a side may never referee the campaign (they would read the other side's secrets),
-# and seating someone who has seen another side's secrets, or a new referee, needs the
-# sides' agreement (a "seat" proposal: campaigns.proposals).
+# played a side may never referee the campaign (they would read the other side's secrets).
+#
+# From core journal v2 (SEAT_RULES, issue 24) nobody gains a path to a side's secrets without
+# that side's agreement (one of its current players) or the referee's, whoever seats them: the
+# organizer who plays red seating a fresh account on blue is a puppet reading blue's secrets,
+# so blue must agree. Who acts counts for their own side only; the other sides' approval never
+# does for it. The seat changes that need agreement are "seat" proposals (campaigns.proposals)
+# whose `needs` are exactly the sides reached. Where a side has nobody left to agree (its last
+# player left, no referee), the player who left it stands in for it (`departed`, stand_in_for).
+# Journals of core v1 keep the rule they were written under (_needs_v1: only someone who had
+# seen another side's secrets, or a new referee, needed agreement).
 
-SEAT_KINDS = ("player.assigned", "player.replaced", "referee.assigned")
+SEAT_KINDS = ("player.assigned", "player.replaced", "player.removed", "referee.assigned")
+SEAT_RULES = 2  # the core journal version from which the rule above applies
 
 
 def _seen(state) -> tuple[dict, list]:
@@ -202,71 +212,142 @@ def _remember_seat(state, user, side=None) -> None:
         played[user].append(side)
 
 
-def _agreement_needed(state, kind: str, data: dict) -> tuple[DomainError | None, bool]:
-    """(why the sides must agree to this seating, or None; True if not even they can allow it)."""
+def core_version(state) -> int:
+    return state.get("journals", {}).get(versions.CORE, versions.CORE_VERSION)
+
+
+def seat_needs(state, kind: str, data: dict, actor: str) -> list[str]:
+    """The sides that must agree to this seat change made by `actor` (in the state's side order;
+    the referee's agreement does for all of them); [] when `actor` may make it directly."""
+    if state["status"] == "setup" or actor and actor == state["referee"]:
+        return []
+    played, refereed = _seen(state)
+    sides = list(state["sides"])
+    mine = playing(state, actor)
+    if kind == "referee.assigned":
+        user = data.get("username")
+        if not user or user == state["referee"]:
+            return []  # nobody new reads anything
+        reached = set(sides)
+    elif kind == "player.removed":
+        # Taking a player off gives nobody a path, but one who plays or has played a side
+        # never takes another side's player off alone (the first step to a puppet there).
+        if not (mine or actor in played or actor in refereed):
+            return []
+        reached = {data.get("side")}
+    else:
+        user = data.get("username") if kind == "player.assigned" else data.get("new")
+        # The side gains a reader; whatever the newcomer saw of other sides travels with them.
+        carried = sides if user in refereed else played.get(user, [])
+        reached = {data.get("side"), *carried}
+    return [s for s in sides if s in reached and s != mine]
+
+
+def _needs_v1(state, kind, data) -> bool:
+    """Core v1's rule: agreement only for a new referee or someone who had seen another side."""
+    played, refereed = _seen(state)
+    if kind == "referee.assigned":
+        user = data.get("username")
+        return bool(user and user != state["referee"])
+    if kind == "player.removed":
+        return False
+    user = data.get("username") if kind == "player.assigned" else data.get("new")
+    return bool([s for s in played.get(user, []) if s != data.get("side")] or user in refereed)
+
+
+def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainError | None, bool]:
+    """(why the sides must agree to this seat change, or None; True if not even they can allow it)."""
     if state["status"] == "setup":
         return None, False
-    played, refereed = _seen(state)
+    played, _ = _seen(state)
+    field = {"player.assigned": "username", "player.replaced": "new"}.get(kind, "username")
     if kind == "referee.assigned":
         user = data.get("username")
         if user and user in played:
             return DomainError("username", f"{user} has played a side in this campaign and can never "
                                            "referee it."), True
-        if user and user != state["referee"]:
+    if core_version(state) < SEAT_RULES:
+        if not _needs_v1(state, kind, data):
+            return None, False
+        if kind == "referee.assigned":
             return DomainError("username", "Once play has started, a new referee needs the sides' agreement "
                                            "(propose it)."), False
+        user = data.get("username") if kind == "player.assigned" else data.get("new")
+        return DomainError(field, f"{user} has seen another side's secrets in this campaign: seating them needs "
+                                  "the sides' agreement (propose it)."), False
+    needs = seat_needs(state, kind, data, actor)
+    if not needs:
         return None, False
-    user = data.get("username") if kind == "player.assigned" else data.get("new")
-    if [s for s in played.get(user, []) if s != data.get("side")] or user in refereed:
-        return DomainError("username" if kind == "player.assigned" else "new",
-                           f"{user} has seen another side's secrets in this campaign: seating them needs the "
-                           "sides' agreement (propose it)."), False
-    return None, False
+    names = " and ".join(state["sides"][s]["name"] for s in needs)
+    if kind in ("player.assigned", "player.replaced") and _needs_v1(state, kind, data):
+        user = data.get("username") if kind == "player.assigned" else data.get("new")
+        return DomainError(field, f"{user} has seen another side's secrets in this campaign: seating them needs "
+                                  f"{names}'s agreement (or the referee's): propose it."), False
+    return DomainError(field, f"Once play has started, this needs {names}'s agreement (or the referee's): "
+                              "propose it."), False
 
 
-def apply_seat(state, kind: str, data: dict, agreed: bool) -> None:
-    """Seat someone (player.assigned / player.replaced / referee.assigned); `agreed`: the
-    sides agreed to it (a "seat" proposal was applied)."""
+def stand_in_for(state, username) -> list[str]:
+    """The sides `username` may agree for as the player who left them: a side with nobody left
+    on it, no referee, and `username` playing no side now."""
+    if not username or state.get("referee") or playing(state, username):
+        return []
+    return [s for s, who in state.get("departed", {}).items()
+            if who == username and s in state["sides"] and not state["sides"][s]["players"]]
+
+
+def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> None:
+    """Make a seat change (player.assigned / .replaced / .removed, referee.assigned) by `actor`;
+    `agreed`: the sides it needs agreed to it (a "seat" proposal was applied)."""
     if kind == "player.assigned":
         side, user = _side(state, data["side"]), data["username"]
         _check_can_play(state, user)
-    elif kind == "player.replaced":
-        side, old, user = _side(state, data["side"]), data["old"], data["new"]
+    elif kind in ("player.replaced", "player.removed"):
+        field, old = ("old", data["old"]) if kind == "player.replaced" else ("username", data["username"])
+        side = _side(state, data["side"])
         if old not in side["players"]:
-            raise DomainError("old", f"{old} does not play {side['name']}.")
-        _check_can_play(state, user)
+            raise DomainError(field, f"{old} does not play {side['name']}.")
+        if kind == "player.replaced":
+            user = data["new"]
+            _check_can_play(state, user)
     else:
         user = data["username"]
         if user and _playing(state, user):
             raise DomainError("username", f"{user} plays a side and cannot referee.")
-    problem, never = _agreement_needed(state, kind, data)
+    problem, never = _agreement_needed(state, kind, data, actor)
     if problem is not None and (never or not agreed):
         raise problem
+    departed = state.setdefault("departed", {}) if state["status"] != "setup" else {}
     if kind == "player.assigned":
         side["players"].append(user)
         _remember_seat(state, user, data["side"])
+        departed.pop(data["side"], None)
     elif kind == "player.replaced":
         side["players"][side["players"].index(old)] = user
         _remember_seat(state, user, data["side"])
+    elif kind == "player.removed":
+        side["players"].remove(old)
+        if not side["players"] and state["status"] != "setup":
+            departed[data["side"]] = old  # who may still speak for the side (stand_in_for)
     else:
         state["referee"] = user or None
         _remember_seat(state, user)
 
 
-def seat_problem(state, kind: str, data: dict, agreed: bool) -> DomainError | None:
-    """Why this seating may not happen now, directly or (`agreed`) once the sides agree;
-    None if it may. Tried on a copy: the state is left as it is."""
+def seat_problem(state, kind: str, data: dict, agreed: bool, actor: str = "") -> DomainError | None:
+    """Why this seat change by `actor` may not happen now, directly or (`agreed`) once the sides
+    agree; None if it may. Tried on a copy: the state is left as it is."""
     from .engine import copy_state
 
     try:
-        apply_seat(copy_state(state), kind, data, agreed)
+        apply_seat(copy_state(state), kind, data, agreed, actor)
     except DomainError as error:
         return error
     return None
 
 
 def _player_assigned(state, rec, ctx):
-    apply_seat(state, "player.assigned", rec.data, agreed=False)
+    apply_seat(state, "player.assigned", rec.data, agreed=False, actor=rec.actor)
 
 
 def _check_can_play(state, user):
@@ -278,18 +359,15 @@ def _check_can_play(state, user):
 
 
 def _player_removed(state, rec, ctx):
-    side, user = _side(state, rec.data["side"]), rec.data["username"]
-    if user not in side["players"]:
-        raise DomainError("username", f"{user} does not play {side['name']}.")
-    side["players"].remove(user)
+    apply_seat(state, "player.removed", rec.data, agreed=False, actor=rec.actor)
 
 
 def _player_replaced(state, rec, ctx):
-    apply_seat(state, "player.replaced", rec.data, agreed=False)
+    apply_seat(state, "player.replaced", rec.data, agreed=False, actor=rec.actor)
 
 
 def _referee_assigned(state, rec, ctx):
-    apply_seat(state, "referee.assigned", rec.data, agreed=False)
+    apply_seat(state, "referee.assigned", rec.data, agreed=False, actor=rec.actor)
 
 
 def check_house_rule(state, ctx, key, value):

@@ -78,8 +78,9 @@ class Invitation(models.Model):
 
 
 class ClubLogEntry(models.Model):
-    """Who changed what in a club (members, roles, invitations): the audit trail of the changes
-    that are not campaign events. Append-only, written by campaigns.services.clubs."""
+    """Who changed what in a club (members, roles, invitations, seat changes in a campaign in
+    play): the audit trail a club reads across its campaigns. Append-only, written by
+    campaigns.services.clubs and campaigns.services.seat_log."""
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log")
     at = models.DateTimeField(default=timezone.now)

@@ -42,7 +42,7 @@ def _target(state, rec, ctx):
 
 
 def _proposal_made(state, rec, ctx):
-    from .core_events import check_house_rule
+    from .core_events import SEAT_RULES, check_house_rule, core_version
 
     data = rec.data
     action = data["action"]
@@ -77,7 +77,7 @@ def _proposal_made(state, rec, ctx):
     elif action == "seat":
         if data["target"] is not None:
             raise DomainError("target", "A seating proposal names no event.")
-        entry["data"] = _seat_change(state, data["data"])
+        entry["data"] = _seat_change(state, data["data"], rec.actor)
     elif data["target"] is not None:
         raise DomainError("target", "An export proposal names no event.")
     referee = rec.actor == state["referee"]
@@ -85,14 +85,21 @@ def _proposal_made(state, rec, ctx):
         # A full export reveals every side's secrets: each side agrees for itself (the
         # proposer for their own side); the referee's word does not do for them.
         entry["needs"] = [s for s in state["sides"] if s != rec.side]
+    elif action == "seat" and core_version(state) >= SEAT_RULES:
+        # Exactly the sides the change reaches: the other sides' approval never does for them.
+        from .core_events import seat_needs
+
+        change = entry["data"]
+        entry["needs"] = seat_needs(state, change["kind"], change["data"], rec.actor)
     else:
         entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
     state["proposals"][str(rec.seq)] = entry
 
 
-def _seat_change(state, change) -> dict:
-    """A "seat" proposal's data: {"kind": player.assigned | player.replaced | referee.assigned,
-    "data": that event's data}, checked against the state now (and again when applied)."""
+def _seat_change(state, change, actor) -> dict:
+    """A "seat" proposal's data: {"kind": player.assigned | player.replaced | player.removed |
+    referee.assigned, "data": that event's data}, checked against the state now (and again when
+    applied)."""
     from .core_events import KINDS, SEAT_KINDS, seat_problem
 
     if state["status"] != "active":
@@ -100,7 +107,7 @@ def _seat_change(state, change) -> dict:
     if not isinstance(change, dict) or change.get("kind") not in SEAT_KINDS or set(change) != {"kind", "data"}:
         raise DomainError("data", f"Give the change as {{\"kind\": one of {', '.join(SEAT_KINDS)}, \"data\": …}}.")
     cleaned = KINDS[change["kind"]].clean(change["data"])
-    problem = seat_problem(state, change["kind"], cleaned, agreed=True)
+    problem = seat_problem(state, change["kind"], cleaned, agreed=True, actor=actor)
     if problem is not None:
         raise DomainError(f"data.{problem.field}", problem.message)
     return {"kind": change["kind"], "data": cleaned}
@@ -121,16 +128,36 @@ def _proposal_approved(state, rec, ctx):
         proposal["approved"].append("referee")
     elif rec.side in proposal["needs"] and rec.side not in proposal["approved"]:
         proposal["approved"].append(rec.side)
+    elif standing_in(state, proposal, rec.actor):
+        for side in standing_in(state, proposal, rec.actor):
+            proposal["approved"].append(side)
+            proposal.setdefault("stand_ins", {})[side] = rec.actor  # said in the club log
     else:
         raise DomainError("proposal", "Your approval is not needed for this proposal.")
 
 
 def _proposal_rejected(state, rec, ctx):
     proposal = _pending(state, rec.data["proposal"])
-    allowed = rec.actor in (state["referee"], proposal["by"]) or rec.side in proposal["needs"]
+    allowed = rec.actor in (state["referee"], proposal["by"]) or rec.side in proposal["needs"] \
+        or standing_in(state, proposal, rec.actor)
     if not allowed:
         raise DomainError("proposal", "You cannot reject this proposal.")
     proposal["status"] = "rejected"
+
+
+def standing_in(state, proposal, username) -> list[str]:
+    """The sides of a seat proposal `username` agrees for as the player who left them empty (no
+    referee: core_events.stand_in_for)."""
+    from .core_events import stand_in_for
+
+    if proposal["action"] != "seat":
+        return []
+    return [s for s in stand_in_for(state, username) if s in proposal["needs"] and s not in proposal["approved"]]
+
+
+def stand_in_may_answer(state, username) -> bool:
+    """May `username`, who plays no side, answer some open seat proposal for a side they left?"""
+    return any(standing_in(state, p, username) for p in state["proposals"].values() if p["status"] == "pending")
 
 
 def referee_may_approve(proposal) -> bool:
@@ -161,7 +188,7 @@ def _proposal_applied(state, rec, ctx):
         from .core_events import apply_seat
 
         change = proposal["data"]
-        apply_seat(state, change["kind"], change["data"], agreed=True)
+        apply_seat(state, change["kind"], change["data"], agreed=True, actor=proposal["by"])
 
 
 HANDLERS = {

@@ -12,7 +12,7 @@ from typing import Callable
 from . import viewcache, visibility
 from .errors import Forbidden, NotFound
 from .models import Campaign
-from .proposals import is_complete, referee_may_approve
+from .proposals import is_complete, referee_may_approve, standing_in
 from .records import Record, Viewer
 from .services.state import current_state, current_states
 from .systems import get_system
@@ -130,7 +130,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
         if proposal["status"] != "pending" or is_complete(proposal):
             continue
         as_referee = viewer.referee and referee_may_approve(proposal)
-        if as_referee or (viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]):
+        as_side = viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]
+        if as_referee or as_side or standing_in(state, proposal, viewer.username):
             todos.append(Todo("proposal.approved", f"Agree to {proposal_summary(proposal, state)}",
                               viewer.playing, initial={"proposal": proposal["uid"]}))
     played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
@@ -177,6 +178,8 @@ def proposal_summary(proposal: dict, state: dict) -> str:
             return f"seat {data['username']} as referee"
         if kind == "player.assigned":
             return f"seat {data['username']} with {side}"
+        if kind == "player.removed":
+            return f"take {data['username']} off {side}"
         return f"seat {data['new']} with {side} instead of {data['old']}"
     return f"a proposed {proposal['action'].replace('_', ' ')}"
 

@@ -31,8 +31,8 @@ from .records import Record
 CORE = "core"
 # The core's journal: its kinds (core_events.KINDS), proposals, seats, filing. Bump it (and add
 # an Upgrade to CORE_UPGRADES) when they change; tests/core/test_journal_versions.py checks.
-CORE_VERSION = 1
-CORE_UPGRADES: tuple = ()
+CORE_VERSION = 2
+CORE_UPGRADES: tuple = ()  # set below, once Upgrade is defined
 
 UPGRADED = "journal.upgraded"
 WAYS = ("rewrite", "fold")
@@ -105,6 +105,22 @@ class Upgrade:
     def _folds(self) -> bool:
         """Whether this step needs the old journal folded (it inserts or leaves out events)."""
         return any(getattr(type(self), hook) is not getattr(Upgrade, hook) for hook in ("before", "at_end", "drop"))
+
+
+class SeatAgreement(Upgrade):
+    """Core v1 -> v2 (issue 24): once play has started, seating someone on a side (or taking a
+    side's player off, by one who plays or played a side) needs that side's agreement or the
+    referee's, whoever seats them (campaigns.core_events.seat_needs). v1 asked it only for
+    someone who had seen another side's secrets; its seat changes keep the rule they were made
+    under."""
+
+    version = 1
+    name = "core-seat-needs-the-sides-agreement"
+    words = "seating someone on a side in play needs that side's agreement (or the referee's)"
+    how = "fold"
+
+
+CORE_UPGRADES = (SeatAgreement(),)
 
 
 class OldJournal:

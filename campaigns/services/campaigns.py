@@ -66,7 +66,7 @@ def assign_player(campaign, user, *, side: str, username: str):
 
 
 def remove_player(campaign, user, *, side: str, username: str):
-    return submit(campaign, user, "player.removed", {"side": side, "username": username})
+    return _seat(campaign, user, "player.removed", {"side": side, "username": username})
 
 
 def replace_player(campaign, user, *, side: str, old: str, new: str):
@@ -81,12 +81,13 @@ def assign_referee(campaign, user, *, username: str | None):
 
 
 def _seat(campaign, user, kind: str, data: dict):
-    """Seat someone directly, or, once play has started, propose it to the sides when it
-    needs their agreement (a new referee, someone who has seen another side's secrets): the
-    answer's first event is then the proposal (campaigns.core_events.seat_problem)."""
+    """Make a seat change directly, or, once play has started, propose it when it needs the
+    agreement of the sides it reaches (core_events.seat_needs: anyone seated on a side, a new
+    referee, a side's player taken off by one who plays or played another): the answer's first
+    event is then the proposal (campaigns.core_events.seat_problem)."""
     state = current_state(campaign)
-    needs_agreement = seat_problem(state, kind, data, agreed=False) is not None
-    if needs_agreement and seat_problem(state, kind, data, agreed=True) is None:
+    needs_agreement = seat_problem(state, kind, data, agreed=False, actor=user.username) is not None
+    if needs_agreement and seat_problem(state, kind, data, agreed=True, actor=user.username) is None:
         return submit(campaign, user, "proposal.made", {"action": "seat", "data": {"kind": kind, "data": data}})
     return submit(campaign, user, kind, data)
 
@@ -95,6 +96,19 @@ def is_proposal(submission) -> bool:
     """Did a seating become a proposal (see _seat)?"""
     events = getattr(submission, "events", None)
     return bool(events) and events[0].kind == "proposal.made"
+
+
+def proposal_words(submission) -> str:
+    """What a seating that became a proposal waits for, in words ("Blue agrees (or the referee)")."""
+    state = getattr(submission, "state", None) or {}
+    proposal = state.get("proposals", {}).get(str(submission.events[0].seq), {})
+    if proposal.get("status") == "applied":
+        return "Done: everyone it needed had agreed."
+    names = [state["sides"][s]["name"] for s in proposal.get("needs", []) if s in state.get("sides", {})]
+    if not names:
+        return "Proposed: it applies once the referee agrees."
+    agree = "agrees" if len(names) == 1 else "agree"
+    return f"Proposed: it applies once {' and '.join(names)} {agree} (or the referee)."
 
 
 def _check_member(campaign, username):

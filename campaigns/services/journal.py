@@ -25,12 +25,12 @@ from .. import engine, visibility
 from ..core_events import KINDS as CORE_KINDS
 from ..errors import Conflict, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
-from ..proposals import is_complete
+from ..proposals import is_complete, stand_in_may_answer
 from ..records import Record, Viewer
 from ..rolling import DicePool, LiveProvider
 from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
 from ..systems import get_system
-from . import odds, projections
+from . import odds, projections, seat_log
 from .state import current_state, load_records, store_snapshot
 
 
@@ -274,6 +274,7 @@ class _Writer:
                 )
             )
         self.campaign.last_seq = self.journal.new[-1].seq
+        seat_log.record(self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending])
         store_snapshot(self.campaign, self.state)
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(self.campaign, self.state, public_change=public, before=self.before,
@@ -291,7 +292,10 @@ def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str
             raise Forbidden("Only the referee, or an organizer who plays no side, can do this.")
         return ""
     if actor == "member":
-        if not (viewer.playing or viewer.referee or viewer.organizer):
+        # A side's last player, gone with no referee, still answers seat proposals for it.
+        standing_in = kind_def.name in ("proposal.approved", "proposal.rejected") and viewer.member \
+            and stand_in_may_answer(state, viewer.username)
+        if not (viewer.playing or viewer.referee or viewer.organizer or standing_in):
             raise Forbidden("Only the campaign's players, referee or organizers can do this.")
         return viewer.playing or ""
     # actor == "side"

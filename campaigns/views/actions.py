@@ -106,15 +106,17 @@ def stable_id(todo: Todo) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def reject_todos(state: dict, viewer) -> list[Todo]:
+def reject_todos(state: dict, viewer, asked=()) -> list[Todo]:
     """Proposals the viewer may turn down: the proposer, a side whose agreement
-    is needed, the referee."""
+    is needed, the referee, and whoever is `asked` to agree (the uids of the proposals
+    their to-dos ask them to agree to: a side's last player standing in for it)."""
     found = []
     for proposal in state.get("proposals", {}).values():
         if proposal["status"] != "pending":
             continue
         mine = proposal["by"] == viewer.username
-        if viewer.referee or mine or (viewer.playing and viewer.playing in proposal["needs"]):
+        needed = (viewer.playing and viewer.playing in proposal["needs"]) or proposal["uid"] in asked
+        if viewer.referee or mine or needed:
             label = "Withdraw the proposal" if mine else "Reject"
             found.append(Todo("proposal.rejected", label, viewer.playing, initial={"proposal": proposal["uid"]}))
     return found

@@ -46,7 +46,8 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer)]
+    asked = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
+    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer, asked)]
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
@@ -200,7 +201,8 @@ def campaign_submit(request, pk: int):
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
-    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer)]
+    asked = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
+    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer, asked)]
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first

@@ -123,8 +123,8 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
         else:
             extra = {"setup_error": error.message}
         return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **extra), status=400)
-    if campaign_services.is_proposal(result):  # in play, a new referee or a side change needs agreement
-        success = "Proposed: it applies once the other side agrees (or the referee)."
+    if campaign_services.is_proposal(result):  # in play, a seat change needs the sides' agreement
+        success = campaign_services.proposal_words(result)
     messages.success(request, success)
     return done(request, reverse(to, args=[campaign.pk]))
 

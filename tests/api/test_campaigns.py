@@ -181,11 +181,23 @@ def _players(campaign):
 
 def test_the_organizer_puts_a_member_on_a_side(skirmish, client_for):
     response = post(client_for("olga"), f"/api/v1/campaigns/{skirmish.pk}/players/",
-                    {"side": "blue", "username": "carol"})
+                    {"side": "red", "username": "carol"})
     assert response.status_code == 201
     assert [e["kind"] for e in response.json()["events"]] == ["player.assigned"]
-    assert response.json()["state"]["sides"]["blue"]["players"] == ["bob", "carol"]
-    assert _players(skirmish)["blue"] == ["bob", "carol"]
+    assert response.json()["state"]["sides"]["red"]["players"] == ["olga", "alice", "carol"]
+    assert _players(skirmish)["red"] == ["alice", "carol", "olga"]
+
+
+def test_the_organizer_playing_red_only_proposes_a_seat_on_blue(skirmish, client_for):
+    """Issue 24: olga plays red; a member she seats on blue would read blue's secrets for her."""
+    response = post(client_for("olga"), f"/api/v1/campaigns/{skirmish.pk}/players/",
+                    {"side": "blue", "username": "carol"})
+    assert response.status_code == 201
+    assert [e["kind"] for e in response.json()["events"]] == ["proposal.made"]
+    assert _players(skirmish)["blue"] == ["bob"]
+    agreed = post(client_for("bob"), f"/api/v1/campaigns/{skirmish.pk}/events/",
+                  {"kind": "proposal.approved", "data": {"proposal": response.json()["events"][0]["uid"]}})
+    assert agreed.status_code == 201 and _players(skirmish)["blue"] == ["bob", "carol"]
 
 
 def test_player_changes_with_bad_input_change_nothing(skirmish, client_for):
@@ -217,7 +229,11 @@ def test_the_organizer_replaces_and_removes_players(skirmish, client_for):
     olga = client_for("olga")
     replaced = post(olga, f"/api/v1/campaigns/{skirmish.pk}/players/replace/",
                     {"side": "blue", "old": "bob", "new": "carol"})
-    assert replaced.status_code == 200 and _players(skirmish)["blue"] == ["carol"]
+    # olga plays red: blue agrees to it (issue 24), here bob, who leaves.
+    assert replaced.status_code == 200 and _players(skirmish)["blue"] == ["bob"]
+    post(client_for("bob"), f"/api/v1/campaigns/{skirmish.pk}/events/",
+         {"kind": "proposal.approved", "data": {"proposal": replaced.json()["events"][0]["uid"]}})
+    assert _players(skirmish)["blue"] == ["carol"]
     removed = post(olga, f"/api/v1/campaigns/{skirmish.pk}/players/remove/", {"side": "red", "username": "alice"})
     assert removed.status_code == 200 and _players(skirmish)["red"] == ["olga"]
 

@@ -90,7 +90,8 @@ def test_a_member_seated_on_a_side_reads_that_sides_answer_at_once(skirmish, peo
     carol.get(url)
     as_club, kept_path = _kept(carol, url)
     assert kept_path and as_club.json()["viewer"]["sides"] == []
-    svc.assign_player(skirmish, people["olga"], side="blue", username="carol")
+    made = svc.assign_player(skirmish, people["olga"], side="blue", username="carol")
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.events[0].uid)})  # blue agrees
     now = carol.get(url).json()
     assert now["viewer"]["sides"] == ["blue"]
     assert now["state"] == _signed_in(people["bob"]).get(url).json()["state"] != as_club.json()["state"]

@@ -153,10 +153,10 @@ def test_campaign_detail_does_not_grow_with_scenarios_and_players(skirmish, peop
     from tests.factories import MembershipFactory, UserFactory
 
     MembershipFactory(club=skirmish.club, user=UserFactory(username="dave"))
-    for name in ("carol", "dave"):  # more players on a side: team play (newcomers, seated directly)
-        svc.assign_player(skirmish, people["olga"], side="blue", username=name)
+    for name in ("carol", "dave"):  # more players on a side: team play (seated directly by red's own olga)
+        svc.assign_player(skirmish, people["olga"], side="red", username=name)
     with django_assert_max_num_queries(small):
         response = client.get(url)
     assert len(response.json()["scenarios"]) == start + 20
-    assert sorted(next(s for s in response.json()["sides"] if s["slug"] == "blue")["players"]) == [
-        "bob", "carol", "dave"]
+    assert sorted(next(s for s in response.json()["sides"] if s["slug"] == "red")["players"]) == [
+        "alice", "carol", "dave", "olga"]

@@ -65,7 +65,8 @@ def test_many_changed_rows_and_people_changes_are_written_as_a_full_comparison_w
     submit(campaign, people["rita"], "result.submitted", {"scenario": 0, "data": {"red": 1, "blue": 2, "losses": 40}})
     assert RosterEntry.objects.filter(campaign=campaign, status="lost").count() == 40
     assert_nothing_left_to_write(campaign)
-    svc.assign_player(campaign, olga, side="red", username="carol")
+    made = svc.assign_player(campaign, olga, side="red", username="carol")  # in play: red or the referee agrees
+    submit(campaign, people["rita"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     svc.assign_referee(campaign, olga, username=None)
     assert_nothing_left_to_write(campaign)
     campaign.refresh_from_db()

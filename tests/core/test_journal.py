@@ -272,7 +272,9 @@ def test_player_on_two_sides_is_refused(skirmish, people):
 def test_replacing_a_player_moves_the_seat(skirmish, people):
     from campaigns.services import campaigns as svc
 
-    svc.replace_player(skirmish, people["olga"], side="blue", old="bob", new="carol")
+    made = svc.replace_player(skirmish, people["olga"], side="blue", old="bob", new="carol")
+    # olga plays red: blue agrees to its new player (issue 24), here bob himself.
+    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     skirmish.refresh_from_db()
     assert list(skirmish.sides.get(slug="blue").players.values_list("username", flat=True)) == ["carol"]
     with pytest.raises(Forbidden):

@@ -84,9 +84,17 @@ def test_moving_a_player_to_the_other_side_needs_that_sides_agreement(skirmish, 
     assert _state(skirmish)["sides"]["blue"]["players"] == ["bob", "alice"]
 
 
-def test_a_newcomer_and_a_returning_player_are_seated_directly(skirmish, people):
+def test_a_newcomer_on_the_other_side_needs_that_sides_agreement(skirmish, people):
+    """Issue 24: a fresh account seated on blue by red's organizer would be red's puppet there."""
     olga = people["olga"]
-    assert not svc.is_proposal(svc.assign_player(skirmish, olga, side="blue", username="carol"))
+    made = svc.assign_player(skirmish, olga, side="blue", username="carol")
+    assert svc.is_proposal(made)
+    assert _state(skirmish)["proposals"][str(made.events[0].seq)]["needs"] == ["blue"]
+    assert "carol" not in _state(skirmish)["sides"]["blue"]["players"]
+
+
+def test_a_returning_player_of_the_organizers_own_side_is_seated_directly(skirmish, people):
+    olga = people["olga"]
     svc.remove_player(skirmish, olga, side="red", username="alice")
     assert not svc.is_proposal(svc.assign_player(skirmish, olga, side="red", username="alice"))
     assert _state(skirmish)["sides"]["red"]["players"] == ["olga", "alice"]
@@ -112,7 +120,7 @@ def test_the_setup_page_says_a_new_referee_was_proposed(skirmish, people):
     client = Client()
     client.force_login(people["olga"])
     answer = client.post(f"/campaigns/{skirmish.pk}/setup/referee/", {"username": "carol"}, follow=True)
-    assert answer.status_code == 200 and "Proposed: it applies once the other side agrees" in answer.content.decode()
+    assert answer.status_code == 200 and "Proposed: it applies once Blue agrees (or the referee)." in answer.content.decode()
     assert _state(skirmish)["referee"] == "rita"
     svc.remove_player(skirmish, people["olga"], side="red", username="alice")
     refused = client.post(f"/campaigns/{skirmish.pk}/setup/referee/", {"username": "alice"})

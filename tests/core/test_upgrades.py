@@ -56,7 +56,7 @@ def played_under_v1(club, people):
         submit(campaign, people["bob"], "result.confirmed", {"scenario": 0})
         submit(campaign, people["alice"], "drill.orders", {"units": 2})
         campaign.refresh_from_db()
-        assert campaign.journal_versions == {"core": 1, "drill": 1}
+        assert campaign.journal_versions == {"core": versions.CORE_VERSION, "drill": 1}
         return campaign, journal_io.export_journal(campaign)
 
 
@@ -75,7 +75,7 @@ def _write(tmp_path, document) -> str:
 def test_a_file_says_the_versions_and_the_release_it_was_written_under(club, people):
     _, exported = played_under_v1(club, people)
     assert exported["version"] == journal_io.VERSION == 1  # the file format's own version, separate
-    assert exported["journals"] == {"core": 1, "drill": 1}
+    assert exported["journals"] == {"core": versions.CORE_VERSION, "drill": 1}
     assert exported["muster"] == versions.release()
 
 
@@ -90,7 +90,7 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
             "Journal written by Muster journal drill v1; upgraded to v2: v1→v2: orders count troops; each side "
             "musters before a result (2 events added, 4 events rewritten).")
         campaign = Campaign.objects.get()
-        assert campaign.journal_versions == {"core": 1, "drill": 2}
+        assert campaign.journal_versions == {"core": versions.CORE_VERSION, "drill": 2}
         events = list(campaign.events.order_by("seq"))
         kinds = [e.kind for e in events]
         # A muster for each side inserted before the result, filed under its side, by its player.
@@ -117,10 +117,10 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
         assert set(notes[1].data["events"]) == {str(e.uid) for e in red}
         state = current_state(campaign)
         assert [state["game"]["sides"][s]["troops"] for s in ("red", "blue")] == [5, 7]
-        assert state["journals"] == {"core": 1, "drill": 2}
+        assert state["journals"] == {"core": versions.CORE_VERSION, "drill": 2}
         # The upgraded journal is today's: export -> replay -> export is identical, nothing upgraded again.
         again = journal_io.export_journal(campaign)
-        assert again["journals"] == {"core": 1, "drill": 2}
+        assert again["journals"] == {"core": versions.CORE_VERSION, "drill": 2}
         _wipe()
         replayed = journal_io.replay(again, create_club=True, create_people=True)
         assert not replayed.upgraded.ran
@@ -151,13 +151,13 @@ def test_a_file_from_before_versions_is_read_as_the_version_it_fits(club, people
     unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
     with drill(2):
         campaign = journal_io.replay(unversioned, create_club=True, create_people=True)
-    assert campaign.upgraded.detected and campaign.upgraded.start == {"core": 1, "drill": 1}
+    assert campaign.upgraded.detected and campaign.upgraded.start == {"core": versions.CORE_VERSION, "drill": 1}
     assert "a file from before journal versions" in campaign.upgraded.summary()
 
 
 def test_a_file_from_a_newer_muster_is_refused_and_nothing_is_written(club, people, tmp_path):
     _, exported = played_under_v1(club, people)
-    newer = {**exported, "journals": {"core": 1, "drill": 4}, "muster": "9.0.0"}
+    newer = {**exported, "journals": {"core": versions.CORE_VERSION, "drill": 4}, "muster": "9.0.0"}
     _wipe()
     with drill(2):
         with pytest.raises(CommandError) as error:
@@ -226,7 +226,7 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
     with drill(2):
         state = current_state(Campaign.objects.get(pk=campaign.pk))
         campaign.refresh_from_db()
-        assert campaign.journal_versions == {"core": 1, "drill": 2}
+        assert campaign.journal_versions == {"core": versions.CORE_VERSION, "drill": 2}
         assert campaign.muster_release == versions.release()
         assert state["game"]["sides"]["blue"]["troops"] == 7
         assert campaign.events.filter(kind="drill.muster").count() == 2
@@ -234,7 +234,7 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
         # The journal as it was is kept, exactly.
         archive = JournalArchive.objects.get(campaign=campaign)
         assert [(e["uid"], e["kind"], e["data"]) for e in archive.events] == [(str(u), k, d) for u, k, d in before]
-        assert archive.journal_versions == {"core": 1, "drill": 1} and archive.upgraded_by == versions.release()
+        assert archive.journal_versions == {"core": versions.CORE_VERSION, "drill": 1} and archive.upgraded_by == versions.release()
         assert archive.summary.startswith("written by Muster journal drill v1; upgraded to v2")
         # It plays on under v2: round 2 needs the musters, then a result.
         with pytest.raises(DomainError, match="Muster first"):
@@ -263,7 +263,7 @@ def test_migrate_and_upgrade_journals_upgrade_every_stored_campaign(club, people
         call_command("migrate", verbosity=1, stdout=out)
         assert f"Campaign {campaign.pk} “Drill war” (tuesday) upgraded: written by Muster journal drill v1" \
             in out.getvalue()
-        assert Campaign.objects.get(pk=campaign.pk).journal_versions == {"core": 1, "drill": 2}
+        assert Campaign.objects.get(pk=campaign.pk).journal_versions == {"core": versions.CORE_VERSION, "drill": 2}
         out = io.StringIO()
         call_command("upgrade_journals", stdout=out)
         assert out.getvalue() == "Every campaign is at today's journal versions.\n"
@@ -279,7 +279,7 @@ def test_a_stored_campaign_no_upgrade_carries_keeps_its_state_and_is_reported(cl
         assert error.value.returncode == 2
         assert f"Campaign {campaign.pk} “Drill war” (tuesday): NOT upgraded: " in err.getvalue()
         stored = Campaign.objects.get(pk=campaign.pk)
-        assert stored.journal_versions == {"core": 1, "drill": 1}
+        assert stored.journal_versions == {"core": versions.CORE_VERSION, "drill": 1}
         assert current_state(stored)["game"]["sides"]["blue"]["troops"] == 7  # the stored state, still read
         assert not JournalArchive.objects.exists()
 

@@ -46,7 +46,9 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
     start = campaign.upgraded.start
     # Read as the version it was written under and upgraded from it, the upgrade named; a file of
     # a version whose later steps change nothing in a journal may fit a later one as it is.
-    assert start["core"] == made["journals"]["core"]
+    # The core's later steps so far only refuse seat changes these journals never made (core v2:
+    # seats in play need the side's agreement): a file from before versions fits today's core.
+    assert made["journals"]["core"] <= start["core"] <= campaign.journal_versions["core"]
     if _carried_as_is(system, written):
         assert written <= start[system] <= campaign.journal_versions[system]
     else:

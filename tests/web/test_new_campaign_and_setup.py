@@ -4,6 +4,7 @@ import pytest
 
 from campaigns.models import Campaign, Event
 from campaigns.services import campaigns as svc
+from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 
 from .conftest import text_of
@@ -110,11 +111,15 @@ def test_bad_house_rules_write_nothing(fresh, client_for, data, error):
     assert Event.objects.count() == before
 
 
-def test_replacing_a_player_in_a_running_campaign_and_ending_it(skirmish, client_for):
+def test_replacing_a_player_in_a_running_campaign_and_ending_it(skirmish, client_for, people):
     olga = client_for("olga")
     assert "Replace a player in the running campaign" in text_of(olga.get(setup_url(skirmish)))
     response = olga.post(setup_url(skirmish, "players/replace/"), {"side": "blue", "old": "bob", "new": "carol"})
     assert response.status_code == 302
+    # olga plays red: blue's agreement (issue 24), here the referee's.
+    assert current_state(skirmish)["sides"]["blue"]["players"] == ["bob"]
+    (proposal,) = current_state(skirmish)["proposals"].values()
+    submit(skirmish, people["rita"], "proposal.approved", {"proposal": proposal["uid"]})
     assert current_state(skirmish)["sides"]["blue"]["players"] == ["carol"]
     wrong = olga.post(setup_url(skirmish, "players/replace/"), {"side": "blue", "old": "bob", "new": "alice"})
     assert wrong.status_code == 400
