@@ -291,7 +291,8 @@ class LedgerSystem(GameSystem):
         recorded = f"{pub['next']} of {len(pub['turns'])} turns recorded" if pub["turns"] else ""
         if pub["phase"] == "play" and turn:
             status = "waiting" if self.waiting_for(state) else "current"
-            steps.append(StepStatus("turn", f"Record {turn['label']}", self.turn_rule, None, status, recorded))
+            detail = confirmation.waiting_text(self, state) or recorded  # whose confirmation it waits for
+            steps.append(StepStatus("turn", f"Record {turn['label']}", self.turn_rule, None, status, detail))
         elif pub["phase"] == "over":
             steps.append(StepStatus("turn", "Game over", self.turn_rule, None, "done",
                                     (pub["outcome"] or {}).get("text", "")))
