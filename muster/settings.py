@@ -149,7 +149,7 @@ CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="muster")
 CELERY_ODDS_QUEUE = env.str("CELERY_ODDS_QUEUE", default="muster-odds")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 # Every worker sends again, this often, the work whose task is gone (rosters.sweep); 0: never.
-MUSTER_SWEEP_SECONDS = env.float("MUSTER_SWEEP_SECONDS", default=5.0)
+MUSTER_SWEEP_SECONDS = env.float("MUSTER_SWEEP_SECONDS", default=3.0)
 
 # --- Auth -------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

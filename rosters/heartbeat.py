@@ -21,8 +21,8 @@ from muster.connection_loss import drop_connection
 
 logger = logging.getLogger(__name__)
 
-HEARTBEAT_SECONDS = 3.0
-HEARTBEAT_STALE = timedelta(seconds=12)  # four missed beats: a PostgreSQL restart or a long pause is not one
+HEARTBEAT_SECONDS = 2.0
+HEARTBEAT_STALE = timedelta(seconds=8)  # three missed beats: a PostgreSQL restart or a long pause is not one
 
 
 @contextmanager

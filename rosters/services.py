@@ -40,7 +40,7 @@ from .models import PrintJob
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # a render that kills its worker every time must not loop forever
-QUEUED_BOUND = timedelta(seconds=10)  # queued this long with its task in no queue of the broker: lost
+QUEUED_BOUND = timedelta(seconds=5)  # queued this long with its task in no queue of the broker: lost
 STALE_QUEUED_AFTER = timedelta(minutes=10)  # no worker took it (when the broker cannot be read): offer a retry
 
 

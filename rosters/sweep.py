@@ -39,7 +39,7 @@ def once() -> None:
 
 def start() -> None:
     """Start the sweep in this process (the worker's main process, once it is ready)."""
-    every = float(getattr(settings, "MUSTER_SWEEP_SECONDS", 5) or 0)
+    every = float(getattr(settings, "MUSTER_SWEEP_SECONDS", 3) or 0)
     if every <= 0 or "sweep" in _running:
         return
     stop = _running["sweep"] = threading.Event()
@@ -48,6 +48,7 @@ def start() -> None:
         from django.db import connections
 
         try:
+            once()  # at once: a worker started again after a crash finds what the crash left
             while not stop.wait(every):
                 once()
         finally:

@@ -94,7 +94,10 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
                 continue  # a task is on its way
             try:
                 compute_odds.apply_async(args=[campaign_id, side], queue=settings.CELERY_ODDS_QUEUE)
-            except Exception:  # a broker outage must not fail the change that was just saved
+            except Exception as error:  # a broker outage must not fail the change that was just saved
+                if known_only:  # the sweep: it tries again in a few seconds, one line is enough
+                    log.warning("could not enqueue odds for campaign %s side %s: %s", campaign_id, side, error)
+                    return
                 log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
                 continue
             if at is not None:

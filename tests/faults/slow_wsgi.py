@@ -1,0 +1,28 @@
+"""Muster's WSGI application, for the fault tests' gunicorn: a note whose text starts with "slow"
+is held inside its write transaction (its rows written, not committed) for MUSTER_TEST_WRITE_DELAY
+seconds, with a file named by the worker's pid in MUSTER_TEST_WRITE_MARKS meanwhile, so that a
+test can kill the gunicorn worker inside the write."""
+
+import os
+import time
+from pathlib import Path
+
+from muster.wsgi import application  # noqa: F401
+
+from campaigns.services import journal
+
+_save = journal._Writer.save
+
+
+def _held_save(self):
+    _save(self)
+    record = self.pending[0][0] if self.pending else None
+    if record is None or record.kind != "note.added" or not str(record.data.get("text", "")).startswith("slow"):
+        return
+    mark = Path(os.environ["MUSTER_TEST_WRITE_MARKS"]) / str(os.getpid())
+    mark.write_text(record.data["text"])
+    time.sleep(float(os.environ.get("MUSTER_TEST_WRITE_DELAY", "2")))
+    mark.unlink(missing_ok=True)
+
+
+journal._Writer.save = _held_save
