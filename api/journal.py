@@ -71,8 +71,9 @@ class SubmitInputSerializer(serializers.Serializer):
     )
     idempotency_key = serializers.CharField(
         max_length=80, required=False, allow_null=True, default=None,
-        help_text="Sending the same key again appends nothing and answers with the original events. "
-                  "Also accepted as the Idempotency-Key header.",
+        help_text="Sending the same key again appends nothing and answers with the original events. A key "
+                  "is yours: someone else's same key is a fresh one. Also accepted as the Idempotency-Key "
+                  "header.",
     )
 
     def validate(self, attrs):

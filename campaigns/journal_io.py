@@ -141,7 +141,27 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     if (first.get("system"), first.get("variant"), first.get("name")) != (head["system"], head["variant"], head["name"]):
         raise DomainError("events[0].data", "Differs from the campaign header.")
     _check_times(records)
+    _check_unique(events, records)
     return head, records
+
+
+def _check_unique(events: list, records: list[Record]) -> None:
+    """No two events with one uid, and no person's idempotency key twice (a key is per person:
+    two people may each have used the same one), each refusal naming what is repeated."""
+    uids: dict = {}
+    keys: dict = {}
+    for index, (raw, record) in enumerate(zip(events, records, strict=True)):
+        if raw.get("uid"):
+            if record.uid in uids:
+                raise DomainError(f"events[{index}].uid", f"The uid {record.uid} is also events[{uids[record.uid]}]'s.")
+            uids[record.uid] = index
+        key = raw.get("idempotency_key")
+        if key:
+            earlier = keys.setdefault((record.actor, key), index)
+            if earlier != index:
+                raise DomainError(f"events[{index}].idempotency_key",
+                                  f"{record.actor} used the idempotency key {key!r} twice: here and at "
+                                  f"events[{earlier}].")
 
 
 def _text(value, where: str, most: int = NAME_MAX) -> str:

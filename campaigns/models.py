@@ -191,7 +191,9 @@ class Event(models.Model):
     class Meta:
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_per_campaign"),
-            models.UniqueConstraint(fields=["campaign", "idempotency_key"], name="event_idempotency_per_campaign"),
+            # A key belongs to the person who sent it: another person's same key is a fresh one
+            # (issue 24: a shared key let one person probe for another's submissions).
+            models.UniqueConstraint(fields=["campaign", "actor", "idempotency_key"], name="event_idempotency_per_person"),
         ]
         ordering = ["campaign", "seq"]
 

@@ -176,12 +176,27 @@ def test_the_idempotency_key_header_works_like_the_field(skirmish, client_for):
     assert Event.objects.filter(kind="skirmish.supply").count() == 1
 
 
-def test_someone_elses_idempotency_key_shows_nothing_of_theirs(skirmish, client_for):
+def test_someone_elses_idempotency_key_is_a_fresh_key(skirmish, client_for):
+    """Issue 24, item 4: a key belongs to whoever sent it. Bob reusing Alice's key learns nothing:
+    an invalid event is answered exactly as with a key nobody used, a valid one is his own."""
     url = f"/api/v1/campaigns/{skirmish.pk}/events/"
-    post(client_for("alice"), url, {"kind": "skirmish.supply", "idempotency_key": "guessable"})
-    response = post(client_for("bob"), url, {"kind": "skirmish.supply", "idempotency_key": "guessable"})
-    assert response.status_code == 400
-    assert response.json() == {"idempotency_key": ["This key was already used for another submission."]}
+    alice, bob = client_for("alice"), client_for("bob")
+    first = post(alice, url, {"kind": "skirmish.supply", "idempotency_key": "allied-step-1"})
+    assert first.status_code == 201
+    invalid = {"kind": "no.such.kind", "data": {}}
+    reused = post(bob, url, {**invalid, "idempotency_key": "allied-step-1"})
+    fresh = post(bob, url, {**invalid, "idempotency_key": "never-used-1"})
+    assert reused.status_code == fresh.status_code == 400
+    assert reused.json() == fresh.json() and "idempotency_key" not in reused.json()
+    header = post(bob, url, invalid, HTTP_IDEMPOTENCY_KEY="allied-step-1")
+    assert (header.status_code, header.json()) == (fresh.status_code, fresh.json())
+    mine = post(bob, url, {"kind": "skirmish.supply", "idempotency_key": "allied-step-1"})
+    assert mine.status_code == 201 and mine.json()["replayed"] is False
+    assert mine.json()["events"][0]["uid"] != first.json()["events"][0]["uid"]
+    assert mine.json()["events"][0]["side"] == "blue"
+    again = post(alice, url, {"kind": "skirmish.supply", "idempotency_key": "allied-step-1"})
+    assert again.status_code == 200 and again.json()["events"][0]["uid"] == first.json()["events"][0]["uid"]
+    assert Event.objects.filter(kind="skirmish.supply").count() == 2
 
 
 def test_a_stale_version_of_my_own_stream_is_a_conflict(skirmish, client_for):

@@ -203,6 +203,46 @@ def test_replay_maps_people(played):
     assert not get_user_model().objects.filter(username="alice").exists()
 
 
+def _keyed(document, key_by_index: dict):
+    document = copy.deepcopy(document)
+    for index, key in key_by_index.items():
+        document["events"][index]["idempotency_key"] = key
+    return document
+
+
+def _supply_events(document) -> list[int]:
+    return [i for i, e in enumerate(document["events"]) if e["kind"] == "skirmish.supply"]
+
+
+def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, people):
+    """Issue 24, item 6: named as the key it is (it was "same event uids", from the database)."""
+    document = journal_io.export_journal(played)
+    mine = [i for i, e in enumerate(document["events"]) if e["actor"] == "alice"][:2]
+    assert len(mine) == 2
+    bad = _keyed(document, dict.fromkeys(mine, "alice-step-1"))
+    _wipe()
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(bad), "--create-club", "--create-people")
+    text = str(error.value)
+    assert f"events[{mine[1]}].idempotency_key" in text and "'alice-step-1'" in text and f"events[{mine[0]}]" in text
+    assert "same event uids" not in text
+    assert not Campaign.objects.exists()
+
+
+def test_two_people_may_each_have_used_one_key(played, people):
+    """Issue 24, item 4: keys are per person, in a file as in the database."""
+    submit(played, people["bob"], "skirmish.supply")
+    document = journal_io.export_journal(played)
+    alices = next(i for i in _supply_events(document) if document["events"][i]["actor"] == "alice")
+    bobs = next(i for i in _supply_events(document) if document["events"][i]["actor"] == "bob")
+    keyed = _keyed(document, {alices: "step-1", bobs: "step-1"})
+    _wipe()
+    campaign = journal_io.replay(keyed, create_club=True, create_people=True)
+    assert sorted(campaign.events.filter(idempotency_key="step-1").values_list("actor__username", flat=True)) == [
+        "alice", "bob"]
+    assert journal_io.export_journal(campaign) == keyed
+
+
 def test_replaying_twice_into_one_database_is_refused(played):
     document = journal_io.export_journal(played)
     with pytest.raises(CommandError) as error:
