@@ -88,7 +88,7 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     turn.screenshot(path=str(_shot("pv-turn-form")))
     row(turn, "Area 13").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "602/D — American, 6-7-6, full strength", "Reduced")
-    submit(phone, turn, "Done: Record Turn 1 (25 Sep).")
+    submit(phone, turn, "Turn 1 (25 Sep) recorded. It counts once")
     confirmed(phone, game)
     state = state_of(game)
     assert state["game"]["public"]["locations"]["13"]["controller"] == "german"
@@ -97,7 +97,7 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     turn = action(phone, "Record Turn 2 (26 Sep)")
     expect(row(turn, "Area 13").get_by_label("Held by")).to_have_value("german")
     row(turn, "Area 9").get_by_label("Held by").select_option(label="German")
-    submit(phone, turn, "Done: Record Turn 2 (26 Sep).")
+    submit(phone, turn, "Turn 2 (26 Sep) recorded. It counts once")
     confirmed(phone, game)
     ledger = state_of(game)["game"]["public"]["ledger"]
     # 38 (start, 19.2) + 13 + 9 = 1 + 1 + 2 = 4 VP on the map; 602/D reduced ½ → 0: German 4.
@@ -120,13 +120,13 @@ def test_ardennes_44_two_turns_with_an_exit_on_a_phone(phone, club, people):
     turn = action(phone, "Record 16 AM")
     check(phone)
     row(turn, "Clervaux").get_by_label("Held by").select_option(label="German")
-    submit(phone, turn, "Done: Record 16 AM.")
+    submit(phone, turn, "16 AM recorded. It counts once")
     confirmed(phone, game)
     turn = action(phone, "Record 16 PM")
     row(turn, "West edge of the East Map").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "Panzer Lehr — German, attack 7, full strength", "Exited off the map")
     turn.locator("select[name='units-0-via']").select_option(label="West edge of the East Map")
-    submit(phone, turn, "Done: Record 16 PM.")
+    submit(phone, turn, "16 PM recorded. It counts once")
     confirmed(phone, game)
     pub = state_of(game)["game"]["public"]
     # Clervaux 1 + 7 attack factors ÷ 4 = 1 (the exit hex traces supply) = 2 VP (S2.4).
@@ -149,7 +149,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     assert turn.locator("li.row-item", has=phone.locator(".row-head", has_text="[")).count() == 3  # VP areas only
     row(turn, "St. Vith [23]").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, full strength", "Eliminated")
-    submit(phone, turn, "Done: Record Turn 1.")
+    submit(phone, turn, "Turn 1 recorded. It counts once")
     confirmed(phone, game)
     # Turn 2: the same unit again is refused in place, and nothing is written.
     turn = action(phone, "Record Turn 2")
@@ -161,7 +161,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     refused.locator("select[name='units-0-unit']").select_option(value="")
     refused.locator("select[name='units-0-change']").select_option(value="")
     row(refused, "Bastogne [47]").get_by_label("Held by").select_option(label="German")
-    submit(phone, refused, "Done: Record Turn 2.")
+    submit(phone, refused, "Turn 2 recorded. It counts once")
     confirmed(phone, game)
     ledger = state_of(game)["game"]["public"]["ledger"]
     # Turn 1: German St. Vith 1 + US 7 AD 1 = 2, Allied Bastogne 1 → level 1 German.

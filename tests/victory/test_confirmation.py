@@ -181,3 +181,18 @@ def test_the_pages_of_a_waiting_record_and_the_typed_set_up_are_in_words(club, p
     text = visible_text(html)
     assert not raw_words(text), raw_words(text)
     assert "Infantry Type" in text and "Named in 25.2.5 (von der Heydte, 150th Panzer Brigade)" in text
+
+
+def test_the_message_after_recording_says_it_waits_and_after_confirming_what_it_gave(club, people):
+    game = scenario_one(club, people)
+    page = client(people, "alice")
+    url = f"/campaigns/{game.campaign.pk}/"
+    turn = next(f for f in page_forms(page.get(url).content.decode()) if f.body().get("_kind") == "pv.turn")
+    rows = {v: k.split("-")[1] for k, v in turn.body().items() if k.startswith("locations-") and k.endswith("-location")}
+    answer = page.post(turn.action, turn.body(**{f"locations-{rows['9']}-controller": "german"}), follow=True)
+    assert ("Turn 1 (19 Sep) recorded. It counts once the American confirms it (or the referee)."
+            in answer.content.decode())
+    bob = client(people, "bob")
+    confirm = next(f for f in page_forms(bob.get(url).content.decode()) if f.body().get("_kind") == "result.confirmed")
+    answer = bob.post(confirm.action, confirm.body(), follow=True)
+    assert "Turn 1 (19 Sep) confirmed: German 2 VP." in answer.content.decode()

@@ -170,6 +170,31 @@ class LedgerSystem(GameSystem):
     def pending_words(self, state, index):
         return confirmation.what(self, state) or super().pending_words(state, index)
 
+    def submitted_words(self, view, record):
+        """A turn just recorded: that it waits for the other side, or what it gave; a record just
+        confirmed or settled: what it gave."""
+        game = (view or {}).get("game")
+        if not game:
+            return None
+        pub, book = game["public"], self.book
+        if record.kind == f"{self.event_prefix}.turn":
+            waiting = confirmation.held(view)
+            if waiting and waiting["uid"] == record.uid:
+                return (f"{record.data.get('turn')} recorded. It counts once the "
+                        f"{book.side_name(book.other(record.side))} confirms it (or the referee).")
+        elif record.kind not in ("result.confirmed", "result.resolved"):
+            return None
+        entry = pub["ledger"][-1] if pub["ledger"] else None
+        if entry is None or (record.kind == f"{self.event_prefix}.turn" and entry["uid"] != record.uid):
+            return None
+        done = "recorded" if record.kind == f"{self.event_prefix}.turn" else (
+            "confirmed" if record.kind == "result.confirmed" else "settled")
+        said = f"{entry['turn']} {done}" + (f": {entry['summary']}" if entry.get("summary") else "")
+        outcome = entry.get("outcome")
+        if outcome:
+            said += f". {outcome['text']} ({outcome['rule']})"
+        return said + "."
+
     def history_text(self, record, view):
         return {"result.confirmed": "Record confirmed", "result.withdrawn": "Record withdrawn",
                 "result.resolved": "Disputed record settled",
