@@ -62,8 +62,15 @@ def submit(page, form, done):
 
 def confirmed(page, game):
     """The other side confirms the record just entered (VL-5: play goes on only then); the page
-    is read again."""
-    game.confirm()
+    is read again. As in state_of, the live server's thread may still hold the in-memory tables."""
+    from django.db import OperationalError
+
+    for _ in range(50):
+        try:
+            game.confirm()
+            break
+        except OperationalError:
+            time.sleep(0.1)
     page.reload()
 
 
