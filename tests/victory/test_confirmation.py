@@ -196,3 +196,21 @@ def test_the_message_after_recording_says_it_waits_and_after_confirming_what_it_
     confirm = next(f for f in page_forms(bob.get(url).content.decode()) if f.body().get("_kind") == "result.confirmed")
     answer = bob.post(confirm.action, confirm.body(), follow=True)
     assert "Turn 1 (19 Sep) confirmed: German 2 VP." in answer.content.decode()
+
+
+def test_fab_end_of_game_result_is_settled_on_its_own_form(club, people):
+    from tests.victory.test_fab_bulge import fab
+
+    game = fab(club, people, last_turn=1, thresholds=[])
+    game.turn("Turn 1", {})
+    game.by("german", "fab.final", {"winner": "german", "reason": "Bastogne held"})
+    rita = client(people, "rita")
+    page = rita.get(f"/campaigns/{game.campaign.pk}/").content.decode()
+    settle = next(f for f in page_forms(page) if f.body().get("_kind") == "result.resolved")
+    assert settle.body()["winner"] == "german" and settle.body()["reason"] == "Bastogne held"
+    assert "The German's end-of-game result entered by alice (German):" in settle.text
+    assert "Result: German victory: Bastogne held" in settle.text
+    rita.post(settle.action, settle.body(winner="draw", reason="Bastogne contested at the end"))
+    state = game.state
+    assert state["status"] == "finished" and state["winner"] is None
+    assert "Bastogne contested at the end" in state["finish_reason"]

@@ -105,7 +105,10 @@ def _lines(system, trial: dict, record) -> list[str]:
     pub = public(trial)
     if record.kind != f"{system.event_prefix}.turn":
         outcome = pub.get("outcome") or {}
-        return [f"Result: {outcome.get('text', '')}"] if outcome else []
+        if not outcome:
+            return []
+        winner = f"{system.book.side_name(outcome['winner'])} victory" if outcome["winner"] else "A draw"
+        return [f"Result: {winner}: {outcome['text']}", "Once confirmed the game ends."]
     entry = pub["ledger"][-1]
     lines = [f"{c['name']}: {c['text']}" for c in entry["changed"]] or ["Every location as at the end of the last "
                                                                        "turn."]
