@@ -149,13 +149,12 @@ def test_idempotency_key_appends_once(skirmish, people):
     assert Event.objects.filter(kind="skirmish.supply").count() == 1
 
 
-def test_someone_elses_idempotency_key_is_refused_and_shows_nothing(skirmish, people):
-    submit(skirmish, people["alice"], "skirmish.supply", idempotency_key="guessable")  # red's secret roll
-    count = Event.objects.count()
-    with pytest.raises(DomainError) as refused:
-        submit(skirmish, people["bob"], "skirmish.supply", idempotency_key="guessable")
-    assert refused.value.field == "idempotency_key"
-    assert Event.objects.count() == count  # nothing written, and red's events not handed back
+def test_someone_elses_idempotency_key_is_a_fresh_key_and_shows_nothing(skirmish, people):
+    """Issue 24, item 4: a key is its sender's; bob's same key writes bob's own event."""
+    red = submit(skirmish, people["alice"], "skirmish.supply", idempotency_key="guessable")  # red's secret roll
+    blue = submit(skirmish, people["bob"], "skirmish.supply", idempotency_key="guessable")
+    assert not blue.replayed and {e.pk for e in blue.events}.isdisjoint(e.pk for e in red.events)
+    assert {e.side for e in blue.events} == {"blue"}  # red's events not handed back
 
 
 def test_staleness_is_per_side(skirmish, people):
