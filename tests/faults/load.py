@@ -46,6 +46,7 @@ class Writes:
         self.api, self.campaign, self.prefix, self.pause, self.patience = api, campaign, prefix, pause, patience
         self.acknowledged: dict[str, str] = {}  # key -> the uid the answer named
         self.answers: list[tuple[str, int | None, str]] = []  # (key, status, content type), every try
+        self.replayed: dict[str, bool] = {}
         self.gave_up: list[str] = []
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -61,6 +62,7 @@ class Writes:
             if status in (200, 201):
                 uid = data.get("uid") or data["events"][0]["uid"]
                 self.acknowledged[key] = uid
+                self.replayed[key] = bool(data.get("replayed"))  # stored by an earlier try
                 return uid
             time.sleep(0.3)  # no answer, a 503 (or anything else, counted): the same key again
         self.gave_up.append(key)
@@ -82,9 +84,11 @@ class Writes:
         if self._thread is not None:
             self._thread.join(timeout=self.patience + 10)
 
-    def errors(self) -> list[tuple[str, int | None, str]]:
-        """Answers that are neither success, 503 (the database away: nothing stored) nor no answer."""
-        return [answer for answer in self.answers if answer[1] not in (200, 201, 503, None)]
+    def errors(self) -> list[tuple[str, int | None, str, str]]:
+        """Answers that are neither success, 503 (the database away: nothing stored) nor no answer,
+        each saying whether that write was stored all the same (its resend was answered "replayed")."""
+        return [(key, status, kind, "stored" if self.replayed.get(key) else "not stored")
+                for key, status, kind in self.answers if status not in (200, 201, 503, None)]
 
 
 def request_sheet(api: Api, campaign: int, sheet: str = "summary", paper: str = "A4", side: str | None = None,
