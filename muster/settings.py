@@ -196,6 +196,11 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
 # Invitations one organizer may create in an hour (each may send an e-mail): a stolen or
 # careless organizer account cannot make the site a mail cannon.
 INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)
+# New print jobs in 10 minutes (rosters.print_limits; docs/architecture.md): one member (every
+# campaign together), and one campaign (its members together). A render holds a worker for up to
+# ~8 s; a sheet whose content did not change is never rendered again and never refused.
+SHEET_RENDERS_PER_MEMBER = env.int("SHEET_RENDERS_PER_MEMBER", default=6)
+SHEET_RENDERS_PER_CAMPAIGN = env.int("SHEET_RENDERS_PER_CAMPAIGN", default=12)
 
 # --- I18n, static, media --------------------------------------------------------------
 LANGUAGE_CODE = "en"

@@ -12,7 +12,7 @@ from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
 from api.common import CampaignScoped, valid_input
-from api.openapi import errors
+from api.openapi import DetailSerializer, errors
 from campaigns.services.state import current_state
 
 from . import services, sheets
@@ -64,6 +64,10 @@ def job_output(request, job):
     return PrintJobSerializer(job, context={"request": request}).data
 
 
+SHEETS_429 = OpenApiResponse(DetailSerializer, description="As many new sheets were asked for in the last 10 "
+                             "minutes as one member, or one campaign, may print: wait (`Retry-After`).")
+
+
 @extend_schema(tags=["sheets"])
 class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
     serializer_class = SheetChoiceSerializer
@@ -83,10 +87,14 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="campaigns_sheets_request", request=SheetRequestSerializer,
-        responses={201: PrintJobSerializer, 200: PrintJobSerializer, **errors(400, 403, 404)},
+        responses={201: PrintJobSerializer, 200: PrintJobSerializer, **errors(400, 403, 404), 429: SHEETS_429},
         summary="Ask for a sheet as PDF",
         description="201 with a new print job (queued), or 200 with the existing job of the very same content "
-                    "(the same sheet, audience, paper and campaign state are rendered once). Poll the job.",
+                    "(the same sheet, audience, paper and campaign state are rendered once). Poll the job. "
+                    "New jobs are limited: at most `SHEET_RENDERS_PER_MEMBER` (6) in 10 minutes for one member "
+                    "and `SHEET_RENDERS_PER_CAMPAIGN` (12) for one campaign, unless the site says otherwise; "
+                    "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
+                    "whose content did not change answers its job and is never refused.",
     )
     def post(self, request, campaign_id):
         campaign, _ = self.campaign_and_viewer()

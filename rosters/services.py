@@ -4,7 +4,7 @@ Pages, the API and the Celery task call these; they decide nothing themselves.
 
 - ``request_sheet`` decides the audience (campaigns.visibility), builds what the
   sheet prints, hashes it, and returns the job of that hash: an existing one (no
-  re-render) or a new one, enqueued once the transaction commits.
+  re-render) or a new one, within rosters.print_limits, enqueued once the transaction commits.
 - ``run_job`` (the task's body) claims the job with a conditional UPDATE, renders,
   stores the file and marks it done, fenced by the attempt number: a duplicated,
   retried or redelivered task never produces a second result.
@@ -34,7 +34,7 @@ from campaigns.systems import get_system
 from muster import connection_loss
 from muster.connection_loss import DATABASE_ERRORS
 
-from . import broker, heartbeat, pdf, sheets, storage
+from . import broker, heartbeat, pdf, print_limits, sheets, storage
 from .models import PrintJob
 
 logger = logging.getLogger(__name__)
@@ -70,6 +70,7 @@ def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | Non
         return existing, False
     try:
         with transaction.atomic():
+            print_limits.check(user, campaign)  # only a new render counts: the job above is free
             job = PrintJob.objects.create(
                 campaign=campaign, sheet=sheet_def.slug, paper=paper, audience=audience, content_hash=digest,
                 context=context, title=f"{sheet_def.name} · {context['audience']['label']}"[:200], requested_by=user if user.is_authenticated else None,

@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
 from campaigns import selectors
-from campaigns.errors import DomainError
+from campaigns.errors import DomainError, TooMany
 from campaigns.views.common import is_htmx, page
 
 from . import long_words, pdf, services
@@ -30,10 +30,15 @@ def sheet_request(request, campaign_id: int):
     try:
         job, _ = services.request_sheet(request.user, campaign, request.POST.get("sheet", ""),
                                         request.POST.get("paper", "A4"), request.POST.get("side") or None)
-    except DomainError as error:
+    except (DomainError, TooMany) as error:
+        status = 429 if isinstance(error, TooMany) else 400
         if is_htmx(request):
-            return render(request, "rosters/_request_error.html", {"error": error}, status=400)
-        return render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400)
+            response = render(request, "rosters/_request_error.html", {"error": error}, status=status)
+        else:
+            response = render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=status)
+        if isinstance(error, TooMany):
+            response["Retry-After"] = str(error.retry_after)
+        return response
     if is_htmx(request):
         return _job_fragment(request, job)
     return redirect("sheet-job", job_id=job.pk)

@@ -1,0 +1,65 @@
+"""How many new sheets may be printed (issue 24, item 5): a render holds a worker for up to ~8 s
+(a large A!P! roster), so asking for sheets faster than a club prints them would keep the queue
+busy for everyone. In any `WINDOW`, at most settings.SHEET_RENDERS_PER_MEMBER new print jobs for
+one member (every campaign together) and settings.SHEET_RENDERS_PER_CAMPAIGN for one campaign
+(its members together); beyond them the request is refused (TooMany: 429, the page says it) naming
+the limit and the wait. A sheet whose content did not change is never rendered again
+(rosters.services.request_sheet answers its job), so asking for it again costs nothing and is
+never refused. Numbers and reasons: docs/architecture.md, "Sheets and print jobs"."""
+
+from __future__ import annotations
+
+import math
+from datetime import timedelta
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.utils import timezone
+
+from campaigns.errors import TooMany
+from campaigns.models import Campaign
+
+from .models import PrintJob
+
+WINDOW = timedelta(minutes=10)
+REUSED = ("A sheet whose content has not changed is never printed again: asking for it gives the file "
+          "already printed.")
+
+
+def check(user, campaign) -> None:
+    """Refuse (TooMany) a new print job beyond the limits. Call inside the transaction that creates
+    the job: it locks the member's and the campaign's rows (in that order), so simultaneous
+    requests are counted one after the other, not all against the same count."""
+    since = timezone.now() - WINDOW
+    if user.is_authenticated:
+        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
+    list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
+    if user.is_authenticated:
+        _within(PrintJob.objects.filter(requested_by=user, created_at__gt=since),
+                settings.SHEET_RENDERS_PER_MEMBER,
+                lambda limit, wait: f"You may ask for at most {_sheets(limit)} in {_minutes(WINDOW)}, and you "
+                                    f"have asked for {limit}: you can ask for another in {wait}. {REUSED}")
+    _within(PrintJob.objects.filter(campaign=campaign, created_at__gt=since),
+            settings.SHEET_RENDERS_PER_CAMPAIGN,
+            lambda limit, wait: f"At most {_sheets(limit)} of one campaign are printed in {_minutes(WINDOW)}, "
+                                f"and its members have asked for {limit}: another can be asked for in {wait}. "
+                                f"{REUSED}")
+
+
+def _within(recent_jobs, limit: int, message) -> None:
+    times = list(recent_jobs.order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    if len(times) < limit:
+        return
+    free_at = times[-1] + WINDOW  # when the oldest of the window's jobs leaves it
+    seconds = max(1, math.ceil((free_at - timezone.now()).total_seconds()))
+    wait = _minutes(timedelta(seconds=seconds)) if seconds >= 60 else f"{seconds} second{'s' if seconds != 1 else ''}"
+    raise TooMany(message(limit, wait), retry_after=seconds)
+
+
+def _sheets(count: int) -> str:
+    return f"{count} new sheet{'s' if count != 1 else ''}"
+
+
+def _minutes(span: timedelta) -> str:
+    minutes = max(1, math.ceil(span.total_seconds() / 60))
+    return f"{minutes} minute{'s' if minutes != 1 else ''}"

@@ -1,0 +1,134 @@
+"""The print queue cannot be flooded (issue 24, item 5): at most SHEET_RENDERS_PER_MEMBER new
+print jobs for one member and SHEET_RENDERS_PER_CAMPAIGN for one campaign in 10 minutes; beyond
+them the page and the API (429, Retry-After) name the limit and the wait. A sheet whose content did
+not change is answered with its job, never rendered again and never refused."""
+
+import itertools
+from datetime import timedelta
+
+import pytest
+from django.test import Client
+from django.utils import timezone
+from rest_framework.test import APIClient
+
+from campaigns.errors import TooMany
+from campaigns.services.journal import submit
+from rosters import print_limits, services
+from rosters.models import PrintJob
+
+from .helpers import play_round
+
+_notes = itertools.count()
+
+
+@pytest.fixture
+def queued(monkeypatch, skirmish, people):
+    """Jobs are created and left queued (no render: the limits are about asking), in a campaign
+    that has a played scenario to write notes on."""
+    monkeypatch.setattr(services, "enqueue", lambda job_id: None)
+    play_round(skirmish, people)
+    return skirmish
+
+
+def new_content(campaign, people):
+    """A public note: every member's summary sheet prints something new."""
+    submit(campaign, people["olga"], "note.added", {"scenario": 0, "text": f"Note {next(_notes)}"})
+    campaign.refresh_from_db()
+
+
+def ask(user, campaign, sheet="summary", paper="A4"):
+    return services.request_sheet(user, campaign, sheet, paper)
+
+
+def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_it(queued, people, settings):
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 3, 100
+    for _ in range(3):
+        new_content(queued, people)
+        job, created = ask(people["alice"], queued)
+        assert created
+    new_content(queued, people)
+    with pytest.raises(TooMany) as refused:
+        ask(people["alice"], queued)
+    message = refused.value.message
+    assert "at most 3 new sheets in 10 minutes" in message and "you can ask for another in 10 minutes" in message
+    assert "never printed again" in message
+    assert 540 < refused.value.retry_after <= 600
+    assert PrintJob.objects.filter(requested_by=people["alice"]).count() == 3
+    # Another member may still print; the same content again is the same job, never refused.
+    job, created = ask(people["bob"], queued)
+    assert created
+    again, created = ask(people["alice"], queued)
+    assert (again.pk, created) == (job.pk, False)
+
+
+def test_the_issues_flood_renders_only_the_limit(queued, people):
+    """Eight new units and eight sheet requests in a row (issue 24): six renders at the defaults."""
+    answers = []
+    for _ in range(8):
+        new_content(queued, people)
+        try:
+            answers.append(ask(people["alice"], queued)[1])
+        except TooMany:
+            answers.append("refused")
+    assert answers == [True] * 6 + ["refused"] * 2
+    assert PrintJob.objects.count() == 6
+
+
+def test_a_campaign_has_its_own_limit_for_all_its_members(queued, people, settings):
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 100, 4
+    for who in ("alice", "bob", "alice", "rita"):
+        new_content(queued, people)
+        assert ask(people[who], queued)[1]
+    new_content(queued, people)
+    with pytest.raises(TooMany) as refused:
+        ask(people["carol"], queued)
+    assert "At most 4 new sheets of one campaign are printed in 10 minutes" in refused.value.message
+
+
+def test_the_member_limit_counts_every_campaign_together(queued, people, settings, club):
+    from campaigns.services import campaigns as svc
+
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 2, 100
+    other = svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Other war")
+    new_content(queued, people)
+    assert ask(people["alice"], queued)[1]
+    assert ask(people["alice"], other)[1]
+    with pytest.raises(TooMany):
+        ask(people["alice"], other, paper="Letter")
+
+
+def test_jobs_older_than_the_window_no_longer_count(queued, people, settings):
+    settings.SHEET_RENDERS_PER_MEMBER = 2
+    for _ in range(2):
+        new_content(queued, people)
+        ask(people["alice"], queued)
+    oldest = PrintJob.objects.order_by("created_at").first()
+    PrintJob.objects.filter(pk=oldest.pk).update(created_at=timezone.now() - print_limits.WINDOW + timedelta(seconds=30))
+    new_content(queued, people)
+    with pytest.raises(TooMany) as refused:
+        ask(people["alice"], queued)
+    assert refused.value.retry_after <= 30 and "seconds" in refused.value.message
+    PrintJob.objects.filter(pk=oldest.pk).update(created_at=timezone.now() - print_limits.WINDOW - timedelta(seconds=1))
+    assert ask(people["alice"], queued)[1]
+
+
+def test_the_api_answers_429_naming_the_limit_and_the_page_says_it(queued, people, settings):
+    settings.SHEET_RENDERS_PER_MEMBER = 1
+    api = APIClient()
+    api.force_login(people["alice"])
+    url = f"/api/v1/campaigns/{queued.pk}/sheets/"
+    assert api.post(url, {"sheet": "summary", "paper": "A4"}, format="json").status_code == 201
+    answer = api.post(url, {"sheet": "summary", "paper": "Letter"}, format="json")
+    assert answer.status_code == 429
+    assert "at most 1 new sheet in 10 minutes" in answer.json()["detail"]
+    assert 0 < int(answer["Retry-After"]) <= 600
+    # The same content asked again: its job (200), not a refusal.
+    assert api.post(url, {"sheet": "summary", "paper": "A4"}, format="json").status_code == 200
+    page = Client()
+    page.force_login(people["alice"])
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        answer = page.post(f"/campaigns/{queued.pk}/sheets/request/", {"sheet": "summary", "paper": "Letter"},
+                           **headers)
+        assert answer.status_code == 429
+        assert "at most 1 new sheet in 10 minutes" in answer.content.decode()
+        assert answer["Retry-After"]
