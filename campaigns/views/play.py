@@ -46,8 +46,9 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    asked = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
-    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer, asked)]
+    # The proposals this viewer is asked to agree to (not `asked`: that is the to-do ``?do=`` names).
+    agreeing = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
+    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer, agreeing)]
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
