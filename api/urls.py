@@ -2,6 +2,7 @@
 
 from django.http import JsonResponse
 from django.urls import include, path, re_path
+from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView
 
 from . import auth, campaigns, clubs, journal, systems
@@ -9,6 +10,12 @@ from .docs import RedocDocsView, SwaggerDocsView
 from .root import ApiRoot
 
 CAMPAIGN = "v1/campaigns/<int:campaign_id>/"
+
+
+@csrf_exempt  # it changes nothing: a POST with a session cookie and no token is a 404 too, not CSRF's HTML 403
+def unknown_route(request, *args, **kwargs):
+    return JsonResponse({"detail": "Not found."}, status=404)
+
 
 v1 = [
     path("v1/", ApiRoot.as_view(), name="api-root"),
@@ -54,5 +61,5 @@ urlpatterns = [
     path("docs/", SwaggerDocsView.as_view(), name="api-docs"),
     path("redoc/", RedocDocsView.as_view(), name="api-redoc"),
     # Last: any other address under /api/ is a JSON 404, like the API's own.
-    re_path(r"^.*$", lambda request, *args, **kwargs: JsonResponse({"detail": "Not found."}, status=404)),
+    re_path(r"^.*$", unknown_route),
 ]

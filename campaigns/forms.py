@@ -11,14 +11,31 @@ from __future__ import annotations
 import json
 
 from django import forms
-from django.contrib.auth import get_user_model, password_validation
-from django.contrib.auth.forms import UsernameField
+from django.contrib.auth import authenticate, get_user_model, password_validation
+from django.contrib.auth.forms import PasswordChangeForm, UsernameField
 from django.core.exceptions import ValidationError
 
 from .models import Membership
 from .schema_forms import SchemaForm
 
 # --- people -----------------------------------------------------------------------------
+
+
+class ThrottledPasswordChangeForm(PasswordChangeForm):
+    """Django's password change, the old password checked as a sign-in is (issue 24, item 6): a
+    wrong one counts towards the sign-in lockout of that username from that address
+    (muster.signin, django-axes), and while locked out even the right one is refused (429)."""
+
+    def __init__(self, user, *args, request=None, **kwargs):
+        self.request = request
+        super().__init__(user, *args, **kwargs)
+
+    def clean_old_password(self):
+        old = self.cleaned_data["old_password"]
+        signed_in = authenticate(self.request, username=self.user.get_username(), password=old)
+        if signed_in is None or signed_in.pk != self.user.pk:
+            raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+        return old
 
 
 class SignupForm(forms.Form):

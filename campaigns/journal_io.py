@@ -263,10 +263,16 @@ def fold_checked(records: list[Record]) -> dict:
     for cut in cuts:
         engine.fold(records[:cut], pool=pool, start_versions=start)
     state = engine.fold(records, pool=pool)
+    server_dice = state["options"].get("dice_mode", "server") == "server"
     for index, record in enumerate(records):
         if record.kind != "dice.rolled":
             continue
         key = record.data.get("key")
+        if server_dice and record.data.get("source") == "entered":
+            # Nobody types in a die where Muster rolls them: such a file chose its own dice.
+            raise DomainError(f"events[{index}].data.source",
+                              f"(dice.rolled {key}) A die entered at the table, but Muster rolls this campaign's "
+                              "dice (dice mode \"server\", events[0].data.options): it cannot be entered.")
         if key not in pool.requested:
             raise DomainError(f"events[{index}].data.key", "No step of this journal rolls this die.")
         owner = pool.requested[key]

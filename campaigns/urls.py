@@ -11,7 +11,7 @@ CAMPAIGN = "campaigns/<int:pk>/"
 auth = [
     path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password/change/", auth_views.PasswordChangeView.as_view(), name="password_change"),
+    path("accounts/password/change/", accounts.PasswordChangeView.as_view(), name="password_change"),
     path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
          name="password_change_done"),
     path("accounts/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),

@@ -3,7 +3,7 @@
 the pages keep Django's handlers and templates (400.html, 404.html, 500.html)."""
 
 from django.http import JsonResponse
-from django.views import defaults
+from django.views import csrf, defaults
 
 
 def _api(request) -> bool:
@@ -14,6 +14,19 @@ def bad_request(request, exception):
     if _api(request):
         return JsonResponse({"non_field_errors": ["Muster could not read this request."]}, status=400)
     return defaults.bad_request(request, exception)
+
+
+def permission_denied(request, exception):
+    if _api(request):
+        return JsonResponse({"detail": "You do not have permission to perform this action."}, status=403)
+    return defaults.permission_denied(request, exception)
+
+
+def csrf_failure(request, reason=""):
+    """CSRF_FAILURE_VIEW: a JSON 403 under /api/ (DRF's words), Django's page elsewhere."""
+    if _api(request):
+        return JsonResponse({"detail": f"CSRF Failed: {reason}"}, status=403)
+    return csrf.csrf_failure(request, reason)
 
 
 def page_not_found(request, exception):

@@ -34,6 +34,7 @@ try:
 except ValueError as error:
     raise ImproperlyConfigured(str(error)) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
+CSRF_FAILURE_VIEW = "muster.error_pages.csrf_failure"  # JSON under /api/
 SITE_URL = env.str("SITE_URL", default="http://127.0.0.1:8000")
 
 INSTALLED_APPS = [

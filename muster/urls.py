@@ -9,5 +9,6 @@ urlpatterns = [
 ]
 
 handler400 = "muster.error_pages.bad_request"
+handler403 = "muster.error_pages.permission_denied"
 handler404 = "muster.error_pages.page_not_found"
 handler500 = "muster.error_pages.server_error"

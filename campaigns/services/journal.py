@@ -111,6 +111,9 @@ def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_vers
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
     _check_version(state, acting_side, expected_version)
+    if dice and state["options"].get("dice_mode", "server") == "server":
+        # Where Muster rolls the dice, a player never picks their own (issue 24).
+        raise DomainError("dice", "Muster rolls this campaign's dice: none can be entered.")
     audience, acting_side = _audience(kind_def, acting_side, data, journal, viewer)
     now = timezone.now()
     record = Record(

@@ -1,16 +1,18 @@
-"""Joining a club through an invitation: accept it (signed in) or sign up with it."""
+"""Joining a club through an invitation (accept it signed in, or sign up with it), and changing
+one's password, whose wrong old passwords count like wrong sign-ins."""
 
 from __future__ import annotations
 
 from django.contrib import messages
 from django.contrib.auth import login
+from django.contrib.auth import views as auth_views
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
 from campaigns import selectors, visibility
 from campaigns.errors import DomainError, NotFound
-from campaigns.forms import SignupForm
+from campaigns.forms import SignupForm, ThrottledPasswordChangeForm
 from campaigns.services import clubs as club_services
 
 _GONE = "This invitation can no longer be used (it was used, withdrawn or has expired in the meantime)."
@@ -59,3 +61,13 @@ def _accept(request, code, invitation):
         return render(request, "accounts/join_invalid.html", {"problem": _GONE}, status=404)
     messages.success(request, f"You joined {club.name}.")
     return redirect("club", slug=club.slug)
+
+
+class PasswordChangeView(auth_views.PasswordChangeView):
+    """Wrong old passwords count like wrong sign-ins (ThrottledPasswordChangeForm); once locked
+    out, django-axes' middleware answers with muster.signin's page (429)."""
+
+    form_class = ThrottledPasswordChangeForm
+
+    def get_form_kwargs(self):
+        return {**super().get_form_kwargs(), "request": self.request}

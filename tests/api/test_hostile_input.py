@@ -188,6 +188,33 @@ def test_an_unknown_route_under_api_is_a_json_404(client_for):
             assert answer.json() == {"detail": "Not found."}
 
 
+def test_an_unknown_route_under_api_with_a_session_cookie_is_a_json_404(people):
+    """Issue 24, item 6: a signed-in browser's POST (session cookie, no CSRF token) to an address
+    the API does not have had CSRF's HTML 403 page; it is the API's JSON 404 like any other."""
+    from django.test import Client
+
+    browser = Client(enforce_csrf_checks=True)
+    browser.force_login(people["alice"])
+    for method in ("post", "put", "patch", "delete", "get"):
+        for url in ("/api/v1/nothing/", "/api/nothing", "/api/v1/campaigns/1/nothing/"):
+            answer = getattr(browser, method)(url)
+            assert answer.status_code == 404 and answer["Content-Type"].startswith("application/json"), (method, url)
+            assert answer.json() == {"detail": "Not found."}
+    # A page's own CSRF refusal stays a page.
+    page = browser.post("/clubs/new/", {"name": "X"})
+    assert page.status_code == 403 and "This form has expired" in page.content.decode()  # templates/403_csrf.html
+
+
+def test_a_csrf_refusal_under_api_is_json(rf, people):
+    from django.conf import settings
+    from django.utils.module_loading import import_string
+
+    failure = import_string(settings.CSRF_FAILURE_VIEW)
+    answer = failure(rf.post("/api/v1/docs-or-any-plain-view/"), reason="CSRF cookie not set.")
+    assert answer.status_code == 403 and json.loads(answer.content) == {"detail": "CSRF Failed: CSRF cookie not set."}
+    assert "text/html" in failure(rf.post("/clubs/new/"), reason="CSRF cookie not set.")["Content-Type"]
+
+
 def test_a_page_past_the_last_is_a_documented_404(skirmish, client_for):
     answer = client_for("alice").get(f"/api/v1/campaigns/{skirmish.pk}/events/", {"page": 99})
     assert answer.status_code == 404 and set(answer.json()) == {"detail"}

@@ -233,6 +233,18 @@ def test_dice_rolled_at_the_table_are_asked_for_then_used(club, people, client_f
     assert done.json()["events"][1]["data"] == {"key": "0/supply/red", "expr": "1d6", "dice": [5], "source": "entered"}
 
 
+def test_nobody_enters_dice_where_muster_rolls_them(skirmish, client_for):
+    """Issue 24, item 6: a server-dice campaign had taken a player's own faces for their roll."""
+    url = f"/api/v1/campaigns/{skirmish.pk}/events/"
+    before = Event.objects.count()
+    chosen = post(client_for("alice"), url, {"kind": "skirmish.supply", "dice": {"0/supply/red": [6]}})
+    assert chosen.status_code == 400
+    assert chosen.json() == {"dice": ["Muster rolls this campaign's dice: none can be entered."]}
+    assert Event.objects.count() == before
+    rolled = post(client_for("alice"), url, {"kind": "skirmish.supply"})
+    assert rolled.status_code == 201 and rolled.json()["events"][1]["data"]["source"] == "server"
+
+
 def test_proposals_are_made_and_answered_by_uid(skirmish, people, client_for):
     url = f"/api/v1/campaigns/{skirmish.pk}/events/"
     supply = post(client_for("alice"), url, {"kind": "skirmish.supply"}).json()["events"][0]

@@ -243,6 +243,22 @@ def test_two_people_may_each_have_used_one_key(played, people):
     assert journal_io.export_journal(campaign) == keyed
 
 
+def test_entered_dice_in_a_server_dice_campaign_are_refused_naming_the_event(played):
+    """Issue 24, item 6: a file of a campaign whose dice Muster rolls cannot bring dice of its own
+    choosing (it had replayed them as if typed in at the table)."""
+    document = copy.deepcopy(journal_io.export_journal(played))
+    assert document["events"][0]["data"]["options"]["dice_mode"] == "server"
+    index = next(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled")
+    document["events"][index]["data"]["source"] = "entered"
+    key = document["events"][index]["data"]["key"]
+    _wipe()
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", _write(document), "--create-club", "--create-people")
+    text = str(error.value)
+    assert f"events[{index}].data.source" in text and key in text and "Muster rolls this campaign's dice" in text
+    assert not Campaign.objects.exists()
+
+
 def test_replaying_twice_into_one_database_is_refused(played):
     document = journal_io.export_journal(played)
     with pytest.raises(CommandError) as error:

@@ -104,4 +104,5 @@ def test_the_error_templates_are_the_sites():
     # Django picks these by name; a renamed file would silently bring back its bare defaults.
     for name in ("400.html", "403.html", "403_csrf.html", "404.html", "500.html"):
         assert (ROOT / "templates" / name).is_file()
-    assert django_settings.CSRF_FAILURE_VIEW == "django.views.csrf.csrf_failure"
+    # JSON under /api/ (issue 24, item 6); elsewhere Django's view, with 403_csrf.html.
+    assert django_settings.CSRF_FAILURE_VIEW == "muster.error_pages.csrf_failure"

@@ -111,3 +111,37 @@ def test_a_proxy_that_sends_no_usable_header_counts_everyone_under_its_own_addre
     settings.TRUSTED_PROXY_COUNT = 1
     _from("127.0.0.1", forwarded=forwarded)
     assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["127.0.0.1"]
+
+
+# --- the password-change form (issue 24, item 6) -------------------------------------------------
+
+CHANGE = "/accounts/password/change/"
+
+
+def _change(client, old, new="a-new-pass-word-456"):
+    return client.post(CHANGE, {"old_password": old, "new_password1": new, "new_password2": new})
+
+
+def test_wrong_old_passwords_on_the_change_form_lock_out_like_sign_in(people):
+    """A stolen session could try old passwords without end: now they count like sign-ins."""
+    client = Client()
+    client.force_login(people["alice"])
+    for n in range(4):
+        answer = _change(client, f"guess-{n}")
+        assert answer.status_code == 200 and "old password was entered incorrectly" in answer.content.decode()
+    assert _change(client, "guess-4").status_code == 429  # the fifth failure locks
+    locked = _change(client, RIGHT)
+    assert locked.status_code == 429 and "Too many failed sign-ins" in locked.content.decode()
+    people["alice"].refresh_from_db()
+    assert people["alice"].check_password(RIGHT)  # unchanged
+    assert _token("alice", RIGHT).status_code == 429  # one count for every door
+    assert _token("bob", RIGHT).status_code == 200
+
+
+def test_the_right_old_password_still_changes_it(people):
+    client = Client()
+    client.force_login(people["bob"])
+    answer = _change(client, RIGHT)
+    assert answer.status_code == 302
+    people["bob"].refresh_from_db()
+    assert people["bob"].check_password("a-new-pass-word-456")
