@@ -32,16 +32,19 @@ def _load_game_systems(**kwargs):
 
 
 @signals.worker_ready.connect
-def _start_the_sweep(**kwargs):
-    """Work whose task is gone (a worker killed whole, Redis restarted empty) is sent again by every
-    worker within seconds (rosters.sweep)."""
-    from rosters import sweep
+def _start_the_heartbeat_and_the_sweep(**kwargs):
+    """This worker's print jobs say it is alive (rosters.heartbeat); work whose task is gone (a
+    worker killed whole, Redis restarted empty) is sent again by every worker within seconds
+    (rosters.sweep)."""
+    from rosters import heartbeat, sweep
 
+    heartbeat.start()
     sweep.start()
 
 
 @signals.worker_shutdown.connect
-def _stop_the_sweep(**kwargs):
-    from rosters import sweep
+def _stop_the_heartbeat_and_the_sweep(**kwargs):
+    from rosters import heartbeat, sweep
 
+    heartbeat.stop()
     sweep.stop()

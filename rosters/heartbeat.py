@@ -1,20 +1,22 @@
-"""A running render says it is alive: its job's heartbeat is written every few seconds.
+"""A task that holds a print job says it is alive: the job's heartbeat is written every few seconds.
 
 A job "running" with no heartbeat for longer than HEARTBEAT_STALE has no task behind it (its
-worker was killed, its machine lost): the sweep (rosters.sweep) and a new request for the same
-sheet put it back in the queue, in seconds instead of at the end of the task's time limit.
-The heartbeat is written from a thread of the rendering process (a render is one long call),
-on that thread's own database connection.
+worker was killed whole, its machine lost): the sweep (rosters.sweep) and a new request for the
+same sheet put it back in the queue, in seconds instead of at the end of the task's time limit.
+
+The heartbeat is written by each worker's main process, from a thread beside its event loop, for
+every task it holds (running in its pool, or waiting for a retry's countdown): one UPDATE every
+HEARTBEAT_SECONDS. The rendering process runs no thread of its own: WeasyPrint lays out a long
+sheet in parts in forked children, which it does only in a process with one thread
+(rosters.weasyprint_render).
 """
 
 from __future__ import annotations
 
 import logging
 import threading
-from contextlib import contextmanager
 from datetime import timedelta
 
-from django.db import connections
 from django.utils import timezone
 
 from muster.connection_loss import drop_connection
@@ -24,31 +26,55 @@ logger = logging.getLogger(__name__)
 HEARTBEAT_SECONDS = 2.0
 HEARTBEAT_STALE = timedelta(seconds=8)  # three missed beats: a PostgreSQL restart or a long pause is not one
 
-
-@contextmanager
-def beating(job_id, attempt: int, every: float | None = None):
-    """Write the job's heartbeat every `every` seconds while the block runs."""
-    stop = threading.Event()
-    thread = threading.Thread(target=_beat, args=(job_id, attempt, every or HEARTBEAT_SECONDS, stop),
-                              name=f"heartbeat-{job_id}", daemon=True)
-    thread.start()
-    try:
-        yield
-    finally:
-        stop.set()
-        thread.join(timeout=5)
+_running: dict[str, threading.Event] = {}
 
 
-def _beat(job_id, attempt: int, every: float, stop: threading.Event) -> None:
+def held_task_ids() -> list[str]:
+    """The ids of the tasks this worker holds (Celery's state in its main process)."""
+    from celery.worker import state
+
+    for _ in range(3):
+        try:
+            return list(state.requests)
+        except RuntimeError:  # changed while read by the event loop: read again
+            continue
+    return []
+
+
+def beat(task_ids) -> int:
+    """Write the heartbeat of the running jobs these tasks hold; how many."""
     from .models import PrintJob
 
-    try:
-        while not stop.wait(every):
-            try:
-                PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
-                    heartbeat_at=timezone.now())
-            except Exception as error:  # noqa: BLE001 - a missed beat only makes the job look stale sooner
-                logger.warning("Could not write the heartbeat of print job %s: %s", job_id, error)
-                drop_connection()
-    finally:
-        connections.close_all()  # this thread's connections only
+    if not task_ids:
+        return 0
+    return PrintJob.objects.filter(status=PrintJob.RUNNING, task_id__in=list(task_ids)).update(
+        heartbeat_at=timezone.now())
+
+
+def start(every: float | None = None) -> None:
+    """Beat for this worker's tasks until ``stop()`` (the worker's main process, once it is ready)."""
+    if "heartbeat" in _running:
+        return
+    stop_event = _running["heartbeat"] = threading.Event()
+    interval = every or HEARTBEAT_SECONDS
+
+    def loop():
+        from django.db import connections
+
+        try:
+            while not stop_event.wait(interval):
+                try:
+                    beat(held_task_ids())
+                except Exception as error:  # noqa: BLE001 - a missed beat only makes a job look stale sooner
+                    logger.warning("Could not write the heartbeat of this worker's print jobs: %s", error)
+                    drop_connection()
+        finally:
+            connections.close_all()
+
+    threading.Thread(target=loop, name="muster-heartbeat", daemon=True).start()
+
+
+def stop() -> None:
+    event = _running.pop("heartbeat", None)
+    if event is not None:
+        event.set()

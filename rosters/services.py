@@ -305,8 +305,7 @@ def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = N
     if not stored:
         job = PrintJob.objects.get(pk=job_id)
         try:
-            with heartbeat.beating(job_id, attempt):
-                data = _render(job, attempt)
+            data = _render(job, attempt)
         except DATABASE_ERRORS:
             raise  # the connection, not the sheet: the task retries
         except Exception as exc:  # noqa: BLE001 - any failure becomes a message on the job

@@ -8,7 +8,6 @@ QUEUED_BOUND, instead of 10 min. Odds lost with the broker are sent again by the
 kill real workers and restart a real Redis.
 """
 
-import time
 import uuid
 from datetime import timedelta
 
@@ -79,23 +78,14 @@ def test_asking_again_for_a_sheet_whose_worker_died_queues_it_again(skirmish, pe
     assert not created and again.pk == job.pk and again.status == PrintJob.QUEUED and again.attempts == 0
 
 
-@pytest.mark.django_db(transaction=True)
-def test_a_render_writes_its_heartbeat_while_it_runs(skirmish, people, monkeypatch, settings, tmp_path):
-    settings.MEDIA_ROOT = tmp_path
+@pytest.mark.django_db
+def test_a_worker_beats_for_the_jobs_its_tasks_hold(skirmish, people, monkeypatch):
     job = _queued(skirmish, people, monkeypatch)
-    monkeypatch.setattr(heartbeat, "HEARTBEAT_SECONDS", 0.2)
-    beats = []
-    real = services.render_hook
-
-    def slow(html):
-        for _ in range(5):
-            time.sleep(0.2)
-            beats.append(PrintJob.objects.filter(pk=job.pk).values_list("heartbeat_at", flat=True).get())
-        return real(html)
-
-    monkeypatch.setattr(services, "render_hook", slow)
-    assert services.run_job(job.pk, task_id="t-1") == "rendered"
-    assert len(set(beats)) >= 3 and beats == sorted(beats)  # it moved while the render ran
+    before = _running_since(job, 60).heartbeat_at
+    assert heartbeat.beat(["another-task"]) == 0 and heartbeat.beat([]) == 0
+    assert heartbeat.beat(["dead-task", "another-task"]) == 1  # the task this worker holds
+    job.refresh_from_db()
+    assert job.heartbeat_at > before and not services.is_stale(job)
 
 
 @pytest.fixture

@@ -70,3 +70,22 @@ def test_killing_the_worker_mid_render_still_renders_exactly_once(celery_worker,
     files = list((settings.MEDIA_ROOT / "sheets").iterdir())
     assert [f.name for f in files] == [done.file.name.split("/")[-1]]  # one result, no orphan
     assert "WorkerLostError" in worker.log() or "Restoring" in worker.log()
+
+
+def test_a_render_longer_than_the_heartbeat_bound_is_left_to_its_worker(celery_worker, skirmish, people):
+    """The worker writes the heartbeat of the job it renders (rosters.heartbeat): a render longer than
+    HEARTBEAT_STALE is not taken for lost by the sweep, and renders once."""
+    from rosters import heartbeat
+
+    delay = heartbeat.HEARTBEAT_STALE.total_seconds() + 3
+    worker = celery_worker(MUSTER_TEST_RENDER_DELAY=delay)
+    job, _ = services.request_sheet(people["alice"], skirmish, "summary")
+    running = wait_for(lambda: _job(job.pk).status == PrintJob.RUNNING and _job(job.pk), 30,
+                       message=f"the render to start\n{worker.log()}")
+    time.sleep(delay - 1)
+    beating = _job(job.pk)
+    assert beating.status == PrintJob.RUNNING and beating.heartbeat_at > running.heartbeat_at
+    done = wait_for(lambda: _job(job.pk).status in (PrintJob.DONE, PrintJob.FAILED) and _job(job.pk), 60,
+                    message=f"the render\n{worker.log()}")
+    assert (done.status, done.attempts) == (PrintJob.DONE, 1)  # never queued again meanwhile
+    assert "queued again" not in worker.log()
