@@ -202,8 +202,8 @@ def campaign_submit(request, pk: int):
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
-    asked = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
-    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer, asked)]
+    agreeing = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
+    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer, agreeing)]
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first

@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from campaigns import versions
 from campaigns.models import Campaign, Event, JournalArchive
 from campaigns.services.state import current_state
 from campaigns.systems.achtung_panzer import sequence
@@ -45,7 +46,7 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     before = campaign.events.count()
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": 1, "achtung_panzer": 4}
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 4}
     markers = campaign.events.filter(kind="journal.upgraded", audience="public").order_by("seq")
     assert [(m.data["from"], m.data["to"], m.data["step"]) for m in markers] == [
         (2, 3, "ap-losses-before-victory"), (3, 4, "ap-cvp-of-unlisted-units")]
@@ -68,8 +69,6 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     assert sequence.reached_by_all(state, sequence.BY_ID["1.607"])
     # Every reader's history says so, in words; each side reads the note of its own events only.
     from django.test import Client
-
-    from campaigns import versions
 
     said = (f"Muster {versions.release()} upgraded this journal: Achtung! Panzer!, version 2 to 3: losses steps "
             "before 1.6067 (R-A19) added as nothing more lost")
@@ -98,7 +97,7 @@ def test_a_campaign_stored_before_the_end_of_scenario_record_survives_a_correcti
     campaign = stored_then(club, people, V1)
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": 1, "achtung_panzer": 4}
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 4}
     expected = json.loads(V1.with_name("ap-v1-cg1.expected.json").read_text())
     assert values(state) == expected  # what v1 computed
     assert campaign.events.filter(kind="ap.aftermath").count() == 6

@@ -17,7 +17,7 @@ import contextlib
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns import journal_io
+from campaigns import journal_io, versions
 from campaigns.models import Campaign, Club
 from campaigns.services.state import current_state
 from campaigns.systems.rifles_ardennes.procedure import actions, steps
@@ -134,13 +134,13 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
         squad.plan(1, "Mission 02", 10)
         _leader_wounded(squad)
         squad.by("rifles.leader", {"soldier": squad.sid("B")})  # v1: at once, before reinforcements
-        assert squad.campaign.journal_versions == {"core": 1, "rifles_ardennes": 1}
+        assert squad.campaign.journal_versions == {"core": versions.CORE_VERSION, "rifles_ardennes": 1}
         exported = journal_io.export_journal(squad.campaign)
     # Read by today's Muster: upgraded the "fold" way, the old naming keeps v1's rule.
     campaign = Campaign.objects.get(pk=squad.campaign.pk)
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": 1, "rifles_ardennes": 2}
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "rifles_ardennes": 2}
     marker = campaign.events.get(kind="journal.upgraded")
     assert (marker.data["how"], marker.data["from"], marker.data["to"]) == ("fold", 1, 2)
     assert state["game"]["public"]["squad"]["temporary_leader"] is None
