@@ -229,6 +229,8 @@ class Site:
             "PYTHONPATH": str(ROOT), "MUSTER_TEST_RENDER_DELAY": str(self.render_delay),
             "MUSTER_TEST_WRITE_MARKS": str(self.marks), "MUSTER_TEST_WRITE_DELAY": "2",
             "WEB_CONCURRENCY": "2", "MUSTER_BIND": f"127.0.0.1:{self.web_port}", "CONN_MAX_AGE": "60",
+            # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
+            "SHEET_RENDERS_PER_MEMBER": "100", "SHEET_RENDERS_PER_CAMPAIGN": "100",
         })
         return env
 
