@@ -379,6 +379,9 @@ def check_house_rule(state, ctx, key, value):
             raise DomainError("key", f"{key} names no table cell.") from None
     elif key in system.constants():
         book = system.constants()[key]["value"]
+        choices = system.constants()[key].get("choices")
+        if choices and value not in choices:  # a reading of the rules, not a number
+            raise DomainError("value", f"Must be one of: {'; '.join(map(str, choices))}.")
     else:
         raise DomainError("key", f"{key} names no table cell or constant.")
     if book is not None and not isinstance(book, bool) and type(value) is not type(book):

@@ -160,8 +160,8 @@ class HouseRuleForm(forms.Form):
         if system is not None and table == "constants":
             self.table = "constants"
             self.fields["row"].label = "Value"
-            self.fields["row"].choices = [(key, f"{c.get('label', key)} ({c.get('rule', '')}) — book: {c['value']}")
-                                          for key, c in system.constants().items()]
+            self.fields["row"].choices = constant_rows(system)
+            self.fields["value"].required = False  # a reading picked from the list carries its value
             del self.fields["column"]
         elif system is not None and table in system.tables.tables:
             bound = system.tables.tables[table]
@@ -178,6 +178,10 @@ class HouseRuleForm(forms.Form):
         key = (cleaned.get("key") or "").strip()
         if not key and self.table == "constants":
             key = cleaned.get("row") or ""
+            if READING in key:  # "key=reading": a constant that is a choice between readings
+                key, cleaned["value"] = key.split(READING, 1)
+            elif cleaned.get("value") in (None, ""):
+                self.add_error("value", "Give the club's value.")
         elif not key and self.table is not None:
             from .tables import cell_key
 
@@ -194,6 +198,24 @@ class HouseRuleForm(forms.Form):
             return json.loads(text)
         except ValueError:
             return text
+
+
+READING = "="
+
+
+def constant_rows(system) -> list[tuple[str, str]]:
+    """The constants a house rule may change; a constant that is a choice between readings of the
+    rules (``choices``) gives one row per reading, picked with its value (the book's puts it back)."""
+    rows = []
+    for key, constant in system.constants().items():
+        heading = f"{constant.get('label', key)} ({constant.get('rule', '')})"
+        if constant.get("choices"):
+            rows += [(f"{key}{READING}{choice}", f"{heading}: {choice}" + (
+                " (the book's)" if choice == constant["value"] else f" — book: {constant['value']}"))
+                for choice in constant["choices"]]
+        else:
+            rows.append((key, f"{heading} — book: {constant['value']}"))
+    return rows
 
 
 def house_rule_tables(system) -> list[tuple[str, str]]:

@@ -436,20 +436,25 @@ def carry(records: list[Record], system, start: dict | None, check, *, at: str |
     """(Upgraded, state): the journal carried to today's versions and `check`ed (a fold that raises
     when the journal does not fit). `start` None: written before journals said their versions
     (Muster 0.1.0 and earlier): the newest version whose rules it obeys, once upgraded, is taken,
-    from today's down to the oldest an upgrade carries. When none fits, today's refusal is raised."""
+    from the newest such a file can be (the system's journal_version_before_versions) down to the
+    oldest an upgrade carries, then today's. When none fits, today's refusal is raised."""
     if start is not None:
         upgraded = upgrade(records, system, start, at=at)
         return upgraded, check(upgraded.records)
     today = current(system)
-    first_error = None
-    for version in range(today[system.slug], oldest(system.slug, system) - 1, -1):
+    newest = min(today[system.slug], getattr(system, "journal_version_before_versions", today[system.slug]))
+    trials = [*range(newest, oldest(system.slug, system) - 1, -1)]
+    if newest < today[system.slug]:
+        trials.append(today[system.slug])  # a file made by hand to today's rules, last
+    errors = {}
+    for version in trials:
         trial = {**today, system.slug: version}
         try:
             upgraded = upgrade(records, system, trial, at=at)
             state = check(upgraded.records)
         except DomainError as error:
-            first_error = first_error or error
+            errors[version] = error
             continue
         upgraded.detected = version != today[system.slug]
         return upgraded, state
-    raise first_error
+    raise errors.get(today[system.slug]) or errors[trials[0]]

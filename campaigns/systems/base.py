@@ -122,6 +122,9 @@ class GameSystem:
     # game's journal_versions.json (python manage.py journal_versions --record).
     journal_version: int = 1
     journal_upgrades: tuple = ()
+    # The newest version a journal written before journals said their versions (Muster 0.1.0 and
+    # earlier) can be: such a file is never read as a later version whose rules it happens to fit.
+    journal_version_before_versions: int = 1
 
     def __init__(self):
         self._tables = TableSet.load(self.data_dir / "tables") if self.data_dir else TableSet({})

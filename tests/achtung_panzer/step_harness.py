@@ -5,6 +5,7 @@ it refuses bad input and changes nothing. No Django, no database."""
 from __future__ import annotations
 
 import copy
+import json
 from functools import cached_property
 from pathlib import Path
 
@@ -24,6 +25,10 @@ SYSTEM_DIR = Path(__file__).resolve().parents[2] / "campaigns" / "systems" / "ac
 
 class FakeSystem:
     """The A!P! tables and constants, without the rest of the system."""
+
+    slug = "achtung_panzer"
+    # Today's version (the newest recorded): the rules the steps fold under.
+    journal_version = max(map(int, json.loads((SYSTEM_DIR / "journal_versions.json").read_text())["versions"]))
 
     @cached_property
     def tables(self) -> TableSet:

@@ -8,7 +8,8 @@ the RGs, battle hardening, AFV withdrawal …) are entered too, as 3s (1.6113 as
 none of the checked values (CPP, ELR, SAN, win:loss, OP, CVP).
 
 Hand computation (1.616 table: ≤2 15, 3-4 14, 5-6 13, 7-8 12, 9-10 11, 11 10, 12 9, >12 8;
-1.617: final ≤2 ELR +1 (max 4), ≥13 ELR −1; 1.6161 historical DRM Allied/German:
+1.617: final ≤2 ELR +1 (max 4), ≥13 ELR −1, every nationality of the side (R-A25: British start at 4,
+  German pioneers at 5, their own maximum); 1.6161 historical DRM Allied/German:
 5/29P −1/0, 5/30A 0/+1, 5/30P −1/0):
 
 Initial refit 5/29A (1.619-1.622 only, 1.5):
@@ -32,8 +33,8 @@ RePh → 5/30A:
   1.6122 German SAN 4: dr 5 + (4 − 4) = 5 ≥ 5 → SAN 3.   Allied SAN 2: no roll.
   1.616 Allied: DR 5+5=10, hist 0, 30 CVP → −1: 9 → 11 CPP → 20 + 11 = 31.
   1.616 German: DR 3+3=6, +1 won, +1 hist: 8 → 12 CPP → 13 + 12 = 25.
-  1.617 Allied: DR 6+5=11, +1 attack chit, +1 (30 CVP), hist 0: 13 → ELR 4 − 1 = 3.
-  1.617 German: DR 1+2=3, −1 won, −1 1st-line coy (I1 bought 5/29P), +1 hist: 2 → ELR 3 + 1 = 4.
+  1.617 Allied: DR 6+5=11, +1 attack chit, +1 (30 CVP), hist 0: 13 → ELR 4 − 1 = 3 (British 3).
+  1.617 German: DR 1+2=3, −1 won, −1 1st-line coy (I1 bought 5/29P), +1 hist: 2 → ELR 3 + 1 = 4 (pioneers 5).
   1.623 both attack: Dual Attack; Allied 31 − 1 = 30, German 25 − 1 = 24.
         1.6231 set-up dr 5 → Germans set up first; 1.625 move dr 2 → Allies move first.
 5/30A played (Dual): Allied 12 hexes + 3 half boards − 10 CVP = 5; German 5 + 2 − 8 = −1 → Allies win.
@@ -42,7 +43,7 @@ RePh → 5/30P (journal stops after 1.617):
   1.616 Allied: DR 4+4=8, +1 won, −1 hist 5/30P, 10 CVP → 0, 1.32: won 2 of 3 → none: 8 → 12 → 30 + 12 = 42.
   1.616 German: DR 2+2=4, hist 0, 8 CVP → 0, 1.32: won 1 of 3 ≤ ⅓ → −1: 3 → 14 → 24 + 14 = 38.
   1.617 Allied: DR 3+3=6, −1 won, +1 attack chit, −1 hist: 5 → ELR stays 3.
-  1.617 German: DR 6+6=12, +1 attack chit, hist 0 (1.32 is not a 1.617 DRM): 13 → ELR 4 − 1 = 3.
+  1.617 German: DR 6+6=12, +1 attack chit, hist 0 (1.32 is not a 1.617 DRM): 13 → ELR 4 − 1 = 3 (pioneers 4).
 Result: Allied CPP 42, ELR 3, SAN 2; German CPP 38, ELR 3, SAN 3; win:loss Allied 2:1, German 1:2;
 OP per half-day A 7/8/8 (23), G 7/4/6 (17); CVP per half-day A 14/30/10, G 28/12/8.
 """
@@ -125,8 +126,10 @@ def play_cg1(war: War) -> None:
 def check(state: dict) -> None:
     game = state["game"]
     allied, german, pub = game["sides"]["allied"], game["sides"]["german"], game["public"]
-    assert (allied["cpp"], allied["elr"], allied["san"]) == (42, 3, 2)
-    assert (german["cpp"], german["elr"], german["san"]) == (38, 3, 3)
+    # British 4 (CG14) stays at 4 on the first +1 (maximum 4) and goes to 3 with the French on a -1
+    assert (allied["cpp"], allied["elr"], allied["san"]) == (42, {"french": 3, "british": 3}, 2)
+    # German pioneers 5 (CG14, their own maximum) stay at 5 on the +1 and go to 4 on the -1
+    assert (german["cpp"], german["elr"], german["san"]) == (38, {"german": 3, "german_pioneers": 4}, 3)
     assert german["fpp"] == 0
     assert pub["record"] == {"allied": {"won": 2, "lost": 1, "drawn": 0}, "german": {"won": 1, "lost": 2, "drawn": 0}}
     lines = pub["roster"][:3]

@@ -52,7 +52,10 @@ def test_the_initial_scenario_runs_only_1_619_to_1_622_then_commences(war):
     assert (line["type"], line["sets_up_first"], line["moves_first"]) == ("allied_assault", "allied", "allied")
     assert line["attack_chits"] == {"allied": True, "german": False}
     assert (line["weather"], line["ec"]) == ("Overcast", "Moist")
-    assert pub["elr"] == {"allied": 3, "german": 3} and pub["san"] == {"allied": 2, "german": 3}  # 1.625
+    # 1.625, every nationality (CG14): French 3, British 4, German 3, German pioneers 5
+    assert pub["elr"] == {"allied": {"french": 3, "british": 4}, "german": {"german": 3, "german_pioneers": 5}}
+    assert pub["san"] == {"allied": 2, "german": 3}
+    assert line["elr"] == pub["elr"]  # the CG Roster keeps what was announced
 
 
 def test_a_step_out_of_order_is_refused_naming_the_sides_own_step_and_changes_nothing(war):
@@ -195,7 +198,9 @@ def test_retained_units_are_added_updated_and_removed_with_a_reason(war):
 
 def test_balance_1_31_gives_the_opponent_elr_4(club, people):
     war = War(club, people, options={"balance": "allied"}, name="Both want the Allies")
-    assert (war.side("allied")["elr"], war.side("german")["elr"]) == (3, 4)
+    # "ALLIED: Initial German ELR is 4": the German nationality's; pioneers keep CG14's 5
+    assert war.side("allied")["elr"] == {"french": 3, "british": 4}
+    assert war.side("german")["elr"] == {"german": 4, "german_pioneers": 5}
     with pytest.raises(DomainError):
         War(club, people, options={"balance": "french"}, name="Bad")
 
@@ -213,8 +218,11 @@ def test_given_rgs_become_purchases_of_the_initial_half_day(war):
 
 
 @pytest.mark.parametrize("variant, type_, moves_first, elr, cpp", [
-    ("cg2", "german_assault", "german", {"allied": 2, "german": 3}, {"allied": 10, "german": 12}),
-    ("cg3", "allied_assault", "allied", {"allied": 3, "german": 3}, {"allied": 15, "german": 8}),
+    # CG II's OB: Allied ELR 2 ("unless noted otherwise", CG14), the French; British stay at 4
+    ("cg2", "german_assault", "german", {"allied": {"french": 2, "british": 4}, "german": {"german": 3, "german_pioneers": 5}},
+     {"allied": 10, "german": 12}),
+    ("cg3", "allied_assault", "allied", {"allied": {"french": 3, "british": 4}, "german": {"german": 3, "german_pioneers": 5}},
+     {"allied": 15, "german": 8}),
 ])
 def test_cg2_and_cg3_start_from_their_own_initial_scenarios(club, people, variant, type_, moves_first, elr, cpp):
     war = War(club, people, variant=variant, name=variant)

@@ -121,29 +121,34 @@ def test_elr_french_first_line_is_i2_and_allied_historical():
     assert mod_values(last_roll(state, "allied")) == [("1.617", -1), ("1.617", -1), ("1.6161", -1)]
 
 
+def _german(elr: int, pioneers: int) -> dict:
+    return {"german": elr, "german_pioneers": pioneers}
+
+
 def test_elr_gain_and_loss_bounded_by_constants():
-    state = make_state(german={"elr": 3})
+    state = make_state(german={"elr": _german(3, 5)})
     run(ELR, state, "german", dice={"5/29P/1.617/german": [1, 1]})
-    assert last_roll(state, "german")["row"] == "≤2" and state["game"]["sides"]["german"]["elr"] == 4
-    state = make_state(german={"elr": 4})
+    # +1: German 3 -> 4; pioneers (CG14: ELR 5) stay at their own maximum, 5
+    assert last_roll(state, "german")["row"] == "≤2" and state["game"]["sides"]["german"]["elr"] == _german(4, 5)
+    state = make_state(german={"elr": _german(4, 5)})
     run(ELR, state, "german", dice={"5/29P/1.617/german": [1, 1]})
-    assert state["game"]["sides"]["german"]["elr"] == 4  # maximum 4
+    assert state["game"]["sides"]["german"]["elr"] == _german(4, 5)  # maximum 4 (pioneers 5)
     state = make_state(half_day="5/30A", roster=[roster_line("5/29A", "allied"), roster_line("5/29P", "allied")],
-                       german={"elr": 0})
+                       german={"elr": _german(0, 1)})
     run(ELR, state, "german", dice={"5/30A/1.617/german": [6, 6]})
     report = last_roll(state, "german")
     assert report["final"] == 13 and report["row"] == "≥13"
-    assert state["game"]["sides"]["german"]["elr"] == 0  # minimum 0
+    assert state["game"]["sides"]["german"]["elr"] == _german(0, 0)  # minimum 0
     state = make_state(half_day="5/30A", roster=[roster_line("5/29A", "allied"), roster_line("5/29P", "allied")],
-                       german={"elr": 2})
+                       german={"elr": _german(2, 5)})
     run(ELR, state, "german", dice={"5/30A/1.617/german": [6, 6]})
-    assert state["game"]["sides"]["german"]["elr"] == 1
+    assert state["game"]["sides"]["german"]["elr"] == _german(1, 4)
 
 
 def test_elr_house_ruled_maximum():
-    state = make_state(german={"elr": 4}, house_rules={"elr.max": {"value": 5, "book": 4}})
+    state = make_state(german={"elr": _german(4, 5)}, house_rules={"elr.max": {"value": 5, "book": 4}})
     run(ELR, state, "german", dice={"5/29P/1.617/german": [1, 1]})
-    assert state["game"]["sides"]["german"]["elr"] == 5
+    assert state["game"]["sides"]["german"]["elr"] == _german(5, 5)
 
 
 # --- 1.618 -----------------------------------------------------------------------------

@@ -39,12 +39,22 @@ def _achtung_panzer(state: dict) -> dict:
     game = state["game"]
     pub = game["public"]
     out = {side: {k: game["sides"][side].get(k) for k in ("cpp", "elr", "san", "fpp")} for side in ("allied", "german")}
+    for side in ("allied", "german"):
+        out[side]["elr"] = _one_elr(out[side]["elr"])
     out["record"] = pub["record"]
     out["bridges_destroyed"] = pub["bridges_destroyed"]
     out["half_days"] = [{k: line.get(k) for k in ("half_day", "type", "winner", "op", "cvp")}
                         for line in pub["roster"] if line.get("played")]
     out["phase"] = pub["phase"]
     return out
+
+
+def _one_elr(value):
+    """Journals written before ELR by nationality (A!P! v5) kept one ELR per side; folded today they
+    keep it for every nationality of the side, so they compare as that one number (R-A25)."""
+    if isinstance(value, dict) and len(set(value.values())) == 1:
+        return next(iter(value.values()))
+    return value
 
 
 def _rifles(state: dict) -> dict:

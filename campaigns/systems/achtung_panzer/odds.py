@@ -12,7 +12,7 @@ from fractions import Fraction
 
 from campaigns.rolls import upcoming_odds
 
-from . import common
+from . import common, elr
 
 
 def _after(entry: dict, start: int, lo: int | None = None, hi: int | None = None) -> list[dict]:
@@ -36,8 +36,9 @@ def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
         if roll.table == "1.616" and roll.column == "cpp":
             entry["after"] = {"label": "CPP after replenishment", "values": _after(entry, private["cpp"])}
         elif roll.table == "1.617" and roll.column == "elr_change":
-            entry["after"] = {"label": "ELR after 1.617", "values": _after(
-                entry, private["elr"], int(ctx.value("elr.min")), int(ctx.value("elr.max")))}
+            main = elr.MAIN[side]
+            entry["after"] = {"label": f"{elr.WORDS[main]} ELR after 1.617", "values": _after(
+                entry, elr.groups(private["elr"], side)[main], *elr.bounds(ctx, main))}
         elif roll.table.startswith("1.6113.") and roll.column == "leader":
             _name_leaders(state, side, ctx, roll, entry)
         entries.append(entry)

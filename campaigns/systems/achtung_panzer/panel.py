@@ -4,7 +4,7 @@ RGs, fortifications, retained units grouped by RG and its rolls as sentences."""
 
 from __future__ import annotations
 
-from . import words
+from . import elr, words
 from .common import SIDES
 from .steps.fortifications import fortification_words
 
@@ -29,7 +29,7 @@ def context(view: dict) -> dict:
         facts.append(("Allied special half-day", words.SPECIAL_WORDS.get(pub["special_half_day"]), "CG13"))
     if pub.get("elr", {}).get("allied") is not None:
         facts.append(("ELR / SAN announced", "; ".join(
-            f"{words.SIDE_WORDS[s]} ELR {pub['elr'][s]}, SAN {pub['san'][s]}" for s in SIDES), "1.625"))
+            f"{words.SIDE_WORDS[s]} ELR {elr.words(pub['elr'][s])}, SAN {pub['san'][s]}" for s in SIDES), "1.625"))
     if pub.get("bridges_destroyed"):
         facts.append(("Bridges destroyed", ", ".join(pub["bridges_destroyed"]), "CG15"))
     return {
@@ -69,7 +69,7 @@ def _side(side: str, private: dict) -> dict:
              for r in reversed(private.get("rolls", []))]
     return {
         "slug": side, "name": words.SIDE_WORDS.get(side, side),
-        "points": [("CPP", private.get("cpp")), ("FPP", private.get("fpp")), ("ELR", private.get("elr")),
+        "points": [("CPP", private.get("cpp")), ("FPP", private.get("fpp")), ("ELR", elr.words(private.get("elr"))),
                    ("SAN", private.get("san"))],
         "attack_chit": private.get("attack_chit"),
         "groups": groups,

@@ -64,8 +64,9 @@ def _commencement(ctx, state, side, data):
     """1.625: ELR and SAN are announced; the half-day is played."""
     pub = public(state)
     for s in SIDES:
-        pub["elr"][s] = private(state, s)["elr"]
+        pub["elr"][s] = dict(private(state, s)["elr"])  # every nationality the side fields (CG14)
         pub["san"][s] = private(state, s)["san"]
+    pub["roster"][state["current"]]["elr"] = dict(pub["elr"])  # the CG Roster keeps what was announced
     if pub.get("special_half_day") == "armor":
         # CG13: the French SAN is 2 for an Armor half-day only; the kept SAN returns afterwards.
         pub["san"]["allied"] = int(ctx.value("san.french_armor_half_day"))

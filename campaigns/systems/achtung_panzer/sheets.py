@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from campaigns.systems.base import SheetDef
 
-from . import words
+from . import elr, words
 
 SIDES = ("allied", "german")
 NAMES = {"allied": "Allied", "german": "German"}
@@ -69,6 +69,8 @@ def cg_roster(public: dict) -> dict:
         "totals": {s: {k: str(v) for k, v in t.items()} for s, t in totals.items()},
         "record": {NAMES[s]: public.get("record", {}).get(s, {}) for s in SIDES},
         "british_half_days": public.get("british_half_days", 0),
+        "elr": [{"half_day": line["half_day"], **{s: elr.words(line["elr"][s]) for s in SIDES}}
+                for line in public.get("roster", []) if line.get("elr")],
     }
 
 
@@ -161,6 +163,7 @@ def rg_purchases(view: dict) -> dict:
             "id": p.get("id", ""), "half_day": p.get("half_day", ""), "rg": p.get("rg") or "",
             "nationality": (p.get("nationality") or "").capitalize(),
             "type": _group_type(p), "cost": "given" if p.get("given") else _num(p.get("cost")),
+            "elr": _num(elr.groups(private.get("elr"), side).get(elr.group_of(side, p.get("nationality"), p))),
             "options": _options(p), "strength": p.get("strength") or "",
             "units": _yield(p, units),
             "sw": ", ".join(p.get("sw") or []),
@@ -175,7 +178,7 @@ def rg_purchases(view: dict) -> dict:
         "count": _num(f.get("count")), "cost": _num(f.get("cost")), "location": f.get("location") or "(not set up yet)",
     } for f in private.get("fortifications", [])]
     return {
-        "side": NAMES.get(side, side), "rows": rows, "fortifications": forts,
+        "side": NAMES.get(side, side), "rows": rows, "fortifications": forts, "elr": elr.words(private.get("elr")),
         "cpp": _num(private.get("cpp")), "fpp": _num(private.get("fpp")), "spent": str(spent),
         "forfeit": [{"half_day": x["half_day"], "fpp": str(x["fpp"])} for x in private.get("fpp_forfeit", [])],
     }
@@ -186,6 +189,7 @@ def retained_roster(view: dict) -> dict:
     if private is None:
         return {"side": None, "rows": []}
     names = words.Names(private)
+    purchases = {p["id"]: p for p in private.get("purchases", [])}
     order = {k: i for i, k in enumerate(KIND_ORDER)}
     units = sorted(private.get("retained", []), key=lambda u: (
         order.get(u.get("kind"), 99), _number(u.get("rg")), _leader_rank(u.get("type", "")), _number(u.get("id"))))
@@ -193,13 +197,14 @@ def retained_roster(view: dict) -> dict:
         "id": u.get("id", ""), "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""), "type": u.get("type", ""),
         "nationality": (u.get("nationality") or "").capitalize(),
         "rg": names.rg(u["rg"]) if u.get("rg") else "",
+        "elr": _num(elr.unit_elr(private.get("elr"), side, u, purchases)),
         "status": u.get("status", ""), "isolated": "isolated" if u.get("isolated") else "",
         "captured": "captured" if u.get("captured") else "", "note": u.get("note", ""),
     } for u in units]
     counts = [{"kind": KIND_NAMES.get(k, k), "count": str(sum(1 for u in units if u.get("kind") == k))}
               for k in KIND_ORDER if any(u.get("kind") == k for u in units)]
     return {"side": NAMES.get(side, side), "rows": rows, "counts": counts,
-            "elr": _num(private.get("elr")), "san": _num(private.get("san"))}
+            "elr": elr.words(private.get("elr")), "san": _num(private.get("san"))}
 
 
 def sheet_context(sheet: str, view: dict) -> dict:

@@ -64,8 +64,9 @@ def _given_purchases(side_data: dict, label: str, start_id: int) -> tuple[list[d
     return purchases, next_id
 
 
-def initial_state(variant: str, options: dict, hist_table, opponent_elr: int) -> dict:
-    """`hist_table`: the bound 1.6161 table (house rules applied); `opponent_elr`: 1.31's value."""
+def initial_state(variant: str, options: dict, hist_table, opponent_elr: int, elr_groups) -> dict:
+    """`hist_table`: the bound 1.6161 table (house rules applied); `opponent_elr`: 1.31's value;
+    `elr_groups(side, value)`: the side's ELR per nationality from its main one's (elr.initial)."""
     data = cg(variant)
     initial = data["initial_scenario"]
     labels = data["half_days"]
@@ -81,7 +82,7 @@ def initial_state(variant: str, options: dict, hist_table, opponent_elr: int) ->
         purchases, next_id = _given_purchases(side_data, first, 1)
         free = initial.get("free_attack_chit_side")
         sides[side] = {
-            "cpp": side_data["cpp"], "fpp": side_data["fpp"], "elr": elr[side], "san": side_data["san"],
+            "cpp": side_data["cpp"], "fpp": side_data["fpp"], "elr": elr_groups(side, elr[side]), "san": side_data["san"],
             "rolls": [], "purchases": purchases, "fortifications": [], "retained": [], "eliminated": [],
             "next_id": next_id, "attack_chit": (side == free), "recon": {"locations": 0}, "pending": {},
             "skipped": {}, "cvp_after_victory": {},

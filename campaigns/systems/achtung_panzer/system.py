@@ -13,7 +13,7 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import GameSystem, SideDef, StepStatus, Variant
 
-from . import halfday, odds, pages, upgrades, retained, sequence, sheets as sheet_defs, state as initial, words
+from . import elr, halfday, odds, pages, upgrades, retained, sequence, sheets as sheet_defs, state as initial, words
 from .steps import initiative
 from .common import HISTORICAL_TABLE, SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
@@ -89,7 +89,9 @@ class AchtungPanzer(GameSystem):
     # v1: before the end-of-scenario record (1.12, a787fca); v2: before the losses step (R-A19,
     # 30f6652); v3: Muster 0.1.0; v4: the CVP of units the club's list does not cover asked on
     # their own (c0d149e). The upgrades are in upgrades.py.
-    journal_version = 4
+    # v5: ELR by nationality (CG14; elr.py): earlier journals fold with one ELR per side.
+    journal_version = 5
+    journal_version_before_versions = 3  # Muster 0.1.0 wrote A!P! v3
     journal_upgrades = upgrades.STEPS
 
     def constants(self):
@@ -101,7 +103,8 @@ class AchtungPanzer(GameSystem):
     # --- the fold ---------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):
         return initial.initial_state(variant, options, ctx.table(HISTORICAL_TABLE),
-                                     int(ctx.value("balance.same_side.opponent_elr")))
+                                     int(ctx.value("balance.same_side.opponent_elr")),
+                                     lambda side, value: elr.initial(ctx, side, value))
 
     def apply(self, state, record, ctx):
         names = words.names_for(state, record.side) if record.side in SIDES else None

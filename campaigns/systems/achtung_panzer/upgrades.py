@@ -13,6 +13,10 @@ upgrades"; the corpus in tests/journals/ replays journals of each version on eve
 - v3 → v4 (c0d149e, after Muster 0.1.0): the end-of-scenario record and the losses step ask the CVP
   of the lost units the club's CVP list does not cover on its own (``cvp_unlisted``); a record
   written before gives the total (``cvp``), which is read as it was. Nothing to rewrite.
+- v4 → v5 (ELR by nationality, CG14, R-A25): each side keeps an ELR per nationality (and German
+  pioneers), British at 4 and pioneers at 5 from the start. Folded by version: events of v4 keep
+  one ELR per side (every group at the side's value, moved together by 1.617 within 0-4), as they
+  were played; elr.py reads ``ctx.journal_version``.
 """
 
 from __future__ import annotations
@@ -111,4 +115,12 @@ class CvpOfUnlistedUnits(Upgrade):
              "the total they gave")
 
 
-STEPS = (EndOfScenarioRecords(), LossesBeforeVictory(), CvpOfUnlistedUnits())
+class ElrByNationality(Upgrade):
+    version = 4
+    name = "ap-elr-by-nationality"
+    how = "fold"
+    words = ("played with one ELR per side, as then: British units and German pioneers keep the side's ELR "
+             "(CG14's own values apply to campaigns begun since)")
+
+
+STEPS = (EndOfScenarioRecords(), LossesBeforeVictory(), CvpOfUnlistedUnits(), ElrByNationality())

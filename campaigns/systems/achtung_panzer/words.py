@@ -8,6 +8,8 @@ from __future__ import annotations
 
 import re
 
+from . import elr
+
 KIND_WORDS = {
     "squad": "squad", "half_squad": "half-squad", "leader": "leader", "armor_leader": "armor leader",
     "hero": "hero", "afv": "AFV", "gun": "Gun", "sw": "SW", "vehicle": "vehicle", "crew": "crew",
@@ -231,7 +233,11 @@ def roll_result(report: dict) -> str:
         return f"{result.get('cpp')} CPP (now {effect.get('cpp_after')})"
     if step == "1.617":
         change = int(result.get("elr_change") or 0)
-        return {1: "ELR +1", -1: "ELR −1"}.get(change, "ELR unchanged")
+        said = {1: "ELR +1", -1: "ELR −1"}.get(change, "ELR unchanged")
+        after = effect.get("elr_after")
+        if isinstance(after, dict):
+            return f"{said} (now {elr.words(after)})"
+        return said
     if step == "1.6122":
         return f"SAN {effect.get('san_before')} → {effect.get('san_after')}"
     if step == "1.618":

@@ -10,7 +10,7 @@ from campaigns.rolls import roll_on
 from campaigns.errors import DomainError
 from campaigns.schema import Field
 
-from .. import common
+from .. import common, elr
 from .base import DONE, PENDING, Step
 from .helpers import after_new_half_day, mods, table_mod, upcoming
 
@@ -111,9 +111,8 @@ def run_elr(ctx, state, side, data):
     private = common.private(state, side)
     report = roll_on(ctx, "1.617", common.roll_key(state, "1.617", side), elr_mods(ctx, state, side), side=side,
                      label="ELR loss/gain")
-    lo, hi = int(ctx.value("elr.min")), int(ctx.value("elr.max"))
     before = private["elr"]
-    after = min(hi, max(lo, before + int(report["result"]["elr_change"])))  # the ELR is bounded, not the roll
+    after = elr.after_roll(ctx, side, before, int(report["result"]["elr_change"]))
     report["effect"] = {"elr_before": before, "elr_after": after}
     private["elr"] = after
     common.record_roll(state, side, report, "1.617")
