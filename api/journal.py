@@ -111,7 +111,11 @@ class JournalSerializer(serializers.Serializer):
     """The journal file format (docs/journal.md)."""
 
     format = serializers.CharField()
-    version = serializers.IntegerField()
+    version = serializers.IntegerField(help_text="The file format's own version.")
+    muster = serializers.CharField(help_text="The Muster release that wrote the campaign's journal.")
+    journals = serializers.DictField(child=serializers.IntegerField(), help_text=(
+        "The journal versions the events were written under (the core's and the game's): a file of earlier "
+        "versions is upgraded when replayed (docs/journal.md)."))
     scope = serializers.CharField(help_text='"full", or "side:<slug>" (what your side may read; "side:club" '
                                             "for a member who plays no side)")
     campaign = JournalCampaignSerializer()

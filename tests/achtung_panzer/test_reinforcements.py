@@ -9,6 +9,7 @@ import copy
 import pytest
 
 from campaigns.errors import DiceNeeded
+from campaigns.systems.achtung_panzer import elr
 from campaigns.systems.achtung_panzer import state as ap_state
 from campaigns.systems.achtung_panzer.steps import purchases as P
 from campaigns.systems.achtung_panzer.steps import reinforcements as R
@@ -171,7 +172,7 @@ def initial(cg):
     state = {"house_rules": {}}
     state["game"] = {"public": {"half_day": "x", "rolls": []}, "sides": {}}
     hist = Run(state).ctx().table("1.6161")
-    state["game"] = ap_state.initial_state(cg, {}, hist, 4)
+    state["game"] = ap_state.initial_state(cg, {}, hist, 4, lambda side, value: elr.groups(value, side))
     return state
 
 

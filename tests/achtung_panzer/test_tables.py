@@ -754,6 +754,7 @@ CONSTANTS = {
     "elr.start.french": 3,
     "elr.start.british": 4,
     "elr.start.german_pioneers": 5,
+    "elr.roll_moves": "every nationality",  # R-A25: 1.617's "that side's current ELR", every nationality
     "elr.cvp_per_drm": 30,
     "balance.same_side.opponent_elr": 4,
     "balance.tier1.min_completed": 3,
@@ -840,7 +841,8 @@ def test_constants_match_the_book(constants):
 
 def test_every_constant_names_its_rule_and_label(constants):
     for key, entry in constants.items():
-        assert set(entry) == {"value", "rule", "label"}, key
+        assert set(entry) - {"choices"} == {"value", "rule", "label"}, key
+        assert entry["value"] in entry.get("choices", [entry["value"]]), key  # a reading: the book's among them
         assert entry["rule"] and entry["label"], key
 
 

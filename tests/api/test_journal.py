@@ -3,6 +3,7 @@
 
 import uuid
 
+from campaigns import versions
 from campaigns.models import Event
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
@@ -285,6 +286,8 @@ def test_the_referee_exports_everything(skirmish, people, client_for):
     submit(skirmish, people["bob"], "skirmish.supply")
     journal = client_for("rita").get(f"/api/v1/campaigns/{skirmish.pk}/export/").json()
     assert journal["scope"] == "full"
+    # The versions it was written under, as the page's file says: a replay never takes it for an older file.
+    assert journal["journals"] == {"core": 1, "skirmish": 1} and journal["muster"] == versions.release()
     assert [e["seq"] for e in journal["events"]] == list(range(1, Event.objects.count() + 1))
 
 
