@@ -33,6 +33,8 @@ CORE = "core"
 # an Upgrade to CORE_UPGRADES) when they change; tests/core/test_journal_versions.py checks.
 CORE_VERSION = 2
 CORE_UPGRADES: tuple = ()  # set below, once Upgrade is defined
+# The core's version in journals written before journals said their versions (Muster 0.1.0).
+CORE_VERSION_BEFORE_VERSIONS = 1
 
 UPGRADED = "journal.upgraded"
 WAYS = ("rewrite", "fold")
@@ -180,12 +182,15 @@ class Upgraded:
         if not self.ran:
             return ""
         parts = []
-        for journal in dict.fromkeys(r.journal for r in self.ran):
+        for journal in sorted(dict.fromkeys(r.journal for r in self.ran), key=lambda j: j == CORE):  # the game's first
             steps = "; ".join(r.text() for r in self.ran if r.journal == journal)
-            parts.append(f"written by Muster journal {journal} v{self.start[journal]}"
-                         f"{' (a file from before journal versions)' if self.detected else ''}; "
-                         f"upgraded to v{self.versions[journal]}: {steps}")
-        return ". ".join(parts)
+            written = (f"Muster journal {journal} v{self.start[journal]}"
+                       f"{' (a file from before journal versions)' if self.detected else ''}")
+            if not parts:
+                parts.append(f"written by {written}; upgraded to v{self.versions[journal]}: {steps}")
+            else:
+                parts.append(f"{written}, upgraded to v{self.versions[journal]}: {steps}")
+        return ". And ".join(parts)
 
 
 # --- what the code declares -------------------------------------------------------------------------
@@ -436,25 +441,26 @@ def carry(records: list[Record], system, start: dict | None, check, *, at: str |
     """(Upgraded, state): the journal carried to today's versions and `check`ed (a fold that raises
     when the journal does not fit). `start` None: written before journals said their versions
     (Muster 0.1.0 and earlier): the newest version whose rules it obeys, once upgraded, is taken,
-    from the newest such a file can be (the system's journal_version_before_versions) down to the
-    oldest an upgrade carries, then today's. When none fits, today's refusal is raised."""
+    from the newest such a file can be (the system's journal_version_before_versions, the core's
+    CORE_VERSION_BEFORE_VERSIONS) down to the oldest an upgrade carries, then today's. When none fits, today's refusal is raised."""
     if start is not None:
         upgraded = upgrade(records, system, start, at=at)
         return upgraded, check(upgraded.records)
     today = current(system)
     newest = min(today[system.slug], getattr(system, "journal_version_before_versions", today[system.slug]))
-    trials = [*range(newest, oldest(system.slug, system) - 1, -1)]
-    if newest < today[system.slug]:
-        trials.append(today[system.slug])  # a file made by hand to today's rules, last
-    errors = {}
-    for version in trials:
-        trial = {**today, system.slug: version}
+    core_then = min(CORE_VERSION, CORE_VERSION_BEFORE_VERSIONS)
+    trials = [{CORE: core_then, system.slug: version}
+              for version in range(newest, oldest(system.slug, system) - 1, -1)]
+    if today not in trials:
+        trials.append(today)  # a file made by hand to today's rules, last
+    errors = []
+    for trial in trials:
         try:
             upgraded = upgrade(records, system, trial, at=at)
             state = check(upgraded.records)
         except DomainError as error:
-            errors[version] = error
+            errors.append(error)
             continue
-        upgraded.detected = version != today[system.slug]
+        upgraded.detected = trial != today
         return upgraded, state
-    raise errors.get(today[system.slug]) or errors[trials[0]]
+    raise errors[-1] if trials[-1] == today else errors[0]  # today's refusal where it was tried

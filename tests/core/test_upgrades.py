@@ -151,7 +151,7 @@ def test_a_file_from_before_versions_is_read_as_the_version_it_fits(club, people
     unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
     with drill(2):
         campaign = journal_io.replay(unversioned, create_club=True, create_people=True)
-    assert campaign.upgraded.detected and campaign.upgraded.start == {"core": versions.CORE_VERSION, "drill": 1}
+    assert campaign.upgraded.detected and campaign.upgraded.start == {"core": versions.CORE_VERSION_BEFORE_VERSIONS, "drill": 1}
     assert "a file from before journal versions" in campaign.upgraded.summary()
 
 

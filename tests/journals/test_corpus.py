@@ -46,8 +46,7 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
     start = campaign.upgraded.start
     # Read as the version it was written under and upgraded from it, the upgrade named; a file of
     # a version whose later steps change nothing in a journal may fit a later one as it is.
-    # The core's later steps so far only refuse seat changes these journals never made (core v2:
-    # seats in play need the side's agreement): a file from before versions fits today's core.
+    # A file from before versions is read as the core of then (v1), never as a later core it may fit.
     assert made["journals"]["core"] <= start["core"] <= campaign.journal_versions["core"]
     if _carried_as_is(system, written):
         assert written <= start[system] <= campaign.journal_versions[system]
@@ -88,7 +87,10 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
         "1.6067 (R-A19) added as nothing more lost (6 events added); v3→v4: the CVP of lost units the club's CVP "
         "list does not cover asked on their own; earlier records keep the total they gave (nothing to change); "
         "v4→v5: played with one ELR per side, as then: British units and German pioneers keep the side's ELR "
-        "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under).\n")
+        "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under). "
+        "And Muster journal core v1 (a file from before journal versions), upgraded to v2: v1→v2: seating someone "
+        "on a side in play needs that side's agreement (or the referee's) (earlier events keep the rules they were "
+        "written under).\n")
 
 
 def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
