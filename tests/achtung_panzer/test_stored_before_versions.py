@@ -49,6 +49,7 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 5}
     markers = campaign.events.filter(kind="journal.upgraded", audience="public").order_by("seq")
     assert [(m.data["from"], m.data["to"], m.data["step"]) for m in markers] == [
+        (1, 2, "core-seat-needs-the-sides-agreement"),
         (2, 3, "ap-losses-before-victory"), (3, 4, "ap-cvp-of-unlisted-units"), (4, 5, "ap-elr-by-nationality")]
     losses = list(campaign.events.filter(kind="ap.losses").order_by("seq"))
     assert [(e.side, e.data) for e in losses] == [(side, {"units": [], "cvp": None, "note": ""})
@@ -57,7 +58,8 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     for first in (losses[0], losses[2]):
         joint = campaign.events.get(seq=first.seq - 1)
         assert joint.kind == "ap.joint" and "1.6066" in (joint.data.get("through"), joint.data.get("step"))
-    assert campaign.events.count() == before + 4 + 3 + 1 + 1  # four losses steps; the notes of each step
+    # four losses steps; a public note per step run (core v1→2, A!P! v2→3, 3→4, 4→5); each side's note of its own
+    assert campaign.events.count() == before + 4 + 4 + 2
     assert JournalArchive.objects.get(campaign=campaign).events[-1]["seq"] == before
     # 1.6067 decided both half-days as it did then; the losses steps are done, not counted as skipped.
     lines = [line for line in state["game"]["public"]["roster"] if line.get("played")]
