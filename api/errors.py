@@ -9,6 +9,8 @@
   idempotency key never writes it twice.
 """
 
+import logging
+
 from rest_framework import exceptions, status
 from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
@@ -16,6 +18,7 @@ from rest_framework.views import exception_handler as drf_handler
 from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound, TooMany
 from muster.connection_loss import DATABASE_ERRORS, drop_connection
 
+logger = logging.getLogger(__name__)
 DATABASE_AWAY = ("The database was away for a moment. Send the request again; with the same "
                  "idempotency key a submission is never written twice.")
 
@@ -37,6 +40,7 @@ def exception_handler(exc, context):
             {"detail": exc.message, "current_version": exc.current_version}, status=status.HTTP_409_CONFLICT
         )
     if isinstance(exc, DATABASE_ERRORS):  # a lost connection: the next request gets a fresh one
+        logger.warning("The database was away for %s: %s", context["request"].path, exc)
         drop_connection()
         return Response({"detail": DATABASE_AWAY}, status=status.HTTP_503_SERVICE_UNAVAILABLE,
                         headers={"Retry-After": "2"})

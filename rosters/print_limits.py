@@ -31,9 +31,12 @@ def check(user, campaign) -> None:
     the job: it locks the member's and the campaign's rows (in that order), so simultaneous
     requests are counted one after the other, not all against the same count."""
     since = timezone.now() - WINDOW
+    # FOR NO KEY UPDATE: it orders the requests all the same, and lets a write that commits meanwhile
+    # check its foreign keys to these rows (FOR KEY SHARE); FOR UPDATE blocked that check, and a
+    # member's sheet asked for while their submission committed deadlocked with it.
     if user.is_authenticated:
-        list(get_user_model().objects.select_for_update().filter(pk=user.pk).values_list("pk"))
-    list(Campaign.objects.select_for_update().filter(pk=campaign.pk).values_list("pk"))
+        list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk"))
+    list(Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk"))
     if user.is_authenticated:
         _within(PrintJob.objects.filter(requested_by=user, created_at__gt=since),
                 settings.SHEET_RENDERS_PER_MEMBER,
