@@ -68,6 +68,9 @@ _COMMON = [
      _FIELD_ERRORS),
     ("404", "always", "An address holding a control character, or a `format` naming no representation, names "
      "nothing.", _DETAIL),
+    ("429", "write", "More changes this minute than a member may send (`MEMBER_WRITES_PER_MINUTE`, 30 unless the "
+     "site says otherwise): the message names the limit, `Retry-After` the seconds to wait; nothing was changed.",
+     _DETAIL),
 ]
 _NOT_FILTERS = ("page", "page_size", "format")
 
@@ -77,9 +80,9 @@ def document_common_errors(result, generator, request, public):
     body that cannot be read or is over the size limit, wherever a body is read; 404 for a page
     number past the last page; 403 for a request not signed in; 400 for what no database stores and
     404 for a control character in the address, both refused at the door (muster.unstorable), or
-    an unknown `format`."""
+    an unknown `format`; 429 for a write past the member's pace (muster.write_rate)."""
     for operations in result.get("paths", {}).values():
-        for operation in operations.values():
+        for method, operation in operations.items():
             if not isinstance(operation, dict) or "responses" not in operation:
                 continue
             query = [p for p in operation.get("parameters", []) if p.get("in") == "query"]
@@ -89,6 +92,7 @@ def document_common_errors(result, generator, request, public):
                 "page": any(p.get("name") == "page" for p in query),
                 "security": bool(operation.get("security")) and {} not in operation["security"],
                 "always": True,
+                "write": method in ("post", "put", "patch", "delete"),
             }
             for code, marker, description, schema in _COMMON:
                 if applies[marker] and code not in operation["responses"]:

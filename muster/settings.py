@@ -68,6 +68,7 @@ MIDDLEWARE = [
     "django.contrib.messages.middleware.MessageMiddleware",
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into muster.signin's answer
+    "muster.write_rate.PageWrites",  # how fast a member may write (the API counts in DRF: tokens)
     "api.kept.KeptAnswers",  # last: a kept API answer skips the views (api/kept.py)
 ]
 
@@ -202,6 +203,9 @@ INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)
 # ~8 s; a sheet whose content did not change is never rendered again and never refused.
 SHEET_RENDERS_PER_MEMBER = env.int("SHEET_RENDERS_PER_MEMBER", default=6)
 SHEET_RENDERS_PER_CAMPAIGN = env.int("SHEET_RENDERS_PER_CAMPAIGN", default=12)
+# Requests that may change something, per signed-in person and minute, pages and API together
+# (muster.write_rate; docs/architecture.md): a player at the table sends one every few seconds.
+MEMBER_WRITES_PER_MINUTE = env.int("MEMBER_WRITES_PER_MINUTE", default=30)
 
 # --- I18n, static, media --------------------------------------------------------------
 LANGUAGE_CODE = "en"
@@ -236,6 +240,8 @@ if not PUBLIC_SITE:  # whitenoise warns on every request when STATIC_ROOT is mis
 
 # --- API -------------------------------------------------------------------------
 REST_FRAMEWORK = {
+    # How fast a member may write, pages and API together (muster.write_rate).
+    "DEFAULT_THROTTLE_CLASSES": ["muster.write_rate.MemberWrites"],
     "DEFAULT_AUTHENTICATION_CLASSES": [
         "rest_framework.authentication.SessionAuthentication",
         "rest_framework.authentication.TokenAuthentication",

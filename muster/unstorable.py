@@ -4,7 +4,7 @@ UTF-8 store takes a lone surrogate, so either one reaching a lookup was a 500.
 
 - the path: any control character (C0, DEL, C1) names no address: 404;
 - the query string, form fields (names and values) of the pages, a JSON body under /api/ and the
-  request's headers (a token, an Idempotency-Key, the session cookie): NUL or a lone surrogate is
+  request's headers but cookies (a token, an Idempotency-Key): NUL or a lone surrogate is
   a 400 naming the field (the API's field-error shape under /api/, a body's value by its dotted
   path in the body; the 400 page otherwise). The API reads no forms (its parser takes JSON only
   and answers 415), so its form bodies are left to it unread.
@@ -86,7 +86,9 @@ class UnstorableCharacters:
     def unstorable_field(request, api: bool) -> str | None:
         """The first field (query parameter, form field, header, "body") holding what cannot be stored."""
         for name, value in request.META.items():
-            if name.startswith("HTTP_") and isinstance(value, str) and "\x00" in value:
+            # Cookies are left out: a cookie the browser keeps would refuse every request of its
+            # holder; an unreadable session cookie is no session (campaigns.signed_in).
+            if name.startswith("HTTP_") and name != "HTTP_COOKIE" and isinstance(value, str) and "\x00" in value:
                 return name[5:].lower().replace("_", "-")  # the header's name, as sent
         forms = (request.GET, request.POST) if request.method == "POST" and not api else (request.GET,)
         for values in forms:

@@ -16,6 +16,9 @@ def pytest_configure(config):
         settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.testsystem"]
     # Fast hashing: the tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+    # The suite drives pages and the API at machine speed, far past a person's pace: the limit on how
+    # fast a member writes (muster.write_rate) is tested on its own (tests/web/test_write_rate.py).
+    settings.MEMBER_WRITES_PER_MINUTE = 100_000
     _own_redis_database_per_test_process(settings)
 
 

@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import engine, visibility
+from .. import engine, holdings, visibility
 from ..core_events import KINDS as CORE_KINDS
 from ..errors import Conflict, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
@@ -125,6 +125,7 @@ def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_vers
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
     writer.provider.finish()  # every entered die was used, by the event or its follow-ups
+    holdings.check(system, writer.before, writer.state)  # here, never in the fold: old journals replay
     writer.save()
     odds.enqueue(campaign)  # after commit: recompute the odds panel of every side
     return Submission(writer.events, writer.state)

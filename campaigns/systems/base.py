@@ -297,6 +297,12 @@ class GameSystem:
         they may read it. None: "Done: <the to-do's words>."."""
         return None
 
+    def units_held(self, state: dict) -> dict[str, int]:
+        """How many units each side's record holds ({side: count}), for the bound on what a
+        campaign holds (campaigns.holdings.MAX_UNITS_PER_SIDE); {} for a game whose rules bound
+        them already (A!P!'s purchase points, Rifles' squad)."""
+        return {}
+
     def history_text(self, record, view: dict) -> str | None:
         """A sentence for one journal entry of any kind but a die (``describe_roll``): a result,
         the system's own events, read from ``view`` (the reader's cut of the state after the

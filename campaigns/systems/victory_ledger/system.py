@@ -13,6 +13,7 @@ a turn). Event kinds, for a game whose prefix is ``p``:
 
 from __future__ import annotations
 
+from collections import Counter
 from pathlib import Path
 
 from campaigns.core_events import finish
@@ -208,6 +209,10 @@ class LedgerSystem(GameSystem):
     # --- what a game implements --------------------------------------------------------------
     def check_setup(self, state, setup: dict, ctx) -> None:
         """Refuse a set-up the game's checks cannot work with (DomainError naming the field)."""
+
+    def units_held(self, state: dict) -> dict[str, int]:
+        units = state["game"].get("public", {}).get("setup", {}).get("units", [])
+        return dict(Counter(u.get("side") for u in units))
 
     def check_unit(self, state, row: dict, ctx) -> None:
         """Refuse a unit added during play that the game cannot use."""

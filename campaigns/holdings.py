@@ -1,0 +1,58 @@
+"""What one campaign may hold (issue 24, item 2): every event is capped (schema.EVENT_MAX_BYTES),
+but not their number, and 40 proposals of 59 KB made every member's state and export 2.4 MB, 8
+unit lists 3,120 units. These bounds are checked by the journal service when a person submits
+(services.journal), on the state the submission would leave, never by the fold or a replay: a
+journal written before them (or a file holding more) still folds, replays and plays on, so no
+journal version changes (docs/architecture.md, "Bounds and hostile input").
+
+Each bound refuses growth past it only: a submission that leaves a count over its bound but no
+higher than before (an approval, a result) is not refused because of what is already there."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from .errors import DomainError
+
+MAX_OPEN_PROPOSALS_PER_SIDE = 5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
+MAX_NOTES_PER_SCENARIO_PER_SIDE = 20  # after-action notes on one scenario, per author's side
+MAX_UNITS_PER_SIDE = 200  # units a side's record holds (games that track units by name: GameSystem.units_held)
+
+
+def check(system, before: dict, after: dict) -> None:
+    """Refuse (DomainError) a submission whose state `after` holds more than a bound allows and
+    more than `before` did."""
+    _bounded(_open_proposals(before), _open_proposals(after), MAX_OPEN_PROPOSALS_PER_SIDE, "action",
+             lambda who: f"{who} already has {MAX_OPEN_PROPOSALS_PER_SIDE} proposals waiting for an answer, "
+                         f"as many as a campaign keeps open at once for one side: make another once one of "
+                         f"them is answered.")
+    _bounded(_notes(before), _notes(after), MAX_NOTES_PER_SCENARIO_PER_SIDE, "text",
+             lambda who: f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
+                         f"as a campaign keeps per side and scenario: add to one of them instead.")
+    _bounded(_units(system, before), _units(system, after), MAX_UNITS_PER_SIDE, "units",
+             lambda who: f"A side's record holds at most {MAX_UNITS_PER_SIDE} units; {who} would have more.")
+
+
+def _bounded(before: Counter, after: Counter, limit: int, field: str, message) -> None:
+    for key, count in after.items():
+        if count > limit and count > before.get(key, 0):
+            raise DomainError(field, message(_who(key)))
+
+
+def _who(key) -> str:
+    side = key[0] if isinstance(key, tuple) else key
+    return f"The {side} side" if side else "The referee's and organizers' side"
+
+
+def _open_proposals(state: dict) -> Counter:
+    return Counter(p.get("side") or "" for p in state.get("proposals", {}).values() if p.get("status") == "pending")
+
+
+def _notes(state: dict) -> Counter:
+    return Counter((n.get("side") or "", n.get("scenario")) for n in state.get("notes", []))
+
+
+def _units(system, state: dict) -> Counter:
+    if state.get("status") == "setup":
+        return Counter()
+    return Counter(system.units_held(state))

@@ -1,0 +1,66 @@
+"""How fast a member may write (issue 24, item 2): at most settings.MEMBER_WRITES_PER_MINUTE
+requests that may change something (POST, PUT, PATCH, DELETE) per signed-in person per minute,
+pages and API together. Counted at the door, in the cache (Redis: one count for every web worker),
+per clock minute; never in the journal service, the fold or a replay, so a journal file or a
+management command is never refused by it. Beyond it: 429 naming the limit and the wait
+(`Retry-After`), JSON under /api/. Sign-in is throttled on its own (muster.signin)."""
+
+from __future__ import annotations
+
+import math
+import time
+
+from django.conf import settings
+from django.core.cache import cache
+from django.shortcuts import render
+from rest_framework.throttling import BaseThrottle
+
+from campaigns.errors import TooMany
+
+WRITES = ("POST", "PUT", "PATCH", "DELETE")
+
+
+def count_write(user) -> None:
+    """Count one write of `user`; TooMany past the limit."""
+    limit = settings.MEMBER_WRITES_PER_MINUTE
+    now = time.time()
+    window = int(now // 60)
+    key = f"muster:writes:{user.pk}:{window}"
+    cache.add(key, 0, timeout=120)
+    try:
+        count = cache.incr(key)
+    except ValueError:  # evicted between add and incr: this write starts the count again
+        cache.add(key, 1, timeout=120)
+        count = 1
+    if count > limit:
+        wait = max(1, math.ceil((window + 1) * 60 - now))
+        raise TooMany(f"You may send at most {limit} changes a minute, and you have sent {limit} this minute: "
+                      f"try again in {wait} second{'s' if wait != 1 else ''}. Nothing was changed.",
+                      retry_after=wait)
+
+
+class PageWrites:
+    """The pages' door (after sign-in is known): the API counts its own (MemberWrites), since a
+    token is only read by DRF."""
+
+    def __init__(self, get_response):
+        self.get_response = get_response
+
+    def __call__(self, request):
+        if request.method in WRITES and not request.path.startswith("/api/") and request.user.is_authenticated:
+            try:
+                count_write(request.user)
+            except TooMany as error:
+                response = render(request, "429.html", {"message": error.message}, status=429)
+                response["Retry-After"] = str(error.retry_after)
+                return response
+        return self.get_response(request)
+
+
+class MemberWrites(BaseThrottle):
+    """The API's door: TooMany reaches api.errors, a 429 {"detail"} naming the limit."""
+
+    def allow_request(self, request, view):
+        if request.method in WRITES and request.user and request.user.is_authenticated:
+            count_write(request.user)
+        return True
