@@ -231,6 +231,8 @@ class Site:
             "WEB_CONCURRENCY": "2", "MUSTER_BIND": f"127.0.0.1:{self.web_port}", "CONN_MAX_AGE": "60",
             # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
             "SHEET_RENDERS_PER_MEMBER": "100", "SHEET_RENDERS_PER_CAMPAIGN": "100",
+            # And its clients write at machine speed, past a person's pace (muster.write_rate).
+            "MEMBER_WRITES_PER_MINUTE": "100000",
         })
         return env
 
