@@ -253,8 +253,9 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
     shown.key, shown.do = box.key, box.do
-    shown.notice = ("Enter the dice rolled at the table for: "
-                    + "; ".join(n["label"] for n in needs) + ".")
+    # Every die due at once may be a couple of dozen (issue 21.6): each field names its roll.
+    shown.notice = ("Enter the dice rolled at the table for: " + "; ".join(n["label"] for n in needs) + "."
+                    if len(needs) <= 3 else f"Enter the dice rolled at the table for the {len(needs)} rolls below.")
     return shown
 
 

@@ -471,6 +471,11 @@ def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
         data = auto_data(state, side, step)
         if data is None or (done and done[-1] == step.id):
             return done  # a decision now (or a step that stays current after its roll)
+        if getattr(ctx.provider, "missing", None) and not step.independent_dice:
+            # Dice entered from the table and some still missing: a step whose dice may depend
+            # on them waits for them, so nobody is asked for a die the real ones make unnecessary;
+            # one whose dice are due whatever they show is asked in the same form (issue 21.6).
+            return done
         if step.checklist:
             _confirm(ctx, state, step, side)
             mark(state, step, side)
@@ -478,10 +483,6 @@ def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
         else:
             run_step(ctx, state, side, step, _clean(step, data))
         done.append(step.id)
-        if getattr(ctx.provider, "missing", None):
-            # Dice entered from the table: ask for this step's dice before going on, so that
-            # nobody is asked for a die the real ones may make unnecessary.
-            return done
 
 
 def _clean(step: Step, data: dict) -> dict:

@@ -87,3 +87,9 @@ class Step:
     # players confirm it (1.603 eliminates disrupted French infantry); side None for a joint one.
     confirm: Callable | None = None
     short: str = ""  # a few words for lists ("AFV", "Purchases")
+    # True when whether the step applies and which dice it rolls never depend on the dice of the
+    # steps run before it in the same submission (1.6202-1.6206 after 1.6201): with dice entered
+    # from the table its dice are asked in the same form as theirs, not one round later. A die of
+    # the step that does depend on them (a depleted HW platoon's lost weapon) waits while
+    # `reinforcements.discovering`.
+    independent_dice: bool = False

@@ -291,7 +291,7 @@ def _support_weapons(ctx, state, side, purchase: dict) -> None:
         if int(entry["count"]) >= 2 and not got:
             got.append({"type": name, "column": column, "roll": None, "note": "2 of a type: at least one (1.6202)"})
         received.extend(got)
-    if is_hw_platoon(purchase) and depleted and received:
+    if is_hw_platoon(purchase) and depleted and received and not discovering(ctx):
         names = ", ".join(w["type"] for w in received)
         index = random_pick(ctx, state, side, "1.6202", f"{purchase['id']}/hw_lost", len(received),
                             f"Depleted HW platoon: the weapon not received ({names})")
@@ -535,12 +535,12 @@ STEPS = [
               "and the unit-type drs of the RG notes."),
     Step("1.6202", "Infantry RG support weapons", "1.6202", run=run_support_weapons, initial=True,
          applies=_any(lambda p: bool(sw_row_key(p)) and not _done(p, "1.6202")),
-         help="A secret dr per support weapon with an exponent; +1 if the RG is depleted."),
+         independent_dice=True, help="A secret dr per support weapon with an exponent; +1 if the RG is depleted."),
     Step("1.6204", "OBA ammo and gun battery strength", "1.6204", run=run_oba_and_guns, initial=True,
          upcoming=upcoming_1_6204,
-         applies=_any(needs_1_6204), help="A secret DR per OBA module and per gun battery."),
+         applies=_any(needs_1_6204), independent_dice=True, help="A secret DR per OBA module and per gun battery."),
     Step("1.6205", "Infantry leaders", "1.6205", run=run_leaders, initial=True, upcoming=upcoming_leaders,
-         applies=_any(_needs_leaders_book), help="A secret DR per infantry company for its leaders."),
+         applies=_any(_needs_leaders_book), independent_dice=True, help="A secret DR per infantry company for its leaders."),
     Step("1.6206", "Armor leaders", "1.6206", run=run_armor_leaders, initial=True, upcoming=upcoming_armor_leaders,
-         applies=_any(_needs_armor_leader_book), help="A secret DR per AFV platoon for its armor leader."),
+         applies=_any(_needs_armor_leader_book), independent_dice=True, help="A secret DR per AFV platoon for its armor leader."),
 ]
