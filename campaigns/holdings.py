@@ -16,7 +16,7 @@ from .errors import DomainError
 
 MAX_OPEN_PROPOSALS_PER_SIDE = 5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
 MAX_NOTES_PER_SCENARIO_PER_SIDE = 20  # after-action notes on one scenario, per author's side
-MAX_UNITS_PER_SIDE = 200  # units a side's record holds (games that track units by name: GameSystem.units_held)
+MAX_UNITS_PER_SIDE = 200  # units a side's record holds (GameSystem.units_held; a game may set its own max_units_per_side)
 
 
 def check(system, before: dict, after: dict) -> None:
@@ -29,8 +29,9 @@ def check(system, before: dict, after: dict) -> None:
     _bounded(_notes(before), _notes(after), MAX_NOTES_PER_SCENARIO_PER_SIDE, "text",
              lambda who: f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
                          f"as a campaign keeps per side and scenario: add to one of them instead.")
-    _bounded(_units(system, before), _units(system, after), MAX_UNITS_PER_SIDE, "units",
-             lambda who: f"A side's record holds at most {MAX_UNITS_PER_SIDE} units; {who} would have more.")
+    limit = getattr(system, "max_units_per_side", MAX_UNITS_PER_SIDE)
+    _bounded(_units(system, before), _units(system, after), limit, "units",
+             lambda who: f"A side's record holds at most {limit} units; {who} would have more.")
 
 
 def _bounded(before: Counter, after: Counter, limit: int, field: str, message) -> None:

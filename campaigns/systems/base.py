@@ -297,10 +297,13 @@ class GameSystem:
         they may read it. None: "Done: <the to-do's words>."."""
         return None
 
+    # The most units a side's record may hold (campaigns.holdings; docs/architecture.md).
+    max_units_per_side: int = 200
+
     def units_held(self, state: dict) -> dict[str, int]:
         """How many units each side's record holds ({side: count}), for the bound on what a
-        campaign holds (campaigns.holdings.MAX_UNITS_PER_SIDE); {} for a game whose rules bound
-        them already (A!P!'s purchase points, Rifles' squad)."""
+        campaign holds (`max_units_per_side`); {} for a game whose rules bound them already
+        (Rifles' squad)."""
         return {}
 
     def history_text(self, record, view: dict) -> str | None:

@@ -8,6 +8,7 @@ from campaigns import engine, holdings
 from campaigns.errors import DomainError
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records
+from campaigns.systems import get_system
 from tests.rosters.helpers import play_round
 from tests.victory.harness import Game
 
@@ -86,3 +87,22 @@ def test_units_per_side_are_bounded_in_a_ledger(vanguard):
         vanguard.by("american", "pv.units", {"units": _units("C", 390)})
     vanguard.by("german", "pv.units", {"units": _units("G", 5, side="german")})
     assert vanguard.system.units_held(vanguard.state)["american"] == holdings.MAX_UNITS_PER_SIDE
+
+
+def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_together(club, people, monkeypatch):
+    """`ap.retained` adds up to 40 units at once, and removing one keeps it among the eliminated:
+    both count, so adding and removing cannot grow a side's record past the bound."""
+    from tests.achtung_panzer.campaign_harness import War
+
+    war = War(club, people, dice_mode="server")
+    system = get_system("achtung_panzer")
+    held = system.units_held(current_state(war.campaign))["allied"]
+    monkeypatch.setattr(type(system), "max_units_per_side", held + 3)
+    war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG", "count": 2})
+    added = [u for u in war.side("allied")["retained"] if u["type"] == "LMG"]
+    war.by("allied", "ap.retained", {"action": "remove", "id": added[0]["id"], "reason": "lost"})  # grows nothing
+    war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"})
+    with pytest.raises(DomainError) as refused:
+        war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "MMG"})
+    assert refused.value.field == "units" and f"at most {held + 3} units" in refused.value.message
+    war.by("german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"})  # the other side's own record

@@ -186,6 +186,15 @@ class AchtungPanzer(GameSystem):
 
         return said.submitted_words(view, record)
 
+    # A side's record of units, retained and eliminated together over a whole CG (campaigns.holdings):
+    # every counter of each purchase is one (squads, leaders, support weapons, vehicles), and
+    # `ap.retained` adds up to 40 at once; far more than the largest force a side buys.
+    max_units_per_side = 1000
+
+    def units_held(self, state: dict) -> dict[str, int]:
+        sides = state["game"].get("sides", {})
+        return {side: len(mine.get("retained", [])) + len(mine.get("eliminated", [])) for side, mine in sides.items()}
+
     def history_text(self, record, view):
         from . import said
 
