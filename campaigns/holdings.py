@@ -10,11 +10,13 @@ higher than before (an approval, a result) is not refused because of what is alr
 
 from __future__ import annotations
 
+import json
 from collections import Counter
 
 from .errors import DomainError
 
 MAX_OPEN_PROPOSALS_PER_SIDE = 5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
+MAX_PROPOSAL_BYTES_PER_SIDE = 512 * 1024  # the data and reasons of a side's proposals, open or answered, in all
 MAX_NOTES_PER_SCENARIO_PER_SIDE = 20  # after-action notes on one scenario, per author's side
 MAX_UNITS_PER_SIDE = 200  # units a side's record holds (GameSystem.units_held; a game may set its own max_units_per_side)
 
@@ -26,6 +28,11 @@ def check(system, before: dict, after: dict) -> None:
              lambda who: f"{who} already has {MAX_OPEN_PROPOSALS_PER_SIDE} proposals waiting for an answer, "
                          f"as many as a campaign keeps open at once for one side: make another once one of "
                          f"them is answered.")
+    if len(after.get("proposals", {})) > len(before.get("proposals", {})):  # a proposal made: sizes change
+        _bounded(_proposal_bytes(before), _proposal_bytes(after), MAX_PROPOSAL_BYTES_PER_SIDE, "data",
+                 lambda who: f"With this one, {who[0].lower()}{who[1:]}'s proposals, open or answered, would "
+                             f"hold more than {MAX_PROPOSAL_BYTES_PER_SIDE // 1024} KB, as much as a campaign keeps "
+                             f"for one side: make it shorter.")
     _bounded(_notes(before), _notes(after), MAX_NOTES_PER_SCENARIO_PER_SIDE, "text",
              lambda who: f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
                          f"as a campaign keeps per side and scenario: add to one of them instead.")
@@ -47,6 +54,15 @@ def _who(key) -> str:
 
 def _open_proposals(state: dict) -> Counter:
     return Counter(p.get("side") or "" for p in state.get("proposals", {}).values() if p.get("status") == "pending")
+
+
+def _proposal_bytes(state: dict) -> Counter:
+    """Withdrawing one's own proposal answers it, so a side could otherwise propose and withdraw
+    large ones for ever: what answered proposals hold counts too."""
+    sizes = Counter()
+    for proposal in state.get("proposals", {}).values():
+        sizes[proposal.get("side") or ""] += len(json.dumps([proposal.get("data"), proposal.get("reason")]))
+    return sizes
 
 
 def _notes(state: dict) -> Counter:

@@ -106,3 +106,20 @@ def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_togeth
         war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "MMG"})
     assert refused.value.field == "units" and f"at most {held + 3} units" in refused.value.message
     war.by("german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"})  # the other side's own record
+
+
+def test_proposing_and_withdrawing_cannot_grow_a_campaign_for_ever(skirmish, people, monkeypatch):
+    """A proposer may withdraw (reject) their own proposal, so the open count alone would let a side
+    propose and withdraw large ones for ever (40 of 59 KB made the state 2.4 MB): what a side's
+    proposals hold, open or answered, is bounded too."""
+    monkeypatch.setattr(holdings, "MAX_PROPOSAL_BYTES_PER_SIDE", 3500)
+    made = 0
+    with pytest.raises(DomainError) as refused:
+        for n in range(10):
+            propose_export(skirmish, people["alice"], "x" * 990 + str(n))
+            made += 1
+            submit(skirmish, people["alice"], "proposal.rejected", {"proposal": pending(skirmish, "red")[0]["uid"]})
+    assert made == 3 and not pending(skirmish, "red")
+    assert refused.value.field == "data" and "more than 3 KB" in refused.value.message
+    propose_export(skirmish, people["alice"], "short")  # a short one still fits
+    propose_export(skirmish, people["bob"], "x" * 990)  # and the other side has its own
