@@ -12,7 +12,9 @@ import time
 
 from django.conf import settings
 from django.core.cache import cache
+from django.http import HttpResponse
 from django.shortcuts import render
+from django.utils.html import format_html
 from rest_framework.throttling import BaseThrottle
 
 from campaigns.errors import TooMany
@@ -51,7 +53,13 @@ class PageWrites:
             try:
                 count_write(request.user)
             except TooMany as error:
-                response = render(request, "429.html", {"message": error.message}, status=429)
+                if request.headers.get("HX-Request") == "true":
+                    # In place: the message goes before the form, which stays to be sent again.
+                    response = HttpResponse(format_html('<p class="error" role="alert">{}</p>', error.message),
+                                            status=429)
+                    response["HX-Reswap"] = "beforebegin"
+                else:
+                    response = render(request, "429.html", {"message": error.message}, status=429)
                 response["Retry-After"] = str(error.retry_after)
                 return response
         return self.get_response(request)

@@ -26,6 +26,12 @@ def test_a_member_writing_faster_than_the_limit_is_refused_naming_it(skirmish, p
     assert refused.status_code == 429
     assert "at most 3 changes a minute" in refused.content.decode()
     assert 0 < int(refused["Retry-After"]) <= 60
+    in_place = page.post(f"/campaigns/{skirmish.pk}/submit/", {"_kind": "skirmish.supply", "_side": "red"},
+                         HTTP_HX_REQUEST="true")
+    assert in_place.status_code == 429 and in_place["HX-Reswap"] == "beforebegin"  # the form stays
+    assert in_place.content.decode().startswith('<p class="error" role="alert">You may send at most 3 changes')
+    # htmx swaps a 429 in (its message shown where the form was sent), as it does a 400.
+    assert '{"code":"429","swap":true}' in page.get(f"/campaigns/{skirmish.pk}/").content.decode()
     answer = api.post(url, {"kind": "skirmish.supply", "side": "red"}, format="json")
     assert answer.status_code == 429 and "at most 3 changes a minute" in answer.json()["detail"]
     assert answer["Retry-After"]
