@@ -86,6 +86,8 @@ class Todo:
     choose: str = ""  # a field picked first on its own (systems.base.Action.choose)
     choose_button: str = ""
     links: tuple = ()  # ((words, href relative to the campaign page), ...)
+    then: tuple = ()  # events a second button sends after this one (systems.base.Action.then)
+    then_button: str = ""
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -152,7 +154,7 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
                 label = action.referee_label or for_side(side, label)
             todos.append(Todo(action.kind, label, acting_side, action.rule, action.initial, action.help,
                               action.optional, action.button, action.choose, action.choose_button,
-                              tuple(action.links)))
+                              tuple(action.links), tuple(action.then), action.then_button))
     return todos
 
 

@@ -76,6 +76,20 @@ def submit(
         raise
 
 
+def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then, *, side: str | None = None,
+                dice: dict | None = None, idempotency_key: str | None = None) -> list[Submission]:
+    """One event and the events a page's second button sends after it ("Buy and finish buying":
+    the purchase, then "Done buying"), in one transaction: all are written or none. Entered dice go
+    to the first event; the ones after it must roll none of their own (a die they need is asked for
+    through DiceNeeded and nothing is written)."""
+    with transaction.atomic():
+        done = [submit(campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key)]
+        for number, (then_kind, then_data) in enumerate(then, 1):
+            key = f"{idempotency_key[:72]}/then{number}" if idempotency_key else None
+            done.append(submit(campaign, user, then_kind, dict(then_data), side=side, idempotency_key=key))
+    return done
+
+
 DICE_MAX_KEYS = 200  # dice entered in one submission: every die of 1.6201-1.6206 of a large purchase at once
 
 

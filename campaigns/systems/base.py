@@ -58,6 +58,10 @@ class Action:
     # Allied units"); by default "<Side>: <label>".
     referee_label: str = ""
     joint: bool = False  # either side does it for both: the referee is offered it once
+    # Events sent after this one by a second button, in the same request and transaction (issue 21,
+    # item 5: "Buy and finish buying" is the purchase then "Done buying"): ((kind, data), ...).
+    then: tuple = ()
+    then_button: str = ""
 
 
 @dataclass(frozen=True)

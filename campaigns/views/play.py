@@ -22,7 +22,7 @@ from campaigns.core_events import AMENDABLE, KINDS as CORE_KINDS, UNDOABLE
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
-from campaigns.services.journal import submit
+from campaigns.services.journal import submit, submit_then
 from campaigns.systems import get_system
 from muster import connection_loss
 
@@ -220,16 +220,21 @@ def campaign_submit(request, pk: int):
     if box.form.errors:
         return _again(request, campaign, viewer, box)
     data = system.form_data(page_data.state, todo.side or side, kind, box.form.event_data())
+    then = todo.then if request.POST.get("_then") else ()
     try:
-        submission = submit(campaign, request.user, kind, data, side=todo.side or side,
-                            dice=dice, idempotency_key=box.key[:80])
+        if then:  # the second button: this event and the ones after it, all or none
+            submissions = submit_then(campaign, request.user, kind, data, then, side=todo.side or side,
+                                      dice=dice, idempotency_key=box.key[:80])
+        else:
+            submissions = [submit(campaign, request.user, kind, data, side=todo.side or side,
+                                  dice=dice, idempotency_key=box.key[:80])]
     except DiceNeeded as need:
         return _again(request, campaign, viewer, _dice_box(system, page_data.state, todo, box, need))
     except DomainError as error:
         box.form.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
     messages.success(request, connection_loss.after_commit(
-        lambda: _submitted_message(campaign, viewer, submission, todo),
+        lambda: " ".join(_submitted_message(campaign, viewer, submission, todo) for submission in submissions),
         lambda: f"Saved: {todo.label}. (The page could not say more just now.)", what="message after a submission"))
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 

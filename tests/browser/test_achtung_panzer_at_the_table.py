@@ -65,7 +65,7 @@ class Player:
         loads = []
         self.tab.once("load", lambda *_: loads.append(True))
         with self.tab.expect_response(re.compile(r"/submit/$")) as answer:
-            (form.get_by_role("button", name=button) if button else form.locator("button[type=submit]")).click()
+            (form.get_by_role("button", name=button) if button else form.locator("button[type=submit]").first).click()
         self.submissions += 1
         if answer.value.status == 204:  # done: htmx follows HX-Redirect; wait until that page has loaded
             for _ in range(600):  # 30 s, as every other wait of the browser tests
@@ -149,11 +149,15 @@ def play_refit(players: dict, counts: dict, bought: dict, limit=80):
             elif "Purchase fortifications" in title:  # keep it short: the unspent FPP are forfeit
                 form = player.form("ap.check", "1.621")
             answer(player, form)
-            status = player.submit(form)
+            # The last purchase and "Done buying" in one submission (issue 21, item 5).
+            finish = "Buy and finish buying: roll for my RGs" if "Purchase Reinforcement Groups" in title \
+                and form.get_by_role("button", name="Buy and finish buying: roll for my RGs").count() else None
+            status = player.submit(form, finish)
             if status == 400:
                 errors = player.tab.locator("form.action.attention .error, form.action.attention .errors").all_inner_texts()
                 raise AssertionError(f"{side} at {title!r}: refused: {errors}")
             counts[side] += 1
+            print("SUBMIT", side, counts[side], repr(title), flush=True)
             if "Purchase Reinforcement Groups" in title:
                 bought[side] = True
             if counts[side] in (1, 4, 8):

@@ -119,7 +119,8 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     asked = private(state, side).get("pending", {}).get(step.id)
     after_roll = bool(asked and asked.get("half_day", pub_half_day(state)) == pub_half_day(state))
     label = f"{step.label}: your choice after the roll" if after_roll else step.label
-    found = [Action(kind_name(step), label, side, step.rule, step.help, button=_button(step))]
+    found = [Action(kind_name(step), label, side, step.rule, step.help, button=_button(step),
+                    **_and_finish(state, step))]
     if step.id == "1.619":
         found.append(Action("ap.check", "Done buying", side, step.rule,
                             "Then the strength, weapons and leaders of your RGs are rolled (1.620).",
@@ -141,6 +142,23 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     elif step.id == "1.615":
         pass  # an empty submission finishes it
     return found
+
+
+# A repeatable step's last event and its end in one submission (issue 21, item 5): the second
+# button sends the step's own event, then what finishes the step. Not with dice entered from the
+# table: the dice the finish rolls (1.620 after "Done buying") are asked for on its own form.
+_FINISH = {
+    "1.619": (("ap.check", {"step": "1.619"}), "Buy and finish buying: roll for my RGs"),
+    "1.621": (("ap.check", {"step": "1.621"}), "Buy and finish: forfeit the rest"),
+    "1.615": (("ap.1.615", {"items": []}), "Roll and finish"),
+}
+
+
+def _and_finish(state: dict, step) -> dict:
+    if step.id not in _FINISH or state["options"].get("dice_mode", "server") != "server":
+        return {}
+    then, words = _FINISH[step.id]
+    return {"then": (then,), "then_button": words}
 
 
 def pub_half_day(state: dict) -> str:

@@ -1,0 +1,67 @@
+"""The last event of a repeatable step and its end in one submission (issue 21, item 5): the
+purchase form's second button "Buy and finish buying" sends the purchase, then "Done buying",
+through the page, all or nothing; not offered with dice entered from the table."""
+
+from __future__ import annotations
+
+import pytest
+from django.test import Client
+
+from campaigns.errors import DomainError
+from campaigns.models import Event
+from campaigns.services.journal import submit_then
+from tests.achtung_panzer.campaign_harness import War
+
+pytestmark = pytest.mark.django_db
+FINISH = "Buy and finish buying: roll for my RGs"
+
+
+def page_of(people, war, name="alice"):
+    client = Client(raise_request_exception=True)
+    client.force_login(people[name])
+    return client, client.get(f"/campaigns/{war.campaign.pk}/").content.decode()
+
+
+def test_buy_and_finish_buying_is_one_submission(club, people):
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    alice, page = page_of(people, war)
+    assert f'name="_then" value="1"' in page and FINISH in page
+    response = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {
+        "_kind": "ap.purchase", "_side": "allied", "action": "buy", "rg": "I2", "_then": "1",
+        "idempotency_key": "k1"})
+    assert response.status_code == 302
+    bought = [p for p in war.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given")]
+    assert len(bought) == 1 and bought[0]["strength"]  # bought, then 1.620 rolled for it
+    assert war.current("allied").id == "1.622"  # past 1.620 (and 1.621: no FPP)
+    again = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {  # a double tap writes nothing more
+        "_kind": "ap.purchase", "_side": "allied", "action": "buy", "rg": "I2", "_then": "1",
+        "idempotency_key": "k1"})
+    assert again.status_code == 302
+    assert len([p for p in war.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given")]) == 1
+
+
+def test_the_button_without_then_buys_only(club, people):
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    alice, _ = page_of(people, war)
+    response = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {
+        "_kind": "ap.purchase", "_side": "allied", "action": "buy", "rg": "I2"})
+    assert response.status_code == 302 and war.current("allied").id == "1.619"
+
+
+def test_all_or_nothing(club, people):
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    before = Event.objects.filter(campaign=war.campaign).count()
+    with pytest.raises(DomainError):  # the purchase fits; what follows it does not: neither is written
+        submit_then(war.campaign, people["alice"], "ap.purchase", {"action": "buy", "rg": "I2"},
+                    (("ap.check", {"step": "1.621"}),), side="allied")
+    assert Event.objects.filter(campaign=war.campaign).count() == before
+
+
+def test_not_offered_with_dice_entered_at_the_table(club, people):
+    war = War(club, people, dice_mode="entered")
+    war.by("allied", "ap.declare", {"special": "none"})
+    _, page = page_of(people, war)
+    assert "Purchase Reinforcement Groups" in page and FINISH not in page
