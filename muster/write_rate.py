@@ -49,6 +49,11 @@ class PageWrites:
         self.get_response = get_response
 
     def __call__(self, request):
+        return self.get_response(request)
+
+    def process_view(self, request, view, args, kwargs):
+        """After CSRF's own check (an earlier middleware's process_view): a forged cross-site post
+        is refused there and never counted, so another site cannot use up a member's writes."""
         if request.method in WRITES and not request.path.startswith("/api/") and request.user.is_authenticated:
             try:
                 count_write(request.user)
@@ -62,7 +67,7 @@ class PageWrites:
                     response = render(request, "429.html", {"message": error.message}, status=429)
                 response["Retry-After"] = str(error.retry_after)
                 return response
-        return self.get_response(request)
+        return None
 
 
 class MemberWrites(BaseThrottle):

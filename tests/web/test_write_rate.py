@@ -44,3 +44,19 @@ def test_a_member_writing_faster_than_the_limit_is_refused_naming_it(skirmish, p
         submit(skirmish, people["alice"], "proposal.made", {"action": "export", "reason": f"at the door only {n}"})
     assert APIClient().post("/api/v1/auth/token/", {"username": "alice", "password": "x"},
                             format="json").status_code in (400, 401, 403)  # anonymous: not counted here
+
+
+def test_forged_cross_site_posts_do_not_use_up_a_members_writes(skirmish, people, settings):
+    """A post that fails the CSRF check (another site making the member's browser post) is refused
+    before it is counted."""
+    from django.test import Client
+
+    settings.MEMBER_WRITES_PER_MINUTE = 2
+    forged = Client(enforce_csrf_checks=True)
+    forged.force_login(people["alice"])
+    for _ in range(5):
+        assert forged.post(f"/campaigns/{skirmish.pk}/submit/", {"_kind": "skirmish.supply"}).status_code == 403
+    own = Client()
+    own.force_login(people["alice"])
+    answer = own.post(f"/campaigns/{skirmish.pk}/submit/", {"_kind": "skirmish.supply", "_side": "red"})
+    assert answer.status_code != 429
