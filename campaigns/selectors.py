@@ -88,6 +88,7 @@ class Todo:
     links: tuple = ()  # ((words, href relative to the campaign page), ...)
     then: tuple = ()  # events a second button sends after this one (systems.base.Action.then)
     then_button: str = ""
+    before: tuple = ()  # events sent before this one (systems.base.Action.before)
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -154,7 +155,8 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
                 label = action.referee_label or for_side(side, label)
             todos.append(Todo(action.kind, label, acting_side, action.rule, action.initial, action.help,
                               action.optional, action.button, action.choose, action.choose_button,
-                              tuple(action.links), tuple(action.then), action.then_button))
+                              tuple(action.links), tuple(action.then), action.then_button,
+                              tuple(action.before)))
     return todos
 
 

@@ -76,17 +76,23 @@ def submit(
         raise
 
 
-def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then, *, side: str | None = None,
-                dice: dict | None = None, idempotency_key: str | None = None) -> list[Submission]:
-    """One event and the events a page's second button sends after it ("Buy and finish buying":
-    the purchase, then "Done buying"), in one transaction: all are written or none. Entered dice go
-    to the first event; the ones after it must roll none of their own (a die they need is asked for
-    through DiceNeeded and nothing is written)."""
+def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then=(), *, before=(),
+                side: str | None = None, dice: dict | None = None,
+                idempotency_key: str | None = None) -> list[Submission]:
+    """One event with fixed events before it (a "Continue" folded into the decision after it) and
+    after it (a second button's: "Buy and finish buying" is the purchase, then "Done buying"), in
+    one transaction: all are written or none. Entered dice go to the form's own event; the others
+    must roll none of their own (a die they need is asked for through DiceNeeded, nothing written)."""
+    def key(part):
+        return f"{idempotency_key[:70]}/{part}" if idempotency_key else None
+
     with transaction.atomic():
-        done = [submit(campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key)]
+        done = [submit(campaign, user, k, dict(d), side=side, idempotency_key=key(f"before{n}"))
+                for n, (k, d) in enumerate(before, 1)]
+        done.append(submit(campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key))
         for number, (then_kind, then_data) in enumerate(then, 1):
-            key = f"{idempotency_key[:72]}/then{number}" if idempotency_key else None
-            done.append(submit(campaign, user, then_kind, dict(then_data), side=side, idempotency_key=key))
+            done.append(submit(campaign, user, then_kind, dict(then_data), side=side,
+                               idempotency_key=key(f"then{number}")))
     return done
 
 

@@ -62,6 +62,9 @@ class Action:
     # item 5: "Buy and finish buying" is the purchase then "Done buying"): ((kind, data), ...).
     then: tuple = ()
     then_button: str = ""
+    # Events sent before this one by either button, in the same transaction: a "Continue" (steps
+    # with nothing to decide) folded into the decision that follows it.
+    before: tuple = ()
 
 
 @dataclass(frozen=True)

@@ -222,9 +222,9 @@ def campaign_submit(request, pk: int):
     data = system.form_data(page_data.state, todo.side or side, kind, box.form.event_data())
     then = todo.then if request.POST.get("_then") else ()
     try:
-        if then:  # the second button: this event and the ones after it, all or none
-            submissions = submit_then(campaign, request.user, kind, data, then, side=todo.side or side,
-                                      dice=dice, idempotency_key=box.key[:80])
+        if then or todo.before:  # with the events folded in before it / the second button's: all or none
+            submissions = submit_then(campaign, request.user, kind, data, then, before=todo.before,
+                                      side=todo.side or side, dice=dice, idempotency_key=box.key[:80])
         else:
             submissions = [submit(campaign, request.user, kind, data, side=todo.side or side,
                                   dice=dice, idempotency_key=box.key[:80])]

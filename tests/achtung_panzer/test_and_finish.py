@@ -65,3 +65,47 @@ def test_not_offered_with_dice_entered_at_the_table(club, people):
     war.by("allied", "ap.declare", {"special": "none"})
     _, page = page_of(people, war)
     assert "Purchase Reinforcement Groups" in page and FINISH not in page
+
+
+@pytest.fixture
+def fixed_server_dice(monkeypatch):
+    """Muster's own dice, fixed for the test: the harness's table faces (sixes for leader
+    hardening: no leader to choose; threes otherwise)."""
+    from campaigns.rolling import LiveProvider
+    from tests.achtung_panzer.campaign_harness import default_faces
+
+    rolled = LiveProvider.provide
+
+    def provide(self, key, expr, side, record):
+        if self.mode == "server" and key not in self.entered:
+            self.entered[key] = default_faces(key, expr)
+        return rolled(self, key, expr, side, record)
+
+    monkeypatch.setattr(LiveProvider, "provide", provide)
+
+
+def test_continue_is_folded_into_fortification_removal(club, people, fixed_server_dice):
+    """The checklists and rolls before 1.615 (nothing to decide in them) go with its form: one
+    submission confirms them and rolls for the fortification removed."""
+    from tests.achtung_panzer.campaign_harness import QUIET
+
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
+                "allied_cvp": 3, "german_cvp": 31})
+    war.walk_both(until="1.6133", answers={"allied": QUIET, "german": QUIET})
+    assert war.current("allied").id == "1.6133"
+    alice, page = page_of(people, war)
+    now = page.split('id="now"')[1].split("Other things you can do")[0]
+    assert "Continue:" not in now and "Fortification removal" in now
+    assert "Done at the table: AFV MG exchange (1.6133)" in now  # what the submission confirms first
+    before = war.campaign.last_seq
+    response = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {
+        "_kind": "ap.1.615", "_side": "allied", "items-0-kind": "wire", "items-0-location": "23R5",
+        "_then": "1", "idempotency_key": "k2"})
+    assert response.status_code == 302
+    kinds = list(war.campaign.events.filter(seq__gt=before, side="allied").exclude(kind="dice.rolled")
+                 .values_list("kind", flat=True))
+    assert kinds[:3] == ["ap.continue", "ap.1.615", "ap.1.615"], kinds
+    assert war.current("allied").id not in ("1.6133", "1.615")

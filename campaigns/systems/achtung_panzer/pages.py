@@ -114,13 +114,20 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     if sequence.waiting(state, side):
         return []
     steps = sequence.runnable(state, side, checklists=True)
+    before = ()
     if steps:
-        return [_continue_action(steps, side)]
+        nxt = sequence.decision_after(state, side, steps)
+        if nxt is None or nxt.id not in _FOLDED or not _server_dice(state):
+            return [_continue_action(steps, side)]
+        # "Continue" folded into the decision after it (issue 21, item 5): its form does not depend
+        # on what the steps before it do, so both are sent in one submission.
+        before, step = (("ap.continue", {"checklists": True}),), nxt
     asked = private(state, side).get("pending", {}).get(step.id)
     after_roll = bool(asked and asked.get("half_day", pub_half_day(state)) == pub_half_day(state))
     label = f"{step.label}: your choice after the roll" if after_roll else step.label
-    found = [Action(kind_name(step), label, side, step.rule, step.help, button=_button(step),
-                    **_and_finish(state, step))]
+    help_ = f"{_continue_words(steps)} {step.help}" if before else step.help
+    found = [Action(kind_name(step), label, side, step.rule, help_, button=_button(step),
+                    before=before, **_and_finish(state, step))]
     if step.id == "1.619":
         found.append(Action("ap.check", "Done buying", side, step.rule,
                             "Then the strength, weapons and leaders of your RGs are rolled (1.620).",
@@ -154,8 +161,18 @@ _FINISH = {
 }
 
 
+# Decisions whose form reads nothing the steps with nothing to decide before them change (1.615
+# asks for the side's own fortifications; 1.6131-1.6142 and their checklists touch AFVs and
+# weapons): a "Continue" before them is sent with them.
+_FOLDED = ("1.615",)
+
+
+def _server_dice(state: dict) -> bool:
+    return state["options"].get("dice_mode", "server") == "server"
+
+
 def _and_finish(state: dict, step) -> dict:
-    if step.id not in _FINISH or state["options"].get("dice_mode", "server") != "server":
+    if step.id not in _FINISH or not _server_dice(state):
         return {}
     then, words = _FINISH[step.id]
     return {"then": (then,), "then_button": words}
@@ -165,7 +182,7 @@ def pub_half_day(state: dict) -> str:
     return public(state)["half_day"]
 
 
-def _continue_action(steps, side) -> Action:
+def _continue_words(steps) -> str:
     table = [s for s in steps if s.checklist]
     rolls = [s for s in steps if not s.checklist]
     parts = []
@@ -173,10 +190,14 @@ def _continue_action(steps, side) -> Action:
         parts.append("done at the table: " + "; ".join(f"{s.label} ({s.rule})" for s in table))
     if rolls:
         parts.append("rolled now: " + "; ".join(f"{s.short or s.label} ({s.rule})" for s in rolls))
+    return ". ".join(p[0].upper() + p[1:] for p in parts) + "."
+
+
+def _continue_action(steps, side) -> Action:
+    rolls = [s for s in steps if not s.checklist]
     label = "Continue: " + _span_words(steps)
-    return Action("ap.continue", label, side, steps[0].rule, "Nothing to decide here. " + ". ".join(
-        p[0].upper() + p[1:] for p in parts) + ".", {"checklists": True},
-        button="Roll" if rolls and not table else "Done, continue")
+    return Action("ap.continue", label, side, steps[0].rule, "Nothing to decide here. " + _continue_words(steps),
+                  {"checklists": True}, button="Roll" if rolls and len(rolls) == len(steps) else "Done, continue")
 
 
 def _span_words(steps) -> str:

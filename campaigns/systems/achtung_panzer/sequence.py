@@ -459,6 +459,23 @@ def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
     return found
 
 
+def decision_after(state: dict, side: str, span: list[Step]) -> Step | None:
+    """The side's own decision step right after `span` (what `runnable` found), when nothing but
+    steps that do not apply lie between: the step a "Continue" may be folded into."""
+    if not span:
+        return None
+    steps = active_steps(state)
+    for step in steps[steps.index(span[-1]) + 1:]:
+        if status(state, step, side) is not None:
+            continue
+        if step.scope not in ("side", "allied") or step.checklist:
+            return None
+        if not step.applies(state, side):
+            continue
+        return step if auto_data(state, side, step) is None else None
+    return None
+
+
 def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
     """Run the side's steps that need no decision (checklists confirmed only when asked)."""
     done: list[str] = []
