@@ -355,9 +355,9 @@ def claim(job_id, task_id: str = "") -> int | None:
             return None
         attempt = row["attempts"] + 1
         PrintJob.objects.filter(pk=job_id).update(
-            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, heartbeat_at=now, task_id=task_id[:64],
-            lease_until=now + timedelta(seconds=lease_seconds()), claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120],
-            error="",
+            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, heartbeat_at=now,
+            task_id=task_id[:64], lease_until=now + timedelta(seconds=lease_seconds()),
+            claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120], error="",
         )
     return attempt
 

@@ -23,7 +23,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgresql(monkeypatch):
-    need(connection.vendor == "postgresql", "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
+    need(connection.vendor == "postgresql",
+         "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
     monkeypatch.setattr(connection_loss, "PAUSES", (0.0, 0.05))  # the tries, shortened
     yield
     connection.close()

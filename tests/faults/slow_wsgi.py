@@ -1,7 +1,7 @@
-"""Muster's WSGI application, for the fault tests' gunicorn: a note whose text starts with "slow"
-is held inside its write transaction (its rows written, not committed) for MUSTER_TEST_WRITE_DELAY
-seconds, with a file named by the worker's pid in MUSTER_TEST_WRITE_MARKS meanwhile, so that a
-test can kill the gunicorn worker inside the write."""
+"""Muster's WSGI application, for the fault tests' gunicorn (no bound on notes per scenario): a
+note whose text starts with "slow" is held inside its write transaction (its rows written, not
+committed) for MUSTER_TEST_WRITE_DELAY seconds, with a file named by the worker's pid in
+MUSTER_TEST_WRITE_MARKS meanwhile, so that a test can kill the gunicorn worker inside the write."""
 
 import os
 import time
@@ -9,7 +9,11 @@ from pathlib import Path
 
 from muster.wsgi import application  # noqa: F401
 
+from campaigns import holdings
 from campaigns.services import journal
+
+# The writer of the fault tests adds hundreds of notes to one scenario: more than a club may.
+holdings.MAX_NOTES_PER_SCENARIO_PER_SIDE = 100_000
 
 _save = journal._Writer.save
 

@@ -169,7 +169,8 @@ def test_a_gunicorn_worker_killed_inside_a_write(site, api, writes):
     answers = []
     held = threading.Thread(target=lambda: answers.append(
         api.call("POST", f"/api/v1/campaigns/{campaign}/events/", {
-            "kind": "note.added", "data": {"scenario": 0, "text": "slow: held inside its transaction", "private": False},
+            "kind": "note.added",
+            "data": {"scenario": 0, "text": "slow: held inside its transaction", "private": False},
             "idempotency_key": "killed-inside"})))
     held.start()
     marks = wait_until(lambda: list(site.marks.iterdir()), 15, f"the write to be held\n{site.web.tail()}")

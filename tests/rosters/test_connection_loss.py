@@ -25,7 +25,8 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgresql():
-    need(connection.vendor == "postgresql", "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
+    need(connection.vendor == "postgresql",
+         "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
     yield
     connection.close()  # a test that failed may leave it lost: the database's flush needs a live one
 

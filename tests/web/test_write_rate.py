@@ -60,3 +60,24 @@ def test_forged_cross_site_posts_do_not_use_up_a_members_writes(skirmish, people
     own.force_login(people["alice"])
     answer = own.post(f"/campaigns/{skirmish.pk}/submit/", {"_kind": "skirmish.supply", "_side": "red"})
     assert answer.status_code != 429
+
+
+def test_with_the_cache_away_writes_are_not_counted_and_go_through(skirmish, people, settings, monkeypatch):
+    """Redis restarting must not turn every write into an error (issue 27; tests/faults stop a real
+    Redis): the count is skipped, the write stored."""
+    from muster import write_rate
+
+    class Away:
+        def add(self, *args, **kwargs):
+            raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+        incr = add
+
+    monkeypatch.setattr(write_rate, "cache", Away())
+    settings.MEMBER_WRITES_PER_MINUTE = 1
+    api = APIClient()
+    api.force_login(people["alice"])
+    url = f"/api/v1/campaigns/{skirmish.pk}/events/"
+    for text in ("one", "two"):
+        answer = api.post(url, {"kind": "note.added", "data": {"scenario": 0, "text": text}}, format="json")
+        assert answer.status_code == 201, answer.content
