@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from .. import engine, holdings, visibility
 from ..core_events import KINDS as CORE_KINDS
-from ..errors import Conflict, DomainError, Forbidden, NotFound
+from ..errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
 from ..proposals import is_complete, stand_in_may_answer
 from ..records import Record, Viewer
@@ -86,13 +86,18 @@ def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then=(),
     def key(part):
         return f"{idempotency_key[:70]}/{part}" if idempotency_key else None
 
+    def fixed(k, d, part):
+        try:
+            return submit(campaign, user, k, dict(d), side=side, idempotency_key=key(part))
+        except DiceNeeded:
+            raise
+        except DomainError as error:  # about an event the form does not show: said on the form itself
+            raise DomainError("", error.message) from error
+
     with transaction.atomic():
-        done = [submit(campaign, user, k, dict(d), side=side, idempotency_key=key(f"before{n}"))
-                for n, (k, d) in enumerate(before, 1)]
+        done = [fixed(k, d, f"before{n}") for n, (k, d) in enumerate(before, 1)]
         done.append(submit(campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key))
-        for number, (then_kind, then_data) in enumerate(then, 1):
-            done.append(submit(campaign, user, then_kind, dict(then_data), side=side,
-                               idempotency_key=key(f"then{number}")))
+        done.extend(fixed(k, d, f"then{n}") for n, (k, d) in enumerate(then, 1))
     return done
 
 

@@ -54,9 +54,10 @@ def test_all_or_nothing(club, people):
     war = War(club, people, dice_mode="server")
     war.by("allied", "ap.declare", {"special": "none"})
     before = Event.objects.filter(campaign=war.campaign).count()
-    with pytest.raises(DomainError):  # the purchase fits; what follows it does not: neither is written
+    with pytest.raises(DomainError) as refused:  # the purchase fits; what follows it does not: neither is written
         submit_then(war.campaign, people["alice"], "ap.purchase", {"action": "buy", "rg": "I2"},
                     (("ap.check", {"step": "1.621"}),), side="allied")
+    assert refused.value.field == "" and "Not yet" in refused.value.message  # on the form, not on an input
     assert Event.objects.filter(campaign=war.campaign).count() == before
 
 
