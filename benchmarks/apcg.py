@@ -237,11 +237,16 @@ def aftermath(state, side) -> dict:
             "added": [{"kind": "sw", "type": "LMG", "captured": True}], "note": "Hard fighting at the bridges"}
 
 
-def play(club, organizer, players: dict, referee, half_days: int = 13, log=None) -> Game:
-    """CG III from its Initial Scenario through `half_days` half-days (13: the whole calendar)."""
+def play(club, organizer, players: dict, referee, half_days: int = 13, log=None, watch=None) -> Game:
+    """CG III from its Initial Scenario through `half_days` half-days (13: the whole calendar).
+
+    `watch(game, n, where)`, if given, is called at the positions a page-weight test measures:
+    n half-days played, `where` "play" (a scenario in play) or "refit" (its Refit Phase begun)."""
     game = Game(club, organizer, players, referee)
+    watch = watch or (lambda game, n, where: None)
     game.by("allied", "ap.declare", {"special": "none"})
     game.both()
+    watch(game, 0, "play")
     for n in range(half_days):
         state = game.state
         if state["status"] != "active":
@@ -253,6 +258,7 @@ def play(club, organizer, players: dict, referee, half_days: int = 13, log=None)
             game.by(side, "ap.aftermath", aftermath(game.state, side))
         game.by("allied", "result.submitted", {"scenario": index, "data": RESULT})
         game.by("german", "result.confirmed", {"scenario": index})
+        watch(game, n + 1, "refit")
         game.both()
         if game.state["status"] != "active":
             break
@@ -264,6 +270,7 @@ def play(club, organizer, players: dict, referee, half_days: int = 13, log=None)
             if not game.attempt(side, "sealed.submitted", {"key": key, "choice": choice}):
                 game.attempt(side, "sealed.submitted", {"key": key, "choice": "idle"})
         game.both()
+        watch(game, n + 1, "play")
         if log:
             log(f"    CG III half-day {n + 1}: {state['scenarios'][index]['label']} played, "
                 f"{game.campaign.last_seq} journal events")

@@ -89,6 +89,8 @@ class Todo:
     then: tuple = ()  # events a second button sends after this one (systems.base.Action.then)
     then_button: str = ""
     before: tuple = ()  # events sent before this one (systems.base.Action.before)
+    own_page: bool = False  # a long form on a page of its own (systems.base.Action.own_page)
+    pick: str = ""  # its rows picked first (systems.base.Action.pick)
 
 
 def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
@@ -156,7 +158,9 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
             todos.append(Todo(action.kind, label, acting_side, action.rule, action.initial, action.help,
                               action.optional, action.button, action.choose, action.choose_button,
                               tuple(action.links), tuple(action.then), action.then_button,
-                              tuple(action.before)))
+                              tuple(action.before), action.own_page, action.pick))
+    if system.long_forms:  # the core's to-dos whose form this game makes long: a page of their own
+        todos = [replace(t, own_page=True) if t.kind in system.long_forms else t for t in todos]
     return todos
 
 

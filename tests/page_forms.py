@@ -4,6 +4,7 @@ a body written by hand. Parsed with the standard library's HTMLParser."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from html.parser import HTMLParser
 
@@ -134,3 +135,16 @@ def find_pick(html: str, words: str) -> PageForm:
         if form.method == "get" and words in form.text:
             return form
     raise AssertionError(f"no form picking {words!r} on the page")
+
+
+def long_form_page(client, html: str, kind: str) -> str:
+    """The page of its own a long form (`Todo.own_page`) is drawn on, followed from its link on the
+    campaign page `html` as a person taps it."""
+    import html as entities
+
+    link = rf'<div class="action elsewhere" data-kind="{re.escape(kind)}">.*?href="([^"]+)"'
+    found = re.search(link, html, re.DOTALL)
+    assert found, f"no link to the form of {kind} on the page"
+    answer = client.get(entities.unescape(found.group(1)))
+    assert answer.status_code == 200, answer.status_code
+    return answer.content.decode()

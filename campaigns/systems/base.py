@@ -65,6 +65,12 @@ class Action:
     # Events sent before this one by either button, in the same transaction: a "Continue" (steps
     # with nothing to decide) folded into the decision that follows it.
     before: tuple = ()
+    # A long form (the end of a scenario, one row per unit) is a page of its own: the campaign page
+    # links to it (``?do=<id>``) and never sends its markup (issue 21, item 7).
+    own_page: bool = False
+    # That page first asks, on its own (a plain GET form), which rows of this list field to fill
+    # in, grouped (GameSystem.pick_groups); the others keep the common answer.
+    pick: str = ""
 
 
 @dataclass(frozen=True)
@@ -121,6 +127,9 @@ class GameSystem:
     description: str = ""
     # False: house rules are fixed when the campaign starts (no late house-rule proposals),
     # e.g. so that a club's campaigns of a solitaire game stay comparable.
+    # Core event kinds whose form this game makes long (A!P!'s result: a row per objective hex):
+    # drawn on a page of their own, as Action.own_page (issue 21, item 7).
+    long_forms: tuple = ()
     late_house_rules: bool = True
     comparison_columns: tuple[str, ...] = ()  # headings of comparison_row's values (club page)
     # The version of this game's journal (docs/journal.md, "Versions and upgrades"): bumped when its
@@ -243,6 +252,11 @@ class GameSystem:
 
     def standings(self, state: dict) -> list[dict]:
         """Public standing per side: [{"side", "label", "value"}...]."""
+        return []
+
+    def pick_groups(self, view: dict, side: str | None, kind: str, field: str) -> list[dict]:
+        """The rows a long form's list `field` offers (``Action.pick``), grouped for the page
+        that picks them first: [{"title", "rows": [{"value", "label", "on"}]}]."""
         return []
 
     def panel_context(self, view: dict) -> dict:

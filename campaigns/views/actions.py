@@ -35,6 +35,9 @@ class ActionBox:
     do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
     choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
     confirming: dict | None = None  # the result a Confirm / Settle acts on (selectors.result_to_confirm)
+    elsewhere: bool = False  # a long form on a page of its own (Todo.own_page): a link here
+    picking: list | None = None  # its rows to pick first, grouped (Todo.pick): a GET form
+    picked: list | None = None  # the rows picked, sent again with the form (its rows are those)
 
 
 def posted_kind(post) -> tuple[str, str | None]:
@@ -87,6 +90,24 @@ def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=N
                       initial=initial if initial is not None else (None if core else dict(todo.initial)))
     style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
     return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
+
+
+PICKED, PICKS = "_picked", "picked"  # sent by the form that picks a long form's rows (Todo.pick)
+
+
+def with_pick(todo: Todo, query) -> tuple[Todo, bool]:
+    """The to-do with the rows picked on its page first (``Todo.pick``) in ``initial["picked"]``
+    (a list of row keys), and whether they are still to be picked."""
+    if not todo.pick:
+        return todo, False
+    if query is None or PICKED not in query:
+        return todo, True
+    return replace(todo, initial={**todo.initial, PICKS: [v for v in query.getlist(PICKS) if v]}), False
+
+
+def elsewhere(todo: Todo, listed: str) -> ActionBox:
+    """A long form's to-do as the campaign page shows it: a link to its own page."""
+    return ActionBox(todo, None, do=listed, elsewhere=True)
 
 
 def with_choice(todo: Todo, query) -> tuple[Todo, bool]:

@@ -8,7 +8,7 @@ import json
 from dataclasses import replace
 
 from django.contrib import messages
-from django.http import HttpResponse
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.template import TemplateDoesNotExist
 from django.template.loader import select_template
@@ -58,11 +58,23 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
             continue
         if todo.optional and listed != asked:
             continue
+        if todo.own_page and listed != asked:  # its own page: what is not shown is not sent
+            boxes.append(actions.elsewhere(todo, listed))
+            continue
         todo, choosing = actions.with_choice(todo, query if listed == asked else None)
+        todo, picking = actions.with_pick(todo, query if listed == asked else None)
+        if picking:
+            box = actions.elsewhere(todo, listed)
+            box.elsewhere = False
+            box.picking = system.pick_groups(page_data.state, todo.side, todo.kind, todo.pick)
+            box.open = True
+            boxes.append(box)
+            continue
         suggested = system.suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
         box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
         if box is not None:
             box.do, box.choosing = listed, choosing
+            box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
             box.open = listed == asked  # followed its link: open at once
             if todo.kind in _CONFIRMING:  # a person confirms only what they can see
                 box.confirming = selectors.result_to_confirm(page_data.state, todo.initial["scenario"])
@@ -70,8 +82,8 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)
     for box in boxes:
-        box.open = box.open or bool(box.notice) or box.form.is_bound
-    main = [box for box in boxes if not box.todo.optional]
+        box.open = box.open or bool(box.notice) or (box.form is not None and box.form.is_bound)
+    main = [box for box in boxes if not box.todo.optional and box.form is not None]
     if main and not any(box.open for box in main):
         main[0].open = True
     return boxes
@@ -102,23 +114,47 @@ def _history(campaign, viewer, system, limit=None):
     return rows, more
 
 
-def _scenarios(system, state) -> list[dict]:
-    """The timeline: each scenario with its result (or the one waiting) in sentences, and its notes."""
+def _scenarios(system, state, full: bool = True) -> list[dict]:
+    """The timeline: each scenario with its result (or the one waiting) in sentences, and its notes.
+    Not `full` (the campaign page): only the scenario being played or confirmed and the last one
+    played have them; the others are a line with a link to the scenarios page, so that the
+    campaign page does not grow with the scenarios played (issue 21, item 7)."""
     from campaigns.context import Ctx
 
     ctx = Ctx.reading(system, state)
+    played = [s["index"] for s in state["scenarios"] if s.get("result")]
+    last = played[-1] if played else None
     rows = []
     for scenario in state["scenarios"]:
         index = scenario["index"]
         result = scenario.get("result")
         pending = (scenario.get("pending") or {}).get("data")
+        notes = [n for n in state.get("notes", []) if n["scenario"] == index]
+        if not full and index != last and scenario["status"] not in ("current", "pending", "disputed"):
+            rows.append({"s": scenario, "result": [], "pending": [], "notes": [],
+                         "folded": bool(result or notes), "notes_count": len(notes)})
+            continue
         rows.append({
             "s": scenario,
             "result": system.result_words(state, index, result, ctx) if result else [],
             "pending": system.result_words(state, index, pending, ctx) if pending else [],
-            "notes": [n for n in state.get("notes", []) if n["scenario"] == index],
+            "notes": notes,
         })
     return rows
+
+
+def _sealed(state, full: bool = True) -> list[tuple]:
+    """The sealed choices; on the campaign page (not `full`) those still open and the last revealed."""
+    items = list(state.get("sealed", {}).items())
+    if full:
+        return items
+    revealed = [key for key, sealed in items if sealed.get("revealed")]
+    return [(key, sealed) for key, sealed in items if not sealed.get("revealed") or key == revealed[-1]]
+
+
+def _more_scenarios(rows, state) -> bool:
+    """Whether the scenarios page shows more than the campaign page's timeline."""
+    return any(row.get("folded") for row in rows) or len(state.get("sealed", {})) > len(_sealed(state, False))
 
 
 def page_context(request, campaign, viewer, bound=None) -> dict:
@@ -133,6 +169,8 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
 
     def state():
         return page_data.state
+
+    scenario_rows = SimpleLazyObject(lambda: _scenarios(system, state(), full=False))
 
     def private_sides():
         return [(state()["sides"][slug]["name"], private)
@@ -153,7 +191,9 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
                        and actions.stable_id(t) not in shown],
         "waiting": page_data.waiting,
         "proposals": SimpleLazyObject(lambda: selectors.proposal_rows(campaign, viewer, state())),
-        "scenario_rows": SimpleLazyObject(lambda: _scenarios(system, state())),
+        "scenario_rows": scenario_rows,
+        "sealed_rows": SimpleLazyObject(lambda: _sealed(state(), full=False)),
+        "more_scenarios": SimpleLazyObject(lambda: _more_scenarios(scenario_rows, state())),
         "house_rule_names": SimpleLazyObject(lambda: selectors.house_rule_labels(system)),
         "history": SimpleLazyObject(lambda: history[0]),
         "more_history": SimpleLazyObject(lambda: history[1]),
@@ -192,7 +232,17 @@ def _odds(campaign, viewer, system) -> list[dict]:
 @page
 def campaign_detail(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
-    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer))
+    context = page_context(request, campaign, viewer)
+    own = _own_page_box(context)
+    if own is not None:
+        return render(request, "campaigns/form_page.html", dict(context, box=own))
+    return render(request, "campaigns/detail.html", context)
+
+
+def _own_page_box(context):
+    """The long form asked for (``?do=<id>`` of a Todo.own_page), drawn on a page of its own."""
+    return next((box for box in [*context["boxes"], *context["more_boxes"]]
+                 if box.todo.own_page and not box.elsewhere), None)
 
 
 @page
@@ -207,6 +257,7 @@ def campaign_submit(request, pk: int):
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
+    todo, _ = actions.with_pick(todo, request.POST)  # the rows its own page drew (all, if it sent none)
     if kind not in CORE_KINDS:  # the same rows the page drew (a suggested set-up may have more)
         todo = replace(todo, initial={**system.suggested_data(campaign, kind), **todo.initial})
     box = actions.build(system, page_data.state, todo, request.POST)
@@ -214,6 +265,7 @@ def campaign_submit(request, pk: int):
         return _refused(request, campaign, viewer, "That is not something one can do in this campaign.")
     box.key = request.POST.get("idempotency_key") or box.key
     box.do = listed
+    box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
     if not box.form.is_valid():
         return _again(request, campaign, viewer, box)
     dice = box.form.dice()
@@ -257,7 +309,7 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     kept = [dict(d, label=system.roll_label(view, d["key"])) for d in kept]
     initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
-    shown.key, shown.do = box.key, box.do
+    shown.key, shown.do, shown.picked = box.key, box.do, box.picked
     # Every die due at once may be a couple of dozen (issue 21.6): each field names its roll.
     shown.notice = ("Enter the dice rolled at the table for: " + "; ".join(n["label"] for n in needs) + "."
                     if len(needs) <= 3 else f"Enter the dice rolled at the table for the {len(needs)} rolls below.")
@@ -279,7 +331,11 @@ def _again(request, campaign, viewer, box):
         box.open = True
         return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign, "viewer": viewer},
                       status=400)
-    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer, bound=box), status=400)
+    context = page_context(request, campaign, viewer, bound=box)
+    if box.todo.own_page:  # a long form comes back on its own page
+        box.open = True
+        return render(request, "campaigns/form_page.html", dict(context, box=box), status=400)
+    return render(request, "campaigns/detail.html", context, status=400)
 
 
 # --- proposals ------------------------------------------------------------------------------
@@ -382,6 +438,34 @@ def propose_export(request, pk: int):
 
 
 # --- history and export -----------------------------------------------------------------------
+
+
+@page
+def campaign_records(request, pk: int):
+    """A game's records in full (each side's units, rolls …, as the viewer may read them): the
+    campaign page shows their summary and links here, so it does not grow with the campaign."""
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    system = get_system(campaign.system)
+    try:
+        template = select_template([f"systems/{campaign.system}/records.html"])
+    except TemplateDoesNotExist:
+        raise Http404("This game keeps no records page.") from None
+    state = selectors.campaign_page(campaign, viewer).state
+    return HttpResponse(template.render({"campaign": campaign, "club": campaign.club, "viewer": viewer,
+                                         "state": state, "panel": system.panel_context(state)}, request))
+
+
+@page
+def campaign_scenarios(request, pk: int):
+    """Every scenario with its result and notes, and every sealed choice (the campaign page shows
+    the current and the last played)."""
+    campaign, viewer = selectors.campaign_for(request.user, pk)
+    system = get_system(campaign.system)
+    state = selectors.campaign_page(campaign, viewer).state
+    return render(request, "campaigns/scenarios.html", {
+        "campaign": campaign, "club": campaign.club, "viewer": viewer, "state": state,
+        "scenario_rows": _scenarios(system, state), "sealed_rows": _sealed(state), "more_scenarios": False,
+    })
 
 
 @page

@@ -43,7 +43,8 @@ class Pages:
 
     def urls(self, campaign, name) -> list[str]:
         base = f"/campaigns/{campaign.pk}/"
-        urls = [base, base + "history/", "/", base + "sheets/summary/print/", base + "sheets/cg_roster/print/"]
+        urls = [base, base + "history/", base + "records/", base + "scenarios/", "/", base + "sheets/summary/print/",
+                base + "sheets/cg_roster/print/"]
         for side in SIDE_OF.get(name, []):
             urls += [base + f"sheets/rg_purchases/print/?side={side}", base + f"sheets/retained/print/?side={side}"]
         if name == "olga":

@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from tests.achtung_panzer.campaign_harness import QUIET, War
-from tests.page_forms import find_form, page_forms
+from tests.page_forms import find_form, long_form_page, page_forms
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_the_referee_reads_each_side_named_and_a_joint_step_once(club, people):
     assert not [t for t in seen if re.search(r"\byour\b", t, re.I)], seen
     assert "Enter the result of 5/29A (final: the referee's result needs no confirmation)" in \
         page.replace("&#x27;", "'")
-    result = find_form(page, "result.submitted")
+    result = find_form(long_form_page(rita, page, "result.submitted"), "result.submitted")
     assert "_side" not in result.names()  # for no side: the referee's own, final
 
     # After the result and both records, the map steps: one to-do for the referee, for both sides.

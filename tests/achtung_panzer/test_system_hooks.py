@@ -116,9 +116,11 @@ def test_the_panel_shows_the_viewers_side_only(club, people):
     for name in ("alice", "bob", "rita"):
         client = Client()
         client.force_login(people[name])
-        response = client.get(url)
-        assert response.status_code == 200
-        pages[name] = response.content.decode()
+        # The campaign page summarizes each side's records; its records page has them in full.
+        for page in (url, reverse("campaign-records", args=[war.campaign.pk])):
+            response = client.get(page)
+            assert response.status_code == 200
+            pages[name] = pages.get(name, "") + response.content.decode()
     assert "Allied: your side&#x27;s records" in pages["alice"] or "Allied: your side's records" in pages["alice"]
     assert "German: your side" not in pages["alice"] and "Allied: your side" not in pages["bob"]
     assert "German: your side" in pages["rita"] and "Allied: your side" in pages["rita"]

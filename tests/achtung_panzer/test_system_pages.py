@@ -7,6 +7,7 @@ import pytest
 from django.test import Client
 
 from tests.achtung_panzer.campaign_harness import QUIET, War
+from tests.page_forms import long_form_page
 
 pytestmark = pytest.mark.django_db
 
@@ -46,6 +47,8 @@ def test_a_refit_and_a_half_day_log_through_the_page(club, people):
     assert war.side("german")["cpp"] == 8
     war.walk_both(answers={"allied": QUIET, "german": QUIET})
     page = alice.get(f"/campaigns/{war.campaign.pk}/").content.decode()
+    assert 'name="objectives-0-end"' not in page  # a long form: a page of its own (issue 21, item 7)
+    page = long_form_page(alice, page, "result.submitted")
     # Objectives are ticked hex by hex from 1.2 (Hill 520 is 7 hexes), never typed.
     assert 'name="objectives-0-end"' in page and 'name="german_cvp"' in page and "Hill 520" in page
     hill = {h: "allied" for h in ("40I7", "40I8", "40J7", "40J8", "40K7", "40K8", "40L7")}

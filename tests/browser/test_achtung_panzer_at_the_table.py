@@ -52,6 +52,21 @@ class Player:
             found = found.filter(has=self.tab.locator(f"input[name=step][value='{step}']"))
         return unfold(found.first)
 
+    def own_page_form(self, kind, ticked=0):
+        """A long form on a page of its own (the end of the scenario, issue 21 item 7): its link on the
+        campaign page, then its first screen, where the first `ticked` units are ticked."""
+        self.tab.locator(f"#now .action.elsewhere[data-kind='{kind}'] a.button").click()
+        self.tab.wait_for_load_state()
+        self.check()
+        picks = self.tab.locator("#now input[name=picked]")
+        if picks.count():  # its rows are picked first (Todo.pick)
+            for index in range(picks.count()):
+                picks.nth(index).set_checked(index < ticked)
+            self.tab.get_by_role("button", name="Next: what happened to them").click()
+            self.tab.wait_for_load_state()
+            self.check()
+        return self.form(kind)
+
     def first_form(self):
         forms = self.tab.locator("#now > form.action")
         return unfold(forms.first) if forms.count() else None
@@ -176,14 +191,14 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, cl
     # The end of the half-day: each side records its losses, the Allies enter the result, the Germans confirm.
     for side, player in players.items():
         player.open()
-        form = player.form("ap.aftermath")
+        form = player.own_page_form("ap.aftermath", ticked=2)
         answer(player, form)
         player.snap("end-of-scenario")
         assert player.submit(form) in (200, 204, 302)
         assert len(table.side(side)["eliminated"]) == 2
     alice = players["allied"]
     alice.open()
-    result = alice.form("result.submitted")
+    result = alice.own_page_form("result.submitted")
     hill = result.locator("li.row-item", has_text="Hill 520")
     for index in range(hill.count()):
         hill.nth(index).get_by_label("Allied").last.check()

@@ -109,8 +109,11 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     assert {k: v for k, v in after.items() if k not in ("rg", "history")} == \
            {k: v for k, v in leader.items() if k not in ("rg", "history")}
     bob.check()
+    bob.tab.goto(f"/campaigns/{table.campaign.pk}/records/")  # the side's records in full
+    bob.check()
     records = bob.tab.locator("section[aria-labelledby=ap-side-german]").text_content()
     assert f"{leader['type']} leader" in records
+    bob.open()  # the sheets are printed from the campaign page
     pdf = prepare_and_download(bob.tab, "Retained units")
     text = " ".join(text_of(pdf)[1].split())
     # Each leader of that type in the new RG prints "<type> German <RG> (…)" on its row: the changed
@@ -136,9 +139,9 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     assert table.public["phase"] == "play"
     for player in (alice, bob):
         player.open()
-        player.submit(player.form("ap.aftermath"))
+        player.submit(player.own_page_form("ap.aftermath"))
     alice.open()
-    result = alice.form("result.submitted")
+    result = alice.own_page_form("result.submitted")
     hill = result.locator("li.row-item", has_text="Hill 520")
     for index in range(hill.count()):
         hill.nth(index).get_by_label("Allied").last.check()

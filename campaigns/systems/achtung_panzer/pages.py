@@ -34,7 +34,7 @@ def actions(system, state: dict, side: str) -> list[Action]:
     units = private(state, side)["retained"]
     if pub["phase"] == "play" and aftermath.recorded(state, side) is None:
         found.append(Action("ap.aftermath", f"End of {pub['half_day']}: what happened to your units", side, "1.12",
-                            aftermath.EVENT.help, button="Record"))
+                            aftermath.EVENT.help, button="Record", own_page=True, pick="units"))
     if pub["phase"] == "refit":
         found += _refit_actions(state, side)
     found.append(Action("ap.retained", "Correct your retained units: change or remove a unit", side, "1.607",
@@ -224,7 +224,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
     if kind != "ap.joint" and side not in view["game"].get("sides", {}):
         return None  # not a side this viewer may read: the service refuses the post
     if kind == "ap.aftermath":
-        return aftermath_form(ctx, view, side)
+        return aftermath_form(ctx, view, side, initial.get("picked"))
     if kind == "ap.joint":
         return joint_form(ctx, view, initial)
     if kind == "ap.continue":
@@ -265,19 +265,45 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
     return data
 
 
-def aftermath_form(ctx, view: dict, side: str) -> tuple:
+def _marked(unit: dict) -> bool:
+    """A unit the end of the scenario starts ticked: not in good order, or isolated."""
+    return bool(unit.get("status") not in (None, "ok") or unit.get("isolated"))
+
+
+def pick_groups(view: dict, side: str, kind: str, field: str) -> list[dict]:
+    """The side's retained units grouped by RG (in the order bought), for the end of the scenario's
+    first screen: the units something happened to are ticked there, the rest keep their state."""
+    if kind != "ap.aftermath" or field != "units" or side not in (view.get("game") or {}).get("sides", {}):
+        return []
+    mine = private(view, side)
+    units, names = mine["retained"], words.Names(mine)
+    groups = []
+    bought = [p["id"] for p in mine.get("purchases", [])]
+    for rg in [*bought, None]:
+        rows = [{"value": u["id"], "label": names.unit(u, with_rg=False) + words.flags(u), "on": _marked(u)}
+                for u in units if (u.get("rg") if u.get("rg") in bought else None) == rg]
+        if rows:
+            groups.append({"title": names.rg(rg) if rg else "Other units", "rows": rows})
+    return groups
+
+
+def aftermath_form(ctx, view: dict, side: str, picked: list | None = None) -> tuple:
+    """The end of the scenario. `picked`: the units its first screen ticked (pick_groups), the only
+    rows asked for; None: a row for every retained unit (a form posted without that screen)."""
     units = private(view, side)["retained"]
     rows = []
     for unit in units:
-        marked = unit.get("status") not in (None, "ok") or unit.get("isolated")
-        rows.append({"unit": unit["id"], "_on": bool(marked), "status": unit.get("status") or "ok",
+        if picked is not None and unit["id"] not in picked:
+            continue
+        rows.append({"unit": unit["id"], "_on": picked is not None or _marked(unit),
+                     "status": unit.get("status") or "ok",
                      "isolated": bool(unit.get("isolated")), "pocket": unit.get("pocket") or "",
                      "elite": bool(unit.get("elite"))})
     fate_labels = tuple(aftermath.FATE_WORDS.items())
     status_labels = choice_words(retained.STATUSES, words.STATUS_WORDS)
     platoons = sorted({u["platoon"] for u in units if u.get("kind") in aftermath.AFV and u.get("platoon")})
     names = words.names_for(view, side)
-    fields = [
+    fields = [] if not rows else [
         Field("units", "list", label="Your units", key="unit", widget="pick", rows=tuple(rows), required=False,
               default=[], item=Field("entry", "object", fields=(
                   Field("unit", **unit_choices(units, view, side)),

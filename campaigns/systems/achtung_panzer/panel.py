@@ -39,7 +39,8 @@ def context(view: dict) -> dict:
         "record": "; ".join(f"{words.SIDE_WORDS[s]} {r['won']}:{r['lost']}" + (f" ({r['drawn']} drawn)" if r.get("drawn") else "")
                             for s, r in pub["record"].items()),
         "public_rolls": [words.roll_sentence(r) for r in reversed(pub.get("rolls", []))],
-        "sides": [_side(side, private) for side, private in game.get("sides", {}).items()],
+        "sides": [_side(side, private, pub["half_day"] if pub["phase"] == "refit" else None)
+                  for side, private in game.get("sides", {}).items()],
     }
 
 
@@ -53,7 +54,8 @@ def _roster_line(line: dict) -> dict:
     }
 
 
-def _side(side: str, private: dict) -> dict:
+def _side(side: str, private: dict, half_day: str | None) -> dict:
+    """`half_day`: the half-day whose Refit Phase is under way (None in play)."""
     purchases = private.get("purchases", [])
     units = private.get("retained", [])
     names = words.Names(private)
@@ -74,10 +76,23 @@ def _side(side: str, private: dict) -> dict:
         "attack_chit": private.get("attack_chit"),
         "groups": groups,
         "fortifications": [fortification_words(f) for f in private.get("fortifications", [])],
-        "eliminated": len(private.get("eliminated", [])),
+        "bought_now": _bought_now(private, groups, half_day),
+        "eliminated": len(private.get("eliminated", [])), "unit_count": len(units),
+        "rg_count": len([p for p in purchases if not p.get("given")]),
         "rolls": rolls[:ROLLS_SHOWN], "more_rolls": max(0, len(rolls) - ROLLS_SHOWN),
         "pending": bool(private.get("pending")),
     }
+
+
+def _bought_now(private: dict, groups: list, half_day: str | None) -> list[str]:
+    """What this Refit Phase bought (RGs, then fortifications), shown on the campaign page itself;
+    everything else is on the records page."""
+    if half_day is None:
+        return []
+    rgs = [" · ".join(filter(None, (g["title"], g["what"]))) for g, p in zip(groups, private.get("purchases", []))
+           if p.get("half_day") == half_day and not p.get("given")]
+    return rgs + [fortification_words(f) for f in private.get("fortifications", [])
+                  if f.get("half_day") == half_day and "cost" in f]
 
 
 def _purchase_line(p: dict) -> str:

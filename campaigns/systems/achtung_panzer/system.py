@@ -92,6 +92,7 @@ class AchtungPanzer(GameSystem):
     # v5: ELR by nationality (CG14; elr.py): earlier journals fold with one ELR per side.
     journal_version = 5
     journal_version_before_versions = 3  # Muster 0.1.0 wrote A!P! v3
+    long_forms = ("result.submitted", "result.resolved")  # a row per objective hex of 1.2
     journal_upgrades = upgrades.STEPS
 
     def constants(self):
@@ -172,6 +173,9 @@ class AchtungPanzer(GameSystem):
 
     def form_fields(self, view, side, kind, initial):
         return pages.form_fields(self, view, side, kind, initial)
+
+    def pick_groups(self, view, side, kind, field):
+        return pages.pick_groups(view, side, kind, field)
 
     def form_data(self, view, side, kind, data):
         return pages.form_data(view, side, kind, data)
