@@ -63,12 +63,9 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
             continue
         todo, choosing = actions.with_choice(todo, query if listed == asked else None)
         todo, picking = actions.with_pick(todo, query if listed == asked else None)
-        if picking:
-            box = actions.elsewhere(todo, listed)
-            box.elsewhere = False
-            box.picking = system.pick_groups(page_data.state, todo.side, todo.kind, todo.pick)
-            box.open = True
-            boxes.append(box)
+        if picking:  # its first screen: the rows to fill in, grouped
+            groups = system.pick_groups(page_data.state, todo.side, todo.kind, todo.pick)
+            boxes.append(actions.ActionBox(todo, None, do=listed, open=True, picking=groups))
             continue
         suggested = system.suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
         box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
