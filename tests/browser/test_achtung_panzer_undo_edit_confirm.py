@@ -113,6 +113,8 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     bob.check()
     records = bob.tab.locator("section[aria-labelledby=ap-side-german]").text_content()
     assert f"{leader['type']} leader" in records
+    bob.tab.goto(f"/campaigns/{table.campaign.pk}/scenarios/")  # every scenario, at 390 px too
+    bob.check()
     bob.open()  # the sheets are printed from the campaign page
     pdf = prepare_and_download(bob.tab, "Retained units")
     text = " ".join(text_of(pdf)[1].split())
