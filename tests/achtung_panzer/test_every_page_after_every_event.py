@@ -9,6 +9,9 @@ exported and replayed into an empty campaign, which must give the same state.
 
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 from django.test import Client
 
@@ -61,15 +64,25 @@ class Pages:
             viewer = visibility.viewer_for(self.people[name], table.campaign)
             if new and not any(viewer.can_read(e.audience, e.side) for e in new):
                 continue
-            for url in self.urls(table.campaign, name):
+            urls = self.urls(table.campaign, name)
+            while urls:
+                url = urls.pop(0)
                 response = client.get(url)
                 assert response.status_code < 500, (url, name, response.status_code)
                 assert response.status_code in (200, 403), (url, name, response.status_code)
                 self.rendered += 1
                 if response.status_code == 200 and "/print/" not in url and url != "/":
                     # Words, not keys, on the campaign and history pages (issue 21, items 8 and 10).
-                    for problem in raw_words(visible_text(response.content.decode())):
+                    page = response.content.decode()
+                    for problem in raw_words(visible_text(page)):
                         self.words.setdefault(problem, f"{name} {url}")
+                    # The long forms the campaign page links to, on their own pages (issue 21, item 7):
+                    # the first screen, and the form with no row picked.
+                    base = f"/campaigns/{table.campaign.pk}/"
+                    if url == base:
+                        urls += [base + unescape(href) for href in re.findall(r'class="button primary" href="[^"?]*(\?do=\w+)"', page)]
+                    elif "?do=" in url and "_picked" not in url and 'name="_picked"' in page:
+                        urls.append(url + "&_picked=1")
 
 
 def _replays_to_the_same_state(table):
