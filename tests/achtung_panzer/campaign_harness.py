@@ -133,6 +133,21 @@ def default_faces(key: str, expr: str) -> list[int]:
     return [6] * count if "/1.6113/" in key else [3] * count
 
 
+def fix_server_dice(monkeypatch) -> None:
+    """Muster's own dice, fixed for a test (never a setting): `default_faces` for every roll the
+    server makes."""
+    from campaigns.rolling import LiveProvider
+
+    rolled = LiveProvider.provide
+
+    def provide(self, key, expr, side, record):
+        if self.mode == "server" and key not in self.entered:
+            self.entered[key] = default_faces(key, expr)
+        return rolled(self, key, expr, side, record)
+
+    monkeypatch.setattr(LiveProvider, "provide", provide)
+
+
 def refused(call, *args, **kwargs) -> DomainError:
     try:
         call(*args, **kwargs)

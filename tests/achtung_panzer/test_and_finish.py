@@ -72,17 +72,9 @@ def test_not_offered_with_dice_entered_at_the_table(club, people):
 def fixed_server_dice(monkeypatch):
     """Muster's own dice, fixed for the test: the harness's table faces (sixes for leader
     hardening: no leader to choose; threes otherwise)."""
-    from campaigns.rolling import LiveProvider
-    from tests.achtung_panzer.campaign_harness import default_faces
+    from tests.achtung_panzer.campaign_harness import fix_server_dice
 
-    rolled = LiveProvider.provide
-
-    def provide(self, key, expr, side, record):
-        if self.mode == "server" and key not in self.entered:
-            self.entered[key] = default_faces(key, expr)
-        return rolled(self, key, expr, side, record)
-
-    monkeypatch.setattr(LiveProvider, "provide", provide)
+    fix_server_dice(monkeypatch)
 
 
 def test_continue_is_folded_into_fortification_removal(club, people, fixed_server_dice):
@@ -110,3 +102,31 @@ def test_continue_is_folded_into_fortification_removal(club, people, fixed_serve
                  .values_list("kind", flat=True))
     assert kinds[:3] == ["ap.continue", "ap.1.615", "ap.1.615"], kinds
     assert war.current("allied").id not in ("1.6133", "1.615")
+
+
+def test_the_map_steps_are_confirmed_with_the_losses(club, people, fixed_server_dice):
+    """1.601-1.6066 (done together on the map) go with the first side's losses step: one
+    submission; confirming them with control changed stays one tap away."""
+    from tests.achtung_panzer.campaign_harness import QUIET
+
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
+                "allied_cvp": 3, "german_cvp": 31})
+    war.walk_both(until="1.601", answers={"allied": QUIET, "german": QUIET})
+    assert war.current("allied").id == "1.601"
+    alice, page = page_of(people, war)
+    now = page.split('id="now"')[1].split("Other things you can do")[0]
+    assert "Your units eliminated at the table in this Refit Phase" in now
+    assert "also confirms, for both sides, what was done on the map" in now
+    assert now.index("also confirms") < now.index('value="ap.joint"')  # on its own, after: for control
+    before = war.campaign.last_seq
+    response = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {
+        "_kind": "ap.losses", "_side": "allied", "idempotency_key": "k3"})
+    assert response.status_code == 302
+    kinds = list(war.campaign.events.filter(seq__gt=before).exclude(kind="dice.rolled").values_list("kind", flat=True))
+    assert kinds == ["ap.joint", "ap.losses"], kinds
+    assert war.current("allied").id != "1.6066.losses" and war.current("german").id == "1.6066.losses"
+    _, page = page_of(people, war, "bob")  # the other side: its losses alone
+    assert "also confirms" not in page and "Your units eliminated at the table in this Refit Phase" in page

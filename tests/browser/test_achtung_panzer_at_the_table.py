@@ -146,8 +146,13 @@ def answer(player: Player, form) -> None:
     fill_choices(form)
 
 
-def play_refit(players: dict, counts: dict, bought: dict, limit=80):
-    """Both sides work through their Refit Phase until the half-day is being played."""
+FINISH_BUYING = "Buy and finish buying: roll for my RGs"
+
+
+def play_refit(players: dict, counts: dict, bought: dict, limit=80, want=1, remove=False):
+    """Both sides work through their Refit Phase until the half-day is being played: `want`
+    purchases a side (the last with "Buy and finish buying"), and with `remove` a roll to remove
+    the enemy wire at 23R5 (1.615, "Roll and finish")."""
     for _ in range(limit):
         moved = False
         for side, player in players.items():
@@ -159,21 +164,26 @@ def play_refit(players: dict, counts: dict, bought: dict, limit=80):
             if "End of" in title or "Enter the result" in title:
                 return  # the half-day is being played
             can_buy = form.locator("input[name=rg]:not([disabled])").count() > 0
-            if "Purchase Reinforcement Groups" in title and (bought[side] or not can_buy):
+            if "Purchase Reinforcement Groups" in title and (bought[side] >= want or not can_buy):
                 form = player.form("ap.check", "1.619")  # done buying
             elif "Purchase fortifications" in title:  # keep it short: the unspent FPP are forfeit
                 form = player.form("ap.check", "1.621")
             answer(player, form)
-            # The last purchase and "Done buying" in one submission (issue 21, item 5).
-            finish = "Buy and finish buying: roll for my RGs" if "Purchase Reinforcement Groups" in title \
-                and form.get_by_role("button", name="Buy and finish buying: roll for my RGs").count() else None
+            finish = None
+            if "Purchase Reinforcement Groups" in title and form.get_by_role("button", name=FINISH_BUYING).count() \
+                    and bought[side] + 1 >= want:
+                finish = FINISH_BUYING  # the last purchase and "Done buying" in one submission (issue 21, item 5)
+            elif "Fortification removal" in title and remove:
+                form.locator("select[name='items-0-kind']").select_option("wire")
+                form.locator("input[name='items-0-location']").fill("23R5")
+                finish = "Roll and finish"
             status = player.submit(form, finish)
             if status == 400:
                 errors = player.tab.locator("form.action.attention .error, form.action.attention .errors").all_inner_texts()
                 raise AssertionError(f"{side} at {title!r}: refused: {errors}")
             counts[side] += 1
             if "Purchase Reinforcement Groups" in title:
-                bought[side] = True
+                bought[side] = want if finish or bought[side] >= want or not can_buy else bought[side] + 1
             if counts[side] in (1, 4, 8):
                 player.snap(re.sub(r"\W+", "-", title.lower())[:40])
             moved = True
@@ -181,11 +191,14 @@ def play_refit(players: dict, counts: dict, bought: dict, limit=80):
             return
 
 
-def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, club, people):
+def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, club, people, monkeypatch):
+    from tests.achtung_panzer.campaign_harness import fix_server_dice
+
+    fix_server_dice(monkeypatch)  # the same path on every run: threes (sixes for leader hardening)
     table = war(club, people, "server")
     players = {side: Player(phones(name), table.campaign, side, screenshot) for side, name in NAMES.items()}
     # The Initial Scenario's refit (1.619-1.622): the declaration, purchases with the picker, fortifications.
-    play_refit(players, {"allied": 0, "german": 0}, {"allied": False, "german": False})
+    play_refit(players, {"allied": 0, "german": 0}, {"allied": 0, "german": 0})
     assert table.public["phase"] == "play"
 
     # The end of the half-day: each side records its losses, the Allies enter the result, the Germans confirm.
@@ -214,10 +227,13 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, cl
     # The Refit Phase after it, server dice: at most 12 submissions a side (issue 21, item 5; 14 before
     # "Buy and finish buying" and the "Continue" folded into fortification removal).
     counts = {"allied": 0, "german": 0}
-    play_refit(players, counts, {"allied": False, "german": False})
+    play_refit(players, counts, {"allied": 0, "german": 0}, want=2, remove=True)
     assert table.public["phase"] == "play" and table.public["half_day"] == "5/29P"
     assert table.public["roster"][0]["winner"] == "allied"  # Hill 520's 7 hexes: +7 ≥ +5 (1.51)
     print("Refit Phase submissions per side:", counts)
+    assert table.campaign.events.filter(kind="ap.1.615", side="allied").count() == 2  # rolled, then finished
+    allied = table.campaign.events.filter(kind="ap.purchase", side="allied").values_list("seq", flat=True)
+    assert len([seq for seq in allied if seq > table.campaign.events.get(kind="result.confirmed").seq]) == 2
     assert 0 < counts["allied"] <= 12 and 0 < counts["german"] <= 12, counts
     for player in players.values():
         player.open()

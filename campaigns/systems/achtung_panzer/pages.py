@@ -108,9 +108,20 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
             return []
         span = sequence.joint_span(state)
         names = "; ".join(f"{s.rule} {s.label}" for s in span)
-        return [Action("ap.joint", "Done at the table: " + _span_words(span), side, span[0].rule,
+        joint = Action("ap.joint", "Done at the table: " + _span_words(span), side, span[0].rule,
                        f"Both sides have done these on the map: {names}. Either player confirms them for both.",
-                       {"through": span[-1].id}, button="Done at the table", joint=True)]
+                       {"through": span[-1].id}, button="Done at the table", joint=True)
+        nxt = sequence.own_after_table(state, side)
+        if nxt is None or nxt.id not in _FOLDED_AFTER_TABLE or span[-1].id != "1.6066":
+            return [joint]
+        # The map steps confirmed with this side's losses (issue 21, item 5): one submission. The
+        # confirmation on its own stays, after it: for control the Refit Phase changed (1.6066),
+        # and for the referee, who confirms them once for both sides.
+        losses = Action(kind_name(nxt), nxt.label, side, nxt.rule,
+                        f"Recording them also confirms, for both sides, what was done on the map: {names}. "
+                        f"{nxt.help}", button=_button(nxt), before=(("ap.joint", {"through": span[-1].id}),))
+        return [losses, replace(joint, help=f"{joint.help} On its own only to give the final control, if the "
+                                            "Refit Phase changed it; otherwise recording your losses confirms them.")]
     if sequence.waiting(state, side):
         return []
     steps = sequence.runnable(state, side, checklists=True)
@@ -165,6 +176,9 @@ _FINISH = {
 # asks for the side's own fortifications; 1.6131-1.6142 and their checklists touch AFVs and
 # weapons): a "Continue" before them is sent with them.
 _FOLDED = ("1.615",)
+# Own steps the joint map steps are confirmed with (they read nothing the map steps change but
+# units 1.603 may eliminate, which the service then refuses by name).
+_FOLDED_AFTER_TABLE = ("1.6066.losses",)
 
 
 def _server_dice(state: dict) -> bool:

@@ -476,6 +476,23 @@ def decision_after(state: dict, side: str, span: list[Step]) -> Step | None:
     return None
 
 
+def own_after_table(state: dict, side: str) -> Step | None:
+    """The side's first own step still to do after the joint steps it is at (what it does once they
+    are confirmed at the table), when it applies; None if something else comes first."""
+    steps = active_steps(state)
+    start = current(state, side)
+    if start is None or start.scope != "joint":
+        return None
+    for step in steps[steps.index(start):]:
+        if status(state, step, side) is not None or step.scope == "joint":
+            continue
+        if step.scope not in ("side", "allied") or step.checklist:
+            return None
+        if step.applies(state, side):
+            return step
+    return None
+
+
 def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
     """Run the side's steps that need no decision (checklists confirmed only when asked)."""
     done: list[str] = []
