@@ -59,6 +59,10 @@ TARGETS = (
            "side's confirmation (VL-5; the commit before it)",
            {"core": 1, "pattons_vanguard": 2, "ardennes44": 2, "fab_bulge": 1},
            ("pattons-vanguard-v2", "ardennes44-v2", "fab-bulge")),
+    Target("b745a5d-achtung-panzer-v4-core-v1", "b745a5d",
+           "Achtung! Panzer! at v4 with one ELR per side and the core at v1 (the commit before ELR by "
+           "nationality, 6025f50, and before seats in play needed the side's agreement, 12bff58)",
+           {"core": 1, "achtung_panzer": 4}, AP_TABLE),
     Target("v0.1.0", "v0.1.0", "Muster 0.1.0, the first release (tag v0.1.0)",
            {"core": 1, "achtung_panzer": 3, "rifles_ardennes": 1, "pattons_vanguard": 1, "ardennes44": 1,
             "fab_bulge": 1},
