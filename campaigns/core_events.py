@@ -287,6 +287,15 @@ def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainE
                               "propose it."), False
 
 
+def may_settle(state, viewer) -> bool:
+    """May `viewer` settle a disputed result (an "arbiter" event)? The referee, or an organizer
+    who plays no side and never has in this campaign: one who left her side is no neutral party
+    (as she may never referee it)."""
+    if viewer.referee:
+        return True
+    return viewer.arbiter and viewer.username not in state.get("played", {})
+
+
 def stand_in_for(state, username) -> list[str]:
     """The sides `username` may agree for as the player who left them: a side with nobody left
     on it, no referee, and `username` playing no side now."""

@@ -10,6 +10,7 @@ from functools import cached_property
 from typing import Callable
 
 from . import viewcache, visibility
+from .core_events import may_settle
 from .errors import Forbidden, NotFound
 from .models import Campaign
 from .proposals import is_complete, referee_may_approve, standing_in
@@ -123,7 +124,7 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
             if viewer.playing == by:
                 todos.append(Todo("result.withdrawn", f"Withdraw {_yours(what)}", viewer.playing,
                                   initial={"scenario": current}))
-        if scenario["status"] in ("pending", "disputed") and viewer.arbiter:
+        if scenario["status"] in ("pending", "disputed") and may_settle(state, viewer):
             todos.append(Todo("result.resolved", f"Settle {what}", None, initial={"scenario": current}))
     for key, sealed in state["sealed"].items():
         for side in acting:

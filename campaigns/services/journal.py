@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from .. import engine, holdings, visibility
 from ..core_events import KINDS as CORE_KINDS
+from ..core_events import may_settle
 from ..errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
 from ..proposals import is_complete, stand_in_may_answer
@@ -309,8 +310,9 @@ def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str
             raise Forbidden("Only a club organizer can do this.")
         return ""
     if actor == "arbiter":
-        if not viewer.arbiter:
-            raise Forbidden("Only the referee, or an organizer who plays no side, can do this.")
+        if not may_settle(state, viewer):
+            raise Forbidden("Only the referee, or an organizer who plays no side and has played none in this "
+                            "campaign, can do this.")
         return ""
     if actor == "member":
         # A side's last player, gone with no referee, still answers seat proposals for it.
