@@ -35,8 +35,9 @@ VERSION = 1  # the file format's own version (the envelope); the journals' versi
 _EVENT_KEYS = {"seq", "uid", "kind", "at", "actor", "side", "audience", "data", "idempotency_key"}
 
 
-def may_export_full(viewer: Viewer, state: dict) -> bool:
-    return viewer.referee or (viewer.organizer and state.get("export_approved") is not None)
+def may_export_full(viewer: Viewer, state: dict, campaign: Campaign) -> bool:
+    """The referee; an organizer once every side agreed, if they were organizer then already."""
+    return viewer.referee or visibility.organizer_when_export_agreed(campaign, viewer, state.get("export_approved"))
 
 
 def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
@@ -45,7 +46,7 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
     An organizer's full export (every side agreed to an ``export`` proposal) covers the
     journal as it was when the last side agreed: what happens after was never agreed to."""
     state = current_state(campaign)
-    full = viewer is None or may_export_full(viewer, state)
+    full = viewer is None or may_export_full(viewer, state, campaign)
     events = campaign.events.select_related("actor").order_by("seq")
     if not full:
         events = events.filter(visibility.audience_q(viewer))

@@ -707,7 +707,10 @@ def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
 
 def full_export_allowed(campaign: Campaign, viewer: Viewer, page: CampaignPage | None = None) -> bool:
     """May this viewer download the full journal (every side's secrets)? The referee may;
-    an organizer once every side agreed (the cut says whether they did, which is all
-    journal_io.may_export_full asks)."""
+    an organizer once every side agreed (the cut says whether they did), if they were an
+    organizer then already (visibility.organizer_when_export_agreed, as journal_io.may_export_full)."""
     page = page or campaign_page(campaign, viewer)
-    return viewer.referee or (viewer.organizer and page.export_approved)
+    if viewer.referee:
+        return True
+    return viewer.organizer and page.export_approved and visibility.organizer_when_export_agreed(
+        campaign, viewer, current_state(campaign)["export_approved"])

@@ -58,6 +58,24 @@ def is_organizer(user, club) -> bool:
     return role_in(user, club) == Membership.ORGANIZER
 
 
+def organizer_when_export_agreed(campaign: Campaign, viewer: Viewer, approved_seq: int | None) -> bool:
+    """Was this organizer one, without a break, since the sides agreed to a full export (the event
+    `approved_seq`, state "export_approved")? The sides agreed for the organizers as they were:
+    one made organizer afterwards (set_role, an invitation, the operator), a player of the other
+    side or a fresh account, never agreed to gains no path to their secrets by it (issue 24).
+    An organizer with no entry in the club log (made before the log existed) counts as before."""
+    from .models import ClubLogEntry
+
+    if not viewer.organizer or approved_seq is None:
+        return False
+    agreed_at = Event.objects.filter(campaign=campaign, seq=approved_seq).values("created_at")[:1]
+    made = (Q(action="member.role", detail__username=viewer.username, detail__new=Membership.ORGANIZER)
+            | Q(action="member.organizer", detail__username=viewer.username)
+            | Q(action="invitation.accepted", actor__username=viewer.username, detail__role=Membership.ORGANIZER)
+            | Q(action="club.created", actor__username=viewer.username))
+    return not ClubLogEntry.objects.filter(made, club_id=campaign.club_id, at__gt=agreed_at).exists()
+
+
 def viewer_for(user, campaign: Campaign) -> Viewer:
     role = role_in(user, campaign.club)
     if role is None:
