@@ -58,22 +58,36 @@ def is_organizer(user, club) -> bool:
     return role_in(user, club) == Membership.ORGANIZER
 
 
-def organizer_when_export_agreed(campaign: Campaign, viewer: Viewer, approved_seq: int | None) -> bool:
-    """Was this organizer one, without a break, since the sides agreed to a full export (the event
-    `approved_seq`, state "export_approved")? The sides agreed for the organizers as they were:
-    one made organizer afterwards (set_role, an invitation, the operator), a player of the other
-    side or a fresh account, never agreed to gains no path to their secrets by it (issue 24).
-    An organizer with no entry in the club log (made before the log existed) counts as before."""
+def organizer_since(campaign: Campaign, viewer: Viewer, seq: int | None) -> bool:
+    """Has this viewer been an organizer of the campaign's club, without a break, since the
+    campaign's event `seq` (read from the club log)? What the sides agreed to, or what play started
+    with, was the organizers as they were: one made organizer afterwards (set_role, an invitation,
+    the operator), a player of the other side or a fresh account named by one, never gains a path
+    or a power by it (issue 24). An organizer with no entry in the club log (made before the log
+    existed) counts as before."""
     from .models import ClubLogEntry
 
-    if not viewer.organizer or approved_seq is None:
+    if not viewer.organizer or seq is None:
         return False
-    agreed_at = Event.objects.filter(campaign=campaign, seq=approved_seq).values("created_at")[:1]
+    since = Event.objects.filter(campaign=campaign, seq=seq).values("created_at")[:1]
     made = (Q(action="member.role", detail__username=viewer.username, detail__new=Membership.ORGANIZER)
             | Q(action="member.organizer", detail__username=viewer.username)
             | Q(action="invitation.accepted", actor__username=viewer.username, detail__role=Membership.ORGANIZER)
             | Q(action="club.created", actor__username=viewer.username))
-    return not ClubLogEntry.objects.filter(made, club_id=campaign.club_id, at__gt=agreed_at).exists()
+    return not ClubLogEntry.objects.filter(made, club_id=campaign.club_id, at__gt=since).exists()
+
+
+def organizer_when_export_agreed(campaign: Campaign, viewer: Viewer, approved_seq: int | None) -> bool:
+    """An organizer since the sides agreed to a full export (the event `approved_seq`, state
+    "export_approved"): they agreed for the organizers as they were."""
+    return organizer_since(campaign, viewer, approved_seq)
+
+
+def organizer_since_start(campaign: Campaign, viewer: Viewer) -> bool:
+    """An organizer since play started: one made organizer in play is nobody's neutral judge
+    (settling disputes, core_events.may_settle); a new judge is a referee the sides agree to."""
+    started = campaign.events.filter(kind="campaign.started").values_list("seq", flat=True).first()
+    return started is None or organizer_since(campaign, viewer, started)
 
 
 def viewer_for(user, campaign: Campaign) -> Viewer:

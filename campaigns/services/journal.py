@@ -133,7 +133,7 @@ def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_vers
     kind_def = CORE_KINDS.get(kind) or system.event_kind(kind)
     if kind_def is None:
         raise DomainError("kind", f"Unknown event kind {kind!r}.")
-    acting_side = _acting_side(kind_def, viewer, side, state)
+    acting_side = _acting_side(kind_def, viewer, side, state, campaign)
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
     _check_version(state, acting_side, expected_version)
@@ -303,16 +303,16 @@ class _Writer:
                             added=[record for record, _ in self.pending])
 
 
-def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict) -> str:
+def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campaign) -> str:
     actor = kind_def.actor
     if actor == "organizer":
         if not viewer.organizer:
             raise Forbidden("Only a club organizer can do this.")
         return ""
     if actor == "arbiter":
-        if not may_settle(state, viewer):
-            raise Forbidden("Only the referee, or an organizer who plays no side and has played none in this "
-                            "campaign, can do this.")
+        if not may_settle(state, viewer) or not (viewer.referee or visibility.organizer_since_start(campaign, viewer)):
+            raise Forbidden("Only the referee, or an organizer who plays no side (has played none in this "
+                            "campaign and was an organizer when play started), can do this.")
         return ""
     if actor == "member":
         # A side's last player, gone with no referee, still answers seat proposals for it.

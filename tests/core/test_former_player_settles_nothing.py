@@ -59,3 +59,23 @@ def test_a_neutral_organizer_still_settles_where_there_is_no_referee(club, peopl
     submit(campaign, carol, "result.resolved", {"scenario": 0, "data": {"red": 1, "blue": 3}})
     campaign.refresh_from_db()
     assert current_state(campaign)["scenarios"][0]["status"] == "played"
+
+
+def test_an_organizer_made_in_play_by_a_player_does_not_settle(club, people):
+    """Olga plays red and makes a fresh account organizer once play has started: a judge of her
+    own choosing is her puppet. Settling is for organizers who were organizers at the start (a new
+    judge is a referee, whom the sides agree to)."""
+    from django.contrib.auth import get_user_model
+
+    campaign = _disputed(club, people)
+    code = clubs.invite(club=club, user=people["olga"], role="organizer").code
+    puppet = clubs.signup_with_invitation(code=code, username="judge", password="a long pass phrase 77")
+    puppet = get_user_model().objects.get(pk=puppet.pk)
+    with pytest.raises(Forbidden):
+        submit(campaign, puppet, "result.resolved", {"scenario": 0, "data": {"red": 3, "blue": 0}})
+    clubs.set_role(club=club, user=people["olga"], member_username="carol", role="organizer")
+    with pytest.raises(Forbidden):
+        submit(campaign, people["carol"], "result.resolved", {"scenario": 0, "data": {"red": 3, "blue": 0}})
+    campaign.refresh_from_db()
+    state = current_state(campaign)
+    assert state["scenarios"][0]["status"] == "disputed"
