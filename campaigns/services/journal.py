@@ -136,6 +136,7 @@ def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_vers
     acting_side = _acting_side(kind_def, viewer, side, state, campaign)
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
+    _check_taking_off(campaign, viewer, kind, data, state)
     _check_version(state, acting_side, expected_version)
     if dice and state["options"].get("dice_mode", "server") == "server":
         # Where Muster rolls the dice, a player never picks their own (issue 24).
@@ -301,6 +302,21 @@ class _Writer:
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(self.campaign, self.state, public_change=public, before=self.before,
                             added=[record for record, _ in self.pending])
+
+
+def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: dict) -> None:
+    """A neutral organizer takes a side's player off in play directly (core_events.seat_needs),
+    but one made organizer once play started may be a side's puppet (its organizer invites a
+    fresh account as organizer): they take nobody off alone, nor by a proposal that would need
+    nobody's agreement. Checked here, at submission: the journal's rule is unchanged."""
+    change = data.get("data") if kind == "proposal.made" and data.get("action") == "seat" else None
+    removing = kind == "player.removed" or (isinstance(change, dict) and change.get("kind") == "player.removed")
+    if not removing or state["status"] == "setup" or viewer.referee or viewer.playing:
+        return
+    if viewer.username in state.get("played", {}) or visibility.organizer_since_start(campaign, viewer):
+        return  # one who played is held by seat_needs already; one from before the start is neutral
+    raise Forbidden("An organizer made once play had started takes no side's player off: the referee or "
+                    "that side's player does.")
 
 
 def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campaign) -> str:
