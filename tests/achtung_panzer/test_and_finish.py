@@ -130,3 +130,21 @@ def test_the_map_steps_are_confirmed_with_the_losses(club, people, fixed_server_
     assert war.current("allied").id != "1.6066.losses" and war.current("german").id == "1.6066.losses"
     _, page = page_of(people, war, "bob")  # the other side: its losses alone
     assert "also confirms" not in page and "Your units eliminated at the table in this Refit Phase" in page
+
+
+def test_the_ec_and_an_ordinary_half_day_in_one(club, people, fixed_server_dice):
+    from tests.achtung_panzer.campaign_harness import QUIET
+
+    war = War(club, people, dice_mode="server")
+    war.by("allied", "ap.declare", {"special": "none"})
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
+                "allied_cvp": 3, "german_cvp": 31})
+    war.walk_both(until="1.618", answers={"allied": QUIET, "german": QUIET})
+    assert war.current("allied").id == "1.618"
+    alice, page = page_of(people, war)
+    assert "Record the EC; an ordinary half-day (no Armor or British, CG13)" in page
+    response = alice.post(f"/campaigns/{war.campaign.pk}/submit/", {
+        "_kind": "ap.1.618", "_side": "allied", "ec": "Moist", "_then": "1", "idempotency_key": "k4"})
+    assert response.status_code == 302
+    assert war.current("allied").id == "1.619" and war.public["special_half_day"] in (None, "none")

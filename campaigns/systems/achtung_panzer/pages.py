@@ -169,6 +169,8 @@ _FINISH = {
     "1.619": (("ap.check", {"step": "1.619"}), "Buy and finish buying: roll for my RGs"),
     "1.621": (("ap.check", {"step": "1.621"}), "Buy and finish: forfeit the rest"),
     "1.615": (("ap.1.615", {"items": []}), "Roll and finish"),
+    # Weather's EC with the CG13 declaration that follows it, in its usual answer.
+    "1.618": (("ap.declare", {"special": "none"}), "Record the EC; an ordinary half-day (no Armor or British, CG13)"),
 }
 
 
