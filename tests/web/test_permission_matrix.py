@@ -98,6 +98,8 @@ ROWS = [
     Row("POST", C + "submit/", {**members(403), "alice": 302, "olga": 302, "rita": 302},
         {"kind": "skirmish.buy", "side": "red", "count": "1"}),
     Row("GET", C + "history/", members()),
+    Row("GET", C + "scenarios/", members()),
+    Row("GET", C + "records/", members(404)),  # the test game keeps no records page (A!P!'s: tests/achtung_panzer)
     Row("POST", RED_EVENT + "undo/", red(302)),
     Row("GET", RED_EVENT + "correct/", red(200)),
     # Proposals come from those who take part: players, referee, organizers (carol only watches).
