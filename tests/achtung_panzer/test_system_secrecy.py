@@ -120,7 +120,7 @@ def _html(text: str, war) -> str:
 
 def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars, people, view_cache,
                                                                           django_capture_on_commit_callbacks):
-    """Pages (campaign page with the odds panel, history, the public CG Roster and the German
+    """Pages (campaign page with the odds panel, history, records, scenarios, the public CG Roster and the German
     sheets' print views), the API (state, odds, export) and the refusal of an Allied step."""
     from django.core.cache import cache
     from django.test import Client
@@ -141,6 +141,8 @@ def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars
         got = {
             "page": page.get(f"/campaigns/{pk}/").content.decode(),
             "history": page.get(f"/campaigns/{pk}/history/").content.decode(),
+            "records": page.get(f"/campaigns/{pk}/records/").content.decode(),
+            "scenarios": page.get(f"/campaigns/{pk}/scenarios/").content.decode(),
             "cg_roster": page.get(f"/campaigns/{pk}/sheets/cg_roster/print/").content.decode(),
             "rg_purchases": page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=german").content.decode(),
             "retained": page.get(f"/campaigns/{pk}/sheets/retained/print/?side=german").content.decode(),
@@ -157,6 +159,7 @@ def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars
         seen.append({part: _html(text, war) for part, text in got.items()})
     assert "Odds before rolling" in seen[0]["page"] and "CG Roster" in seen[0]["cg_roster"]
     assert seen[0]["allied_sheet"] in ("403", "404") and seen[0]["refusal"] != "accepted!"
+    assert "German" in seen[0]["records"] and seen[0]["scenarios"]
     for part in seen[0]:
         assert seen[0][part] == seen[1][part], part
 
