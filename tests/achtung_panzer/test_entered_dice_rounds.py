@@ -102,3 +102,18 @@ def test_a_depleted_hw_platoons_lost_weapon_waits_for_its_weapons(war):
     assert [key.rsplit("/", 2)[-2] for key in rounds[1]] == ["hw_lost"]
     i5 = next(p for p in war.side("german")["purchases"] if p["rg"] == "I5")
     assert i5["strength"] == "depleted" and i5["sw_lost"]
+
+
+def test_cpp_elr_and_weather_dice_come_together(war):
+    """After fortification removal (1.615) the CPP (1.616) and ELR (1.617) DRs, and for the Allies
+    the weather DR (1.618), are due whatever each shows: one form (before: one round each)."""
+    from .campaign_harness import QUIET
+
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
+                "allied_cvp": 3, "german_cvp": 31})
+    war.walk_both(until="1.615", answers={"allied": QUIET, "german": QUIET})
+    assert war.current("allied").id == "1.615"
+    with pytest.raises(DiceNeeded) as needed:
+        submit(war.campaign, war.people["alice"], "ap.1.615", {"items": []})
+    assert steps_of(n["key"] for n in needed.value.needs) == {"1.616", "1.617", "1.618"}

@@ -177,13 +177,16 @@ def upcoming_weather(state, side, ctx):
 
 
 STEPS = [
+    # One DR each, due whatever the dice before them show: asked with theirs (entered dice).
     Step("1.616", "CPP replenishment", "1.616", run=run_cpp, upcoming=after_new_half_day(upcoming_cpp),
+         independent_dice=True,
          help="Secret DR: won previous half-day +1, historical DRM, -1 per 30 CVP sustained, balance 1.32."),
     Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=after_new_half_day(upcoming_elr),
+         independent_dice=True,
          help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
     Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
          upcoming=after_new_half_day(upcoming_weather), auto=_weather_not_rolled, form=form_weather,
-         short="Weather and EC",
+         short="Weather and EC", independent_dice=True,
          fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
                        required=False,
                        help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
