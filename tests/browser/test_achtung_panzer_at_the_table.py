@@ -258,8 +258,8 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(phones, screenshot, cl
     assert len([seq for seq in allied if seq > table.campaign.events.get(kind="result.confirmed").seq]) == 2
     if dice_mode == "server":
         assert 0 < counts["allied"] <= 12 and 0 < counts["german"] <= 12, counts
-    else:  # the second buttons and folded "Continue"s need Muster's dice; each step that rolls asks once
-        assert counts["allied"] <= 15 and counts["german"] <= 10 and rounds["allied"] <= 6 and rounds["german"] <= 5
+    else:  # most second buttons and folded "Continue"s need Muster's dice; each step that rolls asks once
+        assert counts["allied"] <= 14 and counts["german"] <= 10 and rounds["allied"] <= 6 and rounds["german"] <= 5
     for player in players.values():
         player.open()
         player.snap("next-half-day")

@@ -163,8 +163,9 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
 
 
 # A repeatable step's last event and its end in one submission (issue 21, item 5): the second
-# button sends the step's own event, then what finishes the step. Not with dice entered from the
-# table: the dice the finish rolls (1.620 after "Done buying") are asked for on its own form.
+# button sends the step's own event, then what finishes the step. With dice entered from the table
+# only where nothing rolls after it (_ROLLS_NOTHING_AFTER): the dice the finish rolls (1.620 after
+# "Done buying") are asked for on its own form.
 _FINISH = {
     "1.619": (("ap.check", {"step": "1.619"}), "Buy and finish buying: roll for my RGs"),
     "1.621": (("ap.check", {"step": "1.621"}), "Buy and finish: forfeit the rest"),
@@ -187,8 +188,13 @@ def _server_dice(state: dict) -> bool:
     return state["options"].get("dice_mode", "server") == "server"
 
 
+# Finishes after which the steps that follow on their own roll nothing before the next decision:
+# offered with dice entered from the table too (no die to ask for on a form that is not shown).
+_ROLLS_NOTHING_AFTER = ("1.621", "1.618")
+
+
 def _and_finish(state: dict, step) -> dict:
-    if step.id not in _FINISH or not _server_dice(state):
+    if step.id not in _FINISH or not (_server_dice(state) or step.id in _ROLLS_NOTHING_AFTER):
         return {}
     then, words = _FINISH[step.id]
     return {"then": (then,), "then_button": words}
