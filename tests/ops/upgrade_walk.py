@@ -18,7 +18,9 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import sys
+from html import unescape
 from html.parser import HTMLParser
 from pathlib import Path
 
@@ -128,11 +130,20 @@ def through_the_page(campaign, username, action) -> dict:
     """Send the page's form of the to-do as drawn; follow a request for entered dice as a player would."""
     kind = action["kind"]
     browser = client(username)
-    page = browser.get(f"/campaigns/{campaign.pk}/")
+    base = f"/campaigns/{campaign.pk}/"
+    page = browser.get(base)
     assert page.status_code == 200, page.status_code
-    parser = Forms()
-    parser.feed(page.content.decode())
-    form = next((f for f in parser.forms if ("_kind", kind) in f["fields"]), None)
+    form = _form_of(page.content.decode(), kind)
+    # A long form (the end of the scenario, the result) is its own page, opened from the to-do's link;
+    # one that asks which units first is opened as a person who ticks none would.
+    for link in re.findall(r'href="([^"?]*\?do=[^"]+)"', page.content.decode()) if form is None else ():
+        url = unescape(link) if link.startswith("/") else base + unescape(link)
+        opened = browser.get(url).content.decode()
+        if form is None and 'name="_picked"' in opened and "_picked" not in url:
+            opened = browser.get(url + "&_picked=1").content.decode()
+        form = _form_of(opened, kind)
+        if form is not None:
+            break
     if form is None:
         return {"kind": kind, "status": "no form on the page"}
     before = Campaign.objects.get(pk=campaign.pk).last_seq
@@ -150,6 +161,12 @@ def through_the_page(campaign, username, action) -> dict:
     after = Campaign.objects.get(pk=campaign.pk).last_seq
     return {"kind": kind, "status": answer.status_code, "written": after - before,
             "errors": _errors(answer) if after == before else []}
+
+
+def _form_of(html: str, kind: str):
+    parser = Forms()
+    parser.feed(html)
+    return next((f for f in parser.forms if ("_kind", kind) in f["fields"]), None)
 
 
 def _count(expr: str) -> int:
