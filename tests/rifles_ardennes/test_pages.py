@@ -23,9 +23,13 @@ def test_the_campaign_page_and_history_in_words(club, people, client_for):
     page = client_for("alice").get(f"/campaigns/{squad.campaign.pk}/")
     assert page.status_code == 200
     text = visible(page.content.decode())
-    assert "Mission 02: lost after 12 of 12 game turns." in text
-    assert "Eliminated: Sgt. Braun (A), Pvt. Kurz (J) and Pvt. Roth (H)." in text
+    # Every mission's result and rolls are on the scenarios page; the campaign page keeps the last
+    # played (issue 21, item 7: it does not grow with the missions played).
+    scenarios = visible(client_for("alice").get(f"/campaigns/{squad.campaign.pk}/scenarios/").content.decode())
+    assert "Mission 02: lost after 12 of 12 game turns." in scenarios
+    assert "Eliminated: Sgt. Braun (A), Pvt. Kurz (J) and Pvt. Roth (H)." in scenarios
     assert "Casualty roll for Pvt. Kurz (J): dr 2 − 1 (mission lost) + 1 (Bull Strength) = 2 → wounded" in text
+    assert not RAW.findall(scenarios), RAW.findall(scenarios)[:5]
     assert "Pvt. Weber (D), Rifle, Veteran — fell in Mission 1: Mission 01 after 1 mission." in text
     assert "House rules were fixed when the campaign started." in text and "Propose a house rule" not in text
     assert not RAW.findall(text), RAW.findall(text)[:5]
