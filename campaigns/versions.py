@@ -447,7 +447,7 @@ def carry(records: list[Record], system, start: dict | None, check, *, at: str |
         upgraded = upgrade(records, system, start, at=at)
         return upgraded, check(upgraded.records)
     today = current(system)
-    newest = min(today[system.slug], getattr(system, "journal_version_before_versions", today[system.slug]))
+    newest = min(today[system.slug], system.journal_version_before_versions)
     core_then = min(CORE_VERSION, CORE_VERSION_BEFORE_VERSIONS)
     trials = [{CORE: core_then, system.slug: version}
               for version in range(newest, oldest(system.slug, system) - 1, -1)]
@@ -463,4 +463,4 @@ def carry(records: list[Record], system, start: dict | None, check, *, at: str |
             continue
         upgraded.detected = trial != today
         return upgraded, state
-    raise errors[-1] if trials[-1] == today else errors[0]  # today's refusal where it was tried
+    raise errors[trials.index(today)]  # today's refusal: what the file must obey now

@@ -60,7 +60,8 @@ def after_roll(ctx, side: str, values: dict, change: int) -> dict:
 
 
 def groups(values, side: str) -> dict:
-    """{group: ELR}; a state folded before v5 and kept as it was holds one number per side."""
+    """{group: ELR}. A side's ELR was one number before v5: a state of that shape (a hand-made state in
+    the step tests, a snapshot kept from before an upgrade) reads as every group at that number."""
     if isinstance(values, int):
         return {group: values for group in GROUPS[side]}
     return dict(values or {})
