@@ -143,6 +143,13 @@ def reject_todos(state: dict, viewer, asked=()) -> list[Todo]:
     return found
 
 
+def with_rejects(todos: list[Todo], state: dict, viewer) -> list[Todo]:
+    """The viewer's to-dos and a Reject (or Withdraw) for each proposal they may turn down: the
+    proposals their to-dos ask them to agree to among them (a side's last player standing in)."""
+    agreeing = {t.initial.get("proposal") for t in todos if t.kind == "proposal.approved"}
+    return [*todos, *reject_todos(state, viewer, agreeing)]
+
+
 def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None:
     """The to-do a posted form belongs to (its fixed values come from the server).
 

@@ -46,9 +46,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    # The proposals this viewer is asked to agree to (not `asked`: that is the to-do ``?do=`` names).
-    agreeing = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
-    todos = [*page_data.actions, *actions.reject_todos({"proposals": page_data.proposals}, page_data.viewer, agreeing)]
+    todos = actions.with_rejects(page_data.actions, {"proposals": page_data.proposals}, page_data.viewer)
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
@@ -249,8 +247,7 @@ def campaign_submit(request, pk: int):
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
-    agreeing = {t.initial.get("proposal") for t in page_data.actions if t.kind == "proposal.approved"}
-    todos = [*page_data.actions, *actions.reject_todos(page_data.state, viewer, agreeing)]
+    todos = actions.with_rejects(page_data.actions, page_data.state, viewer)
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
