@@ -179,7 +179,10 @@ class HouseRuleForm(forms.Form):
         if not key and self.table == "constants":
             key = cleaned.get("row") or ""
             if READING in key:  # "key=reading": a constant that is a choice between readings
-                key, cleaned["value"] = key.split(READING, 1)
+                key, reading = key.split(READING, 1)
+                if cleaned.get("value") not in (None, "", reading):
+                    self.add_error("value", "The reading picked is the value: leave this empty.")
+                cleaned["value"] = reading
             elif cleaned.get("value") in (None, ""):
                 self.add_error("value", "Give the club's value.")
         elif not key and self.table is not None:

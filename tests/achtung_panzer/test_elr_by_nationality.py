@@ -149,6 +149,10 @@ def test_the_house_rule_is_one_of_the_two_readings_and_shown_beside_the_book():
     assert (form.cleaned_data["key"], form.cleaned_data["value"]) == ("elr.roll_moves", "the main nationality only")
     label = dict(form.fields["row"].choices)["elr.roll_moves=the main nationality only"]
     assert label.endswith(": the main nationality only — book: every nationality") and "1.617" in label
+    # A value typed beside a reading is refused, not silently replaced.
+    form = HouseRuleForm({"rule_table": "constants", "row": "elr.roll_moves=the main nationality only",
+                          "value": "British only"}, system=system, table="constants")
+    assert not form.is_valid() and form.errors["value"] == ["The reading picked is the value: leave this empty."]
     # A number still needs its value.
     form = HouseRuleForm({"rule_table": "constants", "row": "elr.max", "value": ""}, system=system, table="constants")
     assert not form.is_valid() and "value" in form.errors
