@@ -53,9 +53,9 @@ def _name_leaders(state: dict, side: str, ctx, roll, entry: dict) -> None:
 
     nationality = roll.table.rsplit(".", 1)[-1]
     pend = {"nationality": nationality, "leader_kind": "infantry"}
+    named = words.names_for(state, side)
     for outcome in entry["outcomes"]:
         who = candidates(ctx, state, side, pend, outcome["outcome"])
         if outcome["outcome"] != "None":
-            named = words.names_for(state, side)
             names = ", ".join(words.unit_label(u, named) for u in who) or "no leader retained"
             outcome["outcome"] = f"{outcome['outcome']}: {names}"
