@@ -27,29 +27,30 @@ def check(system, before: dict, after: dict) -> None:
     _bounded(_open_proposals(before), _open_proposals(after), MAX_OPEN_PROPOSALS_PER_SIDE, "action",
              lambda who: f"{who} already has {MAX_OPEN_PROPOSALS_PER_SIDE} proposals waiting for an answer, "
                          f"as many as a campaign keeps open at once for one side: make another once one of "
-                         f"them is answered.")
+                         f"them is answered.", after["sides"])
     if len(after.get("proposals", {})) > len(before.get("proposals", {})):  # a proposal made: sizes change
         _bounded(_proposal_bytes(before), _proposal_bytes(after), MAX_PROPOSAL_BYTES_PER_SIDE, "data",
                  lambda who: f"With this one, {who[0].lower()}{who[1:]}'s proposals, open or answered, would "
                              f"hold more than {MAX_PROPOSAL_BYTES_PER_SIDE // 1024} KB, as much as a campaign keeps "
-                             f"for one side: make it shorter.")
+                             f"for one side: make it shorter.", after["sides"])
     _bounded(_notes(before), _notes(after), MAX_NOTES_PER_SCENARIO_PER_SIDE, "text",
              lambda who: f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
-                         f"as a campaign keeps per side and scenario: add to one of them instead.")
+                         f"as a campaign keeps per side and scenario: add to one of them instead.", after["sides"])
     limit = getattr(system, "max_units_per_side", MAX_UNITS_PER_SIDE)
     _bounded(_units(system, before), _units(system, after), limit, "units",
-             lambda who: f"A side's record holds at most {limit} units; {who} would have more.")
+             lambda who: f"A side's record holds at most {limit} units; {who} would have more.", after["sides"])
 
 
-def _bounded(before: Counter, after: Counter, limit: int, field: str, message) -> None:
+def _bounded(before: Counter, after: Counter, limit: int, field: str, message, sides: dict) -> None:
     for key, count in after.items():
         if count > limit and count > before.get(key, 0):
-            raise DomainError(field, message(_who(key)))
+            raise DomainError(field, message(_who(key, sides)))
 
 
-def _who(key) -> str:
+def _who(key, sides: dict) -> str:
+    """The side a count is of, by its name (never its key)."""
     side = key[0] if isinstance(key, tuple) else key
-    return f"The {side} side" if side else "The referee's and organizers' side"
+    return f"The {sides.get(side, {}).get('name', side)} side" if side else "The referee's and organizers' side"
 
 
 def _open_proposals(state: dict) -> Counter:

@@ -28,7 +28,7 @@ def test_a_side_keeps_at_most_five_proposals_open_at_once(skirmish, people):
     with pytest.raises(DomainError) as refused:
         propose_export(skirmish, people["olga"], "one more")  # olga plays red too: red's count
     assert refused.value.field == "action"
-    assert "The red side already has 5 proposals waiting for an answer" in refused.value.message
+    assert "The Red side already has 5 proposals waiting for an answer" in refused.value.message  # its name, not its key
     assert len(pending(skirmish, "red")) == 5
     propose_export(skirmish, people["bob"], "blue's own")  # the other side is not held up
     # One answered (blue approves it): red may propose again.
