@@ -36,8 +36,13 @@ _CONFIRMING = ("result.confirmed", "result.resolved")
 
 def system_panel(slug: str):
     """A game system's own panel (templates/systems/<slug>/panel.html), if it has one."""
+    return _system_template(slug, "panel.html")
+
+
+def _system_template(slug: str, name: str):
+    """A game system's own template (templates/systems/<slug>/<name>), or None."""
     try:
-        return select_template([f"systems/{slug}/panel.html"])
+        return select_template([f"systems/{slug}/{name}"])
     except TemplateDoesNotExist:
         return None
 
@@ -440,10 +445,9 @@ def campaign_records(request, pk: int):
     campaign page shows their summary and links here, so it does not grow with the campaign."""
     campaign, viewer = selectors.campaign_for(request.user, pk)
     system = get_system(campaign.system)
-    try:
-        template = select_template([f"systems/{campaign.system}/records.html"])
-    except TemplateDoesNotExist:
-        raise Http404("This game keeps no records page.") from None
+    template = _system_template(campaign.system, "records.html")
+    if template is None:
+        raise Http404("This game keeps no records page.")
     state = selectors.campaign_page(campaign, viewer).state
     return HttpResponse(template.render({"campaign": campaign, "club": campaign.club, "viewer": viewer,
                                          "state": state, "panel": system.panel_context(state)}, request))

@@ -17,6 +17,8 @@ from __future__ import annotations
 
 import copy
 
+from django.utils.text import capfirst
+
 from campaigns.records import Record
 
 from .ledger import public
@@ -86,10 +88,11 @@ def waiting_text(system, state: dict) -> str | None:
     if waiting is None:
         return None
     book = system.book
+    what = capfirst(waiting["what"])
     if state["scenarios"][state["current"]]["status"] == "disputed":
-        return (f"{waiting['what'][0].upper()}{waiting['what'][1:]} is disputed: the referee (or an organizer who "
+        return (f"{what} is disputed: the referee (or an organizer who "
                 f"plays no side) settles it before play goes on.")
-    return (f"{waiting['what'][0].upper()}{waiting['what'][1:]} waits for the "
+    return (f"{what} waits for the "
             f"{book.side_name(book.other(waiting['side']))}'s confirmation (or the referee's) before play goes on.")
 
 
