@@ -238,14 +238,21 @@ def retry_job(user, job_id) -> PrintJob:
     return job
 
 
+def _abandoned(now) -> Q:
+    """A running job whose worker is gone, as is_stale reads it: past its lease, or no heartbeat
+    (none yet: since it started) for HEARTBEAT_STALE."""
+    silent = now - heartbeat.HEARTBEAT_STALE
+    return (Q(lease_until__lt=now) | Q(heartbeat_at__lt=silent)
+            | Q(heartbeat_at__isnull=True, started_at__lt=silent))
+
+
 def _requeue(job: PrintJob, keep_attempts: bool = False) -> bool:
     """Back in the queue, if it still is as found: failed, stale (is_stale), or queued with its task
     lost (the caller read the broker: nothing changed since `job` was read). A person asking starts
     the count of attempts again; the sweep keeps it (`keep_attempts`), so that a sheet that kills
     its worker every time still ends failed after MAX_ATTEMPTS."""
     now = timezone.now()
-    stale = (Q(status=PrintJob.FAILED) | Q(status=PrintJob.RUNNING, lease_until__lt=now)
-             | Q(status=PrintJob.RUNNING, heartbeat_at__lt=now - heartbeat.HEARTBEAT_STALE)
+    stale = (Q(status=PrintJob.FAILED) | Q(status=PrintJob.RUNNING) & _abandoned(now)
              | Q(status=PrintJob.QUEUED, queued_at__lt=now - STALE_QUEUED_AFTER)
              | Q(status=PrintJob.QUEUED, task_id="", queued_at__lt=now - QUEUED_BOUND))
     unchanged = Q(status=PrintJob.QUEUED, task_id=job.task_id, queued_at=job.queued_at,
@@ -265,8 +272,7 @@ def sweep(limit: int = 200) -> int:
     whose task the broker no longer holds. A broker that cannot be read leaves queued jobs be."""
     now = timezone.now()
     requeued = 0
-    abandoned = PrintJob.objects.filter(status=PrintJob.RUNNING).filter(
-        Q(lease_until__lt=now) | Q(heartbeat_at__lt=now - heartbeat.HEARTBEAT_STALE))
+    abandoned = PrintJob.objects.filter(status=PrintJob.RUNNING).filter(_abandoned(now))
     for job in abandoned.order_by("started_at")[:limit]:
         if _requeue(job, keep_attempts=True):
             logger.warning("Print job %s lost its task while rendering (no heartbeat): queued again", job.pk)

@@ -52,6 +52,25 @@ def test_a_running_job_without_heartbeat_is_stale_within_seconds_not_minutes(ski
 
 
 @pytest.mark.django_db
+def test_a_running_job_that_never_beat_is_retried_and_swept_as_it_is_called_stale(
+        skirmish, people, monkeypatch, django_capture_on_commit_callbacks):
+    # Claimed with no heartbeat written (a worker of an earlier release): is_stale reads its start.
+    job = _running_since(_queued(skirmish, people, monkeypatch), 60)
+    PrintJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
+    job.refresh_from_db()
+    assert services.is_stale(job)
+    sent = []
+    monkeypatch.setattr(services, "enqueue", lambda job_id: sent.append(job_id))
+    with django_capture_on_commit_callbacks(execute=True):
+        retried = services.retry_job(people["alice"], job.pk)  # offered, so it must move
+    assert retried.status == PrintJob.QUEUED and sent == [job.pk]
+    _running_since(job, 60)
+    PrintJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert services.sweep() == 1
+
+
+@pytest.mark.django_db
 def test_the_sweep_queues_a_job_whose_worker_died_again_and_keeps_its_attempts(skirmish, people, monkeypatch,
                                                                                 django_capture_on_commit_callbacks):
     job = _queued(skirmish, people, monkeypatch)
