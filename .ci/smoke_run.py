@@ -31,7 +31,9 @@ def fail(message: str) -> None:
     sys.exit(1)
 
 
-def fetch(path: str, data: bytes | None = None, headers: dict | None = None) -> tuple[int, str, str]:
+def fetch(
+    path: str, data: bytes | None = None, headers: dict | None = None
+) -> tuple[int, str, str]:
     request = urllib.request.Request(BASE + path, data=data, headers=headers or {})
     try:
         with opener.open(request, timeout=60) as response:
@@ -62,11 +64,14 @@ if status != 200 or "/accounts/login/" not in url:
 token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', body)
 if not token:
     fail("the login page has no form")
-form = urllib.parse.urlencode({"csrfmiddlewaretoken": token.group(1), "username": "demo-alice",
-                               "password": "muster-demo"}).encode()
+form = urllib.parse.urlencode(
+    {"csrfmiddlewaretoken": token.group(1), "username": "demo-alice", "password": "muster-demo"}
+).encode()
 status, url, body = fetch("/accounts/login/", form, {"Referer": BASE + "/accounts/login/"})
 if status != 200 or "Demo Club" not in body:
-    fail(f"demo-alice could not log in over plain HTTP ({status} at {url}): the demo or the cookies are wrong")
+    fail(
+        f"demo-alice could not log in over plain HTTP ({status} at {url}): the demo or the cookies are wrong"
+    )
 
 status, _, css = fetch("/static/css/muster.css")
 if status != 200 or "{" not in css:
@@ -74,13 +79,16 @@ if status != 200 or "{" not in css:
 
 status, _, body = fetch("/no-such-page/")
 if status != 404 or "There is nothing here" not in body:
-    fail(f"a missing page should get the friendly 404 page, got {status}"
-         + (" with Django's technical page (DEBUG on?)" if "Using the URLconf" in body else ""))
+    fail(
+        f"a missing page should get the friendly 404 page, got {status}"
+        + (" with Django's technical page (DEBUG on?)" if "Using the URLconf" in body else "")
+    )
 no_leaks("the 404 page", body)
 
 for name, payload in [("broken JSON", b"{bad"), ("deep JSON", b"[" * 5000 + b"]" * 5000)]:
-    anonymous = urllib.request.Request(BASE + "/api/v1/auth/token/", data=payload,
-                                       headers={"Content-Type": "application/json"})
+    anonymous = urllib.request.Request(
+        BASE + "/api/v1/auth/token/", data=payload, headers={"Content-Type": "application/json"}
+    )
     try:
         body = urllib.request.urlopen(anonymous, timeout=60).read().decode(errors="replace")
     except urllib.error.HTTPError as error:
@@ -109,7 +117,10 @@ _, campaigns = api("/api/v1/campaigns/", token=token)
 campaign = campaigns["results"][0]["id"]
 _, choices = api(f"/api/v1/campaigns/{campaign}/sheets/", token=token)
 choice = next((c for c in choices if c["audience"] == "public"), choices[0])
-wanted = {"sheet": choice["slug"], **({"side": choice["sides"][0]} if choice["audience"] == "side" else {})}
+wanted = {
+    "sheet": choice["slug"],
+    **({"side": choice["sides"][0]} if choice["audience"] == "side" else {}),
+}
 status, job = api(f"/api/v1/campaigns/{campaign}/sheets/", wanted, token=token)
 if status not in (200, 201):
     fail(f"asking for a sheet failed ({status}): {job}")
@@ -120,8 +131,9 @@ for _ in range(120):  # tasks run inline here: done at once, unless it failed
     _, job = api(f"/api/v1/jobs/{job['id']}/", token=token)
 if job["status"] != "done":
     fail(f"the sheet was not printed: {job}")
-pdf = urllib.request.urlopen(urllib.request.Request(job["file_url"], headers={"Authorization": f"Token {token}"}),
-                             timeout=60).read()
+pdf = urllib.request.urlopen(
+    urllib.request.Request(job["file_url"], headers={"Authorization": f"Token {token}"}), timeout=60
+).read()
 if not pdf.startswith(b"%PDF"):
     fail("the printed sheet is no PDF")
 

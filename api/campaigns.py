@@ -17,7 +17,12 @@ from .clubs import ClubRefSerializer
 from .common import CampaignScoped, cached_json, valid_input
 from .filters import CampaignFilter
 from .openapi import errors
-from .serializers import SubmissionOutputSerializer, ViewerSerializer, submission_output, username_field
+from .serializers import (
+    SubmissionOutputSerializer,
+    ViewerSerializer,
+    submission_output,
+    username_field,
+)
 
 # --- serializers ------------------------------------------------------------------------------
 
@@ -34,8 +39,20 @@ class CampaignSummarySerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
 
 
-_SUMMARY_COLUMNS = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
-                    "created_by__username", "created_at")
+_SUMMARY_COLUMNS = (
+    "id",
+    "name",
+    "club__slug",
+    "club__name",
+    "system",
+    "variant",
+    "status",
+    "referee__username",
+    "created_by__username",
+    "created_at",
+)
+
+
 def summaries(rows) -> list[dict]:
     """CampaignSummarySerializer's output, from rows of _SUMMARY_COLUMNS: the same dates, each
     written once per process and time zone (a campaign's creation never moves; DRF's formatting
@@ -43,10 +60,20 @@ def summaries(rows) -> list[dict]:
     from django.utils import timezone
 
     zone = timezone.get_current_timezone()
-    return [{"id": row["id"], "name": row["name"], "club": {"slug": row["club__slug"], "name": row["club__name"]},
-             "system": row["system"], "variant": row["variant"], "status": row["status"],
-             "referee": row["referee__username"], "created_by": row["created_by__username"],
-             "created_at": _written(row["created_at"], zone)} for row in rows]
+    return [
+        {
+            "id": row["id"],
+            "name": row["name"],
+            "club": {"slug": row["club__slug"], "name": row["club__name"]},
+            "system": row["system"],
+            "variant": row["variant"],
+            "status": row["status"],
+            "referee": row["referee__username"],
+            "created_by": row["created_by__username"],
+            "created_at": _written(row["created_at"], zone),
+        }
+        for row in rows
+    ]
 
 
 @lru_cache(maxsize=4096)
@@ -57,7 +84,9 @@ def _written(when, zone) -> str:
 class SideOutputSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
-    players = serializers.ListField(child=serializers.CharField(), help_text="Usernames (team play: several).")
+    players = serializers.ListField(
+        child=serializers.CharField(), help_text="Usernames (team play: several)."
+    )
 
 
 class ScenarioOutputSerializer(serializers.Serializer):
@@ -89,7 +118,9 @@ class CampaignCreateInputSerializer(serializers.Serializer):
     system = serializers.CharField(max_length=40)
     variant = serializers.CharField(max_length=40)
     name = serializers.CharField(max_length=120)
-    options = serializers.DictField(required=False, default=dict, help_text="The system's option fields.")
+    options = serializers.DictField(
+        required=False, default=dict, help_text="The system's option fields."
+    )
 
 
 class RosterEntryOutputSerializer(serializers.Serializer):
@@ -122,24 +153,38 @@ def detail_representation(campaign) -> str:
     journal (club, people's names) is part of it."""
     import hashlib
 
-    row = (campaign.club.slug, campaign.club.name, campaign.created_by.username,
-           campaign.referee.username if campaign.referee else None)
+    row = (
+        campaign.club.slug,
+        campaign.club.name,
+        campaign.created_by.username,
+        campaign.referee.username if campaign.referee else None,
+    )
     return "api.detail:" + hashlib.sha256(repr(row).encode()).hexdigest()[:16]
 
 
 def campaign_detail(campaign, page) -> dict:
     system = get_system(campaign.system)
-    return CampaignDetailSerializer({
-        "id": campaign.id, "name": campaign.name, "club": campaign.club, "system": campaign.system,
-        "variant": campaign.variant, "status": campaign.status, "referee": campaign.referee,
-        "created_by": campaign.created_by, "created_at": campaign.created_at,
-        "system_name": system.name, "variant_name": system.variant(campaign.variant).name,
-        "winner": page.state["winner"], "finish_reason": page.state["finish_reason"],
-        "sides": [{"slug": slug, **side} for slug, side in page.state["sides"].items()],
-        "scenarios": list(campaign.scenarios.all()),
-        "standings": page.standings,
-        "viewer": page.viewer,
-    }).data
+    return CampaignDetailSerializer(
+        {
+            "id": campaign.id,
+            "name": campaign.name,
+            "club": campaign.club,
+            "system": campaign.system,
+            "variant": campaign.variant,
+            "status": campaign.status,
+            "referee": campaign.referee,
+            "created_by": campaign.created_by,
+            "created_at": campaign.created_at,
+            "system_name": system.name,
+            "variant_name": system.variant(campaign.variant).name,
+            "winner": page.state["winner"],
+            "finish_reason": page.state["finish_reason"],
+            "sides": [{"slug": slug, **side} for slug, side in page.state["sides"].items()],
+            "scenarios": list(campaign.scenarios.all()),
+            "standings": page.standings,
+            "viewer": page.viewer,
+        }
+    ).data
 
 
 # --- views -----------------------------------------------------------------------------------
@@ -151,12 +196,20 @@ class CampaignListCreateApi(generics.ListAPIView):
     filterset_class = CampaignFilter
 
     def get_serializer_class(self):  # the browsable API's form
-        return CampaignCreateInputSerializer if self.request.method == "POST" else CampaignSummarySerializer
+        return (
+            CampaignCreateInputSerializer
+            if self.request.method == "POST"
+            else CampaignSummarySerializer
+        )
 
     def get_queryset(self):
         # Newest first by creation: ordering by last activity would let the other
         # side watch a campaign move when a side makes a secret step.
-        return visibility.campaigns_for(self.request.user).select_related("created_by").order_by("-created_at", "-id")
+        return (
+            visibility.campaigns_for(self.request.user)
+            .select_related("created_by")
+            .order_by("-created_at", "-id")
+        )
 
     @extend_schema(operation_id="campaigns_list", summary="Campaigns of my clubs")
     def get(self, request, *args, **kwargs):
@@ -164,11 +217,14 @@ class CampaignListCreateApi(generics.ListAPIView):
 
     def list(self, request, *args, **kwargs):
         # Only the columns a summary shows, as plain rows: no model instances, no snapshots.
-        rows = self.paginate_queryset(self.filter_queryset(self.get_queryset()).values(*_SUMMARY_COLUMNS))
+        rows = self.paginate_queryset(
+            self.filter_queryset(self.get_queryset()).values(*_SUMMARY_COLUMNS)
+        )
         return self.get_paginated_response(summaries(rows))
 
     @extend_schema(
-        operation_id="campaigns_create", request=CampaignCreateInputSerializer,
+        operation_id="campaigns_create",
+        request=CampaignCreateInputSerializer,
         responses={201: CampaignDetailSerializer, **errors(400, 403, 404)},
         summary="Start a campaign (club organizer)",
     )
@@ -176,7 +232,11 @@ class CampaignListCreateApi(generics.ListAPIView):
         data = valid_input(CampaignCreateInputSerializer, request)
         club = visibility.get_club_for(request.user, data["club"])
         campaign = campaign_services.create_campaign(
-            club=club, user=request.user, system=data["system"], variant=data["variant"], name=data["name"],
+            club=club,
+            user=request.user,
+            system=data["system"],
+            variant=data["variant"],
+            name=data["name"],
             options=data["options"],
         )
         campaign, viewer = selectors.campaign_for(request.user, campaign.pk)
@@ -195,8 +255,13 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
-        return cached_json(request, campaign, viewer, detail_representation(campaign),
-                           lambda: campaign_detail(campaign, selectors.campaign_page(campaign, viewer)))
+        return cached_json(
+            request,
+            campaign,
+            viewer,
+            detail_representation(campaign),
+            lambda: campaign_detail(campaign, selectors.campaign_page(campaign, viewer)),
+        )
 
 
 @extend_schema(tags=["campaigns"])
@@ -211,7 +276,8 @@ class ScenarioListApi(CampaignScoped, generics.ListAPIView):
         return campaign.scenarios.order_by("index")
 
     @extend_schema(
-        operation_id="campaigns_scenarios_list", responses={200: ScenarioOutputSerializer(many=True), **errors(404)},
+        operation_id="campaigns_scenarios_list",
+        responses={200: ScenarioOutputSerializer(many=True), **errors(404)},
         summary="The scenarios, in order",
     )
     def get(self, request, *args, **kwargs):
@@ -237,8 +303,15 @@ class RosterApi(CampaignScoped, generics.ListAPIView):
     def get(self, request, *args, **kwargs):
         campaign, viewer = self.campaign_and_viewer()
         # Every entry the viewer's audience may read, serialised once per position; pages of it.
-        rows = viewcache.cached(campaign, viewer, "api.roster", lambda: [
-            dict(row) for row in RosterEntryOutputSerializer(self.get_queryset(), many=True).data])
+        rows = viewcache.cached(
+            campaign,
+            viewer,
+            "api.roster",
+            lambda: [
+                dict(row)
+                for row in RosterEntryOutputSerializer(self.get_queryset(), many=True).data
+            ],
+        )
         return self.get_paginated_response(self.paginate_queryset(rows))
 
 
@@ -248,7 +321,8 @@ class PlayerAssignApi(CampaignScoped, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="campaigns_players_assign",
-        request=PlayerInputSerializer, responses={201: SubmissionOutputSerializer, **errors(400, 403, 404)},
+        request=PlayerInputSerializer,
+        responses={201: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Put a club member on a side (organizer)",
     )
     def post(self, request, campaign_id):
@@ -257,7 +331,9 @@ class PlayerAssignApi(CampaignScoped, generics.GenericAPIView):
         submission = campaign_services.assign_player(
             campaign, request.user, side=data["side"], username=data["username"]
         )
-        return Response(submission_output(campaign, request.user, submission), status=status.HTTP_201_CREATED)
+        return Response(
+            submission_output(campaign, request.user, submission), status=status.HTTP_201_CREATED
+        )
 
 
 @extend_schema(tags=["campaigns"])
@@ -266,7 +342,8 @@ class PlayerRemoveApi(CampaignScoped, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="campaigns_players_remove",
-        request=PlayerInputSerializer, responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
+        request=PlayerInputSerializer,
+        responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Take a player off a side (organizer)",
     )
     def post(self, request, campaign_id):
@@ -284,7 +361,8 @@ class PlayerReplaceApi(CampaignScoped, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="campaigns_players_replace",
-        request=ReplacePlayerInputSerializer, responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
+        request=ReplacePlayerInputSerializer,
+        responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Replace a player, also in a running campaign (organizer)",
     )
     def post(self, request, campaign_id):
@@ -302,11 +380,14 @@ class RefereeApi(CampaignScoped, generics.GenericAPIView):
 
     @extend_schema(
         operation_id="campaigns_referee_set",
-        request=RefereeInputSerializer, responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
+        request=RefereeInputSerializer,
+        responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Name the referee, or none (organizer)",
     )
     def post(self, request, campaign_id):
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(RefereeInputSerializer, request)
-        submission = campaign_services.assign_referee(campaign, request.user, username=data["username"])
+        submission = campaign_services.assign_referee(
+            campaign, request.user, username=data["username"]
+        )
         return Response(submission_output(campaign, request.user, submission))

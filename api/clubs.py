@@ -24,7 +24,9 @@ class ClubOutputSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     created_at = serializers.DateTimeField()
-    role = serializers.ChoiceField(Membership.ROLES, source="my_role", help_text="Your role in the club.")
+    role = serializers.ChoiceField(
+        Membership.ROLES, source="my_role", help_text="Your role in the club."
+    )
 
 
 class ClubCreateInputSerializer(serializers.Serializer):
@@ -51,7 +53,9 @@ class RoleInputSerializer(serializers.Serializer):
 
 
 class HandOverInputSerializer(serializers.Serializer):
-    username = serializers.CharField(max_length=150, help_text="The member who becomes organizer; you step down.")
+    username = serializers.CharField(
+        max_length=150, help_text="The member who becomes organizer; you step down."
+    )
 
 
 class InvitationOutputSerializer(serializers.Serializer):
@@ -62,7 +66,9 @@ class InvitationOutputSerializer(serializers.Serializer):
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
     expires_at = serializers.DateTimeField()
-    accepted_by = serializers.CharField(source="accepted_by.username", allow_null=True, default=None)
+    accepted_by = serializers.CharField(
+        source="accepted_by.username", allow_null=True, default=None
+    )
     accepted_at = serializers.DateTimeField(allow_null=True)
     revoked = serializers.BooleanField()
     usable = serializers.BooleanField()
@@ -70,12 +76,18 @@ class InvitationOutputSerializer(serializers.Serializer):
 
 class InvitationCreateInputSerializer(serializers.Serializer):
     role = serializers.ChoiceField(Membership.ROLES, default=Membership.PLAYER)
-    email = serializers.EmailField(required=False, allow_blank=True,
-                                   help_text="Optional: the invitation is e-mailed to this address.")
+    email = serializers.EmailField(
+        required=False,
+        allow_blank=True,
+        help_text="Optional: the invitation is e-mailed to this address.",
+    )
 
 
-INVITATIONS_429 = OpenApiResponse(DetailSerializer, description="You created as many invitations in the last hour "
-                                                                "as an organizer may: wait (`Retry-After`).")
+INVITATIONS_429 = OpenApiResponse(
+    DetailSerializer,
+    description="You created as many invitations in the last hour "
+    "as an organizer may: wait (`Retry-After`).",
+)
 
 
 class InvitationAcceptInputSerializer(serializers.Serializer):
@@ -107,14 +119,18 @@ class ClubListCreateApi(generics.GenericAPIView):
     def get_queryset(self):
         return _clubs_with_role(self.request.user).order_by("name", "pk")
 
-    @extend_schema(operation_id="clubs_list", responses=ClubOutputSerializer(many=True), summary="My clubs")
+    @extend_schema(
+        operation_id="clubs_list", responses=ClubOutputSerializer(many=True), summary="My clubs"
+    )
     def get(self, request):
         page = self.paginate_queryset(self.get_queryset())
         return self.get_paginated_response(ClubOutputSerializer(page, many=True).data)
 
     @extend_schema(
-        operation_id="clubs_create", request=ClubCreateInputSerializer,
-        responses={201: ClubOutputSerializer, **errors(400)}, summary="Found a club (you become its organizer)",
+        operation_id="clubs_create",
+        request=ClubCreateInputSerializer,
+        responses={201: ClubOutputSerializer, **errors(400)},
+        summary="Found a club (you become its organizer)",
     )
     def post(self, request):
         data = valid_input(ClubCreateInputSerializer, request)
@@ -127,7 +143,11 @@ class ClubListCreateApi(generics.GenericAPIView):
 class ClubDetailApi(generics.GenericAPIView):
     serializer_class = ClubOutputSerializer
 
-    @extend_schema(operation_id="clubs_retrieve", responses={200: ClubOutputSerializer, **errors(404)}, summary="Club")
+    @extend_schema(
+        operation_id="clubs_retrieve",
+        responses={200: ClubOutputSerializer, **errors(404)},
+        summary="Club",
+    )
     def get(self, request, slug):
         return Response(ClubOutputSerializer(_club(request, slug)).data)
 
@@ -144,7 +164,8 @@ class MemberListApi(generics.ListAPIView):
         return club.memberships.select_related("user").order_by("user__username")
 
     @extend_schema(
-        operation_id="clubs_members_list", responses={200: MemberOutputSerializer(many=True), **errors(404)},
+        operation_id="clubs_members_list",
+        responses={200: MemberOutputSerializer(many=True), **errors(404)},
         summary="A club's members",
     )
     def get(self, request, *args, **kwargs):
@@ -157,13 +178,16 @@ class MemberRoleApi(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="clubs_members_set_role",
-        request=RoleInputSerializer, responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
+        request=RoleInputSerializer,
+        responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
         summary="Set a member's role (organizer)",
     )
     def post(self, request, slug, username):
         club = _club(request, slug)
         data = valid_input(RoleInputSerializer, request)
-        membership = club_services.set_role(club=club, user=request.user, member_username=username, role=data["role"])
+        membership = club_services.set_role(
+            club=club, user=request.user, member_username=username, role=data["role"]
+        )
         return Response(MemberOutputSerializer(membership).data)
 
 
@@ -173,13 +197,16 @@ class HandOverApi(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="clubs_hand_over",
-        request=HandOverInputSerializer, responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
+        request=HandOverInputSerializer,
+        responses={200: MemberOutputSerializer, **errors(400, 403, 404)},
         summary="Hand the organizer role to another member (organizer)",
     )
     def post(self, request, slug):
         club = _club(request, slug)
         data = valid_input(HandOverInputSerializer, request)
-        membership = club_services.hand_over_organizer(club=club, user=request.user, to_username=data["username"])
+        membership = club_services.hand_over_organizer(
+            club=club, user=request.user, to_username=data["username"]
+        )
         return Response(MemberOutputSerializer(membership).data)
 
 
@@ -189,11 +216,17 @@ class InvitationListCreateApi(generics.GenericAPIView):
     filter_backends: list = []
 
     def get_serializer_class(self):  # the browsable API's form
-        return InvitationCreateInputSerializer if self.request.method == "POST" else InvitationOutputSerializer
+        return (
+            InvitationCreateInputSerializer
+            if self.request.method == "POST"
+            else InvitationOutputSerializer
+        )
 
     def get_queryset(self):
         club = visibility.get_club_for(self.request.user, self.kwargs["slug"])
-        return selectors.club_invitations(user=self.request.user, club=club).order_by("-created_at", "-pk")
+        return selectors.club_invitations(user=self.request.user, club=club).order_by(
+            "-created_at", "-pk"
+        )
 
     @extend_schema(
         operation_id="clubs_invitations_list",
@@ -205,18 +238,20 @@ class InvitationListCreateApi(generics.GenericAPIView):
         return self.get_paginated_response(InvitationOutputSerializer(page, many=True).data)
 
     @extend_schema(
-        operation_id="clubs_invitations_create", request=InvitationCreateInputSerializer,
+        operation_id="clubs_invitations_create",
+        request=InvitationCreateInputSerializer,
         responses={201: InvitationOutputSerializer, **errors(400, 403, 404), 429: INVITATIONS_429},
         summary="Invite someone (organizer)",
         description="With an `email`, the invitation is e-mailed to it (a background task). An organizer creates "
-                    "at most `INVITATIONS_PER_HOUR` invitations an hour (20 unless the site says otherwise): "
-                    "beyond it, 429 with the limit and the minutes to wait (`Retry-After`).",
+        "at most `INVITATIONS_PER_HOUR` invitations an hour (20 unless the site says otherwise): "
+        "beyond it, 429 with the limit and the minutes to wait (`Retry-After`).",
     )
     def post(self, request, slug):
         club = _club(request, slug)
         data = valid_input(InvitationCreateInputSerializer, request)
-        invitation = club_services.invite(club=club, user=request.user, role=data["role"],
-                                         email=data.get("email", ""))
+        invitation = club_services.invite(
+            club=club, user=request.user, role=data["role"], email=data.get("email", "")
+        )
         return Response(InvitationOutputSerializer(invitation).data, status=status.HTTP_201_CREATED)
 
 
@@ -226,12 +261,17 @@ class InvitationRevokeApi(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="clubs_invitations_revoke",
-        request=None, responses={200: InvitationOutputSerializer, **errors(403, 404)},
+        request=None,
+        responses={200: InvitationOutputSerializer, **errors(403, 404)},
         summary="Revoke an invitation (organizer)",
     )
     def post(self, request, slug, invitation_id):
         club = _club(request, slug)
-        invitation = selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
+        invitation = (
+            selectors.club_invitations(user=request.user, club=club)
+            .filter(pk=invitation_id)
+            .first()
+        )
         if invitation is None:
             raise NotFound("invitation")
         club_services.revoke_invitation(invitation=invitation, user=request.user)
@@ -244,7 +284,8 @@ class InvitationAcceptApi(generics.GenericAPIView):
 
     @extend_schema(
         operation_id="invitations_accept",
-        request=InvitationAcceptInputSerializer, responses={200: MembershipOutputSerializer, **errors(400, 404)},
+        request=InvitationAcceptInputSerializer,
+        responses={200: MembershipOutputSerializer, **errors(400, 404)},
         summary="Join a club with an invitation code",
     )
     def post(self, request):

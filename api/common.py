@@ -25,7 +25,9 @@ class CampaignScoped:
 
     def campaign_and_viewer(self):
         if not hasattr(self, "_campaign_and_viewer"):
-            self._campaign_and_viewer = selectors.campaign_for(self.request.user, self.kwargs["campaign_id"])
+            self._campaign_and_viewer = selectors.campaign_for(
+                self.request.user, self.kwargs["campaign_id"]
+            )
         return self._campaign_and_viewer
 
 
@@ -34,7 +36,12 @@ def cached_json(request, campaign, viewer, representation: str, build):
     the data, encoded once; later requests of the audience are served the bytes. The browsable
     API (asked for HTML) gets the same data as an ordinary Response."""
     # Through the renderer, so what orjson refuses (keys that are not text) falls back as in any answer.
-    body = viewcache.cached(campaign, viewer, representation, lambda: JSONRenderer().render(build()))
-    if getattr(request, "accepted_renderer", None) is not None and request.accepted_renderer.format != "json":
+    body = viewcache.cached(
+        campaign, viewer, representation, lambda: JSONRenderer().render(build())
+    )
+    if (
+        getattr(request, "accepted_renderer", None) is not None
+        and request.accepted_renderer.format != "json"
+    ):
         return Response(orjson.loads(body))
     return HttpResponse(body, content_type="application/json")

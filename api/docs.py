@@ -23,7 +23,10 @@ class AnswersInJson:
 
     @staticmethod
     def _in_json(request):
-        request.accepted_renderer, request.accepted_media_type = JSONRenderer(), JSONRenderer.media_type
+        request.accepted_renderer, request.accepted_media_type = (
+            JSONRenderer(),
+            JSONRenderer.media_type,
+        )
 
 
 class SwaggerDocsView(AnswersInJson, SpectacularSwaggerView):
@@ -33,7 +36,9 @@ class SwaggerDocsView(AnswersInJson, SpectacularSwaggerView):
     def get(self, request, *args, **kwargs):
         response = super().get(request, *args, **kwargs)
         # Swagger UI would otherwise fetch a validity badge from validator.swagger.io.
-        response.data["settings"] = self._dump({**spectacular_settings.SWAGGER_UI_SETTINGS, "validatorUrl": None})
+        response.data["settings"] = self._dump(
+            {**spectacular_settings.SWAGGER_UI_SETTINGS, "validatorUrl": None}
+        )
         return response
 
 

@@ -19,13 +19,17 @@ from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFo
 from muster.connection_loss import DATABASE_ERRORS, drop_connection
 
 logger = logging.getLogger(__name__)
-DATABASE_AWAY = ("The database was away for a moment. Send the request again; with the same "
-                 "idempotency key a submission is never written twice.")
+DATABASE_AWAY = (
+    "The database was away for a moment. Send the request again; with the same "
+    "idempotency key a submission is never written twice."
+)
 
 
 def exception_handler(exc, context):
     if isinstance(exc, DiceNeeded):
-        return Response({**exc.as_dict(), "dice_needed": exc.needs}, status=status.HTTP_400_BAD_REQUEST)
+        return Response(
+            {**exc.as_dict(), "dice_needed": exc.needs}, status=status.HTTP_400_BAD_REQUEST
+        )
     if isinstance(exc, DomainError):
         return Response(exc.as_dict(), status=status.HTTP_400_BAD_REQUEST)
     if isinstance(exc, NotFound):
@@ -33,17 +37,24 @@ def exception_handler(exc, context):
     if isinstance(exc, Forbidden):
         return Response({"detail": exc.message}, status=status.HTTP_403_FORBIDDEN)
     if isinstance(exc, TooMany):
-        return Response({"detail": exc.message}, status=status.HTTP_429_TOO_MANY_REQUESTS,
-                        headers={"Retry-After": str(exc.retry_after)})
+        return Response(
+            {"detail": exc.message},
+            status=status.HTTP_429_TOO_MANY_REQUESTS,
+            headers={"Retry-After": str(exc.retry_after)},
+        )
     if isinstance(exc, Conflict):
         return Response(
-            {"detail": exc.message, "current_version": exc.current_version}, status=status.HTTP_409_CONFLICT
+            {"detail": exc.message, "current_version": exc.current_version},
+            status=status.HTTP_409_CONFLICT,
         )
     if isinstance(exc, DATABASE_ERRORS):  # a lost connection: the next request gets a fresh one
         logger.warning("The database was away for %s: %s", context["request"].path, exc)
         drop_connection()
-        return Response({"detail": DATABASE_AWAY}, status=status.HTTP_503_SERVICE_UNAVAILABLE,
-                        headers={"Retry-After": "2"})
+        return Response(
+            {"detail": DATABASE_AWAY},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "2"},
+        )
     if isinstance(exc, exceptions.ParseError):
         return Response({"body": [str(exc.detail)]}, status=status.HTTP_400_BAD_REQUEST)
     response = drf_handler(exc, context)
@@ -57,7 +68,11 @@ def field_errors(detail, path: str = "") -> dict[str, list[str]]:
     found: dict[str, list[str]] = {}
     if isinstance(detail, dict):
         for key, inner in detail.items():
-            where = f"{path}[{key}]" if isinstance(key, int) else (f"{path}.{key}" if path else str(key))
+            where = (
+                f"{path}[{key}]"
+                if isinstance(key, int)
+                else (f"{path}.{key}" if path else str(key))
+            )
             found.update(field_errors(inner, where))
     elif isinstance(detail, list) and any(isinstance(item, (dict, list)) for item in detail):
         for index, inner in enumerate(detail):

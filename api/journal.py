@@ -40,8 +40,12 @@ class StepSerializer(serializers.Serializer):
 
 class StateOutputSerializer(serializers.Serializer):
     viewer = ViewerSerializer()
-    state = StateField(help_text="Your cut of the state; `streams` holds the versions to send as expected_version.")
-    procedure = StepSerializer(many=True, help_text="The between-game procedure, as far as you may see it.")
+    state = StateField(
+        help_text="Your cut of the state; `streams` holds the versions to send as expected_version."
+    )
+    procedure = StepSerializer(
+        many=True, help_text="The between-game procedure, as far as you may see it."
+    )
 
 
 class TodoSerializer(serializers.Serializer):
@@ -51,29 +55,46 @@ class TodoSerializer(serializers.Serializer):
     rule = serializers.CharField(allow_blank=True)
     initial = serializers.JSONField(help_text="Suggested `data` for the event.")
     help = serializers.CharField(allow_blank=True)
-    optional = serializers.BooleanField(help_text="Offered, but nothing waits for it (e.g. an after-action note).")
+    optional = serializers.BooleanField(
+        help_text="Offered, but nothing waits for it (e.g. an after-action note)."
+    )
 
 
 class SubmitInputSerializer(serializers.Serializer):
-    kind = serializers.CharField(max_length=60, help_text="A core kind or one of the system's (GET /systems/).")
+    kind = serializers.CharField(
+        max_length=60, help_text="A core kind or one of the system's (GET /systems/)."
+    )
     data = serializers.DictField(required=False, default=dict)
     side = serializers.SlugField(
-        max_length=40, required=False, allow_null=True, allow_blank=True, default=None,
+        max_length=40,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
         help_text="The side acted for: a player's own side by default; the referee names one.",
     )
     dice = serializers.DictField(
-        child=serializers.ListField(child=serializers.IntegerField(), allow_empty=False), required=False,
-        allow_null=True, default=None, help_text="Dice rolled at the table, {key: [faces]}, when asked for.",
+        child=serializers.ListField(child=serializers.IntegerField(), allow_empty=False),
+        required=False,
+        allow_null=True,
+        default=None,
+        help_text="Dice rolled at the table, {key: [faces]}, when asked for.",
     )
     expected_version = serializers.IntegerField(
-        min_value=0, required=False, allow_null=True, default=None,
+        min_value=0,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="The version of your own stream you acted on (state.streams); 409 if it moved.",
     )
     idempotency_key = serializers.CharField(
-        max_length=80, required=False, allow_null=True, default=None,
+        max_length=80,
+        required=False,
+        allow_null=True,
+        default=None,
         help_text="Sending the same key again appends nothing and answers with the original events. A key "
-                  "is yours: someone else's same key is a fresh one. Also accepted as the Idempotency-Key "
-                  "header.",
+        "is yours: someone else's same key is a fresh one. Also accepted as the Idempotency-Key "
+        "header.",
     )
 
     def validate(self, attrs):
@@ -112,12 +133,20 @@ class JournalSerializer(serializers.Serializer):
 
     format = serializers.CharField()
     version = serializers.IntegerField(help_text="The file format's own version.")
-    muster = serializers.CharField(help_text="The Muster release that wrote the campaign's journal.")
-    journals = serializers.DictField(child=serializers.IntegerField(), help_text=(
-        "The journal versions the events were written under (the core's and the game's): a file of earlier "
-        "versions is upgraded when replayed (docs/journal.md)."))
-    scope = serializers.CharField(help_text='"full", or "side:<slug>" (what your side may read; "side:club" '
-                                            "for a member who plays no side)")
+    muster = serializers.CharField(
+        help_text="The Muster release that wrote the campaign's journal."
+    )
+    journals = serializers.DictField(
+        child=serializers.IntegerField(),
+        help_text=(
+            "The journal versions the events were written under (the core's and the game's): a file of earlier "
+            "versions is upgraded when replayed (docs/journal.md)."
+        ),
+    )
+    scope = serializers.CharField(
+        help_text='"full", or "side:<slug>" (what your side may read; "side:club" '
+        "for a member who plays no side)"
+    )
     campaign = JournalCampaignSerializer()
     events = JournalEventSerializer(many=True)
 
@@ -130,7 +159,8 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
     serializer_class = StateOutputSerializer
 
     @extend_schema(
-        operation_id="campaigns_state", responses={200: StateOutputSerializer, **errors(404)},
+        operation_id="campaigns_state",
+        responses={200: StateOutputSerializer, **errors(404)},
         summary="The campaign state as you may see it",
     )
     def get(self, request, campaign_id):
@@ -138,7 +168,9 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
 
         def build():
             page = selectors.campaign_page(campaign, viewer)
-            return StateOutputSerializer({"viewer": viewer, "state": page.state, "procedure": page.procedure}).data
+            return StateOutputSerializer(
+                {"viewer": viewer, "state": page.state, "procedure": page.procedure}
+            ).data
 
         return cached_json(request, campaign, viewer, "api.state", build)
 
@@ -150,7 +182,8 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
     pagination_class = None  # a handful of to-dos, computed from the state
 
     @extend_schema(
-        operation_id="campaigns_actions", responses={200: TodoSerializer(many=True), **errors(404)},
+        operation_id="campaigns_actions",
+        responses={200: TodoSerializer(many=True), **errors(404)},
         summary="What you can (or should) do now",
     )
     def get(self, request, campaign_id):
@@ -164,7 +197,10 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(
-    "Idempotency-Key", str, OpenApiParameter.HEADER, required=False,
+    "Idempotency-Key",
+    str,
+    OpenApiParameter.HEADER,
+    required=False,
     description="Same as the body's idempotency_key (give one or the other, or both equal).",
 )
 
@@ -184,14 +220,17 @@ class EventsApi(CampaignScoped, generics.ListAPIView):
         return selectors.history_by_uid(campaign, viewer)
 
     @extend_schema(
-        operation_id="campaigns_events_list", responses={200: EventEntrySerializer(many=True), **errors(404)},
+        operation_id="campaigns_events_list",
+        responses={200: EventEntrySerializer(many=True), **errors(404)},
         summary="The history you may read, oldest first",
     )
     def get(self, request, *args, **kwargs):
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
-        operation_id="campaigns_events_submit", request=SubmitInputSerializer, parameters=[_IDEMPOTENCY_HEADER],
+        operation_id="campaigns_events_submit",
+        request=SubmitInputSerializer,
+        parameters=[_IDEMPOTENCY_HEADER],
         responses={
             201: SubmissionOutputSerializer,
             200: SubmissionOutputSerializer,
@@ -200,16 +239,22 @@ class EventsApi(CampaignScoped, generics.ListAPIView):
         },
         summary="Submit an event (results, choices, purchases, proposals and their answers…)",
         description="201 with the events written that you may read and your new state; 200 with the original "
-                    "events when the idempotency key was used before. Proposals are answered with "
-                    '`{"kind": "proposal.approved", "data": {"proposal": "<uid>"}}`.',
+        "events when the idempotency key was used before. Proposals are answered with "
+        '`{"kind": "proposal.approved", "data": {"proposal": "<uid>"}}`.',
     )
     def post(self, request, campaign_id):
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(SubmitInputSerializer, request)
         key = _idempotency_key(data["idempotency_key"], request.headers.get("Idempotency-Key"))
         submission = submit(
-            campaign, request.user, data["kind"], data["data"], side=data["side"] or None, dice=data["dice"],
-            expected_version=data["expected_version"], idempotency_key=key,
+            campaign,
+            request.user,
+            data["kind"],
+            data["data"],
+            side=data["side"] or None,
+            dice=data["dice"],
+            expected_version=data["expected_version"],
+            idempotency_key=key,
         )
         code = status.HTTP_200_OK if submission.replayed else status.HTTP_201_CREATED
         return Response(submission_output(campaign, request.user, submission), status=code)
@@ -226,7 +271,8 @@ class ExportApi(CampaignScoped, generics.GenericAPIView):
     serializer_class = JournalSerializer
 
     @extend_schema(
-        operation_id="campaigns_export", responses={200: JournalSerializer, **errors(404)},
+        operation_id="campaigns_export",
+        responses={200: JournalSerializer, **errors(404)},
         summary="The journal file: full for the referee (or an organizer once every side agreed), else your side's",
     )
     def get(self, request, campaign_id):
@@ -254,12 +300,16 @@ class OddsApi(CampaignScoped, generics.GenericAPIView):
     pagination_class = None
 
     @extend_schema(
-        operation_id="campaigns_odds", responses={200: SideOddsSerializer(many=True), **errors(404)},
+        operation_id="campaigns_odds",
+        responses={200: SideOddsSerializer(many=True), **errors(404)},
         summary="Exact odds of your side's upcoming rolls (only the sides you may read)",
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
         found = odds.odds_for(campaign, viewer)
         # The journal position would count the other side's hidden events: not shown.
-        rows = [{k: v for k, v in dict(entry, side=slug).items() if k != "seq"} for slug, entry in found.items()]
+        rows = [
+            {k: v for k, v in dict(entry, side=slug).items() if k != "seq"}
+            for slug, entry in found.items()
+        ]
         return Response(SideOddsSerializer(rows, many=True).data)

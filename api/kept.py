@@ -32,9 +32,15 @@ from .pagination import Pagination
 from .renderers import JSONRenderer
 
 _LIST = "/api/v1/campaigns/"
-_SLUG = re.compile(r"[-a-zA-Z0-9_]{0,100}")  # a club's slug, or nothing; anything else goes to the view
+_SLUG = re.compile(
+    r"[-a-zA-Z0-9_]{0,100}"
+)  # a club's slug, or nothing; anything else goes to the view
 _ROUTE = re.compile(r"/api/v1/campaigns/(?P<pk>[0-9]{1,18})/(?P<state>state/)?")
-_JSON_ACCEPTED = {"application/json", "*/*", "application/*"}  # what DRF answers with its JSON renderer
+_JSON_ACCEPTED = {
+    "application/json",
+    "*/*",
+    "application/*",
+}  # what DRF answers with its JSON renderer
 
 
 class KeptAnswers:
@@ -60,7 +66,11 @@ def _plain(request) -> bool:
     if "HTTP_AUTHORIZATION" in meta:
         return False
     accept = meta.get("HTTP_ACCEPT", "")
-    return all(part.split(";", 1)[0].strip() in _JSON_ACCEPTED for part in accept.split(",")) if accept else True
+    return (
+        all(part.split(";", 1)[0].strip() in _JSON_ACCEPTED for part in accept.split(","))
+        if accept
+        else True
+    )
 
 
 def _answer(request, pk: str, state: bool):
@@ -79,7 +89,11 @@ def _list(request):
     """The first page of the campaign list: all the user's clubs or one (``?club=``); any other
     question (filters, pages) goes to the view."""
     query = request.GET
-    if set(query) - {"club"} or len(query.getlist("club")) > 1 or not _SLUG.fullmatch(query.get("club", "")):
+    if (
+        set(query) - {"club"}
+        or len(query.getlist("club")) > 1
+        or not _SLUG.fullmatch(query.get("club", ""))
+    ):
         return None
     page = Pagination.page_size  # the view's
     found = signed_in.campaign_list(request, query.get("club", ""), page)
@@ -87,7 +101,9 @@ def _list(request):
         return None
     _, rows, count = found
     # As PageNumberPagination links the next page.
-    following = replace_query_param(request.build_absolute_uri(), "page", 2) if count > page else None
+    following = (
+        replace_query_param(request.build_absolute_uri(), "page", 2) if count > page else None
+    )
     body = {"count": count, "next": following, "previous": None, "results": summaries(rows)}
     return _json(JSONRenderer().render(body), CampaignListCreateApi)
 
@@ -104,5 +120,9 @@ def _json(body: bytes, view) -> HttpResponse:
 @cache
 def _allow(view) -> str:
     """The view's Allow header: its methods, HEAD with GET (django.views.View.setup)."""
-    methods = [m for m in view.http_method_names if hasattr(view, m) or (m == "head" and hasattr(view, "get"))]
+    methods = [
+        m
+        for m in view.http_method_names
+        if hasattr(view, m) or (m == "head" and hasattr(view, "get"))
+    ]
     return ", ".join(m.upper() for m in methods)

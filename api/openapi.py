@@ -25,7 +25,7 @@ _SUBMIT_ERRORS = {
         "dice_needed": {
             "type": "array",
             "description": "Present when the dice rolled at the table must be entered: resend with "
-                           "`dice` = {key: [faces]}.",
+            "`dice` = {key: [faces]}.",
             "items": {
                 "type": "object",
                 "properties": {"key": {"type": "string"}, "expr": {"type": "string"}},
@@ -38,12 +38,18 @@ _SUBMIT_ERRORS = {
 RESPONSES = {
     400: OpenApiResponse(_FIELD_ERRORS, description="Bad input; nothing was changed."),
     403: OpenApiResponse(DetailSerializer, description="Not signed in, or not allowed to do this."),
-    404: OpenApiResponse(DetailSerializer, description="No such thing for you (non-members never learn more)."),
+    404: OpenApiResponse(
+        DetailSerializer, description="No such thing for you (non-members never learn more)."
+    ),
     409: OpenApiResponse(ConflictSerializer, description="Your stream moved since you loaded it."),
-    429: OpenApiResponse(DetailSerializer, description="Too many failed sign-ins: locked for a while."),
+    429: OpenApiResponse(
+        DetailSerializer, description="Too many failed sign-ins: locked for a while."
+    ),
 }
 
-SUBMIT_400 = OpenApiResponse(_SUBMIT_ERRORS, description="Bad input or a refused event; nothing was changed.")
+SUBMIT_400 = OpenApiResponse(
+    _SUBMIT_ERRORS, description="Bad input or a refused event; nothing was changed."
+)
 
 
 def errors(*codes: int) -> dict:
@@ -53,24 +59,59 @@ def errors(*codes: int) -> dict:
 
 _DETAIL = {"type": "object", "properties": {"detail": {"type": "string"}}, "required": ["detail"]}
 _COMMON = [
-    ("400", "requestBody", "The body is not readable JSON (`{\"body\": [message]}`); nothing was changed.",
-     _FIELD_ERRORS),
-    ("400", "filters", "A filter given in the query is not valid (`{\"status\": [message]}`).", _FIELD_ERRORS),
-    ("413", "requestBody", "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed.",
-     _DETAIL),
-    ("404", "page", "No such page of results (the page number is past the last page), or no such thing for you.",
-     _DETAIL),
+    (
+        "400",
+        "requestBody",
+        "The body is not readable JSON (`{\"body\": [message]}`); nothing was changed.",
+        _FIELD_ERRORS,
+    ),
+    (
+        "400",
+        "filters",
+        "A filter given in the query is not valid (`{\"status\": [message]}`).",
+        _FIELD_ERRORS,
+    ),
+    (
+        "413",
+        "requestBody",
+        "The request body is too large (settings.MUSTER_MAX_REQUEST_BYTES); nothing was changed.",
+        _DETAIL,
+    ),
+    (
+        "404",
+        "page",
+        "No such page of results (the page number is past the last page), or no such thing for you.",
+        _DETAIL,
+    ),
     ("403", "security", "Not signed in.", _DETAIL),
-    ("503", "requestBody", "The database was away for a moment (`Retry-After` says when to try again): send it "
-     "again; with the same idempotency key a submission is never written twice.", _DETAIL),
-    ("400", "always", "A query parameter, header or body holds what no database stores, a NUL byte or a lone "
-     "surrogate (`{\"<parameter or header>\": [message]}`, a body's under `body`); nothing was changed.",
-     _FIELD_ERRORS),
-    ("404", "always", "An address holding a control character, or a `format` naming no representation, names "
-     "nothing.", _DETAIL),
-    ("429", "write", "More changes this minute than a member may send (`MEMBER_WRITES_PER_MINUTE`, 30 unless the "
-     "site says otherwise): the message names the limit, `Retry-After` the seconds to wait; nothing was changed.",
-     _DETAIL),
+    (
+        "503",
+        "requestBody",
+        "The database was away for a moment (`Retry-After` says when to try again): send it "
+        "again; with the same idempotency key a submission is never written twice.",
+        _DETAIL,
+    ),
+    (
+        "400",
+        "always",
+        "A query parameter, header or body holds what no database stores, a NUL byte or a lone "
+        "surrogate (`{\"<parameter or header>\": [message]}`, a body's under `body`); nothing was changed.",
+        _FIELD_ERRORS,
+    ),
+    (
+        "404",
+        "always",
+        "An address holding a control character, or a `format` naming no representation, names "
+        "nothing.",
+        _DETAIL,
+    ),
+    (
+        "429",
+        "write",
+        "More changes this minute than a member may send (`MEMBER_WRITES_PER_MINUTE`, 30 unless the "
+        "site says otherwise): the message names the limit, `Retry-After` the seconds to wait; nothing was changed.",
+        _DETAIL,
+    ),
 ]
 _NOT_FILTERS = ("page", "page_size", "format")
 
@@ -97,6 +138,7 @@ def document_common_errors(result, generator, request, public):
             for code, marker, description, schema in _COMMON:
                 if applies[marker] and code not in operation["responses"]:
                     operation["responses"][code] = {
-                        "description": description, "content": {"application/json": {"schema": schema}},
+                        "description": description,
+                        "content": {"application/json": {"schema": schema}},
                     }
     return result

@@ -29,8 +29,11 @@ class JSONRenderer(renderers.JSONRenderer):
     def render(self, data, accepted_media_type=None, renderer_context=None):
         if data is None:
             return b""
-        if self.get_indent(accepted_media_type, renderer_context or {}) is None and self.compact \
-                and not self.ensure_ascii:
+        if (
+            self.get_indent(accepted_media_type, renderer_context or {}) is None
+            and self.compact
+            and not self.ensure_ascii
+        ):
             try:
                 return dumps(data)
             except (TypeError, orjson.JSONEncodeError):

@@ -34,16 +34,30 @@ def endpoints() -> dict[str, str]:
 class ApiRoot(APIView):
     permission_classes = [AllowAny]
 
-    @extend_schema(operation_id="api_root", tags=["root"], summary="What the API offers: links, and where its docs are",
-                   responses=inline_serializer("ApiRoot", {
-                       "docs": serializers.URLField(), "schema": serializers.URLField(),
-                       "links": serializers.DictField(child=serializers.URLField()),
-                       "endpoints": serializers.DictField(child=serializers.CharField()),
-                   }))
+    @extend_schema(
+        operation_id="api_root",
+        tags=["root"],
+        summary="What the API offers: links, and where its docs are",
+        responses=inline_serializer(
+            "ApiRoot",
+            {
+                "docs": serializers.URLField(),
+                "schema": serializers.URLField(),
+                "links": serializers.DictField(child=serializers.URLField()),
+                "endpoints": serializers.DictField(child=serializers.CharField()),
+            },
+        ),
+    )
     def get(self, request):
-        return Response({
-            "docs": reverse("api-docs", request=request),
-            "schema": reverse("api-schema", request=request),
-            "links": {name.removeprefix("api-"): reverse(name, request=request) for name in STARTS},
-            "endpoints": {name.removeprefix("api-"): path for name, path in endpoints().items()},
-        })
+        return Response(
+            {
+                "docs": reverse("api-docs", request=request),
+                "schema": reverse("api-schema", request=request),
+                "links": {
+                    name.removeprefix("api-"): reverse(name, request=request) for name in STARTS
+                },
+                "endpoints": {
+                    name.removeprefix("api-"): path for name, path in endpoints().items()
+                },
+            }
+        )

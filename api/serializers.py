@@ -20,7 +20,9 @@ class EventEntrySerializer(serializers.Serializer):
     kind = serializers.CharField()
     text = serializers.CharField(help_text="One line for the history.")
     actor = serializers.CharField(help_text="Username of who submitted it.")
-    side = serializers.CharField(allow_blank=True, help_text="The side it was submitted for, or empty.")
+    side = serializers.CharField(
+        allow_blank=True, help_text="The side it was submitted for, or empty."
+    )
     audience = serializers.ChoiceField(AUDIENCES)
     at = serializers.DateTimeField()
     data = serializers.JSONField(help_text="The event's data; references to other events are uids.")
@@ -35,7 +37,9 @@ class ViewerSerializer(serializers.Serializer):
     referee = serializers.BooleanField()
     organizer = serializers.BooleanField()
     arbiter = serializers.BooleanField(help_text="May settle disputed results.")
-    sides = serializers.SerializerMethodField(help_text="Sides whose private information you may read.")
+    sides = serializers.SerializerMethodField(
+        help_text="Sides whose private information you may read."
+    )
 
     def get_sides(self, viewer) -> list[str]:
         return sorted(viewer.sides)
@@ -49,15 +53,25 @@ class StateField(serializers.JSONField):
 class SubmissionOutputSerializer(serializers.Serializer):
     events = EventEntrySerializer(many=True, help_text="The events written, those you may read.")
     state = StateField(allow_null=True, help_text="Your view of the campaign state afterwards.")
-    replayed = serializers.BooleanField(help_text="The idempotency key had been used: nothing new was written.")
-    uid = serializers.UUIDField(required=False, help_text="Only in a stored-only answer: the uid of your event.")
-    note = serializers.CharField(required=False, help_text=(
-        "Only in a stored-only answer: the event is stored, but its answer could not be built (the database "
-        "was away for a moment); `events` is then empty and `state` null: read the campaign again."))
+    replayed = serializers.BooleanField(
+        help_text="The idempotency key had been used: nothing new was written."
+    )
+    uid = serializers.UUIDField(
+        required=False, help_text="Only in a stored-only answer: the uid of your event."
+    )
+    note = serializers.CharField(
+        required=False,
+        help_text=(
+            "Only in a stored-only answer: the event is stored, but its answer could not be built (the database "
+            "was away for a moment); `events` is then empty and `state` null: read the campaign again."
+        ),
+    )
 
 
-STORED_ONLY_NOTE = ("Saved. The database was away for a moment, so this answer has no new state: "
-                    "read the campaign again.")
+STORED_ONLY_NOTE = (
+    "Saved. The database was away for a moment, so this answer has no new state: "
+    "read the campaign again."
+)
 
 
 def submission_output(campaign, user, submission) -> dict:
@@ -65,28 +79,41 @@ def submission_output(campaign, user, submission) -> dict:
     after the write committed: a lost database connection is retried on a fresh one, and if the
     database stays away the answer says what was stored (the event's uid) instead of failing."""
     return connection_loss.after_commit(
-        lambda: _full_output(campaign, user, submission), lambda: stored_only_output(submission),
-        what=f"answer to a submission in campaign {campaign.pk}")
+        lambda: _full_output(campaign, user, submission),
+        lambda: stored_only_output(submission),
+        what=f"answer to a submission in campaign {campaign.pk}",
+    )
 
 
 def _full_output(campaign, user, submission) -> dict:
-    campaign, viewer = visibility.campaign_and_viewer(user, campaign.pk)  # as the change left them, one query
+    campaign, viewer = visibility.campaign_and_viewer(
+        user, campaign.pk
+    )  # as the change left them, one query
     state = submission.state if submission.state is not None else current_state(campaign)
-    return SubmissionOutputSerializer({
-        "events": selectors.entries_for_events(campaign, viewer, submission.events, state),
-        "state": visibility.view_state(state, viewer),
-        "replayed": submission.replayed,
-    }).data
+    return SubmissionOutputSerializer(
+        {
+            "events": selectors.entries_for_events(campaign, viewer, submission.events, state),
+            "state": visibility.view_state(state, viewer),
+            "replayed": submission.replayed,
+        }
+    ).data
 
 
 def stored_only_output(submission) -> dict:
     """What is known without the database: the submitter's own event (the first written) is stored."""
     events = submission.events
-    answer = {"events": [], "state": None, "replayed": submission.replayed, "note": STORED_ONLY_NOTE}
+    answer = {
+        "events": [],
+        "state": None,
+        "replayed": submission.replayed,
+        "note": STORED_ONLY_NOTE,
+    }
     if events:
         answer["uid"] = str(events[0].uid)
     return answer
 
 
 def username_field(**kwargs):
-    return serializers.CharField(max_length=get_user_model()._meta.get_field("username").max_length, **kwargs)
+    return serializers.CharField(
+        max_length=get_user_model()._meta.get_field("username").max_length, **kwargs
+    )

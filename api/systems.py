@@ -29,15 +29,21 @@ class FieldSpecSerializer(serializers.Serializer):
 
 
 # Lists and objects nest fields: the serializer refers to itself.
-FieldSpecSerializer._declared_fields["item"] = FieldSpecSerializer(allow_null=True, help_text="Of each list entry.")
-FieldSpecSerializer._declared_fields["fields"] = FieldSpecSerializer(many=True, help_text="Of an object.")
+FieldSpecSerializer._declared_fields["item"] = FieldSpecSerializer(
+    allow_null=True, help_text="Of each list entry."
+)
+FieldSpecSerializer._declared_fields["fields"] = FieldSpecSerializer(
+    many=True, help_text="Of an object."
+)
 
 
 class EventKindSerializer(serializers.Serializer):
     name = serializers.CharField()
     label = serializers.CharField()
     fields = FieldSpecSerializer(many=True)
-    audience = serializers.ChoiceField(("public", "side", "referee"), help_text="Who may read such an event.")
+    audience = serializers.ChoiceField(
+        ("public", "side", "referee"), help_text="Who may read such an event."
+    )
     actor = serializers.ChoiceField(
         ("side", "organizer", "referee", "member", "arbiter", "system"),
         help_text="Who may submit it (system: written by Muster itself).",
@@ -59,7 +65,9 @@ class VariantSerializer(serializers.Serializer):
     slug = serializers.SlugField()
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
-    calendar = serializers.ListField(child=serializers.CharField(), help_text="Labels of the rounds, in order.")
+    calendar = serializers.ListField(
+        child=serializers.CharField(), help_text="Labels of the rounds, in order."
+    )
 
 
 class RosterKindSerializer(serializers.Serializer):
@@ -80,11 +88,17 @@ class SystemSerializer(serializers.Serializer):
     description = serializers.CharField(allow_blank=True)
     sides = SideDefSerializer(many=True)
     variants = VariantSerializer(many=True)
-    event_kinds = serializers.SerializerMethodField(help_text="The core kinds, then the system's own.")
-    option_fields = serializers.SerializerMethodField(help_text="Chosen when a campaign is created (`options`).")
+    event_kinds = serializers.SerializerMethodField(
+        help_text="The core kinds, then the system's own."
+    )
+    option_fields = serializers.SerializerMethodField(
+        help_text="Chosen when a campaign is created (`options`)."
+    )
     result_fields = FieldSpecSerializer(many=True, help_text="The `data` of a scenario result.")
-    constants = serializers.SerializerMethodField(help_text="Numbers the rules state outside tables: "
-                                                            "key -> {value, rule, label}; house rules may override.")
+    constants = serializers.SerializerMethodField(
+        help_text="Numbers the rules state outside tables: "
+        "key -> {value, rule, label}; house rules may override."
+    )
     roster_kinds = RosterKindSerializer(many=True)
     sheets = SheetSerializer(many=True)
 
@@ -122,7 +136,11 @@ class SystemListApi(generics.ListAPIView):
 class SystemDetailApi(generics.GenericAPIView):
     serializer_class = SystemSerializer
 
-    @extend_schema(operation_id="systems_retrieve", responses={200: SystemSerializer, **errors(404)}, summary="System")
+    @extend_schema(
+        operation_id="systems_retrieve",
+        responses={200: SystemSerializer, **errors(404)},
+        summary="System",
+    )
     def get(self, request, slug):
         system = all_systems().get(slug)
         if system is None:

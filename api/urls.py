@@ -25,12 +25,25 @@ v1 = [
     path("v1/clubs/", clubs.ClubListCreateApi.as_view(), name="api-clubs"),
     path("v1/clubs/<slug:slug>/", clubs.ClubDetailApi.as_view(), name="api-club"),
     path("v1/clubs/<slug:slug>/members/", clubs.MemberListApi.as_view(), name="api-club-members"),
-    path("v1/clubs/<slug:slug>/members/<str:username>/role/", clubs.MemberRoleApi.as_view(), name="api-member-role"),
+    path(
+        "v1/clubs/<slug:slug>/members/<str:username>/role/",
+        clubs.MemberRoleApi.as_view(),
+        name="api-member-role",
+    ),
     path("v1/clubs/<slug:slug>/hand-over/", clubs.HandOverApi.as_view(), name="api-club-hand-over"),
-    path("v1/clubs/<slug:slug>/invitations/", clubs.InvitationListCreateApi.as_view(), name="api-invitations"),
-    path("v1/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", clubs.InvitationRevokeApi.as_view(),
-         name="api-invitation-revoke"),
-    path("v1/invitations/accept/", clubs.InvitationAcceptApi.as_view(), name="api-invitation-accept"),
+    path(
+        "v1/clubs/<slug:slug>/invitations/",
+        clubs.InvitationListCreateApi.as_view(),
+        name="api-invitations",
+    ),
+    path(
+        "v1/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        clubs.InvitationRevokeApi.as_view(),
+        name="api-invitation-revoke",
+    ),
+    path(
+        "v1/invitations/accept/", clubs.InvitationAcceptApi.as_view(), name="api-invitation-accept"
+    ),
     path("v1/campaigns/", campaigns.CampaignListCreateApi.as_view(), name="api-campaigns"),
     path(CAMPAIGN, campaigns.CampaignDetailApi.as_view(), name="api-campaign"),
     path(CAMPAIGN + "state/", journal.StateApi.as_view(), name="api-campaign-state"),
@@ -38,14 +51,23 @@ v1 = [
     path(CAMPAIGN + "odds/", journal.OddsApi.as_view(), name="api-campaign-odds"),
     path(CAMPAIGN + "events/", journal.EventsApi.as_view(), name="api-campaign-events"),
     path(CAMPAIGN + "export/", journal.ExportApi.as_view(), name="api-campaign-export"),
-    path(CAMPAIGN + "scenarios/", campaigns.ScenarioListApi.as_view(), name="api-campaign-scenarios"),
+    path(
+        CAMPAIGN + "scenarios/", campaigns.ScenarioListApi.as_view(), name="api-campaign-scenarios"
+    ),
     path(CAMPAIGN + "roster/", campaigns.RosterApi.as_view(), name="api-campaign-roster"),
     path(CAMPAIGN + "players/", campaigns.PlayerAssignApi.as_view(), name="api-campaign-players"),
-    path(CAMPAIGN + "players/remove/", campaigns.PlayerRemoveApi.as_view(), name="api-campaign-player-remove"),
-    path(CAMPAIGN + "players/replace/", campaigns.PlayerReplaceApi.as_view(), name="api-campaign-player-replace"),
+    path(
+        CAMPAIGN + "players/remove/",
+        campaigns.PlayerRemoveApi.as_view(),
+        name="api-campaign-player-remove",
+    ),
+    path(
+        CAMPAIGN + "players/replace/",
+        campaigns.PlayerReplaceApi.as_view(),
+        name="api-campaign-player-replace",
+    ),
     path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
 ]
-
 
 
 def rosters_v1():

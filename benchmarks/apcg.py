@@ -19,23 +19,48 @@ from campaigns.systems.achtung_panzer import sequence
 from campaigns.systems.achtung_panzer.steps.base import kind_name
 
 SIDES = ("allied", "german")
-ALLIED_BUYS = [{"rg": "I2"}, {"rg": "O1", "pre_registered": True}, {"rg": "I1", "reserve": True}, {"rg": "T1"},
-               {"rg": "G1", "on_map": True}, {"rg": "A1"}, {"rg": "F1"}]
+ALLIED_BUYS = [
+    {"rg": "I2"},
+    {"rg": "O1", "pre_registered": True},
+    {"rg": "I1", "reserve": True},
+    {"rg": "T1"},
+    {"rg": "G1", "on_map": True},
+    {"rg": "A1"},
+    {"rg": "F1"},
+]
 GERMAN_BUYS = [{"rg": "A2"}, {"rg": "O1"}, {"rg": "T1"}, {"rg": "F3"}]
-FORTIFY = [{"item": "Foxholes", "size": 3}, {"item": "Wire"}, {"item": "AP Mines", "factors": 2, "known": True},
-           {"item": "Pillbox", "x": 1, "y": 2, "z": 3}]
-RESULT = {"allied_objectives_end": "23BB5 23X3 hill_520", "german_objectives_end": "23R4 23H4",
-          "allied_cvp": 7, "german_cvp": 5, "allied_oba_missions": 1, "german_half_boards": 1}
+FORTIFY = [
+    {"item": "Foxholes", "size": 3},
+    {"item": "Wire"},
+    {"item": "AP Mines", "factors": 2, "known": True},
+    {"item": "Pillbox", "x": 1, "y": 2, "z": 3},
+]
+RESULT = {
+    "allied_objectives_end": "23BB5 23X3 hill_520",
+    "german_objectives_end": "23R4 23H4",
+    "allied_cvp": 7,
+    "german_cvp": 5,
+    "allied_oba_missions": 1,
+    "german_half_boards": 1,
+}
 AFV = ("afv", "vehicle")
 
 
 class Game:
     """One A!P! campaign and its people: `players` side -> user, `organizer`, `referee`."""
 
-    def __init__(self, club, organizer, players: dict, referee, variant="cg3", name="Armor on the Somme"):
+    def __init__(
+        self, club, organizer, players: dict, referee, variant="cg3", name="Armor on the Somme"
+    ):
         self.players, self.submissions = players, 0
-        self.campaign = svc.create_campaign(club=club, user=organizer, system="achtung_panzer", variant=variant,
-                                            name=name, options={"dice_mode": "server"})
+        self.campaign = svc.create_campaign(
+            club=club,
+            user=organizer,
+            system="achtung_panzer",
+            variant=variant,
+            name=name,
+            options={"dice_mode": "server"},
+        )
         for side, user in players.items():
             svc.assign_player(self.campaign, organizer, side=side, username=user.username)
         svc.assign_referee(self.campaign, organizer, username=referee.username)
@@ -94,8 +119,11 @@ class Game:
             raise RuntimeError(f"no answer for {step.id}")
         answer(self, state, side, step, kind, units, pending)
         after = self.state
-        if (sequence.current(after, side) is step and step.repeatable
-                and not after["game"]["sides"][side].get("pending", {}).get(step.id)):
+        if (
+            sequence.current(after, side) is step
+            and step.repeatable
+            and not after["game"]["sides"][side].get("pending", {}).get(step.id)
+        ):
             self.by(side, "ap.check", {"step": step.id})  # done with a repeatable step
 
 
@@ -105,7 +133,9 @@ def _aftermath(game, state, side, step, kind, units, pending):
 
 def _escape(game, state, side, step, kind, units, pending):
     if pending:
-        outcomes = [{"stack": s["stack"], "unit": s["units"][0], "becomes": ""} for s in pending["stacks"]]
+        outcomes = [
+            {"stack": s["stack"], "unit": s["units"][0], "becomes": ""} for s in pending["stacks"]
+        ]
         game.by(side, kind, {"action": "resolve", "outcomes": outcomes})
         return
     isolated = [u["id"] for u in units if u.get("isolated")]
@@ -113,10 +143,20 @@ def _escape(game, state, side, step, kind, units, pending):
 
 
 def _hardening(game, state, side, step, kind, units, pending):
-    mmc = [u["id"] for u in units if u["kind"] in ("squad", "half_squad", "crew") and not u.get("vehicular")]
+    mmc = [
+        u["id"]
+        for u in units
+        if u["kind"] in ("squad", "half_squad", "crew") and not u.get("vehicular")
+    ]
     allowed = pending.get("mmc", 0) + pending.get("heroes", 0)
-    if not game.attempt(side, kind, {"action": "harden",
-                                     "hardened": [{"unit": u, "becomes": "548"} for u in mmc[:min(allowed, 2)]]}):
+    if not game.attempt(
+        side,
+        kind,
+        {
+            "action": "harden",
+            "hardened": [{"unit": u, "becomes": "548"} for u in mmc[: min(allowed, 2)]],
+        },
+    ):
         game.by(side, kind, {"action": "harden", "hardened": []})
 
 
@@ -127,31 +167,63 @@ def _leaders(game, state, side, step, kind, units, pending):
         from campaigns.systems.achtung_panzer.steps.leaders import candidates
 
         outcome = next(iter(pending["outcomes"]))
-        who = candidates(Ctx.reading(SYSTEM, state), state, side, pending, pending["outcomes"][outcome]["leader"])
-        game.by(side, kind, {"action": "resolve", "win_drm": outcome,
-                             "leader": who[0]["id"] if who else "", "becomes": "9-2" if who else ""})
+        who = candidates(
+            Ctx.reading(SYSTEM, state), state, side, pending, pending["outcomes"][outcome]["leader"]
+        )
+        game.by(
+            side,
+            kind,
+            {
+                "action": "resolve",
+                "win_drm": outcome,
+                "leader": who[0]["id"] if who else "",
+                "becomes": "9-2" if who else "",
+            },
+        )
         return
-    heroic = [{"unit": u["id"], "becomes": "9-1"} for u in units
-              if u["kind"] in ("leader", "armor_leader") and u["status"] == "heroic"]
-    game.by(side, kind, {"action": "roll", "leader_kind": "infantry", "heroic": heroic,
-                         "nationality": "german" if side == "german" else "french"})
+    heroic = [
+        {"unit": u["id"], "becomes": "9-1"}
+        for u in units
+        if u["kind"] in ("leader", "armor_leader") and u["status"] == "heroic"
+    ]
+    game.by(
+        side,
+        kind,
+        {
+            "action": "roll",
+            "leader_kind": "infantry",
+            "heroic": heroic,
+            "nationality": "german" if side == "german" else "french",
+        },
+    )
 
 
 def _immobilized(game, state, side, step, kind, units, pending):
-    abandoned = [u for u in units if u["kind"] in AFV and u["status"] == "abandoned" and not u.get("isolated")]
+    abandoned = [
+        u
+        for u in units
+        if u["kind"] in AFV and u["status"] == "abandoned" and not u.get("isolated")
+    ]
     crews = [u for u in units if u["kind"] in ("crew", "half_squad", "squad")]
     remanned = [{"afv": abandoned[0]["id"], "by": crews[0]["id"]}] if abandoned and crews else []
     manned = {r["afv"] for r in remanned}
-    rolls = [{"afv": u["id"], "armor_leader_drm": -1} for u in units if u["kind"] in AFV
-             and (u["status"] == "immobilized" or u.get("immobilized"))
-             and (u["status"] != "abandoned" or u["id"] in manned)]
+    rolls = [
+        {"afv": u["id"], "armor_leader_drm": -1}
+        for u in units
+        if u["kind"] in AFV
+        and (u["status"] == "immobilized" or u.get("immobilized"))
+        and (u["status"] != "abandoned" or u["id"] in manned)
+    ]
     if not game.attempt(side, kind, {"remanned": remanned, "rolls": rolls}):
         game.by(side, kind, {"remanned": [], "rolls": [r for r in rolls if r["afv"] not in manned]})
 
 
 def _repair(game, state, side, step, kind, units, pending):
-    weapons = [{"unit": u["id"]} for u in units
-               if u["kind"] in ("sw", "gun") and u["status"] == "malfunctioned" and not u.get("captured")]
+    weapons = [
+        {"unit": u["id"]}
+        for u in units
+        if u["kind"] in ("sw", "gun") and u["status"] == "malfunctioned" and not u.get("captured")
+    ]
     for u in units:
         if u["kind"] in AFV and not u.get("captured"):
             known = u.get("weapons") or {}
@@ -164,24 +236,32 @@ def _repair(game, state, side, step, kind, units, pending):
 
 def _captured(game, state, side, step, kind, units, pending):
     afvs = [u for u in units if u["kind"] in AFV and u.get("captured")]
-    vehicular = [{"unit": u["id"], "weapon": w} for u in afvs
-                 for w, status in (u.get("weapons") or {"MA": "ok"}).items() if status == "ok"]
+    vehicular = [
+        {"unit": u["id"], "weapon": w}
+        for u in afvs
+        for w, status in (u.get("weapons") or {"MA": "ok"}).items()
+        if status == "ok"
+    ]
     if not game.attempt(side, kind, {"vehicular": vehicular}):
         game.by(side, kind, {"vehicular": []})
 
 
 def _replenish(game, state, side, step, kind, units, pending):
-    if not game.attempt(side, kind, {"items": [{"kind": "wire", "location": "7D7", "position": "front_line"}]}):
+    if not game.attempt(
+        side, kind, {"items": [{"kind": "wire", "location": "7D7", "position": "front_line"}]}
+    ):
         game.by(side, kind, {"items": []})
     if sequence.current(game.state, side) is step:
         game.by(side, kind, {"items": []})
 
 
 def _purchases(game, state, side, step, kind, units, pending):
-    for buy in (ALLIED_BUYS if side == "allied" else GERMAN_BUYS):
+    for buy in ALLIED_BUYS if side == "allied" else GERMAN_BUYS:
         game.attempt(side, kind, {"action": "buy", **buy})
     half_day = game.state["game"]["public"]["half_day"]
-    bought = [p for p in game.side(side)["purchases"] if not p.get("given") and p["half_day"] == half_day]
+    bought = [
+        p for p in game.side(side)["purchases"] if not p.get("given") and p["half_day"] == half_day
+    ]
     if bought:  # give one back and buy it again: removal within the step
         game.by(side, kind, {"action": "remove", "purchase": bought[-1]["id"]})
         game.attempt(side, kind, {"action": "buy", "rg": bought[-1]["rg"]})
@@ -205,10 +285,20 @@ def _fixed(data):
 
 
 _ANSWERS = {
-    "1.600": _aftermath, "1.6066.losses": _fixed({"units": []}),  # nothing lost at the table in the map steps
-    "1.6063": _escape, "1.6112": _hardening, "1.6113": _leaders, "1.6131": _immobilized,
-    "1.6132": _repair, "1.6135": _captured, "1.615": _replenish, "1.618": _fixed({"ec": "Moist"}),
-    "1.619.declare": _fixed({"special": "none"}), "1.619": _purchases, "1.621": _fortify, "1.622": _recon,
+    "1.600": _aftermath,
+    "1.6066.losses": _fixed({"units": []}),  # nothing lost at the table in the map steps
+    "1.6063": _escape,
+    "1.6112": _hardening,
+    "1.6113": _leaders,
+    "1.6131": _immobilized,
+    "1.6132": _repair,
+    "1.6135": _captured,
+    "1.615": _replenish,
+    "1.618": _fixed({"ec": "Moist"}),
+    "1.619.declare": _fixed({"special": "none"}),
+    "1.619": _purchases,
+    "1.621": _fortify,
+    "1.622": _recon,
 }
 
 
@@ -220,9 +310,12 @@ def aftermath(state, side) -> dict:
     rows = []
     squads = by_kind.get("squad", [])
     if len(squads) >= 4:
-        rows += [{"unit": squads[0]["id"], "fate": "eliminated"}, {"unit": squads[1]["id"], "fate": "captured"},
-                 {"unit": squads[2]["id"], "isolated": True, "pocket": "A", "encircled": True},
-                 {"unit": squads[3]["id"], "fate": "exited", "elite": True}]
+        rows += [
+            {"unit": squads[0]["id"], "fate": "eliminated"},
+            {"unit": squads[1]["id"], "fate": "captured"},
+            {"unit": squads[2]["id"], "isolated": True, "pocket": "A", "encircled": True},
+            {"unit": squads[3]["id"], "fate": "exited", "elite": True},
+        ]
     for leader in by_kind.get("leader", [])[:1]:
         rows.append({"unit": leader["id"], "status": "wounded"})
     for leader in by_kind.get("leader", [])[1:2]:
@@ -233,11 +326,18 @@ def aftermath(state, side) -> dict:
     for weapon in by_kind.get("sw", [])[:1]:
         rows.append({"unit": weapon["id"], "status": "malfunctioned"})
     platoons = sorted({u["platoon"] for u in afvs if u.get("platoon")})
-    return {"units": rows, "platoons_on_map": platoons, "cvp": 7 if side == "allied" else 5,
-            "added": [{"kind": "sw", "type": "LMG", "captured": True}], "note": "Hard fighting at the bridges"}
+    return {
+        "units": rows,
+        "platoons_on_map": platoons,
+        "cvp": 7 if side == "allied" else 5,
+        "added": [{"kind": "sw", "type": "LMG", "captured": True}],
+        "note": "Hard fighting at the bridges",
+    }
 
 
-def play(club, organizer, players: dict, referee, half_days: int = 13, log=None, watch=None) -> Game:
+def play(
+    club, organizer, players: dict, referee, half_days: int = 13, log=None, watch=None
+) -> Game:
     """CG III from its Initial Scenario through `half_days` half-days (13: the whole calendar).
 
     `watch(game, n, where)`, if given, is called at the positions a page-weight test measures:
@@ -253,7 +353,11 @@ def play(club, organizer, players: dict, referee, half_days: int = 13, log=None,
             break
         index = state["current"]
         game.by("allied", "note.added", {"scenario": index, "text": "We attack at dawn."})
-        game.by("german", "note.added", {"scenario": index, "text": "Hold the bridges.", "private": True})
+        game.by(
+            "german",
+            "note.added",
+            {"scenario": index, "text": "Hold the bridges.", "private": True},
+        )
         for side in SIDES:
             game.by(side, "ap.aftermath", aftermath(game.state, side))
         game.by("allied", "result.submitted", {"scenario": index, "data": RESULT})
@@ -264,7 +368,9 @@ def play(club, organizer, players: dict, referee, half_days: int = 13, log=None,
             break
         first = next((u for u in game.side("allied")["retained"] if u["kind"] == "squad"), None)
         if first is not None and game.state["game"]["public"]["phase"] == "refit":
-            game.attempt("allied", "ap.retained", {"action": "update", "id": first["id"], "note": "moved"})
+            game.attempt(
+                "allied", "ap.retained", {"action": "update", "id": first["id"], "note": "moved"}
+            )
         key = f"initiative:{game.state['game']['public']['half_day']}"
         for side, choice in (("allied", "attack"), ("german", "idle")):
             if not game.attempt(side, "sealed.submitted", {"key": key, "choice": choice}):
@@ -272,6 +378,8 @@ def play(club, organizer, players: dict, referee, half_days: int = 13, log=None,
         game.both()
         watch(game, n + 1, "play")
         if log:
-            log(f"    CG III half-day {n + 1}: {state['scenarios'][index]['label']} played, "
-                f"{game.campaign.last_seq} journal events")
+            log(
+                f"    CG III half-day {n + 1}: {state['scenarios'][index]['label']} played, "
+                f"{game.campaign.last_seq} journal events"
+            )
     return game

@@ -27,8 +27,15 @@ def measure(data: dict) -> list[dict]:
         payload = client.get(path).json()
         drf = _best(lambda: DrfRenderer().render(payload))
         fast = _best(lambda: dumps(payload))
-        rows.append({"answer": label, "kb": len(dumps(payload)) // 1024, "drf_ms": round(drf * 1000, 3),
-                     "orjson_ms": round(fast * 1000, 3), "speedup": round(drf / fast, 1) if fast else None})
+        rows.append(
+            {
+                "answer": label,
+                "kb": len(dumps(payload)) // 1024,
+                "drf_ms": round(drf * 1000, 3),
+                "orjson_ms": round(fast * 1000, 3),
+                "speedup": round(drf / fast, 1) if fast else None,
+            }
+        )
     return rows
 
 

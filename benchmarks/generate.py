@@ -83,8 +83,16 @@ def generate(sizes=(SMALL, LARGE), log=print) -> dict:
         started = time.perf_counter()
         cg3 = _ap_campaign(club, size, users, log)
         ids.append(cg3)
-        log(f"  {size.slug}: A!P! CG III, {size.half_days} half-days, in {time.perf_counter() - started:.0f} s")
-        out[size.slug] = {"club": size.slug, "user": size.organizer, "campaigns": ids, "heavy": ids[0], "cg3": cg3}
+        log(
+            f"  {size.slug}: A!P! CG III, {size.half_days} half-days, in {time.perf_counter() - started:.0f} s"
+        )
+        out[size.slug] = {
+            "club": size.slug,
+            "user": size.organizer,
+            "campaigns": ids,
+            "heavy": ids[0],
+            "cg3": cg3,
+        }
     _print_club(_users([USER])[0], members[0])
     return out
 
@@ -98,7 +106,9 @@ def _print_club(organizer, blue):
     Membership.objects.create(club=club, user=organizer, role=Membership.ORGANIZER)
     Membership.objects.create(club=club, user=blue)
     for rows in PRINT_SIZES:
-        campaign = svc.create_campaign(club=club, user=organizer, system="drill", variant="short", name=f"Roster {rows}")
+        campaign = svc.create_campaign(
+            club=club, user=organizer, system="drill", variant="short", name=f"Roster {rows}"
+        )
         svc.assign_player(campaign, organizer, side="red", username=organizer.username)
         svc.assign_player(campaign, organizer, side="blue", username=blue.username)
         submit(campaign, organizer, "campaign.started")
@@ -129,8 +139,13 @@ def _campaign(club, size: ClubSize, i: int, users) -> int:
 
     organizer, members = users[0], users[1:]
     blue, referee = members[i % len(members)], members[(i + len(members) // 2) % len(members)]
-    campaign = svc.create_campaign(club=club, user=organizer, system="drill", variant=size.variant,
-                                   name=f"Operation {i + 1:02d}")
+    campaign = svc.create_campaign(
+        club=club,
+        user=organizer,
+        system="drill",
+        variant=size.variant,
+        name=f"Operation {i + 1:02d}",
+    )
     svc.assign_player(campaign, organizer, side="red", username=organizer.username)
     svc.assign_player(campaign, organizer, side="blue", username=blue.username)
     svc.assign_referee(campaign, organizer, username=referee.username)
@@ -154,8 +169,14 @@ def _ap_campaign(club, size: ClubSize, users, log) -> int:
     from .apcg import play
 
     organizer, members = users[0], users[1:]
-    game = play(club, organizer, {"allied": organizer, "german": members[1]}, members[2], half_days=size.half_days,
-                log=log if size.half_days > 1 else None)
+    game = play(
+        club,
+        organizer,
+        {"allied": organizer, "german": members[1]},
+        members[2],
+        half_days=size.half_days,
+        log=log if size.half_days > 1 else None,
+    )
     return game.campaign.pk
 
 

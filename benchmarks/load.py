@@ -38,9 +38,22 @@ def gunicorn(workers: int):
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.settings"}
     log = open(ROOT / "var" / "bench" / "gunicorn.log", "w")
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "gunicorn"), "muster.wsgi:application", "--bind", f"127.0.0.1:{port}",
-         "--workers", str(workers), "--backlog", "2048", "--log-level", "warning"],
-        cwd=ROOT, env=env, stdout=log, stderr=subprocess.STDOUT,
+        [
+            str(Path(sys.executable).parent / "gunicorn"),
+            "muster.wsgi:application",
+            "--bind",
+            f"127.0.0.1:{port}",
+            "--workers",
+            str(workers),
+            "--backlog",
+            "2048",
+            "--log-level",
+            "warning",
+        ],
+        cwd=ROOT,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     try:
         _wait_ready(port, process)
@@ -64,7 +77,9 @@ def _wait_ready(port, process, timeout=60):
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         if process.poll() is not None:
-            raise RuntimeError(f"gunicorn exited ({process.returncode}); see var/bench/gunicorn.log")
+            raise RuntimeError(
+                f"gunicorn exited ({process.returncode}); see var/bench/gunicorn.log"
+            )
         try:
             status, _ = _get(port, BARE, {})
             if status == 200:
@@ -137,7 +152,9 @@ def gather(processes, out, timeout: float) -> list:
     except queue.Empty:
         for p in processes:
             p.terminate()
-        raise RuntimeError("a client process did not report back (see its traceback above)") from None
+        raise RuntimeError(
+            "a client process did not report back (see its traceback above)"
+        ) from None
     for p in processes:
         p.join()
     return results
@@ -155,7 +172,9 @@ def run(port, path, headers, *, duration, concurrency, processes, warmup=1.0) ->
     for window in (warmup, duration):
         barrier = ctx.Barrier(processes)
         clients = [
-            ctx.Process(target=_client_process, args=(port, path, headers, threads, window, barrier, out))
+            ctx.Process(
+                target=_client_process, args=(port, path, headers, threads, window, barrier, out)
+            )
             for _ in range(processes)
         ]
         results = gather(clients, out, timeout=window + 180)

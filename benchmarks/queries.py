@@ -18,7 +18,10 @@ from .targets import ap_targets, api_targets, page_targets
 
 
 def measure(data: dict) -> list[dict]:
-    small_client, large_client = _client(data[SMALL.slug]["user"]), _client(data[LARGE.slug]["user"])
+    small_client, large_client = (
+        _client(data[SMALL.slug]["user"]),
+        _client(data[LARGE.slug]["user"]),
+    )
     small = _targets(data[SMALL.slug])
     large = _targets(data[LARGE.slug])
     rows = []
@@ -41,8 +44,11 @@ def _client(username: str) -> Client:
 
 
 def _targets(club: dict):
-    return [*api_targets(club["club"], club["heavy"]), *page_targets(club["club"], club["heavy"]),
-            *ap_targets(club["cg3"])]
+    return [
+        *api_targets(club["club"], club["heavy"]),
+        *page_targets(club["club"], club["heavy"]),
+        *ap_targets(club["cg3"]),
+    ]
 
 
 def _count(client, path) -> tuple[int, int]:

@@ -67,9 +67,15 @@ def _campaign(rows: int):
 
     from .generate import PRINT_CLUB
 
-    campaign = Campaign.objects.filter(club__slug=PRINT_CLUB, name=f"Roster {rows}").select_related("club").first()
+    campaign = (
+        Campaign.objects.filter(club__slug=PRINT_CLUB, name=f"Roster {rows}")
+        .select_related("club")
+        .first()
+    )
     if campaign is None:
-        raise SystemExit(f"no campaign 'Roster {rows}' in {PRINT_CLUB}: run the generator first (make bench)")
+        raise SystemExit(
+            f"no campaign 'Roster {rows}' in {PRINT_CLUB}: run the generator first (make bench)"
+        )
     return campaign
 
 
@@ -79,8 +85,10 @@ def _pipeline():
         from rosters import pdf, services
     except ImportError:
         return None
-    if not all(hasattr(m, f) for m, f in ((services, "print_context"), (services, "render_hook"),
-                                           (pdf, "sheet_html"))):
+    if not all(
+        hasattr(m, f)
+        for m, f in ((services, "print_context"), (services, "render_hook"), (pdf, "sheet_html"))
+    ):
         return None
     return services, pdf
 
@@ -117,11 +125,14 @@ def _html(campaign, pipeline) -> str:
     from .generate import USER
 
     services, pdf = pipeline
-    template, context = services.print_context(get_user_model().objects.get(username=USER), campaign, "roster",
-                                               "A4", "red")
+    template, context = services.print_context(
+        get_user_model().objects.get(username=USER), campaign, "roster", "A4", "red"
+    )
     html = pdf.sheet_html(template, context)
     css = (ROOT / "static" / "print" / "sheet.css").read_text()
-    return html.replace('<link rel="stylesheet" href="/static/print/sheet.css">', f"<style>{css}</style>")
+    return html.replace(
+        '<link rel="stylesheet" href="/static/print/sheet.css">', f"<style>{css}</style>"
+    )
 
 
 def _fallback_pdf(entries) -> tuple[bytes, int]:
@@ -129,10 +140,18 @@ def _fallback_pdf(entries) -> tuple[bytes, int]:
     from django.utils import timezone
     from weasyprint import HTML
 
-    html = Template(SHEET).render(Context({
-        "club": "Benchmark club", "campaign": "Operation 01", "side": "Referee", "sheet": "Roster",
-        "date": timezone.now().date().isoformat(), "entries": entries,
-    }))
+    html = Template(SHEET).render(
+        Context(
+            {
+                "club": "Benchmark club",
+                "campaign": "Operation 01",
+                "side": "Referee",
+                "sheet": "Roster",
+                "date": timezone.now().date().isoformat(),
+                "entries": entries,
+            }
+        )
+    )
     document = HTML(string=html, url_fetcher=_no_fetch).render()
     return document.write_pdf(), len(document.pages)
 
@@ -147,28 +166,42 @@ def measure_one(rows: int) -> dict:
     campaign = _campaign(rows)
     if pipeline is not None:  # the HTML both renderers print
         (ROOT / "var" / "bench" / f"sheet-{rows}.html").write_text(_html(campaign, pipeline))
-    _render(_campaign(min(PRINT_SIZES)), pipeline)  # fonts, templates: first-use setup is not the render
+    _render(
+        _campaign(min(PRINT_SIZES)), pipeline
+    )  # fonts, templates: first-use setup is not the render
     baseline = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     began = time.perf_counter()
     pdf, pages = _render(campaign, pipeline)
     seconds = time.perf_counter() - began
     # The peak of this process or of a child it ran (Typst's, or a WeasyPrint part's).
-    peak = max(resource.getrusage(who).ru_maxrss for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN))
+    peak = max(
+        resource.getrusage(who).ru_maxrss
+        for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN)
+    )
     return {
         "rows": rows,
-        "renderer": "print pipeline (rosters.services.render_hook)" if pipeline
+        "renderer": "print pipeline (rosters.services.render_hook)"
+        if pipeline
         else "benchmarks stand-in (WeasyPrint table, sheet conventions)",
         "engine": _engine(pdf) if pipeline else "WeasyPrint",
-        "seconds": round(seconds, 3), "pages": pages, "pdf_bytes": len(pdf),
-        "peak_rss_mb": round(peak / 1024, 1), "rss_before_mb": round(baseline / 1024, 1),
+        "seconds": round(seconds, 3),
+        "pages": pages,
+        "pdf_bytes": len(pdf),
+        "peak_rss_mb": round(peak / 1024, 1),
+        "rss_before_mb": round(baseline / 1024, 1),
     }
 
 
 def measure(sizes=SIZES) -> list[dict]:
     results = []
     for rows in sizes:
-        out = subprocess.run([sys.executable, "-m", "benchmarks.render", str(rows)], cwd=ROOT, capture_output=True,
-                             text=True, timeout=900)
+        out = subprocess.run(
+            [sys.executable, "-m", "benchmarks.render", str(rows)],
+            cwd=ROOT,
+            capture_output=True,
+            text=True,
+            timeout=900,
+        )
         if out.returncode != 0:
             raise RuntimeError(f"rendering {rows} rows failed:\n{out.stderr[-2000:]}")
         row = json.loads(out.stdout.strip().splitlines()[-1])
@@ -189,10 +222,24 @@ def chromium(html: Path) -> dict:
     target = html.with_suffix(".chromium.pdf")
     try:
         began = time.perf_counter()
-        out = subprocess.run([CHROMIUM, "--headless", "--no-sandbox", "--disable-gpu", "--no-pdf-header-footer",
-                              "--disable-background-networking", "--disable-component-update", "--disable-sync",
-                              "--no-first-run", f"--user-data-dir={profile}", f"--print-to-pdf={target}",
-                              html.as_uri()], capture_output=True, timeout=600)
+        out = subprocess.run(
+            [
+                CHROMIUM,
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--no-pdf-header-footer",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--no-first-run",
+                f"--user-data-dir={profile}",
+                f"--print-to-pdf={target}",
+                html.as_uri(),
+            ],
+            capture_output=True,
+            timeout=600,
+        )
         seconds = time.perf_counter() - began
     finally:
         shutil.rmtree(profile, ignore_errors=True)
@@ -202,7 +249,10 @@ def chromium(html: Path) -> dict:
 
     from pypdf import PdfReader
 
-    return {"chromium_seconds": round(seconds, 3), "chromium_pages": len(PdfReader(BytesIO(target.read_bytes())).pages)}
+    return {
+        "chromium_seconds": round(seconds, 3),
+        "chromium_pages": len(PdfReader(BytesIO(target.read_bytes())).pages),
+    }
 
 
 if __name__ == "__main__":

@@ -41,6 +41,8 @@ from benchmarks import encoders, generate, load, queries, render, writes  # noqa
 from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
+
+
 def _data_file() -> Path:
     """What the generator made, per database (SQLite and PostgreSQL runs keep their own)."""
     name = re.sub(r"[^\w.-]", "_", Path(str(connection.settings_dict["NAME"])).name)
@@ -51,38 +53,58 @@ def main(argv=None) -> int:
     args = _arguments(argv)
     stray = _other_workers()
     if stray:
-        say(f"another Celery worker answers on the benchmark's broker ({', '.join(stray)}): it would take "
+        say(
+            f"another Celery worker answers on the benchmark's broker ({', '.join(stray)}): it would take "
             "the benchmark's tasks and share its CPUs. Stop it first (a benchmark stopped midway leaves "
-            "one: pkill -f 'celery -A muster worker -Q muster-bench').")
+            "one: pkill -f 'celery -A muster worker -Q muster-bench')."
+        )
         return 2
     started = time.perf_counter()
     data = _data(args.reuse)
-    result = {"name": args.name, "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
-              "machine": machine(), "data": generate.counts()}
+    result = {
+        "name": args.name,
+        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "machine": machine(),
+        "data": generate.counts(),
+    }
     with _worker():
         say("(b) queries per request, small vs large club")
         result["queries"] = queries.measure(data)
         for row in result["queries"]:
-            say(f"    {row['target']:<28} " + (f"{row['small']:>3} -> {row['large']:>3}" if "small" in row
-                                             else f"skipped: {row['skipped']}"))
-        say(f"(a) load: {args.concurrency} concurrent clients, {args.duration:g} s per target, "
-            f"{args.workers} gunicorn workers")
+            say(
+                f"    {row['target']:<28} "
+                + (
+                    f"{row['small']:>3} -> {row['large']:>3}"
+                    if "small" in row
+                    else f"skipped: {row['skipped']}"
+                )
+            )
+        say(
+            f"(a) load: {args.concurrency} concurrent clients, {args.duration:g} s per target, "
+            f"{args.workers} gunicorn workers"
+        )
         result["load_average"] = {"before_load": _busy()}
         result["load"] = _load(data, args)
-        say(f"(d) writes: {writes.SINGLE} clients on as many campaigns and {writes.SHARED} on one, "
-            f"{args.write_seconds:g} s")
+        say(
+            f"(d) writes: {writes.SINGLE} clients on as many campaigns and {writes.SHARED} on one, "
+            f"{args.write_seconds:g} s"
+        )
         result["load_average"]["before_writes"] = _busy()
         result["writes"] = _writes(args)
     say("(c) PDF render, beside Chromium on the same HTML")
     result["load_average"]["before_render"] = _busy()
     result["render"] = render.measure()
     for row in result["render"]:
-        say(f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB"
-            f" | Chromium {row.get('chromium_seconds')} s")
+        say(
+            f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB"
+            f" | Chromium {row.get('chromium_seconds')} s"
+        )
     say("(e) JSON encoder")
     result["encoders"] = encoders.measure(data)
     for row in result["encoders"]:
-        say(f"    {row['answer']:<28} DRF {row['drf_ms']} ms, orjson {row['orjson_ms']} ms ({row['kb']} KB)")
+        say(
+            f"    {row['answer']:<28} DRF {row['drf_ms']} ms, orjson {row['orjson_ms']} ms ({row['kb']} KB)"
+        )
     result["targets"] = targets(result)
     result["seconds"] = round(time.perf_counter() - started)
     path = HERE / "results" / f"{args.name}.json"
@@ -105,8 +127,11 @@ def main(argv=None) -> int:
 # --- targets (benchmarks/README.md, "Targets") ------------------------------------------------
 
 RATIOS = {  # load target -> the least target/bare ratio
-    "API campaign detail": 0.5, "API campaign state": 0.5, "API campaign list": 0.3,
-    "CG III page campaign": 0.15, "CG III page history": 0.2,
+    "API campaign detail": 0.5,
+    "API campaign state": 0.5,
+    "API campaign list": 0.3,
+    "CG III page campaign": 0.15,
+    "CG III page history": 0.2,
 }
 WRITE_P99_MS = 100  # PostgreSQL, 16 clients
 
@@ -117,26 +142,54 @@ def targets(result: dict) -> list[dict]:
         least = RATIOS.get(row["target"])
         if least is not None:
             ratio = row.get("ratio")
-            rows.append({"target": f"{row['target']} ≥ {least} of the bare view", "figure": ratio,
-                         "met": ratio is not None and ratio >= least})
+            rows.append(
+                {
+                    "target": f"{row['target']} ≥ {least} of the bare view",
+                    "figure": ratio,
+                    "met": ratio is not None and ratio >= least,
+                }
+            )
     grown = [r["target"] for r in result["queries"] if r.get("constant") is False]
-    rows.append({"target": "queries per request constant in the data size",
-                 "figure": "all constant" if not grown else "grow: " + ", ".join(grown), "met": not grown})
+    rows.append(
+        {
+            "target": "queries per request constant in the data size",
+            "figure": "all constant" if not grown else "grow: " + ", ".join(grown),
+            "met": not grown,
+        }
+    )
     w = result["writes"]
     if w.get("paced"):
         p99 = w["paced"]["different"]["p99_ms"]
         on_pg = result["machine"]["database"].startswith("postgresql")
-        rows.append({"target": f"write p99 < {WRITE_P99_MS} ms, {writes.SINGLE} clients"
-                               + ("" if on_pg else " (PostgreSQL only; SQLite shown)"),
-                     "figure": f"{p99} ms", "met": (p99 is not None and p99 < WRITE_P99_MS) or not on_pg})
-    replayed = [c for c in w.get("checks", []) if not (c["replay_equals_snapshot"] and c["events"] == c["expected"])]
-    rows.append({"target": "every journal replays to its snapshot, nothing lost or doubled",
-                 "figure": f"{len(w.get('checks', [])) - len(replayed)} of {len(w.get('checks', []))} campaigns",
-                 "met": bool(w.get("checks")) and not replayed})
+        rows.append(
+            {
+                "target": f"write p99 < {WRITE_P99_MS} ms, {writes.SINGLE} clients"
+                + ("" if on_pg else " (PostgreSQL only; SQLite shown)"),
+                "figure": f"{p99} ms",
+                "met": (p99 is not None and p99 < WRITE_P99_MS) or not on_pg,
+            }
+        )
+    replayed = [
+        c
+        for c in w.get("checks", [])
+        if not (c["replay_equals_snapshot"] and c["events"] == c["expected"])
+    ]
+    rows.append(
+        {
+            "target": "every journal replays to its snapshot, nothing lost or doubled",
+            "figure": f"{len(w.get('checks', [])) - len(replayed)} of {len(w.get('checks', []))} campaigns",
+            "met": bool(w.get("checks")) and not replayed,
+        }
+    )
     for row in result["render"]:
         ratio = row.get("chromium_ratio")
-        rows.append({"target": f"{row['rows']}-row sheet ≤ 1.0× Chromium", "figure": ratio,
-                     "met": ratio is not None and ratio <= 1.0})
+        rows.append(
+            {
+                "target": f"{row['rows']}-row sheet ≤ 1.0× Chromium",
+                "figure": ratio,
+                "met": ratio is not None and ratio <= 1.0,
+            }
+        )
     return rows
 
 
@@ -151,7 +204,9 @@ def _other_workers() -> list[str]:
     try:
         replies = app.control.ping(timeout=1.0)
     except Exception as error:  # the broker is away: the run would fail anyway, say why
-        raise SystemExit(f"the broker in REDIS_URL does not answer ({error.__class__.__name__})") from None
+        raise SystemExit(
+            f"the broker in REDIS_URL does not answer ({error.__class__.__name__})"
+        ) from None
     return sorted(name for reply in replies for name in reply)
 
 
@@ -169,12 +224,27 @@ def _worker():
     env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.settings"}
     log = open(HERE.parent / "var" / "bench" / "celery.log", "w")
     process = subprocess.Popen(
-        [str(Path(sys.executable).parent / "celery"), "-A", "muster", "worker", "-Q",
-         f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_ODDS_QUEUE}", "--concurrency", "1",
-         "--loglevel", "warning"],
-        cwd=HERE.parent, env=env, stdout=log, stderr=subprocess.STDOUT)
-    say(f"    Celery worker {process.pid} on queues {settings.CELERY_TASK_DEFAULT_QUEUE} and "
-        f"{settings.CELERY_ODDS_QUEUE} (REDIS_URL set)")
+        [
+            str(Path(sys.executable).parent / "celery"),
+            "-A",
+            "muster",
+            "worker",
+            "-Q",
+            f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.CELERY_ODDS_QUEUE}",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "warning",
+        ],
+        cwd=HERE.parent,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
+    )
+    say(
+        f"    Celery worker {process.pid} on queues {settings.CELERY_TASK_DEFAULT_QUEUE} and "
+        f"{settings.CELERY_ODDS_QUEUE} (REDIS_URL set)"
+    )
     try:
         yield
     finally:
@@ -191,8 +261,17 @@ def _writes(args) -> dict:
         # Two paced seconds first, not reported (their appends are checked like the others): every
         # worker opens its connections to the database, Redis and the broker, as on a site that
         # has been up for a while; the reads are measured the same way (after a first request).
-        for mode, interval in (("warm-up", args.write_interval), ("paced", args.write_interval), ("saturated", None)):
-            run = writes.run(port, clients, seconds=2 if mode == "warm-up" else args.write_seconds, interval=interval)
+        for mode, interval in (
+            ("warm-up", args.write_interval),
+            ("paced", args.write_interval),
+            ("saturated", None),
+        ):
+            run = writes.run(
+                port,
+                clients,
+                seconds=2 if mode == "warm-up" else args.write_seconds,
+                interval=interval,
+            )
             for pk, n in run.pop("per_campaign").items():
                 appended[pk] = appended.get(pk, 0) + n
             if mode == "warm-up":
@@ -200,26 +279,52 @@ def _writes(args) -> dict:
             out[mode] = run
             for group in ("different", "same"):
                 g = run[group]
-                say(f"    {mode:<9} {group:<9} {g['clients']:>2} clients: {g['appends_per_s']:>6} appends/s, "
-                    f"p50 {g['p50_ms']} ms, p99 {g['p99_ms']} ms, errors {g['errors']} {g['statuses'] or ''}")
+                say(
+                    f"    {mode:<9} {group:<9} {g['clients']:>2} clients: {g['appends_per_s']:>6} appends/s, "
+                    f"p50 {g['p50_ms']} ms, p99 {g['p99_ms']} ms, errors {g['errors']} {g['statuses'] or ''}"
+                )
     out["checks"] = writes.check(clients, appended, before)
-    good = sum(1 for c in out["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"])
+    good = sum(
+        1 for c in out["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"]
+    )
     say(f"    replay equals snapshot, events as answered: {good} of {len(out['checks'])} campaigns")
     return out
 
 
 def _arguments(argv):
-    parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("--reuse", action="store_true", help="keep the data of the last run (skip the generator)")
-    parser.add_argument("--duration", type=float, default=6.0, help="seconds measured per target (default 6)")
-    parser.add_argument("--concurrency", type=int, default=8, help="concurrent connections (default 8)")
-    parser.add_argument("--workers", type=int, default=int(os.environ.get("WEB_CONCURRENCY", 3)),
-                        help="gunicorn workers (default $WEB_CONCURRENCY or 3, as in the Procfile)")
-    parser.add_argument("--write-seconds", type=float, default=30.0, help="seconds of each write run (default 30)")
-    parser.add_argument("--write-interval", type=float, default=1.0,
-                        help="seconds between a paced write client's steps (default 1)")
-    parser.add_argument("--name", default=None, help="results file name (default <date>-<database>)")
-    parser.add_argument("--no-readme", action="store_true", help="do not update the table in benchmarks/README.md")
+    parser = argparse.ArgumentParser(
+        description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
+    )
+    parser.add_argument(
+        "--reuse", action="store_true", help="keep the data of the last run (skip the generator)"
+    )
+    parser.add_argument(
+        "--duration", type=float, default=6.0, help="seconds measured per target (default 6)"
+    )
+    parser.add_argument(
+        "--concurrency", type=int, default=8, help="concurrent connections (default 8)"
+    )
+    parser.add_argument(
+        "--workers",
+        type=int,
+        default=int(os.environ.get("WEB_CONCURRENCY", 3)),
+        help="gunicorn workers (default $WEB_CONCURRENCY or 3, as in the Procfile)",
+    )
+    parser.add_argument(
+        "--write-seconds", type=float, default=30.0, help="seconds of each write run (default 30)"
+    )
+    parser.add_argument(
+        "--write-interval",
+        type=float,
+        default=1.0,
+        help="seconds between a paced write client's steps (default 1)",
+    )
+    parser.add_argument(
+        "--name", default=None, help="results file name (default <date>-<database>)"
+    )
+    parser.add_argument(
+        "--no-readme", action="store_true", help="do not update the table in benchmarks/README.md"
+    )
     args = parser.parse_args(argv)
     args.name = args.name or f"{datetime.date.today().isoformat()}-{connection.vendor}"
     if not re.fullmatch(r"[\w.-]+", args.name):
@@ -231,8 +336,12 @@ def _data(reuse: bool) -> dict:
     if reuse and _data_file().exists():
         data = json.loads(_data_file().read_text())
         counts = generate.counts()
-        if all(slug in data and "cg3" in data[slug] and counts[slug]["campaigns"] == len(data[slug]["campaigns"])
-               for slug in (generate.SMALL.slug, generate.LARGE.slug)):
+        if all(
+            slug in data
+            and "cg3" in data[slug]
+            and counts[slug]["campaigns"] == len(data[slug]["campaigns"])
+            for slug in (generate.SMALL.slug, generate.LARGE.slug)
+        ):
             say("reusing the generated clubs")
             return data
     _fresh_sqlite()
@@ -254,15 +363,19 @@ def _settle() -> None:
         try:
             cursor.execute("CHECKPOINT")  # a superuser's (or pg_checkpoint's) only
         except DatabaseError as error:
-            say(f"    no CHECKPOINT ({error.__class__.__name__}): a checkpoint may land in a measurement")
+            say(
+                f"    no CHECKPOINT ({error.__class__.__name__}): a checkpoint may land in a measurement"
+            )
 
 
 def _busy() -> float:
     """The 1-minute load average; warns when other work competes with the benchmark."""
     load_average = round(os.getloadavg()[0], 2)
     if load_average > (os.cpu_count() or 1) / 2:
-        say(f"    warning: load average {load_average} on {os.cpu_count()} CPUs: other work competes, "
-            "figures will be low")
+        say(
+            f"    warning: load average {load_average} on {os.cpu_count()} CPUs: other work competes, "
+            "figures will be low"
+        )
     return load_average
 
 
@@ -297,24 +410,51 @@ def _load(data, args) -> list[dict]:
                 rows.append({"target": target.label, "skipped": target.note})
                 say(f"    {target.label:<22} skipped: {target.note}")
                 continue
+
             # The bare view right before and right after the target: other work on the
             # machine that comes and goes shows as a difference between the two.
             def bare_run():
-                return load.run(port, load.BARE, headers, duration=args.duration, concurrency=args.concurrency,
-                                processes=processes)
+                return load.run(
+                    port,
+                    load.BARE,
+                    headers,
+                    duration=args.duration,
+                    concurrency=args.concurrency,
+                    processes=processes,
+                )
 
             before = bare_run()
-            measured = load.run(port, target.path, headers, duration=args.duration, concurrency=args.concurrency,
-                                processes=processes)
+            measured = load.run(
+                port,
+                target.path,
+                headers,
+                duration=args.duration,
+                concurrency=args.concurrency,
+                processes=processes,
+            )
             after = bare_run()
-            bare = {**before, "rps": round((before["rps"] + after["rps"]) / 2, 1),
-                    "p50_ms": _mean(before["p50_ms"], after["p50_ms"]),
-                    "p99_ms": _mean(before["p99_ms"], after["p99_ms"]), "before": before, "after": after}
+            bare = {
+                **before,
+                "rps": round((before["rps"] + after["rps"]) / 2, 1),
+                "p50_ms": _mean(before["p50_ms"], after["p50_ms"]),
+                "p99_ms": _mean(before["p99_ms"], after["p99_ms"]),
+                "before": before,
+                "after": after,
+            }
             ratio = round(measured["rps"] / bare["rps"], 3) if bare["rps"] else None
-            rows.append({"target": target.label, "workers": args.workers, "bare": bare, "measured": measured,
-                         "ratio": ratio})
-            say(f"    {target.label:<22} {measured['rps']:>7.1f} rps p50 {measured['p50_ms']} ms "
-                f"p99 {measured['p99_ms']} ms | bare {bare['rps']:.1f} rps | ratio {ratio}")
+            rows.append(
+                {
+                    "target": target.label,
+                    "workers": args.workers,
+                    "bare": bare,
+                    "measured": measured,
+                    "ratio": ratio,
+                }
+            )
+            say(
+                f"    {target.label:<22} {measured['rps']:>7.1f} rps p50 {measured['p50_ms']} ms "
+                f"p99 {measured['p99_ms']} ms | bare {bare['rps']:.1f} rps | ratio {ratio}"
+            )
     return rows
 
 
@@ -342,13 +482,19 @@ def session_cookie() -> str:
 def machine() -> dict:
     cpu = platform.processor() or platform.machine()
     try:
-        cpu = next(line.split(":", 1)[1].strip() for line in Path("/proc/cpuinfo").read_text().splitlines()
-                   if line.startswith("model name"))
+        cpu = next(
+            line.split(":", 1)[1].strip()
+            for line in Path("/proc/cpuinfo").read_text().splitlines()
+            if line.startswith("model name")
+        )
     except (OSError, StopIteration):
         pass
     try:
-        mem_kb = next(int(line.split()[1]) for line in Path("/proc/meminfo").read_text().splitlines()
-                      if line.startswith("MemTotal"))
+        mem_kb = next(
+            int(line.split()[1])
+            for line in Path("/proc/meminfo").read_text().splitlines()
+            if line.startswith("MemTotal")
+        )
         memory = f"{mem_kb / 2**20:.0f} GB"
     except (OSError, StopIteration):
         memory = "?"
@@ -356,16 +502,24 @@ def machine() -> dict:
     import weasyprint
 
     with connection.cursor() as cursor:
-        cursor.execute("select sqlite_version()" if connection.vendor == "sqlite" else "show server_version")
+        cursor.execute(
+            "select sqlite_version()" if connection.vendor == "sqlite" else "show server_version"
+        )
         db_version = cursor.fetchone()[0]
     return {
-        "cpu": cpu, "cpus": os.cpu_count(), "memory": memory, "os": platform.platform(),
-        "python": platform.python_version(), "django": django.get_version(), "weasyprint": weasyprint.__version__,
+        "cpu": cpu,
+        "cpus": os.cpu_count(),
+        "memory": memory,
+        "os": platform.platform(),
+        "python": platform.python_version(),
+        "django": django.get_version(),
+        "weasyprint": weasyprint.__version__,
         "database": f"{connection.vendor} {db_version}",
     }
 
 
 # --- the README table --------------------------------------------------------------------------
+
 
 def _markers(result: dict) -> tuple[str, str]:
     vendor = result["machine"]["database"].split()[0]
@@ -398,11 +552,18 @@ def table(result: dict) -> str:
         "",
         "| target | figure | met |",
         "| --- | --- | --- |",
-        *[f"| {t['target']} | {t['figure']} | {'yes' if t['met'] else '**NO**'} |" for t in result["targets"]],
+        *[
+            f"| {t['target']} | {t['figure']} | {'yes' if t['met'] else '**NO**'} |"
+            for t in result["targets"]
+        ],
         "",
-        "Data: " + "; ".join(f"{slug}: {c['campaigns']} campaigns, {c['scenarios']} scenarios, "
-                             f"{c['roster_entries']} roster entries, {c['events']} journal events"
-                             for slug, c in result["data"].items()) + ".",
+        "Data: "
+        + "; ".join(
+            f"{slug}: {c['campaigns']} campaigns, {c['scenarios']} scenarios, "
+            f"{c['roster_entries']} roster entries, {c['events']} journal events"
+            for slug, c in result["data"].items()
+        )
+        + ".",
         "",
         "**(a) Load** (gunicorn on 127.0.0.1; bare = the constant-JSON view right before and after each target, "
         "averaged)",
@@ -415,12 +576,17 @@ def table(result: dict) -> str:
             lines.append(f"| {row['target']} | skipped: {row['skipped']} | | | | | | |")
             continue
         t, b = row["measured"], row["bare"]
-        lines.append(f"| {row['target']} | {t['rps']} | {t['p50_ms']} | {t['p99_ms']} | {b['rps']} | {b['p50_ms']} "
-                     f"| {b['p99_ms']} | {row['ratio']} |")
+        lines.append(
+            f"| {row['target']} | {t['rps']} | {t['p50_ms']} | {t['p99_ms']} | {b['rps']} | {b['p50_ms']} "
+            f"| {b['p99_ms']} | {row['ratio']} |"
+        )
     first = next((r for r in result["load"] if "measured" in r), None)
     if first:
-        lines += ["", f"{first['measured']['concurrency']} concurrent connections, {first['workers']} sync workers, "
-                      f"{first['measured']['seconds']:g} s per target."]
+        lines += [
+            "",
+            f"{first['measured']['concurrency']} concurrent connections, {first['workers']} sync workers, "
+            f"{first['measured']['seconds']:g} s per target.",
+        ]
     lines += [
         "",
         "**(b) Queries per request** (same request, small club vs large club)",
@@ -432,8 +598,10 @@ def table(result: dict) -> str:
         if "skipped" in row:
             lines.append(f"| {row['target']} | | | skipped: {row['skipped']} |")
         else:
-            lines.append(f"| {row['target']} | {row['small']} | {row['large']} | "
-                         f"{'yes' if row['constant'] else '**NO**'} |")
+            lines.append(
+                f"| {row['target']} | {row['small']} | {row['large']} | "
+                f"{'yes' if row['constant'] else '**NO**'} |"
+            )
     w = result["writes"]
     lines += [
         "",
@@ -449,11 +617,18 @@ def table(result: dict) -> str:
     for mode in ("paced", "saturated"):
         for group, words in (("different", "on different campaigns"), ("same", "on one campaign")):
             g = w[mode][group]
-            lines.append(f"| {mode}, {words} | {g['clients']} | {g['appends_per_s']} | {g['p50_ms']} | {g['p99_ms']} "
-                         f"| {g['errors']} |")
-    good = sum(1 for c in w["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"])
-    lines += ["", f"Afterwards: {good} of {len(w['checks'])} journals fold to their stored snapshot, each with as many "
-                  "events as appends were answered 201."]
+            lines.append(
+                f"| {mode}, {words} | {g['clients']} | {g['appends_per_s']} | {g['p50_ms']} | {g['p99_ms']} "
+                f"| {g['errors']} |"
+            )
+    good = sum(
+        1 for c in w["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"]
+    )
+    lines += [
+        "",
+        f"Afterwards: {good} of {len(w['checks'])} journals fold to their stored snapshot, each with as many "
+        "events as appends were answered 201.",
+    ]
     lines += [
         "",
         f"**(c) PDF render** ({result['render'][0]['renderer']}; one fresh process per size; Chromium: "
@@ -463,18 +638,22 @@ def table(result: dict) -> str:
         "| ---: | --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: |",
     ]
     for row in result["render"]:
-        lines.append(f"| {row['rows']} | {row.get('engine', '–')} | {row['pages']} | {row['seconds']} | "
-                     f"{row.get('chromium_seconds', '–')} | "
-                     f"{row.get('chromium_ratio', '–')} | {row['peak_rss_mb']} | {row['rss_before_mb']} | "
-                     f"{row['pdf_bytes'] // 1024} |")
+        lines.append(
+            f"| {row['rows']} | {row.get('engine', '–')} | {row['pages']} | {row['seconds']} | "
+            f"{row.get('chromium_seconds', '–')} | "
+            f"{row.get('chromium_ratio', '–')} | {row['peak_rss_mb']} | {row['rss_before_mb']} | "
+            f"{row['pdf_bytes'] // 1024} |"
+        )
     lines += [
         "",
         "**(e) JSON encoder** (the same answer encoded by DRF's renderer and by orjson, ms, best of 5)",
         "",
         "| answer | KB | DRF ms | orjson ms | speed-up |",
         "| --- | ---: | ---: | ---: | ---: |",
-        *[f"| {e['answer']} | {e['kb']} | {e['drf_ms']} | {e['orjson_ms']} | {e['speedup']}× |"
-          for e in result["encoders"]],
+        *[
+            f"| {e['answer']} | {e['kb']} | {e['drf_ms']} | {e['orjson_ms']} | {e['speedup']}× |"
+            for e in result["encoders"]
+        ],
     ]
     return "\n".join(lines) + "\n"
 

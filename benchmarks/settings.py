@@ -29,7 +29,10 @@ from muster.settings import MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa:
 ROOT_URLCONF = "benchmarks.urls"
 MUSTER_EXTRA_SYSTEMS = [*MUSTER_EXTRA_SYSTEMS, "benchmarks.drill"]
 # No collectstatic for a benchmark run: serve static files from the finders.
-STORAGES = {**STORAGES, "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"}}
+STORAGES = {
+    **STORAGES,
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
+}
 WHITENOISE_USE_FINDERS = True
 Path(STATIC_ROOT).mkdir(parents=True, exist_ok=True)  # whitenoise warns about a missing one
 # The generator makes a few dozen users; their passwords are not what is measured.

@@ -36,13 +36,19 @@ def api_targets(club: str, campaign: int) -> list[Target]:
 
 
 def page_targets(club: str, campaign: int) -> list[Target]:
-    return _optional([
-        ("page dashboard", "dashboard", {}),
-        ("page club", "club", {"slug": club}),
-        ("page campaign", "campaign", {"pk": campaign}),
-        ("page campaign history", "campaign-history", {"pk": campaign}),
-        ("page summary sheet (HTML)", "sheet-print", {"campaign_id": campaign, "sheet": "summary"}),
-    ])
+    return _optional(
+        [
+            ("page dashboard", "dashboard", {}),
+            ("page club", "club", {"slug": club}),
+            ("page campaign", "campaign", {"pk": campaign}),
+            ("page campaign history", "campaign-history", {"pk": campaign}),
+            (
+                "page summary sheet (HTML)",
+                "sheet-print",
+                {"campaign_id": campaign, "sheet": "summary"},
+            ),
+        ]
+    )
 
 
 def campaign_page(campaign: int) -> Target:
@@ -53,8 +59,12 @@ def ap_targets(campaign: int) -> list[Target]:
     """The club's Achtung! Panzer! CG III campaign: its page, history, state and odds."""
     base = f"/api/v1/campaigns/{campaign}/"
     return [
-        *_optional([("CG III page campaign", "campaign", {"pk": campaign}),
-                    ("CG III page history", "campaign-history", {"pk": campaign})]),
+        *_optional(
+            [
+                ("CG III page campaign", "campaign", {"pk": campaign}),
+                ("CG III page history", "campaign-history", {"pk": campaign}),
+            ]
+        ),
         Target("CG III API state", base + "state/"),
         Target("CG III API odds", base + "odds/"),
     ]
@@ -66,5 +76,7 @@ def _optional(named) -> list[Target]:
         try:
             found.append(Target(label, reverse(name, kwargs=kwargs)))
         except NoReverseMatch:
-            found.append(Target(label, None, f"no URL named {name!r} with {sorted(kwargs)} in this build"))
+            found.append(
+                Target(label, None, f"no URL named {name!r} with {sorted(kwargs)} in this build")
+            )
     return found

@@ -49,7 +49,9 @@ def setup() -> list[dict]:
     clients = []
 
     def campaign(name, red, blue):
-        c = svc.create_campaign(club=club, user=organizer, system="drill", variant="long", name=name)
+        c = svc.create_campaign(
+            club=club, user=organizer, system="drill", variant="long", name=name
+        )
         for side, people in (("red", red), ("blue", blue)):
             for person in people:
                 svc.assign_player(c, organizer, side=side, username=person.username)
@@ -61,16 +63,22 @@ def setup() -> list[dict]:
     for n in range(SINGLE):
         red, blue = players[2 * n], players[2 * n + 1]
         c = campaign(f"Writes {n + 1:02d}", [red], [blue])
-        clients.append({"campaign": c.pk, "token": _token(red, Token), "side": "red", "group": "different"})
-    shared = players[SINGLE * 2:]
+        clients.append(
+            {"campaign": c.pk, "token": _token(red, Token), "side": "red", "group": "different"}
+        )
+    shared = players[SINGLE * 2 :]
     c = campaign("Writes shared", shared[:2], shared[2:])
     for person, side in zip(shared, ("red", "red", "blue", "blue")):
-        clients.append({"campaign": c.pk, "token": _token(person, Token), "side": side, "group": "same"})
+        clients.append(
+            {"campaign": c.pk, "token": _token(person, Token), "side": side, "group": "same"}
+        )
     return clients
 
 
 def _user(name, User):
-    user = User.objects.filter(username=name).first() or User(username=name, email=f"{name}@example.org")
+    user = User.objects.filter(username=name).first() or User(
+        username=name, email=f"{name}@example.org"
+    )
     user.set_password("bench-pass")
     user.save()
     return user
@@ -87,8 +95,11 @@ def _client(port, clients, deadline, interval, out, start):
 
     def loop(client, offset):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
-        headers = {"Authorization": f"Token {client['token']}", "Content-Type": "application/json",
-                   "Host": "127.0.0.1"}
+        headers = {
+            "Authorization": f"Token {client['token']}",
+            "Content-Type": "application/json",
+            "Host": "127.0.0.1",
+        }
         path = f"/api/v1/campaigns/{client['campaign']}/events/"
         mine, n = [], 0
         next_at = start + offset
@@ -135,7 +146,11 @@ def run(port, clients, *, seconds: float, interval: float | None, processes: int
     spread = (interval or 0) / len(clients)
     clients = [{**c, "offset": k * spread} for k, c in enumerate(clients)]
     groups = [clients[i::processes] for i in range(processes)]
-    procs = [ctx.Process(target=_client, args=(port, g, deadline, interval, out, start)) for g in groups if g]
+    procs = [
+        ctx.Process(target=_client, args=(port, g, deadline, interval, out, start))
+        for g in groups
+        if g
+    ]
     rows = [r for report in gather(procs, out, timeout=seconds + 240) for r in report]
     result = {"seconds": seconds, "interval_s": interval, "clients": len(clients)}
     for group in ("different", "same", "all"):
@@ -143,7 +158,8 @@ def run(port, clients, *, seconds: float, interval: float | None, processes: int
         ok = sorted(r[3] for r in mine if r[2] == 201)
         result[group] = {
             "clients": sum(1 for c in clients if group == "all" or c["group"] == group),
-            "appends": len(ok), "errors": len(mine) - len(ok),
+            "appends": len(ok),
+            "errors": len(mine) - len(ok),
             "statuses": sorted({r[2] for r in mine if r[2] != 201}),
             "appends_per_s": round(len(ok) / seconds, 1),
             "p50_ms": round(_percentile(ok, 50) * 1000, 1) if ok else None,
@@ -169,12 +185,20 @@ def check(clients, appended: dict[int, int], before: dict[int, int]) -> list[dic
         records = load_records(campaign)
         folded = json.loads(json.dumps(engine.fold(records)))
         stored = Snapshot.objects.get(campaign=campaign).state
-        rows.append({"campaign": pk, "events": len(records), "expected": before[pk] + appended.get(pk, 0),
-                     "replay_equals_snapshot": folded == stored and stored["seq"] == campaign.last_seq})
+        rows.append(
+            {
+                "campaign": pk,
+                "events": len(records),
+                "expected": before[pk] + appended.get(pk, 0),
+                "replay_equals_snapshot": folded == stored and stored["seq"] == campaign.last_seq,
+            }
+        )
     return rows
 
 
 def event_counts(clients) -> dict[int, int]:
     from campaigns.models import Event
 
-    return {pk: Event.objects.filter(campaign_id=pk).count() for pk in {c["campaign"] for c in clients}}
+    return {
+        pk: Event.objects.filter(campaign_id=pk).count() for pk in {c["campaign"] for c in clients}
+    }

@@ -9,7 +9,17 @@ from django.utils.html import format_html
 
 from . import visibility
 from .models import (
-    Campaign, Club, ClubLogEntry, Event, Invitation, JournalArchive, Membership, Scenario, Side, SidePlayer, Snapshot,
+    Campaign,
+    Club,
+    ClubLogEntry,
+    Event,
+    Invitation,
+    JournalArchive,
+    Membership,
+    Scenario,
+    Side,
+    SidePlayer,
+    Snapshot,
 )
 
 HIDDEN = "— private: not shown here —"
@@ -69,7 +79,16 @@ class MembershipAdmin(admin.ModelAdmin):
 
 @admin.register(Invitation)
 class InvitationAdmin(admin.ModelAdmin):
-    list_display = ["club", "role", "email", "created_by", "created_at", "expires_at", "accepted_by", "revoked"]
+    list_display = [
+        "club",
+        "role",
+        "email",
+        "created_by",
+        "created_at",
+        "expires_at",
+        "accepted_by",
+        "revoked",
+    ]
     list_filter = ["revoked", "role", "club"]
     search_fields = ["club__name", "email"]
     readonly_fields = ["code", "created_at", "accepted_by", "accepted_at"]
@@ -157,7 +176,9 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
     @admin.display(description="state (club's view)")
     def public_state(self, snapshot):
-        return format_html("<code>{}</code>", visibility.view_state(snapshot.state, visibility.operator_viewer()))
+        return format_html(
+            "<code>{}</code>", visibility.view_state(snapshot.state, visibility.operator_viewer())
+        )
 
 
 @admin.register(JournalArchive)
@@ -166,8 +187,15 @@ class JournalArchiveAdmin(ReadOnlyAdmin):
     the events themselves hold every side's secrets and are not shown (export them from a shell)."""
 
     list_display = ["campaign", "archived_at", "journal_versions", "muster_release", "upgraded_by"]
-    fields = ["campaign", "archived_at", "journal_versions", "muster_release", "upgraded_by", "summary",
-              "event_count"]
+    fields = [
+        "campaign",
+        "archived_at",
+        "journal_versions",
+        "muster_release",
+        "upgraded_by",
+        "summary",
+        "event_count",
+    ]
     readonly_fields = fields
 
     @admin.display(description="events")

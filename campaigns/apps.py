@@ -29,8 +29,10 @@ def upgrade_journals_after_migrate(sender, verbosity=1, plan=None, stdout=None, 
     def report(campaign, outcome):
         name = f"Campaign {campaign.pk} “{campaign.name}” ({campaign.club.slug})"
         if isinstance(outcome, DomainError):
-            out.write(f"  {name}: NOT upgraded ({outcome.field}: {outcome.message}); "
-                      "see python manage.py upgrade_journals\n")
+            out.write(
+                f"  {name}: NOT upgraded ({outcome.field}: {outcome.message}); "
+                "see python manage.py upgrade_journals\n"
+            )
         elif verbosity >= 1:
             out.write(f"  {name} upgraded: {outcome.summary}.\n")
 

@@ -36,17 +36,31 @@ _MEMBER_KEYS = {"username", "email", "first_name", "last_name", "role", "joined_
 
 
 def export_club(club: Club) -> bytes:
-    campaigns = list(Campaign.objects.filter(club=club).select_related("club", "created_by")
-                     .order_by("created_at", "pk"))
+    campaigns = list(
+        Campaign.objects.filter(club=club)
+        .select_related("club", "created_by")
+        .order_by("created_at", "pk")
+    )
     names = [f"campaigns/{index:03d}.json" for index in range(1, len(campaigns) + 1)]
     members = [
-        {"username": m.user.username, "email": m.user.email, "first_name": m.user.first_name,
-         "last_name": m.user.last_name, "role": m.role, "joined_at": m.joined_at.isoformat()}
+        {
+            "username": m.user.username,
+            "email": m.user.email,
+            "first_name": m.user.first_name,
+            "last_name": m.user.last_name,
+            "role": m.role,
+            "joined_at": m.joined_at.isoformat(),
+        }
         for m in club.memberships.select_related("user").order_by("user__username")
     ]
-    head = {"format": FORMAT, "version": VERSION, "muster": versions.release(),
-            "club": {"slug": club.slug, "name": club.name, "created_at": club.created_at.isoformat()},
-            "members": members, "campaigns": names}
+    head = {
+        "format": FORMAT,
+        "version": VERSION,
+        "muster": versions.release(),
+        "club": {"slug": club.slug, "name": club.name, "created_at": club.created_at.isoformat()},
+        "members": members,
+        "campaigns": names,
+    }
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         _write(archive, "club.json", head)
@@ -58,10 +72,13 @@ def export_club(club: Club) -> bytes:
 def _write(archive: zipfile.ZipFile, name: str, document: dict) -> None:
     entry = zipfile.ZipInfo(name, date_time=_EPOCH)
     entry.compress_type = zipfile.ZIP_DEFLATED
-    archive.writestr(entry, json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n")
+    archive.writestr(
+        entry, json.dumps(document, sort_keys=True, ensure_ascii=False, indent=1) + "\n"
+    )
 
 
 # --- reading an archive: checked, never trusted -------------------------------------------------------
+
 
 def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     """(club.json, the journals) from an archive's bytes; DomainError naming what is wrong."""
@@ -73,13 +90,17 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
         raise DomainError("file", "Not a Muster club archive (not a zip file).") from None
     if "club.json" not in entries:
         raise DomainError("file", "Not a Muster club archive (no club.json).")
-    if len(entries) > MAX_CAMPAIGNS + 1 or sum(i.file_size for i in entries.values()) > limit * (MAX_CAMPAIGNS + 1):
+    if len(entries) > MAX_CAMPAIGNS + 1 or sum(i.file_size for i in entries.values()) > limit * (
+        MAX_CAMPAIGNS + 1
+    ):
         raise DomainError("file", "Too large for a club archive.")
 
     def document(name: str):
         info = entries[name]
         if info.file_size > limit:
-            raise DomainError(name, f"Larger than {limit // (1024 * 1024)} MB (MUSTER_JOURNAL_MAX_BYTES).")
+            raise DomainError(
+                name, f"Larger than {limit // (1024 * 1024)} MB (MUSTER_JOURNAL_MAX_BYTES)."
+            )
         with archive.open(info) as handle:
             data = handle.read(limit + 1)
         if len(data) > limit:
@@ -93,8 +114,11 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     if not isinstance(head, dict) or head.get("format") != FORMAT:
         raise DomainError("club.json", f"Not a Muster club archive (expected format {FORMAT!r}).")
     if head.get("version") != VERSION:
-        raise DomainError("club.json.version", f"A club archive of format version {head.get('version')!r}: this "
-                                               f"Muster ({versions.release()}) reads version {VERSION}.")
+        raise DomainError(
+            "club.json.version",
+            f"A club archive of format version {head.get('version')!r}: this "
+            f"Muster ({versions.release()}) reads version {VERSION}.",
+        )
     club = head.get("club")
     if not isinstance(club, dict):
         raise DomainError("club.json.club", "Missing the club (slug, name).")
@@ -106,7 +130,9 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     for index, member in enumerate(members):
         where = f"club.json.members[{index}]"
         if not isinstance(member, dict) or set(member) - _MEMBER_KEYS:
-            raise DomainError(where, f"A member is {', '.join(sorted(_MEMBER_KEYS))} (and nothing else).")
+            raise DomainError(
+                where, f"A member is {', '.join(sorted(_MEMBER_KEYS))} (and nothing else)."
+            )
         _line(member.get("username"), f"{where}.username")
         if member.get("role") not in (Membership.ORGANIZER, Membership.PLAYER):
             raise DomainError(f"{where}.role", "organizer or player.")
@@ -116,24 +142,40 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     if not any(m["role"] == Membership.ORGANIZER for m in members):
         raise DomainError("club.json.members", "A club needs an organizer.")
     names = head.get("campaigns")
-    if not isinstance(names, list) or len(names) > MAX_CAMPAIGNS or any(n not in entries for n in names):
+    if (
+        not isinstance(names, list)
+        or len(names) > MAX_CAMPAIGNS
+        or any(n not in entries for n in names)
+    ):
         raise DomainError("club.json.campaigns", "Must list the archive's campaign files.")
     journals = [document(name) for name in names]
     for name, journal in zip(names, journals):
-        head_club = (journal.get("campaign") or {}).get("club") if isinstance(journal, dict) else None
+        head_club = (
+            (journal.get("campaign") or {}).get("club") if isinstance(journal, dict) else None
+        )
         if not isinstance(head_club, dict) or head_club.get("slug") != club["slug"]:
             raise DomainError(f"{name}.campaign.club", "A campaign of another club.")
     return head, journals
 
 
 def _line(value, where: str) -> str:
-    if not isinstance(value, str) or not value or len(value) > 150 or text_problem(value, multiline=False):
+    if (
+        not isinstance(value, str)
+        or not value
+        or len(value) > 150
+        or text_problem(value, multiline=False)
+    ):
         raise DomainError(where, "One line of text (at most 150 characters).")
     return value
 
 
-def replay_club(raw: bytes, *, user_map: dict[str, str] | None = None, create_people: bool = False,
-                dry_run: bool = False) -> tuple[Club | None, list[str]]:
+def replay_club(
+    raw: bytes,
+    *,
+    user_map: dict[str, str] | None = None,
+    create_people: bool = False,
+    dry_run: bool = False,
+) -> tuple[Club | None, list[str]]:
     """Restore a club from its archive: the club, its members and roles, every campaign. All or
     nothing. -> (the club, or None on a dry run; what was (or would be) done, in sentences)."""
     from .services import clubs as club_services
@@ -151,47 +193,81 @@ def replay_club(raw: bytes, *, user_map: dict[str, str] | None = None, create_pe
     for old in members:
         name = user_map.get(old, old)
         if name in existing and name not in mapped:
-            raise DomainError("people", f"{name!r} is a person of this site: say whom the archive means with "
-                                        f"--map {old}=USERNAME.")
+            raise DomainError(
+                "people",
+                f"{name!r} is a person of this site: say whom the archive means with "
+                f"--map {old}=USERNAME.",
+            )
         if name not in existing and name in mapped:
             raise DomainError("map", f"--map …={name}: there is no person {name!r} here.")
         if name not in existing and not create_people:
-            raise DomainError("people", f"{name!r} is not a person of this site: map them (--map {old}=USERNAME) "
-                                        "or pass --create-people.")
-    said = [f"Club “{head['club']['name']}” ({slug}), {len(members)} members, {len(journals)} campaigns."]
+            raise DomainError(
+                "people",
+                f"{name!r} is not a person of this site: map them (--map {old}=USERNAME) "
+                "or pass --create-people.",
+            )
+    said = [
+        f"Club “{head['club']['name']}” ({slug}), {len(members)} members, {len(journals)} campaigns."
+    ]
     new_people = sorted(user_map.get(n, n) for n in members if user_map.get(n, n) not in existing)
     if new_people:
-        said.append(f"People created without a password (they choose one with \"forgot password\"): "
-                    f"{', '.join(new_people)}.")
+        said.append(
+            f"People created without a password (they choose one with \"forgot password\"): "
+            f"{', '.join(new_people)}."
+        )
     with transaction.atomic():
         people = dict(existing)
         for old, member in members.items():
             name = user_map.get(old, old)
             if name not in people:
-                user = User(username=name, email=member.get("email", ""), first_name=member.get("first_name", ""),
-                            last_name=member.get("last_name", ""))
+                user = User(
+                    username=name,
+                    email=member.get("email", ""),
+                    first_name=member.get("first_name", ""),
+                    last_name=member.get("last_name", ""),
+                )
                 user.set_unusable_password()
                 user.save()
                 people[name] = user
-        organizer = next(people[user_map.get(n, n)] for n, m in members.items() if m["role"] == Membership.ORGANIZER)
-        club = club_services.operator_create_club(slug=slug, name=head["club"]["name"], organizer=organizer)
-        Club.objects.filter(pk=club.pk).update(created_at=_when(head["club"].get("created_at")) or club.created_at)
+        organizer = next(
+            people[user_map.get(n, n)]
+            for n, m in members.items()
+            if m["role"] == Membership.ORGANIZER
+        )
+        club = club_services.operator_create_club(
+            slug=slug, name=head["club"]["name"], organizer=organizer
+        )
+        Club.objects.filter(pk=club.pk).update(
+            created_at=_when(head["club"].get("created_at")) or club.created_at
+        )
         for old, member in members.items():
             user = people[user_map.get(old, old)]
-            membership = Membership.objects.filter(club=club, user=user).first()  # the organizer's, made above
+            membership = Membership.objects.filter(
+                club=club, user=user
+            ).first()  # the organizer's, made above
             if membership is None:
-                membership = club_services.operator_add_member(club=club, user=user, journal_name=old,
-                                                               new_person=user.username in new_people)
+                membership = club_services.operator_add_member(
+                    club=club, user=user, journal_name=old, new_person=user.username in new_people
+                )
             Membership.objects.filter(pk=membership.pk).update(
-                role=member["role"], joined_at=_when(member.get("joined_at")) or membership.joined_at)
+                role=member["role"],
+                joined_at=_when(member.get("joined_at")) or membership.joined_at,
+            )
         for index, journal in enumerate(journals):
             try:
-                campaign = journal_io.replay(journal, user_map=user_map, club_slug=slug, create_people=create_people)
+                campaign = journal_io.replay(
+                    journal, user_map=user_map, club_slug=slug, create_people=create_people
+                )
             except DomainError as error:
-                raise DomainError(f"{head['campaigns'][index]} {error.field}", error.message) from None
+                raise DomainError(
+                    f"{head['campaigns'][index]} {error.field}", error.message
+                ) from None
             upgrade = campaign.upgraded.summary()
-            said.append(f"Campaign “{campaign.name}” ({campaign.system}): {campaign.last_seq} events"
-                        + (f"; journal {upgrade}" if upgrade else "") + ".")
+            said.append(
+                f"Campaign “{campaign.name}” ({campaign.system}): {campaign.last_seq} events"
+                + (f"; journal {upgrade}" if upgrade else "")
+                + "."
+            )
         if dry_run:
             transaction.set_rollback(True)
             return None, said

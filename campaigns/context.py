@@ -9,7 +9,15 @@ from .tables import BoundTable, CellValue
 
 
 class Ctx:
-    def __init__(self, system, state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None):
+    def __init__(
+        self,
+        system,
+        state: dict,
+        record: Record,
+        pool: DicePool,
+        provider: DiceProvider,
+        journal=None,
+    ):
         self.system = system
         self.journal = journal or {}  # seq -> Record, for proposals naming earlier events
         self.state = state
@@ -56,7 +64,8 @@ class Ctx:
         if key in self.pool.faces:
             if self.pool.exprs[key] != expr:
                 raise DomainError(
-                    f"event {self.record.seq}", f"The roll {key} was recorded as {self.pool.exprs[key]}, not {expr}."
+                    f"event {self.record.seq}",
+                    f"The roll {key} was recorded as {self.pool.exprs[key]}, not {expr}.",
                 )
             return list(self.pool.faces[key])
         faces = self.provider.provide(key, expr, side, self.record)

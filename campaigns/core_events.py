@@ -24,60 +24,181 @@ STATE_SHAPE = "2026-11-26.3"
 KINDS = {
     k.name: k
     for k in [
-        EventKind("campaign.created", "Campaign created", (
-            Field("system"), Field("variant"), Field("name", max_length=120), Field("options", "json", required=False, default={}),
-        ), actor="organizer"),
-        EventKind("player.assigned", "Player assigned to a side", (Field("side"), Field("username")), actor="organizer"),
-        EventKind("player.removed", "Player removed from a side", (Field("side"), Field("username")), actor="organizer"),
-        EventKind("player.replaced", "Player replaced", (Field("side"), Field("old"), Field("new")), actor="organizer"),
-        EventKind("referee.assigned", "Referee assigned", (Field("username", required=False, default=None),), actor="organizer"),
-        EventKind("house_rule.set", "House rule set", (
-            Field("key"), Field("value", "json"), Field("note", required=False, default=""),
-        ), actor="organizer"),
+        EventKind(
+            "campaign.created",
+            "Campaign created",
+            (
+                Field("system"),
+                Field("variant"),
+                Field("name", max_length=120),
+                Field("options", "json", required=False, default={}),
+            ),
+            actor="organizer",
+        ),
+        EventKind(
+            "player.assigned",
+            "Player assigned to a side",
+            (Field("side"), Field("username")),
+            actor="organizer",
+        ),
+        EventKind(
+            "player.removed",
+            "Player removed from a side",
+            (Field("side"), Field("username")),
+            actor="organizer",
+        ),
+        EventKind(
+            "player.replaced",
+            "Player replaced",
+            (Field("side"), Field("old"), Field("new")),
+            actor="organizer",
+        ),
+        EventKind(
+            "referee.assigned",
+            "Referee assigned",
+            (Field("username", required=False, default=None),),
+            actor="organizer",
+        ),
+        EventKind(
+            "house_rule.set",
+            "House rule set",
+            (
+                Field("key"),
+                Field("value", "json"),
+                Field("note", required=False, default=""),
+            ),
+            actor="organizer",
+        ),
         EventKind("campaign.started", "Campaign started", (), actor="organizer"),
-        EventKind("campaign.finished", "Campaign ended by the organizer", (Field("reason", max_length=500),), actor="organizer"),
-        EventKind("result.submitted", "Result submitted", (_SCENARIO, Field("data", "json")), actor="side"),
+        EventKind(
+            "campaign.finished",
+            "Campaign ended by the organizer",
+            (Field("reason", max_length=500),),
+            actor="organizer",
+        ),
+        EventKind(
+            "result.submitted", "Result submitted", (_SCENARIO, Field("data", "json")), actor="side"
+        ),
         EventKind("result.withdrawn", "Result withdrawn", (_SCENARIO,), actor="side"),
         EventKind("result.confirmed", "Result confirmed", (_SCENARIO,), actor="side"),
-        EventKind("result.disputed", "Result disputed", (_SCENARIO, Field("reason", max_length=1000)), actor="side"),
-        EventKind("result.resolved", "Disputed result settled", (_SCENARIO, Field("data", "json")), actor="arbiter"),
-        EventKind("dice.rolled", "Dice rolled", (
-            Field("key", max_length=200), Field("expr"), Field("dice", "list", item=Field("die", "int")),
-            Field("source", "choice", choices=("server", "entered")),
-        ), actor="system"),
-        EventKind("sealed.submitted", "Sealed choice submitted", (Field("key"), Field("choice", "json")), audience="side"),
-        EventKind("sealed.revealed", "Sealed choices revealed", (Field("key"), Field("choices", "json")), actor="system"),
-        EventKind("note.added", "After-action note", (
-            _SCENARIO, Field("text", max_length=2000, label="Note"),
-            Field("private", "bool", required=False, default=False, label="For my side only"),
-        ), actor="member"),
-        EventKind("proposal.made", "Change proposed", (
-            Field("action", "choice", choices=("correct", "undo", "house_rule", "export", "seat")),
-            Field("target", "int", required=False, default=None, min=1),
-            Field("data", "json", required=False, default=None),
-            Field("reason", required=False, default="", max_length=1000),
-        ), actor="member"),
-        EventKind("proposal.approved", "Change approved", (Field("proposal", "int", min=1),), actor="member"),
-        EventKind("proposal.rejected", "Change rejected", (Field("proposal", "int", min=1),), actor="member"),
-        EventKind("proposal.applied", "Change applied", (Field("proposal", "int", min=1),), actor="system"),
-        EventKind(versions.UPGRADED, "Journal upgraded", (
-            Field("journal", max_length=60), Field("from", "int", min=1), Field("to", "int", min=2),
-            Field("step", max_length=80), Field("how", "choice", choices=versions.WAYS),
-            Field("release", max_length=40),
-            Field("events", "list", required=False, default=[], max=versions.MARKER_MAX_UIDS,
-                  item=Field("uid", max_length=36)),
-            Field("count", "int", required=False, default=0, min=0),
-            Field("dropped", "list", required=False, default=[], max=versions.MARKER_MAX_UIDS,
-                  item=Field("uid", max_length=36)),
-        ), actor="system"),
+        EventKind(
+            "result.disputed",
+            "Result disputed",
+            (_SCENARIO, Field("reason", max_length=1000)),
+            actor="side",
+        ),
+        EventKind(
+            "result.resolved",
+            "Disputed result settled",
+            (_SCENARIO, Field("data", "json")),
+            actor="arbiter",
+        ),
+        EventKind(
+            "dice.rolled",
+            "Dice rolled",
+            (
+                Field("key", max_length=200),
+                Field("expr"),
+                Field("dice", "list", item=Field("die", "int")),
+                Field("source", "choice", choices=("server", "entered")),
+            ),
+            actor="system",
+        ),
+        EventKind(
+            "sealed.submitted",
+            "Sealed choice submitted",
+            (Field("key"), Field("choice", "json")),
+            audience="side",
+        ),
+        EventKind(
+            "sealed.revealed",
+            "Sealed choices revealed",
+            (Field("key"), Field("choices", "json")),
+            actor="system",
+        ),
+        EventKind(
+            "note.added",
+            "After-action note",
+            (
+                _SCENARIO,
+                Field("text", max_length=2000, label="Note"),
+                Field("private", "bool", required=False, default=False, label="For my side only"),
+            ),
+            actor="member",
+        ),
+        EventKind(
+            "proposal.made",
+            "Change proposed",
+            (
+                Field(
+                    "action", "choice", choices=("correct", "undo", "house_rule", "export", "seat")
+                ),
+                Field("target", "int", required=False, default=None, min=1),
+                Field("data", "json", required=False, default=None),
+                Field("reason", required=False, default="", max_length=1000),
+            ),
+            actor="member",
+        ),
+        EventKind(
+            "proposal.approved",
+            "Change approved",
+            (Field("proposal", "int", min=1),),
+            actor="member",
+        ),
+        EventKind(
+            "proposal.rejected",
+            "Change rejected",
+            (Field("proposal", "int", min=1),),
+            actor="member",
+        ),
+        EventKind(
+            "proposal.applied", "Change applied", (Field("proposal", "int", min=1),), actor="system"
+        ),
+        EventKind(
+            versions.UPGRADED,
+            "Journal upgraded",
+            (
+                Field("journal", max_length=60),
+                Field("from", "int", min=1),
+                Field("to", "int", min=2),
+                Field("step", max_length=80),
+                Field("how", "choice", choices=versions.WAYS),
+                Field("release", max_length=40),
+                Field(
+                    "events",
+                    "list",
+                    required=False,
+                    default=[],
+                    max=versions.MARKER_MAX_UIDS,
+                    item=Field("uid", max_length=36),
+                ),
+                Field("count", "int", required=False, default=0, min=0),
+                Field(
+                    "dropped",
+                    "list",
+                    required=False,
+                    default=[],
+                    max=versions.MARKER_MAX_UIDS,
+                    item=Field("uid", max_length=36),
+                ),
+            ),
+            actor="system",
+        ),
     ]
 }
 
 # Kinds a proposal may correct or undo (dice are never re-rolled; proposals and
 # system-written events are history).
 AMENDABLE = {"result.submitted", "result.resolved", "sealed.submitted", "note.added"}
-UNDOABLE = AMENDABLE | {"result.confirmed", "result.disputed", "result.withdrawn", "player.assigned",
-                        "player.removed", "player.replaced", "referee.assigned"}
+UNDOABLE = AMENDABLE | {
+    "result.confirmed",
+    "result.disputed",
+    "result.withdrawn",
+    "player.assigned",
+    "player.removed",
+    "player.replaced",
+    "referee.assigned",
+}
 
 
 def new_state(record) -> dict:
@@ -150,11 +271,18 @@ def finish(state: dict, winner: str | None, reason: str) -> None:
         sealed["open"] = False
 
 
-def open_sealed(state: dict, key: str, label: str, sides: list[str], options: list | None = None) -> None:
+def open_sealed(
+    state: dict, key: str, label: str, sides: list[str], options: list | None = None
+) -> None:
     if key in state["sealed"]:
         raise DomainError("key", f"The sealed choice {key} is already open.")
     state["sealed"][key] = {
-        "label": label, "sides": list(sides), "options": options, "choices": {}, "revealed": False, "open": True,
+        "label": label,
+        "sides": list(sides),
+        "options": options,
+        "choices": {},
+        "revealed": False,
+        "open": True,
     }
 
 
@@ -264,27 +392,38 @@ def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainE
     if kind == "referee.assigned":
         user = data.get("username")
         if user and user in played:
-            return DomainError("username", f"{user} has played a side in this campaign and can never "
-                                           "referee it."), True
+            return DomainError(
+                "username", f"{user} has played a side in this campaign and can never referee it."
+            ), True
     if core_version(state) < SEAT_RULES:
         if not _needs_v1(state, kind, data):
             return None, False
         if kind == "referee.assigned":
-            return DomainError("username", "Once play has started, a new referee needs the sides' agreement "
-                                           "(propose it)."), False
+            return DomainError(
+                "username",
+                "Once play has started, a new referee needs the sides' agreement (propose it).",
+            ), False
         user = data.get("username") if kind == "player.assigned" else data.get("new")
-        return DomainError(field, f"{user} has seen another side's secrets in this campaign: seating them needs "
-                                  "the sides' agreement (propose it)."), False
+        return DomainError(
+            field,
+            f"{user} has seen another side's secrets in this campaign: seating them needs "
+            "the sides' agreement (propose it).",
+        ), False
     needs = seat_needs(state, kind, data, actor)
     if not needs:
         return None, False
     names = " and ".join(state["sides"][s]["name"] for s in needs)
     if kind in ("player.assigned", "player.replaced") and _needs_v1(state, kind, data):
         user = data.get("username") if kind == "player.assigned" else data.get("new")
-        return DomainError(field, f"{user} has seen another side's secrets in this campaign: seating them needs "
-                                  f"{names}'s agreement (or the referee's): propose it."), False
-    return DomainError(field, f"Once play has started, this needs {names}'s agreement (or the referee's): "
-                              "propose it."), False
+        return DomainError(
+            field,
+            f"{user} has seen another side's secrets in this campaign: seating them needs "
+            f"{names}'s agreement (or the referee's): propose it.",
+        ), False
+    return DomainError(
+        field,
+        f"Once play has started, this needs {names}'s agreement (or the referee's): propose it.",
+    ), False
 
 
 def may_settle(state, viewer) -> bool:
@@ -301,8 +440,11 @@ def stand_in_for(state, username) -> list[str]:
     on it, no referee, and `username` playing no side now."""
     if not username or state.get("referee") or playing(state, username):
         return []
-    return [s for s, who in state.get("departed", {}).items()
-            if who == username and s in state["sides"] and not state["sides"][s]["players"]]
+    return [
+        s
+        for s, who in state.get("departed", {}).items()
+        if who == username and s in state["sides"] and not state["sides"][s]["players"]
+    ]
 
 
 def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> None:
@@ -312,7 +454,9 @@ def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> N
         side, user = _side(state, data["side"]), data["username"]
         _check_can_play(state, user)
     elif kind in ("player.replaced", "player.removed"):
-        field, old = ("old", data["old"]) if kind == "player.replaced" else ("username", data["username"])
+        field, old = (
+            ("old", data["old"]) if kind == "player.replaced" else ("username", data["username"])
+        )
         side = _side(state, data["side"])
         if old not in side["players"]:
             raise DomainError(field, f"{old} does not play {side['name']}.")
@@ -394,9 +538,17 @@ def check_house_rule(state, ctx, key, value):
     else:
         raise DomainError("key", f"{key} names no table cell or constant.")
     if book is not None and not isinstance(book, bool) and type(value) is not type(book):
-        kinds = {int: "a whole number", float: "a number", str: "text", list: "a list", dict: "a set of values"}
-        raise DomainError("value", f"Must be {kinds.get(type(book), 'like the book value')} like the book "
-                                   f"value ({book}).")
+        kinds = {
+            int: "a whole number",
+            float: "a number",
+            str: "text",
+            list: "a list",
+            dict: "a set of values",
+        }
+        raise DomainError(
+            "value",
+            f"Must be {kinds.get(type(book), 'like the book value')} like the book value ({book}).",
+        )
     system.check_house_rule(key, value)
     return book
 
@@ -411,7 +563,9 @@ def set_house_rule(state, ctx, key, value, note, seq):
 
 def _house_rule_set(state, rec, ctx):
     if state["status"] != "setup":
-        raise DomainError("key", "Once play has started, a house rule needs every side's agreement (propose it).")
+        raise DomainError(
+            "key", "Once play has started, a house rule needs every side's agreement (propose it)."
+        )
     set_house_rule(state, ctx, rec.data["key"], rec.data["value"], rec.data["note"], rec.seq)
 
 
@@ -444,7 +598,9 @@ def _scenario(state, index, statuses):
         raise DomainError("scenario", "No such scenario.")
     scenario = state["scenarios"][index]
     if scenario["status"] not in statuses:
-        raise DomainError("scenario", f"{scenario['label']} is {scenario['status']}; this is not possible now.")
+        raise DomainError(
+            "scenario", f"{scenario['label']} is {scenario['status']}; this is not possible now."
+        )
     return scenario
 
 
@@ -481,14 +637,18 @@ def _result_disputed(state, rec, ctx):
     scenario = _scenario(state, rec.data["scenario"], ("pending",))
     if not rec.side or rec.side == scenario["pending"]["side"]:
         raise DomainError("scenario", "Only the other side can dispute a result.")
-    scenario.update(status="disputed", dispute={"side": rec.side, "by": rec.actor, "reason": rec.data["reason"]})
+    scenario.update(
+        status="disputed", dispute={"side": rec.side, "by": rec.actor, "reason": rec.data["reason"]}
+    )
 
 
 def _result_resolved(state, rec, ctx):
     index = rec.data["scenario"]
     _scenario(state, index, ("pending", "disputed"))
     if _playing(state, rec.actor):
-        raise DomainError("scenario", "A dispute is settled by the referee or an organizer who plays no side.")
+        raise DomainError(
+            "scenario", "A dispute is settled by the referee or an organizer who plays no side."
+        )
     data = ctx.system.clean_result(state, index, rec.data["data"], ctx)
     confirm_result(state, index, data, ctx)
 
@@ -503,14 +663,25 @@ def confirm_result(state, index, data, ctx):
 def _note_added(state, rec, ctx):
     """An after-action note on a scenario: public, or for the author's side only (its audience)."""
     index = rec.data["scenario"]
-    if not 0 <= index < len(state["scenarios"]) or state["scenarios"][index]["status"] == "upcoming":
+    if (
+        not 0 <= index < len(state["scenarios"])
+        or state["scenarios"][index]["status"] == "upcoming"
+    ):
         raise DomainError("scenario", "Notes are for scenarios being played or played.")
     if rec.data["private"] and not rec.side:
-        raise DomainError("private", "A note for one side only is written by a player of that side.")
-    state.setdefault("notes", []).append({
-        "scenario": index, "text": rec.data["text"], "by": rec.actor, "side": rec.side,
-        "private": rec.data["private"], "uid": rec.uid,
-    })
+        raise DomainError(
+            "private", "A note for one side only is written by a player of that side."
+        )
+    state.setdefault("notes", []).append(
+        {
+            "scenario": index,
+            "text": rec.data["text"],
+            "by": rec.actor,
+            "side": rec.side,
+            "private": rec.data["private"],
+            "uid": rec.uid,
+        }
+    )
 
 
 def note_audience(data: dict) -> str:
@@ -533,8 +704,11 @@ def _journal_upgraded(state, rec, ctx):
         raise DomainError("to", "An upgrade goes from one version to the next.")
     today = versions.current(ctx.system)[journal]
     if data["to"] > today:
-        raise DomainError("to", f"Written by a newer Muster (journal {journal} v{data['to']}); this one reads up to "
-                                f"v{today}: upgrade Muster first.")
+        raise DomainError(
+            "to",
+            f"Written by a newer Muster (journal {journal} v{data['to']}); this one reads up to "
+            f"v{today}: upgrade Muster first.",
+        )
     if rec.side and rec.side not in state["sides"]:
         raise DomainError("side", f"Unknown side {rec.side!r}.")
     journals[journal] = max(journals[journal], data["to"])
@@ -555,7 +729,9 @@ def _sealed_submitted(state, rec, ctx):
         raise DomainError("side", "Your side makes no choice here.")
     if sealed["options"] is not None and rec.data["choice"] not in sealed["options"]:
         raise DomainError("choice", f"Choose one of: {', '.join(map(str, sealed['options']))}.")
-    sealed["choices"][rec.side] = ctx.system.clean_sealed_choice(state, rec.data["key"], rec.data["choice"], ctx)
+    sealed["choices"][rec.side] = ctx.system.clean_sealed_choice(
+        state, rec.data["key"], rec.data["choice"], ctx
+    )
 
 
 def _sealed_revealed(state, rec, ctx):

@@ -43,8 +43,14 @@ class DiceExpr:
             raise DomainError(field, f"{self.text} needs {self.count} die value(s).")
         clean = []
         for face in faces:
-            if isinstance(face, bool) or not isinstance(face, int) or not 1 <= face <= self.die_faces:
-                raise DomainError(field, f"Each die of {self.text} is a whole number from 1 to {self.die_faces}.")
+            if (
+                isinstance(face, bool)
+                or not isinstance(face, int)
+                or not 1 <= face <= self.die_faces
+            ):
+                raise DomainError(
+                    field, f"Each die of {self.text} is a whole number from 1 to {self.die_faces}."
+                )
             clean.append(face)
         return clean
 

@@ -22,7 +22,13 @@ from .systems import get_system
 STATE_SHAPE = core_events.STATE_SHAPE
 
 # Events the service writes itself; no player acts "for a side" with them.
-SYSTEM_WRITTEN = {"dice.rolled", "sealed.revealed", "proposal.applied", "campaign.created", versions.UPGRADED}
+SYSTEM_WRITTEN = {
+    "dice.rolled",
+    "sealed.revealed",
+    "proposal.applied",
+    "campaign.created",
+    versions.UPGRADED,
+}
 
 
 class JournalError(DomainError):
@@ -51,8 +57,14 @@ def substitutions(records) -> dict[int, dict]:
     return found
 
 
-def fold(records: list[Record], provider: DiceProvider | None = None, pool: DicePool | None = None, *,
-         start_versions: dict | None = None, upgrade=None) -> dict:
+def fold(
+    records: list[Record],
+    provider: DiceProvider | None = None,
+    pool: DicePool | None = None,
+    *,
+    start_versions: dict | None = None,
+    upgrade=None,
+) -> dict:
     """The state after `records`. `start_versions`: journal versions the first events fold under
     where not today's (campaigns.versions: by default from the journal's "fold" upgrade markers).
     `upgrade(state, record, apply) -> (state, skip)`, for upgrades (campaigns.versions): called before
@@ -101,7 +113,11 @@ def fold(records: list[Record], provider: DiceProvider | None = None, pool: Dice
 
 
 def apply_record(
-    state: dict | None, record: Record, pool: DicePool, provider: DiceProvider, journal: dict | None = None
+    state: dict | None,
+    record: Record,
+    pool: DicePool,
+    provider: DiceProvider,
+    journal: dict | None = None,
 ) -> dict:
     """Apply one record (in place where a state exists); raise DomainError if it does not fit."""
     if record.kind == "campaign.created":
@@ -152,7 +168,11 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
     if kind.actor == "member":
         side = playing or ""
         target = journal.get(record.data.get("target")) if record.kind == "proposal.made" else None
-        if isinstance(record.data.get("target"), int) and target is not None and target.audience != "public":
+        if (
+            isinstance(record.data.get("target"), int)
+            and target is not None
+            and target.audience != "public"
+        ):
             # A proposal about an event is as private as the event itself.
             return target.audience, (target.side if referee and not side else side)
         if record.kind == "note.added":
@@ -170,13 +190,20 @@ def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
     audience, side = filing(state, record, system, journal)
     if record.kind in ("dice.rolled", versions.UPGRADED):
         if record.audience != audience:
-            raise DomainError("audience", f"A roll of {'a side' if side else 'no side'} is {audience}.")
+            raise DomainError(
+                "audience", f"A roll of {'a side' if side else 'no side'} is {audience}."
+            )
         return
     if record.side != side:
-        raise DomainError("side", f"A {record.kind} event by {record.actor} is filed under "
-                                  f"{side or 'no side'}, not {record.side or 'no side'}.")
+        raise DomainError(
+            "side",
+            f"A {record.kind} event by {record.actor} is filed under "
+            f"{side or 'no side'}, not {record.side or 'no side'}.",
+        )
     if record.audience != audience:
-        raise DomainError("audience", f"A {record.kind} event here is {audience}, not {record.audience}.")
+        raise DomainError(
+            "audience", f"A {record.kind} event here is {audience}, not {record.audience}."
+        )
     if audience == "side" and not side:
         raise DomainError("side", "Say which side this is for.")
 
@@ -191,7 +218,9 @@ def _check_acting_side(state: dict, record: Record) -> None:
         raise DomainError("side", f"{record.actor} does not play {side['name']}.")
 
 
-def try_apply(state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None) -> dict:
+def try_apply(
+    state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None
+) -> dict:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
     return apply_record(copy_state(state), record, pool, provider, journal)
 

@@ -34,15 +34,25 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
         old = self.cleaned_data["old_password"]
         signed_in = authenticate(self.request, username=self.user.get_username(), password=old)
         if signed_in is None or signed_in.pk != self.user.pk:
-            raise ValidationError(self.error_messages["password_incorrect"], code="password_incorrect")
+            raise ValidationError(
+                self.error_messages["password_incorrect"], code="password_incorrect"
+            )
         return old
 
 
 class SignupForm(forms.Form):
     username = UsernameField(max_length=150, help_text="Letters, digits and @/./+/-/_ only.")
     email = forms.EmailField(required=False, help_text="For password resets.")
-    password1 = forms.CharField(label="Password", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
-    password2 = forms.CharField(label="Password again", strip=False, widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}))
+    password1 = forms.CharField(
+        label="Password",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
+    password2 = forms.CharField(
+        label="Password again",
+        strip=False,
+        widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
+    )
 
     def clean_username(self):
         username = self.cleaned_data["username"]
@@ -55,7 +65,9 @@ class SignupForm(forms.Form):
         if one and two and one != two:
             self.add_error("password2", "The two passwords differ.")
         elif one:
-            user = get_user_model()(username=cleaned.get("username", ""), email=cleaned.get("email", ""))
+            user = get_user_model()(
+                username=cleaned.get("username", ""), email=cleaned.get("email", "")
+            )
             try:
                 password_validation.validate_password(one, user)
             except ValidationError as error:
@@ -69,9 +81,12 @@ class ClubForm(forms.Form):
 
 class InvitationForm(forms.Form):
     role = forms.ChoiceField(choices=Membership.ROLES, initial=Membership.PLAYER)
-    email = forms.EmailField(required=False, label="E-mail address",
-                             help_text="Optional: Muster e-mails the invitation there. Without one, send the link "
-                                       "yourself (it works for anyone who has it).")
+    email = forms.EmailField(
+        required=False,
+        label="E-mail address",
+        help_text="Optional: Muster e-mails the invitation there. Without one, send the link "
+        "yourself (it works for anyone who has it).",
+    )
 
 
 class RoleForm(forms.Form):
@@ -97,7 +112,8 @@ class NewCampaignForm(SchemaForm):
         self.fields = {
             "name": forms.CharField(max_length=120, label="Campaign name"),
             "variant": forms.ChoiceField(
-                choices=[(v.slug, v.name) for v in system.variants], label="Variant",
+                choices=[(v.slug, v.name) for v in system.variants],
+                label="Variant",
                 help_text="; ".join(f"{v.name}: {len(v.calendar)} rounds" for v in system.variants),
             ),
             **self.fields,
@@ -149,8 +165,12 @@ class HouseRuleForm(forms.Form):
     rule_table = forms.CharField(max_length=80, required=False, widget=forms.HiddenInput)
     row = forms.ChoiceField(label="Row", required=False, choices=())
     column = forms.ChoiceField(label="Column", required=False, choices=())
-    value = forms.CharField(max_length=200, help_text="The club's value (a number like the book's, or text).")
-    note = forms.CharField(max_length=500, required=False, help_text="Why (shown beside the value).")
+    value = forms.CharField(
+        max_length=200, help_text="The club's value (a number like the book's, or text)."
+    )
+    note = forms.CharField(
+        max_length=500, required=False, help_text="Why (shown beside the value)."
+    )
 
     def __init__(self, *args, system=None, table: str | None = None, **kwargs):
         kwargs.setdefault("auto_id", "id_hr_%s")
@@ -161,7 +181,9 @@ class HouseRuleForm(forms.Form):
             self.table = "constants"
             self.fields["row"].label = "Value"
             self.fields["row"].choices = constant_rows(system)
-            self.fields["value"].required = False  # a reading picked from the list carries its value
+            self.fields[
+                "value"
+            ].required = False  # a reading picked from the list carries its value
             del self.fields["column"]
         elif system is not None and table in system.tables.tables:
             bound = system.tables.tables[table]
@@ -213,9 +235,18 @@ def constant_rows(system) -> list[tuple[str, str]]:
     for key, constant in system.constants().items():
         heading = f"{constant.get('label', key)} ({constant.get('rule', '')})"
         if constant.get("choices"):
-            rows += [(f"{key}{READING}{choice}", f"{heading}: {choice}" + (
-                " (the book's)" if choice == constant["value"] else f" — book: {constant['value']}"))
-                for choice in constant["choices"]]
+            rows += [
+                (
+                    f"{key}{READING}{choice}",
+                    f"{heading}: {choice}"
+                    + (
+                        " (the book's)"
+                        if choice == constant["value"]
+                        else f" — book: {constant['value']}"
+                    ),
+                )
+                for choice in constant["choices"]
+            ]
         else:
             rows.append((key, f"{heading} — book: {constant['value']}"))
     return rows
@@ -231,7 +262,9 @@ def house_rule_tables(system) -> list[tuple[str, str]]:
 class ProposalForm(forms.Form):
     """A late house rule, or a full export, proposed to the other sides."""
 
-    reason = forms.CharField(max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2}))
+    reason = forms.CharField(
+        max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2})
+    )
 
     def __init__(self, *args, **kwargs):
         kwargs.setdefault("auto_id", "id_proposal_%s")

@@ -15,8 +15,12 @@ from collections import Counter
 
 from .errors import DomainError
 
-MAX_OPEN_PROPOSALS_PER_SIDE = 5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
-MAX_PROPOSAL_BYTES_PER_SIDE = 512 * 1024  # the data and reasons of a side's proposals, open or answered, in all
+MAX_OPEN_PROPOSALS_PER_SIDE = (
+    5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
+)
+MAX_PROPOSAL_BYTES_PER_SIDE = (
+    512 * 1024
+)  # the data and reasons of a side's proposals, open or answered, in all
 MAX_NOTES_PER_SCENARIO_PER_SIDE = 20  # after-action notes on one scenario, per author's side
 MAX_UNITS_PER_SIDE = 200  # units a side's record holds (GameSystem.units_held; a game may set its own max_units_per_side)
 
@@ -24,21 +28,53 @@ MAX_UNITS_PER_SIDE = 200  # units a side's record holds (GameSystem.units_held; 
 def check(system, before: dict, after: dict) -> None:
     """Refuse (DomainError) a submission whose state `after` holds more than a bound allows and
     more than `before` did."""
-    _bounded(_open_proposals(before), _open_proposals(after), MAX_OPEN_PROPOSALS_PER_SIDE, "action",
-             lambda who: f"{who} already has {MAX_OPEN_PROPOSALS_PER_SIDE} proposals waiting for an answer, "
-                         f"as many as a campaign keeps open at once for one side: make another once one of "
-                         f"them is answered.", after["sides"])
-    if len(after.get("proposals", {})) > len(before.get("proposals", {})):  # a proposal made: sizes change
-        _bounded(_proposal_bytes(before), _proposal_bytes(after), MAX_PROPOSAL_BYTES_PER_SIDE, "data",
-                 lambda who: f"With this one, {who[0].lower()}{who[1:]}'s proposals, open or answered, would "
-                             f"hold more than {MAX_PROPOSAL_BYTES_PER_SIDE // 1024} KB, as much as a campaign keeps "
-                             f"for one side: make it shorter.", after["sides"])
-    _bounded(_notes(before), _notes(after), MAX_NOTES_PER_SCENARIO_PER_SIDE, "text",
-             lambda who: f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
-                         f"as a campaign keeps per side and scenario: add to one of them instead.", after["sides"])
+    _bounded(
+        _open_proposals(before),
+        _open_proposals(after),
+        MAX_OPEN_PROPOSALS_PER_SIDE,
+        "action",
+        lambda who: (
+            f"{who} already has {MAX_OPEN_PROPOSALS_PER_SIDE} proposals waiting for an answer, "
+            f"as many as a campaign keeps open at once for one side: make another once one of "
+            f"them is answered."
+        ),
+        after["sides"],
+    )
+    if len(after.get("proposals", {})) > len(
+        before.get("proposals", {})
+    ):  # a proposal made: sizes change
+        _bounded(
+            _proposal_bytes(before),
+            _proposal_bytes(after),
+            MAX_PROPOSAL_BYTES_PER_SIDE,
+            "data",
+            lambda who: (
+                f"With this one, {who[0].lower()}{who[1:]}'s proposals, open or answered, would "
+                f"hold more than {MAX_PROPOSAL_BYTES_PER_SIDE // 1024} KB, as much as a campaign keeps "
+                f"for one side: make it shorter."
+            ),
+            after["sides"],
+        )
+    _bounded(
+        _notes(before),
+        _notes(after),
+        MAX_NOTES_PER_SCENARIO_PER_SIDE,
+        "text",
+        lambda who: (
+            f"{who} already has {MAX_NOTES_PER_SCENARIO_PER_SIDE} notes on this scenario, as many "
+            f"as a campaign keeps per side and scenario: add to one of them instead."
+        ),
+        after["sides"],
+    )
     limit = getattr(system, "max_units_per_side", MAX_UNITS_PER_SIDE)
-    _bounded(_units(system, before), _units(system, after), limit, "units",
-             lambda who: f"A side's record holds at most {limit} units; {who} would have more.", after["sides"])
+    _bounded(
+        _units(system, before),
+        _units(system, after),
+        limit,
+        "units",
+        lambda who: f"A side's record holds at most {limit} units; {who} would have more.",
+        after["sides"],
+    )
 
 
 def _bounded(before: Counter, after: Counter, limit: int, field: str, message, sides: dict) -> None:
@@ -50,11 +86,19 @@ def _bounded(before: Counter, after: Counter, limit: int, field: str, message, s
 def _who(key, sides: dict) -> str:
     """The side a count is of, by its name (never its key)."""
     side = key[0] if isinstance(key, tuple) else key
-    return f"The {sides.get(side, {}).get('name', side)} side" if side else "The referee's and organizers' side"
+    return (
+        f"The {sides.get(side, {}).get('name', side)} side"
+        if side
+        else "The referee's and organizers' side"
+    )
 
 
 def _open_proposals(state: dict) -> Counter:
-    return Counter(p.get("side") or "" for p in state.get("proposals", {}).values() if p.get("status") == "pending")
+    return Counter(
+        p.get("side") or ""
+        for p in state.get("proposals", {}).values()
+        if p.get("status") == "pending"
+    )
 
 
 def _proposal_bytes(state: dict) -> Counter:
@@ -62,7 +106,9 @@ def _proposal_bytes(state: dict) -> Counter:
     large ones for ever: what answered proposals hold counts too."""
     sizes = Counter()
     for proposal in state.get("proposals", {}).values():
-        sizes[proposal.get("side") or ""] += len(json.dumps([proposal.get("data"), proposal.get("reason")]))
+        sizes[proposal.get("side") or ""] += len(
+            json.dumps([proposal.get("data"), proposal.get("reason")])
+        )
     return sizes
 
 

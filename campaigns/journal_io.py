@@ -31,13 +31,17 @@ from .services.state import current_state, load_records, store_snapshot
 from .systems import get_system
 
 FORMAT = "muster.journal"
-VERSION = 1  # the file format's own version (the envelope); the journals' versions are in "journals"
+VERSION = (
+    1  # the file format's own version (the envelope); the journals' versions are in "journals"
+)
 _EVENT_KEYS = {"seq", "uid", "kind", "at", "actor", "side", "audience", "data", "idempotency_key"}
 
 
 def may_export_full(viewer: Viewer, state: dict, campaign: Campaign) -> bool:
     """The referee; an organizer once every side agreed, if they were organizer then already."""
-    return viewer.referee or visibility.organizer_when_export_agreed(campaign, viewer, state.get("export_approved"))
+    return viewer.referee or visibility.organizer_when_export_agreed(
+        campaign, viewer, state.get("export_approved")
+    )
 
 
 def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
@@ -73,10 +77,19 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
 def _event_dict(event: Event, full: bool, uid_of: dict) -> dict:
     data = event.data
     if not full and event.kind.startswith("proposal."):
-        data = {k: (str(uid_of[v]) if k in ("target", "proposal") and v in uid_of else v) for k, v in data.items()}
+        data = {
+            k: (str(uid_of[v]) if k in ("target", "proposal") and v in uid_of else v)
+            for k, v in data.items()
+        }
     entry = {
-        "seq": event.seq, "uid": str(event.uid), "kind": event.kind, "at": event.created_at.isoformat(),
-        "actor": event.actor.username, "side": event.side, "audience": event.audience, "data": data,
+        "seq": event.seq,
+        "uid": str(event.uid),
+        "kind": event.kind,
+        "at": event.created_at.isoformat(),
+        "actor": event.actor.username,
+        "side": event.side,
+        "audience": event.audience,
+        "data": data,
         "idempotency_key": event.idempotency_key,
     }
     if not full:
@@ -99,7 +112,9 @@ def read_journal(raw: bytes) -> dict:
     """A journal file's bytes as a document (DomainError naming what is wrong with it)."""
     limit = settings.MUSTER_JOURNAL_MAX_BYTES
     if len(raw) > limit:
-        raise DomainError("file", f"Larger than {limit // (1024 * 1024)} MB (MUSTER_JOURNAL_MAX_BYTES).")
+        raise DomainError(
+            "file", f"Larger than {limit // (1024 * 1024)} MB (MUSTER_JOURNAL_MAX_BYTES)."
+        )
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as error:
@@ -118,16 +133,21 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     if not isinstance(document, dict) or document.get("format") != FORMAT:
         raise DomainError("format", f"Not a Muster journal (expected format {FORMAT!r}).")
     if document.get("version") != VERSION:
-        raise DomainError("version", f"A journal file of format version {document.get('version')!r}: this Muster "
-                                     f"({versions.release()}) reads format version {VERSION}. A newer format comes "
-                                     "from a newer Muster: upgrade Muster here (docs/operations.md) to replay it.")
+        raise DomainError(
+            "version",
+            f"A journal file of format version {document.get('version')!r}: this Muster "
+            f"({versions.release()}) reads format version {VERSION}. A newer format comes "
+            "from a newer Muster: upgrade Muster here (docs/operations.md) to replay it.",
+        )
     if "muster" in document:
         _text(document["muster"], "muster", 40)
     if document.get("scope", "full") != "full":
         raise DomainError("scope", "This is one side's export; only a full export can be replayed.")
     head = document.get("campaign")
     if not isinstance(head, dict) or not isinstance(head.get("club"), dict):
-        raise DomainError("campaign", "Missing the campaign header (club, system, variant, name, created_by).")
+        raise DomainError(
+            "campaign", "Missing the campaign header (club, system, variant, name, created_by)."
+        )
     for key in ("system", "variant", "name", "created_by"):
         _text(head.get(key), f"campaign.{key}")
     for key in ("slug", "name"):
@@ -139,7 +159,11 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     if records[0].kind != "campaign.created":
         raise DomainError("events[0].kind", "A journal starts with campaign.created.")
     first = records[0].data
-    if (first.get("system"), first.get("variant"), first.get("name")) != (head["system"], head["variant"], head["name"]):
+    if (first.get("system"), first.get("variant"), first.get("name")) != (
+        head["system"],
+        head["variant"],
+        head["name"],
+    ):
         raise DomainError("events[0].data", "Differs from the campaign header.")
     _check_times(records)
     _check_unique(events, records)
@@ -154,15 +178,20 @@ def _check_unique(events: list, records: list[Record]) -> None:
     for index, (raw, record) in enumerate(zip(events, records, strict=True)):
         if raw.get("uid"):
             if record.uid in uids:
-                raise DomainError(f"events[{index}].uid", f"The uid {record.uid} is also events[{uids[record.uid]}]'s.")
+                raise DomainError(
+                    f"events[{index}].uid",
+                    f"The uid {record.uid} is also events[{uids[record.uid]}]'s.",
+                )
             uids[record.uid] = index
         key = raw.get("idempotency_key")
         if key:
             earlier = keys.setdefault((record.actor, key), index)
             if earlier != index:
-                raise DomainError(f"events[{index}].idempotency_key",
-                                  f"{record.actor} used the idempotency key {key!r} twice: here and at "
-                                  f"events[{earlier}].")
+                raise DomainError(
+                    f"events[{index}].idempotency_key",
+                    f"{record.actor} used the idempotency key {key!r} twice: here and at "
+                    f"events[{earlier}].",
+                )
 
 
 def _text(value, where: str, most: int = NAME_MAX) -> str:
@@ -184,7 +213,9 @@ def _record(index: int, raw, user_map) -> Record:
     if unknown:
         raise DomainError(f"{where}.{shown_key(sorted(unknown)[0])}", "Unknown field.")
     if raw.get("seq") != index + 1:
-        raise DomainError(f"{where}.seq", f"Expected {index + 1}: events are numbered 1, 2, 3… without gaps.")
+        raise DomainError(
+            f"{where}.seq", f"Expected {index + 1}: events are numbered 1, 2, 3… without gaps."
+        )
     _text(raw.get("kind"), f"{where}.kind", 60)
     _text(raw.get("actor"), f"{where}.actor")
     _text(raw.get("at"), f"{where}.at", 40)
@@ -198,7 +229,12 @@ def _record(index: int, raw, user_map) -> Record:
         raise DomainError(f"{where}.audience", "One of public, side, referee.")
     if not isinstance(raw.get("data", {}), dict):
         raise DomainError(f"{where}.data", "Must be an object.")
-    check_json(raw.get("data", {}), f"{where}.data", max_bytes=EVENT_MAX_BYTES, max_depth=JSON_MAX_DEPTH + 2)
+    check_json(
+        raw.get("data", {}),
+        f"{where}.data",
+        max_bytes=EVENT_MAX_BYTES,
+        max_depth=JSON_MAX_DEPTH + 2,
+    )
     side = raw.get("side") or ""
     if not isinstance(side, str) or len(side) > 40:
         raise DomainError(f"{where}.side", "A side's slug.")
@@ -211,8 +247,14 @@ def _record(index: int, raw, user_map) -> Record:
     if key is not None and (not isinstance(key, str) or len(key) > 80):
         raise DomainError(f"{where}.idempotency_key", "Text of at most 80 characters.")
     return Record(
-        seq=raw["seq"], kind=raw["kind"], data=data, actor=user_map.get(raw["actor"], raw["actor"]), side=side,
-        audience=raw.get("audience", "public"), at=at.isoformat(), uid=uid,
+        seq=raw["seq"],
+        kind=raw["kind"],
+        data=data,
+        actor=user_map.get(raw["actor"], raw["actor"]),
+        side=side,
+        audience=raw.get("audience", "public"),
+        at=at.isoformat(),
+        uid=uid,
     )
 
 
@@ -233,19 +275,33 @@ def _check_times(records: list[Record]) -> None:
         previous = max(previous, at)
 
 
-_USER_FIELDS = {"player.assigned": ("username",), "player.removed": ("username",),
-                "player.replaced": ("old", "new"), "referee.assigned": ("username",)}
+_USER_FIELDS = {
+    "player.assigned": ("username",),
+    "player.removed": ("username",),
+    "player.replaced": ("old", "new"),
+    "referee.assigned": ("username",),
+}
 
 
 def _map_users(kind, data, user_map):
-    if kind == "proposal.made" and data.get("action") == "seat" and isinstance(data.get("data"), dict):
+    if (
+        kind == "proposal.made"
+        and data.get("action") == "seat"
+        and isinstance(data.get("data"), dict)
+    ):
         change = data["data"]
         inner = change.get("data")
         if isinstance(inner, dict):
-            return {**data, "data": {**change, "data": _map_users(change.get("kind"), inner, user_map)}}
+            return {
+                **data,
+                "data": {**change, "data": _map_users(change.get("kind"), inner, user_map)},
+            }
         return data
     fields = _USER_FIELDS.get(kind, ())
-    return {k: (user_map.get(v, v) if k in fields and isinstance(v, str) else v) for k, v in data.items()}
+    return {
+        k: (user_map.get(v, v) if k in fields and isinstance(v, str) else v)
+        for k, v in data.items()
+    }
 
 
 def fold_checked(records: list[Record]) -> dict:
@@ -255,9 +311,13 @@ def fold_checked(records: list[Record]) -> dict:
     used at all. Every other event's filing is checked by the fold (engine.filing)."""
     pool = DicePool.from_records(records)
     made = {r.seq: r for r in records if r.kind == "proposal.made"}
-    cuts = [i for i, r in enumerate(records) if r.kind == "proposal.applied"
-            and made.get(r.data.get("proposal")) is not None
-            and made[r.data["proposal"]].data.get("action") in ("correct", "undo")]
+    cuts = [
+        i
+        for i, r in enumerate(records)
+        if r.kind == "proposal.applied"
+        and made.get(r.data.get("proposal")) is not None
+        and made[r.data["proposal"]].data.get("action") in ("correct", "undo")
+    ]
     # A history cut before its "fold" upgrade marker still folds under the versions the marker
     # names (campaigns.versions): the whole journal says which rules its early events keep.
     start = versions.start_versions(records)
@@ -271,11 +331,15 @@ def fold_checked(records: list[Record]) -> dict:
         key = record.data.get("key")
         if server_dice and record.data.get("source") == "entered":
             # Nobody types in a die where Muster rolls them: such a file chose its own dice.
-            raise DomainError(f"events[{index}].data.source",
-                              f"(dice.rolled {key}) A die entered at the table, but Muster rolls this campaign's "
-                              "dice (dice mode \"server\", events[0].data.options): it cannot be entered.")
+            raise DomainError(
+                f"events[{index}].data.source",
+                f"(dice.rolled {key}) A die entered at the table, but Muster rolls this campaign's "
+                "dice (dice mode \"server\", events[0].data.options): it cannot be entered.",
+            )
         if key not in pool.requested:
-            raise DomainError(f"events[{index}].data.key", "No step of this journal rolls this die.")
+            raise DomainError(
+                f"events[{index}].data.key", "No step of this journal rolls this die."
+            )
         owner = pool.requested[key]
         if record.side != owner:
             whose = f"side {owner}" if owner else "no side (a public roll)"
@@ -312,25 +376,40 @@ class ReplayPlan:
 
     def describe(self) -> list[str]:
         """What would be written, in sentences (replay_campaign --dry-run)."""
-        club = (f"into the existing club {self.club.name} ({self.club.slug})" if self.club is not None else
-                f"into a new club {self.head['club']['name']} ({self.head['club']['slug']})")
-        lines = [f"Would create the campaign “{self.head['name']}” ({self.head['system']}, {self.head['variant']}) "
-                 f"{club}, with {len(self.records)} events."]
+        club = (
+            f"into the existing club {self.club.name} ({self.club.slug})"
+            if self.club is not None
+            else f"into a new club {self.head['club']['name']} ({self.head['club']['slug']})"
+        )
+        lines = [
+            f"Would create the campaign “{self.head['name']}” ({self.head['system']}, {self.head['variant']}) "
+            f"{club}, with {len(self.records)} events."
+        ]
         if self.upgraded.ran:
             lines.append(f"Journal {self.upgraded.summary()}.")
         if self.new_people:
-            lines.append(f"Would create {len(self.new_people)} people without a password: "
-                         f"{', '.join(self.new_people)}.")
+            lines.append(
+                f"Would create {len(self.new_people)} people without a password: "
+                f"{', '.join(self.new_people)}."
+            )
         if self.new_members:
             lines.append(f"Would make members of the club: {', '.join(self.new_members)}.")
-        lines.append(f"State after the journal: {self.state['status']}, "
-                     f"{sum(1 for s in self.state['scenarios'] if s['status'] == 'played')} of "
-                     f"{len(self.state['scenarios'])} scenarios played.")
+        lines.append(
+            f"State after the journal: {self.state['status']}, "
+            f"{sum(1 for s in self.state['scenarios'] if s['status'] == 'played')} of "
+            f"{len(self.state['scenarios'])} scenarios played."
+        )
         return lines
 
 
-def plan_replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
-                create_club: bool = False, create_people: bool = False) -> ReplayPlan:
+def plan_replay(
+    document,
+    *,
+    user_map: dict[str, str] | None = None,
+    club_slug: str | None = None,
+    create_club: bool = False,
+    create_people: bool = False,
+) -> ReplayPlan:
     """Check a journal and work out everything replaying it would write; writes nothing.
 
     A journal of earlier versions (or from before journals said their versions) is upgraded to
@@ -341,39 +420,64 @@ def plan_replay(document, *, user_map: dict[str, str] | None = None, club_slug: 
     try:
         system = get_system(head["system"])
     except KeyError:
-        raise DomainError("campaign.system", f"No game system {head['system']!r} in this Muster "
-                                             f"({versions.release()}).") from None
+        raise DomainError(
+            "campaign.system",
+            f"No game system {head['system']!r} in this Muster ({versions.release()}).",
+        ) from None
     start = None
     if "journals" in document:
-        start = versions.check_versions(document["journals"], system, written_by=document.get("muster", ""))
+        start = versions.check_versions(
+            document["journals"], system, written_by=document.get("muster", "")
+        )
     index_of = {r.uid: i for i, r in enumerate(records)}
     try:
         upgraded, state = versions.carry(records, system, start, fold_checked)
     except engine.JournalError as error:
         where = index_of.get(error.record.uid)
         path = f"events[{where}]" if where is not None else "events (as upgraded)"
-        raise DomainError(f"{path}.{event_path(error.inner.field)}", f"({error.record.kind}) {error.inner.message}"
-                          + _upgrade_hint(document, start, system)) from None
+        raise DomainError(
+            f"{path}.{event_path(error.inner.field)}",
+            f"({error.record.kind}) {error.inner.message}" + _upgrade_hint(document, start, system),
+        ) from None
     creator = user_map.get(head["created_by"], head["created_by"])
     names = {r.actor for r in upgraded.records} | {creator} | set(_people_in(state))
     club = _existing_club(head, club_slug, create_club)
     users, new_people = _people_for(club, names, user_map, create_people)
     members = set(club.memberships.values_list("user__username", flat=True)) if club else set()
-    keys = {raw.get("uid"): raw.get("idempotency_key") for raw in document["events"] if raw.get("uid")}
-    return ReplayPlan(head, upgraded.records, state, upgraded, club, users, sorted(new_people),
-                      sorted((set(users) | set(new_people)) - members), keys)
+    keys = {
+        raw.get("uid"): raw.get("idempotency_key") for raw in document["events"] if raw.get("uid")
+    }
+    return ReplayPlan(
+        head,
+        upgraded.records,
+        state,
+        upgraded,
+        club,
+        users,
+        sorted(new_people),
+        sorted((set(users) | set(new_people)) - members),
+        keys,
+    )
 
 
 def _upgrade_hint(document, start, system) -> str:
     if start is None and "journals" not in document:
-        return (f" (a file from before journal versions: it fits neither today's {system.slug} journal "
-                f"v{system.journal_version} nor an earlier one this Muster can upgrade; replay it with the Muster "
-                "release that wrote it)")
+        return (
+            f" (a file from before journal versions: it fits neither today's {system.slug} journal "
+            f"v{system.journal_version} nor an earlier one this Muster can upgrade; replay it with the Muster "
+            "release that wrote it)"
+        )
     return ""
 
 
-def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str | None = None,
-           create_club: bool = False, create_people: bool = False) -> Campaign:
+def replay(
+    document,
+    *,
+    user_map: dict[str, str] | None = None,
+    club_slug: str | None = None,
+    create_club: bool = False,
+    create_people: bool = False,
+) -> Campaign:
     """Build a new campaign from a journal. All or nothing.
 
     People and clubs are found or made only as the operator says: the journal's club is
@@ -381,8 +485,13 @@ def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str |
     journal is `user_map`'s choice, else an existing member of that club with the same
     username, else created with `create_people`. Everything made is recorded in the club log.
     The campaign's `upgraded` attribute says what upgrade ran (campaigns.versions.Upgraded)."""
-    plan = plan_replay(document, user_map=user_map, club_slug=club_slug, create_club=create_club,
-                       create_people=create_people)
+    plan = plan_replay(
+        document,
+        user_map=user_map,
+        club_slug=club_slug,
+        create_club=create_club,
+        create_people=create_people,
+    )
     user_map = user_map or {}
     head, records, state = plan.head, plan.records, plan.state
     creator = user_map.get(head["created_by"], head["created_by"])
@@ -395,29 +504,51 @@ def replay(document, *, user_map: dict[str, str] | None = None, club_slug: str |
             users[name] = user
         club = plan.club
         if club is None:
-            club = club_services.operator_create_club(slug=head["club"]["slug"], name=head["club"]["name"],
-                                                      organizer=users[creator])
+            club = club_services.operator_create_club(
+                slug=head["club"]["slug"], name=head["club"]["name"], organizer=users[creator]
+            )
         members = set(club.memberships.values_list("user__username", flat=True))
         reverse = {new: old for old, new in user_map.items()}
         for name in sorted(set(users) - members):
-            club_services.operator_add_member(club=club, user=users[name], new_person=name in plan.new_people,
-                                              journal_name=reverse.get(name, name))
+            club_services.operator_add_member(
+                club=club,
+                user=users[name],
+                new_person=name in plan.new_people,
+                journal_name=reverse.get(name, name),
+            )
         campaign = Campaign.objects.create(
-            club=club, system=head["system"], variant=head["variant"], name=head["name"],
-            created_by=users[creator], created_at=datetime.fromisoformat(records[0].at),
-            journal_versions=plan.upgraded.versions, muster_release=versions.release(),
+            club=club,
+            system=head["system"],
+            variant=head["variant"],
+            name=head["name"],
+            created_by=users[creator],
+            created_at=datetime.fromisoformat(records[0].at),
+            journal_versions=plan.upgraded.versions,
+            muster_release=versions.release(),
         )
         try:
             with transaction.atomic():
-                Event.objects.bulk_create([
-                    Event(campaign=campaign, seq=r.seq, kind=r.kind, data=r.data, actor=users[r.actor], side=r.side,
-                          audience=r.audience, created_at=datetime.fromisoformat(r.at),
-                          idempotency_key=plan.keys.get(r.uid), uid=r.uid)
-                    for r in records
-                ])
+                Event.objects.bulk_create(
+                    [
+                        Event(
+                            campaign=campaign,
+                            seq=r.seq,
+                            kind=r.kind,
+                            data=r.data,
+                            actor=users[r.actor],
+                            side=r.side,
+                            audience=r.audience,
+                            created_at=datetime.fromisoformat(r.at),
+                            idempotency_key=plan.keys.get(r.uid),
+                            uid=r.uid,
+                        )
+                        for r in records
+                    ]
+                )
         except IntegrityError:
-            raise DomainError("events", "This journal's events are already in this database (same event uids).") \
-                from None
+            raise DomainError(
+                "events", "This journal's events are already in this database (same event uids)."
+            ) from None
         campaign.last_seq = records[-1].seq
         store_snapshot(campaign, state)
         projections.refresh(campaign, state)
@@ -441,11 +572,17 @@ def _existing_club(head, club_slug, create_club) -> Club | None:
         return club
     slug = head["club"]["slug"]
     if Club.objects.filter(slug=slug).exists():
-        raise DomainError("campaign.club.slug", f"A club {slug!r} already exists here: replay into it with "
-                                                f"--club {slug} if it is the same club.")
+        raise DomainError(
+            "campaign.club.slug",
+            f"A club {slug!r} already exists here: replay into it with "
+            f"--club {slug} if it is the same club.",
+        )
     if not create_club:
-        raise DomainError("campaign.club.slug", f"No club {slug!r} here: pass --create-club to create it, or "
-                                                "--club SLUG to replay into an existing club.")
+        raise DomainError(
+            "campaign.club.slug",
+            f"No club {slug!r} here: pass --create-club to create it, or "
+            "--club SLUG to replay into an existing club.",
+        )
     return None
 
 
@@ -468,14 +605,20 @@ def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
         elif user is not None:
             if name not in members:
                 where = f"a member of {club.name}" if club else "in the new club"
-                raise DomainError("people", f"{name!r} is a person of this site but not {where}: say whom the "
-                                            f"journal means with --map {name}=USERNAME.")
+                raise DomainError(
+                    "people",
+                    f"{name!r} is a person of this site but not {where}: say whom the "
+                    f"journal means with --map {name}=USERNAME.",
+                )
         elif create_people:
             created.add(name)  # created by replay, after every check
             continue
         else:
-            raise DomainError("people", f"{name!r} is not a person of this site: map them (--map {name}=USERNAME) "
-                                        "or pass --create-people.")
+            raise DomainError(
+                "people",
+                f"{name!r} is not a person of this site: map them (--map {name}=USERNAME) "
+                "or pass --create-people.",
+            )
         users[name] = user
     return users, created
 

@@ -35,12 +35,16 @@ class Membership(models.Model):
     ROLES = [(ORGANIZER, "Organizer"), (PLAYER, "Player")]
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="memberships"
+    )
     role = models.CharField(max_length=20, choices=ROLES, default=PLAYER)
     joined_at = models.DateTimeField(default=timezone.now)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")]
+        constraints = [
+            models.UniqueConstraint(fields=["club", "user"], name="one_membership_per_club")
+        ]
         ordering = ["club", "user__username"]
 
     def __str__(self) -> str:
@@ -60,7 +64,9 @@ class Invitation(models.Model):
     code = models.CharField(max_length=40, unique=True, default=_invitation_code)
     role = models.CharField(max_length=20, choices=Membership.ROLES, default=Membership.PLAYER)
     email = models.EmailField(blank=True)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     expires_at = models.DateTimeField(default=_invitation_expiry)
     accepted_by = models.ForeignKey(
@@ -84,9 +90,13 @@ class ClubLogEntry(models.Model):
 
     club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="log")
     at = models.DateTimeField(default=timezone.now)
-    actor = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    actor = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     action = models.CharField(max_length=40)
-    detail = models.JSONField(default=dict)  # usernames, roles, invitation id: never an invitation code
+    detail = models.JSONField(
+        default=dict
+    )  # usernames, roles, invitation id: never an invitation code
 
     class Meta:
         ordering = ["-at", "-pk"]
@@ -105,12 +115,18 @@ class Campaign(models.Model):
     system = models.CharField(max_length=40)
     variant = models.CharField(max_length=40)
     name = models.CharField(max_length=120)
-    created_by = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+")
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.PROTECT, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     # Projections of the journal:
     status = models.CharField(max_length=20, choices=STATUSES, default=SETUP)
     referee = models.ForeignKey(
-        settings.AUTH_USER_MODEL, null=True, blank=True, on_delete=models.SET_NULL, related_name="refereed_campaigns"
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="refereed_campaigns",
     )
     last_seq = models.PositiveIntegerField(default=0)
     # The last change every member can see (a side's hidden steps leave it alone).
@@ -137,10 +153,14 @@ class Side(models.Model):
     slug = models.SlugField(max_length=40)
     name = models.CharField(max_length=80)
     order = models.PositiveSmallIntegerField(default=0)
-    players = models.ManyToManyField(settings.AUTH_USER_MODEL, through="SidePlayer", related_name="+")
+    players = models.ManyToManyField(
+        settings.AUTH_USER_MODEL, through="SidePlayer", related_name="+"
+    )
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["campaign", "slug"], name="side_slug_per_campaign")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "slug"], name="side_slug_per_campaign")
+        ]
         ordering = ["campaign", "order"]
 
     def __str__(self) -> str:
@@ -151,7 +171,9 @@ class SidePlayer(models.Model):
     """Projection: who plays a side (team play: several players per side)."""
 
     side = models.ForeignKey(Side, on_delete=models.CASCADE, related_name="memberships")
-    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="side_seats")
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="side_seats"
+    )
 
     class Meta:
         constraints = [models.UniqueConstraint(fields=["side", "user"], name="one_seat_per_side")]
@@ -167,7 +189,11 @@ class Scenario(models.Model):
     summary = models.JSONField(default=dict, blank=True)  # public result summary only
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["campaign", "index"], name="scenario_index_per_campaign")]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["campaign", "index"], name="scenario_index_per_campaign"
+            )
+        ]
         ordering = ["campaign", "index"]
 
 
@@ -193,7 +219,9 @@ class Event(models.Model):
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_per_campaign"),
             # A key belongs to the person who sent it: another person's same key is a fresh one
             # (issue 24: a shared key let one person probe for another's submissions).
-            models.UniqueConstraint(fields=["campaign", "actor", "idempotency_key"], name="event_idempotency_per_person"),
+            models.UniqueConstraint(
+                fields=["campaign", "actor", "idempotency_key"], name="event_idempotency_per_person"
+            ),
         ]
         ordering = ["campaign", "seq"]
 
@@ -210,13 +238,21 @@ class JournalArchive(models.Model):
     """A campaign's journal as it stood before an upgrade rewrote it (campaigns.versions): the
     events exactly as stored, kept so that nothing an upgrade changed is ever lost. Read-only."""
 
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="journal_archives")
+    campaign = models.ForeignKey(
+        Campaign, on_delete=models.CASCADE, related_name="journal_archives"
+    )
     archived_at = models.DateTimeField(default=timezone.now)
-    journal_versions = models.JSONField(null=True, blank=True)  # the versions it was at (None: before versions)
-    muster_release = models.CharField(max_length=40, blank=True)  # the release that wrote it ("" before 0.2)
+    journal_versions = models.JSONField(
+        null=True, blank=True
+    )  # the versions it was at (None: before versions)
+    muster_release = models.CharField(
+        max_length=40, blank=True
+    )  # the release that wrote it ("" before 0.2)
     upgraded_by = models.CharField(max_length=40)  # the release that upgraded it
     summary = models.TextField(blank=True)  # what the upgrade did, in words
-    events = models.JSONField()  # [{seq, uid, kind, at, actor, side, audience, data, idempotency_key}]
+    events = (
+        models.JSONField()
+    )  # [{seq, uid, kind, at, actor, side, audience, data, idempotency_key}]
 
     class Meta:
         ordering = ["campaign", "-archived_at"]

@@ -63,16 +63,26 @@ def rows(sql: str, params: list, fields: dict) -> list[tuple]:
         columns[position] = field.get_col(field.model._meta.db_table)
     compiler = connection.ops.compiler("SQLCompiler")(Query(None), connection, connection.alias)
     converters = compiler.get_converters(columns)
-    return [tuple(row) for row in compiler.apply_converters(found, converters)] if converters else found
+    return (
+        [tuple(row) for row in compiler.apply_converters(found, converters)]
+        if converters
+        else found
+    )
 
 
 def _converters(connection, model):
     """The compiler and the converters of the model's columns on this connection, found once."""
     known = connection.__dict__.setdefault("_prepared_converters", {})
     if model not in known:
-        compiler = connection.ops.compiler("SQLCompiler")(Query(model), connection, connection.alias)
-        known[model] = compiler, compiler.get_converters(
-            [f.get_col(model._meta.db_table) for f in model._meta.concrete_fields])
+        compiler = connection.ops.compiler("SQLCompiler")(
+            Query(model), connection, connection.alias
+        )
+        known[model] = (
+            compiler,
+            compiler.get_converters(
+                [f.get_col(model._meta.db_table) for f in model._meta.concrete_fields]
+            ),
+        )
     return known[model]
 
 

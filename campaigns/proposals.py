@@ -47,14 +47,27 @@ def _proposal_made(state, rec, ctx):
     data = rec.data
     action = data["action"]
     entry = {
-        "seq": rec.seq, "uid": rec.uid, "action": action, "target": data["target"], "data": data["data"], "reason": data["reason"],
-        "by": rec.actor, "side": rec.side, "audience": "public", "target_side": "", "target_kind": "",
-        "approved": [], "status": "pending",
+        "seq": rec.seq,
+        "uid": rec.uid,
+        "action": action,
+        "target": data["target"],
+        "data": data["data"],
+        "reason": data["reason"],
+        "by": rec.actor,
+        "side": rec.side,
+        "audience": "public",
+        "target_side": "",
+        "target_kind": "",
+        "approved": [],
+        "status": "pending",
     }
     if action in ("correct", "undo"):
         target = _target(state, rec, ctx)
         entry.update(
-            audience=target.audience, target_side=target.side, target_kind=target.kind, target_uid=target.uid
+            audience=target.audience,
+            target_side=target.side,
+            target_kind=target.kind,
+            target_uid=target.uid,
         )
         if action == "correct":
             kind = ctx.system.event_kind(target.kind)
@@ -67,9 +80,13 @@ def _proposal_made(state, rec, ctx):
             entry["data"] = kind.clean(data["data"])
     elif action == "house_rule":
         if state["status"] != "active":
-            raise DomainError("action", "Before play starts the organizer sets house rules directly.")
+            raise DomainError(
+                "action", "Before play starts the organizer sets house rules directly."
+            )
         if not ctx.system.late_house_rules:
-            raise DomainError("action", f"In {ctx.system.name} house rules are fixed when the campaign starts.")
+            raise DomainError(
+                "action", f"In {ctx.system.name} house rules are fixed when the campaign starts."
+            )
         rule = data["data"] if isinstance(data["data"], dict) else {}
         if "key" not in rule or "value" not in rule:
             raise DomainError("data", "A house rule needs a key and a value.")
@@ -104,8 +121,14 @@ def _seat_change(state, change, actor) -> dict:
 
     if state["status"] != "active":
         raise DomainError("action", "Before play starts the organizer seats people directly.")
-    if not isinstance(change, dict) or change.get("kind") not in SEAT_KINDS or set(change) != {"kind", "data"}:
-        raise DomainError("data", f"Give the change as {{\"kind\": one of {', '.join(SEAT_KINDS)}, \"data\": …}}.")
+    if (
+        not isinstance(change, dict)
+        or change.get("kind") not in SEAT_KINDS
+        or set(change) != {"kind", "data"}
+    ):
+        raise DomainError(
+            "data", f"Give the change as {{\"kind\": one of {', '.join(SEAT_KINDS)}, \"data\": …}}."
+        )
     cleaned = KINDS[change["kind"]].clean(change["data"])
     problem = seat_problem(state, change["kind"], cleaned, agreed=True, actor=actor)
     if problem is not None:
@@ -138,8 +161,11 @@ def _proposal_approved(state, rec, ctx):
 
 def _proposal_rejected(state, rec, ctx):
     proposal = _pending(state, rec.data["proposal"])
-    allowed = rec.actor in (state["referee"], proposal["by"]) or rec.side in proposal["needs"] \
+    allowed = (
+        rec.actor in (state["referee"], proposal["by"])
+        or rec.side in proposal["needs"]
         or standing_in(state, proposal, rec.actor)
+    )
     if not allowed:
         raise DomainError("proposal", "You cannot reject this proposal.")
     proposal["status"] = "rejected"
@@ -152,12 +178,20 @@ def standing_in(state, proposal, username) -> list[str]:
 
     if proposal["action"] != "seat":
         return []
-    return [s for s in stand_in_for(state, username) if s in proposal["needs"] and s not in proposal["approved"]]
+    return [
+        s
+        for s in stand_in_for(state, username)
+        if s in proposal["needs"] and s not in proposal["approved"]
+    ]
 
 
 def stand_in_may_answer(state, username) -> bool:
     """May `username`, who plays no side, answer some open seat proposal for a side they left?"""
-    return any(standing_in(state, p, username) for p in state["proposals"].values() if p["status"] == "pending")
+    return any(
+        standing_in(state, p, username)
+        for p in state["proposals"].values()
+        if p["status"] == "pending"
+    )
 
 
 def referee_may_approve(proposal) -> bool:

@@ -32,8 +32,12 @@ class DicePool:
             if record.kind == "dice.rolled":
                 key = record.data.get("key")
                 if key in pool.faces:
-                    raise DomainError(f"event {record.seq}.key", f"The roll {key!r} is recorded twice.")
-                pool.add(key, record.data.get("expr"), record.data.get("dice"), record.side, record.seq)
+                    raise DomainError(
+                        f"event {record.seq}.key", f"The roll {key!r} is recorded twice."
+                    )
+                pool.add(
+                    key, record.data.get("expr"), record.data.get("dice"), record.side, record.seq
+                )
         return pool
 
     def add(self, key: str, expr: str, faces, side: str = "", seq: int | None = None):
@@ -48,7 +52,9 @@ class DiceProvider:
     """Replaying stored events: every die must already be in the journal."""
 
     def provide(self, key: str, expr: str, side: str, record: Record) -> list[int]:
-        raise DomainError(f"event {record.seq}", f"The dice for {key} ({expr}) are missing from the journal.")
+        raise DomainError(
+            f"event {record.seq}", f"The dice for {key} ({expr}) are missing from the journal."
+        )
 
     def finish(self, unused_ok: bool = False) -> None:
         pass

@@ -55,21 +55,34 @@ def roll_on(ctx, table_id: str, key: str, mods=(), side: str = "", label: str = 
     return report
 
 
-def plain_roll(ctx, key: str, expr: str, mods=(), side: str = "", label: str = "", rule: str = "") -> dict:
+def plain_roll(
+    ctx, key: str, expr: str, mods=(), side: str = "", label: str = "", rule: str = ""
+) -> dict:
     """A roll read directly (no table), e.g. a recon dr giving a number of Locations."""
     faces = ctx.roll(key, expr, side)
     original = dicelib.parse(expr).total(faces)
     return {
-        "key": key, "label": label, "table": None, "rule": rule, "expr": expr, "dice": faces,
-        "original": original, "modifiers": [m.as_dict() for m in mods], "final": original + total(mods),
-        "row": None, "result": {},
+        "key": key,
+        "label": label,
+        "table": None,
+        "rule": rule,
+        "expr": expr,
+        "dice": faces,
+        "original": original,
+        "modifiers": [m.as_dict() for m in mods],
+        "final": original + total(mods),
+        "row": None,
+        "result": {},
     }
 
 
 def odds(bound_table, mods=(), column: str | None = None) -> list[dict]:
     """Exact chance of each outcome of the table for these modifiers."""
     rows = bound_table.distribution(total(mods), column)
-    return [{"outcome": label, "fraction": str(p), "percent": round(float(p) * 100, 2)} for label, p in rows]
+    return [
+        {"outcome": label, "fraction": str(p), "percent": round(float(p) * 100, 2)}
+        for label, p in rows
+    ]
 
 
 def fraction_sum(entries) -> Fraction:
@@ -84,8 +97,14 @@ def dice_odds(expr: str, mods=()) -> list[dict]:
         final = parsed.total(list(faces)) + total(mods)
         counts[final] = counts.get(final, 0) + 1
     whole = sum(counts.values())
-    return [{"outcome": str(final), "fraction": str(Fraction(n, whole)), "percent": round(n / whole * 100, 2)}
-            for final, n in sorted(counts.items())]
+    return [
+        {
+            "outcome": str(final),
+            "fraction": str(Fraction(n, whole)),
+            "percent": round(n / whole * 100, 2),
+        }
+        for final, n in sorted(counts.items())
+    ]
 
 
 def upcoming_odds(ctx, roll) -> dict:
@@ -97,6 +116,11 @@ def upcoming_odds(ctx, roll) -> dict:
     else:
         outcomes = odds(ctx.table(roll.table), mods, roll.column)
     return {
-        "key": roll.key, "label": roll.label, "table": roll.table, "column": roll.column,
-        "modifiers": [m.as_dict() for m in mods], "total_modifier": total(mods), "outcomes": outcomes,
+        "key": roll.key,
+        "label": roll.label,
+        "table": roll.table,
+        "column": roll.column,
+        "modifiers": [m.as_dict() for m in mods],
+        "total_modifier": total(mods),
+        "outcomes": outcomes,
     }

@@ -62,7 +62,9 @@ def shown_key(key) -> str:
     return text + ("…" if len(str(key)) > 40 else "")
 
 
-def check_json(value, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_depth: int = JSON_MAX_DEPTH):
+def check_json(
+    value, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_depth: int = JSON_MAX_DEPTH
+):
     """Refuse (DomainError naming the nested path) a free-form value that is too deep, too
     large, or holds what no JSON store keeps (NaN, huge numbers, control characters).
     Iterative: no value can exhaust the stack here. `path` "" checks an event's data as a
@@ -72,7 +74,9 @@ def check_json(value, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_de
         item, where, depth = stack.pop()
         if isinstance(item, (dict, list)):
             if depth >= max_depth:
-                raise DomainError(where or "data", f"Nested too deeply (at most {max_depth} levels).")
+                raise DomainError(
+                    where or "data", f"Nested too deeply (at most {max_depth} levels)."
+                )
             if len(item) > JSON_MAX_ITEMS:
                 raise DomainError(where or "data", f"At most {JSON_MAX_ITEMS} entries.")
             if isinstance(item, dict):
@@ -125,7 +129,9 @@ def parse_json(text, *, max_depth: int = 64):
         if isinstance(item, (dict, list)):
             if depth >= max_depth:
                 raise ValueError(f"nested too deeply (at most {max_depth} levels)")
-            stack.extend((inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item))
+            stack.extend(
+                (inner, depth + 1) for inner in (item.values() if isinstance(item, dict) else item)
+            )
     return value
 
 

@@ -35,22 +35,34 @@ DICE_PREFIX = "dice:"
 
 
 def _plain_object(f: Field) -> bool:
-    return f.type == "object" and bool(f.fields) and all(
-        s.type in _SCALAR or _choice_list(s) for s in f.fields
+    return (
+        f.type == "object"
+        and bool(f.fields)
+        and all(s.type in _SCALAR or _choice_list(s) for s in f.fields)
     )
 
 
 def _choice_list(f: Field) -> bool:
-    return f.type == "list" and f.item is not None and bool(f.item.choices) and f.item.type in ("choice", "str")
+    return (
+        f.type == "list"
+        and f.item is not None
+        and bool(f.item.choices)
+        and f.item.type in ("choice", "str")
+    )
 
 
 def _rows(f: Field) -> bool:
-    return f.type == "list" and f.item is not None and f.item.type == "object" and bool(f.item.fields)
+    return (
+        f.type == "list" and f.item is not None and f.item.type == "object" and bool(f.item.fields)
+    )
 
 
 def _choices(f: Field) -> list[tuple[str, str]]:
     greyed = dict(f.disabled)
-    return [(_as_text(c), f.choice_label(c) + (f" — {greyed[c]}" if c in greyed else "")) for c in f.choices]
+    return [
+        (_as_text(c), f.choice_label(c) + (f" — {greyed[c]}" if c in greyed else ""))
+        for c in f.choices
+    ]
 
 
 class _Greyed:
@@ -145,7 +157,9 @@ class _TextListField(forms.Field):
             raise ValidationError(f"At most {self.max_items} items.")
         for item in items:
             if len(item) > self.item_length:
-                raise ValidationError(f"“{item[:20]}…” is longer than {self.item_length} characters.")
+                raise ValidationError(
+                    f"“{item[:20]}…” is longer than {self.item_length} characters."
+                )
         return items
 
     def prepare_value(self, value):
@@ -171,29 +185,44 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     if f.widget == "hidden":
         made = _HiddenValue(required=False)
     elif f.type == "int":
-        made = forms.IntegerField(required=required, min_value=f.min, max_value=f.max,
-                                  widget=forms.NumberInput(attrs=_input_attrs(f)))
+        made = forms.IntegerField(
+            required=required,
+            min_value=f.min,
+            max_value=f.max,
+            widget=forms.NumberInput(attrs=_input_attrs(f)),
+        )
     elif f.type == "bool":
         made = forms.BooleanField(required=False)
     elif f.type == "choice" or (f.type == "str" and f.choices):
         by_text = {_as_text(c): c for c in f.choices}
-        blank = [] if (f.widget == "radios" and required) else [("", "— choose —" if required else "—")]
+        blank = (
+            [] if (f.widget == "radios" and required) else [("", "— choose —" if required else "—")]
+        )
         greyed = [_as_text(c) for c, _ in f.disabled]
         made = forms.TypedChoiceField(
-            choices=blank + _choices(f), coerce=lambda text: by_text.get(text, text), required=required,
-            empty_value=None, widget=_GreyedRadios(greyed) if f.widget == "radios" else _GreyedSelect(greyed),
+            choices=blank + _choices(f),
+            coerce=lambda text: by_text.get(text, text),
+            required=required,
+            empty_value=None,
+            widget=_GreyedRadios(greyed) if f.widget == "radios" else _GreyedSelect(greyed),
         )
     elif _choice_list(f):
         by_text = {_as_text(c): c for c in f.item.choices}
         made = forms.TypedMultipleChoiceField(
-            choices=_choices(f.item), coerce=lambda text: by_text.get(text, text), required=False,
+            choices=_choices(f.item),
+            coerce=lambda text: by_text.get(text, text),
+            required=False,
             widget=forms.CheckboxSelectMultiple,
         )
     elif _text_list(f):
-        made = _TextListField(item_length=f.item.max_length, max_items=f.max, required=required and bool(f.min))
+        made = _TextListField(
+            item_length=f.item.max_length, max_items=f.max, required=required and bool(f.min)
+        )
     elif f.type == "str":
         made = forms.CharField(
-            required=required, max_length=f.max_length, strip=True,
+            required=required,
+            max_length=f.max_length,
+            strip=True,
             widget=forms.Textarea(attrs={"rows": 2}) if f.max_length > 200 else forms.TextInput,
         )
     else:  # json, or a list/object no system made concrete: never a JSON box for a person
@@ -201,7 +230,9 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     made.label = f.title
     if f.help:
         made.help_text = f.help
-    if f.default is not None and (not isinstance(f.default, (list, dict)) or _choice_list(f) or _text_list(f)):
+    if f.default is not None and (
+        not isinstance(f.default, (list, dict)) or _choice_list(f) or _text_list(f)
+    ):
         made.initial = f.default
     return made
 
@@ -261,18 +292,21 @@ class SchemaForm(forms.Form):
             name = f"{DICE_PREFIX}{need['key']}"
             expr = need.get("expr")
             self.fields[name] = forms.CharField(
-                label=need.get("label") or need["key"], max_length=40,
+                label=need.get("label") or need["key"],
+                max_length=40,
                 help_text=f"The faces rolled at the table ({expr}), e.g. {'3 5' if expr and expr.startswith('2') else '4'}"
-                if expr else "The faces rolled at the table",
+                if expr
+                else "The faces rolled at the table",
                 initial=" ".join(map(str, need["faces"])) if need.get("faces") else None,
             )
-            self.fields[f"dice-expr:{need['key']}"] = forms.CharField(widget=forms.HiddenInput, required=False,
-                                                                      initial=expr or "")
+            self.fields[f"dice-expr:{need['key']}"] = forms.CharField(
+                widget=forms.HiddenInput, required=False, initial=expr or ""
+            )
         # A resubmission posts back every die typed so far, even ones this form did not ask for.
         if self.is_bound:
             for key in list(self.data):
                 if key.startswith(DICE_PREFIX) and key not in self.fields:
-                    self.fields[key] = forms.CharField(label=key[len(DICE_PREFIX):], max_length=40)
+                    self.fields[key] = forms.CharField(label=key[len(DICE_PREFIX) :], max_length=40)
 
     # --- building ---------------------------------------------------------------------
     def _place(self, group: str, item) -> None:
@@ -298,7 +332,9 @@ class SchemaForm(forms.Form):
                 self.fields[group.input_name(index, "_on")] = tick
             if key_field is not None:
                 key_value = row.get(f.key)
-                self.fields[group.input_name(index, f.key)] = _HiddenValue(required=False, initial=key_value)
+                self.fields[group.input_name(index, f.key)] = _HiddenValue(
+                    required=False, initial=key_value
+                )
                 group.labels.append(row.get("_label") or key_field.choice_label(key_value))
             else:
                 group.labels.append(row.get("_label") or f"{index + 1}")
@@ -372,7 +408,9 @@ class SchemaForm(forms.Form):
         for name, value in self.cleaned_data.items():
             if name.startswith(DICE_PREFIX):
                 try:
-                    found[name[len(DICE_PREFIX):]] = [int(part) for part in str(value).replace(",", " ").split()]
+                    found[name[len(DICE_PREFIX) :]] = [
+                        int(part) for part in str(value).replace(",", " ").split()
+                    ]
                 except ValueError:
                     self.add_error(name, "Enter the faces as whole numbers, e.g. 3 5.")
                     return None
@@ -381,11 +419,13 @@ class SchemaForm(forms.Form):
     def posted_dice(self) -> list[dict]:
         """Every die typed so far, to keep them on the form while a follow-up roll is asked for."""
         kept = []
-        for name, value in (self.data.items() if self.is_bound else []):
+        for name, value in self.data.items() if self.is_bound else []:
             if name.startswith(DICE_PREFIX) and str(value).strip():
-                key = name[len(DICE_PREFIX):]
+                key = name[len(DICE_PREFIX) :]
                 faces = [int(p) for p in re.findall(r"-?\d+", str(value))]
-                kept.append({"key": key, "expr": self.data.get(f"dice-expr:{key}") or None, "faces": faces})
+                kept.append(
+                    {"key": key, "expr": self.data.get(f"dice-expr:{key}") or None, "faces": faces}
+                )
         return kept
 
     # --- errors from the services --------------------------------------------------------
@@ -409,7 +449,11 @@ class SchemaForm(forms.Form):
             if position is not None and sub and group.input_name(position, sub) in self.fields:
                 self.add_error(group.input_name(position, sub), message)
                 return
-            label = group.labels[position] if position is not None and position < len(group.labels) else ""
+            label = (
+                group.labels[position]
+                if position is not None and position < len(group.labels)
+                else ""
+            )
             group.errors.append(f"{label}: {message}" if label else message)
             return
         head = path.split("[")[0]
@@ -435,10 +479,18 @@ class SchemaForm(forms.Form):
         subclass added itself come first)."""
         placed = {name for _, items in self._sections for kind, name in items if kind == "field"}
         rows = {g.name for g in self.groups.values()}
-        extra = [name for name, made in self.fields.items()
-                 if name not in placed and not name.startswith(("dice", *(f"{r}-" for r in rows)))
-                 and not made.widget.is_hidden]
-        out = [{"legend": "", "items": [{"kind": "field", "field": self[name]} for name in extra]}] if extra else []
+        extra = [
+            name
+            for name, made in self.fields.items()
+            if name not in placed
+            and not name.startswith(("dice", *(f"{r}-" for r in rows)))
+            and not made.widget.is_hidden
+        ]
+        out = (
+            [{"legend": "", "items": [{"kind": "field", "field": self[name]} for name in extra]}]
+            if extra
+            else []
+        )
         for legend, items in self._sections:
             drawn = []
             for kind, name in items:
@@ -453,15 +505,29 @@ class SchemaForm(forms.Form):
         f = group.field
         rows = []
         for index in range(group.count):
-            rows.append({
-                "label": group.labels[index],
-                "on": self[group.input_name(index, "_on")] if group.pick else None,
-                "key": self[group.input_name(index, f.key)] if f.key else None,
-                # Hidden cells are drawn with the form's hidden fields (once).
-                "cells": [self[group.input_name(index, sub.name)] for sub in group.subs if sub.widget != "hidden"],
-            })
-        return {"title": f.title, "help": f.help, "heads": [s.title for s in group.subs], "rows": rows,
-                "errors": group.errors, "pick": group.pick, "keyed": bool(f.key), "name": group.name}
+            rows.append(
+                {
+                    "label": group.labels[index],
+                    "on": self[group.input_name(index, "_on")] if group.pick else None,
+                    "key": self[group.input_name(index, f.key)] if f.key else None,
+                    # Hidden cells are drawn with the form's hidden fields (once).
+                    "cells": [
+                        self[group.input_name(index, sub.name)]
+                        for sub in group.subs
+                        if sub.widget != "hidden"
+                    ],
+                }
+            )
+        return {
+            "title": f.title,
+            "help": f.help,
+            "heads": [s.title for s in group.subs],
+            "rows": rows,
+            "errors": group.errors,
+            "pick": group.pick,
+            "keyed": bool(f.key),
+            "name": group.name,
+        }
 
     def dice_fields(self) -> list:
         return [self[name] for name in self.fields if name.startswith(DICE_PREFIX)]
@@ -472,7 +538,10 @@ def flat_fields(fields) -> list[tuple[str, Field]]:
     out = []
     for f in fields:
         if _plain_object(f):
-            out.extend((f"{f.name}.{sub.name}", sub.but(group=sub.group or f.group or f.title)) for sub in f.fields)
+            out.extend(
+                (f"{f.name}.{sub.name}", sub.but(group=sub.group or f.group or f.title))
+                for sub in f.fields
+            )
         else:
             out.append((f.name, f))
     return out

@@ -29,7 +29,9 @@ class CampaignPage:
     actions: list = field(default_factory=list)
     procedure: list = field(default_factory=list)
     standings: list = field(default_factory=list)
-    proposals: dict = field(default_factory=dict)  # the cut's proposals (reject to-dos need no more)
+    proposals: dict = field(
+        default_factory=dict
+    )  # the cut's proposals (reject to-dos need no more)
     waiting: list = field(default_factory=list)  # whom the campaign waits for, in words
     export_approved: bool = False  # the cut's: every side agreed to a full export
     load: Callable[[], dict] | None = field(default=None, repr=False)
@@ -60,16 +62,25 @@ def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
         cut = visibility.view_state(state(), viewer)
         return {
             "actions": actions_for(state(), viewer),
-            "procedure": [s for s in system.procedure(state(), viewer.sides) if s.side is None
-                          or s.side in viewer.sides or viewer.referee],
+            "procedure": [
+                s
+                for s in system.procedure(state(), viewer.sides)
+                if s.side is None or s.side in viewer.sides or viewer.referee
+            ],
             "standings": system.standings(state()) if state()["game"] is not None else [],
-            "proposals": cut["proposals"], "waiting": waiting_on(cut, viewer), "export_approved": bool(cut["export_approved"]),
+            "proposals": cut["proposals"],
+            "waiting": waiting_on(cut, viewer),
+            "export_approved": bool(cut["export_approved"]),
         }
 
     def cut() -> dict:
-        return viewcache.cached(campaign, viewer, "view", lambda: visibility.view_state(state(), viewer))
+        return viewcache.cached(
+            campaign, viewer, "view", lambda: visibility.view_state(state(), viewer)
+        )
 
-    return CampaignPage(campaign, viewer, **viewcache.cached(campaign, viewer, "page", parts), load=cut)
+    return CampaignPage(
+        campaign, viewer, **viewcache.cached(campaign, viewer, "page", parts), load=cut
+    )
 
 
 @dataclass(frozen=True)
@@ -100,50 +111,111 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
     if state["status"] != "active":
         return todos
     system = get_system(state["system"])
-    acting = [viewer.playing] if viewer.playing else (list(state["sides"]) if viewer.referee else [])
+    acting = (
+        [viewer.playing] if viewer.playing else (list(state["sides"]) if viewer.referee else [])
+    )
     # The referee acts for every side: each of his to-dos names the side it is for.
     for_side = _referee_words(state) if viewer.referee and not viewer.playing else None
     current = state["current"]
     if current is not None:
         scenario = state["scenarios"][current]
-        if scenario["status"] == "current" and acting and system.result_open(state, current) is None:
+        if (
+            scenario["status"] == "current"
+            and acting
+            and system.result_open(state, current) is None
+        ):
             if for_side:  # the referee's result is final (core_events._result_submitted)
-                todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']} (final: the "
-                                  "referee's result needs no confirmation)", None, initial={"scenario": current}))
+                todos.append(
+                    Todo(
+                        "result.submitted",
+                        f"Enter the result of {scenario['label']} (final: the "
+                        "referee's result needs no confirmation)",
+                        None,
+                        initial={"scenario": current},
+                    )
+                )
             else:
-                todos.append(Todo("result.submitted", f"Enter the result of {scenario['label']}", acting[0],
-                                  initial={"scenario": current}))
+                todos.append(
+                    Todo(
+                        "result.submitted",
+                        f"Enter the result of {scenario['label']}",
+                        acting[0],
+                        initial={"scenario": current},
+                    )
+                )
         what = system.pending_words(state, current)
         if scenario["status"] == "pending":
             by = scenario["pending"]["side"]
             if viewer.referee or (viewer.playing and viewer.playing != by):
-                todos.append(Todo("result.confirmed", f"Confirm {what}", viewer.playing, initial={"scenario": current}))
+                todos.append(
+                    Todo(
+                        "result.confirmed",
+                        f"Confirm {what}",
+                        viewer.playing,
+                        initial={"scenario": current},
+                    )
+                )
                 if viewer.playing:
-                    todos.append(Todo("result.disputed", f"Dispute {what}", viewer.playing,
-                                      initial={"scenario": current}))
+                    todos.append(
+                        Todo(
+                            "result.disputed",
+                            f"Dispute {what}",
+                            viewer.playing,
+                            initial={"scenario": current},
+                        )
+                    )
             if viewer.playing == by:
-                todos.append(Todo("result.withdrawn", f"Withdraw {_yours(what)}", viewer.playing,
-                                  initial={"scenario": current}))
+                todos.append(
+                    Todo(
+                        "result.withdrawn",
+                        f"Withdraw {_yours(what)}",
+                        viewer.playing,
+                        initial={"scenario": current},
+                    )
+                )
         if scenario["status"] in ("pending", "disputed") and may_settle(state, viewer):
-            todos.append(Todo("result.resolved", f"Settle {what}", None, initial={"scenario": current}))
+            todos.append(
+                Todo("result.resolved", f"Settle {what}", None, initial={"scenario": current})
+            )
     for key, sealed in state["sealed"].items():
         for side in acting:
             if sealed["open"] and side in sealed["sides"] and side not in sealed["choices"]:
                 label = f"Choose: {sealed['label']}"
-                todos.append(Todo("sealed.submitted", for_side(side, label) if for_side else label, side,
-                                  initial={"key": key}, help=_options_help(sealed)))
+                todos.append(
+                    Todo(
+                        "sealed.submitted",
+                        for_side(side, label) if for_side else label,
+                        side,
+                        initial={"key": key},
+                        help=_options_help(sealed),
+                    )
+                )
     for proposal in state["proposals"].values():
         if proposal["status"] != "pending" or is_complete(proposal):
             continue
         as_referee = viewer.referee and referee_may_approve(proposal)
         as_side = viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]
         if as_referee or as_side or standing_in(state, proposal, viewer.username):
-            todos.append(Todo("proposal.approved", f"Agree to {proposal_summary(proposal, state)}",
-                              viewer.playing, initial={"proposal": proposal["uid"]}))
+            todos.append(
+                Todo(
+                    "proposal.approved",
+                    f"Agree to {proposal_summary(proposal, state)}",
+                    viewer.playing,
+                    initial={"proposal": proposal["uid"]},
+                )
+            )
     played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
     if played and (viewer.playing or viewer.referee):
-        todos.append(Todo("note.added", "Write an after-action note", viewer.playing, optional=True,
-                          initial={"scenario": played[-1]["index"]}, button="Add the note"))
+        todos.append(
+            Todo(
+                "note.added",
+                "Write an after-action note",
+                viewer.playing,
+                optional=True,
+                initial={"scenario": played[-1]["index"]},
+                button="Add the note",
+            )
+        )
     joint_seen = set()
     for side in acting:
         for action in system.actions(state, side):
@@ -156,19 +228,35 @@ def actions_for(state: dict, viewer: Viewer) -> list[Todo]:
                 acting_side = None
             elif for_side:
                 label = action.referee_label or for_side(side, label)
-            todos.append(Todo(action.kind, label, acting_side, action.rule, action.initial, action.help,
-                              action.optional, action.button, action.choose, action.choose_button,
-                              tuple(action.links), tuple(action.then), action.then_button,
-                              tuple(action.before), action.own_page, action.pick))
+            todos.append(
+                Todo(
+                    action.kind,
+                    label,
+                    acting_side,
+                    action.rule,
+                    action.initial,
+                    action.help,
+                    action.optional,
+                    action.button,
+                    action.choose,
+                    action.choose_button,
+                    tuple(action.links),
+                    tuple(action.then),
+                    action.then_button,
+                    tuple(action.before),
+                    action.own_page,
+                    action.pick,
+                )
+            )
     if system.long_forms:  # the core's to-dos whose form this game makes long: a page of their own
         todos = [replace(t, own_page=True) if t.kind in system.long_forms else t for t in todos]
     return todos
 
 
 def _yours(what: str) -> str:
-    """"the result of X" -> "your result of X"; "the German's record of X" -> "your record of X"."""
+    """ "the result of X" -> "your result of X"; "the German's record of X" -> "your record of X"."""
     if what.startswith("the result of"):
-        return "your" + what[len("the"):]
+        return "your" + what[len("the") :]
     head, _, rest = what.partition("'s ")
     return f"your {rest}" if rest and head.startswith("the ") else what
 
@@ -224,11 +312,20 @@ def history(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> li
     entries = []
     for event in visibility.events_for(viewer, campaign).order_by("seq"):
         record = Record.from_event(event)
-        entries.append(HistoryEntry(
-            uid=record.uid, kind=record.kind, text=describe(system, record, view), actor=record.actor,
-            side=record.side, audience=record.audience, at=record.at, data=record.data,
-            undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
-        ))
+        entries.append(
+            HistoryEntry(
+                uid=record.uid,
+                kind=record.kind,
+                text=describe(system, record, view),
+                actor=record.actor,
+                side=record.side,
+                audience=record.audience,
+                at=record.at,
+                data=record.data,
+                undone=str(record.seq) in state["undone"],
+                corrected=str(record.seq) in state["corrected"],
+            )
+        )
     return entries
 
 
@@ -247,13 +344,15 @@ def describe(system, record: Record, state: dict) -> str:
         "referee.assigned": f"Referee: {data.get('username') or 'none'}",
         "note.added": f"After-action note on {_label(state, data.get('scenario'))}: “{data.get('text')}”",
         "house_rule.set": f"House rule: {house_rule_labels(system).get(data.get('key'), data.get('key'))}"
-                          f" = {data.get('value')}",
+        f" = {data.get('value')}",
         "campaign.started": "Campaign started",
         "campaign.finished": f"Campaign ended: {data.get('reason')}",
         "dice.rolled": _describe_dice(system, state, data),
         "journal.upgraded": _describe_upgrade(system, data),
-        "sealed.revealed": "Choices revealed: " + ", ".join(
-            f"{state['sides'].get(s, {}).get('name', s)} {c}" for s, c in (data.get("choices") or {}).items()
+        "sealed.revealed": "Choices revealed: "
+        + ", ".join(
+            f"{state['sides'].get(s, {}).get('name', s)} {c}"
+            for s, c in (data.get("choices") or {}).items()
         ),
     }.get(record.kind)
     if text is None:
@@ -282,8 +381,10 @@ def _describe_upgrade(system, data: dict) -> str:
     words = step.words if step is not None else str(data.get("step", ""))
     count = data.get("count") or 0
     listed = f" ({count} event{'s' if count != 1 else ''} here)" if count else ""
-    return (f"Muster {data.get('release')} upgraded this journal: {name}, version {data.get('from')} to "
-            f"{data.get('to')}: {words}{listed}")
+    return (
+        f"Muster {data.get('release')} upgraded this journal: {name}, version {data.get('from')} to "
+        f"{data.get('to')}: {words}{listed}"
+    )
 
 
 def _describe_dice(system, view: dict, data: dict) -> str:
@@ -306,10 +407,18 @@ def result_to_confirm(state: dict, index: int) -> dict | None:
     if not pending:
         return None
     system = get_system(state["system"])
-    side = state["sides"].get(pending.get("side"), {}).get("name") if pending.get("side") else "the referee"
-    return {"label": scenario["label"], "what": system.pending_words(state, index), "by": pending.get("by"),
-            "side": side,
-            "lines": system.result_words(state, index, pending.get("data"), Ctx.reading(system, state))}
+    side = (
+        state["sides"].get(pending.get("side"), {}).get("name")
+        if pending.get("side")
+        else "the referee"
+    )
+    return {
+        "label": scenario["label"],
+        "what": system.pending_words(state, index),
+        "by": pending.get("by"),
+        "side": side,
+        "lines": system.result_words(state, index, pending.get("data"), Ctx.reading(system, state)),
+    }
 
 
 def submitted_words(campaign: Campaign, viewer: Viewer, submission) -> str | None:
@@ -321,7 +430,9 @@ def submitted_words(campaign: Campaign, viewer: Viewer, submission) -> str | Non
     event = submission.events[0]
     if not viewer.can_read(event.audience, event.side):
         return None
-    return system.submitted_words(visibility.view_state(submission.state, viewer), Record.from_event(event))
+    return system.submitted_words(
+        visibility.view_state(submission.state, viewer), Record.from_event(event)
+    )
 
 
 def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[str]:
@@ -352,18 +463,26 @@ def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
             out.append(f"the referee to settle {what}")
     for sealed in state["sealed"].values():
         if sealed["open"] and not sealed["revealed"]:
-            chosen = set(sealed.get("submitted") or sealed["choices"])  # a viewer's cut lists who chose
+            chosen = set(
+                sealed.get("submitted") or sealed["choices"]
+            )  # a viewer's cut lists who chose
             missing = [names[s] for s in sealed["sides"] if s not in chosen]
             if missing:
                 out.append(f"{', '.join(missing)}: {sealed['label']}")
     for proposal in state["proposals"].values():
         if proposal["status"] == "pending" and not is_complete(proposal):
-            missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or ["the referee"]
-            out.append(f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}")
+            missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or [
+                "the referee"
+            ]
+            out.append(
+                f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}"
+            )
     for side, words in system.waiting_on(state):
         name = state["sides"][side]["name"] if side in state["sides"] else None
         if names.get(side) == "you" and name and words.startswith(name):
-            words = "you" + words[len(name):]  # "Allied: ..." -> "you: ..."; other words stay as written
+            words = (
+                "you" + words[len(name) :]
+            )  # "Allied: ..." -> "you: ..."; other words stay as written
         out.append(words)
     return out
 
@@ -374,8 +493,11 @@ def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
     # queries must not grow with the number of campaigns.
     campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
     viewers = visibility.viewers_for(user, campaigns)
-    involved = [c for c in campaigns
-                if viewers[c.pk].playing or viewers[c.pk].referee or viewers[c.pk].arbiter]
+    involved = [
+        c
+        for c in campaigns
+        if viewers[c.pk].playing or viewers[c.pk].referee or viewers[c.pk].arbiter
+    ]
     states = current_states(involved)
     found = []
     for campaign in involved:
@@ -395,16 +517,23 @@ def waiting_for(user) -> list[tuple[Campaign, list[Todo]]]:
 _EVENT_REFS = ("target", "proposal")  # keys of proposal.* data that name another event by seq
 
 
-def history_by_uid(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> list[HistoryEntry]:
+def history_by_uid(
+    campaign: Campaign, viewer: Viewer, state: dict | None = None
+) -> list[HistoryEntry]:
     """``history``, with the references of proposal events to other events given as
     uids: the journal stores sequence numbers, which would count hidden events. Kept per
     audience (campaigns.viewcache)."""
-    return viewcache.cached(campaign, viewer, "history",
-                            lambda: _refs_as_uids(campaign, history(campaign, viewer, state)))
+    return viewcache.cached(
+        campaign,
+        viewer,
+        "history",
+        lambda: _refs_as_uids(campaign, history(campaign, viewer, state)),
+    )
 
 
 def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[HistoryEntry], bool]:
     """The newest `count` entries of ``history_by_uid`` (oldest first) and whether there are more."""
+
     def tail():
         entries = history_by_uid(campaign, viewer)
         return entries[-count:], len(entries) > count
@@ -412,7 +541,9 @@ def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[H
     return viewcache.cached(campaign, viewer, f"history:last:{count}", tail)
 
 
-def entries_for_events(campaign: Campaign, viewer: Viewer, events, state: dict) -> list[HistoryEntry]:
+def entries_for_events(
+    campaign: Campaign, viewer: Viewer, events, state: dict
+) -> list[HistoryEntry]:
     """History entries for given Event rows (a submission's), only those the viewer
     may read, named by uid like ``history_by_uid``."""
     system = get_system(campaign.system)
@@ -422,11 +553,20 @@ def entries_for_events(campaign: Campaign, viewer: Viewer, events, state: dict) 
         if not viewer.can_read(event.audience, event.side):
             continue
         record = Record.from_event(event)
-        entries.append(HistoryEntry(
-            uid=record.uid, kind=record.kind, text=describe(system, record, view), actor=record.actor,
-            side=record.side, audience=record.audience, at=record.at, data=record.data,
-            undone=str(record.seq) in state["undone"], corrected=str(record.seq) in state["corrected"],
-        ))
+        entries.append(
+            HistoryEntry(
+                uid=record.uid,
+                kind=record.kind,
+                text=describe(system, record, view),
+                actor=record.actor,
+                side=record.side,
+                audience=record.audience,
+                at=record.at,
+                data=record.data,
+                undone=str(record.seq) in state["undone"],
+                corrected=str(record.seq) in state["corrected"],
+            )
+        )
     return _refs_as_uids(campaign, entries)
 
 
@@ -439,10 +579,16 @@ def _refs_as_uids(campaign: Campaign, entries: list[HistoryEntry]) -> list[Histo
     wanted = {seq for entry in entries for seq in refs(entry).values()}
     if not wanted:
         return entries
-    uid_of = {seq: str(uid) for seq, uid in campaign.events.filter(seq__in=wanted).values_list("seq", "uid")}
+    uid_of = {
+        seq: str(uid)
+        for seq, uid in campaign.events.filter(seq__in=wanted).values_list("seq", "uid")
+    }
     return [
-        replace(entry, data={**entry.data, **{k: uid_of.get(seq) for k, seq in refs(entry).items()}})
-        if refs(entry) else entry
+        replace(
+            entry, data={**entry.data, **{k: uid_of.get(seq) for k, seq in refs(entry).items()}}
+        )
+        if refs(entry)
+        else entry
         for entry in entries
     ]
 
@@ -452,7 +598,9 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
     correction, what it changes (before → after), for the page."""
     system = get_system(campaign.system)
     targets = {p.get("target_uid") for p in view["proposals"].values() if p.get("target_uid")}
-    events = {str(e.uid): e for e in visibility.events_for(viewer, campaign).filter(uid__in=targets)}
+    events = {
+        str(e.uid): e for e in visibility.events_for(viewer, campaign).filter(uid__in=targets)
+    }
     rows = {}
     for uid, proposal in view["proposals"].items():
         row = dict(proposal)
@@ -462,7 +610,9 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
             row["target_text"] = describe(system, record, view)
             if proposal["action"] == "correct" and isinstance(proposal.get("data"), dict):
                 kind = system.event_kind(record.kind)
-                row["changes"] = _changes(record.data, proposal["data"], kind.fields if kind else ())
+                row["changes"] = _changes(
+                    record.data, proposal["data"], kind.fields if kind else ()
+                )
         rows[uid] = row
     return rows
 
@@ -471,9 +621,15 @@ def _changes(before: dict, after: dict, fields=()) -> list[tuple[str, str, str]]
     """What a correction changes, in words: each field by its label, each value by its words
     (a choice's label, yes/no for a tick), as the event kind declares them."""
     by_name = {f.name: f for f in fields}
-    return [(_field_title(by_name.get(key), key), _value_words(by_name.get(key), before.get(key)),
-             _value_words(by_name.get(key), after.get(key)))
-            for key in after if before.get(key) != after.get(key)]
+    return [
+        (
+            _field_title(by_name.get(key), key),
+            _value_words(by_name.get(key), before.get(key)),
+            _value_words(by_name.get(key), after.get(key)),
+        )
+        for key in after
+        if before.get(key) != after.get(key)
+    ]
 
 
 def _field_title(f, key: str) -> str:
@@ -481,7 +637,7 @@ def _field_title(f, key: str) -> str:
 
 
 def _lower_first(text: str) -> str:
-    """"Fate" -> "fate", but "PP over IPC" stays as it is."""
+    """ "Fate" -> "fate", but "PP over IPC" stays as it is."""
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
@@ -495,8 +651,10 @@ def _value_words(f, value) -> str:
         return ", ".join(_value_words(item, v) for v in value) or "none"
     if isinstance(value, dict):
         subs = {s.name: s for s in (f.fields if f is not None else ())}
-        return "; ".join(f"{_lower_first(_field_title(subs.get(k), k))} {_value_words(subs.get(k), v)}"
-                         for k, v in value.items())
+        return "; ".join(
+            f"{_lower_first(_field_title(subs.get(k), k))} {_value_words(subs.get(k), v)}"
+            for k, v in value.items()
+        )
     if f is not None and f.choices:
         return f.choice_label(value)
     return str(value)
@@ -521,7 +679,10 @@ def invitation_by_code(code: str):
 
     invitation = Invitation.objects.select_related("club").filter(code=code).first()
     if invitation is None:
-        return None, "This invitation code is not known. Check the link, or ask the organizer for a new one."
+        return (
+            None,
+            "This invitation code is not known. Check the link, or ask the organizer for a new one.",
+        )
     if invitation.revoked:
         return None, "This invitation was withdrawn by the club. Ask the organizer for a new one."
     if invitation.accepted_at is not None:
@@ -539,7 +700,9 @@ class ClubPage:
     campaigns: list
     invitations: list | None  # organizers only
     log: list | None = None  # organizers only: who changed members, roles, invitations
-    comparisons: list = field(default_factory=list)  # [Comparison]: the club's campaigns side by side
+    comparisons: list = field(
+        default_factory=list
+    )  # [Comparison]: the club's campaigns side by side
     waiting: dict = field(default_factory=dict)  # campaign pk -> whom it waits for, in words
 
 
@@ -552,8 +715,12 @@ class Comparison:
     rows: tuple  # (campaign, players, dice in words, values) per campaign
 
 
-DICE_WORDS = {frozenset(): "none rolled yet", frozenset({"server"}): "rolled by the server",
-              frozenset({"entered"}): "entered from the table", frozenset({"server", "entered"}): "server and entered"}
+DICE_WORDS = {
+    frozenset(): "none rolled yet",
+    frozenset({"server"}): "rolled by the server",
+    frozenset({"entered"}): "entered from the table",
+    frozenset({"server", "entered"}): "server and entered",
+}
 
 
 def club_comparisons(campaigns) -> list[Comparison]:
@@ -564,19 +731,33 @@ def club_comparisons(campaigns) -> list[Comparison]:
     from .systems import all_systems
 
     systems = all_systems()
-    compared = [c for c in campaigns if c.system in systems and systems[c.system].comparison_columns
-                and c.status != Campaign.SETUP]
+    compared = [
+        c
+        for c in campaigns
+        if c.system in systems
+        and systems[c.system].comparison_columns
+        and c.status != Campaign.SETUP
+    ]
     if not compared:
         return []
     states = current_states(compared)
     sources: dict[int, set] = {c.pk: set() for c in compared}
-    for campaign_id, source in Event.objects.filter(
-            campaign__in=[c.pk for c in compared], kind="dice.rolled", audience=Event.PUBLIC,
-    ).values_list("campaign_id", "data__source").distinct():
+    for campaign_id, source in (
+        Event.objects.filter(
+            campaign__in=[c.pk for c in compared],
+            kind="dice.rolled",
+            audience=Event.PUBLIC,
+        )
+        .values_list("campaign_id", "data__source")
+        .distinct()
+    ):
         sources[campaign_id].add(source)
     players: dict[int, list] = {c.pk: [] for c in compared}
-    for campaign_id, username in SidePlayer.objects.filter(side__campaign__in=compared).order_by(
-            "user__username").values_list("side__campaign_id", "user__username"):
+    for campaign_id, username in (
+        SidePlayer.objects.filter(side__campaign__in=compared)
+        .order_by("user__username")
+        .values_list("side__campaign_id", "user__username")
+    ):
         players[campaign_id].append(username)
     member = Viewer.club_member()
     tables = []
@@ -604,7 +785,9 @@ def club_page(user, club) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
-    campaigns = list(visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at"))
+    campaigns = list(
+        visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")
+    )
     return ClubPage(
         club=club,
         role=role,
@@ -621,7 +804,11 @@ def campaigns_waiting_on(campaigns) -> dict[int, list[str]]:
     """Whom each campaign waits for, as any member of its club may read it (one query for all)."""
     states = current_states(campaigns)
     member = Viewer.club_member()
-    return {c.pk: waiting_on(visibility.view_state(states[c.pk], member)) for c in campaigns if c.pk in states}
+    return {
+        c.pk: waiting_on(visibility.view_state(states[c.pk], member))
+        for c in campaigns
+        if c.pk in states
+    }
 
 
 @dataclass
@@ -629,7 +816,9 @@ class Dashboard:
     clubs: list  # (club, role)
     campaigns: list  # the campaigns one plays or referees
     waiting: list  # (campaign, [Todo])
-    organized: list = field(default_factory=list)  # campaigns of clubs one organizes, played by others
+    organized: list = field(
+        default_factory=list
+    )  # campaigns of clubs one organizes, played by others
     waits: dict = field(default_factory=dict)  # campaign pk -> whom it waits for
 
 
@@ -640,7 +829,9 @@ def dashboard(user) -> Dashboard:
     everything = list(visibility.campaigns_for(user).order_by("status", "-updated_at"))
     viewers = visibility.viewers_for(user, everything)
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
-    organized = [c for c in everything if c not in mine and roles.get(c.club_id) == Membership.ORGANIZER]
+    organized = [
+        c for c in everything if c not in mine and roles.get(c.club_id) == Membership.ORGANIZER
+    ]
     return Dashboard(
         clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
         campaigns=mine,
@@ -670,8 +861,13 @@ def house_rule_choices(system) -> list[HouseRuleChoice]:
         for row in table.rows:
             for column, value in row.cells.items():
                 heading = table.columns.get(column, column)
-                found.append(HouseRuleChoice(cell_key(table.id, row.label, column),
-                                             f"{table.name} ({table.rule}), {row.label}, {heading}", value))
+                found.append(
+                    HouseRuleChoice(
+                        cell_key(table.id, row.label, column),
+                        f"{table.name} ({table.rule}), {row.label}, {heading}",
+                        value,
+                    )
+                )
     return found
 
 
@@ -686,7 +882,9 @@ def house_rule_labels(system) -> dict[str, str]:
 
 
 def members_of(club) -> list[str]:
-    return list(club.memberships.order_by("user__username").values_list("user__username", flat=True))
+    return list(
+        club.memberships.order_by("user__username").values_list("user__username", flat=True)
+    )
 
 
 def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
@@ -705,12 +903,19 @@ def history_entry(campaign: Campaign, viewer: Viewer, uid: str) -> HistoryEntry:
     return entries_for_events(campaign, viewer, [event], state)[0]
 
 
-def full_export_allowed(campaign: Campaign, viewer: Viewer, page: CampaignPage | None = None) -> bool:
+def full_export_allowed(
+    campaign: Campaign, viewer: Viewer, page: CampaignPage | None = None
+) -> bool:
     """May this viewer download the full journal (every side's secrets)? The referee may;
     an organizer once every side agreed (the cut says whether they did), if they were an
     organizer then already (visibility.organizer_when_export_agreed, as journal_io.may_export_full)."""
     page = page or campaign_page(campaign, viewer)
     if viewer.referee:
         return True
-    return viewer.organizer and page.export_approved and visibility.organizer_when_export_agreed(
-        campaign, viewer, current_state(campaign)["export_approved"])
+    return (
+        viewer.organizer
+        and page.export_approved
+        and visibility.organizer_when_export_agreed(
+            campaign, viewer, current_state(campaign)["export_approved"]
+        )
+    )

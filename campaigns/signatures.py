@@ -21,7 +21,12 @@ CORE_FILE = Path(__file__).parent / "journal_versions.json"
 
 
 def _field(field) -> dict:
-    out = {"name": field.name, "type": field.type, "required": field.required, "default": field.default}
+    out = {
+        "name": field.name,
+        "type": field.type,
+        "required": field.required,
+        "default": field.default,
+    }
     for key in ("choices", "min", "max", "max_length"):
         value = getattr(field, key)
         if value not in (None, ()):
@@ -34,15 +39,22 @@ def _field(field) -> dict:
 
 
 def _kind(kind) -> dict:
-    return {"fields": [_field(f) for f in kind.fields], "audience": kind.audience, "actor": kind.actor}
+    return {
+        "fields": [_field(f) for f in kind.fields],
+        "audience": kind.audience,
+        "actor": kind.actor,
+    }
 
 
 def _tables(system) -> dict:
     """The values the fold reads from the rule tables (rows, cells, dice), not their words."""
     out = {}
     for table_id, table in sorted(system.tables.tables.items()):
-        out[table_id] = {"dice": table.dice, "columns": sorted(table.columns),
-                         "rows": [[row.label, row.cells] for row in table.rows]}
+        out[table_id] = {
+            "dice": table.dice,
+            "columns": sorted(table.columns),
+            "rows": [[row.label, row.cells] for row in table.rows],
+        }
     return out
 
 
@@ -63,12 +75,17 @@ def system_signature(system) -> dict:
 def core_signature() -> dict:
     from .core_events import AMENDABLE, KINDS, UNDOABLE
 
-    return {"kinds": {name: _kind(kind) for name, kind in KINDS.items()},
-            "amendable": sorted(AMENDABLE), "undoable": sorted(UNDOABLE)}
+    return {
+        "kinds": {name: _kind(kind) for name, kind in KINDS.items()},
+        "amendable": sorted(AMENDABLE),
+        "undoable": sorted(UNDOABLE),
+    }
 
 
 def digest(value) -> str:
-    text = json.dumps(value, sort_keys=True, separators=(",", ":"), default=repr, ensure_ascii=False)
+    text = json.dumps(
+        value, sort_keys=True, separators=(",", ":"), default=repr, ensure_ascii=False
+    )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
@@ -79,8 +96,11 @@ def summary(signature: dict) -> dict:
         "digest": digest(signature),
         "kinds": {name: digest(kind)[:12] for name, kind in sorted(signature["kinds"].items())},
         "sequence": signature.get("sequence", []),
-        "parts": {key: digest(value)[:12] for key, value in sorted(signature.items())
-                  if key not in ("kinds", "sequence")},
+        "parts": {
+            key: digest(value)[:12]
+            for key, value in sorted(signature.items())
+            if key not in ("kinds", "sequence")
+        },
     }
 
 
@@ -99,9 +119,12 @@ def changes(kept: dict, now: dict) -> list[str]:
     if old_steps != new_steps:
         added = [s for s in new_steps if s not in old_steps]
         removed = [s for s in old_steps if s not in new_steps]
-        found.append("sequence changed" + (f": added {', '.join(added)}" if added else "")
-                     + (f"; removed {', '.join(removed)}" if removed else "")
-                     + ("" if added or removed else ": steps reordered"))
+        found.append(
+            "sequence changed"
+            + (f": added {', '.join(added)}" if added else "")
+            + (f"; removed {', '.join(removed)}" if removed else "")
+            + ("" if added or removed else ": steps reordered")
+        )
     for part in sorted(set(kept.get("parts", {})) | set(now["parts"])):
         if kept.get("parts", {}).get(part) != now["parts"].get(part):
             found.append(f"{part} changed")
@@ -109,6 +132,7 @@ def changes(kept: dict, now: dict) -> list[str]:
 
 
 # --- the files ---------------------------------------------------------------------------------------
+
 
 def file_of(system) -> Path:
     """journal_versions.json in the game's own folder."""
@@ -131,7 +155,9 @@ def read(path: Path) -> dict:
 
 
 def write(path: Path, document: dict) -> None:
-    path.write_text(json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8")
+    path.write_text(
+        json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
+    )
 
 
 def problem(journal: str, version: int, signature: dict, path: Path) -> str | None:
@@ -144,16 +170,22 @@ def problem(journal: str, version: int, signature: dict, path: Path) -> str | No
     newest = max((int(v) for v in kept), default=None)
     if entry is None:
         if newest is not None and version > newest:
-            return (f"{journal}: journal version {version} has no recorded signature yet (the newest kept is "
-                    f"v{newest}). Check that an upgrade step from v{version - 1} is registered, then record it: "
-                    f"python manage.py journal_versions --record")
-        return (f"{journal}: no signature kept for journal version {version} in {path}. Record it: "
-                f"python manage.py journal_versions --record")
+            return (
+                f"{journal}: journal version {version} has no recorded signature yet (the newest kept is "
+                f"v{newest}). Check that an upgrade step from v{version - 1} is registered, then record it: "
+                f"python manage.py journal_versions --record"
+            )
+        return (
+            f"{journal}: no signature kept for journal version {version} in {path}. Record it: "
+            f"python manage.py journal_versions --record"
+        )
     what = "; ".join(changes(entry, now)) or "a detail of the signature changed"
-    return (f"{journal}: its journal changed without a version bump ({what}). Journals written under "
-            f"v{version} would no longer mean what they meant: bump its journal version to v{version + 1}, "
-            f"register an upgrade step from v{version} (docs/journal.md, \"Bumping a version\"), then "
-            f"python manage.py journal_versions --record")
+    return (
+        f"{journal}: its journal changed without a version bump ({what}). Journals written under "
+        f"v{version} would no longer mean what they meant: bump its journal version to v{version + 1}, "
+        f"register an upgrade step from v{version} (docs/journal.md, \"Bumping a version\"), then "
+        f"python manage.py journal_versions --record"
+    )
 
 
 def record(journal: str, version: int, signature: dict, path: Path) -> str:

@@ -26,8 +26,11 @@ from . import visibility
 
 MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
-DATABASE_SESSIONS = ("muster.sessions", "django.contrib.sessions.backends.db",
-                     "django.contrib.sessions.backends.cached_db")
+DATABASE_SESSIONS = (
+    "muster.sessions",
+    "django.contrib.sessions.backends.db",
+    "django.contrib.sessions.backends.cached_db",
+)
 _SESSIONS = Recent(10_000)  # session key -> (user id, auth hash), as the session holds them
 
 
@@ -48,7 +51,9 @@ def campaign(request, pk):
     if not still_signed_in(key, session_hash, live, user):
         return None
     request.user = request._cached_user = user
-    request.session.accessed = True  # the answer depends on the session: Vary: Cookie, as Django's path says
+    request.session.accessed = (
+        True  # the answer depends on the session: Vary: Cookie, as Django's path says
+    )
     user.signed_in_campaign = (campaign_row.pk, campaign_row, viewer)
     return user, campaign_row, viewer
 
@@ -83,7 +88,11 @@ def session(request):
             backend, session_hash = stored[BACKEND_SESSION_KEY], stored[HASH_SESSION_KEY]
         except (KeyError, ValueError, TypeError, ValidationError):
             return None
-        if backend not in MODEL_BACKENDS or backend not in settings.AUTHENTICATION_BACKENDS or not session_hash:
+        if (
+            backend not in MODEL_BACKENDS
+            or backend not in settings.AUTHENTICATION_BACKENDS
+            or not session_hash
+        ):
             return None
         found = (user_id, session_hash)
         _SESSIONS.put(key, found)
@@ -94,7 +103,11 @@ def still_signed_in(key: str, session_hash: str, live: bool, user) -> bool:
     """What django.contrib.auth.get_user settles, and the session store: a session not ended nor
     expired, of an active user whose password is the one it was signed in with (a fallback
     secret's hash is left to Django: it rotates the session)."""
-    if live and user.is_active and constant_time_compare(session_hash, user.get_session_auth_hash()):
+    if (
+        live
+        and user.is_active
+        and constant_time_compare(session_hash, user.get_session_auth_hash())
+    ):
         return True
     _SESSIONS.drop(key)
     return False

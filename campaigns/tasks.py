@@ -24,8 +24,13 @@ def compute_odds(campaign_id: int, side: str) -> None:
 
 # A mail server that is down or refuses for a while (OSError covers smtplib's errors): retried
 # with a longer back-off than the database's, for about three-quarters of an hour.
-MAIL_RETRY = dict(autoretry_for=(*DATABASE_ERRORS, OSError), retry_backoff=30, retry_backoff_max=600,
-                  retry_jitter=False, max_retries=8)
+MAIL_RETRY = dict(
+    autoretry_for=(*DATABASE_ERRORS, OSError),
+    retry_backoff=30,
+    retry_backoff_max=600,
+    retry_jitter=False,
+    max_retries=8,
+)
 
 
 @shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **MAIL_RETRY)

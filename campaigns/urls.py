@@ -9,17 +9,36 @@ from .views import accounts, clubs, home, play, setup
 CAMPAIGN = "campaigns/<int:pk>/"
 
 auth = [
-    path("accounts/login/", auth_views.LoginView.as_view(redirect_authenticated_user=True), name="login"),
+    path(
+        "accounts/login/",
+        auth_views.LoginView.as_view(redirect_authenticated_user=True),
+        name="login",
+    ),
     path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
-    path("accounts/password/change/", accounts.PasswordChangeView.as_view(), name="password_change"),
-    path("accounts/password/change/done/", auth_views.PasswordChangeDoneView.as_view(),
-         name="password_change_done"),
+    path(
+        "accounts/password/change/", accounts.PasswordChangeView.as_view(), name="password_change"
+    ),
+    path(
+        "accounts/password/change/done/",
+        auth_views.PasswordChangeDoneView.as_view(),
+        name="password_change_done",
+    ),
     path("accounts/password/reset/", auth_views.PasswordResetView.as_view(), name="password_reset"),
-    path("accounts/password/reset/sent/", auth_views.PasswordResetDoneView.as_view(), name="password_reset_done"),
-    path("accounts/password/reset/<uidb64>/<token>/", auth_views.PasswordResetConfirmView.as_view(),
-         name="password_reset_confirm"),
-    path("accounts/password/reset/done/", auth_views.PasswordResetCompleteView.as_view(),
-         name="password_reset_complete"),
+    path(
+        "accounts/password/reset/sent/",
+        auth_views.PasswordResetDoneView.as_view(),
+        name="password_reset_done",
+    ),
+    path(
+        "accounts/password/reset/<uidb64>/<token>/",
+        auth_views.PasswordResetConfirmView.as_view(),
+        name="password_reset_confirm",
+    ),
+    path(
+        "accounts/password/reset/done/",
+        auth_views.PasswordResetCompleteView.as_view(),
+        name="password_reset_complete",
+    ),
     path("join/<str:code>/", accounts.join, name="join"),
 ]
 
@@ -29,8 +48,11 @@ urlpatterns = [
     path("clubs/new/", home.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
     path("clubs/<slug:slug>/invitations/", clubs.invitation_create, name="invitation-create"),
-    path("clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", clubs.invitation_revoke,
-         name="invitation-revoke"),
+    path(
+        "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",
+        clubs.invitation_revoke,
+        name="invitation-revoke",
+    ),
     path("clubs/<slug:slug>/members/<str:username>/role/", clubs.member_role, name="member-role"),
     path("clubs/<slug:slug>/hand-over/", clubs.hand_over, name="hand-over"),
     path("clubs/<slug:slug>/campaigns/new/", setup.campaign_new_choose, name="campaign-new-choose"),
@@ -41,7 +63,9 @@ urlpatterns = [
     path(CAMPAIGN + "records/", play.campaign_records, name="campaign-records"),
     path(CAMPAIGN + "scenarios/", play.campaign_scenarios, name="campaign-scenarios"),
     path(CAMPAIGN + "history/<uuid:uid>/undo/", play.propose_undo, name="propose-undo"),
-    path(CAMPAIGN + "history/<uuid:uid>/correct/", play.propose_correction, name="propose-correction"),
+    path(
+        CAMPAIGN + "history/<uuid:uid>/correct/", play.propose_correction, name="propose-correction"
+    ),
     path(CAMPAIGN + "propose/house-rule/", play.propose_house_rule, name="propose-house-rule"),
     path(CAMPAIGN + "propose/export/", play.propose_export, name="propose-export"),
     path(CAMPAIGN + "export/", play.campaign_export, name="campaign-export"),

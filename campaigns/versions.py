@@ -39,10 +39,18 @@ CORE_VERSION_BEFORE_VERSIONS = 1
 UPGRADED = "journal.upgraded"
 WAYS = ("rewrite", "fold")
 # The events people name by uid and the journal names by sequence number.
-REFERENCES = {"proposal.made": "target", "proposal.approved": "proposal", "proposal.rejected": "proposal",
-              "proposal.applied": "proposal"}
-_UIDS = uuid.UUID("8f0b7c1e-5d2a-4c55-9a57-2f4a1c0e9b31")  # uids of events an upgrade writes (uuid5)
-MARKER_MAX_UIDS = 1000  # a journal.upgraded event lists at most this many events (its count says all)
+REFERENCES = {
+    "proposal.made": "target",
+    "proposal.approved": "proposal",
+    "proposal.rejected": "proposal",
+    "proposal.applied": "proposal",
+}
+_UIDS = uuid.UUID(
+    "8f0b7c1e-5d2a-4c55-9a57-2f4a1c0e9b31"
+)  # uids of events an upgrade writes (uuid5)
+MARKER_MAX_UIDS = (
+    1000  # a journal.upgraded event lists at most this many events (its count says all)
+)
 
 
 def release() -> str:
@@ -106,7 +114,10 @@ class Upgrade:
 
     def _folds(self) -> bool:
         """Whether this step needs the old journal folded (it inserts or leaves out events)."""
-        return any(getattr(type(self), hook) is not getattr(Upgrade, hook) for hook in ("before", "at_end", "drop"))
+        return any(
+            getattr(type(self), hook) is not getattr(Upgrade, hook)
+            for hook in ("before", "at_end", "drop")
+        )
 
 
 class SeatAgreement(Upgrade):
@@ -157,8 +168,11 @@ class Ran:
 
     def text(self) -> str:
         done = []
-        for count, what in ((len(self.inserted), "added"), (len(self.changed), "rewritten"),
-                            (len(self.dropped), "left out")):
+        for count, what in (
+            (len(self.inserted), "added"),
+            (len(self.changed), "rewritten"),
+            (len(self.dropped), "left out"),
+        ):
             if count:
                 done.append(f"{count} event{'s' if count != 1 else ''} {what}")
         if self.step.how == "fold":
@@ -175,25 +189,34 @@ class Upgraded:
     start: dict  # the versions it was written under
     versions: dict  # the versions it is at now
     ran: list[Ran] = field(default_factory=list)
-    detected: bool = False  # written before journals said their versions: `start` judged from its events
+    detected: bool = (
+        False  # written before journals said their versions: `start` judged from its events
+    )
 
     def summary(self) -> str:
-        """"written by Muster journal achtung_panzer v1; upgraded to v3: v1→v2 …"; "" if nothing ran."""
+        """ "written by Muster journal achtung_panzer v1; upgraded to v3: v1→v2 …"; "" if nothing ran."""
         if not self.ran:
             return ""
         parts = []
-        for journal in sorted(dict.fromkeys(r.journal for r in self.ran), key=lambda j: j == CORE):  # the game's first
+        for journal in sorted(
+            dict.fromkeys(r.journal for r in self.ran), key=lambda j: j == CORE
+        ):  # the game's first
             steps = "; ".join(r.text() for r in self.ran if r.journal == journal)
-            written = (f"Muster journal {journal} v{self.start[journal]}"
-                       f"{' (a file from before journal versions)' if self.detected else ''}")
+            written = (
+                f"Muster journal {journal} v{self.start[journal]}"
+                f"{' (a file from before journal versions)' if self.detected else ''}"
+            )
             if not parts:
-                parts.append(f"written by {written}; upgraded to v{self.versions[journal]}: {steps}")
+                parts.append(
+                    f"written by {written}; upgraded to v{self.versions[journal]}: {steps}"
+                )
             else:
                 parts.append(f"{written}, upgraded to v{self.versions[journal]}: {steps}")
         return ". And ".join(parts)
 
 
 # --- what the code declares -------------------------------------------------------------------------
+
 
 def current(system) -> dict:
     """The versions this code writes: {"core": n, "<system slug>": n}."""
@@ -219,7 +242,9 @@ def check_versions(versions, system, where: str = "journals", written_by: str = 
     this code's (a newer Muster's journal is refused, saying what to do)."""
     today = current(system)
     if not isinstance(versions, dict) or set(versions) != set(today):
-        raise VersionError(where, f"Must give the journal versions of {' and '.join(sorted(today))}.")
+        raise VersionError(
+            where, f"Must give the journal versions of {' and '.join(sorted(today))}."
+        )
     by = f"Muster {written_by}" if written_by else "a Muster release"
     for journal, version in versions.items():
         if isinstance(version, bool) or not isinstance(version, int) or version < 1:
@@ -229,7 +254,8 @@ def check_versions(versions, system, where: str = "journals", written_by: str = 
                 f"{where}.{journal}",
                 f"Written by {by} with journal {journal} v{version}; this site runs Muster {release()}, "
                 f"which reads up to v{today[journal]}. Upgrade Muster on this site (docs/operations.md) "
-                f"before replaying this file.")
+                f"before replaying this file.",
+            )
     return dict(versions)
 
 
@@ -246,12 +272,14 @@ def plan(start: dict, system) -> list[tuple[str, Upgrade]]:
                     f"journals.{journal}",
                     f"Written with journal {journal} v{start[journal]}, which no upgrade in Muster {release()} "
                     f"carries (it reads {journal} v{oldest(journal, system)} to v{today[journal]}). Replay it "
-                    f"with the Muster release that wrote it and export it again from there.")
+                    f"with the Muster release that wrote it and export it again from there.",
+                )
             found.append((journal, step))
     return found
 
 
 # --- running the steps ------------------------------------------------------------------------------
+
 
 def upgrade(records: list[Record], system, start: dict, *, at: str | None = None) -> Upgraded:
     """The journal `records` (written under `start`) carried to today's versions: the steps run in
@@ -289,8 +317,12 @@ def _rewritten(records: list[Record], ran: list[Ran]) -> list[Record]:
 def _rewrite(step: Upgrade, record: Record, kind_of: dict) -> Record:
     kind = step.kinds.get(record.kind, record.kind)
     data = step.data(kind, record.data)
-    if record.kind == "proposal.made" and record.data.get("action") == "correct" \
-            and isinstance(record.data.get("data"), dict) and record.data.get("target") in kind_of:
+    if (
+        record.kind == "proposal.made"
+        and record.data.get("action") == "correct"
+        and isinstance(record.data.get("data"), dict)
+        and record.data.get("target") in kind_of
+    ):
         target_kind = step.kinds.get(kind_of[record.data["target"]], kind_of[record.data["target"]])
         data = {**data, "data": step.data(target_kind, record.data["data"])}
     if kind == record.kind and data is record.data:
@@ -323,14 +355,22 @@ def _inserted(records: list[Record], ran: list[Ran]) -> tuple[dict, set]:
             step = entry.step
             if not step._folds():
                 continue
-            if record is not None and seqs.get(record.uid) not in referred and step.drop(state, record, journal):
+            if (
+                record is not None
+                and seqs.get(record.uid) not in referred
+                and step.drop(state, record, journal)
+            ):
                 entry.dropped.append(record)
                 dropped.add(record.uid)
                 return state, True
-            wanted = step.before(state, record, journal) if record is not None else step.at_end(state, journal)
+            wanted = (
+                step.before(state, record, journal)
+                if record is not None
+                else step.at_end(state, journal)
+            )
             for number, item in enumerate(wanted):
                 new = _record(state, item, record, records, step, number)
-                for later in ran[index + 1:]:
+                for later in ran[index + 1 :]:
                     if later.step.how == "rewrite":
                         kind = later.step.kinds.get(new.kind, new.kind)
                         new = replace(new, kind=kind, data=later.step.data(kind, new.data))
@@ -343,8 +383,14 @@ def _inserted(records: list[Record], ran: list[Ran]) -> tuple[dict, set]:
     return found, dropped
 
 
-def _record(state: dict, item: Insert, before: Record | None, records: list[Record], step: Upgrade,
-            number: int) -> Record:
+def _record(
+    state: dict,
+    item: Insert,
+    before: Record | None,
+    records: list[Record],
+    step: Upgrade,
+    number: int,
+) -> Record:
     """An inserted event as a record: filed as today's rules file it, dated like the event it
     precedes (the last one at the end), a uid that is the same wherever this journal is upgraded."""
     from . import engine
@@ -355,10 +401,22 @@ def _record(state: dict, item: Insert, before: Record | None, records: list[Reco
     if actor is None:
         players = state["sides"].get(item.side, {}).get("players", []) if item.side else []
         actor = players[0] if players else (state.get("referee") or anchor.actor)
-    uid = str(uuid.uuid5(_UIDS, f"{anchor.uid}/{'end' if before is None else 'before'}/{step.name}/{number}"))
+    uid = str(
+        uuid.uuid5(
+            _UIDS, f"{anchor.uid}/{'end' if before is None else 'before'}/{step.name}/{number}"
+        )
+    )
     seq = before.seq if before is not None else anchor.seq  # a stand-in: renumbered afterwards
-    draft = Record(seq=seq, kind=item.kind, data=item.data, actor=actor, side=item.side, audience="public",
-                   at=anchor.at, uid=uid)
+    draft = Record(
+        seq=seq,
+        kind=item.kind,
+        data=item.data,
+        actor=actor,
+        side=item.side,
+        audience="public",
+        at=anchor.at,
+        uid=uid,
+    )
     audience, side = engine.filing(state, draft, get_system(state["system"]), {})
     return replace(draft, audience=audience, side=side)
 
@@ -374,7 +432,11 @@ def _renumbered(records: list[Record], inserted: dict, dropped: set) -> list[Rec
         if record.uid not in dropped:
             ordered.append(record)
     ordered += inserted.get(None, [])
-    moved = {record.seq: number for number, record in enumerate(ordered, start=1) if id(record) not in new}
+    moved = {
+        record.seq: number
+        for number, record in enumerate(ordered, start=1)
+        if id(record) not in new
+    }
     out = []
     for number, record in enumerate(ordered, start=1):
         data = record.data
@@ -398,28 +460,52 @@ def _markers(records: list[Record], ran: list[Ran], at: str | None) -> list[Reco
     seq = last.seq
     for entry in ran:
         groups: dict[str, dict] = {"": {"events": [], "dropped": []}}
-        touched = [(by_uid.get(uid), "events") for uid in [r.uid for r in entry.inserted] + entry.changed]
+        touched = [
+            (by_uid.get(uid), "events") for uid in [r.uid for r in entry.inserted] + entry.changed
+        ]
         for record, where in [*touched, *((r, "dropped") for r in entry.dropped)]:
             if record is None or record.audience == "referee":
                 continue  # a referee-only event: counted in the summary, listed nowhere
-            group = groups.setdefault(record.side if record.audience == "side" else "", {"events": [], "dropped": []})
+            group = groups.setdefault(
+                record.side if record.audience == "side" else "", {"events": [], "dropped": []}
+            )
             group[where].append(record.uid)
         for side, group in groups.items():
             if side and not (group["events"] or group["dropped"]):
                 continue
             seq += 1
-            out.append(Record(
-                seq=seq, kind=UPGRADED, actor=creator, side=side, audience="side" if side else "public", at=when,
-                uid=str(uuid.uuid5(_UIDS, f"{last.uid}/upgraded/{entry.journal}/{entry.step.version}/{side}")),
-                data={"journal": entry.journal, "from": entry.step.version, "to": entry.step.version + 1,
-                      "step": entry.step.name, "how": entry.step.how, "release": release(),
-                      "events": group["events"][:MARKER_MAX_UIDS], "count": len(group["events"]),
-                      "dropped": group["dropped"][:MARKER_MAX_UIDS]},
-            ))
+            out.append(
+                Record(
+                    seq=seq,
+                    kind=UPGRADED,
+                    actor=creator,
+                    side=side,
+                    audience="side" if side else "public",
+                    at=when,
+                    uid=str(
+                        uuid.uuid5(
+                            _UIDS,
+                            f"{last.uid}/upgraded/{entry.journal}/{entry.step.version}/{side}",
+                        )
+                    ),
+                    data={
+                        "journal": entry.journal,
+                        "from": entry.step.version,
+                        "to": entry.step.version + 1,
+                        "step": entry.step.name,
+                        "how": entry.step.how,
+                        "release": release(),
+                        "events": group["events"][:MARKER_MAX_UIDS],
+                        "count": len(group["events"]),
+                        "dropped": group["dropped"][:MARKER_MAX_UIDS],
+                    },
+                )
+            )
     return out
 
 
 # --- versions in the fold ---------------------------------------------------------------------------
+
 
 def _start_versions(records: list[Record], fold_from: dict | None = None) -> dict:
     """{journal: version} the first event folds under, where it is not today's: a "fold" marker in
@@ -437,7 +523,10 @@ def start_versions(records: list[Record]) -> dict:
 
 # --- journals written before versions ---------------------------------------------------------------
 
-def carry(records: list[Record], system, start: dict | None, check, *, at: str | None = None) -> tuple:
+
+def carry(
+    records: list[Record], system, start: dict | None, check, *, at: str | None = None
+) -> tuple:
     """(Upgraded, state): the journal carried to today's versions and `check`ed (a fold that raises
     when the journal does not fit). `start` None: written before journals said their versions
     (Muster 0.1.0 and earlier): the newest version whose rules it obeys, once upgraded, is taken,
@@ -449,8 +538,10 @@ def carry(records: list[Record], system, start: dict | None, check, *, at: str |
     today = current(system)
     newest = min(today[system.slug], system.journal_version_before_versions)
     core_then = min(CORE_VERSION, CORE_VERSION_BEFORE_VERSIONS)
-    trials = [{CORE: core_then, system.slug: version}
-              for version in range(newest, oldest(system.slug, system) - 1, -1)]
+    trials = [
+        {CORE: core_then, system.slug: version}
+        for version in range(newest, oldest(system.slug, system) - 1, -1)
+    ]
     if today not in trials:
         trials.append(today)  # a file made by hand to today's rules, last
     errors = []

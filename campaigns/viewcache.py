@@ -61,8 +61,14 @@ def _readers(sides) -> dict[str, Viewer]:
     return readers
 
 
-def positions(campaign, state: dict, *, newest: dict | None = None, roster: list | None = None,
-              summaries: list | None = None) -> dict:
+def positions(
+    campaign,
+    state: dict,
+    *,
+    newest: dict | None = None,
+    roster: list | None = None,
+    summaries: list | None = None,
+) -> dict:
     """Every audience's position after `state` (the full state at ``state["seq"]``).
 
     `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
@@ -73,7 +79,9 @@ def positions(campaign, state: dict, *, newest: dict | None = None, roster: list
         newest = {
             f"{row['audience']}|{row['side']}": row["newest"]
             for row in Event.objects.filter(campaign=campaign, seq__lte=state["seq"])
-            .values("audience", "side").annotate(newest=Max("seq")).order_by()
+            .values("audience", "side")
+            .annotate(newest=Max("seq"))
+            .order_by()
         }
     system = get_system(state["system"])
     # Projections drawn from the whole state (a public roster entry may come from a side's
@@ -86,7 +94,9 @@ def positions(campaign, state: dict, *, newest: dict | None = None, roster: list
     filed = [(*name.split("|", 1), seq) for name, seq in newest.items()]
     for name, reader in _readers(list(state["sides"])).items():
         seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
-        readable = [e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))]
+        readable = [
+            e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))
+        ]
         digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
         digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())
         out[name] = digest.hexdigest()[:32]
@@ -120,7 +130,9 @@ def refresh(campaign) -> dict:
     return found if state["seq"] == campaign.last_seq else {}
 
 
-def key(campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True) -> str | None:
+def key(
+    campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True
+) -> str | None:
     name = audience(viewer)
     at = position(campaign, name, refresh_missing=refresh_missing) if name else None
     if at is None:
@@ -169,7 +181,10 @@ def _build_digest() -> str:
     base = Path(settings.BASE_DIR)
     digest = hashlib.sha256()
     roots = [base / name for name in ("campaigns", "api", "rosters")]
-    roots += [base.joinpath(*module.split(".")) for module in getattr(settings, "MUSTER_EXTRA_SYSTEMS", [])]
+    roots += [
+        base.joinpath(*module.split("."))
+        for module in getattr(settings, "MUSTER_EXTRA_SYSTEMS", [])
+    ]
     roots += [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])]
     for root in roots:
         for path in sorted(root.rglob("*")):

@@ -70,14 +70,22 @@ def organizer_since(campaign: Campaign, viewer: Viewer, seq: int | None) -> bool
     if not viewer.organizer or seq is None:
         return False
     since = Event.objects.filter(campaign=campaign, seq=seq).values("created_at")[:1]
-    made = (Q(action="member.role", detail__username=viewer.username, detail__new=Membership.ORGANIZER)
-            | Q(action="member.organizer", detail__username=viewer.username)
-            | Q(action="invitation.accepted", actor__username=viewer.username, detail__role=Membership.ORGANIZER)
-            | Q(action="club.created", actor__username=viewer.username))
+    made = (
+        Q(action="member.role", detail__username=viewer.username, detail__new=Membership.ORGANIZER)
+        | Q(action="member.organizer", detail__username=viewer.username)
+        | Q(
+            action="invitation.accepted",
+            actor__username=viewer.username,
+            detail__role=Membership.ORGANIZER,
+        )
+        | Q(action="club.created", actor__username=viewer.username)
+    )
     return not ClubLogEntry.objects.filter(made, club_id=campaign.club_id, at__gt=since).exists()
 
 
-def organizer_when_export_agreed(campaign: Campaign, viewer: Viewer, approved_seq: int | None) -> bool:
+def organizer_when_export_agreed(
+    campaign: Campaign, viewer: Viewer, approved_seq: int | None
+) -> bool:
     """An organizer since the sides agreed to a full export (the event `approved_seq`, state
     "export_approved"): they agreed for the organizers as they were."""
     return organizer_since(campaign, viewer, approved_seq)
@@ -95,11 +103,15 @@ def viewer_for(user, campaign: Campaign) -> Viewer:
     if role is None:
         return Viewer(username=None)
     playing = (
-        SidePlayer.objects.filter(side__campaign=campaign, user=user).values_list("side__slug", flat=True).first()
+        SidePlayer.objects.filter(side__campaign=campaign, user=user)
+        .values_list("side__slug", flat=True)
+        .first()
     )
     if campaign.referee_id is not None and campaign.referee_id == user.id:
         sides = frozenset(campaign.sides.values_list("slug", flat=True))
-        return Viewer(user.username, sides, referee=True, organizer=role == Membership.ORGANIZER, member=True)
+        return Viewer(
+            user.username, sides, referee=True, organizer=role == Membership.ORGANIZER, member=True
+        )
     return Viewer(
         user.username,
         frozenset([playing]) if playing else frozenset(),
@@ -123,18 +135,24 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     pk = _campaign_pk(pk)
     kept = getattr(user, "signed_in_campaign", None)
     if kept is not None and kept[0] == pk and not lock:
-        del user.signed_in_campaign  # read with the user (campaigns.signed_in): used once, by the first asking
+        del (
+            user.signed_in_campaign
+        )  # read with the user (campaigns.signed_in): used once, by the first asking
         return kept[1], kept[2]
     sql = _campaign_sql(signed_in=False)
     if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
         sql += " FOR UPDATE OF c"
-    found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra(signed_in=False)) if pk else None
+    found = (
+        prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra(signed_in=False)) if pk else None
+    )
     if found is None:
         raise NotFound("campaign")
     return _campaign_and_viewer(found, user.id, user.username)
 
 
-def signed_in_campaign(user_id, pk, session_key: str) -> tuple[object, bool, Campaign, Viewer] | None:
+def signed_in_campaign(
+    user_id, pk, session_key: str
+) -> tuple[object, bool, Campaign, Viewer] | None:
     """``campaign_and_viewer`` for the user of a session, with what decides whether the session
     still signs them in (``campaigns.signed_in``): the user (their whole row) and whether the
     session's row is there and unexpired. One query for all. None where ``campaign_and_viewer``
@@ -144,16 +162,23 @@ def signed_in_campaign(user_id, pk, session_key: str) -> tuple[object, bool, Cam
 
     pk = _campaign_pk(pk, missing=0)
     params = [user_id, session_key, timezone.now(), user_id, pk]
-    row = prepared.one(Campaign, _campaign_sql(signed_in=True), params, _extra(signed_in=True)) if pk else None
+    row = (
+        prepared.one(Campaign, _campaign_sql(signed_in=True), params, _extra(signed_in=True))
+        if pk
+        else None
+    )
     if row is None:
         return None
     User = get_user_model()
-    user = prepared.build(User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields])
+    user = prepared.build(
+        User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields]
+    )
     return (user, bool(row.session_live), *_campaign_and_viewer(row, user.pk, user.get_username()))
 
 
-def signed_in_campaign_list(user_id, session_key: str, club_slug: str,
-                            limit: int) -> tuple[object, bool, list[dict], int] | None:
+def signed_in_campaign_list(
+    user_id, session_key: str, club_slug: str, limit: int
+) -> tuple[object, bool, list[dict], int] | None:
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
     empty), newest first: the first `limit` and how many in all, with what decides whether the
     session still signs them in (``campaigns.signed_in``): the user (id, password, active; the rest
@@ -182,16 +207,36 @@ def signed_in_campaign_list(user_id, session_key: str, club_slug: str,
             "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC LIMIT %s"
         )
     width = len(me)
-    found = prepared.rows(_SQL["list"], [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
-                          {width + 10: Campaign._meta.get_field("created_at")})
+    found = prepared.rows(
+        _SQL["list"],
+        [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
+        {width + 10: Campaign._meta.get_field("created_at")},
+    )
     if not found:
         return None
     first = found[0]
-    user = User.from_db(User.objects.db, [User._meta.pk.attname, "password", "is_active"],
-                        [first[0], first[1], bool(first[2])])
-    names = ("id", "name", "club__slug", "club__name", "system", "variant", "status", "referee__username",
-             "created_by__username", "created_at")
-    campaigns = [dict(zip(names, row[width + 1:width + 11], strict=True)) for row in found if row[width + 1]]
+    user = User.from_db(
+        User.objects.db,
+        [User._meta.pk.attname, "password", "is_active"],
+        [first[0], first[1], bool(first[2])],
+    )
+    names = (
+        "id",
+        "name",
+        "club__slug",
+        "club__name",
+        "system",
+        "variant",
+        "status",
+        "referee__username",
+        "created_by__username",
+        "created_at",
+    )
+    campaigns = [
+        dict(zip(names, row[width + 1 : width + 11], strict=True))
+        for row in found
+        if row[width + 1]
+    ]
     return user, bool(first[width]), campaigns, first[width + 11]
 
 
@@ -213,20 +258,30 @@ def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]
     from .systems import get_system
 
     User = get_user_model()
-    campaign.club = Club.from_db(campaign._state.db, ["id", "name", "slug"],
-                                 [campaign.club_id, campaign.club_name, campaign.club_slug])
-    campaign.created_by = User.from_db(campaign._state.db, ["id", "username"],
-                                       [campaign.created_by_id, campaign.created_by_name])
+    campaign.club = Club.from_db(
+        campaign._state.db,
+        ["id", "name", "slug"],
+        [campaign.club_id, campaign.club_name, campaign.club_slug],
+    )
+    campaign.created_by = User.from_db(
+        campaign._state.db, ["id", "username"], [campaign.created_by_id, campaign.created_by_name]
+    )
     if campaign.referee_id is not None:
-        campaign.referee = User.from_db(campaign._state.db, ["id", "username"],
-                                        [campaign.referee_id, campaign.referee_name])
+        campaign.referee = User.from_db(
+            campaign._state.db, ["id", "username"], [campaign.referee_id, campaign.referee_name]
+        )
     organizer = campaign.my_role == Membership.ORGANIZER
     if campaign.referee_id is not None and campaign.referee_id == user_id:
         sides = frozenset(get_system(campaign.system).side_slugs())
         return campaign, Viewer(username, sides, referee=True, organizer=organizer, member=True)
     playing = campaign.my_side
-    return campaign, Viewer(username, frozenset([playing]) if playing else frozenset(), playing=playing,
-                            organizer=organizer, member=True)
+    return campaign, Viewer(
+        username,
+        frozenset([playing]) if playing else frozenset(),
+        playing=playing,
+        organizer=organizer,
+        member=True,
+    )
 
 
 _SQL: dict = {}  # the lookups written once: True / False (_campaign_sql), "list"
@@ -239,7 +294,11 @@ def _extra(signed_in: bool) -> tuple[str, ...]:
     core = ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")
     if not signed_in:
         return core
-    return (*core, *(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields), "session_live")
+    return (
+        *core,
+        *(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields),
+        "session_live",
+    )
 
 
 def _campaign_sql(signed_in: bool) -> str:
@@ -252,12 +311,25 @@ def _campaign_sql(signed_in: bool) -> str:
 
         from .models import Side
 
-        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Side, SidePlayer, get_user_model())}
+        table = {
+            m: m._meta.db_table
+            for m in (Campaign, Club, Membership, Side, SidePlayer, get_user_model())
+        }
         columns = ", ".join(f"c.{f.column}" for f in Campaign._meta.concrete_fields)
-        me = "".join(f", me.{f.column} AS me_{f.column}" for f in get_user_model()._meta.concrete_fields)
-        me = (f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
-              "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live") if signed_in else ""
-        join_me = f" INNER JOIN {table[get_user_model()]} me ON me.id = m.user_id" if signed_in else ""
+        me = "".join(
+            f", me.{f.column} AS me_{f.column}" for f in get_user_model()._meta.concrete_fields
+        )
+        me = (
+            (
+                f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
+                "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live"
+            )
+            if signed_in
+            else ""
+        )
+        join_me = (
+            f" INNER JOIN {table[get_user_model()]} me ON me.id = m.user_id" if signed_in else ""
+        )
         _SQL[signed_in] = (
             f"SELECT {columns}, m.role AS my_role, cl.name AS club_name, cl.slug AS club_slug, "
             f"cb.username AS created_by_name, rf.username AS referee_name, "
@@ -279,13 +351,21 @@ def viewers_for(user, campaigns) -> dict[int, Viewer]:
     campaigns = list(campaigns)
     if not campaigns or not user.is_authenticated:
         return {c.pk: Viewer(username=None) for c in campaigns}
-    roles = dict(Membership.objects.filter(user=user, club_id__in={c.club_id for c in campaigns})
-                 .values_list("club_id", "role"))
-    playing = dict(SidePlayer.objects.filter(user=user, side__campaign__in=[c.pk for c in campaigns])
-                   .order_by("-pk").values_list("side__campaign_id", "side__slug"))
+    roles = dict(
+        Membership.objects.filter(
+            user=user, club_id__in={c.club_id for c in campaigns}
+        ).values_list("club_id", "role")
+    )
+    playing = dict(
+        SidePlayer.objects.filter(user=user, side__campaign__in=[c.pk for c in campaigns])
+        .order_by("-pk")
+        .values_list("side__campaign_id", "side__slug")
+    )
     refereed = [c.pk for c in campaigns if c.referee_id is not None and c.referee_id == user.id]
     sides: dict[int, set] = {pk: set() for pk in refereed}
-    for campaign_id, slug in Side.objects.filter(campaign_id__in=refereed).values_list("campaign_id", "slug"):
+    for campaign_id, slug in Side.objects.filter(campaign_id__in=refereed).values_list(
+        "campaign_id", "slug"
+    ):
         sides[campaign_id].add(slug)
     viewers = {}
     for campaign in campaigns:
@@ -294,12 +374,22 @@ def viewers_for(user, campaigns) -> dict[int, Viewer]:
         if role is None:
             viewers[campaign.pk] = Viewer(username=None)
         elif campaign.pk in sides:
-            viewers[campaign.pk] = Viewer(user.username, frozenset(sides[campaign.pk]), referee=True,
-                                          organizer=organizer, member=True)
+            viewers[campaign.pk] = Viewer(
+                user.username,
+                frozenset(sides[campaign.pk]),
+                referee=True,
+                organizer=organizer,
+                member=True,
+            )
         else:
             side = playing.get(campaign.pk)
-            viewers[campaign.pk] = Viewer(user.username, frozenset([side]) if side else frozenset(), playing=side,
-                                          organizer=organizer, member=True)
+            viewers[campaign.pk] = Viewer(
+                user.username,
+                frozenset([side]) if side else frozenset(),
+                playing=side,
+                organizer=organizer,
+                member=True,
+            )
     return viewers
 
 
@@ -330,8 +420,19 @@ def visible_records(viewer: Viewer, records) -> list:
 # --- the state -------------------------------------------------------------------------
 
 _PUBLIC_CORE = (
-    "system", "variant", "name", "options", "status", "winner", "finish_reason", "sides", "referee",
-    "house_rules", "scenarios", "current", "export_approved",
+    "system",
+    "variant",
+    "name",
+    "options",
+    "status",
+    "winner",
+    "finish_reason",
+    "sides",
+    "referee",
+    "house_rules",
+    "scenarios",
+    "current",
+    "export_approved",
 )
 
 
@@ -346,7 +447,8 @@ def view_state(state: dict, viewer: Viewer) -> dict:
         # Sequence numbers count every event, the other side's hidden ones too.
         out["export_approved"] = state["export_approved"] is not None
         out["house_rules"] = {
-            key: {k: v for k, v in rule.items() if k != "seq"} for key, rule in state["house_rules"].items()
+            key: {k: v for k, v in rule.items() if k != "seq"}
+            for key, rule in state["house_rules"].items()
         }
     out["sealed"] = {key: _view_sealed(s, viewer) for key, s in state["sealed"].items()}
     # Sequence numbers would tell how many hidden events a side has: outside the
@@ -355,10 +457,13 @@ def view_state(state: dict, viewer: Viewer) -> dict:
     if viewer.referee:
         out["undone"], out["corrected"] = state["undone"], state["corrected"]
     out["streams"] = {
-        key: n for key, n in state["streams"].items()
+        key: n
+        for key, n in state["streams"].items()
         if key == "campaign" or key.removeprefix("side:") in viewer.sides
     }
-    out["notes"] = [n for n in state.get("notes", []) if not n["private"] or viewer.can_read("side", n["side"])]
+    out["notes"] = [
+        n for n in state.get("notes", []) if not n["private"] or viewer.can_read("side", n["side"])
+    ]
     out["game"] = view_game(state.get("game"), viewer)
     return out
 
@@ -379,7 +484,8 @@ def _view_sealed(sealed: dict, viewer: Viewer) -> dict:
     shown = {k: v for k, v in sealed.items() if k != "choices"}
     shown["submitted"] = sorted(sealed["choices"])
     shown["choices"] = {
-        side: choice for side, choice in sealed["choices"].items()
+        side: choice
+        for side, choice in sealed["choices"].items()
         if sealed["revealed"] or viewer.referee or side in viewer.sides
     }
     return shown
@@ -419,8 +525,10 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
     audiences = audiences or []  # None, the referee: every audience, no filter
     fields = [f for f in PrintJob._meta.concrete_fields if f.name != "context"]
     where = f" AND audience IN ({', '.join(['%s'] * len(audiences))})" if audiences else ""
-    sql = (f"SELECT {', '.join(f.column for f in fields)} FROM {PrintJob._meta.db_table} "
-           f"WHERE campaign_id = %s{where} ORDER BY created_at DESC LIMIT %s")
+    sql = (
+        f"SELECT {', '.join(f.column for f in fields)} FROM {PrintJob._meta.db_table} "
+        f"WHERE campaign_id = %s{where} ORDER BY created_at DESC LIMIT %s"
+    )
     found = prepared.rows(sql, [campaign.pk, *audiences, limit], dict(enumerate(fields)))
     names = [f.attname for f in fields]
     return [PrintJob.from_db(PrintJob.objects.db, names, row) for row in found]

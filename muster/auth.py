@@ -19,7 +19,9 @@ class ModelBackend(DjangoModelBackend):
         User = get_user_model()
         if not _SQL:
             columns = ", ".join(f.column for f in User._meta.concrete_fields)
-            _SQL.append(f"SELECT {columns} FROM {User._meta.db_table} WHERE {User._meta.pk.column} = %s")
+            _SQL.append(
+                f"SELECT {columns} FROM {User._meta.db_table} WHERE {User._meta.pk.column} = %s"
+            )
         try:
             pk = User._meta.pk.to_python(user_id)
         except ValidationError:

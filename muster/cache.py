@@ -42,7 +42,9 @@ class RedisCache(DjangoRedisCache):
     def __init__(self, server, params):
         super().__init__(server, params)
         self._class = _Client
-        self._memory = Recent(getattr(settings, "MUSTER_LOCAL_CACHE_BYTES", 32 * 1024 * 1024), weigh=len)
+        self._memory = Recent(
+            getattr(settings, "MUSTER_LOCAL_CACHE_BYTES", 32 * 1024 * 1024), weigh=len
+        )
 
     def get(self, key, default=None, version=None):
         if not key.startswith(IMMUTABLE):

@@ -56,9 +56,13 @@ def after_commit(build: Callable[[], T], fallback: Callable[[], T], what: str = 
         try:
             return build()
         except DATABASE_ERRORS as error:
-            logger.warning("The database connection was lost while building the %s: %s", what, error)
+            logger.warning(
+                "The database connection was lost while building the %s: %s", what, error
+            )
             drop_connection()
-    logger.error("The database did not come back while building the %s: answered from what was stored", what)
+    logger.error(
+        "The database did not come back while building the %s: answered from what was stored", what
+    )
     return fallback()
 
 
@@ -83,5 +87,10 @@ def retrying(action: Callable[[], T], what: str, tries: int = len(PAUSES)) -> T 
 # The Celery options of a task that touches the database: a lost connection is retried on a fresh
 # one (the task closes the old one: drop_connection), after 1, 2, 4, then 8 s, at most 8 times
 # (about 45 s); past that the job's heartbeat stops and the sweep re-enqueues it.
-TASK_RETRY = dict(autoretry_for=DATABASE_ERRORS, retry_backoff=1, retry_backoff_max=8, retry_jitter=False,
-                  max_retries=8)
+TASK_RETRY = dict(
+    autoretry_for=DATABASE_ERRORS,
+    retry_backoff=1,
+    retry_backoff_max=8,
+    retry_jitter=False,
+    max_retries=8,
+)

@@ -12,13 +12,17 @@ def _api(request) -> bool:
 
 def bad_request(request, exception):
     if _api(request):
-        return JsonResponse({"non_field_errors": ["Muster could not read this request."]}, status=400)
+        return JsonResponse(
+            {"non_field_errors": ["Muster could not read this request."]}, status=400
+        )
     return defaults.bad_request(request, exception)
 
 
 def permission_denied(request, exception):
     if _api(request):
-        return JsonResponse({"detail": "You do not have permission to perform this action."}, status=403)
+        return JsonResponse(
+            {"detail": "You do not have permission to perform this action."}, status=403
+        )
     return defaults.permission_denied(request, exception)
 
 

@@ -6,7 +6,9 @@ from django.http import HttpResponse, JsonResponse
 
 
 def too_large_message() -> str:
-    return f"The request body is too large (at most {settings.MUSTER_MAX_REQUEST_BYTES // 1024} KB)."
+    return (
+        f"The request body is too large (at most {settings.MUSTER_MAX_REQUEST_BYTES // 1024} KB)."
+    )
 
 
 class RequestBodyLimit:
@@ -21,5 +23,7 @@ class RequestBodyLimit:
         if length > settings.MUSTER_MAX_REQUEST_BYTES:
             if request.path.startswith("/api/"):
                 return JsonResponse({"detail": too_large_message()}, status=413)
-            return HttpResponse(too_large_message(), status=413, content_type="text/plain; charset=utf-8")
+            return HttpResponse(
+                too_large_message(), status=413, content_type="text/plain; charset=utf-8"
+            )
         return self.get_response(request)

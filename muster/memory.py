@@ -11,7 +11,12 @@ class Recent:
     """Up to `limit` in all, each entry weighing `weigh(value)` (1 by default); an entry heavier
     than `largest` (an eighth of the limit by default) is not kept."""
 
-    def __init__(self, limit: int, weigh: Callable[[object], int] = lambda value: 1, largest: int | None = None):
+    def __init__(
+        self,
+        limit: int,
+        weigh: Callable[[object], int] = lambda value: 1,
+        largest: int | None = None,
+    ):
         self.limit, self.weigh, self.size = limit, weigh, 0
         self.largest = largest if largest is not None else max(1, limit // 8)
         self.entries: OrderedDict = OrderedDict()

@@ -42,7 +42,10 @@ def _warn_once(count: int, entries: int) -> None:
     global _warned
     if not _warned:
         _warned = True
-        log.warning("TRUSTED_PROXY_COUNT is %d but a request's X-Forwarded-For has %d usable entries: the proxy "
-                    "must append the client's address (nginx: proxy_set_header X-Forwarded-For "
-                    "$proxy_add_x_forwarded_for). Counting sign-in failures by the proxy's address meanwhile.",
-                    count, entries)
+        log.warning(
+            "TRUSTED_PROXY_COUNT is %d but a request's X-Forwarded-For has %d usable entries: the proxy "
+            "must append the client's address (nginx: proxy_set_header X-Forwarded-For "
+            "$proxy_add_x_forwarded_for). Counting sign-in failures by the proxy's address meanwhile.",
+            count,
+            entries,
+        )

@@ -35,7 +35,11 @@ def weak_key_reason(key: str) -> str | None:
     """Why a SECRET_KEY must not be used with DEBUG off, or None when it is fine."""
     if not key.strip():
         return "SECRET_KEY is empty"
-    if len(key) < MIN_KEY_LENGTH or len(set(key)) < MIN_KEY_CHARACTERS or key.startswith("django-insecure-"):
+    if (
+        len(key) < MIN_KEY_LENGTH
+        or len(set(key)) < MIN_KEY_CHARACTERS
+        or key.startswith("django-insecure-")
+    ):
         return f"SECRET_KEY is a placeholder or too short ({len(key)} characters; at least {MIN_KEY_LENGTH} random ones)"
     return None
 

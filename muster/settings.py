@@ -29,8 +29,9 @@ ALLOWED_HOSTS = env.list("ALLOWED_HOSTS", default=["127.0.0.1", "localhost", "te
 # Served to other machines with DEBUG off: a real key, HTTPS, collected static files.
 PUBLIC_SITE = serving.is_public(DEBUG, ALLOWED_HOSTS)
 try:
-    SECRET_KEY = serving.secret_key(env.str("SECRET_KEY", default=""), debug=DEBUG, public=PUBLIC_SITE,
-                                    var_dir=VAR_DIR)
+    SECRET_KEY = serving.secret_key(
+        env.str("SECRET_KEY", default=""), debug=DEBUG, public=PUBLIC_SITE, var_dir=VAR_DIR
+    )
 except ValueError as error:
     raise ImproperlyConfigured(str(error)) from None
 CSRF_TRUSTED_ORIGINS = env.list("CSRF_TRUSTED_ORIGINS", default=[])
@@ -96,9 +97,14 @@ DATABASES = {
 }
 # Connections are kept between requests (each request would otherwise open one: on PostgreSQL a
 # connection costs more than a cached answer), checked before reuse.
-if DATABASES["default"]["ENGINE"] not in ("django.db.backends.postgresql", "django.db.backends.sqlite3"):
-    raise ImproperlyConfigured("DATABASE_URL names a database Muster does not run on: use postgres://USER@HOST:5432/NAME "
-                               "(or sqlite:///PATH for a trial).")
+if DATABASES["default"]["ENGINE"] not in (
+    "django.db.backends.postgresql",
+    "django.db.backends.sqlite3",
+):
+    raise ImproperlyConfigured(
+        "DATABASE_URL names a database Muster does not run on: use postgres://USER@HOST:5432/NAME "
+        "(or sqlite:///PATH for a trial)."
+    )
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
 # The fixed lookups of every request are prepared statements on PostgreSQL (campaigns/prepared.py);
@@ -122,7 +128,9 @@ DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
 # task (maxmemory-policy noeviction), the cache's should evict its least used keys (allkeys-lru).
 REDIS_URL = env.str("REDIS_URL", default="")
 CACHE_REDIS_URL = env.str("CACHE_REDIS_URL", default="") or REDIS_URL
-CELERY_BROKER_URL = env.str("CELERY_BROKER_URL", default="") or REDIS_URL  # Celery reads this name too
+CELERY_BROKER_URL = (
+    env.str("CELERY_BROKER_URL", default="") or REDIS_URL
+)  # Celery reads this name too
 # Each web worker keeps this many bytes of kept answers in its own memory, in front of Redis.
 MUSTER_LOCAL_CACHE_BYTES = env.int("MUSTER_LOCAL_CACHE_BYTES", default=32 * 1024 * 1024)
 if CACHE_REDIS_URL:
@@ -134,8 +142,10 @@ if not CELERY_BROKER_URL:
     CELERY_BROKER_URL = "memory://localhost/"  # never used (eager); a host keeps kombu from warning
 CELERY_TASK_EAGER_PROPAGATES = False
 # Results are read only by manage.py check_worker: beside the queued tasks.
-CELERY_RESULT_BACKEND = env.str("CELERY_RESULT_BACKEND",
-                                default="cache+memory://" if CELERY_TASK_ALWAYS_EAGER else CELERY_BROKER_URL)
+CELERY_RESULT_BACKEND = env.str(
+    "CELERY_RESULT_BACKEND",
+    default="cache+memory://" if CELERY_TASK_ALWAYS_EAGER else CELERY_BROKER_URL,
+)
 CELERY_TASK_ACKS_LATE = True
 CELERY_TASK_REJECT_ON_WORKER_LOST = True
 CELERY_WORKER_PREFETCH_MULTIPLIER = 1
@@ -187,9 +197,15 @@ LOGOUT_REDIRECT_URL = "login"
 vars().update(env.email_url("EMAIL_URL", default="consolemail://"))
 if "EMAIL_HOST" in os.environ and "EMAIL_URL" not in os.environ:
     EMAIL_BACKEND = "django.core.mail.backends.smtp.EmailBackend"
-for _name, _read in (("EMAIL_BACKEND", env.str), ("EMAIL_HOST", env.str), ("EMAIL_PORT", env.int),
-                     ("EMAIL_HOST_USER", env.str), ("EMAIL_HOST_PASSWORD", env.str), ("EMAIL_USE_TLS", env.bool),
-                     ("EMAIL_USE_SSL", env.bool)):
+for _name, _read in (
+    ("EMAIL_BACKEND", env.str),
+    ("EMAIL_HOST", env.str),
+    ("EMAIL_PORT", env.int),
+    ("EMAIL_HOST_USER", env.str),
+    ("EMAIL_HOST_PASSWORD", env.str),
+    ("EMAIL_USE_TLS", env.bool),
+    ("EMAIL_USE_SSL", env.bool),
+):
     if _name in os.environ:
         vars()[_name] = _read(_name)
 # A mail server that does not answer must not hold a worker for long: the task fails and retries.
@@ -248,7 +264,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticated"],
     # DRF's JSON through a faster encoder (api/renderers.py); the browsable API as before.
-    "DEFAULT_RENDERER_CLASSES": ["api.renderers.JSONRenderer", "rest_framework.renderers.BrowsableAPIRenderer"],
+    "DEFAULT_RENDERER_CLASSES": [
+        "api.renderers.JSONRenderer",
+        "rest_framework.renderers.BrowsableAPIRenderer",
+    ],
     "DEFAULT_PAGINATION_CLASS": "api.pagination.Pagination",
     "PAGE_SIZE": 50,
     "DEFAULT_FILTER_BACKENDS": ["django_filters.rest_framework.DjangoFilterBackend"],
@@ -310,8 +329,13 @@ LOGGING = {
     # time beside the root's: its records go to the root's handler alone.
     # In DEBUG, Django's INFO lines too (runserver's requests and reloads), as Django does.
     "filters": {"without_traceback": {"()": "muster.logs.WithoutTraceback"}},
-    "loggers": {"django": {"handlers": [], "propagate": True,
-                           "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL},
-                # A request for a host not in ALLOWED_HOSTS: one line naming it, not a traceback.
-                "django.security.DisallowedHost": {"filters": ["without_traceback"], "propagate": True}},
+    "loggers": {
+        "django": {
+            "handlers": [],
+            "propagate": True,
+            "level": "INFO" if DEBUG and LOG_LEVEL.upper() != "DEBUG" else LOG_LEVEL,
+        },
+        # A request for a host not in ALLOWED_HOSTS: one line naming it, not a traceback.
+        "django.security.DisallowedHost": {"filters": ["without_traceback"], "propagate": True},
+    },
 }

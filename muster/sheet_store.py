@@ -30,8 +30,11 @@ def backend(url: str, environ) -> dict:
     if not bucket:
         return dict(LOCAL)
     options = {"bucket_name": bucket, "location": environ.get("AWS_LOCATION", "").strip("/")}
-    for option, variable in [("endpoint_url", "AWS_S3_ENDPOINT_URL"), ("region_name", "AWS_S3_REGION_NAME"),
-                             ("addressing_style", "AWS_S3_ADDRESSING_STYLE")]:
+    for option, variable in [
+        ("endpoint_url", "AWS_S3_ENDPOINT_URL"),
+        ("region_name", "AWS_S3_REGION_NAME"),
+        ("addressing_style", "AWS_S3_ADDRESSING_STYLE"),
+    ]:
         if environ.get(variable):
             options[option] = environ[variable]
     return {"BACKEND": S3_BACKEND, "OPTIONS": {**_private(), **options}}
@@ -40,16 +43,22 @@ def backend(url: str, environ) -> dict:
 def _from_url(url: str) -> dict:
     parts = urlsplit(url)
     if parts.scheme != "s3" or not parts.hostname:
-        raise ValueError("SHEETS_STORAGE_URL must look like s3://BUCKET/PREFIX?endpoint_url=https://... "
-                         "(the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY).")
+        raise ValueError(
+            "SHEETS_STORAGE_URL must look like s3://BUCKET/PREFIX?endpoint_url=https://... "
+            "(the credentials in AWS_ACCESS_KEY_ID and AWS_SECRET_ACCESS_KEY)."
+        )
     if parts.username or parts.password:
-        raise ValueError("SHEETS_STORAGE_URL holds no credentials: give them in AWS_ACCESS_KEY_ID and "
-                         "AWS_SECRET_ACCESS_KEY.")
+        raise ValueError(
+            "SHEETS_STORAGE_URL holds no credentials: give them in AWS_ACCESS_KEY_ID and "
+            "AWS_SECRET_ACCESS_KEY."
+        )
     query = {name: values[-1] for name, values in parse_qs(parts.query).items()}
     unknown = set(query) - URL_OPTIONS
     if unknown:
-        raise ValueError(f"SHEETS_STORAGE_URL: unknown option(s) {', '.join(sorted(unknown))}; "
-                         f"known: {', '.join(sorted(URL_OPTIONS))}.")
+        raise ValueError(
+            f"SHEETS_STORAGE_URL: unknown option(s) {', '.join(sorted(unknown))}; "
+            f"known: {', '.join(sorted(URL_OPTIONS))}."
+        )
     return {"bucket_name": parts.hostname, "location": parts.path.strip("/"), **query}
 
 

@@ -9,12 +9,16 @@ from django.shortcuts import render
 
 def locked_out_message() -> str:
     minutes = int(settings.AXES_COOLOFF_TIME.total_seconds() // 60)
-    return (f"Too many failed sign-ins for this account from your address: try again in {minutes} minutes, "
-            "or reset your password.")
+    return (
+        f"Too many failed sign-ins for this account from your address: try again in {minutes} minutes, "
+        "or reset your password."
+    )
 
 
 def locked_out(request, original_response=None, credentials=None):
     """AXES_LOCKOUT_CALLABLE: 429, JSON under /api/, the page otherwise."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": locked_out_message()}, status=429)
-    return render(request, "registration/locked_out.html", {"message": locked_out_message()}, status=429)
+    return render(
+        request, "registration/locked_out.html", {"message": locked_out_message()}, status=429
+    )

@@ -88,9 +88,16 @@ class UnstorableCharacters:
         for name, value in request.META.items():
             # Cookies are left out: a cookie the browser keeps would refuse every request of its
             # holder; an unreadable session cookie is no session (campaigns.signed_in).
-            if name.startswith("HTTP_") and name != "HTTP_COOKIE" and isinstance(value, str) and "\x00" in value:
+            if (
+                name.startswith("HTTP_")
+                and name != "HTTP_COOKIE"
+                and isinstance(value, str)
+                and "\x00" in value
+            ):
                 return name[5:].lower().replace("_", "-")  # the header's name, as sent
-        forms = (request.GET, request.POST) if request.method == "POST" and not api else (request.GET,)
+        forms = (
+            (request.GET, request.POST) if request.method == "POST" and not api else (request.GET,)
+        )
         for values in forms:
             for name, items in values.lists():
                 if unstorable(name) or any(unstorable(item) for item in items):

@@ -44,9 +44,11 @@ def count_write(user) -> None:
         return
     if count > limit:
         wait = max(1, math.ceil((window + 1) * 60 - now))
-        raise TooMany(f"You may send at most {limit} changes a minute, and you have sent {limit} this minute: "
-                      f"try again in {wait} second{'s' if wait != 1 else ''}. Nothing was changed.",
-                      retry_after=wait)
+        raise TooMany(
+            f"You may send at most {limit} changes a minute, and you have sent {limit} this minute: "
+            f"try again in {wait} second{'s' if wait != 1 else ''}. Nothing was changed.",
+            retry_after=wait,
+        )
 
 
 class PageWrites:
@@ -62,14 +64,20 @@ class PageWrites:
     def process_view(self, request, view, args, kwargs):
         """After CSRF's own check (an earlier middleware's process_view): a forged cross-site post
         is refused there and never counted, so another site cannot use up a member's writes."""
-        if request.method in WRITES and not request.path.startswith("/api/") and request.user.is_authenticated:
+        if (
+            request.method in WRITES
+            and not request.path.startswith("/api/")
+            and request.user.is_authenticated
+        ):
             try:
                 count_write(request.user)
             except TooMany as error:
                 if request.headers.get("HX-Request") == "true":
                     # In place: the message goes before the form, which stays to be sent again.
-                    response = HttpResponse(format_html('<p class="error" role="alert">{}</p>', error.message),
-                                            status=429)
+                    response = HttpResponse(
+                        format_html('<p class="error" role="alert">{}</p>', error.message),
+                        status=429,
+                    )
                     response["HX-Reswap"] = "beforebegin"
                 else:
                     response = render(request, "429.html", {"message": error.message}, status=429)

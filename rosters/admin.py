@@ -26,7 +26,16 @@ class RosterEntryAdmin(ReadOnlyAdmin):
     list_display = ["campaign", "side", "audience", "kind", "shown_name", "shown_status"]
     list_filter = ["audience"]
     search_fields = ["campaign__name"]
-    fields = ["campaign", "shown_key", "side", "audience", "kind", "shown_name", "shown_status", "shown_data"]
+    fields = [
+        "campaign",
+        "shown_key",
+        "side",
+        "audience",
+        "kind",
+        "shown_name",
+        "shown_status",
+        "shown_data",
+    ]
     readonly_fields = fields
     list_select_related = ["campaign"]
 

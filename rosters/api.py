@@ -23,7 +23,9 @@ class SheetChoiceSerializer(serializers.Serializer):
     slug = serializers.SlugField(source="sheet.slug")
     name = serializers.CharField(source="sheet.name")
     audience = serializers.ChoiceField(("public", "side", "referee"), source="sheet.audience")
-    sides = serializers.SerializerMethodField(help_text="Side sheets: the sides you may print it for.")
+    sides = serializers.SerializerMethodField(
+        help_text="Side sheets: the sides you may print it for."
+    )
 
     def get_sides(self, choice) -> list[str]:
         return [slug for slug, _ in choice.sides]
@@ -32,8 +34,14 @@ class SheetChoiceSerializer(serializers.Serializer):
 class SheetRequestSerializer(serializers.Serializer):
     sheet = serializers.CharField(max_length=60, help_text="A sheet's slug (GET …/sheets/).")
     paper = serializers.ChoiceField(sheets.PAPERS, default="A4")
-    side = serializers.SlugField(max_length=40, required=False, allow_null=True, allow_blank=True, default=None,
-                                 help_text="Side sheets: the side (your own by default).")
+    side = serializers.SlugField(
+        max_length=40,
+        required=False,
+        allow_null=True,
+        allow_blank=True,
+        default=None,
+        help_text="Side sheets: the side (your own by default).",
+    )
 
 
 class PrintJobSerializer(serializers.Serializer):
@@ -46,7 +54,9 @@ class PrintJobSerializer(serializers.Serializer):
     status = serializers.CharField(help_text="queued | running | done | failed")
     progress = serializers.IntegerField(min_value=0, max_value=100)
     error = serializers.CharField(allow_blank=True)
-    retryable = serializers.SerializerMethodField(help_text="POST …/retry/ would put it back in the queue.")
+    retryable = serializers.SerializerMethodField(
+        help_text="POST …/retry/ would put it back in the queue."
+    )
     file_url = serializers.SerializerMethodField(help_text="When done: where to download the PDF.")
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
@@ -57,15 +67,20 @@ class PrintJobSerializer(serializers.Serializer):
     def get_file_url(self, job) -> str | None:
         if job.status != PrintJob.DONE:
             return None
-        return self.context["request"].build_absolute_uri(reverse("api-sheet-job-file", args=[job.pk]))
+        return self.context["request"].build_absolute_uri(
+            reverse("api-sheet-job-file", args=[job.pk])
+        )
 
 
 def job_output(request, job):
     return PrintJobSerializer(job, context={"request": request}).data
 
 
-SHEETS_429 = OpenApiResponse(DetailSerializer, description="As many new sheets were asked for in the last 10 "
-                             "minutes as one member, or one campaign, may print: wait (`Retry-After`).")
+SHEETS_429 = OpenApiResponse(
+    DetailSerializer,
+    description="As many new sheets were asked for in the last 10 "
+    "minutes as one member, or one campaign, may print: wait (`Retry-After`).",
+)
 
 
 @extend_schema(tags=["sheets"])
@@ -77,31 +92,43 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
     def get_serializer_class(self):  # the browsable API's form
         return SheetRequestSerializer if self.request.method == "POST" else SheetChoiceSerializer
 
-    @extend_schema(operation_id="campaigns_sheets_list", responses={200: SheetChoiceSerializer(many=True),
-                                                                    **errors(404)},
-                   summary="The sheets you may print")
+    @extend_schema(
+        operation_id="campaigns_sheets_list",
+        responses={200: SheetChoiceSerializer(many=True), **errors(404)},
+        summary="The sheets you may print",
+    )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
         choices = sheets.choices_for(viewer, campaign, current_state(campaign))
         return Response(SheetChoiceSerializer(choices, many=True).data)
 
     @extend_schema(
-        operation_id="campaigns_sheets_request", request=SheetRequestSerializer,
-        responses={201: PrintJobSerializer, 200: PrintJobSerializer, **errors(400, 403, 404), 429: SHEETS_429},
+        operation_id="campaigns_sheets_request",
+        request=SheetRequestSerializer,
+        responses={
+            201: PrintJobSerializer,
+            200: PrintJobSerializer,
+            **errors(400, 403, 404),
+            429: SHEETS_429,
+        },
         summary="Ask for a sheet as PDF",
         description="201 with a new print job (queued), or 200 with the existing job of the very same content "
-                    "(the same sheet, audience, paper and campaign state are rendered once). Poll the job. "
-                    "New jobs are limited: at most `SHEET_RENDERS_PER_MEMBER` (6) in 10 minutes for one member "
-                    "and `SHEET_RENDERS_PER_CAMPAIGN` (12) for one campaign, unless the site says otherwise; "
-                    "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
-                    "whose content did not change answers its job and is never refused.",
+        "(the same sheet, audience, paper and campaign state are rendered once). Poll the job. "
+        "New jobs are limited: at most `SHEET_RENDERS_PER_MEMBER` (6) in 10 minutes for one member "
+        "and `SHEET_RENDERS_PER_CAMPAIGN` (12) for one campaign, unless the site says otherwise; "
+        "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
+        "whose content did not change answers its job and is never refused.",
     )
     def post(self, request, campaign_id):
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(SheetRequestSerializer, request)
-        job, created = services.request_sheet(request.user, campaign, data["sheet"], data["paper"],
-                                              data["side"] or None)
-        return Response(job_output(request, job), status=status.HTTP_201_CREATED if created else status.HTTP_200_OK)
+        job, created = services.request_sheet(
+            request.user, campaign, data["sheet"], data["paper"], data["side"] or None
+        )
+        return Response(
+            job_output(request, job),
+            status=status.HTTP_201_CREATED if created else status.HTTP_200_OK,
+        )
 
 
 @extend_schema(tags=["sheets"])
@@ -109,8 +136,11 @@ class PrintJobApi(generics.GenericAPIView):
     serializer_class = PrintJobSerializer
     filter_backends: list = []
 
-    @extend_schema(operation_id="sheet_jobs_retrieve", responses={200: PrintJobSerializer, **errors(404)},
-                   summary="A print job: status, progress, file URL")
+    @extend_schema(
+        operation_id="sheet_jobs_retrieve",
+        responses={200: PrintJobSerializer, **errors(404)},
+        summary="A print job: status, progress, file URL",
+    )
     def get(self, request, job_id):
         return Response(job_output(request, services.job_for(request.user, job_id)))
 
@@ -120,9 +150,12 @@ class PrintJobRetryApi(generics.GenericAPIView):
     serializer_class = PrintJobSerializer
     filter_backends: list = []
 
-    @extend_schema(operation_id="sheet_jobs_retry", request=None,
-                   responses={200: PrintJobSerializer, **errors(400, 404)},
-                   summary="Queue a failed (or abandoned) render again")
+    @extend_schema(
+        operation_id="sheet_jobs_retry",
+        request=None,
+        responses={200: PrintJobSerializer, **errors(400, 404)},
+        summary="Queue a failed (or abandoned) render again",
+    )
     def post(self, request, job_id):
         return Response(job_output(request, services.retry_job(request.user, job_id)))
 
@@ -130,12 +163,19 @@ class PrintJobRetryApi(generics.GenericAPIView):
 @extend_schema(tags=["sheets"])
 class PrintJobFileApi(generics.GenericAPIView):
     filter_backends: list = []
-    @extend_schema(operation_id="sheet_jobs_file",
-                   responses={(200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF"),
-                              **errors(404)},
-                   summary="Download the PDF (checked on every download)")
+
+    @extend_schema(
+        operation_id="sheet_jobs_file",
+        responses={
+            (200, "application/pdf"): OpenApiResponse(OpenApiTypes.BINARY, description="The PDF"),
+            **errors(404),
+        },
+        summary="Download the PDF (checked on every download)",
+    )
     def get(self, request, job_id):
         handle, filename = services.open_pdf(request.user, job_id)
-        response = FileResponse(handle, as_attachment=True, filename=filename, content_type="application/pdf")
+        response = FileResponse(
+            handle, as_attachment=True, filename=filename, content_type="application/pdf"
+        )
         response["Cache-Control"] = "private, no-store"
         return response

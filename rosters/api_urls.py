@@ -5,7 +5,11 @@ from django.urls import path
 from . import api
 
 urlpatterns = [
-    path("campaigns/<int:campaign_id>/sheets/", api.SheetListRequestApi.as_view(), name="api-campaign-sheets"),
+    path(
+        "campaigns/<int:campaign_id>/sheets/",
+        api.SheetListRequestApi.as_view(),
+        name="api-campaign-sheets",
+    ),
     path("jobs/<str:job_id>/", api.PrintJobApi.as_view(), name="api-sheet-job"),
     path("jobs/<str:job_id>/retry/", api.PrintJobRetryApi.as_view(), name="api-sheet-job-retry"),
     path("jobs/<str:job_id>/file/", api.PrintJobFileApi.as_view(), name="api-sheet-job-file"),

@@ -39,7 +39,10 @@ def held_task_ids(queue: str) -> set[str] | None:
         with app.connection_for_read() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
             channel = conn.default_channel
-            if not all(hasattr(channel, name) for name in ("_q_for_pri", "unacked_key", "unacked_index_key")):
+            if not all(
+                hasattr(channel, name)
+                for name in ("_q_for_pri", "unacked_key", "unacked_index_key")
+            ):
                 return None  # not kombu's Redis transport
             client = channel.client
             held: set[str] = set()
@@ -48,7 +51,9 @@ def held_task_ids(queue: str) -> set[str] | None:
                 if len(found) > READ_AT_MOST:
                     return None
                 held.update(_task_id(raw) for raw in found)
-            recent = client.zrangebyscore(channel.unacked_index_key, time.time() - DELIVERED_FRESH, "+inf")
+            recent = client.zrangebyscore(
+                channel.unacked_index_key, time.time() - DELIVERED_FRESH, "+inf"
+            )
             for raw in client.hmget(channel.unacked_key, recent) if recent else []:
                 held.add(_task_id(raw, delivered=True))
             held.discard("")

@@ -29,11 +29,17 @@ def this_process(queue: str = "", node: str = "") -> dict:
     db = connection.settings_dict
     version, problem = pdf.weasyprint_version()
     return {
-        "database": str(db["NAME"]), "vendor": connection.vendor,
-        "host": str(db.get("HOST") or ""), "port": str(db.get("PORT") or ""),
+        "database": str(db["NAME"]),
+        "vendor": connection.vendor,
+        "host": str(db.get("HOST") or ""),
+        "port": str(db.get("PORT") or ""),
         "database_id": database_identity(),
-        "queue": queue, "weasyprint": version, "pdf_problem": problem,
-        "media_root": str(settings.MEDIA_ROOT), "hostname": node or socket.gethostname(), "pid": os.getpid(),
+        "queue": queue,
+        "weasyprint": version,
+        "pdf_problem": problem,
+        "media_root": str(settings.MEDIA_ROOT),
+        "hostname": node or socket.gethostname(),
+        "pid": os.getpid(),
     }
 
 
@@ -49,7 +55,11 @@ def database_identity() -> str:
 
 
 def describe_database(answer: dict) -> str:
-    where = f" on {answer['host']}{':' + answer['port'] if answer['port'] else ''}" if answer["host"] else ""
+    where = (
+        f" on {answer['host']}{':' + answer['port'] if answer['port'] else ''}"
+        if answer["host"]
+        else ""
+    )
     return f"{answer['vendor']} {answer['database']}{where}"
 
 
@@ -97,19 +107,25 @@ def check_worker(timeout: float) -> WorkerCheck:
             # expires: a check nobody answered is dropped, not run by the next worker to start
             sent.append(worker_health.apply_async(queue=asked.queue, expires=timeout, retry=False))
     except Exception as error:  # noqa: BLE001 - any broker failure is the answer
-        check.problems.append(f"The broker (CELERY_BROKER_URL or REDIS_URL) cannot be reached: "
-                              f"{type(error).__name__}.")
+        check.problems.append(
+            f"The broker (CELERY_BROKER_URL or REDIS_URL) cannot be reached: "
+            f"{type(error).__name__}."
+        )
         return check
     for asked, result in zip(check.queues, sent):
         try:
             asked.answer = result.get(timeout=max(0.1, timeout - (time.monotonic() - started)))
         except CeleryTimeout:
-            check.problems.append(f"No worker answered on the {asked.role} queue {asked.queue!r} within {timeout:g} s. "
-                                  f"Start one (celery -A muster worker -Q {asked.queue}) with this site's "
-                                  "environment.")
+            check.problems.append(
+                f"No worker answered on the {asked.role} queue {asked.queue!r} within {timeout:g} s. "
+                f"Start one (celery -A muster worker -Q {asked.queue}) with this site's "
+                "environment."
+            )
             continue
         except Exception as error:  # noqa: BLE001 - the task failed inside the worker
-            check.problems.append(f"The worker answered with an error: {type(error).__name__}: {str(error)[:200]}")
+            check.problems.append(
+                f"The worker answered with an error: {type(error).__name__}: {str(error)[:200]}"
+            )
             continue
         finally:
             asked.seconds = time.monotonic() - started
@@ -122,7 +138,8 @@ def check_worker(timeout: float) -> WorkerCheck:
         check.problems.append(
             f"The broker's Redis evicts keys (maxmemory-policy {check.broker_policy}): a queued task may be "
             "dropped. Give it maxmemory-policy noeviction, and the cache its own Redis (CACHE_REDIS_URL) with "
-            "allkeys-lru (docs/operations.md).")
+            "allkeys-lru (docs/operations.md)."
+        )
     return check
 
 
@@ -131,7 +148,9 @@ def broker_policy() -> str:
     import redis
 
     try:
-        client = redis.Redis.from_url(settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=5)
+        client = redis.Redis.from_url(
+            settings.CELERY_BROKER_URL, socket_timeout=5, socket_connect_timeout=5
+        )
         return str(client.config_get("maxmemory-policy").get("maxmemory-policy", ""))
     except redis.RedisError:
         return ""
@@ -139,12 +158,20 @@ def broker_policy() -> str:
 
 def database_problems(here: dict, answer: dict) -> list[str]:
     if not here["database_id"]:
-        return [f"This site's database ({describe_database(here)}) has no migrations: run manage.py migrate."]
+        return [
+            f"This site's database ({describe_database(here)}) has no migrations: run manage.py migrate."
+        ]
     if all(here[key] == answer.get(key) for key in ("vendor", "database", "database_id")):
         return []
-    return [f"The worker uses another database ({describe_database(answer)}) than this process "
-            f"({describe_database(here)}): run it with the same DATABASE_URL."]
+    return [
+        f"The worker uses another database ({describe_database(answer)}) than this process "
+        f"({describe_database(here)}): run it with the same DATABASE_URL."
+    ]
 
 
 def pdf_problems(answer: dict, who: str) -> list[str]:
-    return [] if answer.get("weasyprint") else [f"{who} cannot make PDFs. {answer.get('pdf_problem', '')}".strip()]
+    return (
+        []
+        if answer.get("weasyprint")
+        else [f"{who} cannot make PDFs. {answer.get('pdf_problem', '')}".strip()]
+    )

@@ -24,7 +24,9 @@ from muster.connection_loss import drop_connection
 logger = logging.getLogger(__name__)
 
 HEARTBEAT_SECONDS = 2.0
-HEARTBEAT_STALE = timedelta(seconds=8)  # three missed beats: a PostgreSQL restart or a long pause is not one
+HEARTBEAT_STALE = timedelta(
+    seconds=8
+)  # three missed beats: a PostgreSQL restart or a long pause is not one
 
 _running: dict[str, threading.Event] = {}
 
@@ -48,7 +50,8 @@ def beat(task_ids) -> int:
     if not task_ids:
         return 0
     return PrintJob.objects.filter(status=PrintJob.RUNNING, task_id__in=list(task_ids)).update(
-        heartbeat_at=timezone.now())
+        heartbeat_at=timezone.now()
+    )
 
 
 def start(every: float | None = None) -> None:
@@ -66,7 +69,9 @@ def start(every: float | None = None) -> None:
                 try:
                     beat(held_task_ids())
                 except Exception as error:  # noqa: BLE001 - a missed beat only makes a job look stale sooner
-                    logger.warning("Could not write the heartbeat of this worker's print jobs: %s", error)
+                    logger.warning(
+                        "Could not write the heartbeat of this worker's print jobs: %s", error
+                    )
                     drop_connection()
         finally:
             connections.close_all()

@@ -91,7 +91,10 @@ class _Reader(HTMLParser):
     def _close(self, table: _Table) -> None:
         if table.fixed or not table.widest:
             return
-        limit = word_widths.breakable_width(list(table.widest.values()), self.room) - word_widths.CELL_EXTRA_PT
+        limit = (
+            word_widths.breakable_width(list(table.widest.values()), self.room)
+            - word_widths.CELL_EXTRA_PT
+        )
         for position, data, bold in table.texts:
             wide = {word for word in _WORD.findall(data) if self.widths.word(word, bold) > limit}
             if wide:
@@ -108,12 +111,19 @@ def _spliced(html: str, starts: list[int], edits) -> str:
     out, at = [], 0
     for (line, offset), data, wide in sorted(edits, key=lambda e: e[0]):
         begin = starts[line - 1] + offset
-        if html[begin:begin + len(data)] != data or begin < at:
+        if html[begin : begin + len(data)] != data or begin < at:
             continue  # not where the parser said: leave it as it is
         out.append(html[at:begin])
-        out.append(_WORD.sub(lambda m: f'<span class="long-word">{m.group(0)}</span>' if m.group(0) in wide
-                             else m.group(0), data))
+        out.append(
+            _WORD.sub(
+                lambda m: (
+                    f'<span class="long-word">{m.group(0)}</span>'
+                    if m.group(0) in wide
+                    else m.group(0)
+                ),
+                data,
+            )
+        )
         at = begin + len(data)
     out.append(html[at:])
     return "".join(out)
-

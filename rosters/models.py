@@ -29,7 +29,9 @@ class RosterEntry(models.Model):
     order = models.PositiveIntegerField(default=0)
 
     class Meta:
-        constraints = [models.UniqueConstraint(fields=["campaign", "key"], name="roster_key_per_campaign")]
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "key"], name="roster_key_per_campaign")
+        ]
         ordering = ["campaign", "side", "order"]
         indexes = [models.Index(fields=["campaign", "side", "audience"])]
 
@@ -68,21 +70,31 @@ class PrintJob(models.Model):
     progress = models.PositiveSmallIntegerField(default=0)  # 0-100
     error = models.CharField(max_length=300, blank=True)  # shown to users: never a secret
     file = models.FileField(upload_to=_sheet_file_name, blank=True, max_length=200)
-    requested_by = models.ForeignKey(settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
     created_at = models.DateTimeField(default=timezone.now)
     queued_at = models.DateTimeField(default=timezone.now)
     started_at = models.DateTimeField(null=True, blank=True)
     finished_at = models.DateTimeField(null=True, blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)  # render attempts since last queued
     task_id = models.CharField(max_length=64, blank=True)
-    lease_until = models.DateTimeField(null=True, blank=True)  # a running job past this is abandoned
-    heartbeat_at = models.DateTimeField(null=True, blank=True)  # its task was alive then (rosters.heartbeat)
+    lease_until = models.DateTimeField(
+        null=True, blank=True
+    )  # a running job past this is abandoned
+    heartbeat_at = models.DateTimeField(
+        null=True, blank=True
+    )  # its task was alive then (rosters.heartbeat)
     claimed_by = models.CharField(max_length=120, blank=True)  # host:pid of the rendering worker
 
     class Meta:
         constraints = [
-            models.UniqueConstraint(fields=["campaign", "content_hash"], name="one_print_job_per_content"),
-            models.CheckConstraint(condition=models.Q(progress__lte=100), name="print_job_progress_max_100"),
+            models.UniqueConstraint(
+                fields=["campaign", "content_hash"], name="one_print_job_per_content"
+            ),
+            models.CheckConstraint(
+                condition=models.Q(progress__lte=100), name="print_job_progress_max_100"
+            ),
         ]
         ordering = ["-created_at"]
         indexes = [models.Index(fields=["campaign", "audience", "-created_at"])]

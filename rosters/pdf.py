@@ -31,7 +31,6 @@ from django.template.loader import render_to_string
 BASE_URL = "https://sheets.muster.invalid/"
 
 
-
 def debian_packages() -> list[str]:
     """What Debian needs for WeasyPrint: the one list, scripts/debian-packages.txt (also read by
     scripts/system-packages.sh, the README's test and CI)."""
@@ -52,7 +51,9 @@ class PdfUnavailable(RuntimeError):
 
 
 def static_roots() -> list[Path]:
-    roots = [Path(d if isinstance(d, (str, os.PathLike)) else d[1]) for d in settings.STATICFILES_DIRS]
+    roots = [
+        Path(d if isinstance(d, (str, os.PathLike)) else d[1]) for d in settings.STATICFILES_DIRS
+    ]
     if settings.STATIC_ROOT:
         roots.append(Path(settings.STATIC_ROOT))
     return [r.resolve() for r in roots]
@@ -63,9 +64,11 @@ def static_file(url: str) -> Path:
     parts = urlsplit(url)
     prefix = urlsplit(BASE_URL)
     static_path = "/" + settings.STATIC_URL.strip("/") + "/"
-    if (parts.scheme, parts.netloc) != (prefix.scheme, prefix.netloc) or not parts.path.startswith(static_path):
+    if (parts.scheme, parts.netloc) != (prefix.scheme, prefix.netloc) or not parts.path.startswith(
+        static_path
+    ):
         raise RefusedURL(f"Sheets may only use the site's static files, not {url[:100]}")
-    relative = unquote(parts.path[len(static_path):])
+    relative = unquote(parts.path[len(static_path) :])
     found = finders.find(relative) if relative and ".." not in Path(relative).parts else None
     candidates = [Path(found)] if found else [root / relative for root in static_roots()]
     for candidate in candidates:
@@ -120,5 +123,7 @@ def unavailable_message(error: Exception) -> str:
         missing = "the weasyprint package is not installed"
     else:
         missing = f"WeasyPrint could not be loaded ({type(error).__name__})"
-    return (f"PDFs cannot be made on this server: {missing} "
-            f"(Debian: apt-get install {WEASYPRINT_PACKAGES}, then restart). Tell the site operator.")
+    return (
+        f"PDFs cannot be made on this server: {missing} "
+        f"(Debian: apt-get install {WEASYPRINT_PACKAGES}, then restart). Tell the site operator."
+    )

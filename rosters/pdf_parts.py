@@ -23,8 +23,10 @@ MIN_ROWS = 400  # fewer table rows: one document (a part must be worth a process
 _TABLE = re.compile(r"<table\b.*?</table>", re.S)
 _ROW = re.compile(r"<tr\b.*?</tr>", re.S)
 NO_PAGE_NUMBERS = "<style>@page { @bottom-right { content: none; } }</style>"
-STAMP_ONLY = ("<style>@page { @top-left { content: none; } @bottom-left { content: none; } }"
-              " .stamp { break-after: page; } .stamp:last-child { break-after: auto; }</style>")
+STAMP_ONLY = (
+    "<style>@page { @top-left { content: none; } @bottom-left { content: none; } }"
+    " .stamp { break-after: page; } .stamp:last-child { break-after: auto; }</style>"
+)
 
 
 def split(html: str, parts: int) -> list[str] | None:
@@ -32,7 +34,7 @@ def split(html: str, parts: int) -> list[str] | None:
     start, end = html.find("<main>"), html.rfind("</main>")
     if parts < 2 or start < 0 or end < start or "</head>" not in html:
         return None
-    head, main, tail = html[:start + len("<main>")], html[start + len("<main>"):end], html[end:]
+    head, main, tail = html[: start + len("<main>")], html[start + len("<main>") : end], html[end:]
     items, total = _items(main)
     if items is None or total < MIN_ROWS:
         return None
@@ -58,11 +60,11 @@ def _items(main: str):
         if "<table" in text[1:] or body_at < 0 or body_end < body_at:
             return None, 0  # a table in a table, or none with a body: keep the sheet whole
         rows = list(_ROW.finditer(text, body_at, body_end))
-        items.append(("html", main[at:table.start()]))
+        items.append(("html", main[at : table.start()]))
         if not rows:
             items.append(("html", text))
         else:
-            frame = (text[:rows[0].start()], text[rows[-1].end():])
+            frame = (text[: rows[0].start()], text[rows[-1].end() :])
             items += [("row", frame, row.group(0)) for row in rows]
             total += len(rows)
         at = table.end()
@@ -92,7 +94,7 @@ def _body(items) -> str:
 
 def stamp_html(html: str, pages: int) -> str:
     """A document of `pages` empty pages under the sheet's own @page rules: only "Page X of Y"."""
-    head = html[:html.find("</head>")]
+    head = html[: html.find("</head>")]
     return f"{head}{STAMP_ONLY}</head><body>{'<div class=stamp></div>' * pages}</body></html>"
 
 

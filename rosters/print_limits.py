@@ -22,8 +22,10 @@ from campaigns.models import Campaign
 from .models import PrintJob
 
 WINDOW = timedelta(minutes=10)
-REUSED = ("A sheet whose content has not changed is never printed again: asking for it gives the file "
-          "already printed.")
+REUSED = (
+    "A sheet whose content has not changed is never printed again: asking for it gives the file "
+    "already printed."
+)
 
 
 def check(user, campaign) -> None:
@@ -35,18 +37,31 @@ def check(user, campaign) -> None:
     # check its foreign keys to these rows (FOR KEY SHARE); FOR UPDATE blocked that check, and a
     # member's sheet asked for while their submission committed deadlocked with it.
     if user.is_authenticated:
-        list(get_user_model().objects.select_for_update(no_key=True).filter(pk=user.pk).values_list("pk"))
+        list(
+            get_user_model()
+            .objects.select_for_update(no_key=True)
+            .filter(pk=user.pk)
+            .values_list("pk")
+        )
     list(Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk"))
     if user.is_authenticated:
-        _within(PrintJob.objects.filter(requested_by=user, created_at__gt=since),
-                settings.SHEET_RENDERS_PER_MEMBER,
-                lambda limit, wait: f"You may ask for at most {_sheets(limit)} in {_minutes(WINDOW)}, and you "
-                                    f"have asked for {limit}: you can ask for another in {wait}. {REUSED}")
-    _within(PrintJob.objects.filter(campaign=campaign, created_at__gt=since),
-            settings.SHEET_RENDERS_PER_CAMPAIGN,
-            lambda limit, wait: f"At most {_sheets(limit)} of one campaign are printed in {_minutes(WINDOW)}, "
-                                f"and its members have asked for {limit}: another can be asked for in {wait}. "
-                                f"{REUSED}")
+        _within(
+            PrintJob.objects.filter(requested_by=user, created_at__gt=since),
+            settings.SHEET_RENDERS_PER_MEMBER,
+            lambda limit, wait: (
+                f"You may ask for at most {_sheets(limit)} in {_minutes(WINDOW)}, and you "
+                f"have asked for {limit}: you can ask for another in {wait}. {REUSED}"
+            ),
+        )
+    _within(
+        PrintJob.objects.filter(campaign=campaign, created_at__gt=since),
+        settings.SHEET_RENDERS_PER_CAMPAIGN,
+        lambda limit, wait: (
+            f"At most {_sheets(limit)} of one campaign are printed in {_minutes(WINDOW)}, "
+            f"and its members have asked for {limit}: another can be asked for in {wait}. "
+            f"{REUSED}"
+        ),
+    )
 
 
 def _within(recent_jobs, limit: int, message) -> None:
@@ -55,7 +70,11 @@ def _within(recent_jobs, limit: int, message) -> None:
         return
     free_at = times[-1] + WINDOW  # when the oldest of the window's jobs leaves it
     seconds = max(1, math.ceil((free_at - timezone.now()).total_seconds()))
-    wait = _minutes(timedelta(seconds=seconds)) if seconds >= 60 else f"{seconds} second{'s' if seconds != 1 else ''}"
+    wait = (
+        _minutes(timedelta(seconds=seconds))
+        if seconds >= 60
+        else f"{seconds} second{'s' if seconds != 1 else ''}"
+    )
     raise TooMany(message(limit, wait), retry_after=seconds)
 
 

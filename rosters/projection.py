@@ -15,7 +15,9 @@ FIELDS = ("side", "audience", "kind", "name", "status", "data", "order")
 _ONE_BY_ONE = 20  # up to this many changed rows, an UPDATE each beats one large CASE statement
 
 
-def refresh(campaign, state: dict, *, entries: list | None = None, before: list | None = None) -> None:
+def refresh(
+    campaign, state: dict, *, entries: list | None = None, before: list | None = None
+) -> None:
     """`entries`: the system's roster of `state`, if the caller has drawn it. `before`: the roster
     the rows were last written from; given, the rows are not read, only the difference written."""
     if entries is None:
@@ -23,7 +25,9 @@ def refresh(campaign, state: dict, *, entries: list | None = None, before: list 
     wanted = _rows(entries)
     if before is not None and _write_difference(campaign, _rows(before), wanted):
         return
-    existing = {row[0]: row[1:] for row in campaign.roster_entries.values_list("key", "pk", *FIELDS)}
+    existing = {
+        row[0]: row[1:] for row in campaign.roster_entries.values_list("key", "pk", *FIELDS)
+    }
     stale = [row[0] for key, row in existing.items() if key not in wanted]
     if stale:
         RosterEntry.objects.filter(pk__in=stale).delete()
@@ -33,7 +37,13 @@ def refresh(campaign, state: dict, *, entries: list | None = None, before: list 
         if old is None:
             new.append(RosterEntry(campaign=campaign, key=key, **values))
         elif tuple(old[1:]) != tuple(values[f] for f in FIELDS):
-            changed.append((old[0], {f: values[f] for f, before in zip(FIELDS, old[1:]) if before != values[f]}, values))
+            changed.append(
+                (
+                    old[0],
+                    {f: values[f] for f, before in zip(FIELDS, old[1:]) if before != values[f]},
+                    values,
+                )
+            )
     RosterEntry.objects.bulk_create(new)
     _update(changed)
 
@@ -44,17 +54,26 @@ def _rows(entries) -> dict[str, dict]:
     for e in entries:
         side = e.get("side", "")
         places[side] = places.get(side, -1) + 1
-        wanted[e["key"]] = {"side": side, "audience": e.get("audience", "public"), "kind": e["kind"],
-                            "name": e["name"], "status": e.get("status", ""), "data": e.get("data", {}),
-                            "order": places[side]}
+        wanted[e["key"]] = {
+            "side": side,
+            "audience": e.get("audience", "public"),
+            "kind": e["kind"],
+            "name": e["name"],
+            "status": e.get("status", ""),
+            "data": e.get("data", {}),
+            "order": places[side],
+        }
     return wanted
 
 
 def _write_difference(campaign, had: dict, wanted: dict) -> bool:
     """Writes what differs between two rosters, the rows being `had`'s; False when the rows turn
     out not to be (a changed row is missing): the caller then compares them all."""
-    changed = {key: {f: v for f, v in values.items() if had[key][f] != v}
-               for key, values in wanted.items() if key in had and had[key] != values}
+    changed = {
+        key: {f: v for f, v in values.items() if had[key][f] != v}
+        for key, values in wanted.items()
+        if key in had and had[key] != values
+    }
     if len(changed) <= _ONE_BY_ONE:
         for key, values in changed.items():  # by key: no read of the rows' ids
             if not campaign.roster_entries.filter(key=key).update(**values):
@@ -67,8 +86,13 @@ def _write_difference(campaign, had: dict, wanted: dict) -> bool:
     stale = [key for key in had if key not in wanted]
     if stale:
         campaign.roster_entries.filter(key__in=stale).delete()
-    RosterEntry.objects.bulk_create([RosterEntry(campaign=campaign, key=key, **values)
-                                     for key, values in wanted.items() if key not in had])
+    RosterEntry.objects.bulk_create(
+        [
+            RosterEntry(campaign=campaign, key=key, **values)
+            for key, values in wanted.items()
+            if key not in had
+        ]
+    )
     return True
 
 

@@ -40,8 +40,12 @@ from .models import PrintJob
 logger = logging.getLogger(__name__)
 
 MAX_ATTEMPTS = 3  # a render that kills its worker every time must not loop forever
-QUEUED_BOUND = timedelta(seconds=5)  # queued this long with its task in no queue of the broker: lost
-STALE_QUEUED_AFTER = timedelta(minutes=10)  # no worker took it (when the broker cannot be read): offer a retry
+QUEUED_BOUND = timedelta(
+    seconds=5
+)  # queued this long with its task in no queue of the broker: lost
+STALE_QUEUED_AFTER = timedelta(
+    minutes=10
+)  # no worker took it (when the broker cannot be read): offer a retry
 
 
 def lease_seconds() -> int:
@@ -53,7 +57,9 @@ def lease_seconds() -> int:
 # --- requesting ---------------------------------------------------------------------------------
 
 
-def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | None = None) -> tuple[PrintJob, bool]:
+def request_sheet(
+    user, campaign, sheet: str, paper: str = "A4", side: str | None = None
+) -> tuple[PrintJob, bool]:
     """The print job of this sheet for this user; (job, created)."""
     viewer = visibility.viewer_for(user, campaign)
     if not viewer.member:
@@ -61,7 +67,9 @@ def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | Non
     state = current_state(campaign)
     sheet_def, audience = resolve(viewer, campaign, state, sheet, paper, side)
     context = sheets.render_context(campaign, state, sheet_def, audience, paper)
-    digest = sheets.content_hash(context, sheet=sheet_def, audience=audience, paper=paper, campaign_id=campaign.pk)
+    digest = sheets.content_hash(
+        context, sheet=sheet_def, audience=audience, paper=paper, campaign_id=campaign.pk
+    )
     existing = PrintJob.objects.filter(campaign=campaign, content_hash=digest).first()
     if existing is not None:
         if existing.status == PrintJob.FAILED or is_lost(existing):  # asked again: its task is gone
@@ -72,8 +80,14 @@ def request_sheet(user, campaign, sheet: str, paper: str = "A4", side: str | Non
         with transaction.atomic():
             print_limits.check(user, campaign)  # only a new render counts: the job above is free
             job = PrintJob.objects.create(
-                campaign=campaign, sheet=sheet_def.slug, paper=paper, audience=audience, content_hash=digest,
-                context=context, title=f"{sheet_def.name} · {context['audience']['label']}"[:200], requested_by=user if user.is_authenticated else None,
+                campaign=campaign,
+                sheet=sheet_def.slug,
+                paper=paper,
+                audience=audience,
+                content_hash=digest,
+                context=context,
+                title=f"{sheet_def.name} · {context['audience']['label']}"[:200],
+                requested_by=user if user.is_authenticated else None,
             )
     except IntegrityError:  # the same request at the same moment: one job
         return PrintJob.objects.get(campaign=campaign, content_hash=digest), False
@@ -87,7 +101,9 @@ def resolve(viewer, campaign, state, sheet: str, paper: str, side: str | None):
     sheet_def = sheets.find_sheet(system, sheet or "")
     if sheet_def is None:
         names = ", ".join(s.slug for s in sheets.sheets_of(system))
-        raise DomainError("sheet", f"No sheet named {str(sheet)[:60]!r}; this campaign has: {names}.")
+        raise DomainError(
+            "sheet", f"No sheet named {str(sheet)[:60]!r}; this campaign has: {names}."
+        )
     if paper not in sheets.PAPERS:
         raise DomainError("paper", "Choose A4 or Letter.")
     if side and side not in state["sides"]:
@@ -106,7 +122,9 @@ def resolve(viewer, campaign, state, sheet: str, paper: str, side: str | None):
     return sheet_def, "public"
 
 
-def print_context(user, campaign, sheet: str, paper: str = "A4", side: str | None = None) -> tuple[str, dict]:
+def print_context(
+    user, campaign, sheet: str, paper: str = "A4", side: str | None = None
+) -> tuple[str, dict]:
     """(template, context) of a sheet for the HTML print view: the same checks and
     the same context as a PDF request."""
     viewer = visibility.viewer_for(user, campaign)
@@ -126,13 +144,18 @@ def enqueue(job_id) -> None:
 
     task_id = str(uuid.uuid4())
     try:
-        render_sheet.apply_async(args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE, task_id=task_id)
+        render_sheet.apply_async(
+            args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE, task_id=task_id
+        )
     except Exception:  # noqa: BLE001 - a broker outage must not turn a saved request into a 500
         logger.exception("Could not enqueue print job %s", job_id)
         return
     connection_loss.retrying(
-        lambda: PrintJob.objects.filter(pk=job_id, status=PrintJob.QUEUED, task_id="").update(task_id=task_id),
-        f"noting the task of print job {job_id}")
+        lambda: PrintJob.objects.filter(pk=job_id, status=PrintJob.QUEUED, task_id="").update(
+            task_id=task_id
+        ),
+        f"noting the task of print job {job_id}",
+    )
 
 
 # --- reading ------------------------------------------------------------------------------------
@@ -141,7 +164,9 @@ def enqueue(job_id) -> None:
 def job_for(user, job_id) -> PrintJob:
     """A job the user may read, or NotFound (also for another side's job: its existence
     is not confirmed)."""
-    campaign_id = PrintJob.objects.filter(pk=_uuid(job_id)).values_list("campaign_id", flat=True).first()
+    campaign_id = (
+        PrintJob.objects.filter(pk=_uuid(job_id)).values_list("campaign_id", flat=True).first()
+    )
     if campaign_id is None:
         raise NotFound("job")
     campaign, viewer = selectors.campaign_for(user, campaign_id)
@@ -171,7 +196,9 @@ def open_pdf(user, job_id):
     try:
         return storage.open(job), download_name(job)
     except NotFound:
-        if PrintJob.objects.filter(pk=job.pk, status=PrintJob.FAILED, error=storage.GONE_MESSAGE).exists():
+        if PrintJob.objects.filter(
+            pk=job.pk, status=PrintJob.FAILED, error=storage.GONE_MESSAGE
+        ).exists():
             _requeue(job)
             raise Reprinting(job) from None
         raise
@@ -189,10 +216,13 @@ def is_stale(job: PrintJob) -> bool:
     now = timezone.now()
     if job.status == PrintJob.RUNNING:
         beat = job.heartbeat_at or job.started_at
-        return ((job.lease_until is not None and job.lease_until < now)
-                or (beat is not None and beat < now - heartbeat.HEARTBEAT_STALE))
+        return (job.lease_until is not None and job.lease_until < now) or (
+            beat is not None and beat < now - heartbeat.HEARTBEAT_STALE
+        )
     if job.status == PrintJob.QUEUED:
-        return job.queued_at < now - STALE_QUEUED_AFTER or (not job.task_id and job.queued_at < now - QUEUED_BOUND)
+        return job.queued_at < now - STALE_QUEUED_AFTER or (
+            not job.task_id and job.queued_at < now - QUEUED_BOUND
+        )
     return False
 
 
@@ -242,8 +272,11 @@ def _abandoned(now) -> Q:
     """A running job whose worker is gone, as is_stale reads it: past its lease, or no heartbeat
     (none yet: since it started) for HEARTBEAT_STALE."""
     silent = now - heartbeat.HEARTBEAT_STALE
-    return (Q(lease_until__lt=now) | Q(heartbeat_at__lt=silent)
-            | Q(heartbeat_at__isnull=True, started_at__lt=silent))
+    return (
+        Q(lease_until__lt=now)
+        | Q(heartbeat_at__lt=silent)
+        | Q(heartbeat_at__isnull=True, started_at__lt=silent)
+    )
 
 
 def _requeue(job: PrintJob, keep_attempts: bool = False) -> bool:
@@ -252,14 +285,32 @@ def _requeue(job: PrintJob, keep_attempts: bool = False) -> bool:
     the count of attempts again; the sweep keeps it (`keep_attempts`), so that a sheet that kills
     its worker every time still ends failed after MAX_ATTEMPTS."""
     now = timezone.now()
-    stale = (Q(status=PrintJob.FAILED) | Q(status=PrintJob.RUNNING) & _abandoned(now)
-             | Q(status=PrintJob.QUEUED, queued_at__lt=now - STALE_QUEUED_AFTER)
-             | Q(status=PrintJob.QUEUED, task_id="", queued_at__lt=now - QUEUED_BOUND))
-    unchanged = Q(status=PrintJob.QUEUED, task_id=job.task_id, queued_at=job.queued_at,
-                  queued_at__lt=now - QUEUED_BOUND)
-    moved = PrintJob.objects.filter(pk=job.pk).filter(stale | unchanged).update(
-        status=PrintJob.QUEUED, progress=0, error="", queued_at=now, lease_until=None, heartbeat_at=None,
-        claimed_by="", task_id="", **({} if keep_attempts else {"attempts": 0}),
+    stale = (
+        Q(status=PrintJob.FAILED)
+        | Q(status=PrintJob.RUNNING) & _abandoned(now)
+        | Q(status=PrintJob.QUEUED, queued_at__lt=now - STALE_QUEUED_AFTER)
+        | Q(status=PrintJob.QUEUED, task_id="", queued_at__lt=now - QUEUED_BOUND)
+    )
+    unchanged = Q(
+        status=PrintJob.QUEUED,
+        task_id=job.task_id,
+        queued_at=job.queued_at,
+        queued_at__lt=now - QUEUED_BOUND,
+    )
+    moved = (
+        PrintJob.objects.filter(pk=job.pk)
+        .filter(stale | unchanged)
+        .update(
+            status=PrintJob.QUEUED,
+            progress=0,
+            error="",
+            queued_at=now,
+            lease_until=None,
+            heartbeat_at=None,
+            claimed_by="",
+            task_id="",
+            **({} if keep_attempts else {"attempts": 0}),
+        )
     )
     if moved:
         transaction.on_commit(lambda: enqueue(job.pk))
@@ -275,10 +326,15 @@ def sweep(limit: int = 200) -> int:
     abandoned = PrintJob.objects.filter(status=PrintJob.RUNNING).filter(_abandoned(now))
     for job in abandoned.order_by("started_at")[:limit]:
         if _requeue(job, keep_attempts=True):
-            logger.warning("Print job %s lost its task while rendering (no heartbeat): queued again", job.pk)
+            logger.warning(
+                "Print job %s lost its task while rendering (no heartbeat): queued again", job.pk
+            )
             requeued += 1
-    waiting = list(PrintJob.objects.filter(status=PrintJob.QUEUED, queued_at__lt=now - QUEUED_BOUND)
-                   .order_by("queued_at")[:limit])
+    waiting = list(
+        PrintJob.objects.filter(status=PrintJob.QUEUED, queued_at__lt=now - QUEUED_BOUND).order_by(
+            "queued_at"
+        )[:limit]
+    )
     if waiting:
         held = broker.held_task_ids(settings.CELERY_TASK_DEFAULT_QUEUE)
         for job in waiting if held is not None else []:
@@ -305,7 +361,11 @@ def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = N
             storage.discard(rendered)
         return "skipped"
     if attempt > MAX_ATTEMPTS and not rendered:
-        _fail(job_id, attempt, "Rendering was interrupted several times. Retry later, or tell the site operator.")
+        _fail(
+            job_id,
+            attempt,
+            "Rendering was interrupted several times. Retry later, or tell the site operator.",
+        )
         return "gave-up"
     stored = rendered
     if not stored:
@@ -325,7 +385,12 @@ def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = N
             return "failed"
         kept["rendered"] = stored
     finished = PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
-        status=PrintJob.DONE, progress=100, file=stored, finished_at=timezone.now(), lease_until=None, error="",
+        status=PrintJob.DONE,
+        progress=100,
+        file=stored,
+        finished_at=timezone.now(),
+        lease_until=None,
+        error="",
     )
     if not finished:  # another attempt took the job over meanwhile: keep only its result
         storage.discard(stored)
@@ -351,25 +416,41 @@ def claim(job_id, task_id: str = "") -> int | None:
     """Take the job for this worker; the attempt number, or None if it is not ours to
     render (done, or held by a live worker under another task)."""
     now = timezone.now()
-    claimable = Q(status__in=[PrintJob.QUEUED, PrintJob.FAILED]) | Q(status=PrintJob.RUNNING, lease_until__lt=now)
+    claimable = Q(status__in=[PrintJob.QUEUED, PrintJob.FAILED]) | Q(
+        status=PrintJob.RUNNING, lease_until__lt=now
+    )
     if task_id:
         # The same task delivered again: its worker died mid-render (task_reject_on_worker_lost).
         claimable |= Q(status=PrintJob.RUNNING, task_id=task_id)
     with transaction.atomic():
-        row = PrintJob.objects.select_for_update().filter(pk=job_id).filter(claimable).values("attempts").first()
+        row = (
+            PrintJob.objects.select_for_update()
+            .filter(pk=job_id)
+            .filter(claimable)
+            .values("attempts")
+            .first()
+        )
         if row is None:
             return None
         attempt = row["attempts"] + 1
         PrintJob.objects.filter(pk=job_id).update(
-            status=PrintJob.RUNNING, attempts=attempt, progress=10, started_at=now, heartbeat_at=now,
-            task_id=task_id[:64], lease_until=now + timedelta(seconds=lease_seconds()),
-            claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120], error="",
+            status=PrintJob.RUNNING,
+            attempts=attempt,
+            progress=10,
+            started_at=now,
+            heartbeat_at=now,
+            task_id=task_id[:64],
+            lease_until=now + timedelta(seconds=lease_seconds()),
+            claimed_by=f"{socket.gethostname()}:{os.getpid()}"[:120],
+            error="",
         )
     return attempt
 
 
 def _progress(job_id, attempt: int, value: int) -> None:
-    PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(progress=value)
+    PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
+        progress=value
+    )
 
 
 def _fail(job_id, attempt: int, message: str) -> None:
@@ -378,7 +459,10 @@ def _fail(job_id, attempt: int, message: str) -> None:
 
     def mark():
         PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
-            status=PrintJob.FAILED, error=message[:300], finished_at=timezone.now(), lease_until=None,
+            status=PrintJob.FAILED,
+            error=message[:300],
+            finished_at=timezone.now(),
+            lease_until=None,
         )
 
     connection_loss.retrying(mark, f"marking print job {job_id} failed")
@@ -393,4 +477,6 @@ def _safe_message(exc: Exception) -> str:
         return str(exc)
     if isinstance(exc, SoftTimeLimitExceeded):
         return "The sheet took too long to render. Retry, or tell the site operator."
-    return f"The sheet could not be rendered ({type(exc).__name__}). Retry, or tell the site operator."
+    return (
+        f"The sheet could not be rendered ({type(exc).__name__}). Retry, or tell the site operator."
+    )

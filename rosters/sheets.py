@@ -83,7 +83,9 @@ def choices_for(viewer: Viewer, campaign, state: dict) -> list[SheetChoice]:
         elif sheet.audience == "referee" and viewer.referee:
             found.append(SheetChoice(sheet))
         elif sheet.audience == "side":
-            sides = tuple((slug, s["name"]) for slug, s in state["sides"].items() if slug in viewer.sides)
+            sides = tuple(
+                (slug, s["name"]) for slug, s in state["sides"].items() if slug in viewer.sides
+            )
             if sides:
                 found.append(SheetChoice(sheet, sides))
     return found
@@ -99,12 +101,21 @@ def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper:
     view = visibility.view_state(state, reader)
     side = audience.removeprefix("side:") if audience.startswith("side:") else None
     return {
-        "sheet": {"slug": sheet.slug, "name": sheet.name, "audience": sheet.audience, "landscape": sheet.landscape},
+        "sheet": {
+            "slug": sheet.slug,
+            "name": sheet.name,
+            "audience": sheet.audience,
+            "landscape": sheet.landscape,
+        },
         "paper": paper,
         "audience": {"key": audience, "label": _audience_label(audience, state)},
         "club": campaign.club.name,
-        "campaign": {"id": campaign.pk, "name": view["name"], "system": system.name,
-                     "variant": _variant_name(system, view["variant"])},
+        "campaign": {
+            "id": campaign.pk,
+            "name": view["name"],
+            "system": system.name,
+            "variant": _variant_name(system, view["variant"]),
+        },
         "side": {"slug": side, "name": state["sides"][side]["name"]} if side else None,
         "as_of": _as_of(campaign, reader),
         "core": summary(system, state, view),
@@ -126,24 +137,44 @@ def summary(system, state: dict, view: dict) -> dict:
         "winner": sides.get(view["winner"], {}).get("name") if view.get("winner") else None,
         "finish_reason": view.get("finish_reason", ""),
         "referee": view.get("referee"),
-        "sides": [{"slug": slug, "name": s["name"], "players": list(s["players"])} for slug, s in sides.items()],
+        "sides": [
+            {"slug": slug, "name": s["name"], "players": list(s["players"])}
+            for slug, s in sides.items()
+        ],
         "scenarios": [
-            {"index": sc["index"], "label": sc["label"], "status": STATUS_WORDS.get(sc["status"], sc["status"]),
-             "result": system.result_words(view, i, sc["result"], ctx) if sc.get("result") else [],
-             "notes": [n["text"] for n in view.get("notes", []) if n["scenario"] == i]}
+            {
+                "index": sc["index"],
+                "label": sc["label"],
+                "status": STATUS_WORDS.get(sc["status"], sc["status"]),
+                "result": system.result_words(view, i, sc["result"], ctx)
+                if sc.get("result")
+                else [],
+                "notes": [n["text"] for n in view.get("notes", []) if n["scenario"] == i],
+            }
             for i, sc in enumerate(view["scenarios"])
         ],
         "standings": [
-            {"side": sides.get(s["side"], {}).get("name", s["side"]), "label": s["label"], "value": _text(s["value"])}
+            {
+                "side": sides.get(s["side"], {}).get("name", s["side"]),
+                "label": s["label"],
+                "value": _text(s["value"]),
+            }
             for s in (system.standings(state) if state.get("game") is not None else [])
         ],
-        "house_rules": [{"key": names.get(k, k), "value": _text(r.get("value")), "book": _text(r.get("book"))}
-                        for k, r in sorted(view.get("house_rules", {}).items())],
+        "house_rules": [
+            {"key": names.get(k, k), "value": _text(r.get("value")), "book": _text(r.get("book"))}
+            for k, r in sorted(view.get("house_rules", {}).items())
+        ],
     }
 
 
-STATUS_WORDS = {"upcoming": "to come", "current": "being prepared or played", "pending": "result to confirm",
-                "played": "played", "disputed": "result disputed"}
+STATUS_WORDS = {
+    "upcoming": "to come",
+    "current": "being prepared or played",
+    "pending": "result to confirm",
+    "played": "played",
+    "disputed": "result disputed",
+}
 
 
 def _text(value, sides=None) -> str:
@@ -207,9 +238,18 @@ def template_version(sheet: SheetDef) -> str:
     return digest.hexdigest()
 
 
-def content_hash(context: dict, *, sheet: SheetDef, audience: str, paper: str, campaign_id: int) -> str:
+def content_hash(
+    context: dict, *, sheet: SheetDef, audience: str, paper: str, campaign_id: int
+) -> str:
     payload = {
-        "context": context, "sheet": sheet.slug, "template": sheet.template, "audience": audience,
-        "paper": paper, "campaign": campaign_id, "version": template_version(sheet),
+        "context": context,
+        "sheet": sheet.slug,
+        "template": sheet.template,
+        "audience": audience,
+        "paper": paper,
+        "campaign": campaign_id,
+        "version": template_version(sheet),
     }
-    return hashlib.sha256(json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()).hexdigest()
+    return hashlib.sha256(
+        json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()

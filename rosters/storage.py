@@ -64,7 +64,8 @@ def open(job: PrintJob):  # noqa: A001 - the storage API's word
         if _is_missing(error):
             logger.warning("The PDF of print job %s is gone from the store", job.pk)
             PrintJob.objects.filter(pk=job.pk, status=PrintJob.DONE, file=job.file.name).update(
-                status=PrintJob.FAILED, error=GONE_MESSAGE, file="")
+                status=PrintJob.FAILED, error=GONE_MESSAGE, file=""
+            )
         else:
             logger.exception("Could not read the PDF of print job %s", job.pk)
         raise NotFound("file") from None

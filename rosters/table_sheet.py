@@ -23,7 +23,9 @@ _PAGE_SIZE = re.compile(r"@page\s*\{\s*size:\s*(A4|letter)( landscape)?;\s*\}")
 _WIDTH = re.compile(r"width:\s*(\d{1,3}(?:\.\d{1,3})?)%")
 _SPACE = re.compile(r"[ \t\n\r\f]+")  # HTML's white space: ASCII only (a no-break space stays)
 _HTML_SPACE = " \t\n\r\f"
-_CONTROLS = re.compile(r"[\x00-\x08\x0b\x0e-\x1f\x7f]")  # never printed by WeasyPrint's parser either
+_CONTROLS = re.compile(
+    r"[\x00-\x08\x0b\x0e-\x1f\x7f]"
+)  # never printed by WeasyPrint's parser either
 _COLSPAN = re.compile(r"[1-9][0-9]?")
 _PAGE_RULE = re.compile(r"\s*@page\s*\{\s*size:[^{}]*\}\s*")
 _STYLESHEET = "print/sheet.css"
@@ -31,16 +33,51 @@ _VOID = {"meta", "link", "col"}
 # What a plain sheet may hold: element -> the elements it may hold.
 _INLINE = {"strong", "span"}
 _ALLOWED = {
-    "html": {"head", "body"}, "head": {"meta", "title", "link", "style"}, "title": set(), "style": set(),
-    "body": {"header", "footer", "main"}, "header": {"div"}, "div": _INLINE, "footer": _INLINE,
-    "strong": set(), "span": set(),
-    "main": {"h1", "h2", "p", "table"}, "h1": set(), "h2": set(), "p": set(),
-    "table": {"colgroup", "thead", "tbody"}, "colgroup": {"col"}, "thead": {"tr"}, "tbody": {"tr"},
-    "tr": {"th", "td"}, "th": set(), "td": set(),
+    "html": {"head", "body"},
+    "head": {"meta", "title", "link", "style"},
+    "title": set(),
+    "style": set(),
+    "body": {"header", "footer", "main"},
+    "header": {"div"},
+    "div": _INLINE,
+    "footer": _INLINE,
+    "strong": set(),
+    "span": set(),
+    "main": {"h1", "h2", "p", "table"},
+    "h1": set(),
+    "h2": set(),
+    "p": set(),
+    "table": {"colgroup", "thead", "tbody"},
+    "colgroup": {"col"},
+    "thead": {"tr"},
+    "tbody": {"tr"},
+    "tr": {"th", "td"},
+    "th": set(),
+    "td": set(),
 }
-_ATTRIBUTES = {"class", "colspan", "scope", "style", "lang", "charset", "name", "content", "rel", "href"}
-_CLASSES = {"body": None, "header": {"sheet-header"}, "footer": {"sheet-footer"}, "div": {"where", "what"},
-            "span": {"private"}, "p": {"lead"}, "table": {"fixed"}, "th": {"num"}, "td": {"num"}}
+_ATTRIBUTES = {
+    "class",
+    "colspan",
+    "scope",
+    "style",
+    "lang",
+    "charset",
+    "name",
+    "content",
+    "rel",
+    "href",
+}
+_CLASSES = {
+    "body": None,
+    "header": {"sheet-header"},
+    "footer": {"sheet-footer"},
+    "div": {"where", "what"},
+    "span": {"private"},
+    "p": {"lead"},
+    "table": {"fixed"},
+    "th": {"num"},
+    "td": {"num"},
+}
 
 
 class NotPlain(ValueError):
@@ -83,11 +120,15 @@ class _Reader(HTMLParser):
 
     def handle_starttag(self, tag, attrs):
         parent = self.stack[-1] if self.stack else None
-        misplaced = tag != "html" or self.ended if parent is None else tag not in _ALLOWED.get(parent, ())
+        misplaced = (
+            tag != "html" or self.ended if parent is None else tag not in _ALLOWED.get(parent, ())
+        )
         if misplaced:
             raise NotPlain(f"<{tag}> in <{parent}>")
         if tag in ("th", "td") and (tag == "th") != (self.stack[-2] == "thead"):
-            raise NotPlain(f"<{tag}> in <{self.stack[-2]}>")  # head cells are th, body cells td, as styled
+            raise NotPlain(
+                f"<{tag}> in <{self.stack[-2]}>"
+            )  # head cells are th, body cells td, as styled
         attributes = dict(attrs)
         if len(attributes) != len(attrs):
             raise NotPlain(f"an attribute twice on <{tag}>")
@@ -140,7 +181,9 @@ class _Reader(HTMLParser):
         if tag == "body" and "in-browser" in classes:
             raise NotPlain("the browser view")
         if tag == "span" and classes != {"private"} or tag == "table" and classes != {"fixed"}:
-            raise NotPlain(f"<{tag}> of another kind")  # only the side-only mark; only fixed-width tables
+            raise NotPlain(
+                f"<{tag}> of another kind"
+            )  # only the side-only mark; only fixed-width tables
         if tag == "link" and not (attributes.get("href") or "").endswith("/" + _STYLESHEET):
             raise NotPlain("another stylesheet")
         if "style" in attributes and tag != "col":
@@ -179,7 +222,9 @@ class _Reader(HTMLParser):
                 if self.page_size is None:
                     raise NotPlain("a page size the sheets do not use")
             elif text.strip() != _sheet_css():
-                raise NotPlain("a stylesheet of its own")  # the benchmark inlines sheet.css; nothing else
+                raise NotPlain(
+                    "a stylesheet of its own"
+                )  # the benchmark inlines sheet.css; nothing else
         elif tag in ("th", "td"):
             self.cell["text"] = _collapse("".join(self.text))
             self.text = None
@@ -222,14 +267,22 @@ class _Reader(HTMLParser):
         for block in self.blocks:
             if block["kind"] == "table":
                 self._check_table(block)
-        return {"title": self.title, "paper": paper, "landscape": landscape, "header": self.header,
-                "footer": self.footer, "blocks": self.blocks}
+        return {
+            "title": self.title,
+            "paper": paper,
+            "landscape": landscape,
+            "header": self.header,
+            "footer": self.footer,
+            "blocks": self.blocks,
+        }
 
     @staticmethod
     def _check_table(table):
         columns = len(table["head"])
         if not columns or len(table["widths"]) != columns:
-            raise NotPlain("table columns")  # every column's width given, as the generic tables give them
+            raise NotPlain(
+                "table columns"
+            )  # every column's width given, as the generic tables give them
         for row in table["rows"]:
             if sum(1 if isinstance(cell, str) else cell["span"] for cell in row) != columns:
                 raise NotPlain("a row of another width")

@@ -16,7 +16,9 @@ from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
 from . import health, services
 
 
-@shared_task(bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True, **TASK_RETRY)
+@shared_task(
+    bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True, **TASK_RETRY
+)
 def render_sheet(self, job_id: str, rendered: str = "") -> str:
     kept: dict = {}
     try:

@@ -31,21 +31,37 @@ TEMPLATE = Path(__file__).resolve().parent / "typst" / "table_sheet.typ"
 PROJECT = TEMPLATE.parents[2]
 TIMEOUT_SECONDS = 120
 MEMORY_BYTES = 4 << 30  # the child's own limits: it ends even if its parent was killed first
-COMMAND = (sys.executable, "-m", "rosters.typst_render")  # the child: the sheet's JSON in, the PDF out
+COMMAND = (
+    sys.executable,
+    "-m",
+    "rosters.typst_render",
+)  # the child: the sheet's JSON in, the PDF out
 
 
 def write_pdf(sheet: dict) -> bytes | None:
     """The sheet's PDF, or None when Typst could not make it here (the caller uses WeasyPrint)."""
     try:
-        out = subprocess.run(COMMAND, input=json.dumps(sheet).encode(), capture_output=True,
-                             timeout=TIMEOUT_SECONDS, cwd=PROJECT, env=_child_environment(), check=False)
+        out = subprocess.run(
+            COMMAND,
+            input=json.dumps(sheet).encode(),
+            capture_output=True,
+            timeout=TIMEOUT_SECONDS,
+            cwd=PROJECT,
+            env=_child_environment(),
+            check=False,
+        )
     except (OSError, subprocess.SubprocessError) as error:
-        logger.warning("Typst could not print a table sheet (%s); WeasyPrint prints it", type(error).__name__)
+        logger.warning(
+            "Typst could not print a table sheet (%s); WeasyPrint prints it", type(error).__name__
+        )
         return None
     if out.returncode != 0 or not out.stdout.startswith(b"%PDF-"):
         last = (out.stderr.decode(errors="replace").strip().splitlines() or [""])[-1]
-        logger.warning("Typst could not print a table sheet (exit %s: %.500s); WeasyPrint prints it",
-                       out.returncode, last)
+        logger.warning(
+            "Typst could not print a table sheet (exit %s: %.500s); WeasyPrint prints it",
+            out.returncode,
+            last,
+        )
         return None
     return out.stdout
 
@@ -53,7 +69,11 @@ def write_pdf(sheet: dict) -> bytes | None:
 def _child_environment() -> dict:
     """What the child needs of the environment: where programs are and the locale; none of the
     worker's settings or secrets."""
-    return {name: os.environ[name] for name in ("PATH", "LANG", "LC_ALL", "TMPDIR") if name in os.environ}
+    return {
+        name: os.environ[name]
+        for name in ("PATH", "LANG", "LC_ALL", "TMPDIR")
+        if name in os.environ
+    }
 
 
 def version() -> str:
@@ -80,9 +100,13 @@ def compile_pdf(sheet_json: str) -> bytes:
     import typst
 
     sheet = json.loads(sheet_json)
-    mark_long_words(sheet, word_widths.Widths(typst.Fonts(include_embedded_fonts=False).fonts(), strict=True))
+    mark_long_words(
+        sheet, word_widths.Widths(typst.Fonts(include_embedded_fonts=False).fonts(), strict=True)
+    )
     compiler = typst.Compiler(str(TEMPLATE), root=str(TEMPLATE.parent))
-    pdf, warnings = compiler.compile_with_warnings(sys_inputs={"sheet": json.dumps(sheet)}, pdf_tags=False)
+    pdf, warnings = compiler.compile_with_warnings(
+        sys_inputs={"sheet": json.dumps(sheet)}, pdf_tags=False
+    )
     if warnings:
         raise TypstWarned("; ".join(str(warning) for warning in warnings)[:500])
     return pdf
@@ -101,9 +125,11 @@ def mark_long_words(sheet: dict, widths: word_widths.Widths) -> None:
             for i, cell in enumerate(row):
                 span = 1 if isinstance(cell, str) else cell["span"]
                 text = cell if isinstance(cell, str) else cell["text"]
-                room = content * sum(shares[at:at + span]) / 100 - word_widths.CELL_PADDING_PT
+                room = content * sum(shares[at : at + span]) / 100 - word_widths.CELL_PADDING_PT
                 if widths.widest_word(text, bold) * 1.05 > room:
-                    row[i] = {"text": text, "num": False, "span": 1} if isinstance(cell, str) else cell
+                    row[i] = (
+                        {"text": text, "num": False, "span": 1} if isinstance(cell, str) else cell
+                    )
                     row[i]["fit"] = True
                 at += span
 

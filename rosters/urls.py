@@ -6,7 +6,11 @@ from . import views
 
 urlpatterns = [
     path("campaigns/<int:campaign_id>/sheets/request/", views.sheet_request, name="sheet-request"),
-    path("campaigns/<int:campaign_id>/sheets/<slug:sheet>/print/", views.print_view, name="sheet-print"),
+    path(
+        "campaigns/<int:campaign_id>/sheets/<slug:sheet>/print/",
+        views.print_view,
+        name="sheet-print",
+    ),
     path("sheets/jobs/<str:job_id>/", views.job_status, name="sheet-job"),
     path("sheets/jobs/<str:job_id>/retry/", views.job_retry, name="sheet-job-retry"),
     path("sheets/jobs/<str:job_id>/file/", views.job_file, name="sheet-job-file"),

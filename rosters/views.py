@@ -19,8 +19,12 @@ from . import long_words, pdf, services
 
 
 def _job_fragment(request, job, status=200, error=None):
-    return render(request, "rosters/_job.html", {"job": job, "stale": services.is_stale(job), "error": error},
-                  status=status)
+    return render(
+        request,
+        "rosters/_job.html",
+        {"job": job, "stale": services.is_stale(job), "error": error},
+        status=status,
+    )
 
 
 @page
@@ -28,14 +32,26 @@ def _job_fragment(request, job, status=200, error=None):
 def sheet_request(request, campaign_id: int):
     campaign, viewer = selectors.campaign_for(request.user, campaign_id)
     try:
-        job, _ = services.request_sheet(request.user, campaign, request.POST.get("sheet", ""),
-                                        request.POST.get("paper", "A4"), request.POST.get("side") or None)
+        job, _ = services.request_sheet(
+            request.user,
+            campaign,
+            request.POST.get("sheet", ""),
+            request.POST.get("paper", "A4"),
+            request.POST.get("side") or None,
+        )
     except (DomainError, TooMany) as error:
         status = 429 if isinstance(error, TooMany) else 400
         if is_htmx(request):
-            response = render(request, "rosters/_request_error.html", {"error": error}, status=status)
+            response = render(
+                request, "rosters/_request_error.html", {"error": error}, status=status
+            )
         else:
-            response = render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=status)
+            response = render(
+                request,
+                "rosters/job_page.html",
+                {"campaign": campaign, "error": error},
+                status=status,
+            )
         if isinstance(error, TooMany):
             response["Retry-After"] = str(error.retry_after)
         return response
@@ -50,8 +66,11 @@ def job_status(request, job_id):
     job = services.job_for(request.user, job_id)
     if is_htmx(request):
         return _job_fragment(request, job)
-    return render(request, "rosters/job_page.html", {"campaign": job.campaign, "job": job,
-                                                     "stale": services.is_stale(job)})
+    return render(
+        request,
+        "rosters/job_page.html",
+        {"campaign": job.campaign, "job": job, "stale": services.is_stale(job)},
+    )
 
 
 @page
@@ -63,8 +82,12 @@ def job_retry(request, job_id):
         job = services.job_for(request.user, job_id)
         if is_htmx(request):
             return _job_fragment(request, job, status=400, error=error)
-        return render(request, "rosters/job_page.html", {"campaign": job.campaign, "job": job, "error": error},
-                      status=400)
+        return render(
+            request,
+            "rosters/job_page.html",
+            {"campaign": job.campaign, "job": job, "error": error},
+            status=400,
+        )
     if is_htmx(request):
         return _job_fragment(request, job)
     return redirect("sheet-job", job_id=job.pk)
@@ -76,10 +99,15 @@ def job_file(request, job_id):
     try:
         handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
     except services.Reprinting as again:
-        messages.info(request, "The printed file was no longer kept (sheets are printed again rather than "
-                               "backed up): it is being printed again; download it once it is ready.")
+        messages.info(
+            request,
+            "The printed file was no longer kept (sheets are printed again rather than "
+            "backed up): it is being printed again; download it once it is ready.",
+        )
         return redirect("sheet-job", job_id=again.job.pk)
-    response = FileResponse(handle, as_attachment=True, filename=filename, content_type="application/pdf")
+    response = FileResponse(
+        handle, as_attachment=True, filename=filename, content_type="application/pdf"
+    )
     response["Cache-Control"] = "private, no-store"
     return response
 
@@ -90,13 +118,18 @@ def print_view(request, campaign_id: int, sheet: str):
     """The sheet as an HTML page, for the browser's own print."""
     campaign, viewer = selectors.campaign_for(request.user, campaign_id)
     try:
-        template, context = services.print_context(request.user, campaign, sheet, request.GET.get("paper", "A4"),
-                                                   request.GET.get("side") or None)
+        template, context = services.print_context(
+            request.user,
+            campaign,
+            sheet,
+            request.GET.get("paper", "A4"),
+            request.GET.get("side") or None,
+        )
     except DomainError as error:
-        return render(request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400)
+        return render(
+            request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=400
+        )
     html = long_words.mark(pdf.sheet_html(template, context, for_browser=True))
     response = HttpResponse(html)
     response["Cache-Control"] = "private, no-store"
     return response
-
-

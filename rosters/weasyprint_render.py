@@ -91,7 +91,9 @@ def _in_parallel(parts: list[str]) -> list[bytes]:
     for part in parts[1:]:
         read, write = os.pipe()
         pid = os.fork()
-        if pid == 0:  # the child: render, hand the bytes over, leave at once (no cleanup of the parent's)
+        if (
+            pid == 0
+        ):  # the child: render, hand the bytes over, leave at once (no cleanup of the parent's)
             code = 0
             try:
                 os.close(read)

@@ -17,7 +17,12 @@ from functools import lru_cache
 
 FONT_PT = 9.5
 # The width tables may take (the page less its 14 mm side margins), in points, by paper.
-CONTENT_PT = {("a4", False): 515.9, ("a4", True): 762.5, ("us-letter", False): 532.6, ("us-letter", True): 712.6}
+CONTENT_PT = {
+    ("a4", False): 515.9,
+    ("a4", True): 762.5,
+    ("us-letter", False): 532.6,
+    ("us-letter", True): 712.6,
+}
 CELL_PADDING_PT = 8.5  # 1.5 mm on either side
 CELL_EXTRA_PT = CELL_PADDING_PT + 1.0  # and the collapsed borders, with a little room for kerning
 LONGEST_TEXT = 40  # characters of a cell that count for its column's share of the room left
@@ -41,13 +46,18 @@ class Widths:
         self.strict = strict
         self.advances: dict[bool, dict[int, float]] = {}
         for info in fonts:
-            if info.family == "DejaVu Sans" and info.style == "normal" and info.stretch == 1.0 \
-                    and info.weight in (400, 700):
+            if (
+                info.family == "DejaVu Sans"
+                and info.style == "normal"
+                and info.stretch == 1.0
+                and info.weight in (400, 700)
+            ):
                 font = TTFont(info.path, fontNumber=info.index, lazy=True)
                 scale = FONT_PT / font["head"].unitsPerEm
                 metrics = font["hmtx"].metrics
-                self.advances[info.weight == 700] = {code: metrics[name][0] * scale
-                                                     for code, name in font.getBestCmap().items()}
+                self.advances[info.weight == 700] = {
+                    code: metrics[name][0] * scale for code, name in font.getBestCmap().items()
+                }
 
     def word(self, word: str, bold: bool = False, size: float = FONT_PT) -> float:
         advances = self.advances.get(bold)
@@ -86,8 +96,13 @@ def breakable_width(columns: list[float], room: float) -> float:
     return low
 
 
-def column_widths(columns: list[str], rows: list[list], paper: str = "A4", landscape: bool = False,
-                  widths: Widths | None = None) -> list[float]:
+def column_widths(
+    columns: list[str],
+    rows: list[list],
+    paper: str = "A4",
+    landscape: bool = False,
+    widths: Widths | None = None,
+) -> list[float]:
     """Each column's share (%) of a fixed-width table: first the room its widest word needs (the
     heading's in bold), then the room left by how much text it holds. A word that cannot fit even
     then (the needs exceed the page) is the only one that breaks."""

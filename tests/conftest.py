@@ -39,10 +39,14 @@ def _own_redis_database_per_test_process(settings):
         raise pytest.UsageError(
             f"REDIS_URL names Redis database {base}; test process {process} would use database {database}, "
             f"but this Redis has only {available} (0-{available - 1}). Name a lower database in REDIS_URL "
-            f"(at most {available - 1 - int(process[2:])}), or run fewer test processes (PYTEST_ARGS=\"-n 0\").")
+            f"(at most {available - 1 - int(process[2:])}), or run fewer test processes (PYTEST_ARGS=\"-n 0\")."
+        )
     url = urlunsplit(parts._replace(path=f"/{database}"))
     settings.REDIS_URL = url
-    settings.CACHES = {**settings.CACHES, "default": {**settings.CACHES["default"], "LOCATION": url}}
+    settings.CACHES = {
+        **settings.CACHES,
+        "default": {**settings.CACHES["default"], "LOCATION": url},
+    }
     settings.CELERY_BROKER_URL = settings.CELERY_RESULT_BACKEND = url
     from muster.celery import app
 
@@ -74,8 +78,13 @@ def people(club):
     from tests.factories import MembershipFactory, UserFactory
 
     named = {}
-    for name, role in [("olga", "organizer"), ("alice", "player"), ("bob", "player"), ("rita", "player"),
-                       ("carol", "player")]:
+    for name, role in [
+        ("olga", "organizer"),
+        ("alice", "player"),
+        ("bob", "player"),
+        ("rita", "player"),
+        ("carol", "player"),
+    ]:
         user = UserFactory(username=name)
         MembershipFactory(club=club, user=user, role=role)
         named[name] = user
@@ -91,7 +100,9 @@ def skirmish(club, people):
     from campaigns.services.journal import submit
 
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Test war")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Test war"
+    )
     svc.assign_player(campaign, olga, side="red", username="olga")
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
@@ -140,8 +151,18 @@ class ViewCache:
             client.force_login(self.people[name])
             for campaign in campaigns:
                 page, api = f"/campaigns/{campaign.pk}/", f"/api/v1/campaigns/{campaign.pk}/"
-                for url in ("/", f"/clubs/{campaign.club.slug}/", page, page + "history/", api, api + "state/",
-                            api + "actions/", api + "events/", api + "roster/", api + "odds/"):
+                for url in (
+                    "/",
+                    f"/clubs/{campaign.club.slug}/",
+                    page,
+                    page + "history/",
+                    api,
+                    api + "state/",
+                    api + "actions/",
+                    api + "events/",
+                    api + "roster/",
+                    api + "odds/",
+                ):
                     client.get(url)
 
 
@@ -164,7 +185,6 @@ def _tasks_inline_by_default():
     eager, app.conf.task_always_eager = app.conf.task_always_eager, True
     yield
     app.conf.task_always_eager = eager
-
 
 
 @pytest.fixture

@@ -14,7 +14,9 @@ class PageForm:
     action: str
     method: str = "post"
     inputs: list[dict] = field(default_factory=list)  # {"name", "type", "value", "checked"}
-    selects: dict = field(default_factory=dict)  # name -> {"options": [(value, text, selected)], "multiple"}
+    selects: dict = field(
+        default_factory=dict
+    )  # name -> {"options": [(value, text, selected)], "multiple"}
     text: str = ""  # the words inside the form
 
     def value(self, name: str):
@@ -26,7 +28,11 @@ class PageForm:
     def choices(self, name: str) -> list[str]:
         if name in self.selects:
             return [value for value, _, _ in self.selects[name]["options"]]
-        return [i["value"] for i in self.inputs if i["name"] == name and i["type"] in ("radio", "checkbox")]
+        return [
+            i["value"]
+            for i in self.inputs
+            if i["name"] == name and i["type"] in ("radio", "checkbox")
+        ]
 
     def option_text(self, name: str, value: str) -> str:
         for option, text, _ in self.selects.get(name, {}).get("options", []):
@@ -73,14 +79,21 @@ class _Reader(HTMLParser):
     def handle_starttag(self, tag, attrs):
         a = dict(attrs)
         if tag == "form":
-            self._form = PageForm(action=a.get("action") or "", method=(a.get("method") or "get").lower())
+            self._form = PageForm(
+                action=a.get("action") or "", method=(a.get("method") or "get").lower()
+            )
             self.forms.append(self._form)
         if self._form is None:
             return
         if tag == "input" and a.get("name"):
-            self._form.inputs.append({"name": a["name"], "type": (a.get("type") or "text").lower(),
-                                      "value": a.get("value", "on" if a.get("type") in ("checkbox", "radio") else ""),
-                                      "checked": "checked" in a})
+            self._form.inputs.append(
+                {
+                    "name": a["name"],
+                    "type": (a.get("type") or "text").lower(),
+                    "value": a.get("value", "on" if a.get("type") in ("checkbox", "radio") else ""),
+                    "checked": "checked" in a,
+                }
+            )
         elif tag == "select" and a.get("name"):
             self._select = a["name"]
             self._form.selects[self._select] = {"options": [], "multiple": "multiple" in a}
@@ -98,7 +111,9 @@ class _Reader(HTMLParser):
         elif tag == "option" and self._option is not None and self._select is not None:
             value, text, selected = self._option
             text = " ".join(text.split())
-            self._form.selects[self._select]["options"].append((text if value is None else value, text, selected))
+            self._form.selects[self._select]["options"].append(
+                (text if value is None else value, text, selected)
+            )
             self._option = None
         elif tag == "textarea":
             self._textarea = None

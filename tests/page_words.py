@@ -23,8 +23,26 @@ class _Text(HTMLParser):
     def handle_starttag(self, tag, attrs):
         if tag in _SKIP:
             self._skip += 1
-        elif tag in ("br", "p", "li", "tr", "td", "th", "option", "label", "h1", "h2", "h3", "dt", "dd", "div",
-                     "summary", "legend", "button", "a"):
+        elif tag in (
+            "br",
+            "p",
+            "li",
+            "tr",
+            "td",
+            "th",
+            "option",
+            "label",
+            "h1",
+            "h2",
+            "h3",
+            "dt",
+            "dd",
+            "div",
+            "summary",
+            "legend",
+            "button",
+            "a",
+        ):
             self.parts.append("\n")
 
     def handle_endtag(self, tag):
@@ -39,7 +57,9 @@ class _Text(HTMLParser):
 def visible_text(html: str) -> str:
     reader = _Text()
     reader.feed(html)
-    return "\n".join(" ".join(line.split()) for line in "".join(reader.parts).splitlines() if line.strip())
+    return "\n".join(
+        " ".join(line.split()) for line in "".join(reader.parts).splitlines() if line.strip()
+    )
 
 
 _ID = re.compile(r"(?<![\w/.-])[upf]\d{1,4}(?![\w/.-])")
@@ -54,11 +74,14 @@ def raw_words(text: str, allow: tuple[str, ...] = ()) -> list[str]:
     found += [f"an id: {m.group(0)!r} in {_around(text, m)}" for m in _ID.finditer(text)]
     found += [f"snake_case: {m.group(0)!r} in {_around(text, m)}" for m in _SNAKE.finditer(text)]
     found += [f"a raw option: {m.group(0)!r} in {_around(text, m)}" for m in _SLUG.finditer(text)]
-    found += [f"a word twice: {m.group(0)!r} in {_around(text, m)}" for m in _TWICE.finditer(text)
-              if m.group(1).lower() not in ("that", "had")]
+    found += [
+        f"a word twice: {m.group(0)!r} in {_around(text, m)}"
+        for m in _TWICE.finditer(text)
+        if m.group(1).lower() not in ("that", "had")
+    ]
     found += [f"'Done: Done' in {_around(text, m)}" for m in re.finditer(r"Done: Done", text)]
     return [f for f in found if not any(a in f for a in allow)]
 
 
 def _around(text: str, match) -> str:
-    return repr(text[max(0, match.start() - 40): match.end() + 40])
+    return repr(text[max(0, match.start() - 40) : match.end() + 40])

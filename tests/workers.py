@@ -31,7 +31,9 @@ def need(available: bool, reason: str) -> None:
     if available:
         return
     if settings.MUSTER_REQUIRE_SERVICES:
-        pytest.fail(f"{reason} (MUSTER_REQUIRE_SERVICES=1: services are required here)", pytrace=False)
+        pytest.fail(
+            f"{reason} (MUSTER_REQUIRE_SERVICES=1: services are required here)", pytrace=False
+        )
     pytest.skip(reason)
 
 
@@ -47,8 +49,10 @@ def redis_available() -> bool:
 
 
 def need_worker_services() -> None:
-    need(connection.vendor == "postgresql",
-         "needs PostgreSQL (set DATABASE_URL=postgres://...): a worker process cannot share SQLite's test database")
+    need(
+        connection.vendor == "postgresql",
+        "needs PostgreSQL (set DATABASE_URL=postgres://...): a worker process cannot share SQLite's test database",
+    )
     need(bool(settings.REDIS_URL), "needs Redis (set REDIS_URL=redis://...)")
     need(redis_available(), f"Redis at {settings.REDIS_URL} does not answer")
 
@@ -88,13 +92,39 @@ class CeleryWorker:
         self.process: subprocess.Popen | None = None
 
     def start(self, timeout: float = 60) -> "CeleryWorker":
-        command = [sys.executable, "-m", "celery", "-A", "tests.worker_app", "worker", "-Q", f"{self.queue},{self.odds_queue}",
-                   "-n", f"{self.queue}@%h", "--pool", "prefork", "--concurrency", "1", "--loglevel", "INFO",
-                   "--without-gossip", "--without-mingle", "--without-heartbeat"]
+        command = [
+            sys.executable,
+            "-m",
+            "celery",
+            "-A",
+            "tests.worker_app",
+            "worker",
+            "-Q",
+            f"{self.queue},{self.odds_queue}",
+            "-n",
+            f"{self.queue}@%h",
+            "--pool",
+            "prefork",
+            "--concurrency",
+            "1",
+            "--loglevel",
+            "INFO",
+            "--without-gossip",
+            "--without-mingle",
+            "--without-heartbeat",
+        ]
         self._log = open(self.log_path, "wb")
-        self.process = subprocess.Popen(command, cwd=BASE_DIR, env=self.env, stdout=self._log,
-                                        stderr=subprocess.STDOUT, start_new_session=True)
-        self.health = self.call("rosters.tasks.worker_health", timeout=timeout)  # ready when it answers
+        self.process = subprocess.Popen(
+            command,
+            cwd=BASE_DIR,
+            env=self.env,
+            stdout=self._log,
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
+        self.health = self.call(
+            "rosters.tasks.worker_health", timeout=timeout
+        )  # ready when it answers
         return self
 
     def call(self, name: str, *args, timeout: float = 30):

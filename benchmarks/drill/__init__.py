@@ -30,12 +30,22 @@ class Drill(GameSystem):
         Field("losses", "int", min=0, max=50, required=False, default=0),
     )
     event_kinds = (
-        EventKind("drill.enlist", "Enlist units", (
-            Field("count", "int", min=1, max=1000),
-            Field("hidden", "int", min=0, max=1000, required=False, default=0),
-        ), audience="side"),
+        EventKind(
+            "drill.enlist",
+            "Enlist units",
+            (
+                Field("count", "int", min=1, max=1000),
+                Field("hidden", "int", min=0, max=1000, required=False, default=0),
+            ),
+            audience="side",
+        ),
         # A side's step of the write benchmark: one unit trains (its experience goes up).
-        EventKind("drill.train", "Train a unit", (Field("unit", "int", min=0, max=100000),), audience="side"),
+        EventKind(
+            "drill.train",
+            "Train a unit",
+            (Field("unit", "int", min=0, max=100000),),
+            audience="side",
+        ),
     )
     roster_kinds = (RosterKind("unit", "Unit", ("experience",)),)
     # A side's roster, drawn by the print pipeline's generic table sheet.
@@ -65,7 +75,14 @@ class Drill(GameSystem):
         units = state["game"]["sides"][record.side]["units"]
         start = len(units)
         for n in range(start, start + data["count"]):
-            units.append({"n": n, "hidden": n - start < data["hidden"], "status": "ready", "experience": n % 5})
+            units.append(
+                {
+                    "n": n,
+                    "hidden": n - start < data["hidden"],
+                    "status": "ready",
+                    "experience": n % 5,
+                }
+            )
 
     def on_result(self, state, index, result, ctx):
         public = state["game"]["public"]
@@ -94,11 +111,17 @@ class Drill(GameSystem):
         entries = []
         for side, private in state["game"]["sides"].items():
             for unit in private["units"]:
-                entries.append({
-                    "key": f"{side}-{unit['n']}", "side": side, "audience": "side" if unit["hidden"] else "public",
-                    "kind": "unit", "name": f"{side.title()} unit {unit['n'] + 1}", "status": unit["status"],
-                    "data": {"experience": unit["experience"]},
-                })
+                entries.append(
+                    {
+                        "key": f"{side}-{unit['n']}",
+                        "side": side,
+                        "audience": "side" if unit["hidden"] else "public",
+                        "kind": "unit",
+                        "name": f"{side.title()} unit {unit['n'] + 1}",
+                        "status": unit["status"],
+                        "data": {"experience": unit["experience"]},
+                    }
+                )
         return entries
 
     def sheet_context(self, sheet, view):
@@ -106,16 +129,32 @@ class Drill(GameSystem):
             return {}
         tables = []
         for side, private in view["game"]["sides"].items():
-            rows = [[u["n"] + 1, f"{side.title()} unit {u['n'] + 1}", u["status"], u["experience"],
-                     "hidden" if u["hidden"] else "known"] for u in private["units"]]
-            tables.append({"title": f"{view['sides'][side]['name']} units", "rows": rows,
-                           "columns": ["#", "Unit", "Status", "Experience", "Known to the other side"]})
+            rows = [
+                [
+                    u["n"] + 1,
+                    f"{side.title()} unit {u['n'] + 1}",
+                    u["status"],
+                    u["experience"],
+                    "hidden" if u["hidden"] else "known",
+                ]
+                for u in private["units"]
+            ]
+            tables.append(
+                {
+                    "title": f"{view['sides'][side]['name']} units",
+                    "rows": rows,
+                    "columns": ["#", "Unit", "Status", "Experience", "Known to the other side"],
+                }
+            )
         return {"tables": tables}
 
     def standings(self, state):
         if state["game"] is None:
             return []
-        return [{"side": s, "label": "Wins", "value": n} for s, n in state["game"]["public"]["wins"].items()]
+        return [
+            {"side": s, "label": "Wins", "value": n}
+            for s, n in state["game"]["public"]["wins"].items()
+        ]
 
 
 SYSTEM = Drill()

@@ -20,9 +20,16 @@ from .journal import submit
 from .state import current_state, store_snapshot
 
 DICE_MODE = Field(
-    "dice_mode", "choice", label="Dice", choices=("server", "entered"), required=False, default="server",
-    labels=(("server", "Muster rolls them (secure random, every roll recorded)"),
-            ("entered", "Players roll at the table and type in the faces")),
+    "dice_mode",
+    "choice",
+    label="Dice",
+    choices=("server", "entered"),
+    required=False,
+    default="server",
+    labels=(
+        ("server", "Muster rolls them (secure random, every roll recorded)"),
+        ("entered", "Players roll at the table and type in the faces"),
+    ),
 )
 
 
@@ -30,7 +37,9 @@ def option_fields(system) -> tuple:
     return (DICE_MODE, *system.option_fields)
 
 
-def create_campaign(*, club: Club, user, system: str, variant: str, name: str, options: dict | None = None) -> Campaign:
+def create_campaign(
+    *, club: Club, user, system: str, variant: str, name: str, options: dict | None = None
+) -> Campaign:
     if not visibility.is_organizer(user, club):
         raise Forbidden("Only a club organizer can start a campaign.")
     if system not in all_systems():
@@ -44,15 +53,31 @@ def create_campaign(*, club: Club, user, system: str, variant: str, name: str, o
     cleaned = clean_fields(option_fields(game), options or {}, prefix="options.")
     data = {"system": system, "variant": variant, "name": name, "options": cleaned}
     record = Record(
-        seq=1, kind="campaign.created", data=data, actor=user.username, at=timezone.now().isoformat(),
+        seq=1,
+        kind="campaign.created",
+        data=data,
+        actor=user.username,
+        at=timezone.now().isoformat(),
         uid=str(uuid.uuid4()),
     )
     state = engine.apply_record(None, record, DicePool(), DiceProvider())
     with transaction.atomic():
-        campaign = Campaign.objects.create(club=club, system=system, variant=variant, name=name, created_by=user,
-                                           journal_versions=versions.current(game), muster_release=versions.release())
+        campaign = Campaign.objects.create(
+            club=club,
+            system=system,
+            variant=variant,
+            name=name,
+            created_by=user,
+            journal_versions=versions.current(game),
+            muster_release=versions.release(),
+        )
         Event.objects.create(
-            campaign=campaign, seq=1, uid=record.uid, kind=record.kind, data=data, actor=user,
+            campaign=campaign,
+            seq=1,
+            uid=record.uid,
+            kind=record.kind,
+            data=data,
+            actor=user,
             created_at=campaign.created_at,
         )
         store_snapshot(campaign, state)
@@ -87,8 +112,16 @@ def _seat(campaign, user, kind: str, data: dict):
     event is then the proposal (campaigns.core_events.seat_problem)."""
     state = current_state(campaign)
     needs_agreement = seat_problem(state, kind, data, agreed=False, actor=user.username) is not None
-    if needs_agreement and seat_problem(state, kind, data, agreed=True, actor=user.username) is None:
-        return submit(campaign, user, "proposal.made", {"action": "seat", "data": {"kind": kind, "data": data}})
+    if (
+        needs_agreement
+        and seat_problem(state, kind, data, agreed=True, actor=user.username) is None
+    ):
+        return submit(
+            campaign,
+            user,
+            "proposal.made",
+            {"action": "seat", "data": {"kind": kind, "data": data}},
+        )
     return submit(campaign, user, kind, data)
 
 
@@ -104,7 +137,9 @@ def proposal_words(submission) -> str:
     proposal = state.get("proposals", {}).get(str(submission.events[0].seq), {})
     if proposal.get("status") == "applied":
         return "Done: everyone it needed had agreed."
-    names = [state["sides"][s]["name"] for s in proposal.get("needs", []) if s in state.get("sides", {})]
+    names = [
+        state["sides"][s]["name"] for s in proposal.get("needs", []) if s in state.get("sides", {})
+    ]
     if not names:
         return "Proposed: it applies once the referee agrees."
     agree = "agrees" if len(names) == 1 else "agree"

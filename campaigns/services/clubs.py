@@ -50,10 +50,21 @@ def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") 
     if role not in dict(Membership.ROLES):
         raise DomainError("role", "Choose organizer or player.")
     with transaction.atomic():
-        get_user_model().objects.select_for_update().filter(pk=user.pk).first()  # one count at a time
+        get_user_model().objects.select_for_update().filter(
+            pk=user.pk
+        ).first()  # one count at a time
         _within_hourly_limit(user)
-        invitation = Invitation.objects.create(club=club, role=role, email=email or "", created_by=user)
-        _log(club, user, "invitation.created", invitation=invitation.pk, role=role, email=invitation.email)
+        invitation = Invitation.objects.create(
+            club=club, role=role, email=email or "", created_by=user
+        )
+        _log(
+            club,
+            user,
+            "invitation.created",
+            invitation=invitation.pk,
+            role=role,
+            email=invitation.email,
+        )
         if invitation.email:
             transaction.on_commit(lambda: invitation_mail.enqueue(invitation.pk))
     return invitation
@@ -63,15 +74,21 @@ def _within_hourly_limit(user) -> None:
     """settings.INVITATIONS_PER_HOUR per organizer, in every club together (docs/architecture.md)."""
     limit = settings.INVITATIONS_PER_HOUR
     since = timezone.now() - timedelta(hours=1)
-    recent = list(Invitation.objects.filter(created_by=user, created_at__gt=since)
-                  .order_by("-created_at").values_list("created_at", flat=True)[:limit])
+    recent = list(
+        Invitation.objects.filter(created_by=user, created_at__gt=since)
+        .order_by("-created_at")
+        .values_list("created_at", flat=True)[:limit]
+    )
     if len(recent) < limit:
         return
     free_at = recent[-1] + timedelta(hours=1)  # when the oldest of the hour's invitations leaves it
     minutes = max(1, math.ceil((free_at - timezone.now()).total_seconds() / 60))
-    raise TooMany(f"An organizer may create at most {limit} invitations an hour, and you have created {limit} "
-                  f"in the last hour. You can invite again in {minutes} minute{'s' if minutes != 1 else ''}; "
-                  "the links already created still work.", retry_after=minutes * 60)
+    raise TooMany(
+        f"An organizer may create at most {limit} invitations an hour, and you have created {limit} "
+        f"in the last hour. You can invite again in {minutes} minute{'s' if minutes != 1 else ''}; "
+        "the links already created still work.",
+        retry_after=minutes * 60,
+    )
 
 
 def revoke_invitation(*, invitation: Invitation, user) -> None:
@@ -101,8 +118,14 @@ def accept_invitation(*, code: str, user) -> Membership:
             return membership
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
-        _log(invitation.club, user, "invitation.accepted", invitation=invitation.pk, role=membership.role,
-             joined=True)
+        _log(
+            invitation.club,
+            user,
+            "invitation.accepted",
+            invitation=invitation.pk,
+            role=membership.role,
+            joined=True,
+        )
     return membership
 
 
@@ -127,7 +150,9 @@ def set_role(*, club: Club, user, member_username: str, role: str) -> Membership
         raise DomainError("username", f"{member_username} is not a member.")
     if role == Membership.PLAYER and membership.role == Membership.ORGANIZER:
         if club.memberships.filter(role=Membership.ORGANIZER).count() == 1:
-            raise DomainError("role", "A club needs at least one organizer: hand the role to someone first.")
+            raise DomainError(
+                "role", "A club needs at least one organizer: hand the role to someone first."
+            )
     if membership.role != role:
         with transaction.atomic():
             _log(club, user, "member.role", username=member_username, old=membership.role, new=role)
@@ -139,11 +164,19 @@ def set_role(*, club: Club, user, member_username: str, role: str) -> Membership
 def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
     """Make another member organizer and step down to player."""
     with transaction.atomic():
-        membership = set_role(club=club, user=user, member_username=to_username, role=Membership.ORGANIZER)
+        membership = set_role(
+            club=club, user=user, member_username=to_username, role=Membership.ORGANIZER
+        )
         if to_username != user.username:
             club.memberships.filter(user=user).update(role=Membership.PLAYER)
-            _log(club, user, "member.role", username=user.username, old=Membership.ORGANIZER,
-                 new=Membership.PLAYER)
+            _log(
+                club,
+                user,
+                "member.role",
+                username=user.username,
+                old=Membership.ORGANIZER,
+                new=Membership.PLAYER,
+            )
     return membership
 
 
@@ -154,7 +187,9 @@ def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
 def operator_create_club(*, slug: str, name: str, organizer) -> Club:
     slug = (slug or "").strip()
     if not slug or slug != slugify(slug) or len(slug) > 60:
-        raise DomainError("club", "A club's slug is lowercase letters, digits and hyphens (at most 60).")
+        raise DomainError(
+            "club", "A club's slug is lowercase letters, digits and hyphens (at most 60)."
+        )
     name = clean_name(name, "campaign.club.name")
     if Club.objects.filter(slug=slug).exists():
         raise DomainError("club", f"A club {slug!r} already exists.")
@@ -175,8 +210,15 @@ def operator_make_organizer(*, club: Club, user) -> bool:
         _log(club, None, "member.organizer", by="operator", username=user.username)
     else:
         Membership.objects.filter(pk=membership.pk).update(role=Membership.ORGANIZER)
-        _log(club, None, "member.role", by="operator", username=user.username, old=membership.role,
-             new=Membership.ORGANIZER)
+        _log(
+            club,
+            None,
+            "member.role",
+            by="operator",
+            username=user.username,
+            old=membership.role,
+            new=Membership.ORGANIZER,
+        )
     return True
 
 
@@ -184,10 +226,26 @@ def operator_add_member(*, club: Club, user, new_person: bool, journal_name: str
     """Make someone a player of the club because a replayed journal names them (the operator
     mapped them with --map, or let replay create them)."""
     membership = Membership.objects.create(club=club, user=user, role=Membership.PLAYER)
-    _log(club, None, "member.added", by="operator", username=user.username, role=membership.role,
-         new_person=new_person, journal_name=journal_name)
+    _log(
+        club,
+        None,
+        "member.added",
+        by="operator",
+        username=user.username,
+        role=membership.role,
+        new_person=new_person,
+        journal_name=journal_name,
+    )
     return membership
 
 
 def log_campaign_replayed(*, club: Club, campaign, events: int) -> None:
-    _log(club, None, "campaign.replayed", by="operator", campaign=campaign.pk, name=campaign.name, events=events)
+    _log(
+        club,
+        None,
+        "campaign.replayed",
+        by="operator",
+        campaign=campaign.pk,
+        name=campaign.name,
+        events=events,
+    )

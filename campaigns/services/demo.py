@@ -49,8 +49,10 @@ def load_demo() -> Demo:
             with transaction.atomic():  # a failing demo leaves nothing half-made
                 made = system.demo(demo.club, users)
         except Exception as error:  # noqa: BLE001 - one system's broken demo must not keep the site from running
-            demo.failed.append(f"{system.name}: its demo campaign could not be created "
-                               f"({type(error).__name__}: {error})")
+            demo.failed.append(
+                f"{system.name}: its demo campaign could not be created "
+                f"({type(error).__name__}: {error})"
+            )
             continue
         if made is not None:
             demo.made.append(f"{system.name}: {made}")
@@ -59,7 +61,8 @@ def load_demo() -> Demo:
 
 def _demo_user(username: str):
     user, created = get_user_model().objects.get_or_create(
-        username=username, defaults={"email": f"{username}@example.org"})
+        username=username, defaults={"email": f"{username}@example.org"}
+    )
     if created or not user.check_password(PASSWORD):
         user.set_password(PASSWORD)
         user.save(update_fields=["password"])
@@ -77,7 +80,9 @@ def _demo_club(users: dict) -> Club:
             invitation = clubs.invite(club=club, user=_an_organizer(club, users), role=role)
             clubs.accept_invitation(code=invitation.code, user=users[key])
         elif membership.role != role:
-            clubs.set_role(club=club, user=_an_organizer(club, users), member_username=username, role=role)
+            clubs.set_role(
+                club=club, user=_an_organizer(club, users), member_username=username, role=role
+            )
     return club
 
 
@@ -86,6 +91,9 @@ def _an_organizer(club: Club, users: dict):
     organizers = club.memberships.filter(role=Membership.ORGANIZER).select_related("user")
     mine = organizers.filter(user=users["organizer"]).first() or organizers.order_by("pk").first()
     if mine is None:
-        raise DomainError("club", f"The club {CLUB_SLUG!r} has no organizer left to invite the demo people; "
-                                  "delete it in the admin and load the demo again.")
+        raise DomainError(
+            "club",
+            f"The club {CLUB_SLUG!r} has no organizer left to invite the demo people; "
+            "delete it in the admin and load the demo again.",
+        )
     return mine.user

@@ -36,17 +36,26 @@ def send(invitation_id: int) -> bool:
     """E-mail the invitation, once. False when there is nothing to send: no address, already sent,
     or no longer usable (withdrawn, used or expired before the task ran)."""
     with transaction.atomic():
-        invitation = (Invitation.objects.select_for_update().select_related("club", "created_by")
-                      .filter(pk=invitation_id).first())
+        invitation = (
+            Invitation.objects.select_for_update()
+            .select_related("club", "created_by")
+            .filter(pk=invitation_id)
+            .first()
+        )
         if invitation is None or not invitation.email or not invitation.usable:
             return False
-        if ClubLogEntry.objects.filter(club=invitation.club, action=EMAILED,
-                                       detail__invitation=invitation.pk).exists():
+        if ClubLogEntry.objects.filter(
+            club=invitation.club, action=EMAILED, detail__invitation=invitation.pk
+        ).exists():
             return False  # the task ran twice (redelivered): one mail
         subject, body = compose(invitation)
         send_mail(subject, body, None, [invitation.email])
-        ClubLogEntry.objects.create(club=invitation.club, actor=invitation.created_by, action=EMAILED,
-                                    detail={"invitation": invitation.pk, "email": invitation.email})
+        ClubLogEntry.objects.create(
+            club=invitation.club,
+            actor=invitation.created_by,
+            action=EMAILED,
+            detail={"invitation": invitation.pk, "email": invitation.email},
+        )
     return True
 
 
@@ -58,8 +67,11 @@ def compose(invitation: Invitation) -> tuple[str, str]:
     """(subject, text) in words a newcomer understands: who invites, to which club, the link,
     until when it works, and what to do if unexpected."""
     club, inviter = invitation.club.name, _name(invitation.created_by)
-    role = ("as an organizer (you will be able to invite people and set up campaigns)"
-            if invitation.role == Membership.ORGANIZER else "as a player")
+    role = (
+        "as an organizer (you will be able to invite people and set up campaigns)"
+        if invitation.role == Membership.ORGANIZER
+        else "as a player"
+    )
     until = timezone.localtime(invitation.expires_at)
     days = max(1, round((invitation.expires_at - timezone.now()).total_seconds() / 86400))
     subject, url = f"{inviter} invites you to join {club} on Muster", link(invitation)
@@ -75,8 +87,13 @@ def compose(invitation: Invitation) -> tuple[str, str]:
         "If you were not expecting this, ignore this e-mail: nothing happens unless you open the link and join.",
         f"Muster, for {club}",
     ]
-    body = "\n\n".join(p if p == url else textwrap.fill(p, 72, break_long_words=False, break_on_hyphens=False)
-                         for p in paragraphs) + "\n"
+    body = (
+        "\n\n".join(
+            p if p == url else textwrap.fill(p, 72, break_long_words=False, break_on_hyphens=False)
+            for p in paragraphs
+        )
+        + "\n"
+    )
     return subject, body
 
 

@@ -56,7 +56,9 @@ def submit(
     _check_door(kind, data, side, dice)
     if kind in CORE_KINDS and CORE_KINDS[kind].actor == "system":
         raise DomainError("kind", "This event is written by Muster itself.")
-    if idempotency_key is not None and (not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 80):
+    if idempotency_key is not None and (
+        not isinstance(idempotency_key, str) or not 1 <= len(idempotency_key) <= 80
+    ):
         raise DomainError("idempotency_key", "At most 80 characters.")
     try:
         with transaction.atomic():
@@ -66,8 +68,17 @@ def submit(
                 existing = list(locked.events.filter(idempotency_key=idempotency_key, actor=user))
                 if existing:
                     return Submission(existing, None, replayed=True)
-            return _submit_locked(locked, user, viewer, kind, data or {}, side, dice, expected_version,
-                                  idempotency_key)
+            return _submit_locked(
+                locked,
+                user,
+                viewer,
+                kind,
+                data or {},
+                side,
+                dice,
+                expected_version,
+                idempotency_key,
+            )
     except IntegrityError:
         # Two requests with one idempotency key raced past the check: the other won.
         if idempotency_key:
@@ -77,13 +88,23 @@ def submit(
         raise
 
 
-def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then=(), *, before=(),
-                side: str | None = None, dice: dict | None = None,
-                idempotency_key: str | None = None) -> list[Submission]:
+def submit_then(
+    campaign: Campaign,
+    user,
+    kind: str,
+    data: dict | None,
+    then=(),
+    *,
+    before=(),
+    side: str | None = None,
+    dice: dict | None = None,
+    idempotency_key: str | None = None,
+) -> list[Submission]:
     """One event with fixed events before it (a "Continue" folded into the decision after it) and
     after it (a second button's: "Buy and finish buying" is the purchase, then "Done buying"), in
     one transaction: all are written or none. Entered dice go to the form's own event; the others
     must roll none of their own (a die they need is asked for through DiceNeeded, nothing written)."""
+
     def key(part):
         return f"{idempotency_key[:70]}/{part}" if idempotency_key else None
 
@@ -92,17 +113,25 @@ def submit_then(campaign: Campaign, user, kind: str, data: dict | None, then=(),
             return submit(campaign, user, k, dict(d), side=side, idempotency_key=key(part))
         except DiceNeeded:
             raise
-        except DomainError as error:  # about an event the form does not show: said on the form itself
+        except (
+            DomainError
+        ) as error:  # about an event the form does not show: said on the form itself
             raise DomainError("", error.message) from error
 
     with transaction.atomic():
         done = [fixed(k, d, f"before{n}") for n, (k, d) in enumerate(before, 1)]
-        done.append(submit(campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key))
+        done.append(
+            submit(
+                campaign, user, kind, data, side=side, dice=dice, idempotency_key=idempotency_key
+            )
+        )
         done.extend(fixed(k, d, f"then{n}") for n, (k, d) in enumerate(then, 1))
     return done
 
 
-DICE_MAX_KEYS = 200  # dice entered in one submission: every die of 1.6201-1.6206 of a large purchase at once
+DICE_MAX_KEYS = (
+    200  # dice entered in one submission: every die of 1.6201-1.6206 of a large purchase at once
+)
 
 
 def _check_door(kind, data, side, dice) -> None:
@@ -120,12 +149,21 @@ def _check_door(kind, data, side, dice) -> None:
         if not isinstance(dice, dict) or len(dice) > DICE_MAX_KEYS:
             raise DomainError("dice", f"At most {DICE_MAX_KEYS} rolls, as {{key: [faces]}}.")
         for key, faces in dice.items():
-            if not isinstance(key, str) or len(key) > 200 or not isinstance(faces, list) or len(faces) > 20:
-                raise DomainError("dice", "Each roll is a key (at most 200 characters) and its faces.")
+            if (
+                not isinstance(key, str)
+                or len(key) > 200
+                or not isinstance(faces, list)
+                or len(faces) > 20
+            ):
+                raise DomainError(
+                    "dice", "Each roll is a key (at most 200 characters) and its faces."
+                )
         check_json(dice, "dice", max_depth=2)
 
 
-def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_version, idempotency_key):
+def _submit_locked(
+    campaign, user, viewer, kind, data, side, dice, expected_version, idempotency_key
+):
     data = _resolve_uids(campaign, viewer, kind, data)
     journal = _Journal(campaign)
     state = current_state(campaign)
@@ -144,15 +182,23 @@ def _submit_locked(campaign, user, viewer, kind, data, side, dice, expected_vers
     audience, acting_side = _audience(kind_def, acting_side, data, journal, viewer)
     now = timezone.now()
     record = Record(
-        seq=campaign.last_seq + 1, kind=kind, data=data, actor=user.username, side=acting_side,
-        audience=audience, at=now.isoformat(), uid=str(uuid.uuid4()),
+        seq=campaign.last_seq + 1,
+        kind=kind,
+        data=data,
+        actor=user.username,
+        side=acting_side,
+        audience=audience,
+        at=now.isoformat(),
+        uid=str(uuid.uuid4()),
     )
     writer = _Writer(campaign, user, viewer, journal, state, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
     writer.provider.finish()  # every entered die was used, by the event or its follow-ups
-    holdings.check(system, writer.before, writer.state)  # here, never in the fold: old journals replay
+    holdings.check(
+        system, writer.before, writer.state
+    )  # here, never in the fold: old journals replay
     writer.save()
     odds.enqueue(campaign)  # after commit: recompute the odds panel of every side
     return Submission(writer.events, writer.state)
@@ -201,7 +247,9 @@ class _Writer:
         # Only the dice of the journal: a roll asked again (a chained step) is answered by them.
         self.pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
         self.provider = LiveProvider(
-            state["options"].get("dice_mode", "server"), dice, lambda s: viewer.can_read("side" if s else "public", s)
+            state["options"].get("dice_mode", "server"),
+            dice,
+            lambda s: viewer.can_read("side" if s else "public", s),
         )
         self.pending: list[tuple[Record, str | None]] = []
         self.events: list[Event] = []
@@ -211,9 +259,13 @@ class _Writer:
         return self.journal.next_seq
 
     def append(self, record: Record, idempotency_key=None) -> None:
-        self.journal.new.append(record)  # a fold may read the event being applied (a proposal's own)
+        self.journal.new.append(
+            record
+        )  # a fold may read the event being applied (a proposal's own)
         try:
-            self.state = engine.try_apply(self.state, record, self.pool, self.provider, self.journal)
+            self.state = engine.try_apply(
+                self.state, record, self.pool, self.provider, self.journal
+            )
         finally:
             self.journal.new.pop()
         self.provider.finish(unused_ok=True)
@@ -228,15 +280,25 @@ class _Writer:
 
     def _keep_dice(self, roll):
         data = {"key": roll.key, "expr": roll.expr, "dice": roll.dice, "source": roll.source}
-        record = self.system_record("dice.rolled", data, "side" if roll.side else "public", roll.side)
+        record = self.system_record(
+            "dice.rolled", data, "side" if roll.side else "public", roll.side
+        )
         self.state = engine.apply_record(self.state, record, self.pool, self.provider)
         self.journal.new.append(record)
         self.pending.append((record, None))
 
-    def system_record(self, kind: str, data: dict, audience: str = "public", side: str = "") -> Record:
+    def system_record(
+        self, kind: str, data: dict, audience: str = "public", side: str = ""
+    ) -> Record:
         return Record(
-            seq=self.next_seq, kind=kind, data=data, actor=self.user.username, side=side, audience=audience,
-            at=timezone.now().isoformat(), uid=str(uuid.uuid4()),
+            seq=self.next_seq,
+            kind=kind,
+            data=data,
+            actor=self.user.username,
+            side=side,
+            audience=audience,
+            at=timezone.now().isoformat(),
+            uid=str(uuid.uuid4()),
         )
 
     def follow_ups(self, record: Record) -> None:
@@ -257,10 +319,18 @@ class _Writer:
         if record.kind in CORE_KINDS:
             return
         for kind, data in system.follow_ups(self.state, record):
-            self.append(Record(
-                seq=self.next_seq, kind=kind, data=data, actor=record.actor, side=record.side,
-                audience=system.event_kind(kind).audience, at=timezone.now().isoformat(), uid=str(uuid.uuid4()),
-            ))
+            self.append(
+                Record(
+                    seq=self.next_seq,
+                    kind=kind,
+                    data=data,
+                    actor=record.actor,
+                    side=record.side,
+                    audience=system.event_kind(kind).audience,
+                    at=timezone.now().isoformat(),
+                    uid=str(uuid.uuid4()),
+                )
+            )
 
     def _apply_proposal(self, proposal) -> None:
         applied = self.system_record("proposal.applied", {"proposal": proposal["seq"]})
@@ -280,28 +350,44 @@ class _Writer:
         if self.viewer.can_read(record.audience, record.side):
             return DomainError("proposal", f"After this change, {error.describe()}")
         return DomainError(
-            "proposal", "After this change, a later private event of another side no longer fits; "
+            "proposal",
+            "After this change, a later private event of another side no longer fits; "
             "the referee must settle it.",
         )
 
     def save(self) -> None:
         actor_cache = {self.user.username: self.user}
         for record, key in self.pending:
-            actor = actor_cache.get(record.actor) or get_user_model().objects.get(username=record.actor)
+            actor = actor_cache.get(record.actor) or get_user_model().objects.get(
+                username=record.actor
+            )
             self.events.append(
                 Event.objects.create(
-                    campaign=self.campaign, seq=record.seq, uid=record.uid, kind=record.kind, data=record.data,
-                    actor=actor, side=record.side, audience=record.audience,
+                    campaign=self.campaign,
+                    seq=record.seq,
+                    uid=record.uid,
+                    kind=record.kind,
+                    data=record.data,
+                    actor=actor,
+                    side=record.side,
+                    audience=record.audience,
                     created_at=datetime.fromisoformat(record.at),
                     idempotency_key=key,
                 )
             )
         self.campaign.last_seq = self.journal.new[-1].seq
-        seat_log.record(self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending])
+        seat_log.record(
+            self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending]
+        )
         store_snapshot(self.campaign, self.state)
         public = any(record.audience == "public" for record, _ in self.pending)
-        projections.refresh(self.campaign, self.state, public_change=public, before=self.before,
-                            added=[record for record, _ in self.pending])
+        projections.refresh(
+            self.campaign,
+            self.state,
+            public_change=public,
+            before=self.before,
+            added=[record for record, _ in self.pending],
+        )
 
 
 def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: dict) -> None:
@@ -310,13 +396,19 @@ def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: di
     fresh account as organizer): they take nobody off alone, nor by a proposal that would need
     nobody's agreement. Checked here, at submission: the journal's rule is unchanged."""
     change = data.get("data") if kind == "proposal.made" and data.get("action") == "seat" else None
-    removing = kind == "player.removed" or (isinstance(change, dict) and change.get("kind") == "player.removed")
+    removing = kind == "player.removed" or (
+        isinstance(change, dict) and change.get("kind") == "player.removed"
+    )
     if not removing or state["status"] == "setup" or viewer.referee or viewer.playing:
         return
-    if viewer.username in state.get("played", {}) or visibility.organizer_since_start(campaign, viewer):
+    if viewer.username in state.get("played", {}) or visibility.organizer_since_start(
+        campaign, viewer
+    ):
         return  # one who played is held by seat_needs already; one from before the start is neutral
-    raise Forbidden("An organizer made once play had started takes no side's player off: the referee or "
-                    "that side's player does.")
+    raise Forbidden(
+        "An organizer made once play had started takes no side's player off: the referee or "
+        "that side's player does."
+    )
 
 
 def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campaign) -> str:
@@ -326,14 +418,21 @@ def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campai
             raise Forbidden("Only a club organizer can do this.")
         return ""
     if actor == "arbiter":
-        if not may_settle(state, viewer) or not (viewer.referee or visibility.organizer_since_start(campaign, viewer)):
-            raise Forbidden("Only the referee, or an organizer who plays no side (has played none in this "
-                            "campaign and was an organizer when play started), can do this.")
+        if not may_settle(state, viewer) or not (
+            viewer.referee or visibility.organizer_since_start(campaign, viewer)
+        ):
+            raise Forbidden(
+                "Only the referee, or an organizer who plays no side (has played none in this "
+                "campaign and was an organizer when play started), can do this."
+            )
         return ""
     if actor == "member":
         # A side's last player, gone with no referee, still answers seat proposals for it.
-        standing_in = kind_def.name in ("proposal.approved", "proposal.rejected") and viewer.member \
+        standing_in = (
+            kind_def.name in ("proposal.approved", "proposal.rejected")
+            and viewer.member
             and stand_in_may_answer(state, viewer.username)
+        )
         if not (viewer.playing or viewer.referee or viewer.organizer or standing_in):
             raise Forbidden("Only the campaign's players, referee or organizers can do this.")
         return viewer.playing or ""
@@ -386,19 +485,29 @@ def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
     from a missing one. An event this person may not read is not found, exactly like one
     that does not exist, before anything else about it is checked."""
     data = dict(data)
-    refs = {"proposal.made": "target", "proposal.approved": "proposal", "proposal.rejected": "proposal"}
+    refs = {
+        "proposal.made": "target",
+        "proposal.approved": "proposal",
+        "proposal.rejected": "proposal",
+    }
     ref = refs.get(kind)
     if ref and data.get(ref) is not None and not isinstance(data[ref], str):
         raise DomainError(ref, "Name the event by its uid.")
     if kind == "proposal.made" and isinstance(data.get("target"), str):
-        event = visibility.events_for(viewer, campaign).filter(uid=_uuid(data["target"], "target")).first()
+        event = (
+            visibility.events_for(viewer, campaign)
+            .filter(uid=_uuid(data["target"], "target"))
+            .first()
+        )
         if event is None:
             raise DomainError("target", "No such earlier event.")
         data["target"] = event.seq
     if kind in ("proposal.approved", "proposal.rejected") and isinstance(data.get("proposal"), str):
         # A proposal about a hidden event is itself hidden, yet the other side must
         # be able to answer it: it is found by uid among all proposals.
-        event = campaign.events.filter(kind="proposal.made", uid=_uuid(data["proposal"], "proposal")).first()
+        event = campaign.events.filter(
+            kind="proposal.made", uid=_uuid(data["proposal"], "proposal")
+        ).first()
         if event is None:
             raise DomainError("proposal", "No such proposal.")
         data["proposal"] = event.seq

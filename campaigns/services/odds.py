@@ -53,11 +53,19 @@ def compute(campaign: Campaign, side: str) -> dict:
     state = current_state(campaign)
     system = get_system(campaign.system)
     rolls = []
-    if state.get("status") == "active" and state.get("game") is not None and side in system.side_slugs():
+    if (
+        state.get("status") == "active"
+        and state.get("game") is not None
+        and side in system.side_slugs()
+    ):
         ctx = Ctx(system, state, Record(state["seq"], "odds", {}, ""), DicePool(), DiceProvider())
         upcoming = system.upcoming_rolls(state, side, ctx)
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
-        rolls = custom(state, side, ctx, upcoming) if custom else [upcoming_odds(ctx, r) for r in upcoming]
+        rolls = (
+            custom(state, side, ctx, upcoming)
+            if custom
+            else [upcoming_odds(ctx, r) for r in upcoming]
+        )
     data = {"side": side, "rolls": rolls}
     stored = campaign.positions or {}
     at = stored if stored.get("seq") == state["seq"] else viewcache.positions(campaign, state)
@@ -94,9 +102,16 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
                 continue  # a task is on its way
             try:
                 compute_odds.apply_async(args=[campaign_id, side], queue=settings.CELERY_ODDS_QUEUE)
-            except Exception as error:  # a broker outage must not fail the change that was just saved
+            except (
+                Exception
+            ) as error:  # a broker outage must not fail the change that was just saved
                 if known_only:  # the sweep: it tries again in a few seconds, one line is enough
-                    log.warning("could not enqueue odds for campaign %s side %s: %s", campaign_id, side, error)
+                    log.warning(
+                        "could not enqueue odds for campaign %s side %s: %s",
+                        campaign_id,
+                        side,
+                        error,
+                    )
                     return
                 log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
                 continue
@@ -110,7 +125,9 @@ def sweep(limit: int = 50) -> None:
     """Send again the odds tasks lost with the broker: every side of the campaigns changed in the
     last SWEEP_WINDOW whose odds are neither kept nor asked for (a worker runs this every few
     seconds: rosters.sweep)."""
-    recent = Campaign.objects.filter(status=Campaign.ACTIVE, updated_at__gte=timezone.now() - SWEEP_WINDOW)
+    recent = Campaign.objects.filter(
+        status=Campaign.ACTIVE, updated_at__gte=timezone.now() - SWEEP_WINDOW
+    )
     for campaign in recent.order_by("-updated_at")[:limit]:
         enqueue(campaign, known_only=True)
 
@@ -133,7 +150,9 @@ def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dic
     for slug in wanted:
         at = viewcache.position(campaign, f"side:{slug}")
         data = _kept(cache_key(campaign.pk, slug, at)) if at else None
-        result[slug] = dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
+        result[slug] = (
+            dict(data, status="ready") if data is not None else {"status": "pending", "side": slug}
+        )
     if any(entry["status"] == "pending" for entry in result.values()):
         enqueue(campaign)  # e.g. the cache was cleared: computed again in the background
     return result

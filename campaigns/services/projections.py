@@ -17,8 +17,14 @@ from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
 
-def refresh(campaign: Campaign, state: dict, *, public_change: bool = True, before: dict | None = None,
-            added=()) -> None:
+def refresh(
+    campaign: Campaign,
+    state: dict,
+    *,
+    public_change: bool = True,
+    before: dict | None = None,
+    added=(),
+) -> None:
     """`public_change`: the change includes an event every member can read. Only then does
     `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
     up the other side's dashboard.
@@ -45,19 +51,29 @@ def refresh(campaign: Campaign, state: dict, *, public_change: bool = True, befo
     campaign.last_seq = state["seq"]
     if public_change:
         campaign.updated_at = timezone.now()
-    campaign.positions = viewcache.positions(campaign, state, newest=newest, roster=entries, summaries=summaries)
+    campaign.positions = viewcache.positions(
+        campaign, state, newest=newest, roster=entries, summaries=summaries
+    )
     campaign.positions["projected"] = viewcache.BUILD
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
     if people_changed:
         _refresh_sides(campaign, state, users)
     _refresh_scenarios(campaign, state, summaries, before)
-    roster_projection.refresh(campaign, state, entries=entries,
-                              before=None if before is None else _roster_before(system, before))
+    roster_projection.refresh(
+        campaign,
+        state,
+        entries=entries,
+        before=None if before is None else _roster_before(system, before),
+    )
 
 
 def _projected(stored: dict, before: dict) -> bool:
     """The rows were last written for `before` by this code (positions are written with them)."""
-    return stored.get("seq") == before["seq"] and stored.get("projected") == viewcache.BUILD and "newest" in stored
+    return (
+        stored.get("seq") == before["seq"]
+        and stored.get("projected") == viewcache.BUILD
+        and "newest" in stored
+    )
 
 
 def _summaries(system, state) -> list:
@@ -82,16 +98,22 @@ def _users(state) -> dict:
 def _refresh_sides(campaign, state, users) -> None:
     sides = {s.slug: s for s in campaign.sides.all()}
     seated: dict[int, set] = {}  # side id -> user ids, every side's seats in one query
-    for side_id, user_id in SidePlayer.objects.filter(side__campaign=campaign).values_list("side_id", "user_id"):
+    for side_id, user_id in SidePlayer.objects.filter(side__campaign=campaign).values_list(
+        "side_id", "user_id"
+    ):
         seated.setdefault(side_id, set()).add(user_id)
     for order, (slug, data) in enumerate(state["sides"].items()):
-        side = sides.get(slug) or Side.objects.create(campaign=campaign, slug=slug, name=data["name"], order=order)
+        side = sides.get(slug) or Side.objects.create(
+            campaign=campaign, slug=slug, name=data["name"], order=order
+        )
         wanted = {users[name].pk for name in data["players"] if name in users}
         have = seated.get(side.pk, set())
         if have - wanted:
             side.memberships.filter(user_id__in=have - wanted).delete()
         if wanted - have:
-            SidePlayer.objects.bulk_create([SidePlayer(side=side, user_id=pk) for pk in wanted - have])
+            SidePlayer.objects.bulk_create(
+                [SidePlayer(side=side, user_id=pk) for pk in wanted - have]
+            )
 
 
 def _refresh_scenarios(campaign, state, summaries: list, before=None) -> None:
@@ -101,16 +123,27 @@ def _refresh_scenarios(campaign, state, summaries: list, before=None) -> None:
         existing = {s.index: (s.status, s.summary, s.label) for s in campaign.scenarios.all()}
     else:
         system = get_system(before["system"])
-        existing = {e["index"]: (e["status"], summary, e["label"])
-                    for e, summary in zip(before["scenarios"], _summaries(system, before))}
+        existing = {
+            e["index"]: (e["status"], summary, e["label"])
+            for e, summary in zip(before["scenarios"], _summaries(system, before))
+        }
     new, changed = [], []
     for entry, summary in zip(state["scenarios"], summaries):
         values = (entry["status"], summary, entry["label"])
         if entry["index"] not in existing:
-            new.append(Scenario(campaign=campaign, index=entry["index"], label=entry["label"], status=entry["status"],
-                                summary=summary))
+            new.append(
+                Scenario(
+                    campaign=campaign,
+                    index=entry["index"],
+                    label=entry["label"],
+                    status=entry["status"],
+                    summary=summary,
+                )
+            )
         elif existing[entry["index"]] != values:
             changed.append((entry["index"], values))
     Scenario.objects.bulk_create(new)
     for index, (status, summary, label) in changed:
-        Scenario.objects.filter(campaign=campaign, index=index).update(status=status, summary=summary, label=label)
+        Scenario.objects.filter(campaign=campaign, index=index).update(
+            status=status, summary=summary, label=label
+        )

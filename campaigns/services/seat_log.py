@@ -10,7 +10,10 @@ from ..models import ClubLogEntry
 
 
 def _change(kind: str, data: dict) -> dict:
-    return {"kind": kind, **{k: v for k, v in data.items() if k in ("side", "username", "old", "new")}}
+    return {
+        "kind": kind,
+        **{k: v for k, v in data.items() if k in ("side", "username", "old", "new")},
+    }
 
 
 def record(campaign, user, before: dict, after: dict, records) -> None:
@@ -25,15 +28,33 @@ def record(campaign, user, before: dict, after: dict, records) -> None:
         elif record.kind in ("proposal.made", "proposal.applied"):
             number = record.seq if record.kind == "proposal.made" else record.data.get("proposal")
             proposal = after.get("proposals", {}).get(str(number))
-            if not proposal or proposal["action"] != "seat" or not isinstance(proposal.get("data"), dict):
+            if (
+                not proposal
+                or proposal["action"] != "seat"
+                or not isinstance(proposal.get("data"), dict)
+            ):
                 continue
             change = _change(proposal["data"]["kind"], proposal["data"]["data"])
             if record.kind == "proposal.made":
-                entries.append(("campaign.seat.proposed", {**base, **change, "needs": proposal["needs"]}))
+                entries.append(
+                    ("campaign.seat.proposed", {**base, **change, "needs": proposal["needs"]})
+                )
             else:
-                entries.append(("campaign.seat.agreed", {
-                    **base, **change, "proposed_by": proposal["by"], "agreed": proposal["approved"],
-                    "stand_ins": proposal.get("stand_ins", {}),
-                }))
+                entries.append(
+                    (
+                        "campaign.seat.agreed",
+                        {
+                            **base,
+                            **change,
+                            "proposed_by": proposal["by"],
+                            "agreed": proposal["approved"],
+                            "stand_ins": proposal.get("stand_ins", {}),
+                        },
+                    )
+                )
     ClubLogEntry.objects.bulk_create(
-        [ClubLogEntry(club_id=campaign.club_id, actor=user, action=action, detail=detail) for action, detail in entries])
+        [
+            ClubLogEntry(club_id=campaign.club_id, actor=user, action=action, detail=detail)
+            for action, detail in entries
+        ]
+    )

@@ -9,7 +9,16 @@ from ..models import Campaign, Snapshot
 from ..records import Record
 
 
-_RECORD_COLUMNS = ("seq", "kind", "data", "actor__username", "side", "audience", "created_at", "uid")
+_RECORD_COLUMNS = (
+    "seq",
+    "kind",
+    "data",
+    "actor__username",
+    "side",
+    "audience",
+    "created_at",
+    "uid",
+)
 
 
 def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> list[Record]:
@@ -18,15 +27,30 @@ def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> li
     if kinds is not None:
         rows = rows.filter(kind__in=kinds)
     rows = rows.values_list(*_RECORD_COLUMNS)
-    return [Record(seq=seq, kind=kind, data=data, actor=actor, side=side, audience=audience, at=at.isoformat(),
-                   uid=str(uid)) for seq, kind, data, actor, side, audience, at, uid in rows]
+    return [
+        Record(
+            seq=seq,
+            kind=kind,
+            data=data,
+            actor=actor,
+            side=side,
+            audience=audience,
+            at=at.isoformat(),
+            uid=str(uid),
+        )
+        for seq, kind, data, actor, side, audience, at, uid in rows
+    ]
 
 
 log = logging.getLogger(__name__)
 
 
 def _fresh(snapshot, campaign) -> bool:
-    return snapshot is not None and snapshot.seq == campaign.last_seq and snapshot.state.get("shape") == engine.STATE_SHAPE
+    return (
+        snapshot is not None
+        and snapshot.seq == campaign.last_seq
+        and snapshot.state.get("shape") == engine.STATE_SHAPE
+    )
 
 
 def current_state(campaign: Campaign) -> dict:
@@ -46,7 +70,9 @@ def current_state(campaign: Campaign) -> dict:
             raise
         # The journal no longer folds under today's rules: keep what was stored (the referee
         # corrects it by proposal) rather than break every page of the campaign.
-        log.warning("campaign %s no longer folds with this code; its stored state is kept", campaign.pk)
+        log.warning(
+            "campaign %s no longer folds with this code; its stored state is kept", campaign.pk
+        )
         return snapshot.state
     store_snapshot(campaign, state)
     return state
@@ -63,7 +89,9 @@ def current_states(campaigns) -> dict[int, dict]:
     """``current_state`` of many campaigns (pk -> state): their snapshots in one query;
     a stale one is rebuilt as current_state does."""
     campaigns = list(campaigns)
-    snapshots = {s.campaign_id: s for s in Snapshot.objects.filter(campaign__in=[c.pk for c in campaigns])}
+    snapshots = {
+        s.campaign_id: s for s in Snapshot.objects.filter(campaign__in=[c.pk for c in campaigns])
+    }
     states = {}
     for campaign in campaigns:
         snapshot = snapshots.get(campaign.pk)
@@ -77,7 +105,11 @@ def store_snapshot(campaign: Campaign, state: dict) -> None:
     odds task) that folded an older journal must not overwrite what a writer stored since, or
     the next append would fold the whole journal again."""
     # An UPDATE first: a campaign has its snapshot from its first event on (no read before the write).
-    if Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(seq=state["seq"], state=state):
+    if Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(
+        seq=state["seq"], state=state
+    ):
         return
     if not Snapshot.objects.filter(campaign=campaign).exists():
-        Snapshot.objects.update_or_create(campaign=campaign, defaults={"seq": state["seq"], "state": state})
+        Snapshot.objects.update_or_create(
+            campaign=campaign, defaults={"seq": state["seq"], "state": state}
+        )

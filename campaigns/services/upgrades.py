@@ -26,7 +26,9 @@ from . import projections
 from .state import store_snapshot
 
 log = logging.getLogger(__name__)
-_FAILED: dict[int, int] = {}  # campaign pk -> last_seq whose upgrade failed in this process: not retried per read
+_FAILED: dict[
+    int, int
+] = {}  # campaign pk -> last_seq whose upgrade failed in this process: not retried per read
 
 
 def needs_upgrade(campaign: Campaign) -> bool:
@@ -43,8 +45,12 @@ class Outcome:
     def summary(self) -> str:
         if self.upgraded is None:
             return "at today's journal versions"
-        today = ", ".join(f"{journal} v{version}" for journal, version in self.upgraded.versions.items())
-        return self.upgraded.summary() or f"its journal fits today's versions ({today}), now recorded"
+        today = ", ".join(
+            f"{journal} v{version}" for journal, version in self.upgraded.versions.items()
+        )
+        return (
+            self.upgraded.summary() or f"its journal fits today's versions ({today}), now recorded"
+        )
 
 
 def upgrade_campaign(campaign: Campaign, *, dry_run: bool = False) -> Outcome:
@@ -61,8 +67,9 @@ def upgrade_campaign(campaign: Campaign, *, dry_run: bool = False) -> Outcome:
         records = [Record.from_event(event) for event in rows]
         start = None
         if locked.journal_versions is not None:
-            start = versions.check_versions(locked.journal_versions, system, "journal_versions",
-                                            locked.muster_release)
+            start = versions.check_versions(
+                locked.journal_versions, system, "journal_versions", locked.muster_release
+            )
         upgraded, state = versions.carry(records, system, start, engine.fold)
         if dry_run:
             return Outcome(campaign, upgraded, False)
@@ -81,8 +88,12 @@ def upgrade_on_read(campaign: Campaign) -> None:
         upgrade_campaign(campaign)
     except DomainError as error:
         _FAILED[campaign.pk] = campaign.last_seq
-        log.error("campaign %s could not be upgraded to today's journal versions: %s: %s", campaign.pk,
-                  error.field, error.message)
+        log.error(
+            "campaign %s could not be upgraded to today's journal versions: %s: %s",
+            campaign.pk,
+            error.field,
+            error.message,
+        )
 
 
 def upgrade_all(*, dry_run: bool = False, report=None) -> list:
@@ -92,7 +103,9 @@ def upgrade_all(*, dry_run: bool = False, report=None) -> list:
 
     done = []
     for slug, system in sorted(all_systems().items()):
-        stale = Campaign.objects.filter(system=slug).exclude(journal_versions=versions.current(system))
+        stale = Campaign.objects.filter(system=slug).exclude(
+            journal_versions=versions.current(system)
+        )
         for campaign in stale.select_related("club").order_by("pk"):
             try:
                 outcome = upgrade_campaign(campaign, dry_run=dry_run)
@@ -104,25 +117,44 @@ def upgrade_all(*, dry_run: bool = False, report=None) -> list:
     return done
 
 
-def _write(campaign: Campaign, rows: list[Event], records: list[Record], upgraded, state: dict) -> None:
+def _write(
+    campaign: Campaign, rows: list[Event], records: list[Record], upgraded, state: dict
+) -> None:
     new = upgraded.records
     if upgraded.ran:
         JournalArchive.objects.create(
-            campaign=campaign, journal_versions=campaign.journal_versions, muster_release=campaign.muster_release,
-            upgraded_by=versions.release(), summary=upgraded.summary(),
+            campaign=campaign,
+            journal_versions=campaign.journal_versions,
+            muster_release=campaign.muster_release,
+            upgraded_by=versions.release(),
+            summary=upgraded.summary(),
             events=[_archived(event) for event in rows],
         )
         keys = {str(event.uid): event.idempotency_key for event in rows}
-        users = {u.username: u for u in get_user_model().objects.filter(username__in={r.actor for r in new})}
+        users = {
+            u.username: u
+            for u in get_user_model().objects.filter(username__in={r.actor for r in new})
+        }
         kept = len(records) <= len(new) and all(_same(a, b) for a, b in zip(records, new))
         if not kept:  # events inserted or rewritten: the journal is written again, in its new order
             campaign.events.all().delete()
-        Event.objects.bulk_create([
-            Event(campaign=campaign, seq=r.seq, uid=r.uid, kind=r.kind, data=r.data, actor=users[r.actor],
-                  side=r.side, audience=r.audience, created_at=datetime.fromisoformat(r.at),
-                  idempotency_key=keys.get(r.uid))
-            for r in (new[len(records):] if kept else new)
-        ])
+        Event.objects.bulk_create(
+            [
+                Event(
+                    campaign=campaign,
+                    seq=r.seq,
+                    uid=r.uid,
+                    kind=r.kind,
+                    data=r.data,
+                    actor=users[r.actor],
+                    side=r.side,
+                    audience=r.audience,
+                    created_at=datetime.fromisoformat(r.at),
+                    idempotency_key=keys.get(r.uid),
+                )
+                for r in (new[len(records) :] if kept else new)
+            ]
+        )
     campaign.last_seq = new[-1].seq
     campaign.journal_versions = upgraded.versions
     campaign.muster_release = versions.release()
@@ -133,16 +165,39 @@ def _write(campaign: Campaign, rows: list[Event], records: list[Record], upgrade
 
 
 def _same(a: Record, b: Record) -> bool:
-    return (a.seq, a.uid, a.kind, a.data, a.side, a.audience) == (b.seq, b.uid, b.kind, b.data, b.side, b.audience)
+    return (a.seq, a.uid, a.kind, a.data, a.side, a.audience) == (
+        b.seq,
+        b.uid,
+        b.kind,
+        b.data,
+        b.side,
+        b.audience,
+    )
 
 
 def _archived(event: Event) -> dict:
-    return {"seq": event.seq, "uid": str(event.uid), "kind": event.kind, "at": event.created_at.isoformat(),
-            "actor": event.actor.username, "side": event.side, "audience": event.audience, "data": event.data,
-            "idempotency_key": event.idempotency_key}
+    return {
+        "seq": event.seq,
+        "uid": str(event.uid),
+        "kind": event.kind,
+        "at": event.created_at.isoformat(),
+        "actor": event.actor.username,
+        "side": event.side,
+        "audience": event.audience,
+        "data": event.data,
+        "idempotency_key": event.idempotency_key,
+    }
 
 
-_FIELDS = ("last_seq", "journal_versions", "muster_release", "positions", "status", "referee_id", "updated_at")
+_FIELDS = (
+    "last_seq",
+    "journal_versions",
+    "muster_release",
+    "positions",
+    "status",
+    "referee_id",
+    "updated_at",
+)
 
 
 def _copy(source: Campaign, target: Campaign) -> None:

@@ -277,8 +277,11 @@ class GameSystem:
     def result_words(self, view: dict, index: int, data: dict, ctx=None) -> list[str]:
         """A scenario result (pending or confirmed) in sentences for the timeline."""
         labels = {f.name: f.title for f in self.result_fields}
-        return [f"{labels.get(k, k.replace('_', ' ').capitalize())}: {v}" for k, v in (data or {}).items()
-                if v not in (None, "", [], False)]
+        return [
+            f"{labels.get(k, k.replace('_', ' ').capitalize())}: {v}"
+            for k, v in (data or {}).items()
+            if v not in (None, "", [], False)
+        ]
 
     def scenario_summary(self, state: dict, index: int) -> dict:
         """The public summary of one scenario (shown on timelines and sheets)."""

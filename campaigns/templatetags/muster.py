@@ -45,26 +45,40 @@ def when(iso: str):
 @register.filter
 def is_flat_list(value) -> bool:
     """A list of plain values, shown on one line."""
-    return isinstance(value, (list, tuple)) and all(not isinstance(v, (dict, list, tuple)) for v in value)
+    return isinstance(value, (list, tuple)) and all(
+        not isinstance(v, (dict, list, tuple)) for v in value
+    )
 
 
 @register.filter
 def game_label(campaign) -> str:
-    """"Achtung! Panzer! · CG I: …" for a campaign (its system's and variant's names)."""
+    """ "Achtung! Panzer! · CG I: …" for a campaign (its system's and variant's names)."""
     from campaigns.systems import all_systems
 
     system = all_systems().get(campaign.system)
     if system is None:
         return f"{campaign.system} · {campaign.variant}"
-    variant = next((v.name for v in system.variants if v.slug == campaign.variant), campaign.variant)
+    variant = next(
+        (v.name for v in system.variants if v.slug == campaign.variant), campaign.variant
+    )
     return f"{system.name} · {variant}"
 
 
 _STEP_STATUS = {"done": "done", "current": "now", "waiting": "waits", "skipped": "nothing to do"}
-_SCENARIO_STATUS = {"upcoming": "to come", "current": "now", "pending": "result to confirm", "played": "played",
-                    "disputed": "disputed"}
-_PROPOSALS = {"correct": "Correction", "undo": "Undo", "house_rule": "Late house rule", "export": "Full export",
-              "seat": "Change of seats"}
+_SCENARIO_STATUS = {
+    "upcoming": "to come",
+    "current": "now",
+    "pending": "result to confirm",
+    "played": "played",
+    "disputed": "disputed",
+}
+_PROPOSALS = {
+    "correct": "Correction",
+    "undo": "Undo",
+    "house_rule": "Late house rule",
+    "export": "Full export",
+    "seat": "Change of seats",
+}
 
 
 @register.filter
@@ -85,7 +99,10 @@ def proposal_words(value) -> str:
 @register.filter
 def side_names(slugs, sides: dict) -> str:
     """["allied", "referee"] -> "Allied, the referee"."""
-    names = [(sides or {}).get(s, {}).get("name") or ("the referee" if s == "referee" else s) for s in slugs or []]
+    names = [
+        (sides or {}).get(s, {}).get("name") or ("the referee" if s == "referee" else s)
+        for s in slugs or []
+    ]
     return ", ".join(names)
 
 

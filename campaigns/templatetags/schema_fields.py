@@ -20,7 +20,9 @@ def _attrs(**attrs) -> str:
         if value is None or value is False:
             continue
         name = name.rstrip("_").replace("_", "-")
-        parts.append(format_html(" {}", name) if value is True else format_html(' {}="{}"', name, value))
+        parts.append(
+            format_html(" {}", name) if value is True else format_html(' {}="{}"', name, value)
+        )
     return mark_safe("".join(parts))
 
 
@@ -49,36 +51,79 @@ def _choice_group(bound, input_type: str) -> str:
         if value == "" and input_type == "radio" and required:
             continue
         ident = f"{bound.auto_id}_{index}" if bound.auto_id else None
-        lines.append(format_html(
-            '<label class="check-line{}"{}><input type="{}" name="{}" value="{}"{}> <span>{}</span></label>',
-            " greyed" if value in greyed else "", _attrs(for_=ident), input_type, bound.html_name, value,
-            _attrs(id=ident, checked=value in chosen, disabled=value in greyed, required=required), label,
-        ))
-    body = mark_safe("".join(lines)) if lines else format_html('<p class="muted">{}</p>', "None to choose from.")
-    return format_html('<fieldset class="choice-group"><legend class="label">{}{}</legend>{}</fieldset>',
-                       bound.label, _required_mark(bound), body)
+        lines.append(
+            format_html(
+                '<label class="check-line{}"{}><input type="{}" name="{}" value="{}"{}> <span>{}</span></label>',
+                " greyed" if value in greyed else "",
+                _attrs(for_=ident),
+                input_type,
+                bound.html_name,
+                value,
+                _attrs(
+                    id=ident, checked=value in chosen, disabled=value in greyed, required=required
+                ),
+                label,
+            )
+        )
+    body = (
+        mark_safe("".join(lines))
+        if lines
+        else format_html('<p class="muted">{}</p>', "None to choose from.")
+    )
+    return format_html(
+        '<fieldset class="choice-group"><legend class="label">{}{}</legend>{}</fieldset>',
+        bound.label,
+        _required_mark(bound),
+        body,
+    )
 
 
 def _required_mark(bound) -> str:
-    return mark_safe('<span class="req" aria-hidden="true">*</span>') if bound.field.required else ""
+    return (
+        mark_safe('<span class="req" aria-hidden="true">*</span>') if bound.field.required else ""
+    )
 
 
 def _select(bound) -> str:
     chosen, greyed = _selected(bound), _greyed(bound.field.widget)
-    options = format_html_join("", "<option value=\"{}\"{}>{}</option>", (
-        ("" if v is None else v, _attrs(selected=str(v) in chosen or (v in ("", None) and not chosen),
-                                       disabled=str(v) in greyed), label)
-        for v, label in bound.field.choices))
-    return format_html("<select name=\"{}\"{}>{}</select>", bound.html_name,
-                       _attrs(id=bound.auto_id or None, required=bound.field.required), options)
+    options = format_html_join(
+        "",
+        "<option value=\"{}\"{}>{}</option>",
+        (
+            (
+                "" if v is None else v,
+                _attrs(
+                    selected=str(v) in chosen or (v in ("", None) and not chosen),
+                    disabled=str(v) in greyed,
+                ),
+                label,
+            )
+            for v, label in bound.field.choices
+        ),
+    )
+    return format_html(
+        "<select name=\"{}\"{}>{}</select>",
+        bound.html_name,
+        _attrs(id=bound.auto_id or None, required=bound.field.required),
+        options,
+    )
 
 
 def _text_list(bound) -> str:
     """One box per item already given, then a blank one for another."""
     values = [v for v in (bound.value() or []) if v not in (None, "")]
-    boxes = [format_html('<input type="text" name="{}"{}>', bound.html_name, _attrs(
-        value=v, id=(bound.auto_id or None) if i == 0 else None, maxlength=bound.field.item_length))
-        for i, v in enumerate([*values, None])]
+    boxes = [
+        format_html(
+            '<input type="text" name="{}"{}>',
+            bound.html_name,
+            _attrs(
+                value=v,
+                id=(bound.auto_id or None) if i == 0 else None,
+                maxlength=bound.field.item_length,
+            ),
+        )
+        for i, v in enumerate([*values, None])
+    ]
     return format_html('<span class="text-list">{}</span>', mark_safe("".join(boxes)))
 
 
@@ -88,20 +133,38 @@ def _input(bound) -> str:
     if getattr(widget, "text_list", False):
         return _text_list(bound)
     if isinstance(widget, forms.CheckboxInput):
-        return format_html('<input type="checkbox" name="{}"{}>', bound.html_name,
-                           _attrs(id=bound.auto_id or None, checked=bool(widget.check_test(value))))
+        return format_html(
+            '<input type="checkbox" name="{}"{}>',
+            bound.html_name,
+            _attrs(id=bound.auto_id or None, checked=bool(widget.check_test(value))),
+        )
     if isinstance(widget, forms.Textarea):
-        return format_html('<textarea name="{}" rows="{}"{}>{}</textarea>', bound.html_name,
-                           widget.attrs.get("rows", 2),
-                           _attrs(id=bound.auto_id or None, maxlength=getattr(bound.field, "max_length", None),
-                                  required=bound.field.required), "" if value is None else value)
+        return format_html(
+            '<textarea name="{}" rows="{}"{}>{}</textarea>',
+            bound.html_name,
+            widget.attrs.get("rows", 2),
+            _attrs(
+                id=bound.auto_id or None,
+                maxlength=getattr(bound.field, "max_length", None),
+                required=bound.field.required,
+            ),
+            "" if value is None else value,
+        )
     kind = "number" if isinstance(widget, forms.NumberInput) else "text"
-    return format_html('<input type="{}" name="{}"{}>', kind, bound.html_name, _attrs(
-        value=None if value in (None, "") else value, id=bound.auto_id or None,
-        maxlength=getattr(bound.field, "max_length", None), required=bound.field.required,
-        min=getattr(bound.field, "min_value", None), max=getattr(bound.field, "max_value", None),
-        inputmode=widget.attrs.get("inputmode"),
-    ))
+    return format_html(
+        '<input type="{}" name="{}"{}>',
+        kind,
+        bound.html_name,
+        _attrs(
+            value=None if value in (None, "") else value,
+            id=bound.auto_id or None,
+            maxlength=getattr(bound.field, "max_length", None),
+            required=bound.field.required,
+            min=getattr(bound.field, "min_value", None),
+            max=getattr(bound.field, "max_value", None),
+            inputmode=widget.attrs.get("inputmode"),
+        ),
+    )
 
 
 @register.simple_tag
@@ -114,21 +177,38 @@ def schema_field(bound, compact=False) -> str:
             import json
 
             value = json.dumps(value)
-        return format_html('<input type="hidden" name="{}"{}>', bound.html_name,
-                           _attrs(value=value if value is not None else "", id=bound.auto_id or None))
-    errors = format_html_join("", '<p class="error" role="alert">{}</p>', ((e,) for e in bound.errors))
-    help_ = format_html('<small class="help">{}</small>', bound.help_text) if bound.help_text else ""
+        return format_html(
+            '<input type="hidden" name="{}"{}>',
+            bound.html_name,
+            _attrs(value=value if value is not None else "", id=bound.auto_id or None),
+        )
+    errors = format_html_join(
+        "", '<p class="error" role="alert">{}</p>', ((e,) for e in bound.errors)
+    )
+    help_ = (
+        format_html('<small class="help">{}</small>', bound.help_text) if bound.help_text else ""
+    )
     multi = isinstance(widget, forms.CheckboxSelectMultiple)
     radio = isinstance(widget, forms.RadioSelect)
     check = isinstance(widget, forms.CheckboxInput)
-    classes = "field" + (" has-error" if bound.errors else "") + (" check" if check else "") + (
-        " choices" if multi or radio else "") + (" compact" if compact else "")
+    classes = (
+        "field"
+        + (" has-error" if bound.errors else "")
+        + (" check" if check else "")
+        + (" choices" if multi or radio else "")
+        + (" compact" if compact else "")
+    )
     if multi or radio:
         inner = _choice_group(bound, "checkbox" if multi else "radio")
     else:
         control = _select(bound) if isinstance(widget, forms.Select) else _input(bound)
-        inner = format_html('<label for="{}">{}{}</label>{}', bound.auto_id or "", bound.label, _required_mark(bound),
-                            control)
+        inner = format_html(
+            '<label for="{}">{}{}</label>{}',
+            bound.auto_id or "",
+            bound.label,
+            _required_mark(bound),
+            control,
+        )
     return format_html('<div class="{}">{}{}{}</div>', classes, inner, help_, errors)
 
 

@@ -38,7 +38,9 @@ def do_viewcache(parser, token):
     bits = token.split_contents()
     named = len(bits) in (2, 4) and bits[1][0] in "\"'" and bits[1][0] == bits[1][-1]
     if not named or (len(bits) == 4 and bits[2] != "unless"):
-        raise template.TemplateSyntaxError('Usage: {% viewcache "name" [unless var] %}…{% endviewcache %}')
+        raise template.TemplateSyntaxError(
+            'Usage: {% viewcache "name" [unless var] %}…{% endviewcache %}'
+        )
     nodelist = parser.parse(("endviewcache",))
     parser.delete_first_token()
     unless = parser.compile_filter(bits[3]) if len(bits) == 4 else None

@@ -15,7 +15,9 @@ from campaigns.errors import DomainError, NotFound
 from campaigns.forms import SignupForm, ThrottledPasswordChangeForm
 from campaigns.services import clubs as club_services
 
-_GONE = "This invitation can no longer be used (it was used, withdrawn or has expired in the meantime)."
+_GONE = (
+    "This invitation can no longer be used (it was used, withdrawn or has expired in the meantime)."
+)
 
 
 @require_http_methods(["GET", "POST"])
@@ -34,7 +36,9 @@ def join(request, code: str):
     if request.method == "POST" and form.is_valid():
         try:
             new_user = club_services.signup_with_invitation(
-                code=code, username=form.cleaned_data["username"], password=form.cleaned_data["password1"],
+                code=code,
+                username=form.cleaned_data["username"],
+                password=form.cleaned_data["password1"],
                 email=form.cleaned_data["email"],
             )
         except DomainError as error:
@@ -53,7 +57,10 @@ def join(request, code: str):
 def _accept(request, code, invitation):
     club = invitation.club
     if visibility.role_in(request.user, club) is not None:
-        messages.info(request, f"You are already a member of {club.name}; the invitation is left for someone else.")
+        messages.info(
+            request,
+            f"You are already a member of {club.name}; the invitation is left for someone else.",
+        )
         return redirect("club", slug=club.slug)
     try:
         club_services.accept_invitation(code=code, user=request.user)

@@ -27,14 +27,18 @@ class ActionBox:
 
     todo: Todo
     form: SchemaForm
-    key: str = field(default_factory=lambda: uuid.uuid4().hex)  # idempotency: a double click appends once
+    key: str = field(
+        default_factory=lambda: uuid.uuid4().hex
+    )  # idempotency: a double click appends once
     notice: str = ""
     style: str = "primary"
     open: bool = False  # shown unfolded (the first to-do, or one sent back with errors)
     button: str = ""  # the submit button's words
     do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
     choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
-    confirming: dict | None = None  # the result a Confirm / Settle acts on (selectors.result_to_confirm)
+    confirming: dict | None = (
+        None  # the result a Confirm / Settle acts on (selectors.result_to_confirm)
+    )
     elsewhere: bool = False  # a long form on a page of its own (Todo.own_page): a link here
     picking: list | None = None  # its rows to pick first, grouped (Todo.pick): a GET form
     picked: list | None = None  # the rows picked, sent again with the form (its rows are those)
@@ -67,13 +71,20 @@ def kind_fields(system, view: dict | None, todo: Todo) -> tuple[Field, ...] | No
 def _sealed_choice(view, key) -> Field | None:
     sealed = view.get("sealed", {}).get(key)
     if sealed and sealed.get("options"):
-        return Field("choice", "choice", label=sealed["label"], choices=tuple(sealed["options"]), widget="radios",
-                     labels=tuple((o, str(o).capitalize()) for o in sealed["options"]))
+        return Field(
+            "choice",
+            "choice",
+            label=sealed["label"],
+            choices=tuple(sealed["options"]),
+            widget="radios",
+            labels=tuple((o, str(o).capitalize()) for o in sealed["options"]),
+        )
     return None
 
 
-def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=None,
-          concrete: bool = True) -> ActionBox | None:
+def build(
+    system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=None, concrete: bool = True
+) -> ActionBox | None:
     """``concrete=False``: the kind's declared fields (a correction of an earlier event, whose
     values need not be among today's choices)."""
     fields = kind_fields(system, view if concrete else None, todo)
@@ -86,9 +97,19 @@ def build(system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=N
     core = todo.kind in CORE_KINDS
     fixed = dict(todo.initial) if core else {}
     box_key = uuid.uuid4().hex
-    form = SchemaForm(fields, data, fixed=fixed, dice_needs=dice_needs, auto_id=f"id_{stable_id(todo)}_%s",
-                      initial=initial if initial is not None else (None if core else dict(todo.initial)))
-    style = "secondary" if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected") else "primary"
+    form = SchemaForm(
+        fields,
+        data,
+        fixed=fixed,
+        dice_needs=dice_needs,
+        auto_id=f"id_{stable_id(todo)}_%s",
+        initial=initial if initial is not None else (None if core else dict(todo.initial)),
+    )
+    style = (
+        "secondary"
+        if todo.kind in ("result.withdrawn", "result.disputed", "proposal.rejected")
+        else "primary"
+    )
     return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
 
 
@@ -102,7 +123,9 @@ def with_pick(todo: Todo, query) -> tuple[Todo, bool]:
         return todo, False
     if query is None or PICKED not in query:
         return todo, True
-    return replace(todo, initial={**todo.initial, PICKS: [v for v in query.getlist(PICKS) if v]}), False
+    return replace(
+        todo, initial={**todo.initial, PICKS: [v for v in query.getlist(PICKS) if v]}
+    ), False
 
 
 def elsewhere(todo: Todo, listed: str) -> ActionBox:
@@ -136,10 +159,19 @@ def reject_todos(state: dict, viewer, asked=()) -> list[Todo]:
         if proposal["status"] != "pending":
             continue
         mine = proposal["by"] == viewer.username
-        needed = (viewer.playing and viewer.playing in proposal["needs"]) or proposal["uid"] in asked
+        needed = (viewer.playing and viewer.playing in proposal["needs"]) or proposal[
+            "uid"
+        ] in asked
         if viewer.referee or mine or needed:
             label = "Withdraw the proposal" if mine else "Reject"
-            found.append(Todo("proposal.rejected", label, viewer.playing, initial={"proposal": proposal["uid"]}))
+            found.append(
+                Todo(
+                    "proposal.rejected",
+                    label,
+                    viewer.playing,
+                    initial={"proposal": proposal["uid"]},
+                )
+            )
     return found
 
 
@@ -159,7 +191,12 @@ def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None
     specific one."""
     listed = posted.get(META_TODO)
     for todo in todos:  # the form says which to-do it was drawn for
-        if listed and todo.kind == kind and (todo.side or None) == (side or None) and stable_id(todo) == listed:
+        if (
+            listed
+            and todo.kind == kind
+            and (todo.side or None) == (side or None)
+            and stable_id(todo) == listed
+        ):
             return todo
     best, best_score = None, -1
     for todo in todos:

@@ -48,31 +48,43 @@ def invitation_create(request, slug: str):
     if form.is_valid():
         try:
             invitation = club_services.invite(
-                club=club, user=request.user, role=form.cleaned_data["role"], email=form.cleaned_data["email"]
+                club=club,
+                user=request.user,
+                role=form.cleaned_data["role"],
+                email=form.cleaned_data["email"],
             )
         except DomainError as error:
             form.add_error(error.field if error.field in form.fields else None, error.message)
         except TooMany as error:
             form.add_error(None, error.message)
-            response = render(request, "clubs/detail.html", _context(request, club, invite_form=form), status=429)
+            response = render(
+                request, "clubs/detail.html", _context(request, club, invite_form=form), status=429
+            )
             response["Retry-After"] = str(error.retry_after)
             return response
         else:
             link = settings.SITE_URL.rstrip("/") + reverse("join", args=[invitation.code])
             if invitation.email:
-                messages.success(request, f"Invitation created: it is being e-mailed to {invitation.email}. "
-                                          f"Its link, should you also want to send it yourself: {link}")
+                messages.success(
+                    request,
+                    f"Invitation created: it is being e-mailed to {invitation.email}. "
+                    f"Its link, should you also want to send it yourself: {link}",
+                )
             else:
                 messages.success(request, f"Invitation created. Send this link: {link}")
             return _back(request, club)
-    return render(request, "clubs/detail.html", _context(request, club, invite_form=form), status=400)
+    return render(
+        request, "clubs/detail.html", _context(request, club, invite_form=form), status=400
+    )
 
 
 @page
 @require_POST
 def invitation_revoke(request, slug: str, invitation_id: int):
     club = visibility.get_club_for(request.user, slug)
-    invitation = selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
+    invitation = (
+        selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
+    )
     if invitation is None:
         raise NotFound("invitation")
     club_services.revoke_invitation(invitation=invitation, user=request.user)
@@ -87,15 +99,27 @@ def member_role(request, slug: str, username: str):
     form = RoleForm(request.POST)
     if form.is_valid():
         try:
-            club_services.set_role(club=club, user=request.user, member_username=username,
-                                   role=form.cleaned_data["role"])
+            club_services.set_role(
+                club=club,
+                user=request.user,
+                member_username=username,
+                role=form.cleaned_data["role"],
+            )
         except DomainError as error:
-            return render(request, "clubs/detail.html",
-                          _context(request, club, role_error=f"{username}: {error.message}"), status=400)
+            return render(
+                request,
+                "clubs/detail.html",
+                _context(request, club, role_error=f"{username}: {error.message}"),
+                status=400,
+            )
         messages.success(request, f"{username} is now {form.cleaned_data['role']}.")
         return _back(request, club)
-    return render(request, "clubs/detail.html", _context(request, club, role_error="Choose organizer or player."),
-                  status=400)
+    return render(
+        request,
+        "clubs/detail.html",
+        _context(request, club, role_error="Choose organizer or player."),
+        status=400,
+    )
 
 
 @page
@@ -108,10 +132,16 @@ def hand_over(request, slug: str):
     form = HandOverForm(request.POST, members=others)
     if form.is_valid():
         try:
-            club_services.hand_over_organizer(club=club, user=request.user, to_username=form.cleaned_data["username"])
+            club_services.hand_over_organizer(
+                club=club, user=request.user, to_username=form.cleaned_data["username"]
+            )
         except DomainError as error:
             form.add_error(None, error.message)
         else:
-            messages.success(request, f"{form.cleaned_data['username']} is now the organizer; you are a player.")
+            messages.success(
+                request, f"{form.cleaned_data['username']} is now the organizer; you are a player."
+            )
             return _back(request, club)
-    return render(request, "clubs/detail.html", _context(request, club, hand_over_form=form), status=400)
+    return render(
+        request, "clubs/detail.html", _context(request, club, hand_over_form=form), status=400
+    )

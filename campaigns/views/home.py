@@ -17,7 +17,11 @@ from .common import done, invalid, page
 
 @page
 def dashboard(request):
-    return render(request, "dashboard.html", {"board": selectors.dashboard(request.user), "club_form": ClubForm()})
+    return render(
+        request,
+        "dashboard.html",
+        {"board": selectors.dashboard(request.user), "club_form": ClubForm()},
+    )
 
 
 @page
@@ -30,7 +34,9 @@ def club_new(request):
         except DomainError as error:
             form.add_error("name", error.message)
         else:
-            messages.success(request, f"{club.name} is founded; you are its organizer. Invite your players.")
+            messages.success(
+                request, f"{club.name} is founded; you are its organizer. Invite your players."
+            )
             return done(request, reverse("club", args=[club.slug]))
     if form.errors:
         return invalid(request, "clubs/new.html", {"form": form})

@@ -51,7 +51,9 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    todos = actions.with_rejects(page_data.actions, {"proposals": page_data.proposals}, page_data.viewer)
+    todos = actions.with_rejects(
+        page_data.actions, {"proposals": page_data.proposals}, page_data.viewer
+    )
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
@@ -70,14 +72,22 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
             groups = system.pick_groups(page_data.state, todo.side, todo.kind, todo.pick)
             boxes.append(actions.ActionBox(todo, None, do=listed, open=True, picking=groups))
             continue
-        suggested = system.suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
-        box = actions.build(system, page_data.state, replace(todo, initial={**suggested, **todo.initial}))
+        suggested = (
+            system.suggested_data(page_data.campaign, todo.kind)
+            if todo.kind not in CORE_KINDS
+            else {}
+        )
+        box = actions.build(
+            system, page_data.state, replace(todo, initial={**suggested, **todo.initial})
+        )
         if box is not None:
             box.do, box.choosing = listed, choosing
             box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
             box.open = listed == asked  # followed its link: open at once
             if todo.kind in _CONFIRMING:  # a person confirms only what they can see
-                box.confirming = selectors.result_to_confirm(page_data.state, todo.initial["scenario"])
+                box.confirming = selectors.result_to_confirm(
+                    page_data.state, todo.initial["scenario"]
+                )
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)
@@ -95,7 +105,9 @@ def _can_amend(kind: str, system) -> tuple[bool, bool]:
 
 
 def _may_propose(campaign, viewer) -> bool:
-    return campaign.status == "active" and bool(viewer.playing or viewer.referee or viewer.organizer)
+    return campaign.status == "active" and bool(
+        viewer.playing or viewer.referee or viewer.organizer
+    )
 
 
 def _history(campaign, viewer, system, limit=None):
@@ -106,7 +118,9 @@ def _history(campaign, viewer, system, limit=None):
     may_propose = _may_propose(campaign, viewer)
     rows = []
     for entry in entries:
-        correct, undo = _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
+        correct, undo = (
+            _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
+        )
         if entry.kind.startswith(_PEOPLE) and not viewer.organizer:
             correct = undo = False  # who plays which side is the organizer's business
         rows.append({"entry": entry, "correct": correct, "undo": undo})
@@ -130,16 +144,30 @@ def _scenarios(system, state, full: bool = True) -> list[dict]:
         result = scenario.get("result")
         pending = (scenario.get("pending") or {}).get("data")
         notes = [n for n in state.get("notes", []) if n["scenario"] == index]
-        if not full and index != last and scenario["status"] not in ("current", "pending", "disputed"):
-            rows.append({"s": scenario, "result": [], "pending": [], "notes": [],
-                         "folded": bool(result or notes), "notes_count": len(notes)})
+        if (
+            not full
+            and index != last
+            and scenario["status"] not in ("current", "pending", "disputed")
+        ):
+            rows.append(
+                {
+                    "s": scenario,
+                    "result": [],
+                    "pending": [],
+                    "notes": [],
+                    "folded": bool(result or notes),
+                    "notes_count": len(notes),
+                }
+            )
             continue
-        rows.append({
-            "s": scenario,
-            "result": system.result_words(state, index, result, ctx) if result else [],
-            "pending": system.result_words(state, index, pending, ctx) if pending else [],
-            "notes": notes,
-        })
+        rows.append(
+            {
+                "s": scenario,
+                "result": system.result_words(state, index, result, ctx) if result else [],
+                "pending": system.result_words(state, index, pending, ctx) if pending else [],
+                "notes": notes,
+            }
+        )
     return rows
 
 
@@ -149,12 +177,16 @@ def _sealed(state, full: bool = True) -> list[tuple]:
     if full:
         return items
     revealed = [key for key, sealed in items if sealed.get("revealed")]
-    return [(key, sealed) for key, sealed in items if not sealed.get("revealed") or key == revealed[-1]]
+    return [
+        (key, sealed) for key, sealed in items if not sealed.get("revealed") or key == revealed[-1]
+    ]
 
 
 def _more_scenarios(rows, state) -> bool:
     """Whether the scenarios page shows more than the campaign page's timeline."""
-    return any(row.get("folded") for row in rows) or len(state.get("sealed", {})) > len(_sealed(state, False))
+    return any(row.get("folded") for row in rows) or len(state.get("sealed", {})) > len(
+        _sealed(state, False)
+    )
 
 
 def page_context(request, campaign, viewer, bound=None) -> dict:
@@ -173,8 +205,10 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     scenario_rows = SimpleLazyObject(lambda: _scenarios(system, state(), full=False))
 
     def private_sides():
-        return [(state()["sides"][slug]["name"], private)
-                for slug, private in (state()["game"] or {}).get("sides", {}).items()]
+        return [
+            (state()["sides"][slug]["name"], private)
+            for slug, private in (state()["game"] or {}).get("sides", {}).items()
+        ]
 
     return {
         "campaign": campaign,
@@ -187,8 +221,11 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "variant": system.variant(campaign.variant),
         "boxes": [box for box in boxes if not box.todo.optional],
         "more_boxes": [box for box in boxes if box.todo.optional],
-        "more_links": [(actions.stable_id(t), t) for t in page_data.actions if t.optional
-                       and actions.stable_id(t) not in shown],
+        "more_links": [
+            (actions.stable_id(t), t)
+            for t in page_data.actions
+            if t.optional and actions.stable_id(t) not in shown
+        ],
         "waiting": page_data.waiting,
         "proposals": SimpleLazyObject(lambda: selectors.proposal_rows(campaign, viewer, state())),
         "scenario_rows": scenario_rows,
@@ -205,14 +242,21 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
         "full_export": selectors.full_export_allowed(campaign, viewer, page_data),
-        "house_rule_form": HouseRuleForm(system=system, table=request.GET.get("rule_table") or None,
-                                         initial={"row": request.GET.get("rule_row")})
-        if request.GET.get("rule_table") else None,
+        "house_rule_form": HouseRuleForm(
+            system=system,
+            table=request.GET.get("rule_table") or None,
+            initial={"row": request.GET.get("rule_row")},
+        )
+        if request.GET.get("rule_table")
+        else None,
         "rule_table": request.GET.get("rule_table") or "",
         "rule_tables": house_rule_tables(system),
         "proposal_form": ProposalForm(),
-        "sides": SimpleLazyObject(lambda: [(slug, side["name"], side["players"])
-                                           for slug, side in state()["sides"].items()]),
+        "sides": SimpleLazyObject(
+            lambda: [
+                (slug, side["name"], side["players"]) for slug, side in state()["sides"].items()
+            ]
+        ),
         "odds": _odds(campaign, viewer, system),
     }
 
@@ -224,7 +268,8 @@ def _odds(campaign, viewer, system) -> list[dict]:
     found = odds_service.odds_for(campaign, viewer)
     names = {side.slug: side.name for side in system.sides}
     return [
-        dict(entry, name=names.get(slug, slug)) for slug, entry in found.items()
+        dict(entry, name=names.get(slug, slug))
+        for slug, entry in found.items()
         if entry["status"] == "pending" or entry.get("rolls")
     ]
 
@@ -241,8 +286,14 @@ def campaign_detail(request, pk: int):
 
 def _own_page_box(context):
     """The long form asked for (``?do=<id>`` of a Todo.own_page), drawn on a page of its own."""
-    return next((box for box in [*context["boxes"], *context["more_boxes"]]
-                 if box.todo.own_page and not box.elsewhere), None)
+    return next(
+        (
+            box
+            for box in [*context["boxes"], *context["more_boxes"]]
+            if box.todo.own_page and not box.elsewhere
+        ),
+        None,
+    )
 
 
 @page
@@ -256,12 +307,16 @@ def campaign_submit(request, pk: int):
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
-    todo, _ = actions.with_pick(todo, request.POST)  # the rows its own page drew (all, if it sent none)
+    todo, _ = actions.with_pick(
+        todo, request.POST
+    )  # the rows its own page drew (all, if it sent none)
     if kind not in CORE_KINDS:  # the same rows the page drew (a suggested set-up may have more)
         todo = replace(todo, initial={**system.suggested_data(campaign, kind), **todo.initial})
     box = actions.build(system, page_data.state, todo, request.POST)
     if box is None:
-        return _refused(request, campaign, viewer, "That is not something one can do in this campaign.")
+        return _refused(
+            request, campaign, viewer, "That is not something one can do in this campaign."
+        )
     box.key = request.POST.get("idempotency_key") or box.key
     box.do = listed
     box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
@@ -273,20 +328,49 @@ def campaign_submit(request, pk: int):
     data = system.form_data(page_data.state, todo.side or side, kind, box.form.event_data())
     then = todo.then if request.POST.get("_then") else ()
     try:
-        if then or todo.before:  # with the events folded in before it / the second button's: all or none
-            submissions = submit_then(campaign, request.user, kind, data, then, before=todo.before,
-                                      side=todo.side or side, dice=dice, idempotency_key=box.key[:80])
+        if (
+            then or todo.before
+        ):  # with the events folded in before it / the second button's: all or none
+            submissions = submit_then(
+                campaign,
+                request.user,
+                kind,
+                data,
+                then,
+                before=todo.before,
+                side=todo.side or side,
+                dice=dice,
+                idempotency_key=box.key[:80],
+            )
         else:
-            submissions = [submit(campaign, request.user, kind, data, side=todo.side or side,
-                                  dice=dice, idempotency_key=box.key[:80])]
+            submissions = [
+                submit(
+                    campaign,
+                    request.user,
+                    kind,
+                    data,
+                    side=todo.side or side,
+                    dice=dice,
+                    idempotency_key=box.key[:80],
+                )
+            ]
     except DiceNeeded as need:
-        return _again(request, campaign, viewer, _dice_box(system, page_data.state, todo, box, need))
+        return _again(
+            request, campaign, viewer, _dice_box(system, page_data.state, todo, box, need)
+        )
     except DomainError as error:
         box.form.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
-    messages.success(request, connection_loss.after_commit(
-        lambda: " ".join(_submitted_message(campaign, viewer, submission, todo) for submission in submissions),
-        lambda: f"Saved: {todo.label}. (The page could not say more just now.)", what="message after a submission"))
+    messages.success(
+        request,
+        connection_loss.after_commit(
+            lambda: " ".join(
+                _submitted_message(campaign, viewer, submission, todo) for submission in submissions
+            ),
+            lambda: f"Saved: {todo.label}. (The page could not say more just now.)",
+            what="message after a submission",
+        ),
+    )
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 
 
@@ -310,8 +394,11 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
     shown.key, shown.do, shown.picked = box.key, box.do, box.picked
     # Every die due at once may be a couple of dozen (issue 21.6): each field names its roll.
-    shown.notice = ("Enter the dice rolled at the table for: " + "; ".join(n["label"] for n in needs) + "."
-                    if len(needs) <= 3 else f"Enter the dice rolled at the table for the {len(needs)} rolls below.")
+    shown.notice = (
+        "Enter the dice rolled at the table for: " + "; ".join(n["label"] for n in needs) + "."
+        if len(needs) <= 3
+        else f"Enter the dice rolled at the table for the {len(needs)} rolls below."
+    )
     return shown
 
 
@@ -321,15 +408,21 @@ def _refused(request, campaign, viewer, message: str):
     messages.error(request, message)
     if is_htmx(request):
         return done(request, reverse("campaign", args=[campaign.pk]))
-    return render(request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400)
+    return render(
+        request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400
+    )
 
 
 def _again(request, campaign, viewer, box):
     """The page again with the refused form and its errors (400); nothing was written."""
     if is_htmx(request):
         box.open = True
-        return render(request, "campaigns/_action.html", {"box": box, "campaign": campaign, "viewer": viewer},
-                      status=400)
+        return render(
+            request,
+            "campaigns/_action.html",
+            {"box": box, "campaign": campaign, "viewer": viewer},
+            status=400,
+        )
     context = page_context(request, campaign, viewer, bound=box)
     if box.todo.own_page:  # a long form comes back on its own page
         box.open = True
@@ -357,8 +450,12 @@ def propose_undo(request, pk: int, uid):
     entry = selectors.history_entry(campaign, viewer, uid)
     form = ProposalForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
-    answer = _propose(request, campaign, {"action": "undo", "target": entry.uid, "reason": reason},
-                      f"Undo of “{entry.text}” proposed; it applies once the other side agrees.")
+    answer = _propose(
+        request,
+        campaign,
+        {"action": "undo", "target": entry.uid, "reason": reason},
+        f"Undo of “{entry.text}” proposed; it applies once the other side agrees.",
+    )
     if answer is None:
         context = page_context(request, campaign, viewer)
         return render(request, "campaigns/detail.html", context, status=400)
@@ -374,7 +471,9 @@ def propose_correction(request, pk: int, uid):
     fixed = {"key": entry.data.get("key")} if entry.kind == "sealed.submitted" else {}
     todo = selectors.Todo(entry.kind, "Propose this correction", entry.side or None, initial=fixed)
     initial = _flat(entry.data)
-    box = actions.build(system, page_data.state, todo, request.POST or None, initial=initial, concrete=False)
+    box = actions.build(
+        system, page_data.state, todo, request.POST or None, initial=initial, concrete=False
+    )
     if box is None or not _can_amend(entry.kind, system)[0]:
         messages.error(request, "This event cannot be corrected; propose to undo it instead.")
         return done(request, reverse("campaign-history", args=[campaign.pk]))
@@ -382,19 +481,34 @@ def propose_correction(request, pk: int, uid):
     reason_form = ProposalForm(request.POST or None)
     if request.method == "POST" and box.form.is_valid() and reason_form.is_valid():
         try:
-            submit(campaign, request.user, "proposal.made", {
-                "action": "correct", "target": entry.uid, "data": box.form.event_data(),
-                "reason": reason_form.cleaned_data["reason"],
-            })
+            submit(
+                campaign,
+                request.user,
+                "proposal.made",
+                {
+                    "action": "correct",
+                    "target": entry.uid,
+                    "data": box.form.event_data(),
+                    "reason": reason_form.cleaned_data["reason"],
+                },
+            )
         except DomainError as error:
             box.form.add_domain_error(error.field.removeprefix("data."), error.message)
         else:
             messages.success(request, "Correction proposed; it applies once the other side agrees.")
             return done(request, reverse("campaign", args=[campaign.pk]) + "#proposals")
     status = 400 if request.method == "POST" else 200
-    return render(request, "campaigns/correct.html", {
-        "campaign": campaign, "entry": entry, "box": box, "reason_form": reason_form,
-    }, status=status)
+    return render(
+        request,
+        "campaigns/correct.html",
+        {
+            "campaign": campaign,
+            "entry": entry,
+            "box": box,
+            "reason_form": reason_form,
+        },
+        status=status,
+    )
 
 
 def _flat(data: dict) -> dict:
@@ -413,11 +527,17 @@ def propose_house_rule(request, pk: int):
     form = HouseRuleForm(request.POST, system=get_system(campaign.system))
     reason = ProposalForm(request.POST)
     if form.is_valid() and reason.is_valid():
-        rule = {"key": form.cleaned_data["key"].strip(), "value": form.cleaned_data["value"],
-                "note": form.cleaned_data["note"]}
-        answer = _propose(request, campaign, {"action": "house_rule", "data": rule,
-                                              "reason": reason.cleaned_data["reason"]},
-                          "House rule proposed; it applies once every side agrees.")
+        rule = {
+            "key": form.cleaned_data["key"].strip(),
+            "value": form.cleaned_data["value"],
+            "note": form.cleaned_data["note"],
+        }
+        answer = _propose(
+            request,
+            campaign,
+            {"action": "house_rule", "data": rule, "reason": reason.cleaned_data["reason"]},
+            "House rule proposed; it applies once every side agrees.",
+        )
         if answer is not None:
             return answer
     context = page_context(request, campaign, viewer)
@@ -429,10 +549,16 @@ def propose_house_rule(request, pk: int):
 @require_POST
 def propose_export(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
-    answer = _propose(request, campaign, {"action": "export"},
-                      "Full export proposed; the organizers may download it once every side agrees.")
+    answer = _propose(
+        request,
+        campaign,
+        {"action": "export"},
+        "Full export proposed; the organizers may download it once every side agrees.",
+    )
     if answer is None:
-        return render(request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400)
+        return render(
+            request, "campaigns/detail.html", page_context(request, campaign, viewer), status=400
+        )
     return answer
 
 
@@ -449,8 +575,18 @@ def campaign_records(request, pk: int):
     if template is None:
         raise Http404("This game keeps no records page.")
     state = selectors.campaign_page(campaign, viewer).state
-    return HttpResponse(template.render({"campaign": campaign, "club": campaign.club, "viewer": viewer,
-                                         "state": state, "panel": system.panel_context(state)}, request))
+    return HttpResponse(
+        template.render(
+            {
+                "campaign": campaign,
+                "club": campaign.club,
+                "viewer": viewer,
+                "state": state,
+                "panel": system.panel_context(state),
+            },
+            request,
+        )
+    )
 
 
 @page
@@ -460,10 +596,19 @@ def campaign_scenarios(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
     system = get_system(campaign.system)
     state = selectors.campaign_page(campaign, viewer).state
-    return render(request, "campaigns/scenarios.html", {
-        "campaign": campaign, "club": campaign.club, "viewer": viewer, "state": state,
-        "scenario_rows": _scenarios(system, state), "sealed_rows": _sealed(state), "more_scenarios": False,
-    })
+    return render(
+        request,
+        "campaigns/scenarios.html",
+        {
+            "campaign": campaign,
+            "club": campaign.club,
+            "viewer": viewer,
+            "state": state,
+            "scenario_rows": _scenarios(system, state),
+            "sealed_rows": _sealed(state),
+            "more_scenarios": False,
+        },
+    )
 
 
 @page
@@ -471,13 +616,19 @@ def campaign_history(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
     system = get_system(campaign.system)
     # Lazy: a kept history fragment needs neither the state nor the rows.
-    return render(request, "campaigns/history.html", {
-        "campaign": campaign, "viewer": viewer, "view_key": viewcache.key(campaign, viewer, "history-page"),
-        "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
-        "history_forms": _may_propose(campaign, viewer),
-        "state": SimpleLazyObject(lambda: selectors.campaign_page(campaign, viewer).state),
-        "proposal_form": ProposalForm(),
-    })
+    return render(
+        request,
+        "campaigns/history.html",
+        {
+            "campaign": campaign,
+            "viewer": viewer,
+            "view_key": viewcache.key(campaign, viewer, "history-page"),
+            "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
+            "history_forms": _may_propose(campaign, viewer),
+            "state": SimpleLazyObject(lambda: selectors.campaign_page(campaign, viewer).state),
+            "proposal_form": ProposalForm(),
+        },
+    )
 
 
 @page
@@ -485,7 +636,11 @@ def campaign_export(request, pk: int):
     campaign, viewer = selectors.campaign_for(request.user, pk)
     journal = journal_io.export_journal(campaign, viewer)
     scope = journal["scope"].replace(":", "-").replace(",", "-")
-    response = HttpResponse(json.dumps(journal, indent=2, ensure_ascii=False), content_type="application/json")
+    response = HttpResponse(
+        json.dumps(journal, indent=2, ensure_ascii=False), content_type="application/json"
+    )
     response["Content-Disposition"] = f'attachment; filename="campaign-{campaign.pk}-{scope}.json"'
-    patch_cache_control(response, private=True, no_store=True)  # a side's journal: never kept by a shared cache
+    patch_cache_control(
+        response, private=True, no_store=True
+    )  # a side's journal: never kept by a shared cache
     return response

@@ -53,16 +53,24 @@ def campaign_new(request, slug: str, system: str):
     if request.method == "POST" and form.is_valid():
         try:
             campaign = campaign_services.create_campaign(
-                club=club, user=request.user, system=game.slug, variant=form.cleaned_data["variant"],
-                name=form.cleaned_data["name"], options=form.event_data(),
+                club=club,
+                user=request.user,
+                system=game.slug,
+                variant=form.cleaned_data["variant"],
+                name=form.cleaned_data["name"],
+                options=form.event_data(),
             )
         except DomainError as error:
             form.add_domain_error(error.field.removeprefix("options."), error.message)
         else:
-            messages.success(request, f"{campaign.name} is set up: put players on the sides, then start it.")
+            messages.success(
+                request, f"{campaign.name} is set up: put players on the sides, then start it."
+            )
             return done(request, reverse("campaign-setup", args=[campaign.pk]))
     status = 400 if form.errors else 200
-    return render(request, "campaigns/new.html", {"club": club, "system": game, "form": form}, status=status)
+    return render(
+        request, "campaigns/new.html", {"club": club, "system": game, "form": form}, status=status
+    )
 
 
 # --- the setup page ---------------------------------------------------------------------
@@ -93,10 +101,15 @@ def _setup_context(request, campaign, viewer, **forms) -> dict:
         "rule_table": table,
         "book_labels": selectors.house_rule_labels(system),
         "player_form": forms.get("player_form") or PlayerForm(sides=sides, members=free),
-        "replace_form": forms.get("replace_form") or ReplaceForm(sides=sides, members=free, players=sorted(seated)),
-        "referee_form": forms.get("referee_form") or RefereeForm(
-            members=[m for m in members if m not in seated], initial={"username": state["referee"] or ""}),
-        "house_rule_form": forms.get("house_rule_form") or (HouseRuleForm(system=system, table=table) if table else None),
+        "replace_form": forms.get("replace_form")
+        or ReplaceForm(sides=sides, members=free, players=sorted(seated)),
+        "referee_form": forms.get("referee_form")
+        or RefereeForm(
+            members=[m for m in members if m not in seated],
+            initial={"username": state["referee"] or ""},
+        ),
+        "house_rule_form": forms.get("house_rule_form")
+        or (HouseRuleForm(system=system, table=table) if table else None),
         "finish_form": forms.get("finish_form") or FinishForm(),
         "setup_error": forms.get("setup_error"),
     }
@@ -112,8 +125,12 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
     """Run one organizer action; a refusal shows the setup page again with the error."""
     campaign, viewer = _organizer_campaign(request, pk)
     if form is not None and not form.is_valid():
-        return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **{form_name: form}),
-                      status=400)
+        return render(
+            request,
+            "campaigns/setup.html",
+            _setup_context(request, campaign, viewer, **{form_name: form}),
+            status=400,
+        )
     try:
         result = action(campaign, form.cleaned_data if form is not None else {})
     except DomainError as error:
@@ -122,7 +139,12 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
             extra = {form_name: form}
         else:
             extra = {"setup_error": error.message}
-        return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer, **extra), status=400)
+        return render(
+            request,
+            "campaigns/setup.html",
+            _setup_context(request, campaign, viewer, **extra),
+            status=400,
+        )
     if campaign_services.is_proposal(result):  # in play, a seat change needs the sides' agreement
         success = campaign_services.proposal_words(result)
     messages.success(request, success)
@@ -131,13 +153,19 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
 
 def _sides_and_members(request, pk):
     campaign, _ = _organizer_campaign(request, pk)
-    state_sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
-    return [(slug, s["name"]) for slug, s in state_sides.items()], selectors.members_of(campaign.club)
+    state_sides = selectors.campaign_page(
+        campaign, visibility.viewer_for(request.user, campaign)
+    ).state["sides"]
+    return [(slug, s["name"]) for slug, s in state_sides.items()], selectors.members_of(
+        campaign.club
+    )
 
 
 def _players(request, pk) -> list[str]:
     campaign, _ = _organizer_campaign(request, pk)
-    sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
+    sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state[
+        "sides"
+    ]
     return sorted(name for side in sides.values() for name in side["players"])
 
 
@@ -146,8 +174,16 @@ def _players(request, pk) -> list[str]:
 def player_add(request, pk: int):
     sides, members = _sides_and_members(request, pk)
     form = PlayerForm(request.POST, sides=sides, members=members)
-    return _apply(request, pk, "player_form", form, lambda c, d: campaign_services.assign_player(
-        c, request.user, side=d["side"], username=d["username"]), "Player assigned.")
+    return _apply(
+        request,
+        pk,
+        "player_form",
+        form,
+        lambda c, d: campaign_services.assign_player(
+            c, request.user, side=d["side"], username=d["username"]
+        ),
+        "Player assigned.",
+    )
 
 
 @page
@@ -155,8 +191,16 @@ def player_add(request, pk: int):
 def player_remove(request, pk: int):
     sides, members = _sides_and_members(request, pk)
     form = PlayerForm(request.POST, sides=sides, members=members)
-    return _apply(request, pk, "player_form", form, lambda c, d: campaign_services.remove_player(
-        c, request.user, side=d["side"], username=d["username"]), "Player taken off the side.")
+    return _apply(
+        request,
+        pk,
+        "player_form",
+        form,
+        lambda c, d: campaign_services.remove_player(
+            c, request.user, side=d["side"], username=d["username"]
+        ),
+        "Player taken off the side.",
+    )
 
 
 @page
@@ -164,8 +208,16 @@ def player_remove(request, pk: int):
 def player_replace(request, pk: int):
     sides, members = _sides_and_members(request, pk)
     form = ReplaceForm(request.POST, sides=sides, members=members, players=_players(request, pk))
-    return _apply(request, pk, "replace_form", form, lambda c, d: campaign_services.replace_player(
-        c, request.user, side=d["side"], old=d["old"], new=d["new"]), "Player replaced.")
+    return _apply(
+        request,
+        pk,
+        "replace_form",
+        form,
+        lambda c, d: campaign_services.replace_player(
+            c, request.user, side=d["side"], old=d["old"], new=d["new"]
+        ),
+        "Player replaced.",
+    )
 
 
 @page
@@ -173,8 +225,16 @@ def player_replace(request, pk: int):
 def referee_set(request, pk: int):
     _, members = _sides_and_members(request, pk)
     form = RefereeForm(request.POST, members=members)
-    return _apply(request, pk, "referee_form", form, lambda c, d: campaign_services.assign_referee(
-        c, request.user, username=d["username"] or None), "Referee set.")
+    return _apply(
+        request,
+        pk,
+        "referee_form",
+        form,
+        lambda c, d: campaign_services.assign_referee(
+            c, request.user, username=d["username"] or None
+        ),
+        "Referee set.",
+    )
 
 
 @page
@@ -182,9 +242,19 @@ def referee_set(request, pk: int):
 def house_rule_set(request, pk: int):
     campaign, _ = _organizer_campaign(request, pk)
     form = HouseRuleForm(request.POST, system=all_systems()[campaign.system])
-    return _apply(request, pk, "house_rule_form", form, lambda c, d: submit(
-        c, request.user, "house_rule.set", {"key": d["key"].strip(), "value": d["value"], "note": d["note"]}),
-        "House rule recorded.")
+    return _apply(
+        request,
+        pk,
+        "house_rule_form",
+        form,
+        lambda c, d: submit(
+            c,
+            request.user,
+            "house_rule.set",
+            {"key": d["key"].strip(), "value": d["value"], "note": d["note"]},
+        ),
+        "House rule recorded.",
+    )
 
 
 @page
@@ -193,14 +263,30 @@ def campaign_start(request, pk: int):
     if request.POST.get("confirm") != "yes":
         # Starting cannot be taken back: the organizer sees the sides, the referee and the house rules first.
         campaign, viewer = _organizer_campaign(request, pk)
-        return render(request, "campaigns/start_confirm.html", _setup_context(request, campaign, viewer))
-    return _apply(request, pk, "", None, lambda c, d: submit(c, request.user, "campaign.started"),
-                  "The campaign has started.", to="campaign")
+        return render(
+            request, "campaigns/start_confirm.html", _setup_context(request, campaign, viewer)
+        )
+    return _apply(
+        request,
+        pk,
+        "",
+        None,
+        lambda c, d: submit(c, request.user, "campaign.started"),
+        "The campaign has started.",
+        to="campaign",
+    )
 
 
 @page
 @require_POST
 def campaign_finish(request, pk: int):
     form = FinishForm(request.POST)
-    return _apply(request, pk, "finish_form", form, lambda c, d: submit(
-        c, request.user, "campaign.finished", {"reason": d["reason"]}), "The campaign has ended.", to="campaign")
+    return _apply(
+        request,
+        pk,
+        "finish_form",
+        form,
+        lambda c, d: submit(c, request.user, "campaign.finished", {"reason": d["reason"]}),
+        "The campaign has ended.",
+        to="campaign",
+    )

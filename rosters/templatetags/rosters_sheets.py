@@ -26,23 +26,37 @@ def sheets_panel(context, campaign, viewer) -> dict:
     if viewer is None or not viewer.member:
         return {"choices": [], "jobs": [], "choices_html": _choices_html(context, campaign, None)}
     jobs = services.jobs_for(viewer, campaign)
-    return {"jobs": [(job, services.is_stale(job)) for job in jobs], "papers": PAPERS,
-            "choices_html": _choices_html(context, campaign, viewer)}
+    return {
+        "jobs": [(job, services.is_stale(job)) for job in jobs],
+        "papers": PAPERS,
+        "choices_html": _choices_html(context, campaign, viewer),
+    }
 
 
 def _choices_html(context, campaign, viewer) -> str:
-    who = (tuple(sorted(viewer.sides)), viewer.referee, viewer.member) if viewer is not None else None
+    who = (
+        (tuple(sorted(viewer.sides)), viewer.referee, viewer.member) if viewer is not None else None
+    )
     key = (viewcache.BUILD, campaign.pk, campaign.system, who)
     drawn = _CHOICES.get(key)
     if drawn is None:
         choices = []
         if viewer is not None:
             # The sides are the system's (their names too): the page needs no state for them.
-            sides = {"sides": {side.slug: {"name": side.name} for side in get_system(campaign.system).sides}}
+            sides = {
+                "sides": {
+                    side.slug: {"name": side.name} for side in get_system(campaign.system).sides
+                }
+            }
             choices = sheets.choices_for(viewer, campaign, sides)
-        drawn = render_to_string("rosters/_sheet_choices.html", {
-            "campaign": campaign, "panel": {"choices": choices, "papers": PAPERS}, "csrf_input": mark_safe(_CSRF_MARK),
-        })
+        drawn = render_to_string(
+            "rosters/_sheet_choices.html",
+            {
+                "campaign": campaign,
+                "panel": {"choices": choices, "papers": PAPERS},
+                "csrf_input": mark_safe(_CSRF_MARK),
+            },
+        )
         _CHOICES.put(key, drawn)
     return mark_safe(drawn.replace(_CSRF_MARK, CsrfTokenNode().render(context)))
 
@@ -52,5 +66,7 @@ def column_widths(table: dict, paper: str = "A4", landscape: bool = False) -> li
     """Each column's share of a generic sheet table's width (rosters/word_widths.py): every heading,
     id and ordinary word fits its column whole. The table is laid out with these fixed widths
     (`table.fixed`), so neither engine measures every cell of a long sheet first."""
-    shares = word_widths.column_widths(table.get("columns") or [], table.get("rows") or [], paper, landscape)
+    shares = word_widths.column_widths(
+        table.get("columns") or [], table.get("rows") or [], paper, landscape
+    )
     return [f"{share:.1f}%" for share in shares]

@@ -19,9 +19,15 @@ PLAYERS = {"allied": "alice", "german": "bob"}
 # Plain answers for a side that buys nothing and does nothing optional.
 QUIET = {
     "1.6112": [{"action": "roll"}, {"action": "harden", "hardened": []}],
-    "1.6113": [{"action": "roll"}, lambda state, side: {
-        "action": "resolve",
-        "win_drm": "ignore" if "ignore" in state["game"]["sides"][side]["pending"]["1.6113"]["outcomes"] else "none"}],
+    "1.6113": [
+        {"action": "roll"},
+        lambda state, side: {
+            "action": "resolve",
+            "win_drm": "ignore"
+            if "ignore" in state["game"]["sides"][side]["pending"]["1.6113"]["outcomes"]
+            else "none",
+        },
+    ],
     "1.618": {"ec": "Moist"},
     "1.619.declare": {"special": "none"},
     "1.622": {"conduct": False},
@@ -30,14 +36,23 @@ NO_OBJECTIVES = {"allied_objectives_start": "", "german_objectives_start": ""}
 
 
 class War:
-    def __init__(self, club, people, variant="cg1", dice_mode="entered", options=None, name="Somme",
-                 house_rules=None):
+    def __init__(
+        self,
+        club,
+        people,
+        variant="cg1",
+        dice_mode="entered",
+        options=None,
+        name="Somme",
+        house_rules=None,
+    ):
         self.people = people
         self.table_dice: dict = {}
         olga = people["olga"]
         opts = {"dice_mode": dice_mode, **(options or {})}
-        self.campaign = svc.create_campaign(club=club, user=olga, system="achtung_panzer", variant=variant,
-                                            name=name, options=opts)
+        self.campaign = svc.create_campaign(
+            club=club, user=olga, system="achtung_panzer", variant=variant, name=name, options=opts
+        )
         svc.assign_player(self.campaign, olga, side="allied", username="alice")
         svc.assign_player(self.campaign, olga, side="german", username="bob")
         svc.assign_referee(self.campaign, olga, username="rita")
@@ -72,7 +87,9 @@ class War:
                 return self.act(PLAYERS[side], kind, data, dice=given or None)
             except DiceNeeded as needed:
                 for need in needed.needs:
-                    given[need["key"]] = self.table_dice.get(need["key"]) or default_faces(need["key"], need["expr"])
+                    given[need["key"]] = self.table_dice.get(need["key"]) or default_faces(
+                        need["key"], need["expr"]
+                    )
             except DomainError as error:
                 # Asked for with placeholder dice, but not due with the real ones: drop them.
                 if error.field != "dice" or "No roll is due for: " not in error.message:
@@ -113,7 +130,9 @@ class War:
                 try:
                     self.by(side, kind_name(step), data, dice=(dice or {}).get(step.id))
                 except DomainError as error:
-                    raise AssertionError(f"{side} at {step.id}: {error.field}: {error.message}") from error
+                    raise AssertionError(
+                        f"{side} at {step.id}: {error.field}: {error.message}"
+                    ) from error
         raise AssertionError(f"{side} did not reach {until}")
 
     def walk_both(self, until: str | None = None, answers=None, dice=None):

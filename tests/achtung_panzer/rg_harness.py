@@ -41,18 +41,48 @@ def cgs() -> dict:
 
 def side_state(cpp=20, fpp=0, san=2, elr=3) -> dict:
     return {
-        "cpp": cpp, "fpp": fpp, "elr": elr, "san": san, "rolls": [], "purchases": [], "fortifications": [],
-        "retained": [], "eliminated": [], "next_id": 1, "attack_chit": None, "recon": {}, "pending": {},
+        "cpp": cpp,
+        "fpp": fpp,
+        "elr": elr,
+        "san": san,
+        "rolls": [],
+        "purchases": [],
+        "fortifications": [],
+        "retained": [],
+        "eliminated": [],
+        "next_id": 1,
+        "attack_chit": None,
+        "recon": {},
+        "pending": {},
     }
 
 
-def make_state(cg="cg1", half_day="5/29A", allied=None, german=None, record=None, roster=None,
-               house_rules=None, special=None, declared=True) -> dict:
+def make_state(
+    cg="cg1",
+    half_day="5/29A",
+    allied=None,
+    german=None,
+    record=None,
+    roster=None,
+    house_rules=None,
+    special=None,
+    declared=True,
+) -> dict:
     public = {
-        "cg": cg, "half_day": half_day, "phase": "refit", "initial": False, "roster": roster or [],
+        "cg": cg,
+        "half_day": half_day,
+        "phase": "refit",
+        "initial": False,
+        "roster": roster or [],
         "record": record or {"allied": {"won": 0, "lost": 0}, "german": {"won": 0, "lost": 0}},
-        "elr": {}, "san": {}, "weather": None, "ec": None, "special_half_day": special,
-        "british_half_days": 0, "steps": {}, "rolls": [],
+        "elr": {},
+        "san": {},
+        "weather": None,
+        "ec": None,
+        "special_half_day": special,
+        "british_half_days": 0,
+        "steps": {},
+        "rolls": [],
     }
     if declared:
         public["special_declared"] = half_day
@@ -75,7 +105,9 @@ class Run:
         self.pool = pool or DicePool()
 
     def ctx(self, side: str = "", data: dict | None = None) -> Ctx:
-        record = Record(seq=1, kind="ap.test", data=data or {}, actor="tester", side=side, audience="side")
+        record = Record(
+            seq=1, kind="ap.test", data=data or {}, actor="tester", side=side, audience="side"
+        )
         return Ctx(SYSTEM, self.state, record, self.pool, self.provider)
 
     def __call__(self, func, side: str, data: dict | None = None):

@@ -28,7 +28,9 @@ class FakeSystem:
 
     slug = "achtung_panzer"
     # Today's version (the newest recorded): the rules the steps fold under.
-    journal_version = max(map(int, json.loads((SYSTEM_DIR / "journal_versions.json").read_text())["versions"]))
+    journal_version = max(
+        map(int, json.loads((SYSTEM_DIR / "journal_versions.json").read_text())["versions"])
+    )
 
     @cached_property
     def tables(self) -> TableSet:
@@ -64,12 +66,17 @@ class GivenDice(DiceProvider):
 
 
 def make_ctx(state: dict, dice: dict | None = None, side: str = "") -> Ctx:
-    return Ctx(SYSTEM, state, Record(1, "ap.test", {}, "tester", side), DicePool(), GivenDice(dice or {}))
+    return Ctx(
+        SYSTEM, state, Record(1, "ap.test", {}, "tester", side), DicePool(), GivenDice(dice or {})
+    )
 
 
-def roster_line(half_day: str, winner: str | None = None, cvp=(0, 0), after=(0, 0), air=(False, False)) -> dict:
+def roster_line(
+    half_day: str, winner: str | None = None, cvp=(0, 0), after=(0, 0), air=(False, False)
+) -> dict:
     return {
-        "half_day": half_day, "winner": winner,
+        "half_day": half_day,
+        "winner": winner,
         "cvp": {"allied": cvp[0], "german": cvp[1]},
         "cvp_after_victory": {"allied": after[0], "german": after[1]},
         "air_support": {"allied": air[0], "german": air[1]},
@@ -77,14 +84,34 @@ def roster_line(half_day: str, winner: str | None = None, cvp=(0, 0), after=(0, 
 
 
 def side_state(**values) -> dict:
-    side = {"cpp": 0, "fpp": 0, "elr": 3, "san": 2, "rolls": [], "purchases": [], "fortifications": [],
-            "retained": [], "eliminated": [], "next_id": 100, "attack_chit": None, "recon": {}, "pending": {}}
+    side = {
+        "cpp": 0,
+        "fpp": 0,
+        "elr": 3,
+        "san": 2,
+        "rolls": [],
+        "purchases": [],
+        "fortifications": [],
+        "retained": [],
+        "eliminated": [],
+        "next_id": 100,
+        "attack_chit": None,
+        "recon": {},
+        "pending": {},
+    }
     side.update(values)
     return side
 
 
-def make_state(half_day: str = "5/29P", roster=None, record=None, allied=None, german=None, house_rules=None,
-               **public) -> dict:
+def make_state(
+    half_day: str = "5/29P",
+    roster=None,
+    record=None,
+    allied=None,
+    german=None,
+    house_rules=None,
+    **public,
+) -> dict:
     roster = roster if roster is not None else [roster_line("5/29A", "allied")]
     if record is None:
         record = {"allied": {"won": 0, "lost": 0}, "german": {"won": 0, "lost": 0}}
@@ -93,33 +120,63 @@ def make_state(half_day: str = "5/29P", roster=None, record=None, allied=None, g
                 loser = "german" if line["winner"] == "allied" else "allied"
                 record[line["winner"]]["won"] += 1
                 record[loser]["lost"] += 1
-    pub = {"cg": "cg1", "half_day": half_day, "phase": "refit", "initial": False, "roster": roster,
-           "record": record, "rolls": [], "initiative": {}, "weather": None, "ec": None, "steps": {}}
+    pub = {
+        "cg": "cg1",
+        "half_day": half_day,
+        "phase": "refit",
+        "initial": False,
+        "roster": roster,
+        "record": record,
+        "rolls": [],
+        "initiative": {},
+        "weather": None,
+        "ec": None,
+        "steps": {},
+    }
     pub.update(public)
     return {
         "house_rules": house_rules or {},
         "sealed": {},
         "current": 1,
-        "game": {"public": pub, "sides": {"allied": side_state(**(allied or {})),
-                                           "german": side_state(**(german or {}))}, "referee": {}},
+        "game": {
+            "public": pub,
+            "sides": {
+                "allied": side_state(**(allied or {})),
+                "german": side_state(**(german or {})),
+            },
+            "referee": {},
+        },
     }
 
 
 def unit(uid: str, kind: str = "squad", **values) -> dict:
-    data = {"id": uid, "kind": kind, "type": "467", "nationality": "german", "status": "ok", "isolated": False,
-            "captured": False, "vehicular": False, "note": ""}
+    data = {
+        "id": uid,
+        "kind": kind,
+        "type": "467",
+        "nationality": "german",
+        "status": "ok",
+        "isolated": False,
+        "captured": False,
+        "vehicular": False,
+        "note": "",
+    }
     data.update(values)
     return data
 
 
-def run(step, state: dict, side: str | None, data: dict | None = None, dice: dict | None = None) -> Ctx:
+def run(
+    step, state: dict, side: str | None, data: dict | None = None, dice: dict | None = None
+) -> Ctx:
     ctx = make_ctx(state, dice)
     cleaned = clean_fields(step.fields, data or {})
     step.run(ctx, state, side, cleaned)
     return ctx
 
 
-def rejects(step, state: dict, side: str | None, data: dict, field: str, dice: dict | None = None) -> DomainError:
+def rejects(
+    step, state: dict, side: str | None, data: dict, field: str, dice: dict | None = None
+) -> DomainError:
     """The step refuses `data` naming `field`, and the state is exactly as before."""
     before = copy.deepcopy(state)
     with pytest.raises(DomainError) as caught:

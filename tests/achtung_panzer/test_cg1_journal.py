@@ -60,17 +60,24 @@ BRIDGES = "23BB5 23X3 23R4 23H4 40Q2 40Q3 40I2 40I3 7AA6 7AA7 7AA8"
 
 DICE = {
     # RePh -> 5/29P
-    "5/29P/1.616/allied": [4, 3], "5/29P/1.616/german": [2, 3],
-    "5/29P/1.617/allied": [1, 2], "5/29P/1.617/german": [6, 6],
+    "5/29P/1.616/allied": [4, 3],
+    "5/29P/1.616/german": [2, 3],
+    "5/29P/1.617/allied": [1, 2],
+    "5/29P/1.617/german": [6, 6],
     "5/29P/1.618/allied": [3, 4],
     # RePh -> 5/30A
     "5/30A/1.6122/german": [5],
-    "5/30A/1.616/allied": [5, 5], "5/30A/1.616/german": [3, 3],
-    "5/30A/1.617/allied": [6, 5], "5/30A/1.617/german": [1, 2],
-    "5/30A/1.6231/public/sets_up_first": [5], "5/30A/1.625/public": [2],
+    "5/30A/1.616/allied": [5, 5],
+    "5/30A/1.616/german": [3, 3],
+    "5/30A/1.617/allied": [6, 5],
+    "5/30A/1.617/german": [1, 2],
+    "5/30A/1.6231/public/sets_up_first": [5],
+    "5/30A/1.625/public": [2],
     # RePh -> 5/30P
-    "5/30P/1.616/allied": [4, 4], "5/30P/1.616/german": [2, 2],
-    "5/30P/1.617/allied": [3, 3], "5/30P/1.617/german": [6, 6],
+    "5/30P/1.616/allied": [4, 4],
+    "5/30P/1.616/german": [2, 2],
+    "5/30P/1.617/allied": [3, 3],
+    "5/30P/1.617/german": [6, 6],
 }
 
 
@@ -87,13 +94,22 @@ def play_cg1(war: War) -> None:
     war.walk_both(answers={"allied": QUIET, "german": answers(**{"1.622": {"conduct": True}})})
     assert war.public["phase"] == "play"
     # 5/29A
-    war.result({"german_objectives_start": BRIDGES,
-                "allied_objectives_end": "23BB5 23X3 40Q2 40Q3 hill_520",
-                "german_objectives_end": "23R4 23H4 40I2 40I3 7AA6 7AA7 7AA8",
-                "allied_cvp": 14, "german_cvp": 28})
+    war.result(
+        {
+            "german_objectives_start": BRIDGES,
+            "allied_objectives_end": "23BB5 23X3 40Q2 40Q3 hill_520",
+            "german_objectives_end": "23R4 23H4 40I2 40I3 7AA6 7AA7 7AA8",
+            "allied_cvp": 14,
+            "german_cvp": 28,
+        }
+    )
     war.walk_both(until="1.607", answers=both)
     war.by("german", "ap.cvp", {"cvp": 4, "note": "units eliminated after 1.6067"})
-    war.by("german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG", "note": "scrounged (1.6072)"})
+    war.by(
+        "german",
+        "ap.retained",
+        {"action": "add", "kind": "sw", "type": "LMG", "note": "scrounged (1.6072)"},
+    )
     war.walk_both(until="1.619", answers=both)
     war.by("german", "ap.purchase", {"action": "buy", "rg": "I1"})
     war.by("german", "ap.purchase", {"action": "buy", "rg": "F2"})
@@ -102,11 +118,19 @@ def play_cg1(war: War) -> None:
     war.by("german", "sealed.submitted", {"key": "initiative:5/29P", "choice": "idle"})
     assert war.public["phase"] == "play" and war.public["scenario_type"] == "allied_assault"
     # 5/29P
-    war.result({"allied_objectives_start": "23BB5 23X3 40Q2 40Q3 hill_520",
-                "german_objectives_start": "23R4 23H4 40I2 40I3 7AA6 7AA7 7AA8",
-                "allied_objectives_end": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
-                "german_objectives_end": "23H4 7AA6 7AA7 7AA8", "bridges_destroyed": "40I2",
-                "allied_cvp": 30, "german_cvp": 12}, submitter="german", confirmer="allied")
+    war.result(
+        {
+            "allied_objectives_start": "23BB5 23X3 40Q2 40Q3 hill_520",
+            "german_objectives_start": "23R4 23H4 40I2 40I3 7AA6 7AA7 7AA8",
+            "allied_objectives_end": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
+            "german_objectives_end": "23H4 7AA6 7AA7 7AA8",
+            "bridges_destroyed": "40I2",
+            "allied_cvp": 30,
+            "german_cvp": 12,
+        },
+        submitter="german",
+        confirmer="allied",
+    )
     war.walk_both(until="1.6066", answers=both)
     # Melee in the RePh changed nothing: the same end control is confirmed with the perimeter (R-A10).
     war.by("german", "ap.joint", {"step": "1.6066", "control": {"german_half_boards": 0}})
@@ -115,11 +139,18 @@ def play_cg1(war: War) -> None:
     war.by("german", "sealed.submitted", {"key": "initiative:5/30A", "choice": "attack"})
     assert war.public["phase"] == "play" and war.public["scenario_type"] == "dual"
     # 5/30A
-    war.result({"allied_objectives_start": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
-                "german_objectives_start": "23H4 7AA6 7AA7 7AA8",
-                "allied_objectives_end": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
-                "german_objectives_end": "23H4 7AA6 7AA7 7AA8 6N4",
-                "allied_half_boards": 3, "german_half_boards": 2, "allied_cvp": 10, "german_cvp": 8})
+    war.result(
+        {
+            "allied_objectives_start": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
+            "german_objectives_start": "23H4 7AA6 7AA7 7AA8",
+            "allied_objectives_end": "23BB5 23X3 23R4 40Q2 40Q3 hill_520",
+            "german_objectives_end": "23H4 7AA6 7AA7 7AA8 6N4",
+            "allied_half_boards": 3,
+            "german_half_boards": 2,
+            "allied_cvp": 10,
+            "german_cvp": 8,
+        }
+    )
     war.walk_both(until="1.618", answers=both)
 
 
@@ -129,18 +160,35 @@ def check(state: dict) -> None:
     # British 4 (CG14) stays at 4 on the first +1 (maximum 4) and goes to 3 with the French on a -1
     assert (allied["cpp"], allied["elr"], allied["san"]) == (42, {"french": 3, "british": 3}, 2)
     # German pioneers 5 (CG14, their own maximum) stay at 5 on the +1 and go to 4 on the -1
-    assert (german["cpp"], german["elr"], german["san"]) == (38, {"german": 3, "german_pioneers": 4}, 3)
+    assert (german["cpp"], german["elr"], german["san"]) == (
+        38,
+        {"german": 3, "german_pioneers": 4},
+        3,
+    )
     assert german["fpp"] == 0
-    assert pub["record"] == {"allied": {"won": 2, "lost": 1, "drawn": 0}, "german": {"won": 1, "lost": 2, "drawn": 0}}
+    assert pub["record"] == {
+        "allied": {"won": 2, "lost": 1, "drawn": 0},
+        "german": {"won": 1, "lost": 2, "drawn": 0},
+    }
     lines = pub["roster"][:3]
     assert [line["winner"] for line in lines] == ["allied", "german", "allied"]
     assert [line["type"] for line in lines] == ["allied_assault", "allied_assault", "dual"]
-    assert [line["op"] for line in lines] == [{"allied": 7, "german": 7}, {"allied": 8, "german": 4},
-                                             {"allied": 8, "german": 6}]
-    assert [line["cvp"] for line in lines] == [{"allied": 14, "german": 28}, {"allied": 30, "german": 12},
-                                              {"allied": 10, "german": 8}]
+    assert [line["op"] for line in lines] == [
+        {"allied": 7, "german": 7},
+        {"allied": 8, "german": 4},
+        {"allied": 8, "german": 6},
+    ]
+    assert [line["cvp"] for line in lines] == [
+        {"allied": 14, "german": 28},
+        {"allied": 30, "german": 12},
+        {"allied": 10, "german": 8},
+    ]
     assert german["cvp_after_victory"] == {"5/29A": 4}
-    assert [u["type"] for u in german["retained"] if u["kind"] == "sw" and u["note"].startswith("scrounged")] == ["LMG"]
+    assert [
+        u["type"]
+        for u in german["retained"]
+        if u["kind"] == "sw" and u["note"].startswith("scrounged")
+    ] == ["LMG"]
     assert (lines[2]["sets_up_first"], lines[2]["moves_first"]) == ("german", "allied")
     assert pub["bridges_destroyed"] == ["40I2", "40I3"]
     assert pub["half_day"] == "5/30P" and state["current"] == 3
@@ -149,7 +197,9 @@ def check(state: dict) -> None:
     assert (rolls["5/29P/1.616/german"]["final"], rolls["5/29P/1.616/german"]["row"]) == (4, "3-4")
     assert rolls["5/29P/1.617/german"]["final"] == 12
     assert rolls["5/30P/1.616/german"]["final"] == 3
-    assert ("1.32", -1) in [(m["rule"], m["value"]) for m in rolls["5/30P/1.616/german"]["modifiers"]]
+    assert ("1.32", -1) in [
+        (m["rule"], m["value"]) for m in rolls["5/30P/1.616/german"]["modifiers"]
+    ]
     assert rolls["5/30A/1.617/allied"]["final"] == 13 and rolls["5/30A/1.617/german"]["final"] == 2
 
 

@@ -33,7 +33,13 @@ def done_buying(war, side: str, faces) -> list[list[str]]:
     rounds = []
     for _ in range(10):
         try:
-            submit(war.campaign, war.people[PLAYERS[side]], "ap.check", {"step": "1.619"}, dice=entered or None)
+            submit(
+                war.campaign,
+                war.people[PLAYERS[side]],
+                "ap.check",
+                {"step": "1.619"},
+                dice=entered or None,
+            )
         except DiceNeeded as needed:
             keys = [n["key"] for n in needed.needs]
             assert not set(keys) & set(entered), "a die already entered was asked again"
@@ -67,7 +73,9 @@ def test_a_die_that_depends_on_another_waits_one_round_only(war):
     attached weapon's dr in a second round, and nothing else; with a strength of "full" there is
     no second round."""
     war.by("allied", "ap.purchase", {"action": "buy", "rg": "I2"})
-    bought = next(p for p in war.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given"))
+    bought = next(
+        p for p in war.side("allied")["purchases"] if p["rg"] == "I2" and not p.get("given")
+    )
     strength = f"5/29A/1.6201/allied/{bought['id']}"
 
     def faces(key, expr):
@@ -78,7 +86,9 @@ def test_a_die_that_depends_on_another_waits_one_round_only(war):
     rounds = done_buying(war, "allied", faces)
     assert len(rounds) == 2, [sorted(steps_of(r)) for r in rounds]
     assert steps_of(rounds[0]) >= {"1.6201", "1.6202", "1.6205"}
-    assert rounds[1] == [f"{strength}/attached"]  # R-C10: the Attached Weapons Table after "Attached"
+    assert rounds[1] == [
+        f"{strength}/attached"
+    ]  # R-C10: the Attached Weapons Table after "Attached"
     record = next(p for p in war.side("allied")["purchases"] if p["id"] == bought["id"])
     assert record["strength"] == "attached" and record["attached"]
 
@@ -88,10 +98,19 @@ def test_the_dice_asked_are_named_in_words(war):
     with pytest.raises(DiceNeeded) as needed:
         submit(war.campaign, war.people["bob"], "ap.check", {"step": "1.619"})
     labels = [words.key_words(n["key"], war.state) for n in needed.value.needs]
-    assert any(label.startswith("5/29A support weapon of 1st RG I1 (1st line Coy): MMG") for label in labels), labels
-    assert any(label.startswith("5/29A infantry leaders of RG I5 (Hvy Wpn Platoon)") for label in labels), labels
-    assert any(label.startswith("5/29A armor leader of 2nd RG A2 (Light Tank)") for label in labels), labels
-    assert not any(re.search(r"\bp\d+\b|_|/(allied|german)/", label) for label in labels), labels  # no ids
+    assert any(
+        label.startswith("5/29A support weapon of 1st RG I1 (1st line Coy): MMG")
+        for label in labels
+    ), labels
+    assert any(
+        label.startswith("5/29A infantry leaders of RG I5 (Hvy Wpn Platoon)") for label in labels
+    ), labels
+    assert any(
+        label.startswith("5/29A armor leader of 2nd RG A2 (Light Tank)") for label in labels
+    ), labels
+    assert not any(re.search(r"\bp\d+\b|_|/(allied|german)/", label) for label in labels), (
+        labels
+    )  # no ids
 
 
 def test_a_depleted_hw_platoons_lost_weapon_waits_for_its_weapons(war):
@@ -110,8 +129,14 @@ def test_cpp_elr_and_weather_dice_come_together(war):
     from .campaign_harness import QUIET
 
     war.walk_both(answers={"allied": QUIET, "german": QUIET})
-    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
-                "allied_cvp": 3, "german_cvp": 31})
+    war.result(
+        {
+            "german_objectives_start": "23BB5 23X3",
+            "allied_objectives_end": "23BB5 23X3",
+            "allied_cvp": 3,
+            "german_cvp": 31,
+        }
+    )
     war.walk_both(until="1.615", answers={"allied": QUIET, "german": QUIET})
     assert war.current("allied").id == "1.615"
     with pytest.raises(DiceNeeded) as needed:

@@ -46,10 +46,20 @@ class Pages:
 
     def urls(self, campaign, name) -> list[str]:
         base = f"/campaigns/{campaign.pk}/"
-        urls = [base, base + "history/", base + "records/", base + "scenarios/", "/", base + "sheets/summary/print/",
-                base + "sheets/cg_roster/print/"]
+        urls = [
+            base,
+            base + "history/",
+            base + "records/",
+            base + "scenarios/",
+            "/",
+            base + "sheets/summary/print/",
+            base + "sheets/cg_roster/print/",
+        ]
         for side in SIDE_OF.get(name, []):
-            urls += [base + f"sheets/rg_purchases/print/?side={side}", base + f"sheets/retained/print/?side={side}"]
+            urls += [
+                base + f"sheets/rg_purchases/print/?side={side}",
+                base + f"sheets/retained/print/?side={side}",
+            ]
         if name == "olga":
             urls.append(base + "setup/")
         return urls
@@ -80,7 +90,12 @@ class Pages:
                     # the first screen, and the form with no row picked.
                     base = f"/campaigns/{table.campaign.pk}/"
                     if url == base:
-                        urls += [base + unescape(href) for href in re.findall(r'class="button primary" href="[^"?]*(\?do=\w+)"', page)]
+                        urls += [
+                            base + unescape(href)
+                            for href in re.findall(
+                                r'class="button primary" href="[^"?]*(\?do=\w+)"', page
+                            )
+                        ]
                     elif "?do=" in url and "_picked" not in url and 'name="_picked"' in page:
                         urls.append(url + "&_picked=1")
 
@@ -100,23 +115,33 @@ def test_cg1_with_server_dice_every_page_after_every_submission(club, people):
     state = table.state
     assert state["status"] in ("active", "finished") and len(state["game"]["public"]["roster"]) == 6
     assert pages.positions > 60 and pages.rendered > pages.positions * 2 * 5
-    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])
+    assert not pages.words, "\n".join(
+        f"{where}: {what}" for what, where in list(pages.words.items())[:40]
+    )
     german = table.side("german")
     assert german["fortifications"] and any(p["rg"] == "O1" for p in german["purchases"])
-    assert any(e.get("step") == "play" for e in table.side("allied")["eliminated"])  # losses recorded
+    assert any(
+        e.get("step") == "play" for e in table.side("allied")["eliminated"]
+    )  # losses recorded
 
 
 def test_cg2_with_entered_dice_every_page_after_every_submission(club, people):
     pages = Pages(people)
     table = play_cg(club, people, "cg2", "entered", after=pages, half_days=1)
     assert table.state["status"] == "active" and pages.positions > 40
-    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])
+    assert not pages.words, "\n".join(
+        f"{where}: {what}" for what, where in list(pages.words.items())[:40]
+    )
     _replays_to_the_same_state(table)
-    assert all(e.data["source"] == "entered" for e in table.campaign.events.filter(kind="dice.rolled"))
+    assert all(
+        e.data["source"] == "entered" for e in table.campaign.events.filter(kind="dice.rolled")
+    )
 
 
 def test_cg3_initial_refit_every_page_after_every_submission(club, people):
     pages = Pages(people)
     table = play_cg(club, people, "cg3", "server", after=pages, half_days=0)
     assert table.public["phase"] == "play" and pages.positions > 10
-    assert not pages.words, "\n".join(f"{where}: {what}" for what, where in list(pages.words.items())[:40])
+    assert not pages.words, "\n".join(
+        f"{where}: {what}" for what, where in list(pages.words.items())[:40]
+    )

@@ -23,36 +23,42 @@ def cost(side="german", **data):
     return fortify(state, side, **data)["cost"]
 
 
-@pytest.mark.parametrize("data, expected", [
-    ({"item": "Foxholes", "size": 3}, 3),
-    ({"item": "Foxholes", "size": 2}, 2),
-    ({"item": "Foxholes", "size": 1}, 1),
-    ({"item": "Trench"}, 5),
-    ({"item": "Sangar"}, 1),
-    ({"item": "Wire"}, 7),
-    ({"item": "Roadblock"}, 8),
-    ({"item": "Fortified Building"}, 10),
-    ({"item": "Fortified Building", "count": 2}, 20),  # b: per Location
-    ({"item": "Dummy Mines"}, 1),
-    ({"item": "AT Ditch"}, 10),
-    ({"item": "?", "count": 4}, 4),
-    ({"item": "HIP", "unit": "afv"}, 5),
-    ({"item": "HIP", "unit": "squad"}, 3),
-    ({"item": "HIP", "unit": "half_squad"}, 2),
-    ({"item": "HIP", "unit": "smc"}, 1),
-    ({"item": "Pillbox", "x": 1, "y": 5, "z": 7}, 39),  # (1+5+7)*3
-])
+@pytest.mark.parametrize(
+    "data, expected",
+    [
+        ({"item": "Foxholes", "size": 3}, 3),
+        ({"item": "Foxholes", "size": 2}, 2),
+        ({"item": "Foxholes", "size": 1}, 1),
+        ({"item": "Trench"}, 5),
+        ({"item": "Sangar"}, 1),
+        ({"item": "Wire"}, 7),
+        ({"item": "Roadblock"}, 8),
+        ({"item": "Fortified Building"}, 10),
+        ({"item": "Fortified Building", "count": 2}, 20),  # b: per Location
+        ({"item": "Dummy Mines"}, 1),
+        ({"item": "AT Ditch"}, 10),
+        ({"item": "?", "count": 4}, 4),
+        ({"item": "HIP", "unit": "afv"}, 5),
+        ({"item": "HIP", "unit": "squad"}, 3),
+        ({"item": "HIP", "unit": "half_squad"}, 2),
+        ({"item": "HIP", "unit": "smc"}, 1),
+        ({"item": "Pillbox", "x": 1, "y": 5, "z": 7}, 39),  # (1+5+7)*3
+    ],
+)
 def test_costs(data, expected):
     assert cost(**data) == expected
 
 
-@pytest.mark.parametrize("side, item, factors, known, expected", [
-    ("german", "AP Mines", 6, False, 18),   # c: German 3
-    ("allied", "AP Mines", 6, False, 12),   # c: French 2
-    ("german", "AT Mines", 2, False, 14),   # German 7
-    ("allied", "AT Mines", 2, False, 12),   # French 6
-    ("german", "AP Mines", 3, True, 5),     # f: ½ for KNOWN mines, 9/2 rounded up
-])
+@pytest.mark.parametrize(
+    "side, item, factors, known, expected",
+    [
+        ("german", "AP Mines", 6, False, 18),  # c: German 3
+        ("allied", "AP Mines", 6, False, 12),  # c: French 2
+        ("german", "AT Mines", 2, False, 14),  # German 7
+        ("allied", "AT Mines", 2, False, 12),  # French 6
+        ("german", "AP Mines", 3, True, 5),  # f: ½ for KNOWN mines, 9/2 rounded up
+    ],
+)
 def test_mine_costs(side, item, factors, known, expected):
     assert cost(side, item=item, factors=factors, known=known) == expected
 
@@ -60,7 +66,12 @@ def test_mine_costs(side, item, factors, known, expected):
 def test_record_and_fpp():
     state = make_state(german=side_state(fpp=50))
     fort = fortify(state, "german", item="AP Mines", factors=6, location="23R4")
-    assert fort["type"] == "AP Mines" and fort["strength"] == 6 and fort["location"] == "23R4" and fort["half_day"] == "5/29A"
+    assert (
+        fort["type"] == "AP Mines"
+        and fort["strength"] == 6
+        and fort["location"] == "23R4"
+        and fort["half_day"] == "5/29A"
+    )
     assert state["game"]["sides"]["german"]["fpp"] == 32
     assert fortify(state, "german", item="Wire")["location"] is None
 
@@ -74,12 +85,15 @@ def test_not_enough_fpp():
     assert state == before
 
 
-@pytest.mark.parametrize("data, match", [
-    ({"item": "Foxholes"}, "give the size"),
-    ({"item": "HIP"}, "give the unit"),
-    ({"item": "AT Mines"}, "strength in factors"),
-    ({"item": "Pillbox", "x": 1}, "give x, y and z"),
-])
+@pytest.mark.parametrize(
+    "data, match",
+    [
+        ({"item": "Foxholes"}, "give the size"),
+        ({"item": "HIP"}, "give the unit"),
+        ({"item": "AT Mines"}, "strength in factors"),
+        ({"item": "Pillbox", "x": 1}, "give x, y and z"),
+    ],
+)
 def test_missing_inputs(data, match):
     state = make_state(german=side_state(fpp=50))
     before = snapshot(state)
@@ -99,7 +113,9 @@ def test_unspent_fpp_forfeit_on_finish():
 def test_no_fortifications_on_an_armor_half_day():
     state = make_state(allied=side_state(fpp=30), german=side_state(fpp=30), special="armor")
     before = snapshot(state)
-    with pytest.raises(DomainError, match=r"No Fortifications may be purchased on an Armor half-day \(CG13\)"):
+    with pytest.raises(
+        DomainError, match=r"No Fortifications may be purchased on an Armor half-day \(CG13\)"
+    ):
         fortify(state, "allied", item="Trench")
     assert state == before
     fortify(state, "german", item="Trench")  # the German side is not bound
@@ -108,10 +124,23 @@ def test_no_fortifications_on_an_armor_half_day():
 def test_remove_within_the_step():
     state = make_state(german=side_state(fpp=20))
     fort = fortify(state, "german", item="Wire")
-    run(F.run_fortify, state, "german", clean_fields(FIELDS, {"action": "remove", "fortification": fort["id"]}))
-    assert state["game"]["sides"]["german"]["fpp"] == 20 and state["game"]["sides"]["german"]["fortifications"] == []
+    run(
+        F.run_fortify,
+        state,
+        "german",
+        clean_fields(FIELDS, {"action": "remove", "fortification": fort["id"]}),
+    )
+    assert (
+        state["game"]["sides"]["german"]["fpp"] == 20
+        and state["game"]["sides"]["german"]["fortifications"] == []
+    )
     with pytest.raises(DomainError, match="No fortification f9"):
-        run(F.run_fortify, state, "german", clean_fields(FIELDS, {"action": "remove", "fortification": "f9"}))
+        run(
+            F.run_fortify,
+            state,
+            "german",
+            clean_fields(FIELDS, {"action": "remove", "fortification": "f9"}),
+        )
 
 
 def test_house_rule_changes_a_cost():

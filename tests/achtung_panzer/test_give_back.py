@@ -29,7 +29,11 @@ def link(page: str, words: str) -> str:
 
 
 def errors(answer) -> str:
-    return "; ".join(re.findall(r'class="(?:error|errors|notice)"[^>]*>(?:<p>)?([^<]*)<', answer.content.decode()))
+    return "; ".join(
+        re.findall(
+            r'class="(?:error|errors|notice)"[^>]*>(?:<p>)?([^<]*)<', answer.content.decode()
+        )
+    )
 
 
 def give_back(who, war, words, kind, htmx, **chosen):
@@ -48,8 +52,12 @@ def test_a_purchase_is_given_back_through_the_page(club, people, htmx):
     war.by("allied", "ap.purchase", {"action": "buy", "rg": "I2"})
     bought = war.side("allied")["purchases"][-1]
     assert war.side("allied")["cpp"] == cpp - bought["cost"]
-    form, answer = give_back(client(people, "alice"), war, "Give back a purchase of this step", "ap.purchase", htmx)
-    assert form.choices("purchase") == [bought["id"]] and form.value("purchase") == bought["id"]  # chosen
+    form, answer = give_back(
+        client(people, "alice"), war, "Give back a purchase of this step", "ap.purchase", htmx
+    )
+    assert (
+        form.choices("purchase") == [bought["id"]] and form.value("purchase") == bought["id"]
+    )  # chosen
     assert "I2 1st Line" in form.text and "This field is required" not in form.text
     assert answer.status_code == (204 if htmx else 302), errors(answer)
     mine = war.side("allied")
@@ -72,8 +80,14 @@ def test_a_fortification_is_given_back_through_the_page(club, people, htmx):
     wire = war.side("german")["fortifications"][-1]
     foxholes = war.side("german")["fortifications"][0]
     # The last one bought is chosen; the player picks the Foxholes instead.
-    form, answer = give_back(client(people, "bob"), war, "Give back a fortification of this step", "ap.fortify",
-                             htmx, fortification=foxholes["id"])
+    form, answer = give_back(
+        client(people, "bob"),
+        war,
+        "Give back a fortification of this step",
+        "ap.fortify",
+        htmx,
+        fortification=foxholes["id"],
+    )
     assert form.value("fortification") == wire["id"]
     assert "Wire: 7 FPP back" in form.text and "Foxholes (3-squad): 3 FPP back" in form.text
     assert answer.status_code == (204 if htmx else 302), errors(answer)
@@ -93,7 +107,9 @@ def test_a_give_back_refused_comes_back_as_the_give_back_form(club, people):
     first = war.side("allied")["purchases"][-2]["id"]
     alice = client(people, "alice")
     url = f"/campaigns/{war.campaign.pk}/"
-    page = alice.get(url + link(alice.get(url).content.decode(), "Give back a purchase of this step")).content.decode()
+    page = alice.get(
+        url + link(alice.get(url).content.decode(), "Give back a purchase of this step")
+    ).content.decode()
     form = find_form(page, "ap.purchase", action="remove")
     assert alice.post(url + "submit/", form.body(purchase=first), **HTMX).status_code == 204
     again = alice.post(url + "submit/", form.body(purchase=first), **HTMX)

@@ -28,7 +28,9 @@ def test_the_end_of_the_scenario_is_picked_by_rg_then_asked_for_the_picked_units
     alice = _client(people, "alice")
     url = f"/campaigns/{war.campaign.pk}/"
     page = alice.get(url).content.decode()
-    assert 'name="units-0-_on"' not in page and 'value="ap.aftermath"' not in page  # not sent: a link
+    assert (
+        'name="units-0-_on"' not in page and 'value="ap.aftermath"' not in page
+    )  # not sent: a link
     first = long_form_page(alice, page, "ap.aftermath")
     assert 'value="ap.aftermath"' not in first  # nothing posted from the first screen
     pick = next(f for f in page_forms(first) if f.method == "get")
@@ -42,7 +44,9 @@ def test_the_end_of_the_scenario_is_picked_by_rg_then_asked_for_the_picked_units
     form = find_form(form_page, "ap.aftermath")
     assert form.value("units-0-unit") == squad["id"] and "units-1-unit" not in form.names()
 
-    refused = alice.post(url + "submit/", form.body(**{"units-0-fate": "eliminated", "units-0-pocket": "P" * 30}))
+    refused = alice.post(
+        url + "submit/", form.body(**{"units-0-fate": "eliminated", "units-0-pocket": "P" * 30})
+    )
     assert refused.status_code == 400
     again = refused.content.decode()
     assert 'id="status"' not in again  # its own page again, not the whole campaign page
@@ -50,7 +54,11 @@ def test_the_end_of_the_scenario_is_picked_by_rg_then_asked_for_the_picked_units
     assert form.value("units-0-unit") == squad["id"] and "units-1-unit" not in form.names()
     assert war.state["game"]["sides"]["allied"].get("eliminated", []) == []
 
-    done = alice.post(url + "submit/", form.body(**{"units-0-fate": "eliminated", "units-0-pocket": ""}))
+    done = alice.post(
+        url + "submit/", form.body(**{"units-0-fate": "eliminated", "units-0-pocket": ""})
+    )
     assert done.status_code == 302
     assert [u["id"] for u in war.side("allied")["eliminated"]] == [squad["id"]]
-    assert {u["id"] for u in war.side("allied")["retained"]} == {u["id"] for u in units} - {squad["id"]}
+    assert {u["id"] for u in war.side("allied")["retained"]} == {u["id"] for u in units} - {
+        squad["id"]
+    }

@@ -43,12 +43,26 @@ def test_rgs_and_units_by_the_names_players_use():
 
 def test_ids_in_sentences_become_names():
     names = words.Names(_private())
-    assert words.name_ids("u7 is listed twice.", names) == "The 8-0 leader of 1st RG I2 (1st Line Coy) is listed twice."
-    assert words.name_ids("Name the weapon of u9 (MA, CMG, BMG…).", names) == \
-        "Name the weapon of the 37* Inf Gun of 2nd RG I2 (1st Line Coy) (MA, CMG, BMG…)."
-    assert words.name_ids("p68 was not bought in this 1.619 step.", names) == \
-        "2nd RG I2 (1st Line Coy) was not bought in this 1.619 step."
-    assert words.name_ids("No unit u99 here.", names) == "No unit u99 here."  # unknown: left as given
-    assert words.subject_words("Escape (u4+u6)", names) == \
-        "Escape: 1st 458 squad of 1st RG I2 (1st Line Coy), 3rd 458 squad of 1st RG I2 (1st Line Coy)"
-    assert words.subject_words("AFV platoon withdrawal (p8)", names) == "AFV platoon withdrawal: RG A1 (Armored Plt)"
+    assert (
+        words.name_ids("u7 is listed twice.", names)
+        == "The 8-0 leader of 1st RG I2 (1st Line Coy) is listed twice."
+    )
+    assert (
+        words.name_ids("Name the weapon of u9 (MA, CMG, BMG…).", names)
+        == "Name the weapon of the 37* Inf Gun of 2nd RG I2 (1st Line Coy) (MA, CMG, BMG…)."
+    )
+    assert (
+        words.name_ids("p68 was not bought in this 1.619 step.", names)
+        == "2nd RG I2 (1st Line Coy) was not bought in this 1.619 step."
+    )
+    assert (
+        words.name_ids("No unit u99 here.", names) == "No unit u99 here."
+    )  # unknown: left as given
+    assert (
+        words.subject_words("Escape (u4+u6)", names)
+        == "Escape: 1st 458 squad of 1st RG I2 (1st Line Coy), 3rd 458 squad of 1st RG I2 (1st Line Coy)"
+    )
+    assert (
+        words.subject_words("AFV platoon withdrawal (p8)", names)
+        == "AFV platoon withdrawal: RG A1 (Armored Plt)"
+    )

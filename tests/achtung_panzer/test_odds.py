@@ -16,7 +16,16 @@ from campaigns.systems.base import UpcomingRoll
 from tests.achtung_panzer.step_harness import make_ctx, make_state
 
 # 1.616 typed from the book: DR -> CPP
-CPP_ROWS = [(None, 2, 15), (3, 4, 14), (5, 6, 13), (7, 8, 12), (9, 10, 11), (11, 11, 10), (12, 12, 9), (13, None, 8)]
+CPP_ROWS = [
+    (None, 2, 15),
+    (3, 4, 14),
+    (5, 6, 13),
+    (7, 8, 12),
+    (9, 10, 11),
+    (11, 11, 10),
+    (12, 12, 9),
+    (13, None, 8),
+]
 
 
 def _cpp(final):
@@ -31,16 +40,24 @@ def _brute(n_dice, mod, read):
     for faces in product(range(1, 7), repeat=n_dice):
         outcome = str(read(sum(faces) + mod))
         counts[outcome] = counts.get(outcome, 0) + 1
-    return {k: Fraction(v, 6 ** n_dice) for k, v in counts.items()}
+    return {k: Fraction(v, 6**n_dice) for k, v in counts.items()}
 
 
 def _as_map(entry):
     return {o["outcome"]: Fraction(o["fraction"]) for o in entry["outcomes"]}
 
 
-@pytest.mark.parametrize("mods", [(), (("Won", "1.616", 1),), (("Hist", "1.6161", -2), ("CVP", "1.616", -2)),
-                                  (("Hist", "1.6161", 1), ("Won", "1.616", 1), ("Balance", "1.32", -1)),
-                                  (("x", "1.616", 5),), (("x", "1.616", -6),)])
+@pytest.mark.parametrize(
+    "mods",
+    [
+        (),
+        (("Won", "1.616", 1),),
+        (("Hist", "1.6161", -2), ("CVP", "1.616", -2)),
+        (("Hist", "1.6161", 1), ("Won", "1.616", 1), ("Balance", "1.32", -1)),
+        (("x", "1.616", 5),),
+        (("x", "1.616", -6),),
+    ],
+)
 def test_cpp_odds_equal_brute_force(mods):
     state = make_state()
     roll = UpcomingRoll("k", "CPP", "1.616", mods, "cpp")
@@ -54,32 +71,53 @@ def test_cpp_odds_equal_brute_force(mods):
 @pytest.mark.parametrize("drm", [-3, -1, 0, 2, 4])
 def test_elr_loss_and_gain_chance(drm):
     state = make_state()
-    entry = upcoming_odds(make_ctx(state), UpcomingRoll("k", "ELR", "1.617", (("m", "1.617", drm),), "elr_change"))
+    entry = upcoming_odds(
+        make_ctx(state), UpcomingRoll("k", "ELR", "1.617", (("m", "1.617", drm),), "elr_change")
+    )
     expected = _brute(2, drm, lambda f: 1 if f <= 2 else (-1 if f >= 13 else 0))
     assert _as_map(entry) == expected
 
 
-@pytest.mark.parametrize("table,column,read,drms", [
-    ("1.6142", "effect", lambda f: "withdrawn" if f == 6 else "retained", (-1, 0)),  # only a -1 drm exists
-    ("1.6122", "san_change", lambda f: -1 if f >= 5 else 0, (0, 1, 3)),
-    ("1.610", "effect", lambda f: {1: "retained_unwounded", 2: "retained_wounded"}.get(f, "eliminated"), (0, 1)),
-])
+@pytest.mark.parametrize(
+    "table,column,read,drms",
+    [
+        (
+            "1.6142",
+            "effect",
+            lambda f: "withdrawn" if f == 6 else "retained",
+            (-1, 0),
+        ),  # only a -1 drm exists
+        ("1.6122", "san_change", lambda f: -1 if f >= 5 else 0, (0, 1, 3)),
+        (
+            "1.610",
+            "effect",
+            lambda f: {1: "retained_unwounded", 2: "retained_wounded"}.get(f, "eliminated"),
+            (0, 1),
+        ),
+    ],
+)
 def test_one_die_tables(table, column, read, drms):
     state = make_state()
     for drm in drms:
-        entry = upcoming_odds(make_ctx(state), UpcomingRoll("k", "t", table, (("m", table, drm),), column))
+        entry = upcoming_odds(
+            make_ctx(state), UpcomingRoll("k", "t", table, (("m", table, drm),), column)
+        )
         assert _as_map(entry) == _brute(1, drm, read)
 
 
 def test_plain_dice_roll_odds():
-    entry = upcoming_odds(make_ctx(make_state()), UpcomingRoll("k", "Recon", "dice:1d6", (("Extra", "1.622", 3),)))
+    entry = upcoming_odds(
+        make_ctx(make_state()), UpcomingRoll("k", "Recon", "dice:1d6", (("Extra", "1.622", 3),))
+    )
     assert _as_map(entry) == {str(v): Fraction(1, 6) for v in range(4, 10)}
 
 
 def test_values_after_the_roll():
     state = make_state(german={"cpp": 4, "elr": 4})
-    rolls = [UpcomingRoll("a", "CPP", "1.616", (), "cpp"),
-             UpcomingRoll("b", "ELR", "1.617", (("m", "1.617", -1),), "elr_change")]
+    rolls = [
+        UpcomingRoll("a", "CPP", "1.616", (), "cpp"),
+        UpcomingRoll("b", "ELR", "1.617", (("m", "1.617", -1),), "elr_change"),
+    ]
     cpp, elr = ap_odds.side_odds(state, "german", make_ctx(state), rolls)
     after = {v["value"]: Fraction(v["fraction"]) for v in cpp["after"]["values"]}
     assert after == {4 + int(k): p for k, p in _brute(2, 0, _cpp).items()}
@@ -93,6 +131,7 @@ def test_values_after_the_roll():
 
 
 # --- the task, the cache and who may read what ------------------------------------------------
+
 
 @pytest.fixture
 def fresh_cache():
@@ -111,7 +150,12 @@ def _lose_a_round(campaign, people):
         submit(campaign, people[user], "skirmish.supply")
     submit(campaign, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "attack"})
     submit(campaign, people["bob"], "sealed.submitted", {"key": "stance:0", "choice": "hold"})
-    submit(campaign, people["alice"], "result.submitted", {"scenario": 0, "data": {"red": 1, "blue": 3}})
+    submit(
+        campaign,
+        people["alice"],
+        "result.submitted",
+        {"scenario": 0, "data": {"red": 1, "blue": 3}},
+    )
     submit(campaign, people["bob"], "result.confirmed", {"scenario": 0})
     campaign.refresh_from_db()
 
@@ -124,7 +168,9 @@ def test_odds_are_computed_per_side_and_read_only_by_that_side(skirmish, people,
     red = odds.compute(skirmish, "red")
     blue = odds.compute(skirmish, "blue")
     fresh_cache += [odds.cache_key(skirmish.pk, skirmish.last_seq, s) for s in ("red", "blue")]
-    assert red["rolls"][0]["modifiers"] == [{"label": "Lost the previous round", "rule": "T.2", "value": -1}]
+    assert red["rolls"][0]["modifiers"] == [
+        {"label": "Lost the previous round", "rule": "T.2", "value": -1}
+    ]
     assert blue["rolls"][0]["modifiers"] == []
 
     bob = viewer_for(people["bob"], skirmish)
@@ -153,21 +199,28 @@ def test_a_change_makes_the_stored_odds_stale_until_recomputed(skirmish, people,
     assert odds.odds_for(skirmish, Viewer.for_side("blue"))["blue"]["status"] == "pending"
 
 
-def test_every_change_enqueues_the_task_after_commit(skirmish, people, monkeypatch, fresh_cache, settings,
-                                                    django_capture_on_commit_callbacks):
+def test_every_change_enqueues_the_task_after_commit(
+    skirmish, people, monkeypatch, fresh_cache, settings, django_capture_on_commit_callbacks
+):
     from campaigns import tasks
     from campaigns.services import odds
     from campaigns.services.journal import submit
 
     sent = []
-    monkeypatch.setattr(tasks.compute_odds, "apply_async",
-                        lambda args, queue: sent.append((*args, queue == settings.CELERY_ODDS_QUEUE)))
+    monkeypatch.setattr(
+        tasks.compute_odds,
+        "apply_async",
+        lambda args, queue: sent.append((*args, queue == settings.CELERY_ODDS_QUEUE)),
+    )
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submit(skirmish, people["alice"], "skirmish.supply")
     assert sent == [] and callbacks
     for callback in callbacks:
         callback()
-    assert sorted(sent) == [(skirmish.pk, "blue", True), (skirmish.pk, "red", True)]  # on the odds queue
+    assert sorted(sent) == [
+        (skirmish.pk, "blue", True),
+        (skirmish.pk, "red", True),
+    ]  # on the odds queue
     # the task itself stores what odds_for reads
     skirmish.refresh_from_db()
     tasks.compute_odds(skirmish.pk, "red")
@@ -175,8 +228,9 @@ def test_every_change_enqueues_the_task_after_commit(skirmish, people, monkeypat
     assert odds.odds_for(skirmish, Viewer.for_side("red"))["red"]["status"] == "ready"
 
 
-def test_an_enqueue_failure_does_not_break_the_change(skirmish, people, monkeypatch,
-                                                     django_capture_on_commit_callbacks):
+def test_an_enqueue_failure_does_not_break_the_change(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     from campaigns import tasks
     from campaigns.services.journal import submit
 
@@ -193,7 +247,9 @@ def test_the_system_gives_the_task_cpp_and_elr_after_the_roll():
     from campaigns.systems.achtung_panzer.system import SYSTEM
 
     state = make_state(german={"cpp": 2})
-    (entry,) = SYSTEM.side_odds(state, "german", make_ctx(state), [UpcomingRoll("k", "CPP", "1.616", (), "cpp")])
+    (entry,) = SYSTEM.side_odds(
+        state, "german", make_ctx(state), [UpcomingRoll("k", "CPP", "1.616", (), "cpp")]
+    )
     # lowest: DR 12 -> 9 CPP (1/36); highest: DR 2 -> 15 CPP (1/36)
     assert entry["after"]["values"][0] == {"value": 2 + 9, "fraction": "1/36", "percent": 2.78}
     assert entry["after"]["values"][-1] == {"value": 2 + 15, "fraction": "1/36", "percent": 2.78}
@@ -210,8 +266,14 @@ def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
     war = War(club, people, dice_mode="entered")  # 1.6113 rolls 6s: no leader to choose
     war.by("allied", "ap.declare", {"special": "none"})
     war.walk_both(answers={"allied": QUIET, "german": QUIET})
-    war.result({"german_objectives_start": "23BB5 23X3", "allied_objectives_end": "23BB5 23X3",
-                "allied_cvp": 3, "german_cvp": 31})
+    war.result(
+        {
+            "german_objectives_start": "23BB5 23X3",
+            "allied_objectives_end": "23BB5 23X3",
+            "allied_cvp": 3,
+            "german_cvp": 31,
+        }
+    )
     war.walk_both(until="1.615", answers={"allied": QUIET, "german": QUIET})
     campaign = war.campaign
     computed = {side: odds.compute(campaign, side) for side in ("allied", "german")}
@@ -221,7 +283,11 @@ def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
     assert cpp["key"] == "5/29P/1.616/german"
     # The Allied assault gained 2 objectives (< 5): the Germans won 5/29A (+1); 5/29P German
     # historical 0; 31 CVP sustained: -1
-    assert [(m["rule"], m["value"]) for m in cpp["modifiers"]] == [("1.616", 1), ("1.6161", 0), ("1.616", -1)]
+    assert [(m["rule"], m["value"]) for m in cpp["modifiers"]] == [
+        ("1.616", 1),
+        ("1.6161", 0),
+        ("1.616", -1),
+    ]
     assert sum(Fraction(o["fraction"]) for o in cpp["outcomes"]) == 1 and "after" in cpp
     assert "1.617" in german
     allied_view = odds.odds_for(campaign, viewer_for(people["alice"], campaign))

@@ -24,9 +24,22 @@ pytestmark = pytest.mark.django_db
 
 BYTES, ELEMENTS = 100_000, 2_000
 LONG_FORM_BYTES = 200_000  # a long form on a page of its own (the end of the scenario, the result)
-SEATS = {"alice": "Allied player", "bob": "German player", "rita": "referee", "olga": "organizer",
-         "carol": "member playing nothing"}
-MEASURED = {(0, "play"), (1, "refit"), (6, "refit"), (6, "play"), (12, "play"), (13, "refit"), (13, "play")}
+SEATS = {
+    "alice": "Allied player",
+    "bob": "German player",
+    "rita": "referee",
+    "olga": "organizer",
+    "carol": "member playing nothing",
+}
+MEASURED = {
+    (0, "play"),
+    (1, "refit"),
+    (6, "refit"),
+    (6, "play"),
+    (12, "play"),
+    (13, "refit"),
+    (13, "play"),
+}
 
 
 class _Count(HTMLParser):
@@ -63,18 +76,30 @@ def weights(club, people):
             assert response.status_code == 200, (name, n, where)
             found[(n, where, name)] = weigh(response.content)
             if os.environ.get("MUSTER_PAGE_WEIGHT_DUMP"):
-                with open(f"{os.environ['MUSTER_PAGE_WEIGHT_DUMP']}/{n}-{where}-{name}.html", "wb") as out:
+                with open(
+                    f"{os.environ['MUSTER_PAGE_WEIGHT_DUMP']}/{n}-{where}-{name}.html", "wb"
+                ) as out:
                     out.write(response.content)
             if where == "play" and name in ("alice", "bob", "rita"):
                 long_forms.update(_long_forms(game, client, response.content.decode(), n, name))
 
-    play(club, people["olga"], {"allied": people["alice"], "german": people["bob"]}, people["rita"], watch=watch)
+    play(
+        club,
+        people["olga"],
+        {"allied": people["alice"], "german": people["bob"]},
+        people["rita"],
+        watch=watch,
+    )
     if os.environ.get("MUSTER_PAGE_WEIGHT"):
         with open(os.environ["MUSTER_PAGE_WEIGHT"], "w") as out:
             for (n, where, name), (size, elements) in sorted(found.items()):
-                out.write(f"{n:2} {where:5} {SEATS[name]:24} {size / 1000:7.1f} KB {elements:6} elements\n")
+                out.write(
+                    f"{n:2} {where:5} {SEATS[name]:24} {size / 1000:7.1f} KB {elements:6} elements\n"
+                )
             for (n, what, name), (size, elements) in sorted(long_forms.items()):
-                out.write(f"{n:2} {what:28} {SEATS[name]:24} {size / 1000:7.1f} KB {elements:6} elements\n")
+                out.write(
+                    f"{n:2} {what:28} {SEATS[name]:24} {size / 1000:7.1f} KB {elements:6} elements\n"
+                )
     return found, long_forms
 
 
@@ -94,7 +119,9 @@ def _long_forms(game, client, page: str, n: int, name: str) -> dict:
             do = re.search(r'name="do" value="(\w+)"', first).group(1)
             query = "&".join(["_picked=1", *(f"picked={unit}" for unit in sorted(marked))])
             response = client.get(f"/campaigns/{game.campaign.pk}/?do={do}&{query}")
-            assert response.status_code == 200 and 'value="ap.aftermath"' in response.content.decode()
+            assert (
+                response.status_code == 200 and 'value="ap.aftermath"' in response.content.decode()
+            )
             out[(n, "end of scenario: form", name)] = weigh(response.content)
     if 'data-kind="result.submitted"' in page:
         out[(n, "result", name)] = weigh(long_form_page(client, page, "result.submitted").encode())
@@ -103,15 +130,29 @@ def _long_forms(game, client, page: str, n: int, name: str) -> dict:
 
 def test_the_campaign_page_stays_within_its_budget_at_every_seat(weights):
     pages, long_forms = weights
-    over = [f"{SEATS[name]} after {n} half-days ({where}): {size / 1000:.1f} KB, {elements} elements"
-            for (n, where, name), (size, elements) in sorted(pages.items()) if size > BYTES or elements > ELEMENTS]
+    over = [
+        f"{SEATS[name]} after {n} half-days ({where}): {size / 1000:.1f} KB, {elements} elements"
+        for (n, where, name), (size, elements) in sorted(pages.items())
+        if size > BYTES or elements > ELEMENTS
+    ]
     assert not over, "\n".join(over)
-    assert {n for n, _, _ in pages} >= {0, 6, 13}, "the campaign was not played to its 13th half-day"
+    assert {n for n, _, _ in pages} >= {0, 6, 13}, (
+        "the campaign was not played to its 13th half-day"
+    )
     # It does not grow with the half-days played: the 13th half-day's page within a few KB of the first's.
     for name in SEATS:
         first, last = pages[(0, "play", name)][0], pages[(12, "play", name)][0]
-        assert last <= first + 10_000, f"{SEATS[name]}: {first / 1000:.1f} KB at the start, {last / 1000:.1f} KB later"
-    over = [f"{SEATS[name]} after {n} half-days, {what}: {size / 1000:.1f} KB"
-            for (n, what, name), (size, _) in sorted(long_forms.items()) if size > LONG_FORM_BYTES]
+        assert last <= first + 10_000, (
+            f"{SEATS[name]}: {first / 1000:.1f} KB at the start, {last / 1000:.1f} KB later"
+        )
+    over = [
+        f"{SEATS[name]} after {n} half-days, {what}: {size / 1000:.1f} KB"
+        for (n, what, name), (size, _) in sorted(long_forms.items())
+        if size > LONG_FORM_BYTES
+    ]
     assert not over, "\n".join(over)
-    assert {what for _, what, _ in long_forms} == {"end of scenario: units", "end of scenario: form", "result"}
+    assert {what for _, what, _ in long_forms} == {
+        "end of scenario: units",
+        "end of scenario: form",
+        "result",
+    }

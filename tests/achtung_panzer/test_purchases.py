@@ -41,10 +41,16 @@ def at(state, half_day):
 
 # --- cost and CPP ------------------------------------------------------------------------------
 
+
 def test_cost_is_taken_from_cpp_and_recorded():
     state = make_state(german=side_state(cpp=20))
     record = buy(state, "german", "I1")
-    assert (record["rg"], record["nationality"], record["cost"], record["base_cost"]) == ("I1", "german", 7, 7)
+    assert (record["rg"], record["nationality"], record["cost"], record["base_cost"]) == (
+        "I1",
+        "german",
+        7,
+        7,
+    )
     assert record["half_day"] == "5/29A" and record["given"] is False and record["id"] == "p1"
     assert state["game"]["sides"]["german"]["cpp"] == 13
 
@@ -68,6 +74,7 @@ def test_unknown_rg():
 
 
 # --- maxima ------------------------------------------------------------------------------------
+
 
 def test_half_day_maximum():
     state = make_state(german=side_state(cpp=30))
@@ -138,6 +145,7 @@ def test_house_rule_changes_a_maximum():
 
 # --- CG4 OBA modules ---------------------------------------------------------------------------
 
+
 def test_two_oba_modules_per_half_day():
     state = make_state(german=side_state(cpp=30))
     buy(state, "german", "O1")
@@ -148,7 +156,10 @@ def test_two_oba_modules_per_half_day():
 def test_given_oba_modules_are_in_use_this_half_day():
     state = make_state(allied=side_state(cpp=30))
     state["game"]["sides"]["allied"]["purchases"] = P.given_records(
-        state, "allied", [{"nationality": "french", "id": "O1", "count": 1, "pre_registered": True}], "5/29A"
+        state,
+        "allied",
+        [{"nationality": "french", "id": "O1", "count": 1, "pre_registered": True}],
+        "5/29A",
     )
     buy(state, "allied", "O2")
     refused(state, "allied", "O3", "at most 2 OBA modules per CG half-day (CG4)")
@@ -162,6 +173,7 @@ def test_observers_are_not_oba_modules():
 
 
 # --- on-map, reserve, pre-registered --------------------------------------------------------------
+
 
 def test_on_map_costs_two_more():
     state = make_state(german=side_state(cpp=30))
@@ -178,7 +190,13 @@ def test_on_map_is_free_where_the_notes_say_so():
 
 def test_on_map_not_for_other_rgs():
     state = make_state()
-    refused(state, "german", "O1", "O1 Light OBA: on-map set up is for AFV or Infantry RGs (1.16911)", on_map=True)
+    refused(
+        state,
+        "german",
+        "O1",
+        "O1 Light OBA: on-map set up is for AFV or Infantry RGs (1.16911)",
+        on_map=True,
+    )
     refused(state, "german", "T2", "on-map set up is for AFV or Infantry RGs", on_map=True)
 
 
@@ -186,12 +204,22 @@ def test_reserve_costs_one_less():
     state = make_state(german=side_state(cpp=30), allied=side_state(cpp=30))
     assert buy(state, "german", "I1", reserve=True)["cost"] == 6
     assert buy(state, "allied", "I3", reserve=True)["cost"] == 5
-    assert buy(state, "german", "I1", reserve=True)["options"] == {"on_map": False, "reserve": True, "pre_registered": False}
+    assert buy(state, "german", "I1", reserve=True)["options"] == {
+        "on_map": False,
+        "reserve": True,
+        "pre_registered": False,
+    }
 
 
 def test_reserve_not_allowed():
     state = make_state()
-    refused(state, "german", "A2", "A2 Light Tank: may not be purchased as a Reserve (1.16912", reserve=True)
+    refused(
+        state,
+        "german",
+        "A2",
+        "A2 Light Tank: may not be purchased as a Reserve (1.16912",
+        reserve=True,
+    )
     refused(state, "german", "G1", "may not be purchased as a Reserve", reserve=True)
 
 
@@ -208,7 +236,13 @@ def test_pre_registered_hex_costs_one_more():
 
 def test_pre_registered_only_for_oba():
     state = make_state()
-    refused(state, "german", "I1", "I1 1st line Coy: a pre-registered hex is bought with an OBA RG only", pre_registered=True)
+    refused(
+        state,
+        "german",
+        "I1",
+        "I1 1st line Coy: a pre-registered hex is bought with an OBA RG only",
+        pre_registered=True,
+    )
 
 
 def test_options_count_toward_cpp_available():
@@ -218,9 +252,15 @@ def test_options_count_toward_cpp_available():
 
 # --- CG13 ---------------------------------------------------------------------------------------
 
+
 def test_allied_declares_before_purchasing():
     state = make_state(declared=False)
-    refused(state, "allied", "I1", "Declare a normal, Armor or British half-day before purchasing (CG13)")
+    refused(
+        state,
+        "allied",
+        "I1",
+        "Declare a normal, Armor or British half-day before purchasing (CG13)",
+    )
     declare(state, "armor")
     assert state["game"]["public"]["special_half_day"] == "armor"
     with pytest.raises(DomainError, match="already declared"):
@@ -229,7 +269,12 @@ def test_allied_declares_before_purchasing():
 
 def test_german_purchases_wait_for_the_declaration():
     state = make_state(declared=False)
-    refused(state, "german", "I1", "Purchases start once the Allied player has declared the half-day (CG13)")
+    refused(
+        state,
+        "german",
+        "I1",
+        "Purchases start once the Allied player has declared the half-day (CG13)",
+    )
     declare(state, "none")
     buy(state, "german", "I1")
 
@@ -237,7 +282,14 @@ def test_german_purchases_wait_for_the_declaration():
 def test_declaration_cannot_follow_a_purchase():
     state = make_state(declared=False)
     state["game"]["sides"]["allied"]["purchases"].append(
-        {"id": "p9", "half_day": "5/29A", "rg": "I1", "nationality": "french", "cost": 6, "given": False}
+        {
+            "id": "p9",
+            "half_day": "5/29A",
+            "rg": "I1",
+            "nationality": "french",
+            "cost": 6,
+            "given": False,
+        }
     )
     with pytest.raises(DomainError, match="before any RG is purchased"):
         declare(state, "british")
@@ -253,7 +305,12 @@ def test_finish_needs_the_declaration():
 def test_one_french_armored_rg_per_half_day():
     state = make_state(allied=side_state(cpp=40))
     buy(state, "allied", "A5")
-    message = refused(state, "allied", "A6", "at most 1 armored RG per half-day unless an Armor half-day is declared (CG13)")
+    message = refused(
+        state,
+        "allied",
+        "A6",
+        "at most 1 armored RG per half-day unless an Armor half-day is declared (CG13)",
+    )
     assert message.startswith("A6 Armored Car")
 
 
@@ -263,7 +320,15 @@ def test_armor_half_day_lifts_the_armored_limit():
     buy(state, "allied", "A6")
 
 
-@pytest.mark.parametrize("rg, what", [("I1", "infantry RG"), ("I4", "infantry RG"), ("G1", "Gun battery RG"), ("F1", "Fortifications")])
+@pytest.mark.parametrize(
+    "rg, what",
+    [
+        ("I1", "infantry RG"),
+        ("I4", "infantry RG"),
+        ("G1", "Gun battery RG"),
+        ("F1", "Fortifications"),
+    ],
+)
 def test_armor_half_day_forbids(rg, what):
     state = make_state(allied=side_state(cpp=40), special="armor")
     refused(state, "allied", rg, f"no {what} on an Armor half-day (CG13)")
@@ -282,13 +347,27 @@ def test_armor_half_day_does_not_bind_the_german():
 
 def test_british_only_on_a_british_half_day():
     state = make_state(allied=side_state(cpp=40))
-    refused(state, "allied", "I1", "I1 Territorial: British RGs only on a declared British half-day (CG13)", nationality="british")
+    refused(
+        state,
+        "allied",
+        "I1",
+        "I1 Territorial: British RGs only on a declared British half-day (CG13)",
+        nationality="british",
+    )
 
 
 def test_no_french_on_a_british_half_day():
     state = make_state(allied=side_state(cpp=40), special="british")
-    refused(state, "allied", "I1", "British may not be purchased on a half-day when French units are purchased", nationality="french")
-    record = buy(state, "allied", "I1")  # the Allied side buys British by default on a British half-day
+    refused(
+        state,
+        "allied",
+        "I1",
+        "British may not be purchased on a half-day when French units are purchased",
+        nationality="french",
+    )
+    record = buy(
+        state, "allied", "I1"
+    )  # the Allied side buys British by default on a British half-day
     assert (record["nationality"], record["group_type"]) == ("british", "Territorial")
 
 
@@ -328,6 +407,7 @@ def test_german_side_buys_german():
 
 
 # --- grants, removal ----------------------------------------------------------------------------
+
 
 def test_fortification_rg_gives_fpp():
     state = make_state(german=side_state(cpp=10), allied=side_state(cpp=10))
@@ -377,10 +457,20 @@ def test_no_purchase_after_the_step_is_done():
 def test_given_records_carry_the_ob_flags():
     state = make_state()
     entry = {
-        "nationality": "french", "id": None, "count": 1, "kind": "armor", "no_depletion": True, "no_armor_leader": True,
+        "nationality": "french",
+        "id": None,
+        "count": 1,
+        "kind": "armor",
+        "no_depletion": True,
+        "no_armor_leader": True,
         "units": [{"type": "FT-17c", "count": 2}],
     }
     (record,) = P.given_records(state, "allied", [entry], "6/1A")
-    assert record["given"] and record["no_depletion"] and record["no_armor_leader"] and record["kind"] == "armor"
+    assert (
+        record["given"]
+        and record["no_depletion"]
+        and record["no_armor_leader"]
+        and record["kind"] == "armor"
+    )
     assert record["cost"] == 0 and record["half_day"] == "6/1A"
     assert record["given_units"] == [{"type": "FT-17c", "count": 2}] and record["units"] == []

@@ -24,8 +24,9 @@ def client(people, name):
 def titles(page: str) -> list[str]:
     now = page.split('id="now"', 1)[1].split("</section>", 1)[0]
     now = re.sub(r'<span class="rule">[^<]*</span>', "", now).replace("&#x27;", "'")
-    return [re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<h3>(.*?)</h3>", now)] + \
-        re.findall(r'<a href="\?do=\w+#now">([^<]+)</a>', now)
+    return [
+        re.sub(r"<[^>]+>", "", t).strip() for t in re.findall(r"<h3>(.*?)</h3>", now)
+    ] + re.findall(r'<a href="\?do=\w+#now">([^<]+)</a>', now)
 
 
 def test_the_referee_reads_each_side_named_and_a_joint_step_once(club, people):
@@ -40,8 +41,10 @@ def test_the_referee_reads_each_side_named_and_a_joint_step_once(club, people):
     assert "Correct the Allied retained units: change or remove a unit" in seen
     assert "Correct the German retained units: change or remove a unit" in seen
     assert not [t for t in seen if re.search(r"\byour\b", t, re.I)], seen
-    assert "Enter the result of 5/29A (final: the referee's result needs no confirmation)" in \
-        page.replace("&#x27;", "'")
+    assert (
+        "Enter the result of 5/29A (final: the referee's result needs no confirmation)"
+        in page.replace("&#x27;", "'")
+    )
     result = find_form(long_form_page(rita, page, "result.submitted"), "result.submitted")
     assert "_side" not in result.names()  # for no side: the referee's own, final
 

@@ -33,7 +33,9 @@ def open_unit(who, war, unit_id):
     """The page → "change or remove a unit" → pick the unit → its filled form."""
     url = f"/campaigns/{war.campaign.pk}/"
     page = who.get(url).content.decode()
-    do = re.search(r'<a href="\?do=(\w+)#now">Correct your retained units: change or remove a unit</a>', page)
+    do = re.search(
+        r'<a href="\?do=(\w+)#now">Correct your retained units: change or remove a unit</a>', page
+    )
     assert do, "no link to change a retained unit"
     page = who.get(f"{url}?do={do.group(1)}").content.decode()
     pick = find_pick(page, "Open this unit")
@@ -54,15 +56,23 @@ def test_changing_one_field_keeps_every_other(club, people):
     assert form.value("type") == leader["type"] and form.value("kind") == "leader"
     assert form.value("rg") == leader["rg"] and form.value("status") == "ok"
     assert form.value("action") == "update"
-    answer = bob.post(f"/campaigns/{war.campaign.pk}/submit/", form.body(rg=other_rg, reason="on the wrong RG"))
+    answer = bob.post(
+        f"/campaigns/{war.campaign.pk}/submit/", form.body(rg=other_rg, reason="on the wrong RG")
+    )
     assert answer.status_code == 302
     after = next(u for u in war.side("german")["retained"] if u["id"] == leader["id"])
     assert after["rg"] == other_rg
-    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == \
-           {k: v for k, v in leader.items() if k not in ("rg", "history")}
+    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == {
+        k: v for k, v in leader.items() if k not in ("rg", "history")
+    }
     assert after["history"][-1]["before"] == {"rg": leader["rg"]}
     event = war.campaign.events.filter(kind="ap.retained").latest("seq")
-    assert event.data == {"action": "update", "id": leader["id"], "rg": other_rg, "reason": "on the wrong RG"}
+    assert event.data == {
+        "action": "update",
+        "id": leader["id"],
+        "rg": other_rg,
+        "reason": "on the wrong RG",
+    }
 
 
 def test_nothing_changed_is_refused_with_a_reason(club, people):
@@ -81,7 +91,9 @@ def test_a_unit_is_removed_from_its_own_form(club, people):
     unit = war.side("german")["retained"][0]
     bob = client(people, "bob")
     form, _ = open_unit(bob, war, unit["id"])
-    answer = bob.post(f"/campaigns/{war.campaign.pk}/submit/", form.body(action="remove", reason="recombined"))
+    answer = bob.post(
+        f"/campaigns/{war.campaign.pk}/submit/", form.body(action="remove", reason="recombined")
+    )
     assert answer.status_code == 302
     assert unit["id"] not in {u["id"] for u in war.side("german")["retained"]}
     event = war.campaign.events.filter(kind="ap.retained").latest("seq")
@@ -92,8 +104,13 @@ def test_units_are_added_from_their_own_form(club, people):
     war = german_with_units(club, people)
     bob = client(people, "bob")
     url = f"/campaigns/{war.campaign.pk}/"
-    do = re.search(r'<a href="\?do=(\w+)#now">Correct your retained units: add units</a>', bob.get(url).content.decode())
-    form = find_form(bob.get(f"{url}?do={do.group(1)}").content.decode(), "ap.retained", action="add")
+    do = re.search(
+        r'<a href="\?do=(\w+)#now">Correct your retained units: add units</a>',
+        bob.get(url).content.decode(),
+    )
+    form = find_form(
+        bob.get(f"{url}?do={do.group(1)}").content.decode(), "ap.retained", action="add"
+    )
     assert form.value("nationality") == "german" and form.value("status") == "ok"
     answer = bob.post(url + "submit/", form.body(kind="sw", type="LMG", count="2"))
     assert answer.status_code == 302
@@ -105,8 +122,21 @@ def test_an_older_full_update_still_folds_as_it_did(club, people):
     them as before (an empty type set the type to empty)."""
     war = german_with_units(club, people)
     unit = war.side("german")["retained"][0]
-    war.by("german", "ap.retained", {"action": "update", "id": unit["id"], "kind": unit["kind"], "type": "",
-                                     "status": "ok", "isolated": False, "captured": False, "vehicular": False,
-                                     "note": "", "reason": ""})
+    war.by(
+        "german",
+        "ap.retained",
+        {
+            "action": "update",
+            "id": unit["id"],
+            "kind": unit["kind"],
+            "type": "",
+            "status": "ok",
+            "isolated": False,
+            "captured": False,
+            "vehicular": False,
+            "note": "",
+            "reason": "",
+        },
+    )
     after = next(u for u in war.side("german")["retained"] if u["id"] == unit["id"])
     assert after["type"] == "" and after["history"][-1]["before"]["type"] == unit["type"]

@@ -11,23 +11,48 @@ from django.test import Client
 
 from campaigns.errors import DomainError
 from campaigns.systems.achtung_panzer import SYSTEM, aftermath, sequence, words
-from campaigns.systems.achtung_panzer.steps import equipment, escape, fortification_removal, hardening
+from campaigns.systems.achtung_panzer.steps import (
+    equipment,
+    escape,
+    fortification_removal,
+    hardening,
+)
 from tests.achtung_panzer.campaign_harness import War
 from tests.achtung_panzer.step_harness import (
-    make_ctx, make_state, roster_line, run, step_by_id, unit,
+    make_ctx,
+    make_state,
+    roster_line,
+    run,
+    step_by_id,
+    unit,
 )
 from tests.browser.pagechecks import SNAKE, STEP_ID
 
-CVP_LIST = {f"cvp.{kind}": {"value": value, "book": None} for kind, value in (
-    # A club's CVP list (house rules, R-L2); the values are the club's, the arithmetic below uses them.
-    ("squad", 2), ("half_squad", 1), ("crew", 1), ("leader", 1), ("armor_leader", 1), ("hero", 1),
-    ("afv", 5), ("vehicle", 2), ("gun", 2), ("sw", 1))}
+CVP_LIST = {
+    f"cvp.{kind}": {"value": value, "book": None}
+    for kind, value in (
+        # A club's CVP list (house rules, R-L2); the values are the club's, the arithmetic below uses them.
+        ("squad", 2),
+        ("half_squad", 1),
+        ("crew", 1),
+        ("leader", 1),
+        ("armor_leader", 1),
+        ("hero", 1),
+        ("afv", 5),
+        ("vehicle", 2),
+        ("gun", 2),
+        ("sw", 1),
+    )
+}
 
 
 # --- 1. a page form posted for a side the viewer cannot read: a 500, not a refusal ------------------
 
+
 @pytest.mark.django_db
-@pytest.mark.parametrize("kind", ["ap.retained", "ap.cvp", "ap.aftermath", "ap.1.6112", "ap.1.6063"])
+@pytest.mark.parametrize(
+    "kind", ["ap.retained", "ap.cvp", "ap.aftermath", "ap.1.6112", "ap.1.6063"]
+)
 def test_a_form_posted_for_the_other_side_is_refused_not_a_500(club, people, kind):
     """pages.form_fields reads private(view, side) for any side in SIDES; the German's view has no
     Allied part, so KeyError: 'allied' (status 500) for a German (or a club member) who posts
@@ -37,13 +62,16 @@ def test_a_form_posted_for_the_other_side_is_refused_not_a_500(club, people, kin
     for name, side in (("bob", "allied"), ("carol", "german")):
         client = Client(raise_request_exception=False)
         client.force_login(people[name])
-        answer = client.post(f"/campaigns/{war.campaign.pk}/submit/",
-                             {"_kind": kind, "_side": side, "action": "add", "kind": "sw", "type": "LMG"})
+        answer = client.post(
+            f"/campaigns/{war.campaign.pk}/submit/",
+            {"_kind": kind, "_side": side, "action": "add", "kind": "sw", "type": "LMG"},
+        )
         assert answer.status_code < 500, (name, kind, answer.status_code)
     assert war.campaign.events.count() == before
 
 
 # --- 2. RePh losses before 1.6067: the opponent's one tap decides victory without them ------------
+
 
 @pytest.mark.django_db
 def test_losses_at_the_table_before_1_6067_still_count_after_the_other_side_taps_done(club, people):
@@ -56,16 +84,29 @@ def test_losses_at_the_table_before_1_6067_still_count_after_the_other_side_taps
     Result logged: German CVP 5; the squad lost at 1.604 (2 CVP entered) -> 5 + 2 = 7 must count."""
     war = War(club, people, dice_mode="server")
     war.by("allied", "ap.declare", {"special": "none"})
-    war.walk_both(answers={"allied": {"1.622": {"conduct": False}}, "german": {"1.622": {"conduct": False}}})
+    war.walk_both(
+        answers={"allied": {"1.622": {"conduct": False}}, "german": {"1.622": {"conduct": False}}}
+    )
     for side in ("allied", "german"):
         war.by(side, "ap.aftermath", {"cvp": 0})
-    war.result({"allied_objectives_end": "23BB5", "german_objectives_end": "23R4", "allied_cvp": 7, "german_cvp": 5})
+    war.result(
+        {
+            "allied_objectives_end": "23BB5",
+            "german_objectives_end": "23R4",
+            "allied_cvp": 7,
+            "german_cvp": 5,
+        }
+    )
     allied_actions = SYSTEM.actions(war.state, "allied")
     joint = [a for a in allied_actions if a.kind == "ap.joint"]
     assert joint and joint[0].initial == {"through": "1.6066"}  # what the Allied page offers now
     war.by("allied", "ap.joint", joint[0].initial)  # one tap, as offered
     squad = next(u for u in war.side("german")["retained"] if u["kind"] == "squad")
-    war.by("german", "ap.cvp", {"units": [squad["id"]], "cvp": 2, "note": "encircled, failed its 1TC (1.604)"})
+    war.by(
+        "german",
+        "ap.cvp",
+        {"units": [squad["id"]], "cvp": 2, "note": "encircled, failed its 1TC (1.604)"},
+    )
     line = war.public["roster"][0]
     assert line["cvp"]["german"] == 5 + 2, line["victory"]
 
@@ -80,15 +121,27 @@ def test_units_eliminated_in_escape_count_their_cvp_for_the_half_day():
     (step,) = escape.STEPS
     line = dict(roster_line("5/29A"), played=True)
     line["cvp"] = {"allied": 7, "german": 5}
-    state = make_state(half_day="5/29A", roster=[line], house_rules=CVP_LIST,
-                       german={"retained": [unit("S", "squad", isolated=True, pocket="A")]})
-    run(step, state, "german", {"action": "roll", "stacks": [{"units": ["S"]}]},
-        dice={"5/29A/1.6063/german/S": [6, 6]})
-    assert state["game"]["sides"]["german"]["retained"] == []  # eliminated (final 12 + 1 for an AM half-day)
+    state = make_state(
+        half_day="5/29A",
+        roster=[line],
+        house_rules=CVP_LIST,
+        german={"retained": [unit("S", "squad", isolated=True, pocket="A")]},
+    )
+    run(
+        step,
+        state,
+        "german",
+        {"action": "roll", "stacks": [{"units": ["S"]}]},
+        dice={"5/29A/1.6063/german/S": [6, 6]},
+    )
+    assert (
+        state["game"]["sides"]["german"]["retained"] == []
+    )  # eliminated (final 12 + 1 for an AM half-day)
     assert state["game"]["public"]["roster"][0]["cvp"]["german"] == 5 + 2
 
 
 # --- 3. corrections of the end of the scenario and of escape cannot be sent from the page ----------
+
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("kind", ["ap.aftermath", "ap.1.6063"])
@@ -108,7 +161,9 @@ def test_the_end_of_scenario_and_escape_can_be_corrected_from_the_page(club, peo
     url = f"/campaigns/{table.campaign.pk}/history/{event.uid}/correct/"
     page = client.get(url).content.decode()
     body = page.split("<main", 1)[-1]
-    assert not re.search(r'<input type="text" name="[^"]+" value="[\[{]', body), "a box holding a list"
+    assert not re.search(r'<input type="text" name="[^"]+" value="[\[{]', body), (
+        "a box holding a list"
+    )
     options = re.findall(r"<option [^>]*>([^<]*)</option>|<span>([^<]*)</span></label>", body)
     shown = " ".join(a or b for a, b in options)
     assert not SNAKE.findall(shown), SNAKE.findall(shown)
@@ -132,12 +187,15 @@ def _defaults(html: str) -> dict:
             continue
         data.setdefault(name.group(1), []).append(value if kind != "checkbox" or value else "on")
     for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
-        chosen = re.search(r'<option value="([^"]*)" selected', body) or re.search(r'<option value="([^"]*)"', body)
+        chosen = re.search(r'<option value="([^"]*)" selected', body) or re.search(
+            r'<option value="([^"]*)"', body
+        )
         data[name] = [chosen.group(1)] if chosen else [""]
     return data
 
 
 # --- 4. 1.6132: an AFV whose weapon was repaired or disabled before can never be repaired again ------
+
 
 def test_a_second_malfunction_of_an_afv_weapon_rolls_for_repair():
     """1.6132: "a separate dr ... for each malfunctioned non-captured retained weapon". T1's MA was
@@ -146,10 +204,20 @@ def test_a_second_malfunction_of_an_afv_weapon_rolls_for_repair():
     weapon (not in the map); the only way on is to untick T1, skipping its mandatory dr and leaving it
     malfunctioned. With dr 1 − 2 (vehicular-mounted) = −1 ≤ 2 it is repaired."""
     repair = step_by_id(equipment.STEPS, "1.6132")
-    state = make_state(german={"retained": [unit("T1", "afv", type="PzIIIF", status="malfunctioned",
-                                                 weapons={"MA": "ok"})]})
-    run(repair, state, "german", {"weapons": [{"unit": "T1", "weapon": "MA", "main_armament": True}]},
-        dice={"5/29P/1.6132/german/T1/MA": [1]})
+    state = make_state(
+        german={
+            "retained": [
+                unit("T1", "afv", type="PzIIIF", status="malfunctioned", weapons={"MA": "ok"})
+            ]
+        }
+    )
+    run(
+        repair,
+        state,
+        "german",
+        {"weapons": [{"unit": "T1", "weapon": "MA", "main_armament": True}]},
+        dice={"5/29P/1.6132/german/T1/MA": [1]},
+    )
     t1 = state["game"]["sides"]["german"]["retained"][0]
     assert t1["status"] == "ok" and t1["weapons"]["MA"] == "ok"
 
@@ -167,25 +235,34 @@ def test_a_club_plays_two_half_days_at_the_table(club, people):
 
 # --- 5. 1.6142: captured AFVs never roll for withdrawal -----------------------------------------------
 
+
 def test_a_captured_afv_rolls_for_platoon_withdrawal():
     """1.6142: "a secret dr ... for each friendly (including captured) non-isolated, retained AFV
     Platoon (or portion thereof) that has had at least one AFV of it's platoon on the map". A captured
     AFV was on the map (it was captured there) and is retained; it is added in the end-of-scenario
     record without a platoon, so it never qualifies and is never rolled for (the step is skipped)."""
     withdraw = step_by_id(equipment.STEPS, "1.6142")
-    state = make_state(german={"retained": [unit("T9", "afv", type="S35", nationality="french", captured=True)]})
+    state = make_state(
+        german={"retained": [unit("T9", "afv", type="S35", nationality="french", captured=True)]}
+    )
     assert withdraw.applies(state, "german")
 
 
 # --- 6. 1.6141 (R-A18): AFVs eliminated under recall add no CVP ---------------------------------------
+
 
 def test_afv_eliminated_under_recall_count_their_cvp_for_1_616():
     """R-A18: "confirming 1.6141 eliminates every mobile, non-isolated AFV under recall ... Their CVP
     count when the club's CVP list covers them." After 1.6067 they count for 1.616 only, privately
     (R-A9: sides.<side>.cvp_after_victory). Club value of an AFV: 5 -> cvp_after_victory["5/29A"] = 5."""
     line = dict(roster_line("5/29A", "allied"), played=True)
-    state = make_state(half_day="5/29P", roster=[line], house_rules=CVP_LIST, refit_key="5/29P",
-                       german={"retained": [unit("T1", "afv", status="recalled")]})
+    state = make_state(
+        half_day="5/29P",
+        roster=[line],
+        house_rules=CVP_LIST,
+        refit_key="5/29P",
+        german={"retained": [unit("T1", "afv", status="recalled")]},
+    )
     sequence.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
     german = state["game"]["sides"]["german"]
     assert [u["id"] for u in german["eliminated"]] == ["T1"]
@@ -194,19 +271,27 @@ def test_afv_eliminated_under_recall_count_their_cvp_for_1_616():
 
 # --- 7. R-B25: equipment in the pocket makes a leader "not lone" ---------------------------------------
 
+
 def test_an_smc_with_only_a_support_weapon_in_its_pocket_is_lone():
     """1.606: "Isolated MMC and the SMC stacked with them may ... remain"; "Isolated, lone SMC must
     attempt escape"; R-B25: lone "unless an isolated MMC of its side is in the same pocket". An LMG
     (SW) is no MMC (nor can it make a pocket, 1.6056), yet _lone_smc counts every non-SMC kind, so the
     leader may stay with it and the step finishes."""
-    state = make_state(german={"retained": [unit("L", "leader", type="8-0", isolated=True, pocket="A"),
-                                            unit("W", "sw", type="LMG", isolated=True, pocket="A")]})
+    state = make_state(
+        german={
+            "retained": [
+                unit("L", "leader", type="8-0", isolated=True, pocket="A"),
+                unit("W", "sw", type="LMG", isolated=True, pocket="A"),
+            ]
+        }
+    )
     with pytest.raises(DomainError) as caught:
         escape.finish(make_ctx(state), state, "german")
     assert "8-0 leader (isolated in pocket A)" in caught.value.message
 
 
 # --- 8. 1.621: a fortification bought by mistake cannot be given back on the page ---------------------
+
 
 @pytest.mark.django_db
 def test_a_fortification_can_be_given_back_from_the_page(club, people):
@@ -220,11 +305,13 @@ def test_a_fortification_can_be_given_back_from_the_page(club, people):
     assert war.current("german").id == "1.621"
     war.by("german", "ap.fortify", {"action": "buy", "item": "Wire"})
     offered = SYSTEM.actions(war.state, "german")
-    assert any(a.kind == "ap.fortify" and a.initial.get("action") == "remove" for a in offered), \
-        [(a.kind, a.label) for a in offered]
+    assert any(a.kind == "ap.fortify" and a.initial.get("action") == "remove" for a in offered), [
+        (a.kind, a.label) for a in offered
+    ]
 
 
 # --- 9. words, not keys -----------------------------------------------------------------------------------
+
 
 def test_fortification_removal_speaks_in_words():
     """A second A-T ditch roll in 7D7 is refused with "... (1.615): at_ditch in 7D7."; the form's help
@@ -236,7 +323,9 @@ def test_fortification_removal_speaks_in_words():
     with pytest.raises(DomainError) as caught:
         run(step, state, "german", {"items": [item]}, dice={})
     assert not SNAKE.findall(caught.value.message), caught.value.message
-    items = next(f for f in fortification_removal.form(make_ctx(state), state, "german") if f.name == "items")
+    items = next(
+        f for f in fortification_removal.form(make_ctx(state), state, "german") if f.name == "items"
+    )
     assert not SNAKE.findall(items.help), items.help
 
 
@@ -259,24 +348,34 @@ def test_a_refused_check_names_the_step_in_words():
 
 # --- 10. 1.6112: the elite MMC made fanatic is never shown so, nor back to normal after the scenario ----
 
+
 def test_a_fanatic_mmc_is_shown_and_only_for_the_next_scenario():
     """1.6112: "an elite MMC that battle hardens becomes fanatic (but only for the duration of the next
     scenario; 1.602e)". The flag is set but no unit label says so (the player must set it up fanatic),
     and no step clears it once that scenario has ended."""
     step = hardening.STEPS[0]
-    state = make_state(german={"retained": [unit("S", "squad", type="838", elite=True)],
-                               "pending": {"1.6112": {"mmc": 1, "heroes": 0, "half_day": "5/29P"}}})
+    state = make_state(
+        german={
+            "retained": [unit("S", "squad", type="838", elite=True)],
+            "pending": {"1.6112": {"mmc": 1, "heroes": 0, "half_day": "5/29P"}},
+        }
+    )
     run(step, state, "german", {"action": "harden", "hardened": [{"unit": "S"}]})
     squad = state["game"]["sides"]["german"]["retained"][0]
     assert "fanatic" in words.unit_words(squad)
     # The next scenario is played; its end of scenario is recorded (the squad left unticked: ok).
     state["game"]["public"].update(phase="play", half_day="5/30A")
-    aftermath.apply(state, "german", {"units": [], "added": [], "platoons_on_map": [], "oba_fired": [],
-                                      "cvp": 0, "note": ""}, make_ctx(state))
+    aftermath.apply(
+        state,
+        "german",
+        {"units": [], "added": [], "platoons_on_map": [], "oba_fired": [], "cvp": 0, "note": ""},
+        make_ctx(state),
+    )
     assert not squad.get("fanatic")
 
 
 # --- 11. 1.6131: a bogged (or shocked) AFV skips the step that resolves it --------------------------------
+
 
 def test_a_bogged_afv_is_resolved_at_1_6131():
     """1.6131 c: "Each manned, bogged AFV must undergo Bog Removal attempts (D8.3) until it is either
@@ -294,13 +393,25 @@ def test_a_proposed_correction_says_what_it_changes_in_words(club, people):
     unit's kind shows "Kind: squad → half_squad" (and "True"/"False" for ticks) in the proposals of
     the campaign page."""
     war = War(club, people, dice_mode="server")
-    war.by("allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "captured": True})
+    war.by(
+        "allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "captured": True}
+    )
     event = war.campaign.events.filter(kind="ap.retained").last()
-    war.act("alice", "proposal.made", {"action": "correct", "target": str(event.uid), "reason": "a half-squad",
-                                       "data": dict(event.data, kind="half_squad", type="237", captured=False)})
+    war.act(
+        "alice",
+        "proposal.made",
+        {
+            "action": "correct",
+            "target": str(event.uid),
+            "reason": "a half-squad",
+            "data": dict(event.data, kind="half_squad", type="237", captured=False),
+        },
+    )
     client = Client()
     client.force_login(people["alice"])
     page = client.get(f"/campaigns/{war.campaign.pk}/").content.decode()
-    proposals = re.sub(r"<[^>]+>", " ", page.split('id="proposals"', 1)[1].split("</section>", 1)[0])
+    proposals = re.sub(
+        r"<[^>]+>", " ", page.split('id="proposals"', 1)[1].split("</section>", 1)[0]
+    )
     assert "237" in proposals  # the change is shown …
     assert not SNAKE.findall(proposals), SNAKE.findall(proposals)  # … in words

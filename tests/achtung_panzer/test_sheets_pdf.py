@@ -49,8 +49,12 @@ def war(club, people):
     war.by("german", "ap.purchase", {"action": "buy", "rg": "A4"})
     war.by("allied", "ap.purchase", {"action": "buy", "rg": "A5"})
     for side in ("allied", "german"):
-        war.by(side, "ap.check", {"step": "1.619"})  # done buying: 1.620 is rolled at once (server dice)
-        assert war.current(side).id == {"allied": "1.622", "german": "1.621"}[side]  # the German has 50 FPP
+        war.by(
+            side, "ap.check", {"step": "1.619"}
+        )  # done buying: 1.620 is rolled at once (server dice)
+        assert (
+            war.current(side).id == {"allied": "1.622", "german": "1.621"}[side]
+        )  # the German has 50 FPP
     german = war.side("german")
     a4 = german["purchases"][-1]
     assert (a4["rg"], a4["cost"], german["cpp"]) == ("A4", 7, 1)
@@ -61,13 +65,20 @@ def war(club, people):
 def test_purchase_record_pdf_is_private(war, people, request_job):
     job = request_job(people["alice"], war.campaign, "rg_purchases")
     text = text_of(job)
-    assert "RG Purchase Record" in text and "Allied only" in text.replace("ALLIED ONLY", "Allied only")
+    assert "RG Purchase Record" in text and "Allied only" in text.replace(
+        "ALLIED ONLY", "Allied only"
+    )
     assert "Tank Destroyer" in text and "I2" in text  # bought A5; given 1st Line Coys
     assert "Pz IIIF" not in text and "(German)" not in text and "1st line Coy" not in text
     with pytest.raises(Forbidden):
         request_job(people["alice"], war.campaign, "rg_purchases", side="german")
     german = text_of(request_job(people["bob"], war.campaign, "rg_purchases"))
-    assert "Pz IIIF" in german and "A4 (German)" in " ".join(german.split()) and "Tank Destroyer" not in german and "(French)" not in german
+    assert (
+        "Pz IIIF" in german
+        and "A4 (German)" in " ".join(german.split())
+        and "Tank Destroyer" not in german
+        and "(French)" not in german
+    )
 
 
 def test_retained_pdf_is_private(war, people, request_job):

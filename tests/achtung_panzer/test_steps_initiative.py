@@ -25,17 +25,26 @@ def test_step_opens_the_sealed_choice_and_waits():
         initiative.open_initiative(state)
 
 
-@pytest.mark.parametrize("allied,german,type_,sets_up,moves", [
-    ("attack", "idle", "allied_assault", "german", "allied"),
-    ("idle", "attack", "german_assault", "allied", "german"),
-])
+@pytest.mark.parametrize(
+    "allied,german,type_,sets_up,moves",
+    [
+        ("attack", "idle", "allied_assault", "german", "allied"),
+        ("idle", "attack", "german_assault", "allied", "german"),
+    ],
+)
 def test_assaults_set_order_from_1_6231(allied, german, type_, sets_up, moves):
     state = make_state(allied={"cpp": 3}, german={"cpp": 3})
     ctx = make_ctx(state)
-    outcome = initiative.on_revealed(state, "initiative:5/29P", {"allied": allied, "german": german}, ctx)
+    outcome = initiative.on_revealed(
+        state, "initiative:5/29P", {"allied": allied, "german": german}, ctx
+    )
     public = state["game"]["public"]
     assert outcome == {"type": type_, "sets_up_first": sets_up, "moves_first": moves}
-    assert (public["scenario_type"], public["sets_up_first"], public["moves_first"]) == (type_, sets_up, moves)
+    assert (public["scenario_type"], public["sets_up_first"], public["moves_first"]) == (
+        type_,
+        sets_up,
+        moves,
+    )
     assert public["attack_chits"] == {"allied": allied == "attack", "german": german == "attack"}
     # the attack chit costs 1 CPP, idle is free
     assert state["game"]["sides"]["allied"]["cpp"] == (2 if allied == "attack" else 3)
@@ -65,15 +74,24 @@ def test_an_attack_chit_needs_the_cpp():
     with pytest.raises(DomainError) as caught:
         initiative.clean_choice(state, "initiative:5/29P", "attack", make_ctx(state, side="allied"))
     assert caught.value.field == "choice" and "1 CPP" in caught.value.message
-    assert initiative.clean_choice(state, "initiative:5/29P", "idle", make_ctx(state, side="allied")) == "idle"
-    assert initiative.clean_choice(state, "initiative:5/29P", "attack", make_ctx(state, side="german")) == "attack"
+    assert (
+        initiative.clean_choice(state, "initiative:5/29P", "idle", make_ctx(state, side="allied"))
+        == "idle"
+    )
+    assert (
+        initiative.clean_choice(state, "initiative:5/29P", "attack", make_ctx(state, side="german"))
+        == "attack"
+    )
     with pytest.raises(DomainError):
         initiative.clean_choice(state, "initiative:5/29P", "charge", make_ctx(state, side="german"))
     assert state == before
 
 
 def test_house_ruled_chit_cost():
-    state = make_state(allied={"cpp": 2}, german={"cpp": 2},
-                       house_rules={"initiative.attack_chit_cost": {"value": 2, "book": 1}})
+    state = make_state(
+        allied={"cpp": 2},
+        german={"cpp": 2},
+        house_rules={"initiative.attack_chit_cost": {"value": 2, "book": 1}},
+    )
     initiative.on_revealed(state, "k", {"allied": "attack", "german": "idle"}, make_ctx(state))
     assert state["game"]["sides"]["allied"]["cpp"] == 0

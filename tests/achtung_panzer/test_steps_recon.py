@@ -3,7 +3,15 @@
 from __future__ import annotations
 
 from campaigns.systems.achtung_panzer.steps import recon
-from tests.achtung_panzer.step_harness import last_roll, make_ctx, make_state, mod_values, rejects, roster_line, run
+from tests.achtung_panzer.step_harness import (
+    last_roll,
+    make_ctx,
+    make_state,
+    mod_values,
+    rejects,
+    roster_line,
+    run,
+)
 
 (STEP,) = recon.STEPS
 
@@ -18,8 +26,16 @@ def test_german_recon_costs_one_cpp():
 
 
 def test_allied_recon_costs_two_extra_cpp_and_air_support():
-    state = make_state(roster=[roster_line("5/29A", "allied", air=(True, False))], allied={"cpp": 3})
-    run(STEP, state, "allied", {"conduct": True, "extra_cpp": True}, dice={"5/29P/1.622/allied": [2]})
+    state = make_state(
+        roster=[roster_line("5/29A", "allied", air=(True, False))], allied={"cpp": 3}
+    )
+    run(
+        STEP,
+        state,
+        "allied",
+        {"conduct": True, "extra_cpp": True},
+        dice={"5/29P/1.622/allied": [2]},
+    )
     side = state["game"]["sides"]["allied"]
     report = last_roll(state, "allied")
     assert mod_values(report) == [("1.622", 3), ("1.622", 1)]
@@ -28,8 +44,14 @@ def test_allied_recon_costs_two_extra_cpp_and_air_support():
 
 def test_not_enough_cpp_refused():
     state = make_state(allied={"cpp": 2})
-    err = rejects(STEP, state, "allied", {"conduct": True, "extra_cpp": True}, "conduct",
-                  dice={"5/29P/1.622/allied": [2]})
+    err = rejects(
+        STEP,
+        state,
+        "allied",
+        {"conduct": True, "extra_cpp": True},
+        "conduct",
+        dice={"5/29P/1.622/allied": [2]},
+    )
     assert "3 CPP" in err.message
 
 
@@ -43,7 +65,9 @@ def test_decline_keeps_the_cpp():
 
 
 def test_house_ruled_cost():
-    state = make_state(allied={"cpp": 1}, house_rules={"recon.cost.allied": {"value": 1, "book": 2}})
+    state = make_state(
+        allied={"cpp": 1}, house_rules={"recon.cost.allied": {"value": 1, "book": 2}}
+    )
     run(STEP, state, "allied", {"conduct": True}, dice={"5/29P/1.622/allied": [1]})
     assert state["game"]["sides"]["allied"]["cpp"] == 0
 

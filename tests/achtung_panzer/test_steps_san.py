@@ -11,14 +11,17 @@ from tests.achtung_panzer.step_harness import last_roll, make_ctx, make_state, m
 KEY = "5/29P/1.6122/german"
 
 
-@pytest.mark.parametrize("value,die,drm", [
-    (4, 4, 0),  # SAN 4: drm 0, final 4 keeps it
-    (4, 5, 0),  # final 5 lowers it
-    (5, 3, 1),  # SAN 5: +1, final 4
-    (5, 4, 1),  # final 5
-    (7, 1, 3),  # SAN 7: +3, final 4
-    (7, 6, 3),  # final 9 (never clamped)
-])
+@pytest.mark.parametrize(
+    "value,die,drm",
+    [
+        (4, 4, 0),  # SAN 4: drm 0, final 4 keeps it
+        (4, 5, 0),  # final 5 lowers it
+        (5, 3, 1),  # SAN 5: +1, final 4
+        (5, 4, 1),  # final 5
+        (7, 1, 3),  # SAN 7: +3, final 4
+        (7, 6, 3),  # final 9 (never clamped)
+    ],
+)
 def test_san_four_or_more_rolls_with_plus_san_minus_four(value, die, drm):
     state = make_state(german={"san": value})
     ctx = run(STEP, state, "german", dice={KEY: [die]})

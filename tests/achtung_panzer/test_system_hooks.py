@@ -44,7 +44,9 @@ def test_every_step_with_input_has_its_event_kind_and_audience():
         assert kind.audience == expected, step.id
     assert SYSTEM.event_kind("ap.1.616").audience == "side"
     assert SYSTEM.event_kind("ap.1.618").audience == "public"  # weather is rolled in the open
-    assert {SYSTEM.event_kind(k).audience for k in ("ap.retained", "ap.cvp", "ap.check")} == {"side"}
+    assert {SYSTEM.event_kind(k).audience for k in ("ap.retained", "ap.cvp", "ap.check")} == {
+        "side"
+    }
     assert SYSTEM.event_kind("ap.joint").audience == "public"
 
 
@@ -52,8 +54,13 @@ def test_describe_is_a_sentence_for_those_who_may_read_the_event():
     """Only the side and the referee ever read a side's event (visibility); to them it says what happened."""
     record = Record(5, "ap.purchase", {"action": "buy", "rg": "A4"}, "bob", "german", "side")
     assert SYSTEM.describe(record) == "RG A4 bought"
-    record = Record(6, "ap.check", {"step": "1.607", "note": "kept 3 squads"}, "bob", "german", "side")
-    assert SYSTEM.describe(record) == "Done: Clearing the map; retained equipment; hidden fortifications (1.607)"
+    record = Record(
+        6, "ap.check", {"step": "1.607", "note": "kept 3 squads"}, "bob", "german", "side"
+    )
+    assert (
+        SYSTEM.describe(record)
+        == "Done: Clearing the map; retained equipment; hidden fortifications (1.607)"
+    )
     record = Record(7, "ap.joint", {"through": "1.6066"}, "bob", "german", "public")
     assert SYSTEM.describe(record) == "Done at the table, up to Drawing the perimeter (1.6066)"
 
@@ -82,7 +89,10 @@ def test_standings_and_scenario_summary_are_public_numbers(club, people):
     war.walk_both(until="1.607", answers=BOTH)
     standings = {(s["side"], s["label"]): s["value"] for s in SYSTEM.standings(war.state)}
     assert standings[("allied", "Win:loss")] == "1:0" and standings[("german", "Win:loss")] == "0:1"
-    assert standings[("allied", "Objective points")] == 5 and standings[("german", "CVP sustained")] == 20
+    assert (
+        standings[("allied", "Objective points")] == 5
+        and standings[("german", "CVP sustained")] == 20
+    )
     summary = SYSTEM.scenario_summary(war.state, 0)
     assert summary["winner"] == "allied" and summary["op"] == {"allied": 5, "german": 0}
 
@@ -121,7 +131,10 @@ def test_the_panel_shows_the_viewers_side_only(club, people):
             response = client.get(page)
             assert response.status_code == 200
             pages[name] = pages.get(name, "") + response.content.decode()
-    assert "Allied: your side&#x27;s records" in pages["alice"] or "Allied: your side's records" in pages["alice"]
+    assert (
+        "Allied: your side&#x27;s records" in pages["alice"]
+        or "Allied: your side's records" in pages["alice"]
+    )
     assert "German: your side" not in pages["alice"] and "Allied: your side" not in pages["bob"]
     assert "German: your side" in pages["rita"] and "Allied: your side" in pages["rita"]
     assert 'id="ap-roster-h"' in pages["alice"] and "5/31P" in pages["bob"]  # this system's panel
@@ -149,7 +162,9 @@ def test_the_demo_holds_a_cg1_campaign_in_progress(db):
     state = current_state(campaign)
     assert state["status"] == "active" and state["variant"] == "cg1"
     assert state["sides"]["allied"]["players"] == ["demo-organizer", "demo-alice"]
-    assert state["sides"]["german"]["players"] == ["demo-bob"] and state["referee"] == "demo-referee"
+    assert (
+        state["sides"]["german"]["players"] == ["demo-bob"] and state["referee"] == "demo-referee"
+    )
     line = state["game"]["public"]["roster"][0]
     assert line["played"] and line["winner"] == "allied"
     assert state["game"]["public"]["phase"] == "refit"
@@ -165,7 +180,9 @@ def test_the_odds_task_gets_the_sides_upcoming_rolls_with_cpp_after(club, people
     war.result({"allied_objectives_end": "hill_520"})
     war.walk_both(until="1.615", answers=BOTH)
     data = odds.compute(war.campaign, "allied")
-    cpp = next(r for r in data["rolls"] if r.get("after", {}).get("label") == "CPP after replenishment")
+    cpp = next(
+        r for r in data["rolls"] if r.get("after", {}).get("label") == "CPP after replenishment"
+    )
     values = {v["value"] for v in cpp["after"]["values"]}
     cpp_now = war.side("allied")["cpp"]
     assert values <= {cpp_now + n for n in range(8, 16)} and len(values) > 1
@@ -177,8 +194,11 @@ def test_a_step_waiting_for_a_choice_after_its_roll_says_so(club, people):
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
     war.walk_both(until="1.6111", answers=BOTH)
-    war.by("allied", "ap.continue", {"checklists": True})  # confirms 1.6111, rolls 1.6112: a choice follows
+    war.by(
+        "allied", "ap.continue", {"checklists": True}
+    )  # confirms 1.6111, rolls 1.6112: a choice follows
     labels = [a.label for a in SYSTEM.actions(war.state, "allied")]
     assert "Heroes and MMC battle hardening: your choice after the roll" in labels
     assert [a.label for a in SYSTEM.actions(war.state, "german") if a.kind == "ap.continue"] == [
-        "Continue: 1.611–1.6112"]  # the map step confirmed, then the DR
+        "Continue: 1.611–1.6112"
+    ]  # the map step confirmed, then the DR

@@ -25,7 +25,9 @@ def _post(client, war, kind, side, **data):
 
 def _result_form(page: str, end: dict, cvp: dict) -> dict:
     """The half-day log as the page posts it: one row per objective hex (radios), then per side."""
-    rows = dict((hex_, i) for i, hex_ in re.findall(r'name="objectives-(\d+)-hex" value="([^"]+)"', page))
+    rows = dict(
+        (hex_, i) for i, hex_ in re.findall(r'name="objectives-(\d+)-hex" value="([^"]+)"', page)
+    )
     body = {"_kind": "result.submitted", "_side": "allied", "scenario": "0"}
     for hex_, i in rows.items():
         body[f"objectives-{i}-hex"] = hex_
@@ -47,23 +49,33 @@ def test_a_refit_and_a_half_day_log_through_the_page(club, people):
     assert war.side("german")["cpp"] == 8
     war.walk_both(answers={"allied": QUIET, "german": QUIET})
     page = alice.get(f"/campaigns/{war.campaign.pk}/").content.decode()
-    assert 'name="objectives-0-end"' not in page  # a long form: a page of its own (issue 21, item 7)
+    assert (
+        'name="objectives-0-end"' not in page
+    )  # a long form: a page of its own (issue 21, item 7)
     page = long_form_page(alice, page, "result.submitted")
     # Objectives are ticked hex by hex from 1.2 (Hill 520 is 7 hexes), never typed.
     assert 'name="objectives-0-end"' in page and 'name="german_cvp"' in page and "Hill 520" in page
     hill = {h: "allied" for h in ("40I7", "40I8", "40J7", "40J8", "40K7", "40K8", "40L7")}
     body = _result_form(page, hill, {"allied": 4, "german": 9})
-    row = next(k for k, v in body.items() if v == "40I7").split("-")[1]  # a hex marked Allied, renamed on the way
+    row = next(k for k, v in body.items() if v == "40I7").split("-")[
+        1
+    ]  # a hex marked Allied, renamed on the way
     tampered = dict(body, **{f"objectives-{row}-hex": "HILL999"})
     bad = alice.post(f"/campaigns/{war.campaign.pk}/submit/", tampered)
-    assert bad.status_code == 400 and "HILL999 is not an objective hex or area of 1.2" in bad.content.decode()
+    assert (
+        bad.status_code == 400
+        and "HILL999 is not an objective hex or area of 1.2" in bad.content.decode()
+    )
     assert war.state["scenarios"][0]["status"] == "current"
     assert alice.post(f"/campaigns/{war.campaign.pk}/submit/", body).status_code == 302
     assert war.state["scenarios"][0]["status"] == "pending"
     assert war.state["scenarios"][0]["pending"]["data"]["allied_objectives_end"] == sorted(hill)
     assert _post(bob, war, "result.confirmed", "german", scenario=0).status_code == 302
     assert war.public["phase"] == "refit"
-    for client, side in ((alice, "allied"), (bob, "german")):  # the end of the scenario: all units ok
+    for client, side in (
+        (alice, "allied"),
+        (bob, "german"),
+    ):  # the end of the scenario: all units ok
         assert _post(client, war, "ap.aftermath", side).status_code == 302
     page = bob.get(f"/campaigns/{war.campaign.pk}/").content.decode()
     assert 'value="ap.joint"' in page and "Done at the table" in page

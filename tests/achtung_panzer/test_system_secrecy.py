@@ -24,15 +24,24 @@ def _war(club, people, busy: bool, name: str) -> War:
     if busy:
         war.by("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
         war.by("allied", "ap.purchase", {"action": "buy", "rg": "A5"})
-        war.by("allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "count": 3})
+        war.by(
+            "allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "count": 3}
+        )
     allied = {**QUIET, "1.622": {"conduct": busy}}
     war.walk_both(answers={"allied": allied, "german": GERMAN})
     war.result({"allied_objectives_end": "hill_520", "allied_cvp": 6, "german_cvp": 9})
     war.walk_both(until="1.607", answers={"allied": QUIET, "german": GERMAN})
     if busy:
         war.by("allied", "ap.cvp", {"cvp": 11})
-        war.by("allied", "ap.retained", {"action": "remove", "id": war.side("allied")["retained"][0]["id"],
-                                         "reason": "withdrawn"})
+        war.by(
+            "allied",
+            "ap.retained",
+            {
+                "action": "remove",
+                "id": war.side("allied")["retained"][0]["id"],
+                "reason": "withdrawn",
+            },
+        )
     war.walk_both(until="1.615", answers={"allied": QUIET, "german": GERMAN})
     return war
 
@@ -64,15 +73,25 @@ def test_the_germans_see_the_same_whatever_the_allies_did_in_secret(wars, people
         view = visibility.view_state(state, viewer)
         assert set(view["game"]["sides"]) == {"german"}
         page = campaign_page(war.campaign, viewer)
-        views.append({
-            "game": _norm(view["game"], war),
-            "procedure": _norm([s.__dict__ for s in page.procedure], war),
-            "actions": _norm([t.__dict__ for t in page.actions], war),
-            "history": _norm([(h.kind, h.text, h.side, h.audience) for h in history(war.campaign, viewer)], war),
-            "standings": _norm(page.standings, war),
-            "roster": _norm([(r.key, r.side, r.name) for r in visibility.roster_entries_for(viewer, war.campaign)],
-                            war),
-        })
+        views.append(
+            {
+                "game": _norm(view["game"], war),
+                "procedure": _norm([s.__dict__ for s in page.procedure], war),
+                "actions": _norm([t.__dict__ for t in page.actions], war),
+                "history": _norm(
+                    [(h.kind, h.text, h.side, h.audience) for h in history(war.campaign, viewer)],
+                    war,
+                ),
+                "standings": _norm(page.standings, war),
+                "roster": _norm(
+                    [
+                        (r.key, r.side, r.name)
+                        for r in visibility.roster_entries_for(viewer, war.campaign)
+                    ],
+                    war,
+                ),
+            }
+        )
     for part in views[0]:
         assert views[0][part] == views[1][part], part
 
@@ -89,8 +108,11 @@ def test_the_api_state_and_export_hold_no_allied_secret(wars, people):
     exported = client.get(f"/api/v1/campaigns/{busy.campaign.pk}/export/").json()
     for event in exported["events"]:
         assert not (event["audience"] == "side" and event["side"] == "allied"), event["kind"]
-        assert "/allied" not in json.dumps(event["data"]) or event["kind"] == "dice.rolled" and \
-            event["audience"] == "public", event
+        assert (
+            "/allied" not in json.dumps(event["data"])
+            or event["kind"] == "dice.rolled"
+            and event["audience"] == "public"
+        ), event
     kinds = {e["kind"] for e in exported["events"]}
     assert {"ap.1.6112", "ap.check"} <= kinds  # bob's own private steps are there …
     assert all(e["side"] == "german" for e in exported["events"] if e["audience"] == "side")
@@ -101,7 +123,11 @@ def test_the_referee_reads_both_sides_and_the_germans_none_of_the_allied_lines(w
     rita = visibility.viewer_for(people["rita"], busy.campaign)
     view = visibility.view_state(current_state(busy.campaign), rita)
     assert set(view["game"]["sides"]) == {"allied", "german"}
-    lines = [h.text for h in history(busy.campaign, rita) if h.kind in ("ap.purchase", "ap.cvp", "ap.retained")]
+    lines = [
+        h.text
+        for h in history(busy.campaign, rita)
+        if h.kind in ("ap.purchase", "ap.cvp", "ap.retained")
+    ]
     assert "Allied: RG A5 bought" in lines  # the referee reads what the Allies did, in words
     bob = visibility.viewer_for(people["bob"], busy.campaign)
     germans = " ".join(h.text for h in history(busy.campaign, bob))
@@ -112,14 +138,17 @@ def _html(text: str, war) -> str:
     """A page with its per-campaign tokens blanked: uids, ids, CSRF/idempotency tokens, times."""
     text = _UID.sub("<uid>", text).replace(war.campaign.name, "<name>")
     text = re.sub(rf"/{war.campaign.pk}/", "/<id>/", text)
-    text = re.sub(r'name="(csrfmiddlewaretoken|idempotency_key)" value="[^"]*"', r'name="\1" value=""', text)
+    text = re.sub(
+        r'name="(csrfmiddlewaretoken|idempotency_key)" value="[^"]*"', r'name="\1" value=""', text
+    )
     text = re.sub(r'"X-CSRFToken": "[^"]*"', '"X-CSRFToken": ""', text)
     text = re.sub(r'<time[^>]*>[^<]*</time>', "<time/>", text)
     return re.sub(r"\d{4}-\d\d-\d\d[ T][0-9:.+Z]*", "<t>", text)
 
 
-def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars, people, view_cache,
-                                                                          django_capture_on_commit_callbacks):
+def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(
+    wars, people, view_cache, django_capture_on_commit_callbacks
+):
     """Pages (campaign page with the odds panel, history, records, scenarios, the public CG Roster and the German
     sheets' print views), the API (state, odds, export) and the refusal of an Allied step."""
     from django.core.cache import cache
@@ -144,15 +173,27 @@ def test_every_channel_the_germans_read_is_the_same_whatever_the_allies_did(wars
             "records": page.get(f"/campaigns/{pk}/records/").content.decode(),
             "scenarios": page.get(f"/campaigns/{pk}/scenarios/").content.decode(),
             "cg_roster": page.get(f"/campaigns/{pk}/sheets/cg_roster/print/").content.decode(),
-            "rg_purchases": page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=german").content.decode(),
-            "retained": page.get(f"/campaigns/{pk}/sheets/retained/print/?side=german").content.decode(),
+            "rg_purchases": page.get(
+                f"/campaigns/{pk}/sheets/rg_purchases/print/?side=german"
+            ).content.decode(),
+            "retained": page.get(
+                f"/campaigns/{pk}/sheets/retained/print/?side=german"
+            ).content.decode(),
             "state": json.dumps(api.get(f"/api/v1/campaigns/{pk}/state/").json(), sort_keys=True),
             "odds": json.dumps(api.get(f"/api/v1/campaigns/{pk}/odds/").json(), sort_keys=True),
             "export": json.dumps(api.get(f"/api/v1/campaigns/{pk}/export/").json(), sort_keys=True),
-            "allied_sheet": str(page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=allied").status_code),
+            "allied_sheet": str(
+                page.get(f"/campaigns/{pk}/sheets/rg_purchases/print/?side=allied").status_code
+            ),
         }
         try:
-            submit(war.campaign, people["bob"], "ap.purchase", {"action": "buy", "rg": "I1"}, side="allied")
+            submit(
+                war.campaign,
+                people["bob"],
+                "ap.purchase",
+                {"action": "buy", "rg": "I1"},
+                side="allied",
+            )
             got["refusal"] = "accepted!"
         except (DomainError, Forbidden, NotFound) as error:
             got["refusal"] = f"{type(error).__name__}: {error}"
@@ -177,7 +218,8 @@ def test_the_same_pages_do_differ_for_the_referee(wars, people):
 
 
 def test_the_germans_lists_and_odds_status_stay_put_while_the_allies_buy_in_secret(
-        club, people, django_capture_on_commit_callbacks, view_cache):
+    club, people, django_capture_on_commit_callbacks, view_cache
+):
     """The dashboard and the club page (two campaigns: an order to give away) and the status of
     the German odds (API and page) are the same before and after Allied purchases, even before
     the odds task has run again."""
@@ -197,7 +239,9 @@ def test_the_germans_lists_and_odds_status_stay_put_while_the_allies_buy_in_secr
 
     def seen():
         odds = api.get(f"/api/v1/campaigns/{pk}/odds/").json()
-        panel = re.search(r'<section id="odds".*?</section>', page.get(f"/campaigns/{pk}/").content.decode(), re.S)
+        panel = re.search(
+            r'<section id="odds".*?</section>', page.get(f"/campaigns/{pk}/").content.decode(), re.S
+        )
         return {
             "dashboard": _html(page.get("/").content.decode(), first),
             "club": _html(page.get(f"/clubs/{club.slug}/").content.decode(), first),
@@ -234,10 +278,12 @@ def test_the_germans_cannot_tell_from_the_procedure_whether_the_allies_have_fpp(
         page = campaign_page(war.campaign, bob)
         from campaigns.selectors import waiting_on
 
-        seen.append({
-            "public": _norm(page.state["game"]["public"], war),
-            "procedure": _norm([s.__dict__ for s in page.procedure], war),
-            "waiting": waiting_on(page.state, bob),
-        })
+        seen.append(
+            {
+                "public": _norm(page.state["game"]["public"], war),
+                "procedure": _norm([s.__dict__ for s in page.procedure], war),
+                "waiting": waiting_on(page.state, bob),
+            }
+        )
     assert seen[0] == seen[1]
     assert "Allied: Refit Phase steps up to Scenario commencement (1.625)" in seen[0]["waiting"]

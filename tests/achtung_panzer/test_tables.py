@@ -36,11 +36,21 @@ ESCAPE_1606 = [
     ("≤8", "Escapes", ["1"], "Escapes", []),
     ("9", "Escapes, replaced", ["2", "3"], "Escapes", []),
     ("10", "Escapes, Casualty Reduced", ["2"], "Abandoned, crew escapes", []),  # AP-13
-    ("11", "Escapes, Casualty Reduced, replaced", ["2", "3"], "Abandoned, crew eliminated", []),  # AP-13
+    (
+        "11",
+        "Escapes, Casualty Reduced, replaced",
+        ["2", "3"],
+        "Abandoned, crew eliminated",
+        [],
+    ),  # AP-13
     ("≥12", "Eliminated", [], "Eliminated CS NA", ["4"]),
 ]
 
-WOUNDED_1610 = [("1", "retained_unwounded"), ("2", "retained_wounded"), ("≥3", "eliminated")]  # AP-3
+WOUNDED_1610 = [
+    ("1", "retained_unwounded"),
+    ("2", "retained_wounded"),
+    ("≥3", "eliminated"),
+]  # AP-3
 
 MMC_1612 = [("≤-1", 5), ("0", 4), ("1", 3), ("2-3", 2), ("4-5", 1), ("≥6", 0)]
 
@@ -63,7 +73,16 @@ CAPTURED_1635 = [("≤2", "retained"), ("≥3", "eliminated")]  # AP-3
 WITHDRAWAL_1642 = [("≤5", "retained"), ("6", "withdrawn")]  # AP-15
 FORT_REMOVAL_615 = [("≤3", "eliminated"), ("≥4", "no_effect")]
 
-CPP_1616 = [("≤2", 15), ("3-4", 14), ("5-6", 13), ("7-8", 12), ("9-10", 11), ("11", 10), ("12", 9), (">12", 8)]
+CPP_1616 = [
+    ("≤2", 15),
+    ("3-4", 14),
+    ("5-6", 13),
+    ("7-8", 12),
+    ("9-10", 11),
+    ("11", 10),
+    ("12", 9),
+    (">12", 8),
+]
 
 HISTORICAL_1616 = [
     # half-day, CG, Allied DRM, German DRM (chart printed under 1.6161)
@@ -101,122 +120,1148 @@ ROSTER = [
 
 ELR_1617 = [("≤2", +1), ("3-12", 0), ("≥13", -1)]  # AP-3
 
-WEATHER_1618 = [("2", "Overcast, Mud"), ("3", "Overcast, Rain"), ("4", "Mist"), ("5-11", "Clear"),
-                ("12", "Clear & Gusty")]  # AP-2
+WEATHER_1618 = [
+    ("2", "Overcast, Mud"),
+    ("3", "Overcast, Rain"),
+    ("4", "Mist"),
+    ("5-11", "Clear"),
+    ("12", "Clear & Gusty"),
+]  # AP-2
 
 # RG tables: ID, group type, units [(type, full, depl[, strength note])], lead mod, CPP cost,
 # 1/2-day max, CG max, May max, June max, footnotes, reserve_ok, on_map_free, kind, subtables, grants
 RG_GERMAN = [
-    ("S1", "Fighter-Bomber", [("39 FB", None, None, "*")], None, 1, 1, 6, 2, 4, ["a"], False, False, "air", [], None),  # AP-20, AP-28
-    ("S2", "Stuka", [("39 DB", None, None, "*")], None, 1, 1, 4, 1, 3, ["a"], False, False, "air", [], None),  # AP-28
-    ("A1", "Tankette", [("Pz IB", 4, 3)], +2, 4, 1, 2, 2, 0, [], False, False, "armor", [], None),  # AP-20
-    ("A2", "Light Tank", [("Pz II", 4, 3)], +1, 5, 2, 5, 3, 3, ["m"], False, False, "armor",
-     ["1.619.german_a2_type"], None),  # AP-20, AP-22
-    ("A3", "Medium Tank", [("Pz35/38", 4, 3)], 0, 6, 1, 3, 2, 2, ["p"], False, False, "armor",
-     ["1.619.german_a3_type"], None),
-    ("A4", "Medium Tank", [("Pz IIIF", 4, 3)], -1, 7, 1, 5, 2, 5, [], False, False, "armor", [], None),
-    ("A5", "Heavy Tank", [("Pz IV", 3, 2)], -1, 7, 1, 1, 0, 1, ["o"], False, False, "armor",
-     ["1.619.german_a5_type"], None),  # AP-22
+    (
+        "S1",
+        "Fighter-Bomber",
+        [("39 FB", None, None, "*")],
+        None,
+        1,
+        1,
+        6,
+        2,
+        4,
+        ["a"],
+        False,
+        False,
+        "air",
+        [],
+        None,
+    ),  # AP-20, AP-28
+    (
+        "S2",
+        "Stuka",
+        [("39 DB", None, None, "*")],
+        None,
+        1,
+        1,
+        4,
+        1,
+        3,
+        ["a"],
+        False,
+        False,
+        "air",
+        [],
+        None,
+    ),  # AP-28
+    (
+        "A1",
+        "Tankette",
+        [("Pz IB", 4, 3)],
+        +2,
+        4,
+        1,
+        2,
+        2,
+        0,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "A2",
+        "Light Tank",
+        [("Pz II", 4, 3)],
+        +1,
+        5,
+        2,
+        5,
+        3,
+        3,
+        ["m"],
+        False,
+        False,
+        "armor",
+        ["1.619.german_a2_type"],
+        None,
+    ),  # AP-20, AP-22
+    (
+        "A3",
+        "Medium Tank",
+        [("Pz35/38", 4, 3)],
+        0,
+        6,
+        1,
+        3,
+        2,
+        2,
+        ["p"],
+        False,
+        False,
+        "armor",
+        ["1.619.german_a3_type"],
+        None,
+    ),
+    (
+        "A4",
+        "Medium Tank",
+        [("Pz IIIF", 4, 3)],
+        -1,
+        7,
+        1,
+        5,
+        2,
+        5,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "A5",
+        "Heavy Tank",
+        [("Pz IV", 3, 2)],
+        -1,
+        7,
+        1,
+        1,
+        0,
+        1,
+        ["o"],
+        False,
+        False,
+        "armor",
+        ["1.619.german_a5_type"],
+        None,
+    ),  # AP-22
     ("A6", "StuG", [("StuG IIIB", 3, 2)], -1, 6, 1, 3, 1, 2, [], False, False, "armor", [], None),
-    ("A7", "sIG", [("sIG IB", 2, 1)], +2, 5, 1, 1, 1, 1, [], False, False, "armor", [], None),  # AP-20
-    ("A8", "Mortar Carrier", [("251/2", 2, 1)], None, 3, 1, 1, 1, 1, [], False, False, "armor", [], None),  # AP-29
-    ("A9", "Halftracks", [("251/1", 4, 3), ("251/10", 1, 1)], None, 5, 1, 1, 1, 1, [], False, False, "armor",
-     [], None),  # AP-26, AP-29
-    ("A10", "PSW", [("PSW", 4, 3, "b: number/type from the German PSW RG Type Table")], +1, 4, 1, 3, 3, 3, ["b"],
-     False, False, "armor", ["1.619.german_psw"], None),  # AP-20, AP-22
-    ("A11", "PzJ", [("PzJ I", 3, 2)], -1, 4, 1, 2, 2, 2, [], False, False, "armor", [], None),  # AP-20
-    ("I1", "1st line Coy", [("467", 12, 9)], 0, 7, 2, 8, 6, 6, ["c", "d", "f"], True, False, "infantry", [], None),
-    ("I2", "Elite Coy", [("467", 5, 4), ("468", 7, 5)], -1, 9, 1, 4, 1, 3, ["c", "d", "f"], True, False, "infantry",
-     [], None),
-    ("I3", "Motorcycle", [("548", 12, 9)], 0, 9, 1, 2, 2, 2, ["c", "d", "f", "u"], True, False, "infantry", [],
-     None),  # AP-21
-    ("I4", "Pioneer", [("548", 5, 3)], -1, 6, 1, 2, 2, 2, ["c", "d", "e", "f"], True, False, "infantry", [], None),
-    ("I5", "Hvy Wpn Platoon", [("228/247", 4, 3, "t: a 228 per mortar and a 247 per MMG")], 0, 6, 1, 3, 3, 3,
-     ["c", "d", "f", "t"], True, False, "infantry", [], None),  # AP-1, AP-22
-    ("O1", "Light OBA", [("70mm", None, None, "n/a")], None, 2, 1, 6, 6, 6, ["g"], False, False, "oba", [], None),  # AP-1
-    ("O2", "Battalion Mortar", [("80mm", None, None, "n/a")], None, 3, 1, 6, 6, 6, ["g"], False, False, "oba", [],
-     None),  # AP-20
-    ("O3", "Medium OBA", [("100mm", None, None, "n/a")], None, 4, 1, 4, 1, 3, ["g"], False, False, "oba", [], None),
-    ("O4", "Heavy OBA", [("150mm", None, None, "n/a")], None, 6, 1, 2, 0, 2, ["g"], False, False, "oba", [],
-     None),  # AP-20
-    ("O5", "Offboard Observer", [("Offboard Observer", None, None, "n/a")], None, 1, 2, 10, 8, 8, ["s"], False,
-     False, "observer", [], None),  # AP-20, AP-22, AP-28
-    ("G1", "Anti-Tank Battery", [("37L", 4, 3)], None, 3, 2, 4, 4, 4, ["h"], False, True, "gun", [], None),  # AP-20, AP-29
-    ("G2", "Infantry Gun Battery", [("75*", 2, 1, "*"), ("150*", 1, 0, "*")], None, 4, 1, 2, 2, 2, ["h", "i"],
-     False, True, "gun", [], None),  # AP-20, AP-26, AP-27
-    ("G3", "Anti-Air Battery", [("88L", 2, 1)], None, 6, 1, 2, 1, 2, ["h"], False, True, "gun", [], None),
-    ("T1", "Wagons", [("Wagon", 3, 2)], None, 1, 2, 5, 3, 3, ["j"], False, False, "transport", [], None),  # AP-20
-    ("T2", "Trucks", [("Truck", 5, 4)], None, 2, 1, 2, 1, 2, ["j", "n"], False, False, "transport",
-     ["1.619.german_t2_type"], None),  # AP-1, AP-25
-    ("T3", "Halftrack", [("SdKfz", 5, 4)], None, 3, 1, 1, 1, 1, ["j", "q"], False, False, "transport",
-     ["1.619.german_t3_type"], None),  # AP-1, AP-25
-    ("T4", "Lt. Boat", [("KFS", 5, 4)], None, 1, 1, 3, 1, 2, ["j", "r"], False, False, "boat", [], None),  # AP-20, AP-25
-    ("T5", "Sturmboats", [("boats", 4, 3)], None, 1, 1, 1, 1, 1, ["j"], False, False, "boat", [], None),  # AP-1, AP-25
-    ("T6", "Bridge", [("Pontoon", None, None, "*")], None, 2, 1, 1, 1, 1, ["l"], False, False, "bridge", [],
-     None),  # AP-20, AP-22
-    ("F1", "Fortifications", [], None, 1, 4, 6, 6, 2, [], False, False, "fortification", [], {"fpp": 20}),  # AP-28
+    (
+        "A7",
+        "sIG",
+        [("sIG IB", 2, 1)],
+        +2,
+        5,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "A8",
+        "Mortar Carrier",
+        [("251/2", 2, 1)],
+        None,
+        3,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),  # AP-29
+    (
+        "A9",
+        "Halftracks",
+        [("251/1", 4, 3), ("251/10", 1, 1)],
+        None,
+        5,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),  # AP-26, AP-29
+    (
+        "A10",
+        "PSW",
+        [("PSW", 4, 3, "b: number/type from the German PSW RG Type Table")],
+        +1,
+        4,
+        1,
+        3,
+        3,
+        3,
+        ["b"],
+        False,
+        False,
+        "armor",
+        ["1.619.german_psw"],
+        None,
+    ),  # AP-20, AP-22
+    (
+        "A11",
+        "PzJ",
+        [("PzJ I", 3, 2)],
+        -1,
+        4,
+        1,
+        2,
+        2,
+        2,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "I1",
+        "1st line Coy",
+        [("467", 12, 9)],
+        0,
+        7,
+        2,
+        8,
+        6,
+        6,
+        ["c", "d", "f"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I2",
+        "Elite Coy",
+        [("467", 5, 4), ("468", 7, 5)],
+        -1,
+        9,
+        1,
+        4,
+        1,
+        3,
+        ["c", "d", "f"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I3",
+        "Motorcycle",
+        [("548", 12, 9)],
+        0,
+        9,
+        1,
+        2,
+        2,
+        2,
+        ["c", "d", "f", "u"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),  # AP-21
+    (
+        "I4",
+        "Pioneer",
+        [("548", 5, 3)],
+        -1,
+        6,
+        1,
+        2,
+        2,
+        2,
+        ["c", "d", "e", "f"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I5",
+        "Hvy Wpn Platoon",
+        [("228/247", 4, 3, "t: a 228 per mortar and a 247 per MMG")],
+        0,
+        6,
+        1,
+        3,
+        3,
+        3,
+        ["c", "d", "f", "t"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),  # AP-1, AP-22
+    (
+        "O1",
+        "Light OBA",
+        [("70mm", None, None, "n/a")],
+        None,
+        2,
+        1,
+        6,
+        6,
+        6,
+        ["g"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-1
+    (
+        "O2",
+        "Battalion Mortar",
+        [("80mm", None, None, "n/a")],
+        None,
+        3,
+        1,
+        6,
+        6,
+        6,
+        ["g"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "O3",
+        "Medium OBA",
+        [("100mm", None, None, "n/a")],
+        None,
+        4,
+        1,
+        4,
+        1,
+        3,
+        ["g"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),
+    (
+        "O4",
+        "Heavy OBA",
+        [("150mm", None, None, "n/a")],
+        None,
+        6,
+        1,
+        2,
+        0,
+        2,
+        ["g"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "O5",
+        "Offboard Observer",
+        [("Offboard Observer", None, None, "n/a")],
+        None,
+        1,
+        2,
+        10,
+        8,
+        8,
+        ["s"],
+        False,
+        False,
+        "observer",
+        [],
+        None,
+    ),  # AP-20, AP-22, AP-28
+    (
+        "G1",
+        "Anti-Tank Battery",
+        [("37L", 4, 3)],
+        None,
+        3,
+        2,
+        4,
+        4,
+        4,
+        ["h"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),  # AP-20, AP-29
+    (
+        "G2",
+        "Infantry Gun Battery",
+        [("75*", 2, 1, "*"), ("150*", 1, 0, "*")],
+        None,
+        4,
+        1,
+        2,
+        2,
+        2,
+        ["h", "i"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),  # AP-20, AP-26, AP-27
+    (
+        "G3",
+        "Anti-Air Battery",
+        [("88L", 2, 1)],
+        None,
+        6,
+        1,
+        2,
+        1,
+        2,
+        ["h"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),
+    (
+        "T1",
+        "Wagons",
+        [("Wagon", 3, 2)],
+        None,
+        1,
+        2,
+        5,
+        3,
+        3,
+        ["j"],
+        False,
+        False,
+        "transport",
+        [],
+        None,
+    ),  # AP-20
+    (
+        "T2",
+        "Trucks",
+        [("Truck", 5, 4)],
+        None,
+        2,
+        1,
+        2,
+        1,
+        2,
+        ["j", "n"],
+        False,
+        False,
+        "transport",
+        ["1.619.german_t2_type"],
+        None,
+    ),  # AP-1, AP-25
+    (
+        "T3",
+        "Halftrack",
+        [("SdKfz", 5, 4)],
+        None,
+        3,
+        1,
+        1,
+        1,
+        1,
+        ["j", "q"],
+        False,
+        False,
+        "transport",
+        ["1.619.german_t3_type"],
+        None,
+    ),  # AP-1, AP-25
+    (
+        "T4",
+        "Lt. Boat",
+        [("KFS", 5, 4)],
+        None,
+        1,
+        1,
+        3,
+        1,
+        2,
+        ["j", "r"],
+        False,
+        False,
+        "boat",
+        [],
+        None,
+    ),  # AP-20, AP-25
+    (
+        "T5",
+        "Sturmboats",
+        [("boats", 4, 3)],
+        None,
+        1,
+        1,
+        1,
+        1,
+        1,
+        ["j"],
+        False,
+        False,
+        "boat",
+        [],
+        None,
+    ),  # AP-1, AP-25
+    (
+        "T6",
+        "Bridge",
+        [("Pontoon", None, None, "*")],
+        None,
+        2,
+        1,
+        1,
+        1,
+        1,
+        ["l"],
+        False,
+        False,
+        "bridge",
+        [],
+        None,
+    ),  # AP-20, AP-22
+    (
+        "F1",
+        "Fortifications",
+        [],
+        None,
+        1,
+        4,
+        6,
+        6,
+        2,
+        [],
+        False,
+        False,
+        "fortification",
+        [],
+        {"fpp": 20},
+    ),  # AP-28
     ("F2", "Sniper", [], None, 1, 1, 4, 2, 2, [], False, False, "sniper", [], {"san": 1}),  # AP-28
-    ("F3", "Aerial Recon", [], None, 1, 1, 4, 4, 4, ["k"], False, False, "recon", [], None),  # AP-22
+    (
+        "F3",
+        "Aerial Recon",
+        [],
+        None,
+        1,
+        1,
+        4,
+        4,
+        4,
+        ["k"],
+        False,
+        False,
+        "recon",
+        [],
+        None,
+    ),  # AP-22
 ]
 
 RG_FRENCH = [
-    ("S1", "Fighter-Bomber", [("39 Fb", None, None, "*")], None, 1, 1, 2, 2, 1, ["a"], False, False, "air", [],
-     None),  # AP-34
-    ("A1", "Tankette", [("AMR", 4, 3)], +1, 6, 1, 2, 2, 0, ["b"], False, False, "armor", ["1.619.french_a1"],
-     None),  # AP-32
-    ("A2", "Light Tank", [("Light Tank", 4, 3, "b: type from the A2 Light Tanks Availability Table")], +1, 7, 1, 3,
-     2, 2, ["b"], False, False, "armor", ["1.619.french_a2"], None),  # AP-32
-    ("A3", "Medium Tank", [("D2/S35", 4, 3)], 0, 8, 1, 2, 2, 1, ["b"], False, False, "armor", ["1.619.french_a3"],
-     None),  # AP-32
-    ("A4", "Heavy Tank", [("B1-bis", 3, 2)], -1, 9, 1, 1, 1, 0, [], False, False, "armor", [], None),
-    ("A5", "Tank Destroyer", [("LaW15T", 3, 2)], 0, 4, 1, 3, 2, 2, [], False, False, "armor", [], None),
-    ("A6", "Armored Car", [("AMD35", 4, 3)], +1, 5, 1, 1, 1, 1, [], False, False, "armor", [], None),
-    ("I1", "2nd Line", [("437", 6, 5), ("457", 6, 4)], +1, 6, 2, 7, 5, 4, ["c", "d", "e"], True, False,
-     "infantry", [], None),
-    ("I2", "1st Line", [("437", 3, 2), ("457", 9, 7)], 0, 7, 2, 7, 4, 5, ["c", "d", "e"], True, False,
-     "infantry", [], None),
-    ("I3", "Sappers", [("458", 6, 4)], +1, 6, 1, 2, 1, 1, ["c", "d", "e", "g"], True, False, "infantry", [], None),
-    ("I4", "Hvy Wpn Platoon", [("228", 4, 3)], 0, 6, 1, 3, 2, 1, ["c", "d", "e"], True, False, "infantry", [],
-     None),
-    ("I5", "Cavalry", [("457", 9, 8), ("458", 3, 1)], -1, 8, 1, 1, 1, 0, ["c", "d", "e", "j"], True, False,
-     "infantry", [], None),  # AP-1
-    ("O1", "Light OBA", [("70mm", None, None, "blank")], None, 2, 2, 8, 6, 6, ["f"], False, False, "oba", [],
-     None),  # AP-1, AP-34
-    ("O2", "Battalion Mortar", [("80mm", None, None, "blank")], None, 3, 1, 6, 6, 6, ["f"], False, False, "oba", [],
-     None),  # AP-34
-    ("O3", "Heavy OBA", [("150mm", None, None, "blank")], None, 6, 1, 3, 2, 1, ["f"], False, False, "oba", [],
-     None),  # AP-34
-    ("O4", "Offboard Observer", [("Offboard Observer", None, None, "blank")], None, 1, 1, 5, 3, 3, ["h"], False,
-     False, "observer", [], None),  # AP-1, AP-28, AP-35
-    ("G1", "Light Anti-Tank Battery", [("25LL", 4, 3)], None, 3, 1, 2, 2, 2, ["k"], False, True, "gun", [], None),
-    ("G2", "Heavy Anti-Tank Battery", [("47L", 4, 3)], None, 4, 1, 1, 1, 1, ["k"], False, True, "gun", [], None),
-    ("G3", "Artillery Battery", [("75", 3, 2)], None, 5, 1, 2, 2, 2, ["k"], False, True, "gun", [], None),
-    ("G4", "Anti-Air Battery", [("75L AA", 3, 2)], None, 5, 1, 1, 1, 1, ["k"], False, True, "gun", [], None),
-    ("T1", "Halftrack", [("CK P19", 4, 3)], None, 2, 1, 1, 1, 1, [], False, False, "transport", [], None),
-    ("T2", "Truck", [("Peugot 202", 5, 4)], None, 2, 1, 2, 1, 1, [], False, False, "transport", [], None),  # AP-1
-    ("T3", "Bridge", [("Foot bridge", None, None, "*")], None, 2, 1, 2, 1, 1, ["i"], False, False, "bridge", [],
-     None),  # AP-1
-    ("F1", "Fortifications", [], None, 1, 4, 10, 5, 8, [], False, False, "fortification", [], {"fpp": 30}),
+    (
+        "S1",
+        "Fighter-Bomber",
+        [("39 Fb", None, None, "*")],
+        None,
+        1,
+        1,
+        2,
+        2,
+        1,
+        ["a"],
+        False,
+        False,
+        "air",
+        [],
+        None,
+    ),  # AP-34
+    (
+        "A1",
+        "Tankette",
+        [("AMR", 4, 3)],
+        +1,
+        6,
+        1,
+        2,
+        2,
+        0,
+        ["b"],
+        False,
+        False,
+        "armor",
+        ["1.619.french_a1"],
+        None,
+    ),  # AP-32
+    (
+        "A2",
+        "Light Tank",
+        [("Light Tank", 4, 3, "b: type from the A2 Light Tanks Availability Table")],
+        +1,
+        7,
+        1,
+        3,
+        2,
+        2,
+        ["b"],
+        False,
+        False,
+        "armor",
+        ["1.619.french_a2"],
+        None,
+    ),  # AP-32
+    (
+        "A3",
+        "Medium Tank",
+        [("D2/S35", 4, 3)],
+        0,
+        8,
+        1,
+        2,
+        2,
+        1,
+        ["b"],
+        False,
+        False,
+        "armor",
+        ["1.619.french_a3"],
+        None,
+    ),  # AP-32
+    (
+        "A4",
+        "Heavy Tank",
+        [("B1-bis", 3, 2)],
+        -1,
+        9,
+        1,
+        1,
+        1,
+        0,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "A5",
+        "Tank Destroyer",
+        [("LaW15T", 3, 2)],
+        0,
+        4,
+        1,
+        3,
+        2,
+        2,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "A6",
+        "Armored Car",
+        [("AMD35", 4, 3)],
+        +1,
+        5,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "I1",
+        "2nd Line",
+        [("437", 6, 5), ("457", 6, 4)],
+        +1,
+        6,
+        2,
+        7,
+        5,
+        4,
+        ["c", "d", "e"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I2",
+        "1st Line",
+        [("437", 3, 2), ("457", 9, 7)],
+        0,
+        7,
+        2,
+        7,
+        4,
+        5,
+        ["c", "d", "e"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I3",
+        "Sappers",
+        [("458", 6, 4)],
+        +1,
+        6,
+        1,
+        2,
+        1,
+        1,
+        ["c", "d", "e", "g"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I4",
+        "Hvy Wpn Platoon",
+        [("228", 4, 3)],
+        0,
+        6,
+        1,
+        3,
+        2,
+        1,
+        ["c", "d", "e"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),
+    (
+        "I5",
+        "Cavalry",
+        [("457", 9, 8), ("458", 3, 1)],
+        -1,
+        8,
+        1,
+        1,
+        1,
+        0,
+        ["c", "d", "e", "j"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),  # AP-1
+    (
+        "O1",
+        "Light OBA",
+        [("70mm", None, None, "blank")],
+        None,
+        2,
+        2,
+        8,
+        6,
+        6,
+        ["f"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-1, AP-34
+    (
+        "O2",
+        "Battalion Mortar",
+        [("80mm", None, None, "blank")],
+        None,
+        3,
+        1,
+        6,
+        6,
+        6,
+        ["f"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-34
+    (
+        "O3",
+        "Heavy OBA",
+        [("150mm", None, None, "blank")],
+        None,
+        6,
+        1,
+        3,
+        2,
+        1,
+        ["f"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-34
+    (
+        "O4",
+        "Offboard Observer",
+        [("Offboard Observer", None, None, "blank")],
+        None,
+        1,
+        1,
+        5,
+        3,
+        3,
+        ["h"],
+        False,
+        False,
+        "observer",
+        [],
+        None,
+    ),  # AP-1, AP-28, AP-35
+    (
+        "G1",
+        "Light Anti-Tank Battery",
+        [("25LL", 4, 3)],
+        None,
+        3,
+        1,
+        2,
+        2,
+        2,
+        ["k"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),
+    (
+        "G2",
+        "Heavy Anti-Tank Battery",
+        [("47L", 4, 3)],
+        None,
+        4,
+        1,
+        1,
+        1,
+        1,
+        ["k"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),
+    (
+        "G3",
+        "Artillery Battery",
+        [("75", 3, 2)],
+        None,
+        5,
+        1,
+        2,
+        2,
+        2,
+        ["k"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),
+    (
+        "G4",
+        "Anti-Air Battery",
+        [("75L AA", 3, 2)],
+        None,
+        5,
+        1,
+        1,
+        1,
+        1,
+        ["k"],
+        False,
+        True,
+        "gun",
+        [],
+        None,
+    ),
+    (
+        "T1",
+        "Halftrack",
+        [("CK P19", 4, 3)],
+        None,
+        2,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "transport",
+        [],
+        None,
+    ),
+    (
+        "T2",
+        "Truck",
+        [("Peugot 202", 5, 4)],
+        None,
+        2,
+        1,
+        2,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "transport",
+        [],
+        None,
+    ),  # AP-1
+    (
+        "T3",
+        "Bridge",
+        [("Foot bridge", None, None, "*")],
+        None,
+        2,
+        1,
+        2,
+        1,
+        1,
+        ["i"],
+        False,
+        False,
+        "bridge",
+        [],
+        None,
+    ),  # AP-1
+    (
+        "F1",
+        "Fortifications",
+        [],
+        None,
+        1,
+        4,
+        10,
+        5,
+        8,
+        [],
+        False,
+        False,
+        "fortification",
+        [],
+        {"fpp": 30},
+    ),
     ("F2", "Sniper", [], None, 1, 1, 4, 2, 2, [], False, False, "sniper", [], {"san": 1}),
 ]
 
 RG_BRITISH = [
-    ("S1", "Air Support", [("39 FB", None, None, "*")], None, 1, 1, 1, 1, 1, ["a"], False, False, "air", [],
-     None),  # AP-39
-    ("A1", "Tankette", [("MkVIb", 4, 3)], +2, 5, 2, 2, 1, 1, ["d"], False, False, "armor", [], None),
-    ("A2", "Medium Tank", [("A13MkII", 4, 3)], 0, 6, 1, 2, 1, 1, ["d"], False, False, "armor", [], None),
-    ("I1", "Territorial", [("447", 4, 3), ("457", 8, 6)], 0, 7, 2, 2, 2, 2, ["d", "e"], True, False, "infantry",
-     [], None),  # AP-43
-    ("I2", "Sappers", [("457", 2, 1), ("458", 4, 3)], -1, 7, 1, 1, 1, 1, ["d", "e", "g"], True, False, "infantry",
-     [], None),  # AP-43
-    ("O1", "Medium OBA", [("80mm", None, None, "blank")], None, 5, 1, 1, 1, 1, ["b"], False, False, "oba", [],
-     None),  # AP-1
-    ("O5", "Offboard Observer", [("Offboard Observer", None, None, 'blank; unit type printed "1" (unreadable)')],
-     None, 1, 1, 1, 1, 1, [], False, False, "observer", [], None),  # AP-37, AP-38
-    ("G1", "Portee Battery", [("25LL", 4, 3), ("15cwt trucks", None, None, "no strength printed")], None, 3, 1, 1,
-     1, 1, ["f"], False, False, "gun", [], None),  # AP-40, AP-43
-    ("T1", "Carriers", [("Car A", 4, 3), ("Car B", 1, 0)], -1, 5, 1, 1, 1, 1, ["c", "e", "h"], False, False,
-     "transport", ["1.619.british_t1_hs"], None),  # AP-41, AP-42, AP-43
+    (
+        "S1",
+        "Air Support",
+        [("39 FB", None, None, "*")],
+        None,
+        1,
+        1,
+        1,
+        1,
+        1,
+        ["a"],
+        False,
+        False,
+        "air",
+        [],
+        None,
+    ),  # AP-39
+    (
+        "A1",
+        "Tankette",
+        [("MkVIb", 4, 3)],
+        +2,
+        5,
+        2,
+        2,
+        1,
+        1,
+        ["d"],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "A2",
+        "Medium Tank",
+        [("A13MkII", 4, 3)],
+        0,
+        6,
+        1,
+        2,
+        1,
+        1,
+        ["d"],
+        False,
+        False,
+        "armor",
+        [],
+        None,
+    ),
+    (
+        "I1",
+        "Territorial",
+        [("447", 4, 3), ("457", 8, 6)],
+        0,
+        7,
+        2,
+        2,
+        2,
+        2,
+        ["d", "e"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),  # AP-43
+    (
+        "I2",
+        "Sappers",
+        [("457", 2, 1), ("458", 4, 3)],
+        -1,
+        7,
+        1,
+        1,
+        1,
+        1,
+        ["d", "e", "g"],
+        True,
+        False,
+        "infantry",
+        [],
+        None,
+    ),  # AP-43
+    (
+        "O1",
+        "Medium OBA",
+        [("80mm", None, None, "blank")],
+        None,
+        5,
+        1,
+        1,
+        1,
+        1,
+        ["b"],
+        False,
+        False,
+        "oba",
+        [],
+        None,
+    ),  # AP-1
+    (
+        "O5",
+        "Offboard Observer",
+        [("Offboard Observer", None, None, 'blank; unit type printed "1" (unreadable)')],
+        None,
+        1,
+        1,
+        1,
+        1,
+        1,
+        [],
+        False,
+        False,
+        "observer",
+        [],
+        None,
+    ),  # AP-37, AP-38
+    (
+        "G1",
+        "Portee Battery",
+        [("25LL", 4, 3), ("15cwt trucks", None, None, "no strength printed")],
+        None,
+        3,
+        1,
+        1,
+        1,
+        1,
+        ["f"],
+        False,
+        False,
+        "gun",
+        [],
+        None,
+    ),  # AP-40, AP-43
+    (
+        "T1",
+        "Carriers",
+        [("Car A", 4, 3), ("Car B", 1, 0)],
+        -1,
+        5,
+        1,
+        1,
+        1,
+        1,
+        ["c", "e", "h"],
+        False,
+        False,
+        "transport",
+        ["1.619.british_t1_hs"],
+        None,
+    ),  # AP-41, AP-42, AP-43
 ]
 
 PSW = [
@@ -231,8 +1276,15 @@ GERMAN_A3_TYPE = [("1-4", "Pz35t"), ("5-6", "Pz38t(A)")]  # AP-30
 GERMAN_T3_TYPE = [("1-4", "SdKf7"), ("5-6", "SdKf11")]  # AP-2, AP-30
 FRENCH_A1 = [("1-2", "AMR33"), ("3-6", "AMR35")]
 FRENCH_A3 = [("1-2", "D2(L)"), ("3-6", "Souma")]  # AP-2
-FRENCH_A2 = [("2-3", 4, 3, "H35(L)"), ("4-6", 4, 3, "R35"), ("7", 4, 3, "H39"), ("8", 4, 3, "H35"),
-             ("9", 4, 3, "H39(L)"), ("10-11", 4, 3, "FCM"), ("12", 4, 3, "R35(L)")]
+FRENCH_A2 = [
+    ("2-3", 4, 3, "H35(L)"),
+    ("4-6", 4, 3, "R35"),
+    ("7", 4, 3, "H39"),
+    ("8", 4, 3, "H35"),
+    ("9", 4, 3, "H39(L)"),
+    ("10-11", 4, 3, "FCM"),
+    ("12", 4, 3, "R35(L)"),
+]
 BRITISH_T1_HS = [("1-4", "247"), ("5-6", "248")]  # AP-42
 
 RG_STRENGTH_1620 = [("≤2", "attached"), ("3-8", "full"), ("≥9", "depleted")]
@@ -259,7 +1311,18 @@ SUPPORT_WEAPONS = [
     ("german:pioneer", "I4", None, None, None, sw(1, 5), None, None, sw(2), []),
     ("german:heavy_weapon", "I5", None, None, sw(2), None, None, sw(2), None, ["a"]),
     ("french:second_line", "I1", None, None, sw(1, 4), sw(1, 5), sw(1, 4), sw(1, 4), None, []),
-    ("french:first_line", "I2", sw(1, 2), sw(1, 4), sw(1, 4), sw(1, 5), sw(1, 5), sw(1, 5), None, []),
+    (
+        "french:first_line",
+        "I2",
+        sw(1, 2),
+        sw(1, 4),
+        sw(1, 4),
+        sw(1, 5),
+        sw(1, 5),
+        sw(1, 5),
+        None,
+        [],
+    ),
     ("french:sappers", "I3", None, None, None, sw(1, 5), None, None, sw(2), []),
     ("french:heavy", "I4", sw(1), sw(1), None, None, None, sw(2), None, ["a"]),
     ("french:cavalry", "I5", None, None, sw(1, 3), sw(2, 3), None, None, None, []),
@@ -288,12 +1351,23 @@ INFANTRY_LEADERS = [
     ("≥13", ["8-0", "6+1"]),
 ]
 
-ARMOR_LEADERS = [("≤2", ["10-2"]), ("3", ["9-2"]), ("4", ["9-1"]), ("5", ["8-1"]), ("6-11", []),
-                 ("≥12", ["Inexperienced"])]  # AP-49
+ARMOR_LEADERS = [
+    ("≤2", ["10-2"]),
+    ("3", ["9-2"]),
+    ("4", ["9-1"]),
+    ("5", ["8-1"]),
+    ("6-11", []),
+    ("≥12", ["Inexperienced"]),
+]  # AP-49
 
 FORTIFICATIONS = [
     # name, cost, cost labels, footnotes (AP-50)
-    ("Foxholes", [3, 2, 1], ["3 squad Foxhole", "2 squad Foxhole", "1 squad Foxhole"], ["a", "e", "g"]),
+    (
+        "Foxholes",
+        [3, 2, 1],
+        ["3 squad Foxhole", "2 squad Foxhole", "1 squad Foxhole"],
+        ["a", "e", "g"],
+    ),
     ("Trench", 5, None, []),
     ("Sangar", 1, None, []),
     ("Wire", 7, None, []),
@@ -319,13 +1393,26 @@ SCENARIO_TYPES = [
     ("allied_assault", {"sets_up_first": "german", "moves_first": "allied"}),
 ]
 SCENARIO_VICTORY = [
-    ("dual_attack", None, None,
-     "Both sides add the number of objective hexes controlled and the number of half boards COMPLETELY within "
-     "the perimeter of the friendly side. The number of CVP sustained on that half-day are then subtracted from "
-     "this total and the side with the higher number is the winner for the half-day."),
-    ("german_assault", 6, 30, "The German must capture 6 objective hexes or cause 30 more CVP than he sustains."),
-    ("allied_assault", 5, 20,
-     "The Allied player must capture 5 objective hexes or cause 20 more CVP than he sustains."),
+    (
+        "dual_attack",
+        None,
+        None,
+        "Both sides add the number of objective hexes controlled and the number of half boards COMPLETELY within "
+        "the perimeter of the friendly side. The number of CVP sustained on that half-day are then subtracted from "
+        "this total and the side with the higher number is the winner for the half-day.",
+    ),
+    (
+        "german_assault",
+        6,
+        30,
+        "The German must capture 6 objective hexes or cause 30 more CVP than he sustains.",
+    ),
+    (
+        "allied_assault",
+        5,
+        20,
+        "The Allied player must capture 5 objective hexes or cause 20 more CVP than he sustains.",
+    ),
 ]
 
 OBJECTIVES = [
@@ -352,25 +1439,65 @@ OBJECTIVES = [
     ("crossroads_16O3", "crossroads", ["16O3", "16O4"], 1),  # AP-1, AP-11, AP-12
 ]
 
-GAME_END = [("1", None), ("2", None), ("3", None), ("4", None), ("5", None), ("6", 1), ("7", 3), ("8", 5),
-            ("9", 6)]  # AP-53
+GAME_END = [
+    ("1", None),
+    ("2", None),
+    ("3", None),
+    ("4", None),
+    ("5", None),
+    ("6", 1),
+    ("7", 3),
+    ("8", 5),
+    ("9", 6),
+]  # AP-53
 
 
 def rg_rows(rows):
     out = []
-    for (rg_id, group, units, lead, cost, half, cg, may, june, notes, reserve, on_map, kind, subtables,
-         grants) in rows:
+    for (
+        rg_id,
+        group,
+        units,
+        lead,
+        cost,
+        half,
+        cg,
+        may,
+        june,
+        notes,
+        reserve,
+        on_map,
+        kind,
+        subtables,
+        grants,
+    ) in rows:
         unit_dicts = []
         for unit in units:
             entry = {"type": unit[0], "full": unit[1], "depleted": unit[2]}
             if len(unit) > 3:
                 entry["strength_note"] = unit[3]
             unit_dicts.append(entry)
-        out.append((rg_id, {
-            "group_type": group, "units": unit_dicts, "lead_mod": lead, "cost": cost, "half_day_max": half,
-            "cg_max": cg, "may_max": may, "june_max": june, "notes": notes, "reserve_ok": reserve,
-            "on_map_free": on_map, "kind": kind, "subtables": subtables, "grants": grants,
-        }))
+        out.append(
+            (
+                rg_id,
+                {
+                    "group_type": group,
+                    "units": unit_dicts,
+                    "lead_mod": lead,
+                    "cost": cost,
+                    "half_day_max": half,
+                    "cg_max": cg,
+                    "may_max": may,
+                    "june_max": june,
+                    "notes": notes,
+                    "reserve_ok": reserve,
+                    "on_map_free": on_map,
+                    "kind": kind,
+                    "subtables": subtables,
+                    "grants": grants,
+                },
+            )
+        )
     return out
 
 
@@ -379,36 +1506,69 @@ def leader_rows(index):
 
 
 def psw_rows():
-    return [(label, {"units": [{"type": t, "full": f, "depleted": d} for t, f, d in units]})
-            for label, units in PSW]
+    return [
+        (label, {"units": [{"type": t, "full": f, "depleted": d} for t, f, d in units]})
+        for label, units in PSW
+    ]
 
 
-RG_COLUMNS = ["group_type", "units", "lead_mod", "cost", "half_day_max", "cg_max", "may_max", "june_max", "notes",
-              "reserve_ok", "on_map_free", "kind", "subtables", "grants"]
+RG_COLUMNS = [
+    "group_type",
+    "units",
+    "lead_mod",
+    "cost",
+    "half_day_max",
+    "cg_max",
+    "may_max",
+    "june_max",
+    "notes",
+    "reserve_ok",
+    "on_map_free",
+    "kind",
+    "subtables",
+    "grants",
+]
 
 # table id -> (dice, column keys, rows)
 EXPECTED = {
-    "1.6063": ("2d6", ["infantry", "afv", "infantry_notes", "afv_notes"],
-               [(lab, {"infantry": inf, "infantry_notes": inf_n, "afv": afv, "afv_notes": afv_n})
-                for lab, inf, inf_n, afv, afv_n in ESCAPE_1606]),
+    "1.6063": (
+        "2d6",
+        ["infantry", "afv", "infantry_notes", "afv_notes"],
+        [
+            (lab, {"infantry": inf, "infantry_notes": inf_n, "afv": afv, "afv_notes": afv_n})
+            for lab, inf, inf_n, afv, afv_n in ESCAPE_1606
+        ],
+    ),
     "1.610": ("1d6", ["effect"], one("effect", WOUNDED_1610)),
     "1.6112": ("2d6", ["mmc"], one("mmc", MMC_1612)),
     "1.6113.german": ("2d6", ["leader"], leader_rows(0)),
     "1.6113.french": ("2d6", ["leader"], leader_rows(1)),
     "1.6113.british": ("2d6", ["leader"], leader_rows(2)),
     "1.6122": ("1d6", ["san_change"], one("san_change", SAN_16122)),
-    "1.6131": ("1d6", ["effect", "effect_notes"],
-               [(lab, {"effect": e, "effect_notes": n}) for lab, e, n in IMMOBILIZATION_1631]),
-    "1.6132": ("1d6", ["effect", "effect_notes"],
-               [(lab, {"effect": e, "effect_notes": n}) for lab, e, n in WEAPON_REPAIR_1632]),
+    "1.6131": (
+        "1d6",
+        ["effect", "effect_notes"],
+        [(lab, {"effect": e, "effect_notes": n}) for lab, e, n in IMMOBILIZATION_1631],
+    ),
+    "1.6132": (
+        "1d6",
+        ["effect", "effect_notes"],
+        [(lab, {"effect": e, "effect_notes": n}) for lab, e, n in WEAPON_REPAIR_1632],
+    ),
     "1.6135": ("1d6", ["effect"], one("effect", CAPTURED_1635)),
     "1.6142": ("1d6", ["effect"], one("effect", WITHDRAWAL_1642)),
     "1.615": ("1d6", ["effect"], one("effect", FORT_REMOVAL_615)),
     "1.616": ("2d6", ["cpp"], one("cpp", CPP_1616)),
-    "1.6161": (None, ["cg", "allied", "german"],
-               [(k, {"cg": cg, "allied": a, "german": g}) for k, cg, a, g in HISTORICAL_1616]),
-    "cg_roster": (None, ["cg", "allied", "german"],
-                  [(k, {"cg": cg, "allied": a, "german": g}) for k, cg, a, g in ROSTER]),
+    "1.6161": (
+        None,
+        ["cg", "allied", "german"],
+        [(k, {"cg": cg, "allied": a, "german": g}) for k, cg, a, g in HISTORICAL_1616],
+    ),
+    "cg_roster": (
+        None,
+        ["cg", "allied", "german"],
+        [(k, {"cg": cg, "allied": a, "german": g}) for k, cg, a, g in ROSTER],
+    ),
     "1.617": ("2d6", ["elr_change"], one("elr_change", ELR_1617)),
     "1.618": ("2d6", ["weather"], one("weather", WEATHER_1618)),
     "1.619.german": (None, RG_COLUMNS, rg_rows(RG_GERMAN)),
@@ -421,40 +1581,78 @@ EXPECTED = {
     "1.619.german_a3_type": ("1d6", ["unit"], one("unit", GERMAN_A3_TYPE)),
     "1.619.german_t3_type": ("1d6", ["unit"], one("unit", GERMAN_T3_TYPE)),
     "1.619.french_a1": ("1d6", ["tank"], one("tank", FRENCH_A1)),
-    "1.619.french_a2": ("2d6", ["full", "depleted", "tank"],
-                        [(lab, {"full": f, "depleted": d, "tank": t}) for lab, f, d, t in FRENCH_A2]),
+    "1.619.french_a2": (
+        "2d6",
+        ["full", "depleted", "tank"],
+        [(lab, {"full": f, "depleted": d, "tank": t}) for lab, f, d, t in FRENCH_A2],
+    ),
     "1.619.french_a3": ("1d6", ["tank"], one("tank", FRENCH_A3)),
     "1.619.british_t1_hs": ("1d6", ["half_squad"], one("half_squad", BRITISH_T1_HS)),
     "1.6201": ("2d6", ["strength"], one("strength", RG_STRENGTH_1620)),
-    "1.6201.attached": ("1d6", ["german", "french", "british"],
-                        [(lab, {"german": g, "french": f, "british": b}) for lab, g, f, b in ATTACHED]),
-    "1.6202": (None, ["rg", "gun37", "hmg", "mmg", "lmg", "atr", "mtr", "dc", "notes"],
-               [(key, {"rg": rg, "gun37": g37, "hmg": hmg, "mmg": mmg, "lmg": lmg, "atr": atr, "mtr": mtr,
-                       "dc": dc, "notes": notes})
-                for key, rg, g37, hmg, mmg, lmg, atr, mtr, dc, notes in SUPPORT_WEAPONS]),
+    "1.6201.attached": (
+        "1d6",
+        ["german", "french", "british"],
+        [(lab, {"german": g, "french": f, "british": b}) for lab, g, f, b in ATTACHED],
+    ),
+    "1.6202": (
+        None,
+        ["rg", "gun37", "hmg", "mmg", "lmg", "atr", "mtr", "dc", "notes"],
+        [
+            (
+                key,
+                {
+                    "rg": rg,
+                    "gun37": g37,
+                    "hmg": hmg,
+                    "mmg": mmg,
+                    "lmg": lmg,
+                    "atr": atr,
+                    "mtr": mtr,
+                    "dc": dc,
+                    "notes": notes,
+                },
+            )
+            for key, rg, g37, hmg, mmg, lmg, atr, mtr, dc, notes in SUPPORT_WEAPONS
+        ],
+    ),
     "1.6204.oba.german": ("2d6", ["ammo"], one("ammo", OBA_GERMAN)),
     "1.6204.oba.french": ("2d6", ["ammo"], one("ammo", OBA_FRENCH)),
     "1.6204.oba.british": ("2d6", ["ammo"], one("ammo", OBA_BRITISH)),
     "1.6204.guns": ("2d6", ["strength"], one("strength", GUNS_1624)),  # AP-48
     "1.6205": ("2d6", ["leaders"], one("leaders", INFANTRY_LEADERS)),
     "1.6206": ("2d6", ["leaders"], one("leaders", ARMOR_LEADERS)),
-    "1.621": (None, ["cost", "cost_labels", "notes"],
-              [(name, {"cost": c, "cost_labels": lab, "notes": n}) for name, c, lab, n in FORTIFICATIONS]),
+    "1.621": (
+        None,
+        ["cost", "cost_labels", "notes"],
+        [(name, {"cost": c, "cost_labels": lab, "notes": n}) for name, c, lab, n in FORTIFICATIONS],
+    ),
     "1.623": (None, ["allied_attack", "allied_idle"], INITIATIVE),
     "1.6231.dual_dr": ("1d6", ["side"], one("side", DUAL_DR)),
     "1.6231": (None, ["sets_up_first", "moves_first"], SCENARIO_TYPES),
-    "1.6232": (None, ["objectives_to_capture", "cvp_margin", "text"],
-               [(k, {"objectives_to_capture": o, "cvp_margin": c, "text": t}) for k, o, c, t in SCENARIO_VICTORY]),
-    "1.2": (None, ["kind", "hexes", "points"],
-            [(k, {"kind": kind, "hexes": hexes, "points": p}) for k, kind, hexes, p in OBJECTIVES]),
+    "1.6232": (
+        None,
+        ["objectives_to_capture", "cvp_margin", "text"],
+        [
+            (k, {"objectives_to_capture": o, "cvp_margin": c, "text": t})
+            for k, o, c, t in SCENARIO_VICTORY
+        ],
+    ),
+    "1.2": (
+        None,
+        ["kind", "hexes", "points"],
+        [(k, {"kind": kind, "hexes": hexes, "points": p}) for k, kind, hexes, p in OBJECTIVES],
+    ),
     "game_end": (None, ["exponent"], one("exponent", GAME_END)),
 }
 
 # ---------------------------------------------------------------------- modifiers
 
-LEADER_WON = ("won_this_half_day", "-2",
-              "Friendly side won this CG half-day's scenario (optionally, the player may, after the DR, chose to "
-              "ignore this DRM or apply only a -1 DRM)")
+LEADER_WON = (
+    "won_this_half_day",
+    "-2",
+    "Friendly side won this CG half-day's scenario (optionally, the player may, after the DR, chose to "
+    "ignore this DRM or apply only a -1 DRM)",
+)
 HISTORICAL_AND_BALANCE = [
     ("historical", "+/-x", "Friendly Historical DRM for Current CG half-day"),
     ("balance", "-y", "As per CG scenario Balance Provision (1.32) in effect."),
@@ -469,8 +1667,12 @@ MODIFIERS = {
         ("within_two_hexes", "-1", "If ≤2 hexes from a friendly controlled, non-isolated hex"),
         ("adjacent", "-1", "If adjacent to friendly controlled, non-isolated hex"),
         ("per_hs_equivalency", "+1", "Per HS equivalency >1 HS using the same escape DR"),
-        ("per_pp_over_ipc", "+1", "Per PP >IPC being carried (unit with most excess PP determines this DRM for a "
-                                  "stack) (A stacked leader may combine to increase a MMC's IPC)"),
+        (
+            "per_pp_over_ipc",
+            "+1",
+            "Per PP >IPC being carried (unit with most excess PP determines this DRM for a "
+            "stack) (A stacked leader may combine to increase a MMC's IPC)",
+        ),
         ("previous_am", "+1", "If previous CG half-day was AM"),
         ("encircled", "+2", "If encircled"),
         ("captured_afv", "+2", "Captured AFV"),
@@ -479,7 +1681,11 @@ MODIFIERS = {
     "1.6112": [
         ("won_this_half_day", "-3", "Friendly side won this CG half-day's scenario"),
         ("german", "-1", "German"),
-        ("per_20_cvp_amassed", "-1", "Per 20 CVP amassed by friendly side in the previous scenario"),
+        (
+            "per_20_cvp_amassed",
+            "-1",
+            "Per 20 CVP amassed by friendly side in the previous scenario",
+        ),
     ],
     "1.6113.german": [LEADER_WON],
     "1.6113.french": [LEADER_WON],
@@ -496,17 +1702,41 @@ MODIFIERS = {
         ("non_qualified_use", "+1", "If only non-qualified use (A21.13) possible."),
         ("isolated", "+1", "If isolated."),
     ],
-    "1.6142": [("losing_record", "-1", "if friendly side's win:loss ratio is ≤1:2 (not applicable until 3 CG half "
-                                       "days have been completed.")],  # AP-16
+    "1.6142": [
+        (
+            "losing_record",
+            "-1",
+            "if friendly side's win:loss ratio is ≤1:2 (not applicable until 3 CG half "
+            "days have been completed.",
+        )
+    ],  # AP-16
     "1.615": [
-        ("roadblock_front_line", "+2", "Roadblock is along a hexside of at least one front line Location"),
-        ("fortification_adjacent_front_line", "+1",
-         "Wire/mindfield/entrenchment is ADJACENT to – not in – a front line Location"),  # AP-2
-        ("roadblock_adjacent_front_line", "+1", "Roadblock is not along a hexside of a front line Location, but is "
-                                                "along a hexside of a hex that is ADJACENT to a front line Location"),
-        ("three_sappers", "-1",
-         "Friendly side currently retains at least three non-isolated assault engineer/sapper squads."),
-        ("fortification_in_front_line", "+2", "Wire/minefield/entrenchment is in a front line Location"),  # AP-17
+        (
+            "roadblock_front_line",
+            "+2",
+            "Roadblock is along a hexside of at least one front line Location",
+        ),
+        (
+            "fortification_adjacent_front_line",
+            "+1",
+            "Wire/mindfield/entrenchment is ADJACENT to – not in – a front line Location",
+        ),  # AP-2
+        (
+            "roadblock_adjacent_front_line",
+            "+1",
+            "Roadblock is not along a hexside of a front line Location, but is "
+            "along a hexside of a hex that is ADJACENT to a front line Location",
+        ),
+        (
+            "three_sappers",
+            "-1",
+            "Friendly side currently retains at least three non-isolated assault engineer/sapper squads.",
+        ),
+        (
+            "fortification_in_front_line",
+            "+2",
+            "Wire/minefield/entrenchment is in a front line Location",
+        ),  # AP-17
     ],
     "1.616": [
         ("won_previous", "+1", "Won Previous Half-Day"),
@@ -515,10 +1745,21 @@ MODIFIERS = {
     ],
     "1.617": [
         ("won_previous", "-1", "Friendly side won the previous campaign game half-day scenario."),
-        ("elite_company_purchased", "-2", "Friendly elite infantry company purchased on the previous halfday."),
-        ("per_first_line_company_or_afv_platoon", "-1",
-         "Per friendly first-line company/AFV platoon [exc: transport] purchased on the previous half-day"),
-        ("attack_chit_previous", "+1", "If friendly side selected the attack chit on the previous CG halfday"),
+        (
+            "elite_company_purchased",
+            "-2",
+            "Friendly elite infantry company purchased on the previous halfday.",
+        ),
+        (
+            "per_first_line_company_or_afv_platoon",
+            "-1",
+            "Per friendly first-line company/AFV platoon [exc: transport] purchased on the previous half-day",
+        ),
+        (
+            "attack_chit_previous",
+            "+1",
+            "If friendly side selected the attack chit on the previous CG halfday",
+        ),
         ("per_30_cvp_sustained", "+1", "per 30CVP sustained on previous CG scenario."),
         ("historical", "+/-X", "Historical DRM for friendly side"),
     ],
@@ -545,17 +1786,19 @@ MODIFIERS = {
 FOOTNOTES = {
     "1.6063": {
         "1": 'Original "2" DR always results in escape and Heat of Battle (A15), however, a subsequent result of '
-             "Berserk or Surrender eliminates the unit(s).",
+        "Berserk or Surrender eliminates the unit(s).",
         "2": "A unit that would become disrupted is eliminated instead.",
         "3": "Use Random selection for a stack.",
         "4": "In current hex and facing replaced with wreck.",
     },
     "1.6131": {"*": "Retained. Clear from the map if non-isolated"},  # AP-14
-    "1.6132": {"*": "If Vehicular-mounted, the Weapon is Disabled; if MA, the AFV is placed under RECALL."},
+    "1.6132": {
+        "*": "If Vehicular-mounted, the Weapon is Disabled; if MA, the AFV is placed under RECALL."
+    },
     "1.619.german": {
         "a": 'Determine the number of aircraft randomly and turn of arrival as per E7.2-.21 FB have bombs on a "1" '
-             "in May, 1-3 in June. DB have bombs on a 1-2 in May and 1-4 in June. There is a -drm to the turn of "
-             "entry roll equal to the number of CPP spent for this purpose.",
+        "in May, 1-3 in June. DB have bombs on a 1-2 in May and 1-4 in June. There is a -drm to the turn of "
+        "entry roll equal to the number of CPP spent for this purpose.",
         "b": "The number/type of German armored cars is determined by chart below.",
         "c": "Determine leaders as per chart below.",
         "d": "Determine support weapons as per chart below.",
@@ -564,14 +1807,14 @@ FOOTNOTES = {
         "g": "Add 1 for pre-registered hex.",
         "h": "This RG is available for on-map set up.",
         "i": "If depleted, randomly select one Gun/crew to be eliminated from the OB. This RG never has less than "
-             "2 Guns.",
+        "2 Guns.",
         "j": "All transport units are assigned units to transport at the start of the CG half-day. Once those "
-             "units have been delivered, the transport unit is recalled. Transport units may be used on as many "
-             "successive half-days as CPP cost (Example: Trucks may be used on 2 CG half-days.)",
+        "units have been delivered, the transport unit is recalled. Transport units may be used on as many "
+        "successive half-days as CPP cost (Example: Trucks may be used on 2 CG half-days.)",
         "k": "Purchase of this RG allows normal recon, and requires all Allied roadblocks, entrenchments, wire, "
-             "and pillboxes be set up on-map.",
+        "and pillboxes be set up on-map.",
         "l": "Pontoon bridges may only be erected if the Germans begin with control of both sides of the river. "
-             "Enough pontoons are provided to cross the river at any one point.",  # AP-24
+        "Enough pontoons are provided to cross the river at any one point.",  # AP-24
         "m": "On a roll of 1-4 PzKwII's are A, 5-6 they are F.",
         "n": "On a roll of 1-4 the trucks are Opel Blitz, on a 5-6 they are Buessing-NAG.",
         "o": "On a roll of 1-4 the PzKwIV's are A, on a 5-6 they are C.",  # AP-23
@@ -580,12 +1823,12 @@ FOOTNOTES = {
         "r": "Kleine Flossacks (small boats).",
         "s": "Off Board Observer must set up on the north edge at level 4.",
         "t": "Heavy weapons platoons receive a 228 per mortar and a 247 per MMG, and any one leader rolled on the "
-             "leadership table.",
+        "leadership table.",
         "u": "Infantry RG I3 receives a motorcycle or motorcycle/sidecar for each squad.",
     },
     "1.619.french": {
         "a": "French FB's have a bomb on a subsequent dr of 1. Determine turn of entry and number of aircraft as "
-             "per German footnote a.",
+        "per German footnote a.",
         "b": "The number/type of French tanks is determined by chart below.",
         "c": "Determine leaders per chart below.",
         "d": "Determine support weapons per chart below.",
@@ -594,13 +1837,13 @@ FOOTNOTES = {
         "g": "I3 are sappers (per chapter H) as well.",
         "h": "Offboard Observer must set up on west edge at level 4.",  # AP-35
         "i": "Footbridges may be erected by the Allies only if they control both sides of the river/stream. "
-             "Enough segments are provided to make one crossing.",
+        "Enough segments are provided to make one crossing.",
         "j": "Cavalry units receive enough horse counters to mount all units.",
         "k": "Available for on map set up at no additional cost.",
     },
     "1.619.british": {
         "a": "British air support will not have bombs. Determine turn of entry and number of aircraft as per "
-             "German footnote a.",
+        "German footnote a.",
         "b": "Add 1 CPP for a pre-registered hex.",
         "c": "Includes inherent 247 (1-4) or 248 (5-6) half-squad. Roll for each carrier separately.",  # AP-42
         "d": "Determine leaders per chart below.",
@@ -608,7 +1851,7 @@ FOOTNOTES = {
         "f": "Anti-tank guns must enter en portee.",
         "g": "Sappers and assault engineers.",
         "h": "Carrier platoons always have one infantry leader. (Best leader available as determined on table "
-             "1.6025).",  # AP-2
+        "1.6025).",  # AP-2
     },
     "1.6202": {"a": "Mortars with these RG are 81mm."},
     "1.621": {
@@ -624,6 +1867,7 @@ FOOTNOTES = {
 
 
 # -------------------------------------------------------------------------- tests
+
 
 def test_the_folder_holds_exactly_the_expected_tables(tables):
     assert set(tables.tables) == set(EXPECTED)
@@ -659,8 +1903,19 @@ def test_footnotes_match_the_book(tables, table_id):
         assert notes[key] == text, key
 
 
-@pytest.mark.parametrize("table_id", ["1.619.german", "1.619.french", "1.619.british", "1.6063", "1.6131",
-                                      "1.6132", "1.6202", "1.621"])
+@pytest.mark.parametrize(
+    "table_id",
+    [
+        "1.619.german",
+        "1.619.french",
+        "1.619.british",
+        "1.6063",
+        "1.6131",
+        "1.6132",
+        "1.6202",
+        "1.621",
+    ],
+)
 def test_every_footnote_reference_resolves(tables, table_id):
     table = tables.tables[table_id]
     for row in table.rows:
@@ -686,39 +1941,42 @@ def test_subtables_named_by_rg_rows_exist(tables):
                 assert sub in tables.tables, (table_id, row.label, sub)
 
 
-@pytest.mark.parametrize("table_id,final,label", [
-    ("1.616", 13, ">12"),
-    ("1.616", 20, ">12"),
-    ("1.616", -4, "≤2"),
-    ("1.616", 11, "11"),
-    ("1.6112", -3, "≤-1"),
-    ("1.6112", 9, "≥6"),
-    ("1.6112", 3, "2-3"),
-    ("1.617", 13, "≥13"),
-    ("1.617", 0, "≤2"),
-    ("1.617", 7, "3-12"),
-    ("1.6063", 2, "≤8"),
-    ("1.6063", 14, "≥12"),
-    ("1.6205", -1, "≤1"),
-    ("1.6205", 15, "≥13"),
-    ("1.6206", 15, "≥12"),
-    ("1.6206", 8, "6-11"),
-    ("1.6201", 0, "≤2"),
-    ("1.6201", 9, "≥9"),
-    ("1.6204.guns", 12, "≥8"),
-    ("1.6204.guns", 7, "≤7"),
-    ("1.6204.oba.german", 9, "4-9"),
-    ("1.6204.oba.french", 9, "≥9"),
-    ("1.6204.oba.british", 2, "≤2"),
-    ("1.6122", 7, "≥5"),
-    ("1.6142", 6, "6"),
-    ("1.6142", 0, "≤5"),
-    ("1.610", 4, "≥3"),
-    ("1.6113.german", -1, "≤1"),
-    ("1.6113.french", 10, "10-11"),
-    ("1.6131", 8, "≥3"),
-    ("1.615", 0, "≤3"),
-])
+@pytest.mark.parametrize(
+    "table_id,final,label",
+    [
+        ("1.616", 13, ">12"),
+        ("1.616", 20, ">12"),
+        ("1.616", -4, "≤2"),
+        ("1.616", 11, "11"),
+        ("1.6112", -3, "≤-1"),
+        ("1.6112", 9, "≥6"),
+        ("1.6112", 3, "2-3"),
+        ("1.617", 13, "≥13"),
+        ("1.617", 0, "≤2"),
+        ("1.617", 7, "3-12"),
+        ("1.6063", 2, "≤8"),
+        ("1.6063", 14, "≥12"),
+        ("1.6205", -1, "≤1"),
+        ("1.6205", 15, "≥13"),
+        ("1.6206", 15, "≥12"),
+        ("1.6206", 8, "6-11"),
+        ("1.6201", 0, "≤2"),
+        ("1.6201", 9, "≥9"),
+        ("1.6204.guns", 12, "≥8"),
+        ("1.6204.guns", 7, "≤7"),
+        ("1.6204.oba.german", 9, "4-9"),
+        ("1.6204.oba.french", 9, "≥9"),
+        ("1.6204.oba.british", 2, "≤2"),
+        ("1.6122", 7, "≥5"),
+        ("1.6142", 6, "6"),
+        ("1.6142", 0, "≤5"),
+        ("1.610", 4, "≥3"),
+        ("1.6113.german", -1, "≤1"),
+        ("1.6113.french", 10, "10-11"),
+        ("1.6131", 8, "≥3"),
+        ("1.615", 0, "≤3"),
+    ],
+)
 def test_lookups_read_open_ended_rows(tables, table_id, final, label):
     assert tables.tables[table_id].lookup(final).label == label
 
@@ -728,7 +1986,10 @@ def test_keyed_lookups(tables):
     assert tables.tables["cg_roster"].row("6/3P").cells["german"] == 0  # AP-18
     assert tables.tables["1.619.german"].row("I1").cells["cost"] == 7
     assert tables.tables["1.619.french"].row("A4").cells["group_type"] == "Heavy Tank"
-    assert tables.tables["1.6202"].row("french:first_line").cells["gun37"] == {"count": 1, "exponent": 2}
+    assert tables.tables["1.6202"].row("french:first_line").cells["gun37"] == {
+        "count": 1,
+        "exponent": 2,
+    }
     assert tables.tables["1.2"].row("hill_520").cells["points"] == 3
     assert sum(row.cells["points"] for row in tables.tables["1.2"].rows) == 29  # AP-12
     assert tables.tables["game_end"].row("9").cells["exponent"] == 6
@@ -824,8 +2085,21 @@ CONSTANTS = {
     "initial_scenario.first_refit_step": "1.619",
     "initial_scenario.last_refit_step": "1.622",
     # 1.12 counts casualties in CVP (A26.2) but prints no values: none is invented, the club enters them.
-    **{f"cvp.{kind}": None for kind in ("squad", "half_squad", "crew", "leader", "armor_leader", "hero", "afv",
-                                        "vehicle", "gun", "sw")},
+    **{
+        f"cvp.{kind}": None
+        for kind in (
+            "squad",
+            "half_squad",
+            "crew",
+            "leader",
+            "armor_leader",
+            "hero",
+            "afv",
+            "vehicle",
+            "gun",
+            "sw",
+        )
+    },
 }
 
 
@@ -842,14 +2116,21 @@ def test_constants_match_the_book(constants):
 def test_every_constant_names_its_rule_and_label(constants):
     for key, entry in constants.items():
         assert set(entry) - {"choices"} == {"value", "rule", "label"}, key
-        assert entry["value"] in entry.get("choices", [entry["value"]]), key  # a reading: the book's among them
+        assert entry["value"] in entry.get("choices", [entry["value"]]), (
+            key
+        )  # a reading: the book's among them
         assert entry["rule"] and entry["label"], key
 
 
 def test_constants_agree_with_the_tables(constants, tables):
     elr = tables.tables["1.617"]
     assert elr.lookup(2).cells["elr_change"] == 1 and elr.lookup(13).cells["elr_change"] == -1
-    assert tables.tables["1.6122"].lookup(constants["san.reduce_on_final_dr"]["value"]).cells["san_change"] == -1
+    assert (
+        tables.tables["1.6122"]
+        .lookup(constants["san.reduce_on_final_dr"]["value"])
+        .cells["san_change"]
+        == -1
+    )
     assert tables.tables["1.6232"].row("allied_assault").cells["objectives_to_capture"] == 5
 
 
@@ -861,7 +2142,7 @@ JUNE = ["6/1A", "6/1P", "6/2A", "6/2P", "6/3A", "6/3P", "6/4A"]
 CG1_INITIAL = {
     "victory": {"side": "allied", "objectives_gained": 5},  # AP-56
     "victory_text": "The Allied player win the initial scenario by controlling 5 more objectives than controlled "
-                    "at scenario start.",
+    "at scenario start.",
     "type": "allied_assault",
     "free_attack_chit_side": "allied",
     "weather": "Overcast",
@@ -869,30 +2150,54 @@ CG1_INITIAL = {
     "wind": "No wind",
     "sides": {
         "allied": {
-            "elr": 3, "san": 2,
+            "elr": 3,
+            "san": 2,
             "sets_up": "first",  # AP-55 (1.6231 Allied assault would have the Germans set up first)
             "moves": "first",
             "rgs": [  # AP-54
-                {"nationality": "french", "id": "I2", "count": 2, "note": "1st Line Coy (French) ×2"},
+                {
+                    "nationality": "french",
+                    "id": "I2",
+                    "count": 2,
+                    "note": "1st Line Coy (French) ×2",
+                },
                 {"nationality": "french", "id": "I3", "count": 1, "note": "Sapper Coy (French)"},
                 {"nationality": "french", "id": "A3", "count": 1, "note": "Medium Tank"},
                 {"nationality": "french", "id": "A2", "count": 1, "note": "Light tank"},
-                {"nationality": "french", "id": "O1", "count": 1, "pre_registered": True,
-                 "note": "Lt. OBA module with Offboard Observer, Pre-Registered hex"},
-                {"nationality": "french", "id": "O4", "count": 1, "note": "the Offboard Observer of the Lt. OBA module"},
+                {
+                    "nationality": "french",
+                    "id": "O1",
+                    "count": 1,
+                    "pre_registered": True,
+                    "note": "Lt. OBA module with Offboard Observer, Pre-Registered hex",
+                },
+                {
+                    "nationality": "french",
+                    "id": "O4",
+                    "count": 1,
+                    "note": "the Offboard Observer of the Lt. OBA module",
+                },
             ],
             "cpp": 15,
             "fpp": 0,  # AP-54: none printed
             "setup_text": "set up first outside and not adjacent to the German set-up area. Moves first",
         },
         "german": {
-            "elr": 3, "san": 3, "sets_up": "second", "moves": "second",
+            "elr": 3,
+            "san": 3,
+            "sets_up": "second",
+            "moves": "second",
             "rgs": [  # AP-54
                 {"nationality": "german", "id": "I1", "count": 2, "note": "1st Line Coy ×2"},
                 {"nationality": "german", "id": "I5", "count": 1, "note": "Heavy Weapons Platoon"},
                 {"nationality": "german", "id": "G1", "count": 1, "note": "37L AT battery"},
-                {"nationality": "german", "id": "A2", "count": 1, "unit_type": "PzIIA",
-                 "note": "PzIIA Platoon (the OB names the PzIIA: no footnote m roll)"},
+                {
+                    "nationality": "german",
+                    "id": "A2",
+                    "count": 1,
+                    "unit_type": "PzIIA",
+                    "note": "PzIIA Platoon (the OB names the PzIIA: no footnote m roll)",
+                },
             ],
             "cpp": 8,
             "fpp": 50,
@@ -901,7 +2206,7 @@ CG1_INITIAL = {
     },
     "ssr": {
         "I.1": "EC are moist with no wind at start. Weather is overcast. The initial scenario is an Allied assault. "
-               "The Allied player need not pay any CPP for an attack chit.",
+        "The Allied player need not pay any CPP for an attack chit.",
         "I.2": "Germans may set up concealed, regardless of LOS.",
     },
 }
@@ -909,7 +2214,7 @@ CG1_INITIAL = {
 CG2_INITIAL = {
     "victory": {"side": "german", "objectives_gained": 6},  # AP-56, AP-57
     "victory_text": "The Germans win each scenario by controlling 6 more objectives than were controlled at "
-                    "scenario start.",
+    "scenario start.",
     "type": "german_assault",
     "free_attack_chit_side": "german",
     "weather": "Clear",
@@ -918,14 +2223,30 @@ CG2_INITIAL = {
     "sides": {
         "allied": {
             "elr": 2,  # AP-58 (CG14 would give the French 3)
-            "san": 3, "sets_up": "first", "moves": "second",
+            "san": 3,
+            "sets_up": "first",
+            "moves": "second",
             "rgs": [  # AP-58
-                {"nationality": "french", "id": "I1", "count": 2, "note": "2nd Line Coy (French) ×2"},
-                {"nationality": "french", "id": None, "count": 1,
-                 "note": "FT-17c ×2, FT-17m ×3, FT-17 75BS (no French RG row holds FT-17s)", "kind": "armor",
-                 "units": [{"type": "FT-17c", "count": 2}, {"type": "FT-17m", "count": 3},
-                           {"type": "FT-17 75BS", "count": 1}],
-                 "no_depletion": True, "no_armor_leader": True},
+                {
+                    "nationality": "french",
+                    "id": "I1",
+                    "count": 2,
+                    "note": "2nd Line Coy (French) ×2",
+                },
+                {
+                    "nationality": "french",
+                    "id": None,
+                    "count": 1,
+                    "note": "FT-17c ×2, FT-17m ×3, FT-17 75BS (no French RG row holds FT-17s)",
+                    "kind": "armor",
+                    "units": [
+                        {"type": "FT-17c", "count": 2},
+                        {"type": "FT-17m", "count": 3},
+                        {"type": "FT-17 75BS", "count": 1},
+                    ],
+                    "no_depletion": True,
+                    "no_armor_leader": True,
+                },
                 {"nationality": "french", "id": "G3", "count": 1, "note": "75 ART Battery"},
             ],
             "cpp": 10,
@@ -933,7 +2254,10 @@ CG2_INITIAL = {
             "setup_text": "sets up first outside of and not adjacent to the German set-up area. Moves second",
         },
         "german": {
-            "elr": 3, "san": 2, "sets_up": "second", "moves": "first",
+            "elr": 3,
+            "san": 2,
+            "sets_up": "second",
+            "moves": "first",
             "rgs": [  # AP-58
                 {"nationality": "german", "id": "I1", "count": 2, "note": "1st Line Coy ×2"},
                 {"nationality": "german", "id": "I5", "count": 1, "note": "Heavy Weapons Platoon"},
@@ -947,7 +2271,7 @@ CG2_INITIAL = {
     },
     "ssr": {
         "II.1": "EC are dry, with no wind at start. Weather is Clear. The Initial Scenario is a German assault. The "
-                "German player does not have to pay any CPP for an attack chit.",
+        "German player does not have to pay any CPP for an attack chit.",
         "II.2": "The French FT-17 platoon is not subject to depletion and cannot receive an armor leader.",
     },
 }
@@ -987,7 +2311,9 @@ def test_cg3(cgs):
     assert cg["half_days"] == MAY + JUNE  # AP-59
     assert cg["cg_victory"] == {"kind": "most_objective_points"}
     assert cg["scenario_victory"] is None
-    assert cg["initial_scenario"] == CG1_INITIAL  # "All initial scenario parameters are as per CGI."
+    assert (
+        cg["initial_scenario"] == CG1_INITIAL
+    )  # "All initial scenario parameters are as per CGI."
 
 
 def test_cg_half_days_are_rows_of_the_historical_chart(cgs, tables):

@@ -26,7 +26,9 @@ def client(people, name):
 
 
 def message(page) -> str:
-    return " ".join(re.findall(r'<li class="[^"]*success[^"]*"[^>]*>(.*?)</li>', page.content.decode(), re.S))
+    return " ".join(
+        re.findall(r'<li class="[^"]*success[^"]*"[^>]*>(.*?)</li>', page.content.decode(), re.S)
+    )
 
 
 def test_messages_say_what_was_bought_and_what_is_left(club, people):
@@ -41,7 +43,10 @@ def test_messages_say_what_was_bought_and_what_is_left(club, people):
     said = message(page)
     name = words.Names(war.side("allied")).rg(bought["id"])
     assert re.fullmatch(r"(\d\w\w )?RG I2 \(1st Line( Coy)?\)", name), name
-    assert said == f"Bought {name} for {bought['cost']} CPP; {cpp} CPP left. This step: {name} ({bought['cost']} CPP)."
+    assert (
+        said
+        == f"Bought {name} for {bought['cost']} CPP; {cpp} CPP left. This step: {name} ({bought['cost']} CPP)."
+    )
     assert "Done: Purchase" not in said
     done = find_form(page.content.decode(), "ap.check", step="1.619")
     said = message(alice.post(url + "submit/", done.body(), follow=True))
@@ -62,32 +67,71 @@ def test_messages_say_what_was_bought_and_what_is_left(club, people):
 
 
 def test_weapon_repair_asks_the_weapon_of_an_afv_only():
-    state = make_state(german={"retained": [
-        unit("u1", "sw", type="MMG", status="malfunctioned", rg="p1"),
-        unit("u2", "afv", type="PzIIIF", status="malfunctioned", rg="p2"),
-    ], "purchases": [{"id": "p1", "rg": "I1", "group_type": "Rifle Coy", "nationality": "german"},
-                     {"id": "p2", "rg": "A4", "group_type": "Pz IIIF Plt", "nationality": "german"}]})
+    state = make_state(
+        german={
+            "retained": [
+                unit("u1", "sw", type="MMG", status="malfunctioned", rg="p1"),
+                unit("u2", "afv", type="PzIIIF", status="malfunctioned", rg="p2"),
+            ],
+            "purchases": [
+                {"id": "p1", "rg": "I1", "group_type": "Rifle Coy", "nationality": "german"},
+                {"id": "p2", "rg": "A4", "group_type": "Pz IIIF Plt", "nationality": "german"},
+            ],
+        }
+    )
     fields = {f.name: f for f in equipment.form_repair(make_ctx(state), state, "german")}
     assert [s.name for s in fields["weapons"].item.fields] == ["unit", "non_qualified"]
-    assert dict(fields["weapons"].item.fields[0].labels) == {"u1": "MMG SW of RG I1 (Rifle Coy) (malfunctioned)"}
-    assert [s.name for s in fields["afv_weapons"].item.fields] == ["unit", "weapon", "main_armament", "non_qualified"]
+    assert dict(fields["weapons"].item.fields[0].labels) == {
+        "u1": "MMG SW of RG I1 (Rifle Coy) (malfunctioned)"
+    }
+    assert [s.name for s in fields["afv_weapons"].item.fields] == [
+        "unit",
+        "weapon",
+        "main_armament",
+        "non_qualified",
+    ]
     from campaigns.systems.achtung_panzer.pages import form_data
-    data = form_data(state, "german", "ap.1.6132", {"weapons": [{"unit": "u1"}],
-                                                    "afv_weapons": [{"unit": "u2", "weapon": "MA"}]})
+
+    data = form_data(
+        state,
+        "german",
+        "ap.1.6132",
+        {"weapons": [{"unit": "u1"}], "afv_weapons": [{"unit": "u2", "weapon": "MA"}]},
+    )
     assert data == {"weapons": [{"unit": "u1"}, {"unit": "u2", "weapon": "MA"}]}
 
 
 def test_the_leader_hardening_choice_is_a_sentence():
-    state = make_state(half_day="5/29P", german={"retained": [
-        unit("u7", "leader", type="8-0", rg="p1"), unit("u8", "leader", type="9-1", rg="p1")],
-        "purchases": [{"id": "p1", "rg": "I1", "group_type": "Rifle Coy", "nationality": "german"}]})
-    pend = {"nationality": "german", "leader_kind": "infantry",
-            "outcomes": {"none": {"leader": "9-2", "final": 3}, "ignore": {"leader": "9-1", "final": 5}}}
+    state = make_state(
+        half_day="5/29P",
+        german={
+            "retained": [
+                unit("u7", "leader", type="8-0", rg="p1"),
+                unit("u8", "leader", type="9-1", rg="p1"),
+            ],
+            "purchases": [
+                {"id": "p1", "rg": "I1", "group_type": "Rifle Coy", "nationality": "german"}
+            ],
+        },
+    )
+    pend = {
+        "nationality": "german",
+        "leader_kind": "infantry",
+        "outcomes": {
+            "none": {"leader": "9-2", "final": 3},
+            "ignore": {"leader": "9-1", "final": 5},
+        },
+    }
     fields = {f.name: f for f in leaders._resolve_form(make_ctx(state), state, "german", pend)}
     said = [text for _, text in fields["choice"].labels]
-    assert ("The DR as rolled: final DR 3, the table names a 9-2; you have none, so your lowest, the 8-0 leader "
-            "of RG I1 (Rifle Coy), battle hardens") in said
-    assert any(t.startswith("Ignore the ") and t.endswith("the table names a 9-1: your 9-1 leader of RG I1 "
-                                                        "(Rifle Coy) battle hardens") for t in said), said
+    assert (
+        "The DR as rolled: final DR 3, the table names a 9-2; you have none, so your lowest, the 8-0 leader "
+        "of RG I1 (Rifle Coy), battle hardens"
+    ) in said
+    assert any(
+        t.startswith("Ignore the ")
+        and t.endswith("the table names a 9-1: your 9-1 leader of RG I1 (Rifle Coy) battle hardens")
+        for t in said
+    ), said
     assert fields["becomes"].label == "The leader who hardens becomes"
     assert not raw_words(visible_text("<p>" + "</p><p>".join(said) + "</p>"))

@@ -23,8 +23,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgresql(monkeypatch):
-    need(connection.vendor == "postgresql",
-         "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
+    need(
+        connection.vendor == "postgresql",
+        "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend",
+    )
     monkeypatch.setattr(connection_loss, "PAUSES", (0.0, 0.05))  # the tries, shortened
     yield
     connection.close()
@@ -49,21 +51,29 @@ def _submit_then(monkeypatch, module, fault):
 
 
 def _events(skirmish, key):
-    return list(Event.objects.filter(campaign=skirmish, idempotency_key=key).values_list("uid", flat=True))
+    return list(
+        Event.objects.filter(campaign=skirmish, idempotency_key=key).values_list("uid", flat=True)
+    )
 
 
-def test_a_connection_lost_after_the_commit_still_gets_the_full_answer(skirmish, people, monkeypatch):
+def test_a_connection_lost_after_the_commit_still_gets_the_full_answer(
+    skirmish, people, monkeypatch
+):
     _submit_then(monkeypatch, api_journal, lose_connection)
     answer = _client(people["alice"]).post(
         f"/api/v1/campaigns/{skirmish.pk}/events/",
-        {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-1"}, format="json")
+        {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-1"},
+        format="json",
+    )
     assert answer.status_code == 201, answer.content
     body = answer.json()
     assert [e["kind"] for e in body["events"]][0] == "skirmish.supply" and body["state"] is not None
     assert [str(u) for u in _events(skirmish, "after-commit-1")] == [body["events"][0]["uid"]]
 
 
-def test_the_database_staying_away_after_the_commit_answers_201_with_the_stored_uid(skirmish, people, monkeypatch):
+def test_the_database_staying_away_after_the_commit_answers_201_with_the_stored_uid(
+    skirmish, people, monkeypatch
+):
     away = []
 
     def go_away():
@@ -74,7 +84,9 @@ def test_the_database_staying_away_after_the_commit_answers_201_with_the_stored_
     try:
         answer = _client(people["alice"]).post(
             f"/api/v1/campaigns/{skirmish.pk}/events/",
-            {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-2"}, format="json")
+            {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-2"},
+            format="json",
+        )
     finally:
         away[0].__exit__(None, None, None)
     assert answer.status_code == 201 and answer["Content-Type"] == "application/json"
@@ -86,12 +98,16 @@ def test_the_database_staying_away_after_the_commit_answers_201_with_the_stored_
     monkeypatch.undo()
     again = _client(people["alice"]).post(
         f"/api/v1/campaigns/{skirmish.pk}/events/",
-        {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-2"}, format="json")
+        {"kind": "skirmish.supply", "side": "red", "idempotency_key": "after-commit-2"},
+        format="json",
+    )
     assert again.status_code == 200 and again.json()["events"][0]["uid"] == body["uid"]
     assert len(_events(skirmish, "after-commit-2")) == 1
 
 
-def test_the_database_away_before_the_write_is_a_json_503_and_the_resend_stores_once(skirmish, people, monkeypatch):
+def test_the_database_away_before_the_write_is_a_json_503_and_the_resend_stores_once(
+    skirmish, people, monkeypatch
+):
     real = api_journal.submit
 
     def submit_while_away(*args, **kwargs):
@@ -100,13 +116,17 @@ def test_the_database_away_before_the_write_is_a_json_503_and_the_resend_stores_
 
     monkeypatch.setattr(api_journal, "submit", submit_while_away)
     body = {"kind": "skirmish.supply", "side": "red", "idempotency_key": "before-commit"}
-    refused = _client(people["alice"]).post(f"/api/v1/campaigns/{skirmish.pk}/events/", body, format="json")
+    refused = _client(people["alice"]).post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/", body, format="json"
+    )
     assert refused.status_code == 503 and refused["Retry-After"] == "2"
     assert "database was away" in refused.json()["detail"]
     assert _events(skirmish, "before-commit") == []
 
     monkeypatch.setattr(api_journal, "submit", real)
-    stored = _client(people["alice"]).post(f"/api/v1/campaigns/{skirmish.pk}/events/", body, format="json")
+    stored = _client(people["alice"]).post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/", body, format="json"
+    )
     assert stored.status_code == 201 and len(_events(skirmish, "before-commit")) == 1
 
 
@@ -124,8 +144,10 @@ def test_the_page_after_a_lost_connection_says_it_was_saved(skirmish, people, mo
 
     _submit_then(monkeypatch, play, go_away)
     try:
-        answer = client.post(f"/campaigns/{skirmish.pk}/submit/",
-                             {"_kind": "skirmish.supply", "_side": "red", "idempotency_key": "page-1"})
+        answer = client.post(
+            f"/campaigns/{skirmish.pk}/submit/",
+            {"_kind": "skirmish.supply", "_side": "red", "idempotency_key": "page-1"},
+        )
     finally:
         away[0].__exit__(None, None, None)
     assert answer.status_code == 302

@@ -22,8 +22,12 @@ def test_the_right_password_gives_a_token_that_signs_requests(club, people):
 
 
 def test_asking_again_gives_the_same_token(club, people):
-    first = post(APIClient(), URL, {"username": "alice", "password": "pass-word-123"}).json()["token"]
-    again = post(APIClient(), URL, {"username": "alice", "password": "pass-word-123"}).json()["token"]
+    first = post(APIClient(), URL, {"username": "alice", "password": "pass-word-123"}).json()[
+        "token"
+    ]
+    again = post(APIClient(), URL, {"username": "alice", "password": "pass-word-123"}).json()[
+        "token"
+    ]
     assert first == again and Token.objects.count() == 1
 
 

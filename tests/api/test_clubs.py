@@ -18,10 +18,15 @@ def test_i_see_only_my_clubs_with_my_role(club, people, client_for):
     mine = client_for("olga").get("/api/v1/clubs/").json()
     assert mine["count"] == 1
     assert mine["results"][0] | {"created_at": None} == {
-        "slug": "tuesday", "name": "Tuesday Night ASL", "role": "organizer", "created_at": None,
+        "slug": "tuesday",
+        "name": "Tuesday Night ASL",
+        "role": "organizer",
+        "created_at": None,
     }
     assert client_for("alice").get("/api/v1/clubs/").json()["results"][0]["role"] == "player"
-    assert [c["slug"] for c in client_for("outsider").get("/api/v1/clubs/").json()["results"]] == ["elsewhere"]
+    assert [c["slug"] for c in client_for("outsider").get("/api/v1/clubs/").json()["results"]] == [
+        "elsewhere"
+    ]
 
 
 def test_founding_a_club_makes_me_its_organizer(people, client_for):
@@ -51,20 +56,28 @@ def test_members_see_the_member_list(club, people, client_for):
     response = client_for("bob").get("/api/v1/clubs/tuesday/members/")
     assert response.status_code == 200
     assert [(m["username"], m["role"]) for m in response.json()["results"]] == [
-        ("alice", "player"), ("bob", "player"), ("carol", "player"), ("olga", "organizer"), ("rita", "player"),
+        ("alice", "player"),
+        ("bob", "player"),
+        ("carol", "player"),
+        ("olga", "organizer"),
+        ("rita", "player"),
     ]
     assert client_for("outsider").get("/api/v1/clubs/tuesday/members/").status_code == 404
 
 
 def test_the_organizer_sets_a_members_role(club, people, client_for):
-    response = post(client_for("olga"), "/api/v1/clubs/tuesday/members/carol/role/", {"role": "organizer"})
+    response = post(
+        client_for("olga"), "/api/v1/clubs/tuesday/members/carol/role/", {"role": "organizer"}
+    )
     assert response.status_code == 200
     assert response.json()["username"] == "carol" and response.json()["role"] == "organizer"
     assert _roles(club)["carol"] == "organizer"
 
 
 def test_a_player_cannot_set_roles(club, people, client_for):
-    response = post(client_for("alice"), "/api/v1/clubs/tuesday/members/alice/role/", {"role": "organizer"})
+    response = post(
+        client_for("alice"), "/api/v1/clubs/tuesday/members/alice/role/", {"role": "organizer"}
+    )
     assert response.status_code == 403
     assert _roles(club)["alice"] == "player"
 
@@ -72,7 +85,9 @@ def test_a_player_cannot_set_roles(club, people, client_for):
 def test_role_changes_with_bad_input_change_nothing(club, people, client_for):
     olga = client_for("olga")
     before = _roles(club)
-    assert post(olga, "/api/v1/clubs/tuesday/members/carol/role/", {"role": "king"}).json().keys() == {"role"}
+    assert post(
+        olga, "/api/v1/clubs/tuesday/members/carol/role/", {"role": "king"}
+    ).json().keys() == {"role"}
     assert post(olga, "/api/v1/clubs/tuesday/members/carol/role/", {}).status_code == 400
     unknown = post(olga, "/api/v1/clubs/tuesday/members/nobody/role/", {"role": "player"})
     assert unknown.status_code == 400 and "username" in unknown.json()
@@ -89,9 +104,21 @@ def test_the_organizer_hands_over_and_steps_down(club, people, client_for):
 
 def test_hand_over_refuses_players_and_strangers(club, people, client_for):
     before = _roles(club)
-    assert post(client_for("alice"), "/api/v1/clubs/tuesday/hand-over/", {"username": "alice"}).status_code == 403
-    assert post(client_for("outsider"), "/api/v1/clubs/tuesday/hand-over/", {"username": "carol"}).status_code == 404
+    assert (
+        post(
+            client_for("alice"), "/api/v1/clubs/tuesday/hand-over/", {"username": "alice"}
+        ).status_code
+        == 403
+    )
+    assert (
+        post(
+            client_for("outsider"), "/api/v1/clubs/tuesday/hand-over/", {"username": "carol"}
+        ).status_code
+        == 404
+    )
     bad = post(client_for("olga"), "/api/v1/clubs/tuesday/hand-over/", {"username": "outsider"})
     assert bad.status_code == 400 and "username" in bad.json()
-    assert post(client_for("olga"), "/api/v1/clubs/tuesday/hand-over/", {}).json().keys() == {"username"}
+    assert post(client_for("olga"), "/api/v1/clubs/tuesday/hand-over/", {}).json().keys() == {
+        "username"
+    }
     assert _roles(club) == before

@@ -14,7 +14,9 @@ from pathlib import Path
 
 import pytest
 
-pytest.importorskip("openapi_python_client")  # requirements-test.txt (an older .venv: make install-test)
+pytest.importorskip(
+    "openapi_python_client"
+)  # requirements-test.txt (an older .venv: make install-test)
 pytestmark = pytest.mark.django_db(transaction=True)
 PASSWORD = "pass-word-123"  # tests/factories.py
 
@@ -25,9 +27,18 @@ def generated(live_server, tmp_path, monkeypatch):
     with urllib.request.urlopen(f"{live_server.url}/api/schema/?format=json", timeout=30) as answer:
         (tmp_path / "schema.json").write_bytes(answer.read())
     tool = Path(sys.executable).parent / "openapi-python-client"
-    env = {**os.environ, "PATH": f"{tool.parent}{os.pathsep}{os.environ['PATH']}"}  # its ruff formats the code
-    done = subprocess.run([str(tool), "generate", "--path", "schema.json", "--meta", "none"], cwd=tmp_path, env=env,
-                          capture_output=True, text=True, timeout=180)
+    env = {
+        **os.environ,
+        "PATH": f"{tool.parent}{os.pathsep}{os.environ['PATH']}",
+    }  # its ruff formats the code
+    done = subprocess.run(
+        [str(tool), "generate", "--path", "schema.json", "--meta", "none"],
+        cwd=tmp_path,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=180,
+    )
     assert done.returncode == 0, done.stdout + done.stderr
     assert (tmp_path / "muster_api_client").is_dir()
     monkeypatch.syspath_prepend(str(tmp_path))
@@ -41,27 +52,44 @@ def test_a_generated_client_signs_in_reads_and_writes(generated, live_server, sk
     client_module, models = generated("client"), generated("models")
     token_api = generated("api.auth.auth_token_obtain")
     anonymous = client_module.Client(base_url=live_server.url)
-    token = token_api.sync(client=anonymous, body=models.AuthTokenRequest(username="alice", password=PASSWORD))
+    token = token_api.sync(
+        client=anonymous, body=models.AuthTokenRequest(username="alice", password=PASSWORD)
+    )
     assert isinstance(token, models.TokenOutput)
-    refused = token_api.sync_detailed(client=anonymous, body=models.AuthTokenRequest(username="alice", password="no"))
+    refused = token_api.sync_detailed(
+        client=anonymous, body=models.AuthTokenRequest(username="alice", password="no")
+    )
     assert refused.status_code == 400
 
-    alice = client_module.AuthenticatedClient(base_url=live_server.url, token=token.token, prefix="Token")
+    alice = client_module.AuthenticatedClient(
+        base_url=live_server.url, token=token.token, prefix="Token"
+    )
     listed = generated("api.campaigns.campaigns_list").sync(client=alice)
     assert [campaign.id for campaign in listed.results] == [skirmish.pk]
     state = generated("api.journal.campaigns_state").sync(skirmish.pk, client=alice)
     assert isinstance(state, models.StateOutput)
 
     submit = generated("api.journal.campaigns_events_submit")
-    written = submit.sync_detailed(skirmish.pk, client=alice, body=models.SubmitInputRequest(kind="skirmish.supply"))
+    written = submit.sync_detailed(
+        skirmish.pk, client=alice, body=models.SubmitInputRequest(kind="skirmish.supply")
+    )
     assert written.status_code == 201, written.content
     assert [event.kind for event in written.parsed.events][0] == "skirmish.supply"
 
-    bad = submit.sync_detailed(skirmish.pk, client=alice, body=models.SubmitInputRequest(
-        kind="skirmish.buy", data=models.SubmitInputRequestData.from_dict({"count": "many"}), side="red"))
+    bad = submit.sync_detailed(
+        skirmish.pk,
+        client=alice,
+        body=models.SubmitInputRequest(
+            kind="skirmish.buy",
+            data=models.SubmitInputRequestData.from_dict({"count": "many"}),
+            side="red",
+        ),
+    )
     assert bad.status_code == 400
     errors = json.loads(bad.content)
-    assert errors and all(isinstance(messages, list) and messages for messages in errors.values()), errors
+    assert errors and all(
+        isinstance(messages, list) and messages for messages in errors.values()
+    ), errors
 
 
 def test_the_api_takes_json_only_and_says_so(skirmish, people):
@@ -69,11 +97,17 @@ def test_the_api_takes_json_only_and_says_so(skirmish, people):
 
     client = APIClient()
     client.force_authenticate(people["alice"])
-    form = client.post(f"/api/v1/campaigns/{skirmish.pk}/events/", {"kind": "skirmish.supply"}, format="multipart")
+    form = client.post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/", {"kind": "skirmish.supply"}, format="multipart"
+    )
     assert form.status_code == 415 and "multipart/form-data" in form.json()["detail"]
     schema = APIClient().get("/api/schema/", {"format": "json"}).json()
-    bodies = [(path, method, operation["requestBody"]) for path, item in schema["paths"].items()
-              for method, operation in item.items() if "requestBody" in operation]
+    bodies = [
+        (path, method, operation["requestBody"])
+        for path, item in schema["paths"].items()
+        for method, operation in item.items()
+        if "requestBody" in operation
+    ]
     assert bodies and all(list(body["content"]) == ["application/json"] for _, _, body in bodies)
     # Required wherever the view needs one; optional only where every field has a default.
     optional = {(path, method) for path, method, body in bodies if not body.get("required")}

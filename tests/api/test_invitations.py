@@ -18,7 +18,9 @@ def test_the_organizer_sees_invitations_with_their_codes(club, people, client_fo
     assert response.status_code == 200
     [shown] = response.json()["results"]
     assert shown["code"] == invitation.code and shown["email"] == "dora@example.org"
-    assert shown["created_by"] == "olga" and shown["usable"] is True and shown["accepted_by"] is None
+    assert (
+        shown["created_by"] == "olga" and shown["usable"] is True and shown["accepted_by"] is None
+    )
 
 
 def test_players_may_not_see_invitations_and_strangers_not_the_club(club, people, client_for):
@@ -31,8 +33,11 @@ def test_the_organizer_invites(club, people, client_for):
     response = post(client_for("olga"), URL, {"role": "organizer", "email": "dora@example.org"})
     assert response.status_code == 201
     invitation = Invitation.objects.get()
-    assert (invitation.role, invitation.email, invitation.code) == ("organizer", "dora@example.org",
-                                                                   response.json()["code"])
+    assert (invitation.role, invitation.email, invitation.code) == (
+        "organizer",
+        "dora@example.org",
+        response.json()["code"],
+    )
 
 
 def test_bad_invitations_are_refused_and_nothing_is_created(club, people, client_for):
@@ -79,13 +84,21 @@ def test_used_revoked_and_unknown_codes_are_not_found(club, people, client_for):
     revoked = _invite(club, people, revoked=True)
     members = Membership.objects.count()
     for code in (used.code, revoked.code, "no-such-code"):
-        assert post(client_for("carol"), "/api/v1/invitations/accept/", {"code": code}).status_code == 404
+        assert (
+            post(client_for("carol"), "/api/v1/invitations/accept/", {"code": code}).status_code
+            == 404
+        )
     assert post(client_for("carol"), "/api/v1/invitations/accept/", {}).json().keys() == {"code"}
     assert Membership.objects.count() == members
 
 
 def test_anonymous_people_cannot_accept(club, people, client_for):
     invitation = _invite(club, people)
-    assert post(client_for("anonymous"), "/api/v1/invitations/accept/", {"code": invitation.code}).status_code == 403
+    assert (
+        post(
+            client_for("anonymous"), "/api/v1/invitations/accept/", {"code": invitation.code}
+        ).status_code
+        == 403
+    )
     invitation.refresh_from_db()
     assert invitation.usable

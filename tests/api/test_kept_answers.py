@@ -10,8 +10,15 @@ from campaigns.services.journal import submit
 
 pytestmark = pytest.mark.django_db
 
-HEADERS = ("Content-Type", "Vary", "Allow", "X-Frame-Options", "X-Content-Type-Options", "Referrer-Policy",
-           "Cross-Origin-Opener-Policy")
+HEADERS = (
+    "Content-Type",
+    "Vary",
+    "Allow",
+    "X-Frame-Options",
+    "X-Content-Type-Options",
+    "Referrer-Policy",
+    "Cross-Origin-Opener-Policy",
+)
 
 
 def _signed_in(user) -> APIClient:
@@ -91,16 +98,25 @@ def test_a_member_seated_on_a_side_reads_that_sides_answer_at_once(skirmish, peo
     as_club, kept_path = _kept(carol, url)
     assert kept_path and as_club.json()["viewer"]["sides"] == []
     made = svc.assign_player(skirmish, people["olga"], side="blue", username="carol")
-    submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.events[0].uid)})  # blue agrees
+    submit(
+        skirmish, people["bob"], "proposal.approved", {"proposal": str(made.events[0].uid)}
+    )  # blue agrees
     now = carol.get(url).json()
     assert now["viewer"]["sides"] == ["blue"]
-    assert now["state"] == _signed_in(people["bob"]).get(url).json()["state"] != as_club.json()["state"]
+    assert (
+        now["state"]
+        == _signed_in(people["bob"]).get(url).json()["state"]
+        != as_club.json()["state"]
+    )
 
 
-@pytest.mark.parametrize("extra", [
-    {"HTTP_ACCEPT": "text/html"},
-    {"QUERY_STRING": "format=json"},
-])
+@pytest.mark.parametrize(
+    "extra",
+    [
+        {"HTTP_ACCEPT": "text/html"},
+        {"QUERY_STRING": "format=json"},
+    ],
+)
 def test_other_requests_go_to_the_views(skirmish, people, extra):
     url = f"/api/v1/campaigns/{skirmish.pk}/state/"
     client = _signed_in(people["bob"])
@@ -159,7 +175,9 @@ def test_a_dead_database_connection_is_opened_again_not_a_500(skirmish, people):
 def test_the_campaign_list_is_the_views_answer_byte_for_byte(skirmish, people, club, query):
     from campaigns.services import campaigns as svc
 
-    svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
+    svc.create_campaign(
+        club=club, user=people["olga"], system="skirmish", variant="short", name="Second war"
+    )
     url = "/api/v1/campaigns/" + query.replace("the-club", club.slug)
     client = _signed_in(people["bob"])
     fast, kept_path = _kept(client, url)
@@ -173,7 +191,9 @@ def test_the_campaign_list_is_the_views_answer_byte_for_byte(skirmish, people, c
 
 def test_the_list_of_another_club_or_of_a_non_member_is_empty(skirmish, people):
     assert _signed_in(people["outsider"]).get("/api/v1/campaigns/").json()["count"] == 0
-    assert _signed_in(people["bob"]).get("/api/v1/campaigns/?club=no-such-club").json()["count"] == 0
+    assert (
+        _signed_in(people["bob"]).get("/api/v1/campaigns/?club=no-such-club").json()["count"] == 0
+    )
 
 
 @pytest.mark.parametrize("asked", ["\x00", "a b", "x" * 101])
@@ -182,24 +202,32 @@ def test_a_club_that_cannot_be_a_slug_goes_to_the_view(skirmish, people, asked, 
 
     from campaigns import visibility
 
-    monkeypatch.setattr(visibility, "signed_in_campaign_list", lambda *args: pytest.fail("the kept path ran"))
+    monkeypatch.setattr(
+        visibility, "signed_in_campaign_list", lambda *args: pytest.fail("the kept path ran")
+    )
     answer = _signed_in(people["bob"]).get("/api/v1/campaigns/?" + urlencode({"club": asked}))
     assert answer.status_code in (200, 400)
 
 
 @pytest.mark.parametrize("query", ["", "?club=the-club"])
-def test_a_list_longer_than_a_page_links_the_next_as_the_view_does(skirmish, people, club, monkeypatch, query):
+def test_a_list_longer_than_a_page_links_the_next_as_the_view_does(
+    skirmish, people, club, monkeypatch, query
+):
     from api.pagination import Pagination
     from campaigns.services import campaigns as svc
 
     monkeypatch.setattr(Pagination, "page_size", 1)
-    svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Second war")
+    svc.create_campaign(
+        club=club, user=people["olga"], system="skirmish", variant="short", name="Second war"
+    )
     url = "/api/v1/campaigns/" + query.replace("the-club", club.slug)
     client = _signed_in(people["bob"])
     fast, kept_path = _kept(client, url)
     assert kept_path and fast.json()["count"] == 2 and fast.json()["next"].endswith("page=2")
     assert fast.json()["results"][0]["name"] == "Second war"
-    view = client.get(url, HTTP_ACCEPT="application/json, text/plain")  # not plain JSON: the view answers
+    view = client.get(
+        url, HTTP_ACCEPT="application/json, text/plain"
+    )  # not plain JSON: the view answers
     assert view.content == fast.content
 
 

@@ -26,9 +26,17 @@ TIME = re.compile(r"\d{4}-\d\d-\d\dT[0-9:.]+(?:Z|[+-]\d\d:\d\d)")
 def _reads(campaign) -> list[str]:
     base = f"/api/v1/campaigns/{campaign.pk}/"
     return [
-        base, base + "state/", base + "actions/", base + "events/", base + "events/?page_size=1&page=2",
-        base + "roster/", base + "scenarios/", base + "export/", "/api/v1/campaigns/",
-        f"/api/v1/campaigns/?club={campaign.club.slug}&status=active", f"/api/v1/clubs/{campaign.club.slug}/",
+        base,
+        base + "state/",
+        base + "actions/",
+        base + "events/",
+        base + "events/?page_size=1&page=2",
+        base + "roster/",
+        base + "scenarios/",
+        base + "export/",
+        "/api/v1/campaigns/",
+        f"/api/v1/campaigns/?club={campaign.club.slug}&status=active",
+        f"/api/v1/clubs/{campaign.club.slug}/",
         f"/api/v1/clubs/{campaign.club.slug}/members/",
     ]
 
@@ -42,7 +50,10 @@ _BAD_SUBMISSIONS = [
     {"kind": "skirmish.supply", "expected_version": 99},
     {"kind": "sealed.submitted", "data": {"key": "stance:0", "choice": "attack"}},
     {"kind": "result.submitted", "data": {"scenario": 0, "data": {"red": 1, "blue": 2}}},
-    *({"kind": "proposal.made", "data": {"action": "undo", "target": seq}} for seq in (7, 8, 9, 10)),
+    *(
+        {"kind": "proposal.made", "data": {"action": "undo", "target": seq}}
+        for seq in (7, 8, 9, 10)
+    ),
     {"kind": "proposal.made", "data": {"action": "correct", "target": 9, "data": {"count": 2}}},
     *({"kind": "proposal.approved", "data": {"proposal": seq}} for seq in (7, 9)),
     {"kind": "skirmish.supply", "dice": {"0/supply/red": [6]}, "expected_version": 99},
@@ -75,7 +86,9 @@ def _red_secrets(campaign, client_for) -> list[dict]:
 
 
 @pytest.mark.parametrize("viewer", ["bob", "carol"])
-def test_reds_secret_steps_change_nothing_the_others_can_get(viewer, skirmish, client_for, view_cache):
+def test_reds_secret_steps_change_nothing_the_others_can_get(
+    viewer, skirmish, client_for, view_cache
+):
     client = client_for(viewer)
     before = _everything(client, skirmish)
     secret = _red_secrets(skirmish, client_for)
@@ -122,7 +135,9 @@ def test_naming_reds_hidden_events_by_uid_answers_as_for_nothing(skirmish, clien
 def _war(club, people, with_red_secrets: bool):
     """A campaign where public events follow (or not) red's secret steps."""
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="War")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="War"
+    )
     svc.assign_player(campaign, olga, side="red", username="olga")
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
@@ -131,9 +146,19 @@ def _war(club, people, with_red_secrets: bool):
     if with_red_secrets:
         submit(campaign, people["alice"], "skirmish.supply")
         submit(campaign, people["alice"], "skirmish.buy", {"count": 1})
-    for action, data in (("house_rule", {"key": "buy.max_per_round", "value": 3}), ("export", None)):
-        proposal = submit(campaign, people["bob"], "proposal.made", {"action": action, "data": data})
-        submit(campaign, people["alice"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
+    for action, data in (
+        ("house_rule", {"key": "buy.max_per_round", "value": 3}),
+        ("export", None),
+    ):
+        proposal = submit(
+            campaign, people["bob"], "proposal.made", {"action": action, "data": data}
+        )
+        submit(
+            campaign,
+            people["alice"],
+            "proposal.approved",
+            {"proposal": str(proposal.events[0].uid)},
+        )
     return campaign
 
 
@@ -158,7 +183,9 @@ def _normalized(client, campaign, tail):
 
 
 @pytest.mark.parametrize("tail", ["", "events/", "export/", "actions/", "roster/", "scenarios/"])
-def test_later_public_events_do_not_count_reds_hidden_ones(tail, club, people, client_for, view_cache):
+def test_later_public_events_do_not_count_reds_hidden_ones(
+    tail, club, people, client_for, view_cache
+):
     with_secrets, without = _war(club, people, True), _war(club, people, False)
     view_cache.settle(with_secrets, without)
     bob = client_for("bob")

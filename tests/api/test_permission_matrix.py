@@ -53,36 +53,64 @@ class Row:
 CAMPAIGN = "api/v1/campaigns/<int:campaign_id>/"
 
 ROWS = [
-    Row("POST", "api/v1/auth/token/", everyone(200), {"username": "alice", "password": "pass-word-123"}),
+    Row(
+        "POST",
+        "api/v1/auth/token/",
+        everyone(200),
+        {"username": "alice", "password": "pass-word-123"},
+    ),
     Row("GET", "api/v1/systems/", signed_in()),
     Row("GET", "api/v1/systems/<slug:slug>/", signed_in(), params={"slug": "skirmish"}),
     Row("GET", "api/v1/clubs/", signed_in()),
     Row("POST", "api/v1/clubs/", signed_in(201), {"name": "Another club"}),
     Row("GET", "api/v1/clubs/<slug:slug>/", members()),
     Row("GET", "api/v1/clubs/<slug:slug>/members/", members()),
-    Row("POST", "api/v1/clubs/<slug:slug>/members/<str:username>/role/", organizer(), {"role": "organizer"}),
+    Row(
+        "POST",
+        "api/v1/clubs/<slug:slug>/members/<str:username>/role/",
+        organizer(),
+        {"role": "organizer"},
+    ),
     Row("POST", "api/v1/clubs/<slug:slug>/hand-over/", organizer(), {"username": "carol"}),
     Row("GET", "api/v1/clubs/<slug:slug>/invitations/", organizer()),
     Row("POST", "api/v1/clubs/<slug:slug>/invitations/", organizer(201), {"role": "player"}),
     Row("POST", "api/v1/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", organizer()),
-    Row("POST", "api/v1/invitations/accept/", signed_in(), lambda ctx: {"code": ctx["invitation"].code}),
+    Row(
+        "POST",
+        "api/v1/invitations/accept/",
+        signed_in(),
+        lambda ctx: {"code": ctx["invitation"].code},
+    ),
     Row("GET", "api/v1/campaigns/", signed_in()),
-    Row("POST", "api/v1/campaigns/", organizer(201),
-        {"club": "tuesday", "system": "skirmish", "variant": "short", "name": "Another war"}),
+    Row(
+        "POST",
+        "api/v1/campaigns/",
+        organizer(201),
+        {"club": "tuesday", "system": "skirmish", "variant": "short", "name": "Another war"},
+    ),
     Row("GET", CAMPAIGN, members()),
     Row("GET", CAMPAIGN + "state/", members()),
     Row("GET", CAMPAIGN + "odds/", members()),
     Row("GET", CAMPAIGN + "actions/", members()),
     Row("GET", CAMPAIGN + "events/", members()),
     # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
-    Row("POST", CAMPAIGN + "events/", {**members(403), "alice": 201, "olga": 201, "rita": 201},
-        {"kind": "skirmish.supply", "side": "red"}),
+    Row(
+        "POST",
+        CAMPAIGN + "events/",
+        {**members(403), "alice": 201, "olga": 201, "rita": 201},
+        {"kind": "skirmish.supply", "side": "red"},
+    ),
     Row("GET", CAMPAIGN + "export/", members()),
     Row("GET", CAMPAIGN + "scenarios/", members()),
     Row("GET", CAMPAIGN + "roster/", members()),
     Row("POST", CAMPAIGN + "players/", organizer(201), {"side": "blue", "username": "carol"}),
     Row("POST", CAMPAIGN + "players/remove/", organizer(), {"side": "blue", "username": "bob"}),
-    Row("POST", CAMPAIGN + "players/replace/", organizer(), {"side": "blue", "old": "bob", "new": "carol"}),
+    Row(
+        "POST",
+        CAMPAIGN + "players/replace/",
+        organizer(),
+        {"side": "blue", "old": "bob", "new": "carol"},
+    ),
     Row("POST", CAMPAIGN + "referee/", organizer(), {"username": "carol"}),
     Row("GET", "api/v1/", everyone()),  # the API root: addresses, never data
     Row("GET", "api/schema/", everyone()),
@@ -116,8 +144,12 @@ def api_routes() -> set[tuple[str, str]]:
             if isinstance(pattern, URLResolver):
                 walk(pattern.url_patterns, route)
             elif route.startswith("api/"):
-                view = getattr(pattern.callback, "cls", None) or getattr(pattern.callback, "view_class", None)
-                if view is None:  # a plain function view: its methods are unknown, so it needs a row per method
+                view = getattr(pattern.callback, "cls", None) or getattr(
+                    pattern.callback, "view_class", None
+                )
+                if (
+                    view is None
+                ):  # a plain function view: its methods are unknown, so it needs a row per method
                     found.add(("ANY", route))
                     continue
                 for method in view.http_method_names:
@@ -141,8 +173,13 @@ def test_every_api_route_has_a_row():
 @pytest.mark.parametrize("row", ROWS, ids=lambda row: f"{row.method} {row.route}")
 def test_permission(row, viewer, skirmish, people, client_for):
     invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
-    ctx = {"slug": skirmish.club.slug, "campaign_id": skirmish.pk, "username": "carol",
-           "invitation_id": invitation.pk, "invitation": invitation}
+    ctx = {
+        "slug": skirmish.club.slug,
+        "campaign_id": skirmish.pk,
+        "username": "carol",
+        "invitation_id": invitation.pk,
+        "invitation": invitation,
+    }
     values = {**ctx, **row.params}
     url = "/" + _PARAM.sub(lambda m: str(values[m.group(1)]), row.route)
     client = client_for(viewer)
@@ -150,8 +187,14 @@ def test_permission(row, viewer, skirmish, people, client_for):
         response = client.get(url)
     else:
         body = row.body(ctx) if callable(row.body) else row.body
-        response = post(client, url, body) if row.method == "POST" else client.generic(row.method, url)
+        response = (
+            post(client, url, body) if row.method == "POST" else client.generic(row.method, url)
+        )
     expected = row.expect[viewer]
-    assert response.status_code == expected, (url, viewer, getattr(response, "data", response.content[:300]))
+    assert response.status_code == expected, (
+        url,
+        viewer,
+        getattr(response, "data", response.content[:300]),
+    )
     if expected == 404:
         assert response.json() == NOT_FOUND  # nothing tells a stranger what is there

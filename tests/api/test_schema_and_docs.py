@@ -27,11 +27,15 @@ def test_the_schema_is_valid_openapi_3(schema):
 
 def test_schema_generation_has_no_warnings(tmp_path):
     # The management command validates too, and fails on any drf-spectacular warning.
-    call_command("spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml"))
+    call_command(
+        "spectacular", "--validate", "--fail-on-warn", "--file", str(tmp_path / "schema.yaml")
+    )
 
 
 def test_every_operation_documents_its_request_and_answers(schema):
-    operations = [(path, method, op) for path, ops in schema["paths"].items() for method, op in ops.items()]
+    operations = [
+        (path, method, op) for path, ops in schema["paths"].items() for method, op in ops.items()
+    ]
     assert len(operations) >= 27
     for path, method, op in operations:
         ok = [code for code in op["responses"] if code.startswith("2")]

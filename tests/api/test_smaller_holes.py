@@ -8,7 +8,9 @@ from campaigns.models import Campaign, Club, ClubLogEntry, Invitation
 from .conftest import post
 
 
-def test_an_existing_member_accepting_leaves_the_invitation_for_someone_else(club, people, client_for):
+def test_an_existing_member_accepting_leaves_the_invitation_for_someone_else(
+    club, people, client_for
+):
     invitation = Invitation.objects.create(club=club, created_by=people["olga"])
     answer = post(client_for("alice"), "/api/v1/invitations/accept/", {"code": invitation.code})
     assert answer.status_code == 200 and answer.json()["role"] == "player"
@@ -21,7 +23,15 @@ def test_an_existing_member_accepting_leaves_the_invitation_for_someone_else(clu
     assert invitation.accepted_by == people["outsider"] and not invitation.usable
 
 
-NAMES = ["Tuesday\x00Night", "Bell\x07", "Esc\x1b[31mred", "Line\nbreak", "Del\x7f", "C1\x85C2", "\u202eevil"]
+NAMES = [
+    "Tuesday\x00Night",
+    "Bell\x07",
+    "Esc\x1b[31mred",
+    "Line\nbreak",
+    "Del\x7f",
+    "C1\x85C2",
+    "\u202eevil",
+]
 
 
 @pytest.mark.parametrize("name", NAMES)
@@ -33,8 +43,11 @@ def test_control_characters_are_refused_in_club_names(people, client_for, name):
 
 @pytest.mark.parametrize("name", NAMES)
 def test_control_characters_are_refused_in_campaign_names(club, people, client_for, name):
-    answer = post(client_for("olga"), "/api/v1/campaigns/",
-                  {"club": "tuesday", "system": "skirmish", "variant": "short", "name": name})
+    answer = post(
+        client_for("olga"),
+        "/api/v1/campaigns/",
+        {"club": "tuesday", "system": "skirmish", "variant": "short", "name": name},
+    )
     assert answer.status_code == 400 and list(answer.json()) == ["name"], answer.json()
     assert not Campaign.objects.exists()
 
@@ -46,7 +59,9 @@ def test_the_pages_refuse_them_too(club, people):
     client.force_login(people["olga"])
     answer = client.post("/clubs/new/", {"name": "Evil\x1b[2J"})
     assert answer.status_code == 400 and not Club.objects.exclude(slug="tuesday").exists()
-    answer = client.post("/clubs/tuesday/campaigns/new/skirmish/", {"name": "War\x07", "variant": "short"})
+    answer = client.post(
+        "/clubs/tuesday/campaigns/new/skirmish/", {"name": "War\x07", "variant": "short"}
+    )
     assert answer.status_code == 400 and not Campaign.objects.exists()
 
 

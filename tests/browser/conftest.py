@@ -20,8 +20,16 @@ import pytest
 from django.conf import settings as django_settings
 
 CHROMIUM = Path("/usr/bin/chromium")
-CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-                 "--disable-background-networking", "--disable-component-update", "--disable-sync"]
+CHROMIUM_ARGS = [
+    "--headless",
+    "--no-sandbox",
+    "--disable-gpu",
+    "--disable-quic",
+    "--no-first-run",
+    "--disable-background-networking",
+    "--disable-component-update",
+    "--disable-sync",
+]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "var" / "artifacts" / "screenshots"
 
 
@@ -37,7 +45,11 @@ _session_started = time.time()
 
 def pytest_terminal_summary(terminalreporter):
     # Counted on disk: under pytest-xdist the screenshots are taken in the test processes.
-    taken = [p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _session_started] if SCREENSHOTS.is_dir() else []
+    taken = (
+        [p for p in SCREENSHOTS.glob("*.png") if p.stat().st_mtime >= _session_started]
+        if SCREENSHOTS.is_dir()
+        else []
+    )
     if taken:
         terminalreporter.write_line(f"browser screenshots ({len(taken)}): {SCREENSHOTS}")
 
@@ -73,8 +85,12 @@ def browser():
 
 @pytest.fixture
 def page(browser, live_server):
-    context = browser.new_context(base_url=live_server.url, accept_downloads=True, locale="en-GB",
-                                  viewport={"width": 1280, "height": 900})
+    context = browser.new_context(
+        base_url=live_server.url,
+        accept_downloads=True,
+        locale="en-GB",
+        viewport={"width": 1280, "height": 900},
+    )
     context.set_default_timeout(30_000)
     tab = context.new_page()
     yield tab
@@ -128,8 +144,12 @@ def sheet_renderer(request, settings, tmp_path):
 
 def _phone_tab(browser, live_server):
     """A page in a 390×844 phone-sized context (touch), collecting JavaScript errors in `tab.errors`."""
-    context = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844},
-                                  locale="en-GB", has_touch=True)
+    context = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        locale="en-GB",
+        has_touch=True,
+    )
     context.set_default_timeout(30_000)
     tab = context.new_page()
     tab.errors = []

@@ -95,7 +95,11 @@ def problems(page, width: int = 390, allow_snake: tuple[str, ...] = ()) -> list[
     text = found["text"]
     out += [f"raw dice key in the text: {m.group(0)}" for m in DICE_KEY.finditer(text)]
     out += [f"raw step id in the text: {m.group(0)}" for m in STEP_ID.finditer(text)]
-    out += [f"snake_case in the text: {m.group(0)}" for m in SNAKE.finditer(text) if m.group(0) not in allow_snake]
+    out += [
+        f"snake_case in the text: {m.group(0)}"
+        for m in SNAKE.finditer(text)
+        if m.group(0) not in allow_snake
+    ]
     return out
 
 

@@ -28,8 +28,9 @@ def other_things(player: Player, words: str):
     player.check()
 
 
-def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phones, screenshot, sheet_renderer,
-                                                     club, people):
+def test_give_back_correct_and_confirm_on_two_phones(
+    browser, live_server, phones, screenshot, sheet_renderer, club, people
+):
     from tests.achtung_panzer.campaign_harness import War
 
     table = War(club, people, variant="cg1", dice_mode="server", name="Somme, second pass")
@@ -52,12 +53,18 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     alice.open()
     other_things(alice, "Give back a purchase of this step")
     give_back = alice.tab.locator("#now form.action:has(input[name=action][value=remove])")
-    expect(give_back).to_contain_text(f"{mistake['rg']} {mistake['group_type']}: {mistake['cost']} CPP back")
+    expect(give_back).to_contain_text(
+        f"{mistake['rg']} {mistake['group_type']}: {mistake['cost']} CPP back"
+    )
     expect(give_back.locator("input[name=purchase]:checked")).to_have_value(mistake["id"])
     alice.snap("fix-give-back")
     assert alice.submit(give_back, "Give back") == 204
-    expect(alice.tab.locator(".messages")).to_contain_text(f"Purchase given back: you have {cpp} CPP.")
-    assert table.side("allied")["cpp"] == cpp and mistake["id"] not in {p["id"] for p in table.side("allied")["purchases"]}
+    expect(alice.tab.locator(".messages")).to_contain_text(
+        f"Purchase given back: you have {cpp} CPP."
+    )
+    assert table.side("allied")["cpp"] == cpp and mistake["id"] not in {
+        p["id"] for p in table.side("allied")["purchases"]
+    }
     alice.check()
     alice.submit(alice.form("ap.check", "1.619"))
 
@@ -70,18 +77,27 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     fortify.get_by_label(re.compile(r"^Fortification")).select_option("Wire")
     bob.submit(fortify)
     assert table.side("german")["fpp"] < fpp
-    no_js = browser.new_context(base_url=live_server.url, viewport={"width": 390, "height": 844}, locale="en-GB",
-                                has_touch=True, java_script_enabled=False)
+    no_js = browser.new_context(
+        base_url=live_server.url,
+        viewport={"width": 390, "height": 844},
+        locale="en-GB",
+        has_touch=True,
+        java_script_enabled=False,
+    )
     try:
         tab = no_js.new_page()
         log_in(tab, "bob")
         tab.goto(f"/campaigns/{table.campaign.pk}/")
-        tab.locator("#now .more").get_by_role("link", name="Give back a fortification of this step").click()
+        tab.locator("#now .more").get_by_role(
+            "link", name="Give back a fortification of this step"
+        ).click()
         form = tab.locator("#now form.action:has(input[name=action][value=remove])")
         expect(form).to_contain_text("Wire: 7 FPP back")
         pagechecks.check(tab)
         form.get_by_role("button", name="Give back").click()
-        expect(tab.locator(".messages")).to_contain_text(f"Fortification given back: you have {fpp} FPP.")
+        expect(tab.locator(".messages")).to_contain_text(
+            f"Fortification given back: you have {fpp} FPP."
+        )
         pagechecks.check(tab)
     finally:
         no_js.close()
@@ -106,8 +122,9 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     assert bob.submit(unfold(edit), "Save the change") == 204
     after = next(u for u in table.side("german")["retained"] if u["id"] == leader["id"])
     assert after["rg"] == new_rg["id"]
-    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == \
-           {k: v for k, v in leader.items() if k not in ("rg", "history")}
+    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == {
+        k: v for k, v in leader.items() if k not in ("rg", "history")
+    }
     bob.check()
     bob.tab.goto(f"/campaigns/{table.campaign.pk}/records/")  # the side's records in full
     bob.check()
@@ -120,19 +137,29 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     text = " ".join(text_of(pdf)[1].split())
     # Each leader of that type in the new RG prints "<type> German <RG> (…)" on its row: the changed
     # one too (a blanked type would print one row fewer).
-    same = [u for u in table.side("german")["retained"] if u["type"] == leader["type"] and u["rg"] == new_rg["id"]]
+    same = [
+        u
+        for u in table.side("german")["retained"]
+        if u["type"] == leader["type"] and u["rg"] == new_rg["id"]
+    ]
     from campaigns.systems.achtung_panzer.words import Names
 
     rg_name = Names(table.side("german")).rg(new_rg["id"])
     rows = re.findall(rf"(?<!\S){re.escape(leader['type'])} German {re.escape(rg_name)} ok", text)
-    assert len(rows) == len(same) >= 1, f"the leader's row in the PDF keeps its type:\n{text[:3000]}"
+    assert len(rows) == len(same) >= 1, (
+        f"the leader's row in the PDF keeps its type:\n{text[:3000]}"
+    )
 
     # --- The half-day is played: the German confirms the result with it on his screen -------
     for player in (alice, bob):
         for _ in range(30):
             player.open()
             form = player.first_form()
-            if form is None or "End of" in player.title(form) or "Enter the result" in player.title(form):
+            if (
+                form is None
+                or "End of" in player.title(form)
+                or "Enter the result" in player.title(form)
+            ):
                 break
             if "Purchase fortifications" in player.title(form):
                 form = player.form("ap.check", "1.621")
@@ -154,7 +181,9 @@ def test_give_back_correct_and_confirm_on_two_phones(browser, live_server, phone
     confirm = bob.form("result.confirmed")
     shown = confirm.locator(".confirming")
     expect(shown).to_contain_text("The result of 5/29A entered by alice (Allied):")
-    expect(shown).to_contain_text("Allied objective hexes at the end: Hill 520 (all 7 hexes) — 7 hexes, 3 objective points")
+    expect(shown).to_contain_text(
+        "Allied objective hexes at the end: Hill 520 (all 7 hexes) — 7 hexes, 3 objective points"
+    )
     expect(shown).to_contain_text("CVP sustained (A26.2): Allied 3, German 5.")
     expect(shown).to_contain_text("Provisional result: Allied win.")
     # On the same screen as the button: both inside the viewport once the button is.

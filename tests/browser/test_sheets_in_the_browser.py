@@ -67,8 +67,17 @@ def test_a_player_prints_the_campaign_summary(page, screenshot, sheet_renderer, 
     assert pdf.startswith(b"%PDF")
     pages, text = text_of(pdf)
     assert pages == 1 and paper_of(pdf) == (595, 842)  # A4 in points
-    for expected in ("Campaign summary", "Test war", "Tuesday Night ASL", "Page 1 of 1", "Red", "Blue",
-                     "alice", "bob", "Round 1"):
+    for expected in (
+        "Campaign summary",
+        "Test war",
+        "Tuesday Night ASL",
+        "Page 1 of 1",
+        "Red",
+        "Blue",
+        "alice",
+        "bob",
+        "Round 1",
+    ):
         assert expected in text, f"{expected!r} not in the PDF:\n{text}"
 
     # The same sheet again is the same job: nothing rendered twice, the same file.
@@ -80,7 +89,10 @@ def test_a_player_prints_the_campaign_summary(page, screenshot, sheet_renderer, 
     assert paper_of(letter) == (612, 792) and "Letter" in text_of(letter)[1]
 
     jobs = list(PrintJob.objects.filter(campaign=skirmish).order_by("created_at"))
-    assert [(j.paper, j.status, j.attempts) for j in jobs] == [("A4", "done", 1), ("Letter", "done", 1)]
+    assert [(j.paper, j.status, j.attempts) for j in jobs] == [
+        ("A4", "done", 1),
+        ("Letter", "done", 1),
+    ]
     renderer_pid = {int(j.claimed_by.rsplit(":", 1)[1]) for j in jobs}
     if sheet_renderer == "worker":  # rendered by the Celery worker's process, not this one
         assert os.getpid() not in renderer_pid
@@ -88,8 +100,9 @@ def test_a_player_prints_the_campaign_summary(page, screenshot, sheet_renderer, 
         assert renderer_pid == {os.getpid()}
 
 
-def test_a_side_prints_its_private_sheet_and_the_other_side_cannot_see_it(page, browser, sheet_renderer,
-                                                                           skirmish, people, live_server):
+def test_a_side_prints_its_private_sheet_and_the_other_side_cannot_see_it(
+    page, browser, sheet_renderer, skirmish, people, live_server
+):
     play_round(skirmish, people)
     log_in(page, "alice")
     page.goto(f"/campaigns/{skirmish.pk}/#sheets")
@@ -97,8 +110,11 @@ def test_a_side_prints_its_private_sheet_and_the_other_side_cannot_see_it(page, 
     pdf = prepare_and_download(page, private_name)
     pages, text = text_of(pdf)
     assert pages >= 1 and private_name in text and "Red" in text
-    job_url = page.locator("li.sheet-choice", has_text=private_name).get_by_role(
-        "link", name="Download PDF").get_attribute("href")
+    job_url = (
+        page.locator("li.sheet-choice", has_text=private_name)
+        .get_by_role("link", name="Download PDF")
+        .get_attribute("href")
+    )
 
     # Bob (blue) is offered no red sheet, and the file's address answers him 404.
     other = browser.new_context(base_url=live_server.url)

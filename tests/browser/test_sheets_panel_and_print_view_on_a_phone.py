@@ -10,11 +10,17 @@ from tests.testsystem import SYSTEM as SKIRMISH
 LONG = "Kampfgruppe Peiper, 1st SS Panzer Regiment, with everything it dragged along"
 
 
-def test_a_player_reads_the_panel_the_history_and_a_long_table_sheet_on_a_phone(phones, skirmish, people,
-                                                                               monkeypatch):
+def test_a_player_reads_the_panel_the_history_and_a_long_table_sheet_on_a_phone(
+    phones, skirmish, people, monkeypatch
+):
     rows = [[f"{LONG} {i}", i, "ready"] for i in range(40)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]
+        },
+    )
     alice = phones("alice")
     for _ in range(2):  # the second time from what was kept
         alice.goto(f"/campaigns/{skirmish.pk}/")

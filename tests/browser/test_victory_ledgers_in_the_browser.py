@@ -15,8 +15,6 @@ from tests.browser.session import log_in
 FAB_SYMBOLS = {"23": ("yellow_star", 1), "47": ("yellow_star", 1), "33": ("white_stars", 2)}
 
 
-
-
 def _shot(name: str):
     """A screenshot's path among the run's others (never a shared /tmp file)."""
     from tests.browser.conftest import SCREENSHOTS
@@ -41,8 +39,6 @@ def state_of(game) -> dict:
         except OperationalError:
             time.sleep(0.1)
     return full_state(game.campaign)
-
-
 
 
 def action(page, label):
@@ -111,17 +107,31 @@ def test_patton_s_vanguard_set_up_and_two_turns_on_a_phone(phone, screenshot, cl
     assert [e["scores"]["german"] for e in ledger] == [2, 4]
     expect(phone.locator("#vl-turns-h")).to_be_visible()
     expect(phone.locator("section", has=phone.locator("#vl-turns-h"))).to_contain_text(
-        "German controls 4 VP on the map (VP areas), at least 3: no American automatic victory")
+        "German controls 4 VP on the map (VP areas), at least 3: no American automatic victory"
+    )
     phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path=str(_shot("pv-panel")))
-    phone.locator("section", has=phone.locator("#vl-turns-h")).screenshot(path=str(_shot("pv-turns")))
+    phone.locator("section", has=phone.locator("#vl-turns-h")).screenshot(
+        path=str(_shot("pv-turns"))
+    )
     assert phone.errors == []
 
 
 def test_ardennes_44_two_turns_with_an_exit_on_a_phone(phone, club, people):
     game = Game(club, people, "ardennes44", "s2", name="Six turns")
-    east = [{"id": "Clervaux", "name": "Clervaux", "group": "", "victory": True, "map": "east", "start": "allied"}]
-    game.setup(locations=[*game.pub["setup"]["locations"], *east],
-               units=[{"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7}])
+    east = [
+        {
+            "id": "Clervaux",
+            "name": "Clervaux",
+            "group": "",
+            "victory": True,
+            "map": "east",
+            "start": "allied",
+        }
+    ]
+    game.setup(
+        locations=[*game.pub["setup"]["locations"], *east],
+        units=[{"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7}],
+    )
     log_in(phone, "alice")
     phone.goto(f"/campaigns/{game.campaign.pk}/")
     turn = action(phone, "Record 16 AM")
@@ -145,15 +155,23 @@ def test_ardennes_44_two_turns_with_an_exit_on_a_phone(phone, club, people):
 def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     game = Game(club, people, "fab_bulge", "campaign", name="Fast Bulge")
     book = game.pub["setup"]
-    locations = [dict(loc, symbol=FAB_SYMBOLS.get(loc["id"], ("none", 0))[0],
-                      value=FAB_SYMBOLS.get(loc["id"], ("none", 0))[1]) for loc in book["locations"]]
+    locations = [
+        dict(
+            loc,
+            symbol=FAB_SYMBOLS.get(loc["id"], ("none", 0))[0],
+            value=FAB_SYMBOLS.get(loc["id"], ("none", 0))[1],
+        )
+        for loc in book["locations"]
+    ]
     units = [dict(u, steps=4 if u["id"] == "US 7 AD" else 0) for u in book["units"]]
     game.setup(locations=locations, units=units, last_turn=6, thresholds=[{"turn": 4, "german": 3}])
     log_in(phone, "alice")
     phone.goto(f"/campaigns/{game.campaign.pk}/")
     turn = action(phone, "Record Turn 1")
     check(phone)
-    assert turn.locator("li.row-item", has=phone.locator(".row-head", has_text="[")).count() == 3  # VP areas only
+    assert (
+        turn.locator("li.row-item", has=phone.locator(".row-head", has_text="[")).count() == 3
+    )  # VP areas only
     row(turn, "St. Vith [23]").get_by_label("Held by").select_option(label="German")
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, full strength", "Eliminated")
     submit(phone, turn, "Turn 1 recorded. It counts once")
@@ -163,7 +181,9 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     pick_unit(turn, 0, "US 7th Armored Division — Allied, 4 steps, eliminated", "Eliminated")
     turn.locator("button[type=submit]").click()
     refused = phone.locator("form.action.attention")
-    expect(refused).to_contain_text("US 7th Armored Division was eliminated in Turn 1 and has not been rebuilt")
+    expect(refused).to_contain_text(
+        "US 7th Armored Division was eliminated in Turn 1 and has not been rebuilt"
+    )
     check(phone)
     refused.locator("select[name='units-0-unit']").select_option(value="")
     refused.locator("select[name='units-0-change']").select_option(value="")
@@ -173,7 +193,10 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
     ledger = state_of(game)["game"]["public"]["ledger"]
     # Turn 1: German St. Vith 1 + US 7 AD 1 = 2, Allied Bastogne 1 → level 1 German.
     # Turn 2: German 1 + 1 (Bastogne) + 1 = 3, Allied 0 → level 3 German.
-    assert [e["level"] for e in ledger] == [{"side": "german", "value": 1}, {"side": "german", "value": 3}]
+    assert [e["level"] for e in ledger] == [
+        {"side": "german", "value": 1},
+        {"side": "german", "value": 3},
+    ]
     expect(phone.locator("figure.vl-chart")).to_be_visible()
     assert phone.errors == []
 
@@ -183,16 +206,30 @@ def test_charts_keep_their_labels_inside_on_a_phone(phone, screenshot, club, peo
     Ardennes '44 objective scenario charting what 30.2 and 30.3 count at each Victory Check."""
     fab = Game(club, people, "fab_bulge", "campaign", name="Fast Bulge")
     book = fab.pub["setup"]
-    locations = [dict(loc, symbol=FAB_SYMBOLS.get(loc["id"], ("none", 0))[0],
-                      value=FAB_SYMBOLS.get(loc["id"], ("none", 0))[1]) for loc in book["locations"]]
-    fab.setup(locations=locations, units=book["units"], last_turn=12,
-              thresholds=[{"turn": n, "german": 15, "allied": 12} for n in range(4, 13)])
+    locations = [
+        dict(
+            loc,
+            symbol=FAB_SYMBOLS.get(loc["id"], ("none", 0))[0],
+            value=FAB_SYMBOLS.get(loc["id"], ("none", 0))[1],
+        )
+        for loc in book["locations"]
+    ]
+    fab.setup(
+        locations=locations,
+        units=book["units"],
+        last_turn=12,
+        thresholds=[{"turn": n, "german": 15, "allied": 12} for n in range(4, 13)],
+    )
     fab.turn("Turn 1", {"33": "Gs"})
     fab.turn("Turn 2", {"23": "Gs"})
     a44 = Game(club, people, "ardennes44", "s1", name="The Bulge")
     a44.setup()
-    for label, held in (("16 AM", {"Givet": "Gs", "18VG": "As"}), ("16 PM", {"Huy": "Gs", "Liege-1": "Gs"}),
-                        ("Night 16/17", {}), ("17 AM", {"Namur": "Gs", "26VG": "As"})):
+    for label, held in (
+        ("16 AM", {"Givet": "Gs", "18VG": "As"}),
+        ("16 PM", {"Huy": "Gs", "Liege-1": "Gs"}),
+        ("Night 16/17", {}),
+        ("17 AM", {"Namur": "Gs", "26VG": "As"}),
+    ):
         a44.turn(label, held)
     log_in(phone, "alice")
     for game, name in ((fab, "fab-chart"), (a44, "a44-charts")):
@@ -201,9 +238,13 @@ def test_charts_keep_their_labels_inside_on_a_phone(phone, screenshot, club, peo
         charts = phone.locator("figure.vl-chart")
         expect(charts.first).to_be_visible()
         phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path=str(_shot(name)))
-    expect(phone.locator("figure.vl-chart svg > title")).to_have_text([
-        "Victory hexes the German controls (30.2)", "Attack factors exited toward Antwerp (30.2)",
-        "German at-start areas the Allies occupy (30.3)"])
+    expect(phone.locator("figure.vl-chart svg > title")).to_have_text(
+        [
+            "Victory hexes the German controls (30.2)",
+            "Attack factors exited toward Antwerp (30.2)",
+            "German at-start areas the Allies occupy (30.3)",
+        ]
+    )
     phone.goto(f"/campaigns/{fab.campaign.pk}/sheets/ledger/print/")
     check(phone)
     assert phone.errors == []

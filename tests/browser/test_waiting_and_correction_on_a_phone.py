@@ -7,8 +7,14 @@ from playwright.sync_api import expect
 from tests.achtung_panzer.table_play import aftermath, play_cg
 from tests.browser.pagechecks import check
 
-RESULT = {"allied_objectives_end": "23BB5 23X3 hill_520", "german_objectives_end": "23R4 23H4",
-          "allied_cvp": 7, "german_cvp": 5, "allied_oba_missions": 1, "german_half_boards": 1}
+RESULT = {
+    "allied_objectives_end": "23BB5 23X3 hill_520",
+    "german_objectives_end": "23R4 23H4",
+    "allied_cvp": 7,
+    "german_cvp": 5,
+    "allied_oba_missions": 1,
+    "german_half_boards": 1,
+}
 
 
 def test_waiting_lines_and_the_correction_page_on_a_phone(phones, club, people):
@@ -30,7 +36,11 @@ def test_waiting_lines_and_the_correction_page_on_a_phone(phones, club, people):
     check(olga)
 
     alice = phones("alice")
-    event = Event.objects.filter(campaign=table.campaign, kind="ap.1.622", side="allied").order_by("-seq").first()
+    event = (
+        Event.objects.filter(campaign=table.campaign, kind="ap.1.622", side="allied")
+        .order_by("-seq")
+        .first()
+    )
     alice.goto(f"/campaigns/{table.campaign.pk}/history/{event.uid}/correct/")
     form = alice.locator("main form")
     expect(form.first).to_be_visible()

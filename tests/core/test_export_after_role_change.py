@@ -33,12 +33,16 @@ def test_an_organizer_made_after_the_agreement_exports_only_what_they_see(skirmi
     assert selectors.full_export_allowed(skirmish, visibility.viewer_for(olga, skirmish))
 
 
-def test_an_organizer_by_invitation_after_the_agreement_exports_only_what_they_see(skirmish, people):
+def test_an_organizer_by_invitation_after_the_agreement_exports_only_what_they_see(
+    skirmish, people
+):
     from django.contrib.auth import get_user_model
 
     _agreed(skirmish, people)
     code = clubs.invite(club=skirmish.club, user=people["olga"], role="organizer").code
-    puppet = clubs.signup_with_invitation(code=code, username="puppet", password="a long pass phrase 77")
+    puppet = clubs.signup_with_invitation(
+        code=code, username="puppet", password="a long pass phrase 77"
+    )
     assert _scope(skirmish, get_user_model().objects.get(pk=puppet.pk)) == "side:club"
 
 

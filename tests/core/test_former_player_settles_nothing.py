@@ -17,7 +17,9 @@ from campaigns.services.state import current_state
 
 def _disputed(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="No judge")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="No judge"
+    )
     svc.assign_player(campaign, olga, side="red", username="olga")
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
@@ -26,7 +28,12 @@ def _disputed(club, people):
         submit(campaign, people[who], "skirmish.supply")
     submit(campaign, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "attack"})
     submit(campaign, people["bob"], "sealed.submitted", {"key": "stance:0", "choice": "hold"})
-    submit(campaign, people["alice"], "result.submitted", {"scenario": 0, "data": {"red": 3, "blue": 1}})
+    submit(
+        campaign,
+        people["alice"],
+        "result.submitted",
+        {"scenario": 0, "data": {"red": 3, "blue": 1}},
+    )
     submit(campaign, people["bob"], "result.disputed", {"scenario": 0, "reason": "It was 1-3"})
     return campaign
 
@@ -69,13 +76,20 @@ def test_an_organizer_made_in_play_by_a_player_does_not_settle(club, people):
 
     campaign = _disputed(club, people)
     code = clubs.invite(club=club, user=people["olga"], role="organizer").code
-    puppet = clubs.signup_with_invitation(code=code, username="judge", password="a long pass phrase 77")
+    puppet = clubs.signup_with_invitation(
+        code=code, username="judge", password="a long pass phrase 77"
+    )
     puppet = get_user_model().objects.get(pk=puppet.pk)
     with pytest.raises(Forbidden):
         submit(campaign, puppet, "result.resolved", {"scenario": 0, "data": {"red": 3, "blue": 0}})
     clubs.set_role(club=club, user=people["olga"], member_username="carol", role="organizer")
     with pytest.raises(Forbidden):
-        submit(campaign, people["carol"], "result.resolved", {"scenario": 0, "data": {"red": 3, "blue": 0}})
+        submit(
+            campaign,
+            people["carol"],
+            "result.resolved",
+            {"scenario": 0, "data": {"red": 3, "blue": 0}},
+        )
     campaign.refresh_from_db()
     state = current_state(campaign)
     assert state["scenarios"][0]["status"] == "disputed"

@@ -19,7 +19,11 @@ def propose_export(campaign, user, n):
 
 def pending(campaign, side):
     campaign.refresh_from_db()
-    return [p for p in current_state(campaign)["proposals"].values() if p["status"] == "pending" and p["side"] == side]
+    return [
+        p
+        for p in current_state(campaign)["proposals"].values()
+        if p["status"] == "pending" and p["side"] == side
+    ]
 
 
 def test_a_side_keeps_at_most_five_proposals_open_at_once(skirmish, people):
@@ -28,7 +32,9 @@ def test_a_side_keeps_at_most_five_proposals_open_at_once(skirmish, people):
     with pytest.raises(DomainError) as refused:
         propose_export(skirmish, people["olga"], "one more")  # olga plays red too: red's count
     assert refused.value.field == "action"
-    assert "The Red side already has 5 proposals waiting for an answer" in refused.value.message  # its name, not its key
+    assert (
+        "The Red side already has 5 proposals waiting for an answer" in refused.value.message
+    )  # its name, not its key
     assert len(pending(skirmish, "red")) == 5
     propose_export(skirmish, people["bob"], "blue's own")  # the other side is not held up
     # One answered (blue approves it): red may propose again.
@@ -37,7 +43,9 @@ def test_a_side_keeps_at_most_five_proposals_open_at_once(skirmish, people):
     propose_export(skirmish, people["alice"], "again")
 
 
-def test_a_journal_holding_more_than_a_bound_still_folds_and_plays_on(skirmish, people, monkeypatch):
+def test_a_journal_holding_more_than_a_bound_still_folds_and_plays_on(
+    skirmish, people, monkeypatch
+):
     """Bounds are checked at submission only: journals written before them (here: with a larger
     bound) keep folding, and what adds nothing over the bound is accepted."""
     monkeypatch.setattr(holdings, "MAX_OPEN_PROPOSALS_PER_SIDE", 8)
@@ -47,7 +55,12 @@ def test_a_journal_holding_more_than_a_bound_still_folds_and_plays_on(skirmish, 
     skirmish.refresh_from_db()
     assert engine.fold(load_records(skirmish)) == current_state(skirmish)
     submit(skirmish, people["alice"], "skirmish.supply")  # adds no proposal
-    submit(skirmish, people["bob"], "proposal.approved", {"proposal": pending(skirmish, "red")[0]["uid"]})
+    submit(
+        skirmish,
+        people["bob"],
+        "proposal.approved",
+        {"proposal": pending(skirmish, "red")[0]["uid"]},
+    )
     with pytest.raises(DomainError):
         propose_export(skirmish, people["alice"], "over")
     assert len(pending(skirmish, "red")) == 6
@@ -56,10 +69,17 @@ def test_a_journal_holding_more_than_a_bound_still_folds_and_plays_on(skirmish, 
 def test_notes_per_scenario_and_side_are_bounded(skirmish, people):
     play_round(skirmish, people)
     for n in range(holdings.MAX_NOTES_PER_SCENARIO_PER_SIDE):
-        submit(skirmish, people["alice"], "note.added", {"scenario": 0, "text": f"Note {n}", "private": n % 2 == 0},
-               side="red")
+        submit(
+            skirmish,
+            people["alice"],
+            "note.added",
+            {"scenario": 0, "text": f"Note {n}", "private": n % 2 == 0},
+            side="red",
+        )
     with pytest.raises(DomainError) as refused:
-        submit(skirmish, people["alice"], "note.added", {"scenario": 0, "text": "one more"}, side="red")
+        submit(
+            skirmish, people["alice"], "note.added", {"scenario": 0, "text": "one more"}, side="red"
+        )
     assert refused.value.field == "text" and "20 notes on this scenario" in refused.value.message
     submit(skirmish, people["bob"], "note.added", {"scenario": 0, "text": "Blue's view"})
     submit(skirmish, people["rita"], "note.added", {"scenario": 0, "text": "The referee's view"})
@@ -89,7 +109,9 @@ def test_units_per_side_are_bounded_in_a_ledger(vanguard):
     assert vanguard.system.units_held(vanguard.state)["american"] == holdings.MAX_UNITS_PER_SIDE
 
 
-def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_together(club, people, monkeypatch):
+def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_together(
+    club, people, monkeypatch
+):
     """`ap.retained` adds up to 40 units at once, and removing one keeps it among the eliminated:
     both count, so adding and removing cannot grow a side's record past the bound."""
     from tests.achtung_panzer.campaign_harness import War
@@ -100,12 +122,16 @@ def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_togeth
     monkeypatch.setattr(type(system), "max_units_per_side", held + 3)
     war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG", "count": 2})
     added = [u for u in war.side("allied")["retained"] if u["type"] == "LMG"]
-    war.by("allied", "ap.retained", {"action": "remove", "id": added[0]["id"], "reason": "lost"})  # grows nothing
+    war.by(
+        "allied", "ap.retained", {"action": "remove", "id": added[0]["id"], "reason": "lost"}
+    )  # grows nothing
     war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"})
     with pytest.raises(DomainError) as refused:
         war.by("allied", "ap.retained", {"action": "add", "kind": "sw", "type": "MMG"})
     assert refused.value.field == "units" and f"at most {held + 3} units" in refused.value.message
-    war.by("german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"})  # the other side's own record
+    war.by(
+        "german", "ap.retained", {"action": "add", "kind": "sw", "type": "LMG"}
+    )  # the other side's own record
 
 
 def test_proposing_and_withdrawing_cannot_grow_a_campaign_for_ever(skirmish, people, monkeypatch):
@@ -118,7 +144,12 @@ def test_proposing_and_withdrawing_cannot_grow_a_campaign_for_ever(skirmish, peo
         for n in range(10):
             propose_export(skirmish, people["alice"], "x" * 990 + str(n))
             made += 1
-            submit(skirmish, people["alice"], "proposal.rejected", {"proposal": pending(skirmish, "red")[0]["uid"]})
+            submit(
+                skirmish,
+                people["alice"],
+                "proposal.rejected",
+                {"proposal": pending(skirmish, "red")[0]["uid"]},
+            )
     assert made == 3 and not pending(skirmish, "red")
     assert refused.value.field == "data" and "more than 3 KB" in refused.value.message
     propose_export(skirmish, people["alice"], "short")  # a short one still fits

@@ -29,7 +29,9 @@ def exported(skirmish, people):
     exported, then the database emptied (people, clubs and campaigns)."""
     _play_round(skirmish, people, 3, 1)
     supply = submit(skirmish, people["alice"], "skirmish.supply").events[0]
-    proposal = submit(skirmish, people["alice"], "proposal.made", {"action": "undo", "target": str(supply.uid)})
+    proposal = submit(
+        skirmish, people["alice"], "proposal.made", {"action": "undo", "target": str(supply.uid)}
+    )
     submit(skirmish, people["rita"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     document = journal_io.export_journal(skirmish)
     Campaign.objects.all().delete()
@@ -54,8 +56,11 @@ def _refused(path, *args) -> str:
 
 
 def _index(document, kind, **match):
-    return next(i for i, e in enumerate(document["events"])
-                if e["kind"] == kind and all(e.get(k) == v for k, v in match.items()))
+    return next(
+        i
+        for i, e in enumerate(document["events"])
+        if e["kind"] == kind and all(e.get(k) == v for k, v in match.items())
+    )
 
 
 def test_the_clean_file_replays(exported):
@@ -63,20 +68,42 @@ def test_the_clean_file_replays(exported):
     assert journal_io.export_journal(Campaign.objects.get()) == exported
 
 
-@pytest.mark.parametrize("change,field", [
-    # A side's secret step made public, or filed under the other side:
-    (lambda d: d["events"][_index(d, "skirmish.supply", side="red")].update(audience="public"), "audience"),
-    (lambda d: d["events"][_index(d, "skirmish.supply", side="red")].update(side="blue"), "side"),
-    # A secret roll made public, or moved to the other side:
-    (lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(audience="public", side=""), "side"),
-    (lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(side="blue"), "side"),
-    (lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(audience="public"), "audience"),
-    # A public result made private to a side, or a referee's step hidden from the club:
-    (lambda d: d["events"][_index(d, "result.submitted")].update(audience="side"), "audience"),
-    (lambda d: d["events"][_index(d, "referee.assigned")].update(audience="referee"), "audience"),
-    # The proposal to undo red's secret step is as private as the step:
-    (lambda d: d["events"][_index(d, "proposal.made")].update(audience="public"), "audience"),
-])
+@pytest.mark.parametrize(
+    "change,field",
+    [
+        # A side's secret step made public, or filed under the other side:
+        (
+            lambda d: d["events"][_index(d, "skirmish.supply", side="red")].update(
+                audience="public"
+            ),
+            "audience",
+        ),
+        (
+            lambda d: d["events"][_index(d, "skirmish.supply", side="red")].update(side="blue"),
+            "side",
+        ),
+        # A secret roll made public, or moved to the other side:
+        (
+            lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(
+                audience="public", side=""
+            ),
+            "side",
+        ),
+        (lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(side="blue"), "side"),
+        (
+            lambda d: d["events"][_index(d, "dice.rolled", side="red")].update(audience="public"),
+            "audience",
+        ),
+        # A public result made private to a side, or a referee's step hidden from the club:
+        (lambda d: d["events"][_index(d, "result.submitted")].update(audience="side"), "audience"),
+        (
+            lambda d: d["events"][_index(d, "referee.assigned")].update(audience="referee"),
+            "audience",
+        ),
+        # The proposal to undo red's secret step is as private as the step:
+        (lambda d: d["events"][_index(d, "proposal.made")].update(audience="public"), "audience"),
+    ],
+)
 def test_audience_and_side_follow_from_the_kind_and_the_rules(exported, change, field):
     document = copy.deepcopy(exported)
     change(document)
@@ -87,24 +114,38 @@ def test_audience_and_side_follow_from_the_kind_and_the_rules(exported, change, 
 def test_an_undone_secret_roll_is_still_held_to_its_side(exported):
     """The last supply roll was undone: the journal no longer uses it, yet it stays red's."""
     document = copy.deepcopy(exported)
-    last = max(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled" and e["side"] == "red")
+    last = max(
+        i
+        for i, e in enumerate(document["events"])
+        if e["kind"] == "dice.rolled" and e["side"] == "red"
+    )
     document["events"][last].update(side="", audience="public")
     assert _refused(_write(document), *FRESH).startswith(f"events[{last}].side")
 
 
 def test_a_roll_no_step_makes_is_refused(exported):
     document = copy.deepcopy(exported)
-    extra = {**document["events"][-1], "seq": len(document["events"]) + 1, "uid": None, "kind": "dice.rolled",
-             "side": "", "audience": "public", "actor": "olga",
-             "data": {"key": "9/made/up", "expr": "1d6", "dice": [6], "source": "server"}}
+    extra = {
+        **document["events"][-1],
+        "seq": len(document["events"]) + 1,
+        "uid": None,
+        "kind": "dice.rolled",
+        "side": "",
+        "audience": "public",
+        "actor": "olga",
+        "data": {"key": "9/made/up", "expr": "1d6", "dice": [6], "source": "server"},
+    }
     document["events"].append(extra)
     assert "No step of this journal rolls this die" in _refused(_write(document), *FRESH)
 
 
-@pytest.mark.parametrize("when,why", [
-    ("1999-05-01T12:00:00+00:00", "Before 2020"),
-    ("2999-05-01T12:00:00+00:00", "In the future"),
-])
+@pytest.mark.parametrize(
+    "when,why",
+    [
+        ("1999-05-01T12:00:00+00:00", "Before 2020"),
+        ("2999-05-01T12:00:00+00:00", "In the future"),
+    ],
+)
 def test_times_are_sane(exported, when, why):
     document = copy.deepcopy(exported)
     document["events"][3]["at"] = when
@@ -148,13 +189,24 @@ def test_every_person_and_club_made_is_in_the_club_log(exported):
     from tests.factories import UserFactory
 
     UserFactory(username="olga2")
-    call_command("replay_campaign", _write(exported), "--create-club", "--create-people", "--map", "olga=olga2",
-                 stdout=io.StringIO())
+    call_command(
+        "replay_campaign",
+        _write(exported),
+        "--create-club",
+        "--create-people",
+        "--map",
+        "olga=olga2",
+        stdout=io.StringIO(),
+    )
     club = Club.objects.get(slug="tuesday")
     log = {(e.action, e.detail.get("username"), e.detail.get("new_person")) for e in club.log.all()}
     assert ("club.created", None, None) in log
     assert {("member.added", name, True) for name in ("alice", "bob", "rita")} <= log
-    assert ("member.added", "olga2", None) not in log  # the founder: the club's organizer from its creation
+    assert (
+        "member.added",
+        "olga2",
+        None,
+    ) not in log  # the founder: the club's organizer from its creation
     assert club.log.get(action="club.created").detail["organizer"] == "olga2"
     assert club.log.filter(action="campaign.replayed").count() == 1
     assert all(e.actor is None and e.detail["by"] == "operator" for e in club.log.all())
@@ -181,7 +233,9 @@ def test_a_file_that_is_not_utf8_exits_2(db):
 
 def test_a_file_over_the_size_limit_is_refused_before_parsing(exported, settings, monkeypatch):
     settings.MUSTER_JOURNAL_MAX_BYTES = 1000
-    monkeypatch.setattr(journal_io, "parse_json", lambda *a, **k: pytest.fail("parsed a file over the limit"))
+    monkeypatch.setattr(
+        journal_io, "parse_json", lambda *a, **k: pytest.fail("parsed a file over the limit")
+    )
     assert "Larger than" in _refused(_write(exported), *FRESH)
 
 

@@ -53,7 +53,9 @@ def test_every_submission_of_a_cg1_half_day_leaves_rows_a_full_comparison_agrees
 @override_settings(MUSTER_EXTRA_SYSTEMS=DRILL)
 def test_many_changed_rows_and_people_changes_are_written_as_a_full_comparison_would(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="drill", variant="short", name="Drill")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="drill", variant="short", name="Drill"
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     svc.assign_referee(campaign, olga, username="rita")
@@ -62,22 +64,34 @@ def test_many_changed_rows_and_people_changes_are_written_as_a_full_comparison_w
     submit(campaign, people["bob"], "drill.enlist", {"count": 60})
     assert_nothing_left_to_write(campaign)
     # A result marking many units lost: more changed rows than one UPDATE each.
-    submit(campaign, people["rita"], "result.submitted", {"scenario": 0, "data": {"red": 1, "blue": 2, "losses": 40}})
+    submit(
+        campaign,
+        people["rita"],
+        "result.submitted",
+        {"scenario": 0, "data": {"red": 1, "blue": 2, "losses": 40}},
+    )
     assert RosterEntry.objects.filter(campaign=campaign, status="lost").count() == 40
     assert_nothing_left_to_write(campaign)
-    made = svc.assign_player(campaign, olga, side="red", username="carol")  # in play: red or the referee agrees
+    made = svc.assign_player(
+        campaign, olga, side="red", username="carol"
+    )  # in play: red or the referee agrees
     submit(campaign, people["rita"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     svc.assign_referee(campaign, olga, username=None)
     assert_nothing_left_to_write(campaign)
     campaign.refresh_from_db()
     assert campaign.referee is None
-    assert {p.user.username for p in campaign.sides.get(slug="red").memberships.all()} == {"alice", "carol"}
+    assert {p.user.username for p in campaign.sides.get(slug="red").memberships.all()} == {
+        "alice",
+        "carol",
+    }
 
 
 @override_settings(MUSTER_EXTRA_SYSTEMS=DRILL)
 def test_an_append_reads_neither_the_journal_nor_the_rows(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="drill", variant="short", name="Drill")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="drill", variant="short", name="Drill"
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     submit(campaign, olga, "campaign.started")
@@ -88,8 +102,15 @@ def test_an_append_reads_neither_the_journal_nor_the_rows(club, people):
         submit(campaign, people["alice"], "drill.train", {"unit": 7})
     reads = [q["sql"] for q in queries.captured_queries if q["sql"].startswith("SELECT")]
     journal = [sql for sql in reads if 'FROM "campaigns_event"' in sql]
-    assert journal and all('"campaigns_event"."kind" IN' in sql for sql in journal), journal  # the dice only
-    for table in ("rosters_rosterentry", "campaigns_scenario", "campaigns_sideplayer", "campaigns_side"):
+    assert journal and all('"campaigns_event"."kind" IN' in sql for sql in journal), (
+        journal
+    )  # the dice only
+    for table in (
+        "rosters_rosterentry",
+        "campaigns_scenario",
+        "campaigns_sideplayer",
+        "campaigns_side",
+    ):
         assert not [sql for sql in reads if f'FROM "{table}"' in sql], table
     assert_nothing_left_to_write(campaign)
 
@@ -98,7 +119,9 @@ def test_an_append_reads_neither_the_journal_nor_the_rows(club, people):
 @pytest.mark.parametrize("spoil", ["row deleted", "other build"])
 def test_rows_not_known_to_be_the_last_states_are_compared_in_full(club, people, spoil):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="drill", variant="short", name="Drill")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="drill", variant="short", name="Drill"
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     submit(campaign, olga, "campaign.started")
@@ -114,8 +137,9 @@ def test_rows_not_known_to_be_the_last_states_are_compared_in_full(club, people,
     submit(campaign, people["alice"], "drill.train", {"unit": 0})
     assert_nothing_left_to_write(campaign)
     assert RosterEntry.objects.filter(campaign=campaign).count() == 5
-    assert not RosterEntry.objects.filter(campaign=campaign, name="Drawn by an older build").exists()
-
+    assert not RosterEntry.objects.filter(
+        campaign=campaign, name="Drawn by an older build"
+    ).exists()
 
 
 def test_an_older_fold_never_overwrites_a_later_snapshot(skirmish, people):

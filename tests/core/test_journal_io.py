@@ -19,9 +19,16 @@ from tests.core.test_journal import _play_round
 def played(skirmish, people):
     _play_round(skirmish, people, 3, 1)
     first = Event.objects.get(kind="result.submitted", data__scenario=0)
-    proposal = submit(skirmish, people["alice"], "proposal.made", {
-        "action": "correct", "target": str(first.uid), "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
-    })
+    proposal = submit(
+        skirmish,
+        people["alice"],
+        "proposal.made",
+        {
+            "action": "correct",
+            "target": str(first.uid),
+            "data": {"scenario": 0, "data": {"red": 1, "blue": 3}},
+        },
+    )
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
     submit(skirmish, people["alice"], "skirmish.supply")
     return skirmish
@@ -134,24 +141,31 @@ def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, peopl
     proposal = submit(played, people["olga"], "proposal.made", {"action": "export"}).events[0]
     submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.uid)})
     applied = Event.objects.get(kind="proposal.applied", data__proposal=proposal.seq)
-    later = submit(played, people["bob"], "skirmish.supply").events  # blue's secret, after the agreement
+    later = submit(
+        played, people["bob"], "skirmish.supply"
+    ).events  # blue's secret, after the agreement
     exported = journal_io.export_journal(played, _viewer(played, people["olga"]))
     assert exported["scope"] == "full" and exported["events"][-1]["seq"] == applied.seq
     assert not {str(e.uid) for e in later} & {e["uid"] for e in exported["events"]}
     # The referee (who sees everything anyway) and the operator get the whole journal.
-    assert journal_io.export_journal(played, _viewer(played, people["rita"]))["events"][-1]["uid"] == str(later[-1].uid)
+    assert journal_io.export_journal(played, _viewer(played, people["rita"]))["events"][-1][
+        "uid"
+    ] == str(later[-1].uid)
     assert journal_io.export_journal(played)["events"][-1]["uid"] == str(later[-1].uid)
 
 
-@pytest.mark.parametrize("mutate,field", [
-    (lambda d: d.update(format="other"), "format"),
-    (lambda d: d["events"][3].update(seq=9), "events[3].seq"),
-    (lambda d: d["events"][2].pop("kind"), "events[2].kind"),
-    (lambda d: d["events"][2].update(at="yesterday"), "events[2].at"),
-    (lambda d: d["events"][2].update(colour="red"), "events[2].colour"),
-    (lambda d: d["events"][0]["data"].update(variant="nope"), "events[0].data"),
-    (lambda d: d["campaign"].pop("system"), "campaign.system"),
-])
+@pytest.mark.parametrize(
+    "mutate,field",
+    [
+        (lambda d: d.update(format="other"), "format"),
+        (lambda d: d["events"][3].update(seq=9), "events[3].seq"),
+        (lambda d: d["events"][2].pop("kind"), "events[2].kind"),
+        (lambda d: d["events"][2].update(at="yesterday"), "events[2].at"),
+        (lambda d: d["events"][2].update(colour="red"), "events[2].colour"),
+        (lambda d: d["events"][0]["data"].update(variant="nope"), "events[0].data"),
+        (lambda d: d["campaign"].pop("system"), "campaign.system"),
+    ],
+)
 def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
     document = copy.deepcopy(journal_io.export_journal(played))
     mutate(document)
@@ -196,8 +210,15 @@ def test_replay_maps_people(played):
     document = journal_io.export_journal(played)
     _wipe()
     get_user_model().objects.create_user("alicia", password="x-pass-1234")
-    call_command("replay_campaign", _write(document), "--map", "alice=alicia", "--create-club", "--create-people",
-                 stdout=io.StringIO())
+    call_command(
+        "replay_campaign",
+        _write(document),
+        "--map",
+        "alice=alicia",
+        "--create-club",
+        "--create-people",
+        stdout=io.StringIO(),
+    )
     state = journal_io.full_state(Campaign.objects.get())
     assert state["sides"]["red"]["players"] == ["olga", "alicia"]
     assert not get_user_model().objects.filter(username="alice").exists()
@@ -224,7 +245,11 @@ def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, peopl
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", _write(bad), "--create-club", "--create-people")
     text = str(error.value)
-    assert f"events[{mine[1]}].idempotency_key" in text and "'alice-step-1'" in text and f"events[{mine[0]}]" in text
+    assert (
+        f"events[{mine[1]}].idempotency_key" in text
+        and "'alice-step-1'" in text
+        and f"events[{mine[0]}]" in text
+    )
     assert "same event uids" not in text
     assert not Campaign.objects.exists()
 
@@ -238,8 +263,9 @@ def test_two_people_may_each_have_used_one_key(played, people):
     keyed = _keyed(document, {alices: "step-1", bobs: "step-1"})
     _wipe()
     campaign = journal_io.replay(keyed, create_club=True, create_people=True)
-    assert sorted(campaign.events.filter(idempotency_key="step-1").values_list("actor__username", flat=True)) == [
-        "alice", "bob"]
+    assert sorted(
+        campaign.events.filter(idempotency_key="step-1").values_list("actor__username", flat=True)
+    ) == ["alice", "bob"]
     assert journal_io.export_journal(campaign) == keyed
 
 
@@ -255,7 +281,11 @@ def test_entered_dice_in_a_server_dice_campaign_are_refused_naming_the_event(pla
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", _write(document), "--create-club", "--create-people")
     text = str(error.value)
-    assert f"events[{index}].data.source" in text and key in text and "Muster rolls this campaign's dice" in text
+    assert (
+        f"events[{index}].data.source" in text
+        and key in text
+        and "Muster rolls this campaign's dice" in text
+    )
     assert not Campaign.objects.exists()
 
 

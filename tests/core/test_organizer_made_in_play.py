@@ -17,7 +17,9 @@ from campaigns.services.state import current_state
 
 def _started(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Puppets")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Puppets"
+    )
     svc.assign_player(campaign, olga, side="red", username="olga")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     submit(campaign, olga, "campaign.started")
@@ -27,7 +29,9 @@ def _started(club, people):
 
 def _puppet(club, people):
     code = clubs.invite(club=club, user=people["olga"], role="organizer").code
-    made = clubs.signup_with_invitation(code=code, username="puppet", password="a long pass phrase 77")
+    made = clubs.signup_with_invitation(
+        code=code, username="puppet", password="a long pass phrase 77"
+    )
     return get_user_model().objects.get(pk=made.pk)
 
 
@@ -37,8 +41,15 @@ def test_a_puppet_organizer_takes_nobody_off_the_other_side(club, people):
     with pytest.raises(Forbidden):
         svc.remove_player(campaign, puppet, side="blue", username="bob")
     with pytest.raises(Forbidden):
-        submit(campaign, puppet, "proposal.made",
-               {"action": "seat", "data": {"kind": "player.removed", "data": {"side": "blue", "username": "bob"}}})
+        submit(
+            campaign,
+            puppet,
+            "proposal.made",
+            {
+                "action": "seat",
+                "data": {"kind": "player.removed", "data": {"side": "blue", "username": "bob"}},
+            },
+        )
     campaign.refresh_from_db()
     assert current_state(campaign)["sides"]["blue"]["players"] == ["bob"]
 
@@ -47,8 +58,11 @@ def test_nor_through_the_api(club, people):
     campaign = _started(club, people)
     api = APIClient()
     api.force_login(_puppet(club, people))
-    answer = api.post(f"/api/v1/campaigns/{campaign.pk}/players/remove/", {"side": "blue", "username": "bob"},
-                      format="json")
+    answer = api.post(
+        f"/api/v1/campaigns/{campaign.pk}/players/remove/",
+        {"side": "blue", "username": "bob"},
+        format="json",
+    )
     assert answer.status_code == 403, answer.json()
     campaign.refresh_from_db()
     assert current_state(campaign)["sides"]["blue"]["players"] == ["bob"]
@@ -69,7 +83,9 @@ def test_nor_through_the_page(club, people):
     campaign = _started(club, people)
     page = Client()
     page.force_login(_puppet(club, people))
-    answer = page.post(f"/campaigns/{campaign.pk}/setup/players/remove/", {"side": "blue", "username": "bob"})
+    answer = page.post(
+        f"/campaigns/{campaign.pk}/setup/players/remove/", {"side": "blue", "username": "bob"}
+    )
     assert answer.status_code == 403
     campaign.refresh_from_db()
     assert current_state(campaign)["sides"]["blue"]["players"] == ["bob"]

@@ -42,7 +42,9 @@ ACTIONS = {
 }
 IN_PLAY = {
     # the organizer plays red
-    ("playing", "add carol to blue"): ("blue",),  # the puppet: red's organizer seats a fresh account on blue
+    ("playing", "add carol to blue"): (
+        "blue",
+    ),  # the puppet: red's organizer seats a fresh account on blue
     ("playing", "add carol to red"): DIRECT,  # red agrees through its own player
     ("playing", "replace bob (blue) by carol"): ("blue",),
     ("playing", "replace alice (red) by carol"): DIRECT,
@@ -61,15 +63,26 @@ IN_PLAY = {
     ("none", "carol referees"): ("red", "blue"),
     ("none", "no referee"): DIRECT,
 }
-PAGE = {"add": "setup/players/", "remove": "setup/players/remove/", "replace": "setup/players/replace/",
-        "referee": "setup/referee/"}
-API = {"add": "players/", "remove": "players/remove/", "replace": "players/replace/", "referee": "referee/"}
+PAGE = {
+    "add": "setup/players/",
+    "remove": "setup/players/remove/",
+    "replace": "setup/players/replace/",
+    "referee": "setup/referee/",
+}
+API = {
+    "add": "players/",
+    "remove": "players/remove/",
+    "replace": "players/replace/",
+    "referee": "referee/",
+}
 PLAYERS = {"red": "alice", "blue": "bob"}  # a player of each side who is not the organizer
 
 
 def _campaign(club, people, *, organizer: str, referee: bool, started: bool):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Matrix")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Matrix"
+    )
     if organizer == "playing":
         svc.assign_player(campaign, olga, side="red", username="olga")
     svc.assign_player(campaign, olga, side="red", username="alice")
@@ -131,9 +144,22 @@ CASES = [
 ]
 
 
-@pytest.mark.parametrize("door,organizer,referee,started,action", CASES,
-                         ids=["-".join([c[0], f"organizer {c[1]}", "referee" if c[2] else "no referee",
-                                        "started" if c[3] else "setup", c[4]]) for c in CASES])
+@pytest.mark.parametrize(
+    "door,organizer,referee,started,action",
+    CASES,
+    ids=[
+        "-".join(
+            [
+                c[0],
+                f"organizer {c[1]}",
+                "referee" if c[2] else "no referee",
+                "started" if c[3] else "setup",
+                c[4],
+            ]
+        )
+        for c in CASES
+    ],
+)
 def test_seat_matrix(club, people, door, organizer, referee, started, action):
     campaign = _campaign(club, people, organizer=organizer, referee=referee, started=started)
     needs = IN_PLAY[(organizer, action)] if started else DIRECT
@@ -147,14 +173,20 @@ def test_seat_matrix(club, people, door, organizer, referee, started, action):
         return
     # Not done: a seat proposal every side sees, needing exactly the sides reached.
     assert _seats(state) == before, f"{action} was done without {needs} agreeing"
-    assert len(proposals) == 1 and proposals[0]["status"] == "pending" and proposals[0]["audience"] == "public"
+    assert (
+        len(proposals) == 1
+        and proposals[0]["status"] == "pending"
+        and proposals[0]["audience"] == "public"
+    )
     proposal = proposals[0]
     assert tuple(proposal["needs"]) == needs
     assert ClubLogEntry.objects.filter(club=club, action="campaign.seat.proposed").count() == 1
     # The other side's approval never does; the organizer's own side never agrees for another.
     for other in [s for s in ("red", "blue") if s not in needs]:
         with pytest.raises(DomainError):
-            submit(campaign, people[PLAYERS[other]], "proposal.approved", {"proposal": proposal["uid"]})
+            submit(
+                campaign, people[PLAYERS[other]], "proposal.approved", {"proposal": proposal["uid"]}
+            )
     if organizer == "playing" and "red" not in needs:
         with pytest.raises(DomainError):
             submit(campaign, people["olga"], "proposal.approved", {"proposal": proposal["uid"]})
@@ -163,7 +195,9 @@ def test_seat_matrix(club, people, door, organizer, referee, started, action):
         submit(campaign, people["rita"], "proposal.approved", {"proposal": proposal["uid"]})
     else:
         for side in needs:
-            submit(campaign, people[PLAYERS[side]], "proposal.approved", {"proposal": proposal["uid"]})
+            submit(
+                campaign, people[PLAYERS[side]], "proposal.approved", {"proposal": proposal["uid"]}
+            )
     state = _state(campaign)
     assert _applied(state, kind, body), f"{action} should apply once {needs} agreed"
     assert ClubLogEntry.objects.filter(club=club, action="campaign.seat.agreed").count() == 1
@@ -180,15 +214,21 @@ def test_a_fresh_account_seated_by_the_other_sides_organizer_reads_nothing(club,
     if door == "page":
         client = Client()
         client.force_login(olga)
-        answer = client.post(f"/campaigns/{campaign.pk}/setup/players/", {"side": "blue", "username": "puppet"},
-                             follow=True)
+        answer = client.post(
+            f"/campaigns/{campaign.pk}/setup/players/",
+            {"side": "blue", "username": "puppet"},
+            follow=True,
+        )
         assert answer.status_code == 200
         assert "Proposed: it applies once Blue agrees (or the referee)." in answer.content.decode()
     else:
         client = APIClient()
         client.force_login(olga)
-        answer = client.post(f"/api/v1/campaigns/{campaign.pk}/players/", {"side": "blue", "username": "puppet"},
-                             format="json")
+        answer = client.post(
+            f"/api/v1/campaigns/{campaign.pk}/players/",
+            {"side": "blue", "username": "puppet"},
+            format="json",
+        )
         assert answer.status_code == 201 and answer.json()["events"][0]["kind"] == "proposal.made"
     campaign.refresh_from_db()
     assert "puppet" not in _state(campaign)["sides"]["blue"]["players"]
@@ -225,23 +265,31 @@ def test_a_side_with_nobody_left_is_agreed_for_by_its_last_player(club, people):
     olga, bob = people["olga"], people["bob"]
     campaign = _campaign(club, people, organizer="playing", referee=False, started=True)
     made = svc.remove_player(campaign, olga, side="blue", username="bob")
-    submit(campaign, bob, "proposal.approved", {"proposal": str(made.events[0].uid)})  # bob agrees to leave
+    submit(
+        campaign, bob, "proposal.approved", {"proposal": str(made.events[0].uid)}
+    )  # bob agrees to leave
     assert _state(campaign)["sides"]["blue"]["players"] == []
     made = svc.assign_player(campaign, olga, side="blue", username="carol")
     assert svc.is_proposal(made)
     proposal = _state(campaign)["proposals"][str(made.events[0].seq)]
     assert proposal["needs"] == ["blue"] and proposal["audience"] == "public"
     with pytest.raises(DomainError):  # red never agrees for blue
-        submit(campaign, people["alice"], "proposal.approved", {"proposal": str(made.events[0].uid)})
+        submit(
+            campaign, people["alice"], "proposal.approved", {"proposal": str(made.events[0].uid)}
+        )
     with pytest.raises(DomainError):
         submit(campaign, olga, "proposal.approved", {"proposal": str(made.events[0].uid)})
     # bob plays no side any more and is no organizer: the page offers him the agreement all the same.
     page = Client()
     page.force_login(bob)
-    assert "Agree to seat carol with Blue" in page.get(f"/campaigns/{campaign.pk}/").content.decode()
+    assert (
+        "Agree to seat carol with Blue" in page.get(f"/campaigns/{campaign.pk}/").content.decode()
+    )
     submit(campaign, bob, "proposal.approved", {"proposal": str(made.events[0].uid)})
     assert _state(campaign)["sides"]["blue"]["players"] == ["carol"]
-    agreed = ClubLogEntry.objects.get(club=club, action="campaign.seat.agreed", detail__username="carol")
+    agreed = ClubLogEntry.objects.get(
+        club=club, action="campaign.seat.agreed", detail__username="carol"
+    )
     assert agreed.detail["stand_ins"] == {"blue": "bob"} and agreed.detail["proposed_by"] == "olga"
     # Once blue has a player again, bob speaks for it no more.
     made = svc.assign_player(campaign, olga, side="blue", username="rita")
@@ -260,8 +308,14 @@ def test_the_matrix_holds_on_replay(club, people):
 
     records = load_records(campaign)
     last = records[-1]
-    forged = Record(seq=last.seq + 1, kind="player.assigned", data={"side": "blue", "username": "carol"},
-                    actor="olga", at=last.at, uid="00000000-0000-4000-8000-000000000001")
+    forged = Record(
+        seq=last.seq + 1,
+        kind="player.assigned",
+        data={"side": "blue", "username": "carol"},
+        actor="olga",
+        at=last.at,
+        uid="00000000-0000-4000-8000-000000000001",
+    )
     with pytest.raises(JournalError) as error:
         fold([*records, forged])
     assert "Blue's agreement" in str(error.value)
@@ -284,20 +338,40 @@ def test_a_core_v1_journal_keeps_the_seat_rule_it_was_written_under(club, people
     campaign = _campaign(club, people, organizer="playing", referee=False, started=True)
     document = journal_io.export_journal(campaign)
     last = document["events"][-1]
-    document["events"].append({**last, "seq": last["seq"] + 1, "uid": str(uuid.uuid4()), "kind": "player.assigned",
-                               "actor": "olga", "side": "", "audience": "public",
-                               "data": {"side": "blue", "username": "carol"}, "idempotency_key": None})
+    document["events"].append(
+        {
+            **last,
+            "seq": last["seq"] + 1,
+            "uid": str(uuid.uuid4()),
+            "kind": "player.assigned",
+            "actor": "olga",
+            "side": "",
+            "audience": "public",
+            "data": {"side": "blue", "username": "carol"},
+            "idempotency_key": None,
+        }
+    )
     document["journals"] = {**document["journals"], "core": 1}
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
     replayed = journal_io.replay(document, create_club=True, create_people=True)
-    assert replayed.upgraded.start["core"] == 1 and replayed.journal_versions["core"] == versions.CORE_VERSION
+    assert (
+        replayed.upgraded.start["core"] == 1
+        and replayed.journal_versions["core"] == versions.CORE_VERSION
+    )
     assert _state(replayed)["sides"]["blue"]["players"] == ["bob", "carol"]
     records = load_records(replayed)
     assert [r.data["step"] for r in records if r.kind == versions.UPGRADED] == [
-        "core-seat-needs-the-sides-agreement"]
-    again = Record(seq=records[-1].seq + 1, kind="player.assigned", data={"side": "blue", "username": "rita"},
-                   actor="olga", at=records[-1].at, uid=str(uuid.uuid4()))
+        "core-seat-needs-the-sides-agreement"
+    ]
+    again = Record(
+        seq=records[-1].seq + 1,
+        kind="player.assigned",
+        data={"side": "blue", "username": "rita"},
+        actor="olga",
+        at=records[-1].at,
+        uid=str(uuid.uuid4()),
+    )
     with pytest.raises(JournalError):
         fold([*records, again])

@@ -29,8 +29,12 @@ def test_someone_who_played_a_side_can_never_referee(skirmish, people):
         svc.assign_referee(skirmish, olga, username="olga")
     assert "can never referee" in error.value.message
     with pytest.raises(DomainError) as error:  # not even by proposal
-        submit(skirmish, olga, "proposal.made", {"action": "seat", "data": {
-            "kind": "referee.assigned", "data": {"username": "olga"}}})
+        submit(
+            skirmish,
+            olga,
+            "proposal.made",
+            {"action": "seat", "data": {"kind": "referee.assigned", "data": {"username": "olga"}}},
+        )
     assert error.value.field == "data.username"
     with pytest.raises(DomainError):  # nor by the event itself
         submit(skirmish, olga, "referee.assigned", {"username": "olga"})
@@ -41,7 +45,9 @@ def test_someone_who_played_a_side_can_never_referee(skirmish, people):
 
 def test_before_the_start_the_organizer_seats_people_freely(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Setup")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Setup"
+    )
     svc.assign_player(campaign, olga, side="red", username="olga")
     svc.remove_player(campaign, olga, side="red", username="olga")
     svc.assign_referee(campaign, olga, username="olga")
@@ -59,7 +65,9 @@ def test_a_new_referee_in_play_is_a_proposal_the_other_side_agrees_to(skirmish, 
     proposal = _state(skirmish)["proposals"][str(made.events[0].seq)]
     assert proposal["needs"] == ["blue"]  # olga plays red: blue must agree (or rita)
     with pytest.raises(DomainError):  # red's own agreement is not needed
-        submit(skirmish, people["alice"], "proposal.approved", {"proposal": str(made.events[0].uid)})
+        submit(
+            skirmish, people["alice"], "proposal.approved", {"proposal": str(made.events[0].uid)}
+        )
     submit(skirmish, bob, "proposal.approved", {"proposal": str(made.events[0].uid)})
     assert _state(skirmish)["referee"] == "carol"
     assert visibility.viewer_for(people["carol"], skirmish).referee
@@ -110,8 +118,12 @@ def test_a_former_referee_taking_a_side_needs_agreement(skirmish, people):
 
 def test_only_an_organizer_proposes_a_seat(skirmish, people):
     with pytest.raises(Forbidden):
-        submit(skirmish, people["alice"], "proposal.made", {"action": "seat", "data": {
-            "kind": "referee.assigned", "data": {"username": "carol"}}})
+        submit(
+            skirmish,
+            people["alice"],
+            "proposal.made",
+            {"action": "seat", "data": {"kind": "referee.assigned", "data": {"username": "carol"}}},
+        )
 
 
 def test_the_setup_page_says_a_new_referee_was_proposed(skirmish, people):
@@ -119,8 +131,13 @@ def test_the_setup_page_says_a_new_referee_was_proposed(skirmish, people):
 
     client = Client()
     client.force_login(people["olga"])
-    answer = client.post(f"/campaigns/{skirmish.pk}/setup/referee/", {"username": "carol"}, follow=True)
-    assert answer.status_code == 200 and "Proposed: it applies once Blue agrees (or the referee)." in answer.content.decode()
+    answer = client.post(
+        f"/campaigns/{skirmish.pk}/setup/referee/", {"username": "carol"}, follow=True
+    )
+    assert (
+        answer.status_code == 200
+        and "Proposed: it applies once Blue agrees (or the referee)." in answer.content.decode()
+    )
     assert _state(skirmish)["referee"] == "rita"
     svc.remove_player(skirmish, people["olga"], side="red", username="alice")
     refused = client.post(f"/campaigns/{skirmish.pk}/setup/referee/", {"username": "alice"})

@@ -27,9 +27,13 @@ def test_a_campaign_page_reads_the_user_with_the_campaign(skirmish, people):
         answer = client.get(url)
     assert answer.status_code == 200 and answer.context["viewer"].playing == "blue"
     user_table = people["bob"]._meta.db_table
-    alone = [q["sql"] for q in queries if q["sql"].lstrip().startswith("SELECT")
-             and (f"FROM {user_table}" in q["sql"] or f'FROM "{user_table}"' in q["sql"])
-             and "campaigns_campaign" not in q["sql"]]
+    alone = [
+        q["sql"]
+        for q in queries
+        if q["sql"].lstrip().startswith("SELECT")
+        and (f"FROM {user_table}" in q["sql"] or f'FROM "{user_table}"' in q["sql"])
+        and "campaigns_campaign" not in q["sql"]
+    ]
     assert alone == []  # no query of the user's row alone: it came with the campaign
 
 
@@ -59,7 +63,9 @@ def test_the_campaign_read_with_the_user_answers_the_first_lookup_only(skirmish,
     again, _ = visibility.campaign_and_viewer(user, skirmish.pk)
     assert again is not marker and again.pk == real_campaign.pk
     user.signed_in_campaign = (skirmish.pk, marker, real_viewer)
-    assert visibility.campaign_and_viewer(user, skirmish.pk, lock=True)[0] is not marker  # writers read afresh
+    assert (
+        visibility.campaign_and_viewer(user, skirmish.pk, lock=True)[0] is not marker
+    )  # writers read afresh
 
 
 def test_without_it_the_user_would_be_read_alone(skirmish, people, monkeypatch):
@@ -72,8 +78,11 @@ def test_without_it_the_user_would_be_read_alone(skirmish, people, monkeypatch):
     with CaptureQueriesContext(connection) as queries:
         client.get(url)
     user_table = people["bob"]._meta.db_table
-    assert any(f"FROM {user_table}" in q["sql"] or f'FROM "{user_table}"' in q["sql"] for q in queries
-               if "campaigns_campaign" not in q["sql"])
+    assert any(
+        f"FROM {user_table}" in q["sql"] or f'FROM "{user_table}"' in q["sql"]
+        for q in queries
+        if "campaigns_campaign" not in q["sql"]
+    )
 
 
 @pytest.mark.parametrize("tail", ["", "history/", "export/"])
@@ -97,9 +106,14 @@ def test_a_session_cookie_django_never_made_is_no_session_not_a_500(skirmish, pe
     # Sent as the raw Cookie header a client wrote, which Django parses itself: the test client's
     # cookie jar is Python's SimpleCookie, which refuses control characters on some builds
     # (Debian's 3.11.2-6+deb12u9) and accepts them on others, while a server gets the header as sent.
-    header = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode().decode("latin-1")  # as WSGI hands bytes over
+    header = f"{settings.SESSION_COOKIE_NAME}={cookie}".encode().decode(
+        "latin-1"
+    )  # as WSGI hands bytes over
     page = Client().get(f"/campaigns/{skirmish.pk}/", HTTP_COOKIE=header)
-    assert page.status_code == 302 and page.wsgi_request.COOKIES[settings.SESSION_COOKIE_NAME] == cookie
+    assert (
+        page.status_code == 302
+        and page.wsgi_request.COOKIES[settings.SESSION_COOKIE_NAME] == cookie
+    )
     assert Client().get(f"/api/v1/campaigns/{skirmish.pk}/", HTTP_COOKIE=header).status_code == 403
 
 

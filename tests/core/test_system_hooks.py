@@ -12,10 +12,14 @@ from campaigns.services.journal import submit
 from tests.testsystem import SYSTEM
 
 
-def test_late_house_rules_are_refused_when_the_system_fixes_them_at_the_start(skirmish, people, monkeypatch):
+def test_late_house_rules_are_refused_when_the_system_fixes_them_at_the_start(
+    skirmish, people, monkeypatch
+):
     rule = {"action": "house_rule", "data": {"key": "supply:5:points", "value": 3}}
     monkeypatch.setattr(SYSTEM, "late_house_rules", False)
-    with pytest.raises(DomainError, match="house rules are fixed when the campaign starts") as refused:
+    with pytest.raises(
+        DomainError, match="house rules are fixed when the campaign starts"
+    ) as refused:
         submit(skirmish, people["alice"], "proposal.made", rule)
     assert refused.value.field == "action"
     assert skirmish.events.filter(kind="proposal.made").count() == 0
@@ -27,20 +31,38 @@ def test_late_house_rules_are_refused_when_the_system_fixes_them_at_the_start(sk
 def test_options_are_checked_together_when_the_campaign_is_created(club, people, monkeypatch):
     def clean_options(options):
         if options.get("starting_supply") == 7:
-            raise DomainError("options.starting_supply", "Seven is not allowed with this dice mode.")
+            raise DomainError(
+                "options.starting_supply", "Seven is not allowed with this dice mode."
+            )
         return {**options, "checked": True}
 
     monkeypatch.setattr(SYSTEM, "clean_options", clean_options)
     with pytest.raises(DomainError, match="Seven is not allowed") as refused:
-        svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Bad",
-                            options={"starting_supply": 7})
+        svc.create_campaign(
+            club=club,
+            user=people["olga"],
+            system="skirmish",
+            variant="short",
+            name="Bad",
+            options={"starting_supply": 7},
+        )
     assert refused.value.field == "options.starting_supply"
     assert club.campaigns.count() == 0
-    made = svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Good",
-                               options={"starting_supply": 3})
+    made = svc.create_campaign(
+        club=club,
+        user=people["olga"],
+        system="skirmish",
+        variant="short",
+        name="Good",
+        options={"starting_supply": 3},
+    )
     from campaigns.services.state import current_state
 
-    assert current_state(made)["options"] == {"dice_mode": "server", "starting_supply": 3, "checked": True}
+    assert current_state(made)["options"] == {
+        "dice_mode": "server",
+        "starting_supply": 3,
+        "checked": True,
+    }
 
 
 def test_a_house_rule_value_the_system_cannot_use_is_refused(club, people, monkeypatch):
@@ -49,7 +71,9 @@ def test_a_house_rule_value_the_system_cannot_use_is_refused(club, people, monke
             raise DomainError("value", "Supply points are never negative.")
 
     monkeypatch.setattr(SYSTEM, "check_house_rule", check)
-    campaign = svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="HR")
+    campaign = svc.create_campaign(
+        club=club, user=people["olga"], system="skirmish", variant="short", name="HR"
+    )
     with pytest.raises(DomainError, match="never negative"):
         submit(campaign, people["olga"], "house_rule.set", {"key": "supply:5:points", "value": -1})
     submit(campaign, people["olga"], "house_rule.set", {"key": "supply:5:points", "value": 4})
@@ -79,7 +103,9 @@ def test_the_club_page_compares_the_clubs_campaigns(skirmish, club, people):
     from campaigns.models import Campaign
 
     submit(skirmish, people["alice"], "skirmish.supply")  # a secret roll: red's only
-    svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Not started")
+    svc.create_campaign(
+        club=club, user=people["olga"], system="skirmish", variant="short", name="Not started"
+    )
     page = selectors.club_page(people["carol"], club)
     assert len(page.comparisons) == 1
     table = page.comparisons[0]

@@ -5,17 +5,36 @@ import pytest
 from campaigns.errors import DomainError
 from campaigns.tables import Table, parse_range
 
-CPP = Table.from_dict({
-    "id": "t", "name": "T", "dice": "2d6", "columns": {"cpp": "CPP"},
-    "rows": [{"range": "≤2", "cpp": 15}, {"range": "3-4", "cpp": 14}, {"range": "5-12", "cpp": 12},
-             {"range": ">12", "cpp": 8}],
-})
+CPP = Table.from_dict(
+    {
+        "id": "t",
+        "name": "T",
+        "dice": "2d6",
+        "columns": {"cpp": "CPP"},
+        "rows": [
+            {"range": "≤2", "cpp": 15},
+            {"range": "3-4", "cpp": 14},
+            {"range": "5-12", "cpp": 12},
+            {"range": ">12", "cpp": 8},
+        ],
+    }
+)
 
 
-@pytest.mark.parametrize("text,expected", [
-    ("≤2", (None, 2)), ("3-4", (3, 4)), (">12", (13, None)), ("≥13", (13, None)), ("≤-1", (None, -1)),
-    ("6", (6, 6)), ("<3", (None, 2)), ("-3", (-3, -3)), ("2–3", (2, 3)),
-])
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("≤2", (None, 2)),
+        ("3-4", (3, 4)),
+        (">12", (13, None)),
+        ("≥13", (13, None)),
+        ("≤-1", (None, -1)),
+        ("6", (6, 6)),
+        ("<3", (None, 2)),
+        ("-3", (-3, -3)),
+        ("2–3", (2, 3)),
+    ],
+)
 def test_printed_ranges_parse(text, expected):
     assert parse_range(text) == expected
 
@@ -27,7 +46,9 @@ def test_final_rolls_are_read_on_open_ended_rows_not_clamped():
 
 
 def test_a_gap_in_a_table_is_an_error_not_a_guess():
-    table = Table.from_dict({"id": "g", "name": "G", "dice": "1d6", "rows": [{"range": "≤2"}, {"range": "≥4"}]})
+    table = Table.from_dict(
+        {"id": "g", "name": "G", "dice": "1d6", "rows": [{"range": "≤2"}, {"range": "≥4"}]}
+    )
     with pytest.raises(DomainError):
         table.lookup(3)
 

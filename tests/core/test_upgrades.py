@@ -24,12 +24,16 @@ pytestmark = pytest.mark.django_db
 
 
 def drill(version: int):
-    return override_settings(MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.core.drill.v{version}"])
+    return override_settings(
+        MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.core.drill.v{version}"]
+    )
 
 
 def _start(club, people):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="drill", variant="two", name="Drill war")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="drill", variant="two", name="Drill war"
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     svc.assign_referee(campaign, olga, username="rita")
@@ -49,10 +53,19 @@ def played_under_v1(club, people):
         submit(campaign, people["alice"], "drill.orders", {"units": 3})
         submit(campaign, people["bob"], "drill.orders", {"units": 8})
         target = _uid(campaign, "drill.orders", units=8)
-        made = submit(campaign, people["bob"], "proposal.made",
-                      {"action": "correct", "target": target, "data": {"units": 7}}).events[0]
+        made = submit(
+            campaign,
+            people["bob"],
+            "proposal.made",
+            {"action": "correct", "target": target, "data": {"units": 7}},
+        ).events[0]
         submit(campaign, people["alice"], "proposal.approved", {"proposal": str(made.uid)})
-        submit(campaign, people["alice"], "result.submitted", {"scenario": 0, "data": {"winner": "red"}})
+        submit(
+            campaign,
+            people["alice"],
+            "result.submitted",
+            {"scenario": 0, "data": {"winner": "red"}},
+        )
         submit(campaign, people["bob"], "result.confirmed", {"scenario": 0})
         submit(campaign, people["alice"], "drill.orders", {"units": 2})
         campaign.refresh_from_db()
@@ -84,20 +97,29 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
     _wipe()
     with drill(2):
         out, err = io.StringIO(), io.StringIO()
-        call_command("replay_campaign", _write(tmp_path, exported), "--create-club", "--create-people",
-                     stdout=out, stderr=err)
+        call_command(
+            "replay_campaign",
+            _write(tmp_path, exported),
+            "--create-club",
+            "--create-people",
+            stdout=out,
+            stderr=err,
+        )
         assert err.getvalue().strip() == (
             "Journal written by Muster journal drill v1; upgraded to v2: v1→v2: orders count troops; each side "
-            "musters before a result (2 events added, 4 events rewritten).")
+            "musters before a result (2 events added, 4 events rewritten)."
+        )
         campaign = Campaign.objects.get()
         assert campaign.journal_versions == {"core": versions.CORE_VERSION, "drill": 2}
         events = list(campaign.events.order_by("seq"))
         kinds = [e.kind for e in events]
         # A muster for each side inserted before the result, filed under its side, by its player.
         at = kinds.index("result.submitted")
-        assert kinds[at - 2:at] == ["drill.muster", "drill.muster"]
-        assert [(e.side, e.audience, e.actor.username, e.data) for e in events[at - 2:at]] == [
-            ("red", "side", "alice", {"troops": 3}), ("blue", "side", "bob", {"troops": 7})]
+        assert kinds[at - 2 : at] == ["drill.muster", "drill.muster"]
+        assert [(e.side, e.audience, e.actor.username, e.data) for e in events[at - 2 : at]] == [
+            ("red", "side", "alice", {"troops": 3}),
+            ("blue", "side", "bob", {"troops": 7}),
+        ]
         # Every old event keeps its uid; the correction still names the order it corrected.
         assert {e["uid"] for e in exported["events"]} <= {str(e.uid) for e in events}
         made = next(e for e in events if e.kind == "proposal.made")
@@ -109,10 +131,22 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
             assert answer.data["proposal"] == made.seq
         # Recorded in the journal: one public note, one per side listing that side's events.
         notes = [e for e in events if e.kind == "journal.upgraded"]
-        assert [(n.audience, n.side) for n in notes] == [("public", ""), ("side", "red"), ("side", "blue")]
-        assert notes[0].data == {"journal": "drill", "from": 1, "to": 2, "step": "drill-muster-before-results",
-                                 "how": "rewrite", "release": versions.release(), "events": [], "count": 0,
-                                 "dropped": []}
+        assert [(n.audience, n.side) for n in notes] == [
+            ("public", ""),
+            ("side", "red"),
+            ("side", "blue"),
+        ]
+        assert notes[0].data == {
+            "journal": "drill",
+            "from": 1,
+            "to": 2,
+            "step": "drill-muster-before-results",
+            "how": "rewrite",
+            "release": versions.release(),
+            "events": [],
+            "count": 0,
+            "dropped": [],
+        }
         red = [e for e in events if e.side == "red" and e.kind in ("drill.muster", "drill.orders")]
         assert set(notes[1].data["events"]) == {str(e.uid) for e in red}
         state = current_state(campaign)
@@ -135,8 +169,11 @@ def test_the_upgrade_is_in_every_readers_history_in_words(club, people):
     with drill(2):
         campaign = journal_io.replay(exported, create_club=True, create_people=True)
         bob = get_user_model().objects.get(username="bob")
-        texts = [e.text for e in selectors.history(campaign, visibility.viewer_for(bob, campaign))
-                 if e.kind == "journal.upgraded"]
+        texts = [
+            e.text
+            for e in selectors.history(campaign, visibility.viewer_for(bob, campaign))
+            if e.kind == "journal.upgraded"
+        ]
     assert texts == [
         f"Muster {versions.release()} upgraded this journal: Drill, version 1 to 2: orders count troops; each side "
         "musters before a result",
@@ -151,7 +188,10 @@ def test_a_file_from_before_versions_is_read_as_the_version_it_fits(club, people
     unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
     with drill(2):
         campaign = journal_io.replay(unversioned, create_club=True, create_people=True)
-    assert campaign.upgraded.detected and campaign.upgraded.start == {"core": versions.CORE_VERSION_BEFORE_VERSIONS, "drill": 1}
+    assert campaign.upgraded.detected and campaign.upgraded.start == {
+        "core": versions.CORE_VERSION_BEFORE_VERSIONS,
+        "drill": 1,
+    }
     assert "a file from before journal versions" in campaign.upgraded.summary()
 
 
@@ -161,22 +201,39 @@ def test_a_file_from_a_newer_muster_is_refused_and_nothing_is_written(club, peop
     _wipe()
     with drill(2):
         with pytest.raises(CommandError) as error:
-            call_command("replay_campaign", _write(tmp_path, newer), "--create-club", "--create-people")
+            call_command(
+                "replay_campaign", _write(tmp_path, newer), "--create-club", "--create-people"
+            )
     assert error.value.returncode == 2
     assert str(error.value) == (
         f"journals.drill: Written by Muster 9.0.0 with journal drill v4; this site runs Muster {versions.release()}, "
-        "which reads up to v2. Upgrade Muster on this site (docs/operations.md) before replaying this file.")
+        "which reads up to v2. Upgrade Muster on this site (docs/operations.md) before replaying this file."
+    )
     assert not Campaign.objects.exists() and not Club.objects.exists()
 
 
 def test_a_file_whose_upgraded_journal_is_newer_than_its_header_is_refused(club, people):
     _, exported = played_under_v1(club, people)
     forged = copy.deepcopy(exported)
-    forged["events"].append({**forged["events"][-1], "seq": len(forged["events"]) + 1,
-                             "uid": "0b3c3d1e-3a56-4a0e-9d0e-1a2b3c4d5e6f", "kind": "journal.upgraded",
-                             "side": "", "audience": "public", "actor": "olga",
-                             "data": {"journal": "drill", "from": 2, "to": 3, "step": "x", "how": "rewrite",
-                                      "release": "9"}})
+    forged["events"].append(
+        {
+            **forged["events"][-1],
+            "seq": len(forged["events"]) + 1,
+            "uid": "0b3c3d1e-3a56-4a0e-9d0e-1a2b3c4d5e6f",
+            "kind": "journal.upgraded",
+            "side": "",
+            "audience": "public",
+            "actor": "olga",
+            "data": {
+                "journal": "drill",
+                "from": 2,
+                "to": 3,
+                "step": "x",
+                "how": "rewrite",
+                "release": "9",
+            },
+        }
+    )
     _wipe()
     with drill(2), pytest.raises(DomainError) as error:
         journal_io.replay(forged, create_club=True, create_people=True)
@@ -198,8 +255,10 @@ def test_a_journal_no_upgrade_carries_is_refused_naming_the_version(club, people
         finally:
             type(system).journal_upgrades = steps
     assert error.value.field == "journals.drill"
-    assert error.value.message.startswith(f"Written with journal drill v1, which no upgrade in Muster "
-                                          f"{versions.release()} carries (it reads drill v2 to v2).")
+    assert error.value.message.startswith(
+        f"Written with journal drill v1, which no upgrade in Muster "
+        f"{versions.release()} carries (it reads drill v2 to v2)."
+    )
 
 
 def test_dry_run_says_what_would_be_written_and_writes_nothing(club, people, tmp_path):
@@ -207,11 +266,19 @@ def test_dry_run_says_what_would_be_written_and_writes_nothing(club, people, tmp
     _wipe()
     with drill(2):
         out = io.StringIO()
-        call_command("replay_campaign", _write(tmp_path, exported), "--create-club", "--create-people",
-                     "--dry-run", stdout=out)
+        call_command(
+            "replay_campaign",
+            _write(tmp_path, exported),
+            "--create-club",
+            "--create-people",
+            "--dry-run",
+            stdout=out,
+        )
     lines = out.getvalue().splitlines()
-    assert lines[0] == ("Would create the campaign “Drill war” (drill, two) into a new club Tuesday Night ASL "
-                        f"(tuesday), with {len(exported['events']) + 2 + 3} events.")
+    assert lines[0] == (
+        "Would create the campaign “Drill war” (drill, two) into a new club Tuesday Night ASL "
+        f"(tuesday), with {len(exported['events']) + 2 + 3} events."
+    )
     assert lines[1].startswith("Journal written by Muster journal drill v1; upgraded to v2")
     assert lines[2] == "Would create 4 people without a password: alice, bob, olga, rita."
     assert lines[-1] == "Nothing was written (--dry-run)."
@@ -219,6 +286,7 @@ def test_dry_run_says_what_would_be_written_and_writes_nothing(club, people, tmp
 
 
 # --- stored campaigns --------------------------------------------------------------------------------
+
 
 def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
     campaign, exported = played_under_v1(club, people)
@@ -233,15 +301,30 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
         assert campaign.events.filter(kind="journal.upgraded").count() == 3
         # The journal as it was is kept, exactly.
         archive = JournalArchive.objects.get(campaign=campaign)
-        assert [(e["uid"], e["kind"], e["data"]) for e in archive.events] == [(str(u), k, d) for u, k, d in before]
-        assert archive.journal_versions == {"core": versions.CORE_VERSION, "drill": 1} and archive.upgraded_by == versions.release()
+        assert [(e["uid"], e["kind"], e["data"]) for e in archive.events] == [
+            (str(u), k, d) for u, k, d in before
+        ]
+        assert (
+            archive.journal_versions == {"core": versions.CORE_VERSION, "drill": 1}
+            and archive.upgraded_by == versions.release()
+        )
         assert archive.summary.startswith("written by Muster journal drill v1; upgraded to v2")
         # It plays on under v2: round 2 needs the musters, then a result.
         with pytest.raises(DomainError, match="Muster first"):
-            submit(campaign, people["alice"], "result.submitted", {"scenario": 1, "data": {"winner": "red"}})
+            submit(
+                campaign,
+                people["alice"],
+                "result.submitted",
+                {"scenario": 1, "data": {"winner": "red"}},
+            )
         submit(campaign, people["alice"], "drill.muster", {"troops": 5})
         submit(campaign, people["bob"], "drill.muster", {"troops": 7})
-        submit(campaign, people["alice"], "result.submitted", {"scenario": 1, "data": {"winner": "blue"}})
+        submit(
+            campaign,
+            people["alice"],
+            "result.submitted",
+            {"scenario": 1, "data": {"winner": "blue"}},
+        )
         submit(campaign, people["bob"], "result.confirmed", {"scenario": 1})
         assert current_state(campaign)["status"] == "finished"
         # Its export replays as it is.
@@ -252,18 +335,27 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
 
 def test_migrate_and_upgrade_journals_upgrade_every_stored_campaign(club, people):
     campaign, _ = played_under_v1(club, people)
-    Campaign.objects.filter(pk=campaign.pk).update(journal_versions=None, muster_release="")  # stored by 0.1.0
+    Campaign.objects.filter(pk=campaign.pk).update(
+        journal_versions=None, muster_release=""
+    )  # stored by 0.1.0
     with drill(2):
         out = io.StringIO()
         call_command("upgrade_journals", "--dry-run", stdout=out)
-        assert out.getvalue().startswith(f"Campaign {campaign.pk} “Drill war” (tuesday) would be upgraded: written "
-                                         "by Muster journal drill v1 (a file from before journal versions)")
+        assert out.getvalue().startswith(
+            f"Campaign {campaign.pk} “Drill war” (tuesday) would be upgraded: written "
+            "by Muster journal drill v1 (a file from before journal versions)"
+        )
         assert Campaign.objects.get(pk=campaign.pk).journal_versions is None
         out = io.StringIO()
         call_command("migrate", verbosity=1, stdout=out)
-        assert f"Campaign {campaign.pk} “Drill war” (tuesday) upgraded: written by Muster journal drill v1" \
+        assert (
+            f"Campaign {campaign.pk} “Drill war” (tuesday) upgraded: written by Muster journal drill v1"
             in out.getvalue()
-        assert Campaign.objects.get(pk=campaign.pk).journal_versions == {"core": versions.CORE_VERSION, "drill": 2}
+        )
+        assert Campaign.objects.get(pk=campaign.pk).journal_versions == {
+            "core": versions.CORE_VERSION,
+            "drill": 2,
+        }
         out = io.StringIO()
         call_command("upgrade_journals", stdout=out)
         assert out.getvalue() == "Every campaign is at today's journal versions.\n"
@@ -271,7 +363,9 @@ def test_migrate_and_upgrade_journals_upgrade_every_stored_campaign(club, people
 
 def test_a_stored_campaign_no_upgrade_carries_keeps_its_state_and_is_reported(club, people):
     campaign, _ = played_under_v1(club, people)
-    Event.objects.filter(campaign=campaign, kind="drill.orders").update(data={"men": 1})  # no Muster wrote this
+    Event.objects.filter(campaign=campaign, kind="drill.orders").update(
+        data={"men": 1}
+    )  # no Muster wrote this
     with drill(2):
         err = io.StringIO()
         with pytest.raises(CommandError) as error:
@@ -280,11 +374,14 @@ def test_a_stored_campaign_no_upgrade_carries_keeps_its_state_and_is_reported(cl
         assert f"Campaign {campaign.pk} “Drill war” (tuesday): NOT upgraded: " in err.getvalue()
         stored = Campaign.objects.get(pk=campaign.pk)
         assert stored.journal_versions == {"core": versions.CORE_VERSION, "drill": 1}
-        assert current_state(stored)["game"]["sides"]["blue"]["troops"] == 7  # the stored state, still read
+        assert (
+            current_state(stored)["game"]["sides"]["blue"]["troops"] == 7
+        )  # the stored state, still read
         assert not JournalArchive.objects.exists()
 
 
 # --- the "fold" way ---------------------------------------------------------------------------------
+
 
 def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, people, tmp_path):
     with drill(2):
@@ -298,22 +395,29 @@ def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, peo
         marker = campaign.events.get(kind="journal.upgraded")
         assert marker.data["how"] == "fold" and marker.data["from"] == 2
         assert marker.seq == campaign.last_seq  # from here on, v3
-        assert JournalArchive.objects.count() == 1  # nothing rewritten, but the note is still archived with it
+        assert (
+            JournalArchive.objects.count() == 1
+        )  # nothing rewritten, but the note is still archived with it
         with pytest.raises(DomainError, match="At most 5 troops"):
             submit(campaign, people["bob"], "drill.orders", {"troops": 8})
         submit(campaign, people["bob"], "drill.orders", {"troops": 5})
         assert current_state(campaign)["game"]["sides"]["blue"]["troops"] == 13
         # A correction folds the whole journal again: the old order still keeps its old rule.
         target = _uid(campaign, "drill.orders", troops=8)
-        made = submit(campaign, people["bob"], "proposal.made",
-                      {"action": "correct", "target": target, "data": {"troops": 9}}).events[0]
+        made = submit(
+            campaign,
+            people["bob"],
+            "proposal.made",
+            {"action": "correct", "target": target, "data": {"troops": 9}},
+        ).events[0]
         submit(campaign, people["alice"], "proposal.approved", {"proposal": str(made.uid)})
         assert current_state(campaign)["game"]["sides"]["blue"]["troops"] == 14
         # The same file replayed today: the marker goes at its end, its order keeps the old rule.
         _wipe()
         replayed = journal_io.replay(exported, create_club=True, create_people=True)
         assert [r.text() for r in replayed.upgraded.ran] == [
-            "v2→v3: at most 5 troops per order (earlier events keep the rules they were written under)"]
+            "v2→v3: at most 5 troops per order (earlier events keep the rules they were written under)"
+        ]
         assert current_state(replayed)["game"]["sides"]["blue"]["troops"] == 8
 
 
@@ -328,4 +432,5 @@ def test_a_file_from_before_versions_that_fits_no_version_is_refused_saying_so(c
     assert error.value.field == f"events[{orders['seq'] - 1}].data.units"
     assert error.value.message.endswith(
         "(a file from before journal versions: it fits neither today's drill journal v2 nor an earlier one this "
-        "Muster can upgrade; replay it with the Muster release that wrote it)")
+        "Muster can upgrade; replay it with the Muster release that wrote it)"
+    )

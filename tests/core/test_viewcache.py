@@ -14,7 +14,11 @@ pytestmark = pytest.mark.django_db
 
 def _positions(campaign) -> dict:
     campaign.refresh_from_db()
-    return {name: value for name, value in campaign.positions.items() if name not in ("seq", "newest", "projected")}
+    return {
+        name: value
+        for name, value in campaign.positions.items()
+        if name not in ("seq", "newest", "projected")
+    }
 
 
 def test_a_sides_hidden_step_moves_only_that_side_and_the_referee(skirmish, people):
@@ -36,7 +40,9 @@ def test_a_hidden_choice_the_other_side_is_told_of_moves_its_position(skirmish, 
     after = _positions(skirmish)
     assert after["side:blue"] != before["side:blue"]
     bob = visibility.viewer_for(people["bob"], skirmish)
-    assert visibility.view_state(current_state(skirmish), bob)["sealed"]["stance:0"]["submitted"] == ["red"]
+    assert visibility.view_state(current_state(skirmish), bob)["sealed"]["stance:0"][
+        "submitted"
+    ] == ["red"]
 
 
 def test_positions_are_what_a_fresh_computation_gives(skirmish, people):
@@ -50,7 +56,9 @@ def test_a_row_without_positions_gets_them_on_first_read(skirmish, people):
     from campaigns.models import Campaign
 
     stored = _positions(skirmish)
-    Campaign.objects.filter(pk=skirmish.pk).update(positions={})  # as written before positions existed
+    Campaign.objects.filter(pk=skirmish.pk).update(
+        positions={}
+    )  # as written before positions existed
     skirmish.refresh_from_db()
     assert viewcache.position(skirmish, "side:red") == stored["side:red"]
     skirmish.refresh_from_db()
@@ -58,10 +66,16 @@ def test_a_row_without_positions_gets_them_on_first_read(skirmish, people):
 
 
 def test_keys_name_the_audience_and_the_organizer(skirmish, people):
-    keys = {name: viewcache.key(skirmish, visibility.viewer_for(people[name], skirmish), "x")
-            for name in ("olga", "alice", "bob", "rita", "carol")}
+    keys = {
+        name: viewcache.key(skirmish, visibility.viewer_for(people[name], skirmish), "x")
+        for name in ("olga", "alice", "bob", "rita", "carol")
+    }
     assert len(set(keys.values())) == 5  # olga and alice both play red; olga organizes
-    assert ":side:red:" in keys["alice"] and ":side:blue:" in keys["bob"] and ":referee:" in keys["rita"]
+    assert (
+        ":side:red:" in keys["alice"]
+        and ":side:blue:" in keys["bob"]
+        and ":referee:" in keys["rita"]
+    )
     assert ":club:" in keys["carol"]
     assert viewcache.key(skirmish, visibility.viewer_for(people["outsider"], skirmish), "x") is None
 
@@ -85,10 +99,14 @@ def test_a_kept_answer_costs_one_query_for_the_user_and_the_campaign_row(skirmis
 def test_a_fragment_holding_a_form_is_never_kept(skirmish, people):
     from django.template import Context, Template
 
-    template = Template('{% load viewcache %}{% viewcache "f" %}<form method="post"></form>{{ n }}{% endviewcache %}')
+    template = Template(
+        '{% load viewcache %}{% viewcache "f" %}<form method="post"></form>{{ n }}{% endviewcache %}'
+    )
     key = viewcache.key(skirmish, visibility.viewer_for(people["bob"], skirmish), "page-fragments")
     assert template.render(Context({"view_key": key, "n": 1})).endswith("1")
-    assert template.render(Context({"view_key": key, "n": 2})).endswith("2")  # drawn again, not served
+    assert template.render(Context({"view_key": key, "n": 2})).endswith(
+        "2"
+    )  # drawn again, not served
     plain = Template('{% load viewcache %}{% viewcache "g" %}{{ n }}{% endviewcache %}')
     assert plain.render(Context({"view_key": key, "n": 1})) == "1"
     assert plain.render(Context({"view_key": key, "n": 2})) == "1"  # kept: the key did not move
@@ -104,5 +122,7 @@ def test_a_kept_answer_whose_data_has_keys_that_are_not_text_is_encoded_not_a_50
 
     skirmish.refresh_from_db()
     bob = visibility.viewer_for(people["bob"], skirmish)
-    answer = cached_json(SimpleNamespace(), skirmish, bob, "test:int-keys", lambda: {"rounds": {1: "won"}})
+    answer = cached_json(
+        SimpleNamespace(), skirmish, bob, "test:int-keys", lambda: {"rounds": {1: "won"}}
+    )
     assert answer.status_code == 200 and json.loads(answer.content) == {"rounds": {"1": "won"}}

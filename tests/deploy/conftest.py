@@ -23,10 +23,18 @@ SECRET = "deploy-tests-" + "k3y-Zq9" * 8
 def needs(*tools: str):
     """Skip (or, under MUSTER_DEPLOY_TESTS=1, fail) unless these run here."""
     if not DEPLOY_TESTS:
-        pytest.skip("starts nginx, gunicorn and network namespaces as root: set MUSTER_DEPLOY_TESTS=1 (CI does)")
-    missing = [tool for tool in tools if shutil.which(tool, path=os.environ["PATH"] + ":/usr/sbin:/sbin") is None]
+        pytest.skip(
+            "starts nginx, gunicorn and network namespaces as root: set MUSTER_DEPLOY_TESTS=1 (CI does)"
+        )
+    missing = [
+        tool
+        for tool in tools
+        if shutil.which(tool, path=os.environ["PATH"] + ":/usr/sbin:/sbin") is None
+    ]
     if missing or os.geteuid() != 0:
-        pytest.fail(f"MUSTER_DEPLOY_TESTS=1 but {'not root' if os.geteuid() else 'missing: ' + ', '.join(missing)}")
+        pytest.fail(
+            f"MUSTER_DEPLOY_TESTS=1 but {'not root' if os.geteuid() else 'missing: ' + ', '.join(missing)}"
+        )
 
 
 def free_port(host: str = "127.0.0.1") -> int:
@@ -35,19 +43,25 @@ def free_port(host: str = "127.0.0.1") -> int:
         return s.getsockname()[1]
 
 
-def wait_for_port(host: str, port: int, process=None, seconds: float = 60, log: Path | None = None) -> None:
+def wait_for_port(
+    host: str, port: int, process=None, seconds: float = 60, log: Path | None = None
+) -> None:
     deadline = time.monotonic() + seconds
     while time.monotonic() < deadline:
         if process is not None and process.poll() is not None:
-            raise AssertionError(f"exited with {process.returncode} before listening on {host}:{port}"
-                                 + (f":\n{log.read_text()[-3000:]}" if log else ""))
+            raise AssertionError(
+                f"exited with {process.returncode} before listening on {host}:{port}"
+                + (f":\n{log.read_text()[-3000:]}" if log else "")
+            )
         try:
             socket.create_connection((host, port), timeout=1).close()
             return
         except OSError:
             time.sleep(0.2)
-    raise AssertionError(f"nothing listens on {host}:{port} after {seconds} s"
-                         + (f":\n{log.read_text()[-3000:]}" if log else ""))
+    raise AssertionError(
+        f"nothing listens on {host}:{port} after {seconds} s"
+        + (f":\n{log.read_text()[-3000:]}" if log else "")
+    )
 
 
 def site_env(**extra) -> dict:
@@ -55,12 +69,21 @@ def site_env(**extra) -> dict:
     from django.db import connection
 
     db = connection.settings_dict
-    keep = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "MUSTER_"))}
+    keep = {
+        k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST", "MUSTER_"))
+    }
     keep.pop("REDIS_URL", None)
     keep.pop("DATABASE_URL", None)
-    return {**keep, "DEBUG": "0", "SECRET_KEY": SECRET, "LOG_LEVEL": "WARNING",
-            "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
-            "MUSTER_EXTRA_SYSTEMS": "tests.testsystem", "PYTHONPATH": str(ROOT), **extra}
+    return {
+        **keep,
+        "DEBUG": "0",
+        "SECRET_KEY": SECRET,
+        "LOG_LEVEL": "WARNING",
+        "DATABASE_URL": f"postgres://{db['USER']}@{db['HOST'] or '127.0.0.1'}:{db['PORT'] or 5432}/{db['NAME']}",
+        "MUSTER_EXTRA_SYSTEMS": "tests.testsystem",
+        "PYTHONPATH": str(ROOT),
+        **extra,
+    }
 
 
 def stop(process: subprocess.Popen) -> None:
@@ -85,17 +108,30 @@ def collected_static():
 
     digest = hashlib.sha256((ROOT / "requirements.txt").read_bytes())
     for path in sorted((ROOT / "static").rglob("*")):
-        digest.update(f"{path.relative_to(ROOT)} {path.stat().st_size} {path.stat().st_mtime_ns}".encode())
+        digest.update(
+            f"{path.relative_to(ROOT)} {path.stat().st_size} {path.stat().st_mtime_ns}".encode()
+        )
     folder = Path(tempfile.gettempdir()) / f"muster-static-{digest.hexdigest()[:16]}"
     with open(f"{folder}.lock", "w") as lock:
         fcntl.flock(lock, fcntl.LOCK_EX)
         if not (folder / "staticfiles.json").exists():
             shutil.rmtree(folder, ignore_errors=True)
             env = {k: v for k, v in os.environ.items() if not k.startswith(("DJANGO_", "PYTEST"))}
-            env.update(DEBUG="0", SECRET_KEY=SECRET, ALLOWED_HOSTS="muster.test", STATIC_ROOT=f"{folder}.new",
-                       DATABASE_URL="sqlite:///:memory:")
-            done = subprocess.run([str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"],
-                                  cwd=ROOT, env=env, capture_output=True, text=True, timeout=600)
+            env.update(
+                DEBUG="0",
+                SECRET_KEY=SECRET,
+                ALLOWED_HOSTS="muster.test",
+                STATIC_ROOT=f"{folder}.new",
+                DATABASE_URL="sqlite:///:memory:",
+            )
+            done = subprocess.run(
+                [str(BIN / "python"), "manage.py", "collectstatic", "--noinput", "-v", "0"],
+                cwd=ROOT,
+                env=env,
+                capture_output=True,
+                text=True,
+                timeout=600,
+            )
             assert done.returncode == 0, done.stderr
             Path(f"{folder}.new").chmod(0o755)
             Path(f"{folder}.new").rename(folder)

@@ -42,7 +42,9 @@ class Network:
         used = ip("-4", "-o", "addr").stdout
         self.subnet = next(f"10.231.{n}" for n in range(10, 250) if f"10.231.{n}." not in used)
         self.host = f"{self.subnet}.1"
-        self.nodes = {name: (f"mst{tag}{name}", f"{self.subnet}.{11 + i}") for i, name in enumerate(nodes)}
+        self.nodes = {
+            name: (f"mst{tag}{name}", f"{self.subnet}.{11 + i}") for i, name in enumerate(nodes)
+        }
 
     def __enter__(self):
         ip("link", "add", self.bridge, "type", "bridge")
@@ -66,8 +68,13 @@ class Network:
 
     def run(self, node, command, env, log: Path):
         namespace = self.nodes[node][0]
-        return subprocess.Popen(["ip", "netns", "exec", namespace, *command], cwd=ROOT, env=env,
-                                stdout=log.open("w"), stderr=subprocess.STDOUT)
+        return subprocess.Popen(
+            ["ip", "netns", "exec", namespace, *command],
+            cwd=ROOT,
+            env=env,
+            stdout=log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
 
 
 class NoRedirect(urllib.request.HTTPRedirectHandler):
@@ -124,7 +131,9 @@ class Browser:
 
     def call(self, url, data=None, headers=None, method=None):
         cookie = "; ".join(f"{name}={value}" for name, value in self.cookies.items())
-        request = urllib.request.Request(url, data=data, headers={**(headers or {}), "Cookie": cookie}, method=method)
+        request = urllib.request.Request(
+            url, data=data, headers={**(headers or {}), "Cookie": cookie}, method=method
+        )
         opener = urllib.request.build_opener(NoRedirect)
         try:
             answer = opener.open(request, timeout=60)
@@ -134,19 +143,31 @@ class Browser:
             for header in answer.headers.get_all("Set-Cookie") or []:
                 name, _, rest = header.partition("=")
                 self.cookies[name.strip()] = rest.split(";", 1)[0]
-            return answer.status if hasattr(answer, "status") else answer.code, answer.read(), answer.headers
+            return (
+                answer.status if hasattr(answer, "status") else answer.code,
+                answer.read(),
+                answer.headers,
+            )
 
     def sign_in(self, node, username):
         status, page, _ = self.call(f"{node}/accounts/login/")
         token = re.search(rb'name="csrfmiddlewaretoken" value="([^"]+)"', page).group(1).decode()
-        form = urllib.parse.urlencode({"csrfmiddlewaretoken": token, "username": username, "password": PASSWORD})
-        status, _, headers = self.call(f"{node}/accounts/login/", form.encode(), {"Referer": f"{node}/accounts/login/"})
+        form = urllib.parse.urlencode(
+            {"csrfmiddlewaretoken": token, "username": username, "password": PASSWORD}
+        )
+        status, _, headers = self.call(
+            f"{node}/accounts/login/", form.encode(), {"Referer": f"{node}/accounts/login/"}
+        )
         assert status == 302 and "sessionid" in self.cookies, status
 
     def api(self, url, body=None):
         data = json.dumps(body).encode() if body is not None else None
-        headers = {"Accept": "application/json", "Content-Type": "application/json", "X-CSRFToken": self.csrf(),
-                   "Referer": url}
+        headers = {
+            "Accept": "application/json",
+            "Content-Type": "application/json",
+            "X-CSRFToken": self.csrf(),
+            "Referer": url,
+        }
         status, text, _ = self.call(url, data, headers)
         return status, (json.loads(text) if text and status != 204 else None)
 
@@ -156,7 +177,11 @@ def three_hosts(tmp_path, collected_static, settings, real_passwords):
     needs("ip")
     import boto3
 
-    redis_db = int(settings.REDIS_URL.rsplit("/", 1)[1] or 0) if getattr(settings, "REDIS_URL", "") else None
+    redis_db = (
+        int(settings.REDIS_URL.rsplit("/", 1)[1] or 0)
+        if getattr(settings, "REDIS_URL", "")
+        else None
+    )
     if redis_db is None:
         pytest.fail("needs REDIS_URL (the broker between the machines)")
     network = Network(["a", "b", "worker"])
@@ -168,43 +193,94 @@ def three_hosts(tmp_path, collected_static, settings, real_passwords):
             forward.start()
         store_port = 15000 + os.getpid() % 1000
         store_log = tmp_path / "s3.log"
-        store = subprocess.Popen([str(BIN / "python"), "-m", "moto.server", "-H", network.host, "-p", str(store_port)],
-                                 stdout=store_log.open("w"), stderr=subprocess.STDOUT)
+        store = subprocess.Popen(
+            [str(BIN / "python"), "-m", "moto.server", "-H", network.host, "-p", str(store_port)],
+            stdout=store_log.open("w"),
+            stderr=subprocess.STDOUT,
+        )
         processes.append(store)
         try:
             wait_for_port(network.host, store_port, store, log=store_log)
             endpoint = f"http://{network.host}:{store_port}"
-            credentials = {"AWS_ACCESS_KEY_ID": "muster-test", "AWS_SECRET_ACCESS_KEY": "muster-test-secret"}
-            s3 = boto3.client("s3", endpoint_url=endpoint, region_name="us-east-1",
-                              aws_access_key_id=credentials["AWS_ACCESS_KEY_ID"],
-                              aws_secret_access_key=credentials["AWS_SECRET_ACCESS_KEY"])
+            credentials = {
+                "AWS_ACCESS_KEY_ID": "muster-test",
+                "AWS_SECRET_ACCESS_KEY": "muster-test-secret",
+            }
+            s3 = boto3.client(
+                "s3",
+                endpoint_url=endpoint,
+                region_name="us-east-1",
+                aws_access_key_id=credentials["AWS_ACCESS_KEY_ID"],
+                aws_secret_access_key=credentials["AWS_SECRET_ACCESS_KEY"],
+            )
             s3.create_bucket(Bucket=BUCKET)
             queue = f"muster-3h-{os.getpid()}"
             env = site_env(
                 **credentials,
-                DATABASE_URL=site_env()["DATABASE_URL"].replace("127.0.0.1:5432", f"{network.host}:{postgres.port}")
+                DATABASE_URL=site_env()["DATABASE_URL"]
+                .replace("127.0.0.1:5432", f"{network.host}:{postgres.port}")
                 .replace("localhost:5432", f"{network.host}:{postgres.port}"),
                 REDIS_URL=f"redis://{network.host}:{redis.port}/{redis_db}",
                 SHEETS_STORAGE_URL=f"s3://{BUCKET}/site?endpoint_url={endpoint}&region_name=us-east-1",
                 ALLOWED_HOSTS=",".join(address for _, address in network.nodes.values()),
-                SECURE_SSL_REDIRECT="0", SESSION_COOKIE_SECURE="0", CSRF_COOKIE_SECURE="0",
-                STATIC_ROOT=str(collected_static), CELERY_QUEUE=queue, CELERY_ODDS_QUEUE=f"{queue}-odds")
+                SECURE_SSL_REDIRECT="0",
+                SESSION_COOKIE_SECURE="0",
+                CSRF_COOKIE_SECURE="0",
+                STATIC_ROOT=str(collected_static),
+                CELERY_QUEUE=queue,
+                CELERY_ODDS_QUEUE=f"{queue}-odds",
+            )
             nodes = {}
             for name, (_, address) in network.nodes.items():
                 media = tmp_path / name / "media"
                 media.mkdir(parents=True)
                 log = tmp_path / f"{name}.log"
                 if name == "worker":
-                    command = [str(BIN / "celery"), "-A", "muster", "worker", "-n", f"{queue}@worker", "-Q", queue,
-                               "--concurrency", "1", "--pool", "solo", "--loglevel", "info"]
+                    command = [
+                        str(BIN / "celery"),
+                        "-A",
+                        "muster",
+                        "worker",
+                        "-n",
+                        f"{queue}@worker",
+                        "-Q",
+                        queue,
+                        "--concurrency",
+                        "1",
+                        "--pool",
+                        "solo",
+                        "--loglevel",
+                        "info",
+                    ]
                 else:
-                    command = [str(BIN / "gunicorn"), "--config", "deploy/gunicorn.conf.py", "muster.wsgi"]
-                process = network.run(name, command, {**env, "MEDIA_ROOT": str(media), "WEB_CONCURRENCY": "1",
-                                                      "MUSTER_BIND": f"{address}:8000"}, log)
+                    command = [
+                        str(BIN / "gunicorn"),
+                        "--config",
+                        "deploy/gunicorn.conf.py",
+                        "muster.wsgi",
+                    ]
+                process = network.run(
+                    name,
+                    command,
+                    {
+                        **env,
+                        "MEDIA_ROOT": str(media),
+                        "WEB_CONCURRENCY": "1",
+                        "MUSTER_BIND": f"{address}:8000",
+                    },
+                    log,
+                )
                 processes.append(process)
-                nodes[name] = {"url": f"http://{address}:8000", "media": media, "log": log, "process": process}
+                nodes[name] = {
+                    "url": f"http://{address}:8000",
+                    "media": media,
+                    "log": log,
+                    "process": process,
+                }
             for name in ("a", "b"):
-                wait_for_port(network.nodes[name][1], 8000, nodes[name]["process"], log=nodes[name]["log"])
+                wait_for_port(
+                    network.nodes[name][1], 8000, nodes[name]["process"], log=nodes[name]["log"]
+                )
             yield nodes, s3
         finally:
             for process in reversed(processes):
@@ -213,22 +289,30 @@ def three_hosts(tmp_path, collected_static, settings, real_passwords):
                 forward.close()
 
 
-def test_a_sheet_asked_on_one_node_rendered_by_the_worker_is_served_by_the_other(three_hosts, skirmish, people):
+def test_a_sheet_asked_on_one_node_rendered_by_the_worker_is_served_by_the_other(
+    three_hosts, skirmish, people
+):
     nodes, s3 = three_hosts
     node_a, node_b = nodes["a"]["url"], nodes["b"]["url"]
     alice = Browser()
     alice.sign_in(node_a, "alice")
-    status, job = alice.api(f"{node_a}/api/v1/campaigns/{skirmish.pk}/sheets/", {"sheet": "supply", "side": "red"})
+    status, job = alice.api(
+        f"{node_a}/api/v1/campaigns/{skirmish.pk}/sheets/", {"sheet": "supply", "side": "red"}
+    )
     assert status in (200, 201, 202), job
     deadline = time.monotonic() + 90
     while job["status"] not in ("done", "failed") and time.monotonic() < deadline:
         time.sleep(0.5)
         status, job = alice.api(f"{node_a}/api/v1/jobs/{job['id']}/")
-    assert job["status"] == "done", f"{job}\n--- worker:\n{nodes['worker']['log'].read_text()[-3000:]}"
+    assert job["status"] == "done", (
+        f"{job}\n--- worker:\n{nodes['worker']['log'].read_text()[-3000:]}"
+    )
     assert "succeeded" in nodes["worker"]["log"].read_text()  # the third host rendered it
 
     status, pdf, headers = alice.call(f"{node_b}/api/v1/jobs/{job['id']}/file/")  # the other node
-    assert status == 200 and pdf.startswith(b"%PDF") and headers["Content-Type"] == "application/pdf"
+    assert (
+        status == 200 and pdf.startswith(b"%PDF") and headers["Content-Type"] == "application/pdf"
+    )
     keys = [item["Key"] for item in s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])]
     assert len(keys) == 1 and keys[0].startswith("site/sheets/")
     assert s3.get_object(Bucket=BUCKET, Key=keys[0])["Body"].read() == pdf
@@ -238,5 +322,12 @@ def test_a_sheet_asked_on_one_node_rendered_by_the_worker_is_served_by_the_other
     bob = Browser()
     bob.sign_in(node_b, "bob")  # the other side
     for node in (node_a, node_b):
-        for path in (f"/api/v1/jobs/{job['id']}/file/", f"/sheets/jobs/{job['id']}/file/", f"/api/v1/jobs/{job['id']}/"):
-            assert bob.call(f"{node}{path}", headers={"Accept": "application/json"})[0] == 404, (node, path)
+        for path in (
+            f"/api/v1/jobs/{job['id']}/file/",
+            f"/sheets/jobs/{job['id']}/file/",
+            f"/api/v1/jobs/{job['id']}/",
+        ):
+            assert bob.call(f"{node}{path}", headers={"Accept": "application/json"})[0] == 404, (
+                node,
+                path,
+            )

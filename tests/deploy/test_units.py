@@ -27,25 +27,48 @@ def unit(name: str) -> configparser.ConfigParser:
     return parser
 
 
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="needs systemd-analyze (Debian: systemd)")
+@pytest.mark.skipif(
+    shutil.which("systemd-analyze") is None, reason="needs systemd-analyze (Debian: systemd)"
+)
 def test_systemd_verifies_the_units(tmp_path):
     # The units as installed, with /srv/muster pointing at this checkout (its .venv has the commands).
     for source in UNITS.iterdir():
         (tmp_path / source.name).write_text(source.read_text().replace(INSTALL, str(ROOT)))
-    (tmp_path / "muster-worker@muster.service").write_text((tmp_path / "muster-worker@.service").read_text())
-    names = ["muster-web.service", "muster-worker@muster.service", "muster-prune-sheets.service",
-             "muster-prune-sheets.timer"]
-    done = subprocess.run(["systemd-analyze", "verify", *names], cwd=tmp_path, capture_output=True, text=True,
-                          timeout=60)
+    (tmp_path / "muster-worker@muster.service").write_text(
+        (tmp_path / "muster-worker@.service").read_text()
+    )
+    names = [
+        "muster-web.service",
+        "muster-worker@muster.service",
+        "muster-prune-sheets.service",
+        "muster-prune-sheets.timer",
+    ]
+    done = subprocess.run(
+        ["systemd-analyze", "verify", *names],
+        cwd=tmp_path,
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
     # Only complaints about these units count (verify also reports on the machine's own units).
-    ours = [line for line in done.stderr.splitlines() if line.startswith(("muster-",)) or str(tmp_path) in line]
+    ours = [
+        line
+        for line in done.stderr.splitlines()
+        if line.startswith(("muster-",)) or str(tmp_path) in line
+    ]
     assert ours == [], done.stderr
 
 
-@pytest.mark.parametrize("name", ["muster-web.service", "muster-worker@.service", "muster-prune-sheets.service"])
+@pytest.mark.parametrize(
+    "name", ["muster-web.service", "muster-worker@.service", "muster-prune-sheets.service"]
+)
 def test_every_service_runs_as_the_muster_user_from_the_install(name):
     service = unit(name)["Service"]
-    assert (service["User"], service["Group"], service["WorkingDirectory"]) == ("muster", "muster", INSTALL)
+    assert (service["User"], service["Group"], service["WorkingDirectory"]) == (
+        "muster",
+        "muster",
+        INSTALL,
+    )
     assert service["ExecStart"].startswith(f"{INSTALL}/.venv/bin/")
     assert service["ReadWritePaths"] == f"{INSTALL}/var"  # writes var/ only
     if name != "muster-prune-sheets.service":
@@ -67,15 +90,19 @@ def test_the_worker_unit_is_one_instance_per_queue():
 
 def test_the_web_unit_serves_with_the_shipped_gunicorn_settings():
     command = shlex.split(unit("muster-web.service")["Service"]["ExecStart"])
-    assert command[command.index("--config") + 1] == "deploy/gunicorn.conf.py" and command[-1] == "muster.wsgi"
+    assert (
+        command[command.index("--config") + 1] == "deploy/gunicorn.conf.py"
+        and command[-1] == "muster.wsgi"
+    )
     settings = {}
     exec((ROOT / "deploy" / "gunicorn.conf.py").read_text(), settings)
     assert settings["preload_app"] is True and settings["bind"] == "127.0.0.1:8000"
 
 
 @pytest.mark.django_db
-def test_the_timer_runs_nightly_and_its_command_prunes_old_sheets(skirmish, people, settings, tmp_path,
-                                                                  django_capture_on_commit_callbacks):
+def test_the_timer_runs_nightly_and_its_command_prunes_old_sheets(
+    skirmish, people, settings, tmp_path, django_capture_on_commit_callbacks
+):
     timer = unit("muster-prune-sheets.timer")["Timer"]
     assert timer["OnCalendar"].startswith("*-*-* ") and timer["Persistent"] == "true"
     command = shlex.split(unit("muster-prune-sheets.service")["Service"]["ExecStart"])

@@ -35,5 +35,7 @@ def site():
         with Site(folder) as running:
             yield running
     finally:
-        if not os.environ.get("MUSTER_FAULTS_KEEP"):  # set it to read the processes' logs afterwards
+        if not os.environ.get(
+            "MUSTER_FAULTS_KEEP"
+        ):  # set it to read the processes' logs afterwards
             shutil.rmtree(folder, ignore_errors=True)

@@ -33,15 +33,19 @@ PYTHON = sys.executable
 
 def postgres_bin() -> Path | None:
     """The folder of Debian's PostgreSQL server binaries (15 first, Debian 12's), or None."""
-    found = sorted(glob.glob("/usr/lib/postgresql/*/bin/initdb"),
-                   key=lambda path: (not path.startswith("/usr/lib/postgresql/15/"), path))
+    found = sorted(
+        glob.glob("/usr/lib/postgresql/*/bin/initdb"),
+        key=lambda path: (not path.startswith("/usr/lib/postgresql/15/"), path),
+    )
     return Path(found[0]).parent if found else None
 
 
 def missing() -> str | None:
     """Why the fault tests cannot run here, or None."""
     if postgres_bin() is None:
-        return "needs PostgreSQL's server binaries (Debian: postgresql-15, /usr/lib/postgresql/15/bin)"
+        return (
+            "needs PostgreSQL's server binaries (Debian: postgresql-15, /usr/lib/postgresql/15/bin)"
+        )
     if shutil.which("redis-server") is None:
         return "needs redis-server (Debian: redis-server)"
     if os.geteuid() == 0:
@@ -50,8 +54,10 @@ def missing() -> str | None:
         try:
             pwd.getpwnam("postgres")
         except KeyError:
-            return ("runs as root and needs the user postgres to run the cluster as "
-                    "(Debian's postgresql package makes it)")
+            return (
+                "runs as root and needs the user postgres to run the cluster as "
+                "(Debian's postgresql package makes it)"
+            )
     return None
 
 
@@ -93,7 +99,9 @@ class Postgres:
 
     def _run(self, *command, check=True):
         prefix = ["runuser", "-u", "postgres", "--"] if self.as_root else []
-        return subprocess.run([*prefix, *command], check=check, capture_output=True, text=True, timeout=60)
+        return subprocess.run(
+            [*prefix, *command], check=check, capture_output=True, text=True, timeout=60
+        )
 
     def init(self) -> None:
         self.data.mkdir(mode=0o700)
@@ -101,24 +109,68 @@ class Postgres:
         if self.as_root:
             shutil.chown(self.data, "postgres", "postgres")
             shutil.chown(self.log, "postgres", "postgres")
-        self._run(str(self.bin / "initdb"), "-D", str(self.data), "-U", "postgres", "--auth=trust", "-E", "UTF8",
-                  "--no-instructions", "--no-sync")
+        self._run(
+            str(self.bin / "initdb"),
+            "-D",
+            str(self.data),
+            "-U",
+            "postgres",
+            "--auth=trust",
+            "-E",
+            "UTF8",
+            "--no-instructions",
+            "--no-sync",
+        )
 
     def start(self) -> None:
-        options = (f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.data}' "
-                   "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50")
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-o", options, "-w", "-t", "30",
-                  "start")
+        options = (
+            f"-p {self.port} -c listen_addresses=127.0.0.1 -c unix_socket_directories='{self.data}' "
+            "-c fsync=off -c synchronous_commit=off -c full_page_writes=off -c max_connections=50"
+        )
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-o",
+            options,
+            "-w",
+            "-t",
+            "30",
+            "start",
+        )
 
     def restart(self) -> None:
         """What `systemctl restart postgresql` does: a fast shutdown (every connection is ended,
         "terminating connection due to administrator command"), then a start."""
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-l", str(self.log), "-m", "fast", "-w", "-t", "30",
-                  "restart")
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-l",
+            str(self.log),
+            "-m",
+            "fast",
+            "-w",
+            "-t",
+            "30",
+            "restart",
+        )
 
     def stop(self) -> None:
-        self._run(str(self.bin / "pg_ctl"), "-D", str(self.data), "-m", "immediate", "-w", "-t", "30", "stop",
-                  check=False)
+        self._run(
+            str(self.bin / "pg_ctl"),
+            "-D",
+            str(self.data),
+            "-m",
+            "immediate",
+            "-w",
+            "-t",
+            "30",
+            "stop",
+            check=False,
+        )
 
     def url(self, database: str = "muster") -> str:
         return f"postgres://postgres@127.0.0.1:{self.port}/{database}"
@@ -141,9 +193,25 @@ class Redis:
 
     def start(self) -> None:
         self.process = subprocess.Popen(
-            ["redis-server", "--port", str(self.port), "--bind", "127.0.0.1", "--save", "", "--appendonly", "no",
-             "--dir", str(self.folder), "--maxmemory-policy", "noeviction"],
-            stdout=open(self.folder / "redis.log", "ab"), stderr=subprocess.STDOUT, start_new_session=True)
+            [
+                "redis-server",
+                "--port",
+                str(self.port),
+                "--bind",
+                "127.0.0.1",
+                "--save",
+                "",
+                "--appendonly",
+                "no",
+                "--dir",
+                str(self.folder),
+                "--maxmemory-policy",
+                "noeviction",
+            ],
+            stdout=open(self.folder / "redis.log", "ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
         wait_until(lambda: _port_open(self.port), 15, "Redis to listen")
 
     def stop(self) -> None:
@@ -165,8 +233,14 @@ class Process:
 
     def __init__(self, name: str, command: list[str], env: dict, log: Path):
         self.name, self.log = name, log
-        self.process = subprocess.Popen(command, cwd=ROOT, env=env, stdout=open(log, "ab"), stderr=subprocess.STDOUT,
-                                        start_new_session=True)
+        self.process = subprocess.Popen(
+            command,
+            cwd=ROOT,
+            env=env,
+            stdout=open(log, "ab"),
+            stderr=subprocess.STDOUT,
+            start_new_session=True,
+        )
 
     @property
     def pid(self) -> int:
@@ -220,23 +294,46 @@ class Site:
         self.data: dict = {}
 
     def _env(self) -> dict:
-        drop = {"DATABASE_URL", "REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL", "CELERY_RESULT_BACKEND",
-                "PYTEST_XDIST_WORKER", "MUSTER_SWEEP_SECONDS", "SHEETS_STORAGE_URL"}
-        env = {k: v for k, v in os.environ.items() if k not in drop and not k.startswith(("PYTEST_", "COV_"))}
-        env.update({
-            "DJANGO_SETTINGS_MODULE": "muster.settings", "DEBUG": "0",
-            "SECRET_KEY": "fault-tests-" + "k" * 60, "ALLOWED_HOSTS": "127.0.0.1,localhost",
-            "DATABASE_URL": self.postgres.url(), "REDIS_URL": self.redis.url(),
-            "MEDIA_ROOT": str(self.folder / "media"), "MUSTER_EXTRA_SYSTEMS": "tests.testsystem",
-            "PYTHONPATH": str(ROOT), "MUSTER_TEST_RENDER_DELAY": str(self.render_delay),
-            "MUSTER_TEST_WRITE_MARKS": str(self.marks), "MUSTER_TEST_WRITE_DELAY": "2",
-            "WEB_CONCURRENCY": "2", "MUSTER_BIND": f"127.0.0.1:{self.web_port}", "CONN_MAX_AGE": "60",
-            # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
-            "SHEET_RENDERS_PER_MEMBER": "100", "SHEET_RENDERS_PER_CAMPAIGN": "100",
-            "MEMBER_WRITES_PER_MINUTE": "100000",  # the test's writer is a machine, not a player
-            # And its clients write at machine speed, past a person's pace (muster.write_rate).
-            "MEMBER_WRITES_PER_MINUTE": "100000",
-        })
+        drop = {
+            "DATABASE_URL",
+            "REDIS_URL",
+            "CELERY_BROKER_URL",
+            "CACHE_REDIS_URL",
+            "CELERY_RESULT_BACKEND",
+            "PYTEST_XDIST_WORKER",
+            "MUSTER_SWEEP_SECONDS",
+            "SHEETS_STORAGE_URL",
+        }
+        env = {
+            k: v
+            for k, v in os.environ.items()
+            if k not in drop and not k.startswith(("PYTEST_", "COV_"))
+        }
+        env.update(
+            {
+                "DJANGO_SETTINGS_MODULE": "muster.settings",
+                "DEBUG": "0",
+                "SECRET_KEY": "fault-tests-" + "k" * 60,
+                "ALLOWED_HOSTS": "127.0.0.1,localhost",
+                "DATABASE_URL": self.postgres.url(),
+                "REDIS_URL": self.redis.url(),
+                "MEDIA_ROOT": str(self.folder / "media"),
+                "MUSTER_EXTRA_SYSTEMS": "tests.testsystem",
+                "PYTHONPATH": str(ROOT),
+                "MUSTER_TEST_RENDER_DELAY": str(self.render_delay),
+                "MUSTER_TEST_WRITE_MARKS": str(self.marks),
+                "MUSTER_TEST_WRITE_DELAY": "2",
+                "WEB_CONCURRENCY": "2",
+                "MUSTER_BIND": f"127.0.0.1:{self.web_port}",
+                "CONN_MAX_AGE": "60",
+                # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
+                "SHEET_RENDERS_PER_MEMBER": "100",
+                "SHEET_RENDERS_PER_CAMPAIGN": "100",
+                "MEMBER_WRITES_PER_MINUTE": "100000",  # the test's writer is a machine, not a player
+                # And its clients write at machine speed, past a person's pace (muster.write_rate).
+                "MEMBER_WRITES_PER_MINUTE": "100000",
+            }
+        )
         return env
 
     # --- life -------------------------------------------------------------------------------
@@ -264,43 +361,93 @@ class Site:
         self.postgres.stop()
 
     def python(self, *args, timeout: float = 120) -> str:
-        done = subprocess.run([PYTHON, *args], cwd=ROOT, env=self.env, capture_output=True, text=True,
-                              timeout=timeout)
+        done = subprocess.run(
+            [PYTHON, *args], cwd=ROOT, env=self.env, capture_output=True, text=True, timeout=timeout
+        )
         if done.returncode != 0:
-            raise AssertionError(f"{' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}")
+            raise AssertionError(
+                f"{' '.join(args)} failed:\n{done.stdout[-2000:]}\n{done.stderr[-4000:]}"
+            )
         return done.stdout
 
     def manage(self, *args) -> str:
         return self.python("manage.py", *args)
 
     def start_web(self) -> None:
-        self.web = Process("web", [PYTHON, "-m", "gunicorn", "--config", "deploy/gunicorn.conf.py",
-                                   "tests.faults.slow_wsgi:application"], self.env, self.folder / "web.log")
-        wait_until(lambda: _port_open(self.web_port) and len(self.web.children()) >= 2, 60,
-                   f"gunicorn to serve\n{self.web.tail()}")
+        self.web = Process(
+            "web",
+            [
+                PYTHON,
+                "-m",
+                "gunicorn",
+                "--config",
+                "deploy/gunicorn.conf.py",
+                "tests.faults.slow_wsgi:application",
+            ],
+            self.env,
+            self.folder / "web.log",
+        )
+        wait_until(
+            lambda: _port_open(self.web_port) and len(self.web.children()) >= 2,
+            60,
+            f"gunicorn to serve\n{self.web.tail()}",
+        )
 
     def start_worker(self) -> None:
         """A Celery worker on both queues, as the deploy units run it (late acknowledgement,
         prefetch 1), with the sweep of its own (MUSTER_SWEEP_SECONDS, default 5 s)."""
         self.workers_started += 1
         name = f"faults{self.workers_started}"
-        self.worker = Process(name, [
-            PYTHON, "-m", "celery", "-A", "tests.worker_app", "worker", "-Q", "muster,muster-odds",
-            "-n", f"{name}@%h", "--pool", "prefork", "--concurrency", "2", "--prefetch-multiplier", "1",
-            "--loglevel", "INFO", "--without-gossip", "--without-mingle",
-        ], self.env, self.folder / f"worker-{name}.log")
-        wait_until(lambda: "ready." in self.worker.tail(20000), 60, f"the worker to be ready\n{self.worker.tail()}")
+        self.worker = Process(
+            name,
+            [
+                PYTHON,
+                "-m",
+                "celery",
+                "-A",
+                "tests.worker_app",
+                "worker",
+                "-Q",
+                "muster,muster-odds",
+                "-n",
+                f"{name}@%h",
+                "--pool",
+                "prefork",
+                "--concurrency",
+                "2",
+                "--prefetch-multiplier",
+                "1",
+                "--loglevel",
+                "INFO",
+                "--without-gossip",
+                "--without-mingle",
+            ],
+            self.env,
+            self.folder / f"worker-{name}.log",
+        )
+        wait_until(
+            lambda: "ready." in self.worker.tail(20000),
+            60,
+            f"the worker to be ready\n{self.worker.tail()}",
+        )
 
     # --- reading the site's own database -----------------------------------------------------
 
     def jobs(self) -> dict[str, tuple[str, int]]:
-        return {str(pk): (status, attempts) for pk, status, attempts in
-                self.postgres.query("SELECT id, status, attempts FROM rosters_printjob")}
+        return {
+            str(pk): (status, attempts)
+            for pk, status, attempts in self.postgres.query(
+                "SELECT id, status, attempts FROM rosters_printjob"
+            )
+        }
 
     def events_by_key(self) -> dict[str, int]:
-        return dict(self.postgres.query(
-            "SELECT idempotency_key, count(*) FROM campaigns_event WHERE idempotency_key IS NOT NULL "
-            "GROUP BY idempotency_key"))
+        return dict(
+            self.postgres.query(
+                "SELECT idempotency_key, count(*) FROM campaigns_event WHERE idempotency_key IS NOT NULL "
+                "GROUP BY idempotency_key"
+            )
+        )
 
     def folds(self) -> dict:
         return json.loads(self.python("-m", "tests.ops.site_check", "folds"))

@@ -42,10 +42,20 @@ class Writes:
     """After-action notes written one after another (a thread), each with its own idempotency key,
     resent with that key after no answer or a 503 until acknowledged (at most `patience` s)."""
 
-    def __init__(self, api: Api, campaign: int, prefix: str, pause: float = 0.05, patience: float = 40):
-        self.api, self.campaign, self.prefix, self.pause, self.patience = api, campaign, prefix, pause, patience
+    def __init__(
+        self, api: Api, campaign: int, prefix: str, pause: float = 0.05, patience: float = 40
+    ):
+        self.api, self.campaign, self.prefix, self.pause, self.patience = (
+            api,
+            campaign,
+            prefix,
+            pause,
+            patience,
+        )
         self.acknowledged: dict[str, str] = {}  # key -> the uid the answer named
-        self.answers: list[tuple[str, int | None, str]] = []  # (key, status, content type), every try
+        self.answers: list[
+            tuple[str, int | None, str]
+        ] = []  # (key, status, content type), every try
         self.replayed: dict[str, bool] = {}
         self.gave_up: list[str] = []
         self._stop = threading.Event()
@@ -54,10 +64,15 @@ class Writes:
 
     def send(self, key: str, text: str | None = None) -> str | None:
         deadline = time.monotonic() + self.patience
-        body = {"kind": "note.added", "data": {"scenario": 0, "text": text or f"note {key}", "private": False},
-                "idempotency_key": key}
+        body = {
+            "kind": "note.added",
+            "data": {"scenario": 0, "text": text or f"note {key}", "private": False},
+            "idempotency_key": key,
+        }
         while time.monotonic() < deadline:
-            status, data, kind = self.api.call("POST", f"/api/v1/campaigns/{self.campaign}/events/", body)
+            status, data, kind = self.api.call(
+                "POST", f"/api/v1/campaigns/{self.campaign}/events/", body
+            )
             self.answers.append((key, status, kind))
             if status in (200, 201):
                 uid = data.get("uid") or data["events"][0]["uid"]
@@ -75,7 +90,9 @@ class Writes:
             self._stop.wait(self.pause)
 
     def start(self) -> "Writes":
-        self._thread = threading.Thread(target=self._loop, name=f"writes-{self.prefix}", daemon=True)
+        self._thread = threading.Thread(
+            target=self._loop, name=f"writes-{self.prefix}", daemon=True
+        )
         self._thread.start()
         return self
 
@@ -87,12 +104,21 @@ class Writes:
     def errors(self) -> list[tuple[str, int | None, str, str]]:
         """Answers that are neither success, 503 (the database away: nothing stored) nor no answer,
         each saying whether that write was stored all the same (its resend was answered "replayed")."""
-        return [(key, status, kind, "stored" if self.replayed.get(key) else "not stored")
-                for key, status, kind in self.answers if status not in (200, 201, 503, None)]
+        return [
+            (key, status, kind, "stored" if self.replayed.get(key) else "not stored")
+            for key, status, kind in self.answers
+            if status not in (200, 201, 503, None)
+        ]
 
 
-def request_sheet(api: Api, campaign: int, sheet: str = "summary", paper: str = "A4", side: str | None = None,
-                  patience: float = 30) -> str:
+def request_sheet(
+    api: Api,
+    campaign: int,
+    sheet: str = "summary",
+    paper: str = "A4",
+    side: str | None = None,
+    patience: float = 30,
+) -> str:
     """A sheet asked for through the API (resent after no answer or a 503); the job's id."""
     body = {"sheet": sheet, "paper": paper, **({"side": side} if side else {})}
     deadline = time.monotonic() + patience

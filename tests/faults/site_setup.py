@@ -22,16 +22,27 @@ from campaigns.services.journal import submit  # noqa: E402
 User = get_user_model()
 club = Club.objects.create(name="Fault Night", slug="faults")
 people = {}
-for name, role in [("olga", Membership.ORGANIZER), ("alice", Membership.PLAYER), ("bob", Membership.PLAYER),
-                   ("rita", Membership.PLAYER)]:
+for name, role in [
+    ("olga", Membership.ORGANIZER),
+    ("alice", Membership.PLAYER),
+    ("bob", Membership.PLAYER),
+    ("rita", Membership.PLAYER),
+]:
     people[name] = User.objects.create_user(name, f"{name}@example.org", "pass-word-123")
     Membership.objects.create(club=club, user=people[name], role=role)
 olga = people["olga"]
-campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name="Fault war")
+campaign = svc.create_campaign(
+    club=club, user=olga, system="skirmish", variant="short", name="Fault war"
+)
 svc.assign_player(campaign, olga, side="red", username="olga")
 svc.assign_player(campaign, olga, side="red", username="alice")
 svc.assign_player(campaign, olga, side="blue", username="bob")
 svc.assign_referee(campaign, olga, username="rita")
 submit(campaign, olga, "campaign.started")
-json.dump({"campaign": campaign.pk, "tokens": {name: Token.objects.create(user=user).key
-                                               for name, user in people.items()}}, sys.stdout)
+json.dump(
+    {
+        "campaign": campaign.pk,
+        "tokens": {name: Token.objects.create(user=user).key for name, user in people.items()},
+    },
+    sys.stdout,
+)

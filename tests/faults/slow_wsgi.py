@@ -21,7 +21,11 @@ _save = journal._Writer.save
 def _held_save(self):
     _save(self)
     record = self.pending[0][0] if self.pending else None
-    if record is None or record.kind != "note.added" or not str(record.data.get("text", "")).startswith("slow"):
+    if (
+        record is None
+        or record.kind != "note.added"
+        or not str(record.data.get("text", "")).startswith("slow")
+    ):
         return
     mark = Path(os.environ["MUSTER_TEST_WRITE_MARKS"]) / str(os.getpid())
     mark.write_text(record.data["text"])

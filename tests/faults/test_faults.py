@@ -49,8 +49,11 @@ def _job(site, job_id):
 
 def _running_pid(site, job_id, timeout=20) -> int:
     """The pid of the pool process rendering the job, once it runs."""
+
     def claimed():
-        rows = site.postgres.query("SELECT status, claimed_by FROM rosters_printjob WHERE id = %s", [job_id])
+        rows = site.postgres.query(
+            "SELECT status, claimed_by FROM rosters_printjob WHERE id = %s", [job_id]
+        )
         return rows and rows[0][0] == "running" and int(rows[0][1].rsplit(":", 1)[1])
 
     return wait_until(claimed, timeout, f"job {job_id} to start rendering\n{site.worker.tail()}")
@@ -58,15 +61,21 @@ def _running_pid(site, job_id, timeout=20) -> int:
 
 def _settled(site, job_ids, since: float, what: str) -> float:
     """Every job done or failed (retryable) within RECOVERY s of `since`; the seconds it took."""
+
     def all_settled():
         states = {job: _job(site, job)[0] for job in job_ids}
         return all(state in ("done", "failed") for state in states.values()) and states
 
-    states = wait_until(all_settled, max(1.0, since + RECOVERY - time.monotonic()),
-                        f"every print job settled after {what} ({ {j: _job(site, j) for j in job_ids} })\n"
-                        f"{site.worker.tail()}")
+    states = wait_until(
+        all_settled,
+        max(1.0, since + RECOVERY - time.monotonic()),
+        f"every print job settled after {what} ({ {j: _job(site, j) for j in job_ids} })\n"
+        f"{site.worker.tail()}",
+    )
     took = time.monotonic() - since
-    print(f"\n[faults] {what}: every job settled {took:.1f} s after the fault: {sorted(set(states.values()))}")
+    print(
+        f"\n[faults] {what}: every job settled {took:.1f} s after the fault: {sorted(set(states.values()))}"
+    )
     return took
 
 
@@ -85,16 +94,28 @@ def _check_the_writes(site, writer: Writes) -> None:
     stored = site.events_by_key()
     assert writer.acknowledged, "no write was acknowledged at all"
     lost = [key for key in writer.acknowledged if stored.get(key) != 1]
-    assert not lost, f"acknowledged writes lost or doubled: {[(k, stored.get(k)) for k in lost][:10]}"
+    assert not lost, (
+        f"acknowledged writes lost or doubled: {[(k, stored.get(k)) for k in lost][:10]}"
+    )
     assert all(count == 1 for count in stored.values()), "a write stored twice"
-    uids = dict(site.postgres.query("SELECT idempotency_key, uid::text FROM campaigns_event "
-                                    "WHERE idempotency_key IS NOT NULL"))
-    assert all(uids[key] == uid for key, uid in writer.acknowledged.items()), "an answer named another event"
+    uids = dict(
+        site.postgres.query(
+            "SELECT idempotency_key, uid::text FROM campaigns_event "
+            "WHERE idempotency_key IS NOT NULL"
+        )
+    )
+    assert all(uids[key] == uid for key, uid in writer.acknowledged.items()), (
+        "an answer named another event"
+    )
     assert not writer.errors(), f"errors answered for writes: {writer.errors()[:10]}"
-    assert not writer.gave_up, f"writes never answered within {writer.patience} s: {writer.gave_up[:10]}"
-    print(f"[faults] {len(writer.acknowledged)} writes acknowledged, {len(writer.answers)} answers "
-          f"({sum(1 for a in writer.answers if a[1] == 503)} × 503, {sum(1 for a in writer.answers if a[1] is None)} "
-          f"× no answer), each stored once")
+    assert not writer.gave_up, (
+        f"writes never answered within {writer.patience} s: {writer.gave_up[:10]}"
+    )
+    print(
+        f"[faults] {len(writer.acknowledged)} writes acknowledged, {len(writer.answers)} answers "
+        f"({sum(1 for a in writer.answers if a[1] == 503)} × 503, {sum(1 for a in writer.answers if a[1] is None)} "
+        f"× no answer), each stored once"
+    )
 
 
 def test_a_worker_killed_mid_render_its_process_then_the_whole_worker(site, api, writes):
@@ -132,7 +153,9 @@ def test_redis_stopped_and_started_again_empty(site, api, writes):
     site.redis.stop()
     stopped = time.monotonic()
     time.sleep(1)
-    jobs.append(request_sheet(api, campaign, "summary"))  # asked while the broker is away: nothing sent
+    jobs.append(
+        request_sheet(api, campaign, "summary")
+    )  # asked while the broker is away: nothing sent
     time.sleep(2)
     writes.stop()  # from here on nobody writes or reads: what comes back comes back by itself
     site.redis.start()
@@ -140,9 +163,14 @@ def test_redis_stopped_and_started_again_empty(site, api, writes):
 
     _settled(site, jobs, stopped, "Redis stopped 3 s and started again empty")
     assert all(_job(site, job)[0] == "done" for job in jobs)
-    found = wait_until(lambda: redis.keys("*muster:odds:*"), max(1.0, stopped + RECOVERY - time.monotonic()),
-                       "the odds lost with Redis to be computed again")
-    print(f"[faults] odds kept again {time.monotonic() - stopped:.1f} s after Redis stopped ({len(found)} keys)")
+    found = wait_until(
+        lambda: redis.keys("*muster:odds:*"),
+        max(1.0, stopped + RECOVERY - time.monotonic()),
+        "the odds lost with Redis to be computed again",
+    )
+    print(
+        f"[faults] odds kept again {time.monotonic() - stopped:.1f} s after Redis stopped ({len(found)} keys)"
+    )
     _check_the_journal(site, writes)
 
 
@@ -167,23 +195,42 @@ def test_postgresql_restarted_during_writes_and_a_render(site, api, writes):
 def test_a_gunicorn_worker_killed_inside_a_write(site, api, writes):
     campaign = site.data["campaign"]
     answers = []
-    held = threading.Thread(target=lambda: answers.append(
-        api.call("POST", f"/api/v1/campaigns/{campaign}/events/", {
-            "kind": "note.added",
-            "data": {"scenario": 0, "text": "slow: held inside its transaction", "private": False},
-            "idempotency_key": "killed-inside"})))
+    held = threading.Thread(
+        target=lambda: answers.append(
+            api.call(
+                "POST",
+                f"/api/v1/campaigns/{campaign}/events/",
+                {
+                    "kind": "note.added",
+                    "data": {
+                        "scenario": 0,
+                        "text": "slow: held inside its transaction",
+                        "private": False,
+                    },
+                    "idempotency_key": "killed-inside",
+                },
+            )
+        )
+    )
     held.start()
-    marks = wait_until(lambda: list(site.marks.iterdir()), 15, f"the write to be held\n{site.web.tail()}")
+    marks = wait_until(
+        lambda: list(site.marks.iterdir()), 15, f"the write to be held\n{site.web.tail()}"
+    )
     victim = int(marks[0].name)
     os.kill(victim, signal.SIGKILL)
     held.join(timeout=20)
-    assert answers and answers[0][0] is None  # no answer: the client does not know whether it was stored
+    assert (
+        answers and answers[0][0] is None
+    )  # no answer: the client does not know whether it was stored
     assert site.events_by_key().get("killed-inside") is None  # rolled back with the killed worker
 
     # Resent with its key (not slow this time): stored once. Gunicorn has a new worker by then.
     resend = Writes(api, campaign, "resend")
     assert resend.send("killed-inside") is not None
-    wait_until(lambda: len(site.web.children()) == 2 and victim not in site.web.children(), 15,
-               "gunicorn to replace its worker")
+    wait_until(
+        lambda: len(site.web.children()) == 2 and victim not in site.web.children(),
+        15,
+        "gunicorn to replace its worker",
+    )
     assert site.events_by_key()["killed-inside"] == 1
     _check_the_journal(site, writes)

@@ -25,7 +25,9 @@ django.setup()
 
 from django.conf import settings  # noqa: E402
 
-settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]  # many people, no need to be slow
+settings.PASSWORD_HASHERS = [
+    "django.contrib.auth.hashers.MD5PasswordHasher"
+]  # many people, no need to be slow
 
 
 def people():
@@ -35,8 +37,13 @@ def people():
 
     club, made = Club.objects.get_or_create(slug="tuesday", defaults={"name": "Tuesday Night ASL"})
     named = {}
-    for name, role in [("olga", "organizer"), ("alice", "player"), ("bob", "player"), ("rita", "player"),
-                       ("carol", "player")]:
+    for name, role in [
+        ("olga", "organizer"),
+        ("alice", "player"),
+        ("bob", "player"),
+        ("rita", "player"),
+        ("carol", "player"),
+    ]:
         named[name] = UserFactory(username=name)
         if made:
             MembershipFactory(club=club, user=named[name], role=role)
@@ -46,13 +53,14 @@ def people():
 
 # --- Achtung! Panzer! ----------------------------------------------------------------------------------
 
+
 def _objectives(variant):
     """Objective areas of the CG map (1.2): (allied end, german end) as area keys, split in two."""
     from campaigns.systems import get_system
 
     table = get_system("achtung_panzer").tables.bound("1.2", {})
     keys = [row.label for row in table.rows if table.value(row, "kind") != "bridge"]
-    return keys[: len(keys) // 2], keys[len(keys) // 2:]
+    return keys[: len(keys) // 2], keys[len(keys) // 2 :]
 
 
 def _ap_v1(variant, half_days, stop, seed):
@@ -87,18 +95,27 @@ def _ap_v1(variant, half_days, stop, seed):
         key = f"initiative:{war.public['half_day']}"
         sealed = war.state["sealed"].get(key)
         if sealed and sealed["open"]:
-            war.by("allied", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])})
-            war.by("german", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])})
+            war.by(
+                "allied", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])}
+            )
+            war.by(
+                "german", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])}
+            )
         war.walk_both(answers=both)
 
     war.by("allied", "ap.declare", {"special": "none"})
     refit()
     for n in range(half_days):
         split = rng.randint(1, len(allied_end))
-        war.result({"allied_objectives_end": " ".join(allied_end[:split]),
-                    "german_objectives_end": " ".join(german_end + allied_end[split:]),
-                    "allied_cvp": rng.randint(0, 40), "german_cvp": rng.randint(0, 40)},
-                   *(("allied", "german") if n % 2 == 0 else ("german", "allied")))
+        war.result(
+            {
+                "allied_objectives_end": " ".join(allied_end[:split]),
+                "german_objectives_end": " ".join(german_end + allied_end[split:]),
+                "allied_cvp": rng.randint(0, 40),
+                "german_cvp": rng.randint(0, 40),
+            },
+            *(("allied", "german") if n % 2 == 0 else ("german", "allied")),
+        )
         if n == half_days - 1:
             if stop != "result":
                 war.walk_both(until=stop, answers=both)
@@ -162,15 +179,25 @@ def ap_table(variant, half_days, dice_mode, stop=None, undo=False):
     from tests.achtung_panzer import table_play
 
     club, named = people()
-    table = table_play.play_cg(club, named, variant=variant, dice_mode=dice_mode, half_days=half_days)
+    table = table_play.play_cg(
+        club, named, variant=variant, dice_mode=dice_mode, half_days=half_days
+    )
     if undo:
         table_play.correct_and_undo(table)
     if stop:
         index = table.state["current"]
         for side in ("allied", "german"):
             table.by(side, "ap.aftermath", table_play.aftermath(table.state, side))
-        table.result({"allied_objectives_end": "23BB5 23X3", "german_objectives_end": "23R4 23H4 hill_520",
-                      "allied_cvp": 9, "german_cvp": 4}, "german", "allied")
+        table.result(
+            {
+                "allied_objectives_end": "23BB5 23X3",
+                "german_objectives_end": "23R4 23H4 hill_520",
+                "allied_cvp": 9,
+                "german_cvp": 4,
+            },
+            "german",
+            "allied",
+        )
         assert table.state["scenarios"][index]["status"] == "played"
         if stop != "result":
             table.both(stop_at=stop)
@@ -178,6 +205,7 @@ def ap_table(variant, half_days, dice_mode, stop=None, undo=False):
 
 
 # --- Rifles in the Ardennes -----------------------------------------------------------------------------
+
 
 def rifles_acceptance():
     """The three-mission acceptance journal of the commit (dice entered; the campaign is over)."""
@@ -240,6 +268,7 @@ def rifles_leader_v1():
 
 # --- the victory ledgers --------------------------------------------------------------------------------
 
+
 def pattons_vanguard():
     """Scenario 1 up to turn 4 (a correction, the Advantage spent, units eliminated and reduced)."""
     from tests.victory.test_pattons_vanguard import play_to_turn_four, scenario_one
@@ -260,9 +289,16 @@ def pattons_vanguard_mid():
     game.turn(T1, {"13": "Gs"}, advantage="german")
     game.by("german", "pv.advantage", {"use": "spend"})
     game.turn(T2, {"9": "Gs", "14": "Gs"}, [("U1", "eliminated")], advantage_rp="american")
-    correct(game, game.event_uid("pv.turn"), game.turn_data(T2, {"9": "Gs", "14": "Gs"},
-                                                            [("U1", "eliminated"), ("U2", "reduced")],
-                                                            advantage_rp="american"))
+    correct(
+        game,
+        game.event_uid("pv.turn"),
+        game.turn_data(
+            T2,
+            {"9": "Gs", "14": "Gs"},
+            [("U1", "eliminated"), ("U2", "reduced")],
+            advantage_rp="american",
+        ),
+    )
     return game.campaign
 
 
@@ -287,10 +323,19 @@ def ardennes44_v2():
     club, named = people()
     game = Game(club, named, "ardennes44", "s2")
     game.setup(units=replacement_units())
-    game.turn("16 AM", {}, [("Inf1", "reduced"), ("Tank4", "reduced"), ("GI", "reduced"), ("Inf2", "eliminated")])
+    game.turn(
+        "16 AM",
+        {},
+        [("Inf1", "reduced"), ("Tank4", "reduced"), ("GI", "reduced"), ("Inf2", "eliminated")],
+    )
     game.turn("16 PM", {})
-    game.turn("Night 16/17", {}, [("Tank4", "restored"), ("Inf2", "rebuilt"), ("GI", "restored")],
-              replacements_german=2, replacements_allied=1)
+    game.turn(
+        "Night 16/17",
+        {},
+        [("Tank4", "restored"), ("Inf2", "rebuilt"), ("GI", "restored")],
+        replacements_german=2,
+        replacements_allied=1,
+    )
     game.turn("17 AM", {})
     return game.campaign
 
@@ -303,7 +348,9 @@ def ardennes44_mid():
     game = six_turn(club, named)
     game.turn("16 AM", {"Clervaux": "Gs"})
     game.turn("16 PM", {"Wiltz": "Gs"}, [("116", "reduced")])
-    game.turn("Night 16/17", {}, [("116", "restored")], replacements_german=1, replacements_allied=2)
+    game.turn(
+        "Night 16/17", {}, [("116", "restored")], replacements_german=1, replacements_allied=2
+    )
     game.turn("17 AM", {"St. Vith": "Gs", "Houffalize": "Gs"})
     game.turn("17 PM", {"Vielsalm": "Gs"}, [("2Pz", "exited", "East-west-edge")])
     return game.campaign
@@ -333,15 +380,22 @@ def fab_bulge():
 
 
 PLAYERS = {
-    "ap-v1-cg1": ap_v1_cg1, "ap-v1-cg2": ap_v1_cg2, "ap-v1-cg3": ap_v1_cg3,
+    "ap-v1-cg1": ap_v1_cg1,
+    "ap-v1-cg2": ap_v1_cg2,
+    "ap-v1-cg3": ap_v1_cg3,
     "ap-cg1-table": seeded(lambda: ap_table("cg1", 1, "server", stop="1.6112")),
     "ap-cg2-table": seeded(lambda: ap_table("cg2", 2, "server", stop="result", undo=True)),
     "ap-cg3-table": seeded(lambda: ap_table("cg3", 1, "server")),
-    "rifles-acceptance": rifles_acceptance, "rifles-mid-briefing": rifles_mid_briefing,
+    "rifles-acceptance": rifles_acceptance,
+    "rifles-mid-briefing": rifles_mid_briefing,
     "rifles-leader-v1": rifles_leader_v1,
-    "pattons-vanguard-v2": pattons_vanguard_v2, "ardennes44-v2": ardennes44_v2,
-    "pattons-vanguard": pattons_vanguard, "ardennes44": ardennes44, "fab-bulge": fab_bulge,
-    "pattons-vanguard-mid": pattons_vanguard_mid, "ardennes44-mid": ardennes44_mid,
+    "pattons-vanguard-v2": pattons_vanguard_v2,
+    "ardennes44-v2": ardennes44_v2,
+    "pattons-vanguard": pattons_vanguard,
+    "ardennes44": ardennes44,
+    "fab-bulge": fab_bulge,
+    "pattons-vanguard-mid": pattons_vanguard_mid,
+    "ardennes44-mid": ardennes44_mid,
 }
 
 
@@ -373,14 +427,21 @@ def main(out: str, names: list[str], keep: bool = False) -> None:
         with open(os.path.join(out, f"{name}.expected.json"), "w", encoding="utf-8") as handle:
             json.dump(values(state), handle, indent=1, sort_keys=True, ensure_ascii=False)
             handle.write("\n")
-        print(f"{name}: {len(exported['events'])} events, {state['status']}, scenario {state['current']}")
+        print(
+            f"{name}: {len(exported['events'])} events, {state['status']}, scenario {state['current']}"
+        )
 
 
 def write_journal(path: str, document: dict) -> None:
     """The file as exported, one event per line (readable in a diff)."""
     head = {k: v for k, v in document.items() if k != "events"}
     lines = [json.dumps(event, sort_keys=True, ensure_ascii=False) for event in document["events"]]
-    text = json.dumps(head, sort_keys=True, ensure_ascii=False)[:-1] + ', "events": [\n' + ",\n".join(lines) + "\n]}\n"
+    text = (
+        json.dumps(head, sort_keys=True, ensure_ascii=False)[:-1]
+        + ', "events": [\n'
+        + ",\n".join(lines)
+        + "\n]}\n"
+    )
     assert json.loads(text) == document
     with open(path, "w", encoding="utf-8") as handle:
         handle.write(text)

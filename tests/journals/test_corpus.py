@@ -16,8 +16,11 @@ from campaigns.systems import get_system
 from .values import values
 
 HERE = Path(__file__).parent
-CASES = [(made.parent.name, name) for made in sorted(HERE.glob("*/made.json"))
-         for name in json.loads(made.read_text())["files"]]
+CASES = [
+    (made.parent.name, name)
+    for made in sorted(HERE.glob("*/made.json"))
+    for name in json.loads(made.read_text())["files"]
+]
 
 pytestmark = pytest.mark.django_db
 
@@ -26,8 +29,12 @@ def _carried_as_is(slug: str, since: int) -> bool:
     """Every upgrade step of `slug` from version `since` on leaves a journal as it is."""
     system = get_system(slug)
     steps = versions.steps_of(slug, system)
-    return all(not steps[v]._folds() and not steps[v].kinds and type(steps[v]).data is versions.Upgrade.data
-               for v in range(since, system.journal_version))
+    return all(
+        not steps[v]._folds()
+        and not steps[v].kinds
+        and type(steps[v]).data is versions.Upgrade.data
+        for v in range(since, system.journal_version)
+    )
 
 
 def _wipe():
@@ -52,11 +59,15 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
         assert written <= start[system] <= campaign.journal_versions[system]
     else:
         assert start[system] == written
-        assert campaign.upgraded.summary().startswith(f"written by Muster journal {system} v{written} (a file from "
-                                                      f"before journal versions); upgraded to "
-                                                      f"v{campaign.journal_versions[system]}")
+        assert campaign.upgraded.summary().startswith(
+            f"written by Muster journal {system} v{written} (a file from "
+            f"before journal versions); upgraded to "
+            f"v{campaign.journal_versions[system]}"
+        )
     assert values(journal_io.full_state(campaign)) == expected
-    if campaign.upgraded.ran:  # the upgraded journal is today's (files of today's versions: test_journal_io)
+    if (
+        campaign.upgraded.ran
+    ):  # the upgraded journal is today's (files of today's versions: test_journal_io)
         exported = journal_io.export_journal(campaign)
         _wipe()
         again = journal_io.replay(exported, create_club=True, create_people=True)
@@ -67,7 +78,9 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
 def test_the_corpus_holds_every_game_and_the_previous_release():
     from campaigns.systems import all_systems
 
-    games = {json.loads((HERE / d / f"{n}.json").read_text())["campaign"]["system"] for d, n in CASES}
+    games = {
+        json.loads((HERE / d / f"{n}.json").read_text())["campaign"]["system"] for d, n in CASES
+    }
     assert games == set(all_systems()) - {"skirmish"}
     assert (HERE / "v0.1.0" / "made.json").exists()
 
@@ -78,8 +91,14 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
     from django.core.management import call_command
 
     err = io.StringIO()
-    call_command("replay_campaign", str(HERE / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"), "--create-club",
-                 "--create-people", stdout=io.StringIO(), stderr=err)
+    call_command(
+        "replay_campaign",
+        str(HERE / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"),
+        "--create-club",
+        "--create-people",
+        stdout=io.StringIO(),
+        stderr=err,
+    )
     assert err.getvalue() == (
         "Journal written by Muster journal achtung_panzer v1 (a file from before journal versions); upgraded to "
         "v5: v1→v2: end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; Refit "
@@ -90,7 +109,8 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
         "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under). "
         "And Muster journal core v1 (a file from before journal versions), upgraded to v2: v1→v2: seating someone "
         "on a side in play needs that side's agreement (or the referee's) (earlier events keep the rules they were "
-        "written under).\n")
+        "written under).\n"
+    )
 
 
 def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
@@ -99,12 +119,15 @@ def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
 
     document = json.loads((HERE / "v0.1.0" / "ap-cg1-table.json").read_text())
     newer = tmp_path / "newer.json"
-    newer.write_text(json.dumps({**document, "muster": "0.9.0", "journals": {"core": 1, "achtung_panzer": 6}}))
+    newer.write_text(
+        json.dumps({**document, "muster": "0.9.0", "journals": {"core": 1, "achtung_panzer": 6}})
+    )
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", str(newer), "--create-club", "--create-people")
     assert error.value.returncode == 2
     assert str(error.value) == (
         "journals.achtung_panzer: Written by Muster 0.9.0 with journal achtung_panzer v6; this site runs Muster "
         f"{versions.release()}, which reads up to v5. Upgrade Muster on this site (docs/operations.md) before "
-        "replaying this file.")
+        "replaying this file."
+    )
     assert not Campaign.objects.exists() and not Club.objects.exists()

@@ -15,12 +15,26 @@ def values(state: dict) -> dict:
         "status": state["status"],
         "winner": state["winner"],
         "current": state["current"],
-        "scenarios": [{"label": s["label"], "status": s["status"],
-                       "summary": _plain(system.scenario_summary(state, s["index"])) if s["status"] == "played"
-                       else None} for s in state["scenarios"]],
+        "scenarios": [
+            {
+                "label": s["label"],
+                "status": s["status"],
+                "summary": _plain(system.scenario_summary(state, s["index"]))
+                if s["status"] == "played"
+                else None,
+            }
+            for s in state["scenarios"]
+        ],
         "standings": _plain(system.standings(state)) if game is not None else [],
-        "roster": sorted(([e["side"], e["kind"], e["key"], e["name"], e["status"]] for e in system.roster(state)),
-                         key=lambda e: (e[0], e[2])) if game is not None else [],
+        "roster": sorted(
+            (
+                [e["side"], e["kind"], e["key"], e["name"], e["status"]]
+                for e in system.roster(state)
+            ),
+            key=lambda e: (e[0], e[2]),
+        )
+        if game is not None
+        else [],
     }
     extra = SIDE_VALUES.get(state["system"])
     if extra is not None and game is not None:
@@ -38,13 +52,19 @@ def _plain(value):
 def _achtung_panzer(state: dict) -> dict:
     game = state["game"]
     pub = game["public"]
-    out = {side: {k: game["sides"][side].get(k) for k in ("cpp", "elr", "san", "fpp")} for side in ("allied", "german")}
+    out = {
+        side: {k: game["sides"][side].get(k) for k in ("cpp", "elr", "san", "fpp")}
+        for side in ("allied", "german")
+    }
     for side in ("allied", "german"):
         out[side]["elr"] = _one_elr(out[side]["elr"])
     out["record"] = pub["record"]
     out["bridges_destroyed"] = pub["bridges_destroyed"]
-    out["half_days"] = [{k: line.get(k) for k in ("half_day", "type", "winner", "op", "cvp")}
-                        for line in pub["roster"] if line.get("played")]
+    out["half_days"] = [
+        {k: line.get(k) for k in ("half_day", "type", "winner", "op", "cvp")}
+        for line in pub["roster"]
+        if line.get("played")
+    ]
     out["phase"] = pub["phase"]
     return out
 
@@ -60,8 +80,12 @@ def _one_elr(value):
 def _rifles(state: dict) -> dict:
     pub = state["game"]["public"]
     squad = pub["squad"]
-    return {"xp": squad.get("xp"), "xp_earned": squad.get("xp_earned"), "phase": pub.get("phase"),
-            "missions": [(m.get("log") or {}).get("outcome") for m in pub["missions"]]}
+    return {
+        "xp": squad.get("xp"),
+        "xp_earned": squad.get("xp_earned"),
+        "phase": pub.get("phase"),
+        "missions": [(m.get("log") or {}).get("outcome") for m in pub["missions"]],
+    }
 
 
 SIDE_VALUES = {"achtung_panzer": _achtung_panzer, "rifles_ardennes": _rifles}

@@ -14,19 +14,39 @@ from django.db import connection
 def run(command, cwd, database, **env) -> str:
     """A command on the site whose database is `database` (a DATABASE_URL), as an operator runs it:
     no broker (tasks inline), no test settings; its standard output, or the test fails with both."""
-    clean = {k: v for k, v in os.environ.items()
-             if k not in ("REDIS_URL", "CELERY_BROKER_URL", "CACHE_REDIS_URL", "MUSTER_EXTRA_SYSTEMS", "DEBUG",
-                          "DJANGO_SETTINGS_MODULE", "PYTHONPATH", "PYTEST_XDIST_WORKER", "MEDIA_ROOT")}
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k
+        not in (
+            "REDIS_URL",
+            "CELERY_BROKER_URL",
+            "CACHE_REDIS_URL",
+            "MUSTER_EXTRA_SYSTEMS",
+            "DEBUG",
+            "DJANGO_SETTINGS_MODULE",
+            "PYTHONPATH",
+            "PYTEST_XDIST_WORKER",
+            "MEDIA_ROOT",
+        )
+    }
     clean.update(DATABASE_URL=database, MUSTER_EXTRA_SYSTEMS="", **env)
     done = subprocess.run(command, cwd=cwd, env=clean, capture_output=True, text=True, timeout=900)
-    assert done.returncode == 0, f"{' '.join(map(str, command))}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    assert done.returncode == 0, (
+        f"{' '.join(map(str, command))}\n{done.stdout[-3000:]}\n{done.stderr[-3000:]}"
+    )
     return done.stdout
 
 
 def postgres_params() -> dict:
     settings = connection.settings_dict
-    return {"host": settings["HOST"] or "127.0.0.1", "port": settings["PORT"] or 5432, "user": settings["USER"],
-            "password": settings["PASSWORD"] or None, "dbname": "postgres"}
+    return {
+        "host": settings["HOST"] or "127.0.0.1",
+        "port": settings["PORT"] or 5432,
+        "user": settings["USER"],
+        "password": settings["PASSWORD"] or None,
+        "dbname": "postgres",
+    }
 
 
 def postgres_url(name: str) -> str:

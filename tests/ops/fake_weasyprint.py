@@ -8,9 +8,11 @@ import sys
 from pathlib import Path
 
 # WeasyPrint's own words when Pango is missing (weasyprint/text/ffi.py through cffi).
-PANGO_MISSING = ("cannot load library 'libpango-1.0-0': libpango-1.0-0: cannot open shared object file: "
-                 "No such file or directory.  Additionally, ctypes.util.find_library() did not manage to "
-                 "locate a library called 'libpango-1.0-0'")
+PANGO_MISSING = (
+    "cannot load library 'libpango-1.0-0': libpango-1.0-0: cannot open shared object file: "
+    "No such file or directory.  Additionally, ctypes.util.find_library() did not manage to "
+    "locate a library called 'libpango-1.0-0'"
+)
 
 
 def fake_weasyprint_dir(parent: Path) -> Path:
@@ -35,7 +37,13 @@ def hide_weasyprint(monkeypatch) -> None:
     import rosters
 
     for name in list(sys.modules):
-        if name == "weasyprint" or name.startswith("weasyprint.") or name == "rosters.weasyprint_render":
+        if (
+            name == "weasyprint"
+            or name.startswith("weasyprint.")
+            or name == "rosters.weasyprint_render"
+        ):
             monkeypatch.delitem(sys.modules, name)
-    monkeypatch.delattr(rosters, "weasyprint_render", raising=False)  # `from . import` looks here first
+    monkeypatch.delattr(
+        rosters, "weasyprint_render", raising=False
+    )  # `from . import` looks here first
     monkeypatch.setattr(sys, "meta_path", [NoWeasyPrint(), *sys.meta_path])

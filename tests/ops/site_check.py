@@ -51,9 +51,12 @@ def folds() -> dict:
     for campaign in Campaign.objects.order_by("pk"):
         snapshot = Snapshot.objects.get(campaign=campaign)
         state = engine.fold(load_records(campaign))
-        report[campaign.pk] = {"system": campaign.system, "events": campaign.events.count(),
-                               "same": _canonical(state) == _canonical(snapshot.state)
-                               and snapshot.seq == campaign.last_seq == state["seq"]}
+        report[campaign.pk] = {
+            "system": campaign.system,
+            "events": campaign.events.count(),
+            "same": _canonical(state) == _canonical(snapshot.state)
+            and snapshot.seq == campaign.last_seq == state["seq"],
+        }
     return report
 
 
@@ -63,18 +66,28 @@ def sheets() -> dict:
     User = get_user_model()
     for job in PrintJob.objects.filter(status=PrintJob.DONE).select_related("campaign"):
         browser = Client()
-        browser.force_login(User.objects.get(pk=job.requested_by_id) if job.requested_by_id
-                            else job.campaign.created_by)
+        browser.force_login(
+            User.objects.get(pk=job.requested_by_id)
+            if job.requested_by_id
+            else job.campaign.created_by
+        )
         download = browser.get(f"/sheets/jobs/{job.pk}/file/")
         job.refresh_from_db()
         page = browser.get(f"/campaigns/{job.campaign_id}/")
-        report[str(job.pk)] = {"download": download.status_code, "location": download.get("Location", ""),
-                               "status": job.status, "page": page.status_code,
-                               "again": browser.get(f"/sheets/jobs/{job.pk}/file/")
-                               .status_code}
+        report[str(job.pk)] = {
+            "download": download.status_code,
+            "location": download.get("Location", ""),
+            "status": job.status,
+            "page": page.status_code,
+            "again": browser.get(f"/sheets/jobs/{job.pk}/file/").status_code,
+        }
     return report
 
 
 if __name__ == "__main__":
-    json.dump({"prepare": prepare, "folds": folds, "sheets": sheets}[sys.argv[1]](), sys.stdout, indent=1,
-              default=str)
+    json.dump(
+        {"prepare": prepare, "folds": folds, "sheets": sheets}[sys.argv[1]](),
+        sys.stdout,
+        indent=1,
+        default=str,
+    )

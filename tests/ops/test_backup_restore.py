@@ -19,7 +19,9 @@ from .conftest import run
 ROOT = Path(__file__).resolve().parents[2]
 
 
-@pytest.mark.skipif(connection.vendor != "postgresql", reason="a PostgreSQL backup (CI runs the tests on it)")
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="a PostgreSQL backup (CI runs the tests on it)"
+)
 def test_a_dump_restored_into_a_fresh_database_gives_back_every_campaign(site_databases, tmp_path):
     if shutil.which("pg_dump") is None or shutil.which("pg_restore") is None:
         pytest.fail("pg_dump and pg_restore are needed (Debian: postgresql-client)")
@@ -28,20 +30,34 @@ def test_a_dump_restored_into_a_fresh_database_gives_back_every_campaign(site_da
     media = {"MEDIA_ROOT": str(tmp_path / "media-site")}
     run([python, "manage.py", "migrate", "--noinput", "-v", "0"], ROOT, site)
     run([python, "manage.py", "load_demo"], ROOT, site)
-    printed = json.loads(run([python, "-m", "tests.ops.site_check", "prepare"], ROOT, site, **media))
+    printed = json.loads(
+        run([python, "-m", "tests.ops.site_check", "prepare"], ROOT, site, **media)
+    )
     assert printed and set(printed.values()) == {"done"}
     before = json.loads(run([python, "-m", "tests.ops.site_check", "folds"], ROOT, site))
     # The backup and the restore, as docs/operations.md says.
     dump = tmp_path / "muster.dump"
     subprocess.run(["pg_dump", "--format=custom", f"--file={dump}", "--dbname", site], check=True)
-    subprocess.run(["pg_restore", "--no-owner", "--no-privileges", "--dbname", restored, str(dump)], check=True)
-    run([python, "manage.py", "migrate", "--noinput", "-v", "0"], ROOT, restored)  # nothing left to do
+    subprocess.run(
+        ["pg_restore", "--no-owner", "--no-privileges", "--dbname", restored, str(dump)], check=True
+    )
+    run(
+        [python, "manage.py", "migrate", "--noinput", "-v", "0"], ROOT, restored
+    )  # nothing left to do
     after = json.loads(run([python, "-m", "tests.ops.site_check", "folds"], ROOT, restored))
     assert after == before and len(after) >= 5 and all(entry["same"] for entry in after.values())
     # Sheets are not backed up: on the restored site each is printed again when asked for.
-    sheets = json.loads(run([python, "-m", "tests.ops.site_check", "sheets"], ROOT, restored,
-                            MEDIA_ROOT=str(tmp_path / "media-restored")))
+    sheets = json.loads(
+        run(
+            [python, "-m", "tests.ops.site_check", "sheets"],
+            ROOT,
+            restored,
+            MEDIA_ROOT=str(tmp_path / "media-restored"),
+        )
+    )
     assert len(sheets) == len(printed)
     for job, seen in sheets.items():
         assert (seen["download"], seen["location"]) == (302, f"/sheets/jobs/{job}/"), seen
-        assert seen["status"] == "done" and seen["again"] == 200, seen  # printed again (no broker: at once)
+        assert seen["status"] == "done" and seen["again"] == 200, (
+            seen
+        )  # printed again (no broker: at once)

@@ -13,11 +13,19 @@ from campaigns.services.state import current_state
 
 @pytest.mark.django_db
 def test_the_benchmark_player_carries_cg3_through_two_half_days(club, people):
-    game = apcg.play(club, people["olga"], {"allied": people["olga"], "german": people["bob"]}, people["rita"],
-                     half_days=2)
+    game = apcg.play(
+        club,
+        people["olga"],
+        {"allied": people["olga"], "german": people["bob"]},
+        people["rita"],
+        half_days=2,
+    )
     state = current_state(game.campaign)
     played = [s for s in state["scenarios"] if s["status"] == "played"]
-    assert [s["label"] for s in played] == ["5/29A", "5/29P"]  # the Initial Scenario is the first half-day
+    assert [s["label"] for s in played] == [
+        "5/29A",
+        "5/29P",
+    ]  # the Initial Scenario is the first half-day
     assert state["game"]["public"]["phase"] != "refit"  # the last Refit Phase ran to its end
     bought = [p for p in state["game"]["sides"]["allied"]["purchases"] if not p.get("given")]
     assert bought, "the Allies' purchases were made"

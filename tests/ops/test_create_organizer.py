@@ -34,12 +34,20 @@ def test_the_first_organizer_founds_the_club_and_chooses_a_password_through_the_
     client = Client()
     form = client.get(link, follow=True)  # Django moves the token into the session, then asks
     assert form.status_code == 200 and 'name="new_password1"' in form.content.decode()
-    done = client.post(form.redirect_chain[-1][0], {"new_password1": "table-dice-41", "new_password2": "table-dice-41"})
+    done = client.post(
+        form.redirect_chain[-1][0],
+        {"new_password1": "table-dice-41", "new_password2": "table-dice-41"},
+    )
     assert done.status_code == 302
     page = Client()
-    signed_in = page.post("/accounts/login/", {"username": "ada", "password": "table-dice-41"}, follow=True)
+    signed_in = page.post(
+        "/accounts/login/", {"username": "ada", "password": "table-dice-41"}, follow=True
+    )
     assert signed_in.status_code == 200 and "The Wargamers" in signed_in.content.decode()
-    assert client.get(link).status_code == 200 and "new_password1" not in client.get(link, follow=True).content.decode()
+    assert (
+        client.get(link).status_code == 200
+        and "new_password1" not in client.get(link, follow=True).content.decode()
+    )
 
 
 def test_run_again_nothing_changes_and_an_existing_person_keeps_the_password(django_user_model):
@@ -62,11 +70,14 @@ def test_a_player_of_an_existing_club_is_made_its_organizer(club, people):
     assert Membership.objects.get(club=club, user=people["carol"]).role == Membership.ORGANIZER
 
 
-@pytest.mark.parametrize("args, says", [
-    (["ada", "--club", "Not A Slug", "--no-input"], "lowercase letters, digits and hyphens"),
-    (["bad name!", "--club", "wargamers", "--no-input"], "Username 'bad name!'"),
-    (["ada", "--club", "wargamers"], "No terminal to ask a password at"),  # not a terminal here
-])
+@pytest.mark.parametrize(
+    "args, says",
+    [
+        (["ada", "--club", "Not A Slug", "--no-input"], "lowercase letters, digits and hyphens"),
+        (["bad name!", "--club", "wargamers", "--no-input"], "Username 'bad name!'"),
+        (["ada", "--club", "wargamers"], "No terminal to ask a password at"),  # not a terminal here
+    ],
+)
 def test_bad_input_is_exit_2_and_creates_nothing(args, says, django_user_model):
     with pytest.raises(CommandError, match=re.escape(says)) as refused:
         create(*args)

@@ -13,8 +13,17 @@ from django.test import Client
 
 ROOT = Path(__file__).resolve().parents[2]
 # What a technical page shows and a visitor must never see.
-LEAKS = ["Traceback", "SECRET_KEY", "DATABASES", "INSTALLED_APPS", "Request Method", "Using the URLconf",
-         "site-packages", "raise RuntimeError", "a secret in its message"]
+LEAKS = [
+    "Traceback",
+    "SECRET_KEY",
+    "DATABASES",
+    "INSTALLED_APPS",
+    "Request Method",
+    "Using the URLconf",
+    "site-packages",
+    "raise RuntimeError",
+    "a secret in its message",
+]
 
 
 def assert_friendly(response, *, status, says):
@@ -34,7 +43,9 @@ def visitor(settings):
 
 
 def test_the_500_page_claims_nothing_about_what_was_saved(visitor, db):
-    html = assert_friendly(visitor.get("/test-errors/broken/"), status=500, says="Something went wrong")
+    html = assert_friendly(
+        visitor.get("/test-errors/broken/"), status=500, says="Something went wrong"
+    )
     assert "half-written" not in html and "Nothing you submitted" not in html
     assert "may or may not have been saved" in html  # issue 8: the purchase *was* stored
     assert 'name="viewport"' in html  # a phone
@@ -45,7 +56,9 @@ def test_the_404_page(visitor, db):
 
 
 def test_the_403_page_says_why_and_that_nothing_changed(visitor, db):
-    html = assert_friendly(visitor.get("/test-errors/forbidden/"), status=403, says="Only the referee can do this.")
+    html = assert_friendly(
+        visitor.get("/test-errors/forbidden/"), status=403, says="Only the referee can do this."
+    )
     assert "Nothing was changed" in html and "javascript:" not in html
 
 
@@ -61,12 +74,20 @@ def test_an_expired_form_gets_a_page_that_says_what_to_do(db, settings):
     assert "Nothing was saved" in html
 
 
-@pytest.mark.parametrize("body", [
-    "{bad json", "[" * 5000 + "]" * 5000, '{"username": ["a"], "password": {"b": 1}}', "\udcff",
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        "{bad json",
+        "[" * 5000 + "]" * 5000,
+        '{"username": ["a"], "password": {"b": 1}}',
+        "\udcff",
+    ],
+)
 def test_an_anonymous_visitor_sending_bad_json_sees_no_settings_paths_or_stack(visitor, db, body):
     for url in ("/api/v1/auth/token/", "/api/v1/clubs/", "/accounts/login/"):
-        response = visitor.post(url, data=body.encode("utf-8", "surrogatepass"), content_type="application/json")
+        response = visitor.post(
+            url, data=body.encode("utf-8", "surrogatepass"), content_type="application/json"
+        )
         assert response.status_code < 600
         html = response.content.decode(errors="replace")
         for leak in LEAKS + [str(ROOT)]:
@@ -82,9 +103,17 @@ def _request_in_a_fresh_process(env_overrides: dict, path: str) -> str:
         "print(r.status_code); print(r.content.decode())\n"
     )
     env = {k: v for k, v in os.environ.items() if k not in ("DEBUG", "SECRET_KEY", "ALLOWED_HOSTS")}
-    env.update({"DJANGO_SETTINGS_MODULE": "muster.settings", "PYTHONPATH": str(ROOT), **env_overrides})
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    env.update(
+        {"DJANGO_SETTINGS_MODULE": "muster.settings", "PYTHONPATH": str(ROOT), **env_overrides}
+    )
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 
@@ -92,7 +121,11 @@ def _request_in_a_fresh_process(env_overrides: dict, path: str) -> str:
 def test_with_nothing_set_the_site_serves_friendly_pages():
     """make run sets no DEBUG: a club trying Muster gets the pages a public site gives."""
     page = _request_in_a_fresh_process({}, "/no/such/page/")
-    assert page.startswith("404") and "There is nothing here" in page and "Using the URLconf" not in page
+    assert (
+        page.startswith("404")
+        and "There is nothing here" in page
+        and "Using the URLconf" not in page
+    )
 
 
 def test_debug_1_gives_a_developer_the_technical_pages():

@@ -31,14 +31,18 @@ def redis_cache():
         pytest.skip("needs Redis (REDIS_URL)")
     from muster.cache import RedisCache
 
-    cache = RedisCache(settings.CACHES["default"]["LOCATION"], {"KEY_PREFIX": "process-memory-test"})
+    cache = RedisCache(
+        settings.CACHES["default"]["LOCATION"], {"KEY_PREFIX": "process-memory-test"}
+    )
     yield cache
     cache.delete_many(["muster:view:kept", "muster:view:object", "other"])
 
 
 def test_kept_answers_are_served_from_the_process_after_the_first_read(redis_cache):
     redis_cache.set("muster:view:kept", b"{}")
-    redis_cache._cache.delete(redis_cache.make_and_validate_key("muster:view:kept"))  # behind its back
+    redis_cache._cache.delete(
+        redis_cache.make_and_validate_key("muster:view:kept")
+    )  # behind its back
     assert redis_cache.get("muster:view:kept") == b"{}"  # from the process's memory
     redis_cache.clear()
     assert redis_cache.get("muster:view:kept") is None

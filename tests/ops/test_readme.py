@@ -16,10 +16,15 @@ def section(title: str) -> str:
 
 
 def test_the_system_packages_are_said_once_beside_the_two_commands():
-    listed = [line for line in (ROOT / "scripts" / "debian-packages.txt").read_text().splitlines()
-              if line.strip() and not line.startswith("#")]
+    listed = [
+        line
+        for line in (ROOT / "scripts" / "debian-packages.txt").read_text().splitlines()
+        if line.strip() and not line.startswith("#")
+    ]
     assert "libharfbuzz-subset0" in listed  # without it WeasyPrint's PDFs are not repeatable
-    assert pdf.WEASYPRINT_PACKAGES == " ".join(listed)  # the PDF error names what the script installs
+    assert pdf.WEASYPRINT_PACKAGES == " ".join(
+        listed
+    )  # the PDF error names what the script installs
     two_commands = section("Two commands")
     assert f"python3.11-venv {' '.join(listed)}" in two_commands
     assert "scripts/debian-packages.txt" in two_commands
@@ -38,4 +43,6 @@ def test_the_production_path_uses_what_deploy_ships():
         assert shipped in production and (ROOT / shipped).exists()
     assert "manage.py create_organizer" in production
     assert "TRUSTED_PROXY_COUNT=1" in production  # the lockout counts the client behind nginx
-    assert "crontab" not in README  # the nightly prune is a systemd timer (tests/deploy/test_units.py)
+    assert (
+        "crontab" not in README
+    )  # the nightly prune is a systemd timer (tests/deploy/test_units.py)

@@ -9,8 +9,12 @@ from tests import conftest
 
 
 def _settings(url):
-    return SimpleNamespace(REDIS_URL=url, CACHES={"default": {"LOCATION": url}}, CELERY_BROKER_URL=url,
-                           CELERY_RESULT_BACKEND=url)
+    return SimpleNamespace(
+        REDIS_URL=url,
+        CACHES={"default": {"LOCATION": url}},
+        CELERY_BROKER_URL=url,
+        CELERY_RESULT_BACKEND=url,
+    )
 
 
 @pytest.fixture
@@ -26,13 +30,18 @@ def test_each_test_process_takes_the_next_database(monkeypatch, sixteen):
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
     settings = _settings("redis://127.0.0.1:6379/9")
     conftest._own_redis_database_per_test_process(settings)
-    assert settings.REDIS_URL == settings.CACHES["default"]["LOCATION"] == "redis://127.0.0.1:6379/12"
+    assert (
+        settings.REDIS_URL == settings.CACHES["default"]["LOCATION"] == "redis://127.0.0.1:6379/12"
+    )
 
 
 def test_a_database_past_the_last_one_is_a_clear_usage_error(monkeypatch, sixteen):
     monkeypatch.setenv("PYTEST_XDIST_WORKER", "gw3")
     settings = _settings("redis://127.0.0.1:6379/13")
-    with pytest.raises(pytest.UsageError, match=r"would use database 16, but this Redis has only 16 \(0-15\).*at most 12"):
+    with pytest.raises(
+        pytest.UsageError,
+        match=r"would use database 16, but this Redis has only 16 \(0-15\).*at most 12",
+    ):
         conftest._own_redis_database_per_test_process(settings)
     assert settings.REDIS_URL == "redis://127.0.0.1:6379/13"  # nothing changed
 

@@ -31,8 +31,14 @@ ROOT = Path(__file__).resolve().parents[2]
 PREVIOUS = "v0.1.0"
 PREVIOUS_COMMIT = "8348a49f675b39e3235f2cc84c3421ddec132e00"
 # A campaign of every game stopped mid-procedure: A!P! mid-Refit Phase (CG I) and in play (CG III).
-PLAYED = ("ap-cg1-table", "ap-cg3-table", "rifles-mid-briefing", "pattons-vanguard-mid", "ardennes44-mid",
-          "fab-bulge")
+PLAYED = (
+    "ap-cg1-table",
+    "ap-cg3-table",
+    "rifles-mid-briefing",
+    "pattons-vanguard-mid",
+    "ardennes44-mid",
+    "fab-bulge",
+)
 GAMES = {"achtung_panzer", "rifles_ardennes", "pattons_vanguard", "ardennes44", "fab_bulge"}
 
 
@@ -43,7 +49,10 @@ def _git(*args, **kwargs):
 @pytest.fixture
 def previous_release(tmp_path):
     """A worktree of the previous release's tag, with the corpus's players beside it."""
-    if shutil.which("git") is None or _git("cat-file", "-e", f"{PREVIOUS_COMMIT}^{{commit}}").returncode:
+    if (
+        shutil.which("git") is None
+        or _git("cat-file", "-e", f"{PREVIOUS_COMMIT}^{{commit}}").returncode
+    ):
         message = f"this checkout does not hold {PREVIOUS} ({PREVIOUS_COMMIT[:7]}): a shallow clone? (git fetch --unshallow)"
         if os.environ.get("MUSTER_REQUIRE_SERVICES"):
             pytest.fail(message)
@@ -60,31 +69,57 @@ def previous_release(tmp_path):
         _git("worktree", "remove", "--force", str(tree))
 
 
-def test_campaigns_stored_by_the_previous_release_go_on_after_migrate(previous_release, site_databases, tmp_path):
+def test_campaigns_stored_by_the_previous_release_go_on_after_migrate(
+    previous_release, site_databases, tmp_path
+):
     python = sys.executable
     site_database = site_databases()
     expected = tmp_path / "computed-then"
     expected.mkdir()
     # The previous release: its migrations, then a campaign of every game stopped mid-procedure.
-    _run([python, "-m", "_corpus.players", str(expected), "--keep", *PLAYED], previous_release, site_database,
-         PYTHONPATH=str(previous_release))
+    _run(
+        [python, "-m", "_corpus.players", str(expected), "--keep", *PLAYED],
+        previous_release,
+        site_database,
+        PYTHONPATH=str(previous_release),
+    )
     # This release, as docs/operations.md ("Upgrading") says: migrate (it upgrades every stored
     # campaign, one line each), nothing left for upgrade_journals, collectstatic.
     migrated = _run([python, "manage.py", "migrate", "--noinput"], ROOT, site_database)
     upgraded = [line for line in migrated.splitlines() if line.strip().startswith("Campaign ")]
-    assert len(upgraded) == len(PLAYED) and all(" upgraded: " in line for line in upgraded), migrated
+    assert len(upgraded) == len(PLAYED) and all(" upgraded: " in line for line in upgraded), (
+        migrated
+    )
     left = _run([python, "manage.py", "upgrade_journals", "--dry-run"], ROOT, site_database)
     assert left == "Every campaign is at today's journal versions.\n"
-    _run([python, "manage.py", "collectstatic", "--noinput", "-v", "0"], ROOT, site_database,
-         STATIC_ROOT=str(tmp_path / "static"))
+    _run(
+        [python, "manage.py", "collectstatic", "--noinput", "-v", "0"],
+        ROOT,
+        site_database,
+        STATIC_ROOT=str(tmp_path / "static"),
+    )
     # Every campaign goes on with this code.
-    report = json.loads(_run([python, "-m", "tests.ops.upgrade_walk", str(expected)], ROOT, site_database))
+    report = json.loads(
+        _run([python, "-m", "tests.ops.upgrade_walk", str(expected)], ROOT, site_database)
+    )
     assert {entry["system"] for entry in report} == GAMES
     assert sorted(entry["campaign"] for entry in report) == sorted(PLAYED)
     for entry in report:
         name = entry["campaign"]
         assert entry["versions"] == entry["today"] and entry["release"] == versions.release(), name
-        assert entry["same_values"], (name, entry.get("values"))  # what the previous release computed
-        assert entry["page"] and entry["page"]["written"] >= 1, (name, entry["page"])  # the next step, page
-        assert entry["api"] and entry["api"]["written"] >= 1, (name, entry["api"])  # and the one after, API
-        assert entry["export"] in (200, "operator") and entry["replays"] is True, (name, entry["replays"])
+        assert entry["same_values"], (
+            name,
+            entry.get("values"),
+        )  # what the previous release computed
+        assert entry["page"] and entry["page"]["written"] >= 1, (
+            name,
+            entry["page"],
+        )  # the next step, page
+        assert entry["api"] and entry["api"]["written"] >= 1, (
+            name,
+            entry["api"],
+        )  # and the one after, API
+        assert entry["export"] in (200, "operator") and entry["replays"] is True, (
+            name,
+            entry["replays"],
+        )

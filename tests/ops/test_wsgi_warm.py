@@ -29,10 +29,20 @@ print(before, gc.get_freeze_count(), _load.cache_info().currsize)
 
 
 def _run(probe) -> str:
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "muster.settings", "DATABASE_URL": "sqlite:///:memory:"}
+    env = {
+        **os.environ,
+        "DJANGO_SETTINGS_MODULE": "muster.settings",
+        "DATABASE_URL": "sqlite:///:memory:",
+    }
     env.pop("REDIS_URL", None)
-    done = subprocess.run([sys.executable, "-c", probe], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=120)
+    done = subprocess.run(
+        [sys.executable, "-c", probe],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 0, done.stderr
     return done.stdout
 

@@ -65,7 +65,9 @@ class Forms(HTMLParser):
             if kind in ("checkbox", "radio") and "checked" not in a:
                 return
             if kind not in ("submit", "button"):
-                self._form["fields"].append((a["name"], a.get("value", "on" if kind == "checkbox" else "")))
+                self._form["fields"].append(
+                    (a["name"], a.get("value", "on" if kind == "checkbox" else ""))
+                )
         elif tag == "select" and a.get("name"):
             self._select = a["name"]
             self._form["selects"][self._select] = None
@@ -88,7 +90,9 @@ class Forms(HTMLParser):
             self._form["fields"].append(tuple(self._textarea))
             self._textarea = None
         elif tag == "form":
-            fields = self._form["fields"] + [(k, v) for k, v in self._form["selects"].items() if v is not None]
+            fields = self._form["fields"] + [
+                (k, v) for k, v in self._form["selects"].items() if v is not None
+            ]
             self.forms.append({"action": self._form["action"], "fields": fields})
             self._form = None
 
@@ -136,7 +140,9 @@ def through_the_page(campaign, username, action) -> dict:
     form = _form_of(page.content.decode(), kind)
     # A long form (the end of the scenario, the result) is its own page, opened from the to-do's link;
     # one that asks which units first is opened as a person who ticks none would.
-    for link in re.findall(r'href="([^"?]*\?do=[^"]+)"', page.content.decode()) if form is None else ():
+    for link in (
+        re.findall(r'href="([^"?]*\?do=[^"]+)"', page.content.decode()) if form is None else ()
+    ):
         url = unescape(link) if link.startswith("/") else base + unescape(link)
         opened = browser.get(url).content.decode()
         if form is None and 'name="_picked"' in opened and "_picked" not in url:
@@ -151,16 +157,33 @@ def through_the_page(campaign, username, action) -> dict:
     for _ in range(4):  # entered dice: the form comes back with a box per die
         again = Forms()
         again.feed(answer.content.decode())
-        dice = [f for f in again.forms if any(name.startswith("dice:") and not value for name, value in f["fields"])]
+        dice = [
+            f
+            for f in again.forms
+            if any(name.startswith("dice:") and not value for name, value in f["fields"])
+        ]
         if answer.status_code != 400 or not dice:
             break
-        exprs = {n[len("dice-expr:"):]: v for n, v in dice[0]["fields"] if n.startswith("dice-expr:")}
-        fields = [(n, v or " ".join(["3"] * _count(exprs.get(n[len("dice:"):], "1d6"))) if n.startswith("dice:")
-                   else v) for n, v in dice[0]["fields"]]
+        exprs = {
+            n[len("dice-expr:") :]: v for n, v in dice[0]["fields"] if n.startswith("dice-expr:")
+        }
+        fields = [
+            (
+                n,
+                v or " ".join(["3"] * _count(exprs.get(n[len("dice:") :], "1d6")))
+                if n.startswith("dice:")
+                else v,
+            )
+            for n, v in dice[0]["fields"]
+        ]
         answer = browser.post(dice[0]["action"], dict_of(fields))
     after = Campaign.objects.get(pk=campaign.pk).last_seq
-    return {"kind": kind, "status": answer.status_code, "written": after - before,
-            "errors": _errors(answer) if after == before else []}
+    return {
+        "kind": kind,
+        "status": answer.status_code,
+        "written": after - before,
+        "errors": _errors(answer) if after == before else [],
+    }
 
 
 def _form_of(html: str, kind: str):
@@ -194,20 +217,38 @@ def through_the_api(campaign, username, action) -> dict:
     data = dict(action["initial"])
     answer = _submit(browser, campaign, action, data)
     if answer.status_code == 400 and campaign.system == "achtung_panzer":
-        answer = _submit(browser, campaign, action, table_answer(campaign, action["side"], action["kind"]) or data)
-    body = answer.json() if answer.headers.get("Content-Type", "").startswith("application/json") else {}
-    return {"kind": action["kind"], "status": answer.status_code, "written": int(answer.status_code == 201),
-            "errors": body if answer.status_code >= 400 else {}}
+        answer = _submit(
+            browser,
+            campaign,
+            action,
+            table_answer(campaign, action["side"], action["kind"]) or data,
+        )
+    body = (
+        answer.json()
+        if answer.headers.get("Content-Type", "").startswith("application/json")
+        else {}
+    )
+    return {
+        "kind": action["kind"],
+        "status": answer.status_code,
+        "written": int(answer.status_code == 201),
+        "errors": body if answer.status_code >= 400 else {},
+    }
 
 
 def _submit(browser, campaign, action, data):
     payload = {"kind": action["kind"], "side": action["side"], "data": data}
     for _ in range(4):
-        answer = browser.post(f"/api/v1/campaigns/{campaign.pk}/events/", payload, content_type="application/json")
+        answer = browser.post(
+            f"/api/v1/campaigns/{campaign.pk}/events/", payload, content_type="application/json"
+        )
         needs = answer.json().get("dice_needed") if answer.status_code == 400 else None
         if not needs:
             return answer
-        payload["dice"] = {**payload.get("dice", {}), **{n["key"]: [3] * _count(n["expr"]) for n in needs}}
+        payload["dice"] = {
+            **payload.get("dice", {}),
+            **{n["key"]: [3] * _count(n["expr"]) for n in needs},
+        }
     return answer
 
 
@@ -250,29 +291,42 @@ def main(expected_dir: str) -> None:
     expected = {}
     for path in Path(expected_dir).glob("*.expected.json"):
         journal = json.loads(path.with_name(path.name.replace(".expected", "")).read_text())
-        expected[journal["events"][0]["uid"]] = (path.name.split(".")[0], json.loads(path.read_text()))
+        expected[journal["events"][0]["uid"]] = (
+            path.name.split(".")[0],
+            json.loads(path.read_text()),
+        )
     report = []
     for campaign in Campaign.objects.order_by("pk"):
         first = str(campaign.events.get(seq=1).uid)
         name, values_then = expected[first]
-        entry = {"campaign": name, "system": campaign.system,
-                 "versions": campaign.journal_versions, "release": campaign.muster_release,
-                 "today": versions.current(get_system(campaign.system))}
+        entry = {
+            "campaign": name,
+            "system": campaign.system,
+            "versions": campaign.journal_versions,
+            "release": campaign.muster_release,
+            "today": versions.current(get_system(campaign.system)),
+        }
         entry["same_values"] = values(current_state(campaign)) == values_then
         if not entry["same_values"]:
             entry["values"] = {"then": values_then, "now": values(current_state(campaign))}
         people = list(players(campaign).values())
-        entry["page"] = first_done(campaign, people, through_the_page)  # the first side's player first
+        entry["page"] = first_done(
+            campaign, people, through_the_page
+        )  # the first side's player first
         entry["api"] = first_done(campaign, people[::-1], through_the_api)  # then the last side's
         referee = current_state(campaign)["referee"]
-        if referee:  # the referee's export through the API; a solitaire game's from the operator's shell
+        if (
+            referee
+        ):  # the referee's export through the API; a solitaire game's from the operator's shell
             answer = client(referee).get(f"/api/v1/campaigns/{campaign.pk}/export/")
             entry["export"], exported = answer.status_code, answer.json()
         else:
             entry["export"], exported = "operator", journal_io.export_journal(campaign)
         try:
             plan = journal_io.plan_replay(exported, club_slug=campaign.club.slug)
-            entry["replays"] = not plan.upgraded.ran and len(plan.records) == campaign.events.count()
+            entry["replays"] = (
+                not plan.upgraded.ran and len(plan.records) == campaign.events.count()
+            )
         except DomainError as error:
             entry["replays"] = f"{error.field}: {error.message}"
         report.append(entry)

@@ -19,10 +19,6 @@ pytestmark = pytest.mark.browser
 NAMES = ("alice",)  # usernames may look like anything; none here has an underscore
 
 
-
-
-
-
 def action(page, kind):
     return page.locator("form.action", has=page.locator(f"input[name=_kind][value='{kind}']"))
 
@@ -54,10 +50,18 @@ def enter_dice(page, kind, faces: dict):
 
 
 @pytest.mark.parametrize("dice_mode", ["server", "entered"])
-def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, screenshot, club, people):
+def test_a_squad_from_creation_through_its_first_briefing(
+    dice_mode, phone, screenshot, club, people
+):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="rifles_ardennes", variant="three",
-                                   name="Kampfgruppe", options={"dice_mode": dice_mode, "army": "german", "enemy": "us"})
+    campaign = svc.create_campaign(
+        club=club,
+        user=olga,
+        system="rifles_ardennes",
+        variant="three",
+        name="Kampfgruppe",
+        options={"dice_mode": dice_mode, "army": "german", "enemy": "us"},
+    )
     svc.assign_player(campaign, olga, side="squad", username="alice")
     submit(campaign, olga, "campaign.started")
     log_in(phone, "alice")
@@ -92,7 +96,9 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
     log.locator("button[type=submit]").click()
     done(phone, "Done: Enter the result of Mission 1.")
     expect(phone.locator("#status")).to_contain_text("Mission 01: lost after 10 of 10 game turns.")
-    expect(phone.locator("#status")).to_contain_text("Eliminated: Pvt. Weber (D) and Pvt. Lang (G).")
+    expect(phone.locator("#status")).to_contain_text(
+        "Eliminated: Pvt. Weber (D) and Pvt. Lang (G)."
+    )
 
     # (b) experience
     action(phone, "rifles.xp").get_by_role("button").click()
@@ -106,21 +112,34 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
 
     if xp >= 2:
         spend = open_form(phone, "rifles.spend_xp")
-        spend.locator("li.row-item", has_text="Pvt. Weber (D)").get_by_label("Promote to Veteran").check()
+        spend.locator("li.row-item", has_text="Pvt. Weber (D)").get_by_label(
+            "Promote to Veteran"
+        ).check()
         check(phone)
         spend.locator("button[type=submit]").click()
         done(phone, "Done: Spend XP: Veterans and skills.")
-        weber = [x for x in current_state(campaign)["game"]["public"]["squad"]["soldiers"] if x["letter"] == "D"][0]
+        weber = [
+            x
+            for x in current_state(campaign)["game"]["public"]["squad"]["soldiers"]
+            if x["letter"] == "D"
+        ][0]
         assert weber["veteran"] is True
 
     # (c) the End Mission Table, one roll per eliminated soldier
     action(phone, "rifles.casualties").get_by_role("button").click()
     if dice_mode == "entered":
-        enter_dice(phone, "rifles.casualties", {"Mission 1: casualty roll for Pvt. Weber (D)": 5,
-                                                "Mission 1: casualty roll for Pvt. Lang (G)": 1})
+        enter_dice(
+            phone,
+            "rifles.casualties",
+            {
+                "Mission 1: casualty roll for Pvt. Weber (D)": 5,
+                "Mission 1: casualty roll for Pvt. Lang (G)": 1,
+            },
+        )
         done(phone, "Casualty roll for Pvt. Weber (D): dr 5 − 1 (mission lost) = 4 → wounded")
         expect(phone.locator(".messages")).to_contain_text(
-            "Casualty roll for Pvt. Lang (G): dr 1 − 1 (mission lost) = 0 → dead")
+            "Casualty roll for Pvt. Lang (G): dr 1 − 1 (mission lost) = 0 → dead"
+        )
     else:
         done(phone, "Casualty roll for Pvt. Weber (D): dr ")
     screenshot(phone, f"rifles-briefing-{dice_mode}")
@@ -154,18 +173,29 @@ def test_a_squad_from_creation_through_its_first_briefing(dice_mode, phone, scre
     sources = set(campaign.events.filter(kind="dice.rolled").values_list("data__source", flat=True))
     assert sources == {"server" if dice_mode == "server" else "entered"}
 
-    for path in (f"/campaigns/{campaign.pk}/history/", f"/clubs/{club.slug}/",
-                 f"/campaigns/{campaign.pk}/sheets/squad_roster/print/"):
+    for path in (
+        f"/campaigns/{campaign.pk}/history/",
+        f"/clubs/{club.slug}/",
+        f"/campaigns/{campaign.pk}/sheets/squad_roster/print/",
+    ):
         phone.goto(path)
         check(phone)
     screenshot(phone, f"rifles-squad-roster-{dice_mode}")
     assert phone.errors == []
 
 
-def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(phone, screenshot, club, people):
+def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(
+    phone, screenshot, club, people
+):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="rifles_ardennes", variant="three",
-                                   name="Easy Company", options={"army": "us", "enemy": "german", "ap_budget": 6})
+    campaign = svc.create_campaign(
+        club=club,
+        user=olga,
+        system="rifles_ardennes",
+        variant="three",
+        name="Easy Company",
+        options={"army": "us", "enemy": "german", "ap_budget": 6},
+    )
     svc.assign_player(campaign, olga, side="squad", username="alice")
     submit(campaign, olga, "campaign.started")
     log_in(phone, "alice")
@@ -181,8 +211,10 @@ def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(ph
     done(phone, "Done: Give the BAR its AP from your Army Sheet.")
     squad = action(phone, "rifles.squad")
     expect(squad).to_contain_text("First enter your Army Sheet's units (above)")
-    for values in ({"name": "M1 Garand", "ap": "1", "cf": "1"},
-                   {"name": "Thompson SMG", "ap": "1", "may_lead": True}):
+    for values in (
+        {"name": "M1 Garand", "ap": "1", "cf": "1"},
+        {"name": "Thompson SMG", "ap": "1", "may_lead": True},
+    ):
         catalog = open_form(phone, "rifles.catalog")
         for name, value in values.items():
             field = catalog.locator(f"[name='{name}']")
@@ -197,9 +229,13 @@ def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(ph
         done(phone, "Done: First enter your Army Sheet's units.")
     squad = open_form(phone, "rifles.squad")
     expect(squad).not_to_contain_text("First enter")
-    for row, (name, unit, role) in enumerate((("Sgt. Adams", "Thompson SMG, 1 AP, may lead", "Leader"),
-                                              ("Pvt. Miller", "BAR, 3 AP", "Gunner"),
-                                              ("Pvt. Brown", "M1 Garand, 1 AP", "Rifleman"))):
+    for row, (name, unit, role) in enumerate(
+        (
+            ("Sgt. Adams", "Thompson SMG, 1 AP, may lead", "Leader"),
+            ("Pvt. Miller", "BAR, 3 AP", "Gunner"),
+            ("Pvt. Brown", "M1 Garand, 1 AP", "Rifleman"),
+        )
+    ):
         squad.locator(f"input[name='soldiers-{row}-name']").fill(name)
         squad.locator(f"select[name='soldiers-{row}-unit']").select_option(label=unit)
         squad.locator(f"select[name='soldiers-{row}-designation']").select_option(label=role)
@@ -208,7 +244,12 @@ def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(ph
     # The squad on a phone: one card per soldier, Status and Veteran in view, nothing sideways.
     table = phone.locator("#ra-squad-h").locator("xpath=..").locator("table")
     card = table.locator("tbody tr", has_text="Pvt. Miller")
-    for label, value in (("Status", "ready"), ("Unit", "BAR"), ("AP", "3"), ("Designation", "Gunner")):
+    for label, value in (
+        ("Status", "ready"),
+        ("Unit", "BAR"),
+        ("AP", "3"),
+        ("Designation", "Gunner"),
+    ):
         cell = card.locator(f"td[data-label='{label}']")
         expect(cell).to_contain_text(value)
         # Shown on the card with its heading (the column headings are hidden on a phone).
@@ -217,12 +258,16 @@ def test_a_us_squad_enters_its_army_sheet_first_and_reads_as_cards_on_a_phone(ph
         box = cell.bounding_box()
         assert box["x"] >= 0 and box["x"] + box["width"] <= 390
     assert card.locator("td[data-label='Veteran / skill']").is_hidden()  # empty: no line for it
-    assert table.locator("thead").bounding_box()["width"] <= 1  # the head is for screen readers only
+    assert (
+        table.locator("thead").bounding_box()["width"] <= 1
+    )  # the head is for screen readers only
     screenshot(phone, "rifles-us-squad-cards")
     # The club's comparison: a card per campaign, words whole.
     phone.goto(f"/clubs/{club.slug}/")
     check(phone)
-    compared = phone.locator("section", has_text="the club's campaigns compared").locator("tbody tr").first
+    compared = (
+        phone.locator("section", has_text="the club's campaigns compared").locator("tbody tr").first
+    )
     expect(compared.locator("th")).to_contain_text("Easy Company")
     cell = compared.locator("td[data-label='Missions accomplished']")
     expect(cell).to_be_visible()

@@ -60,35 +60,68 @@ def _play(squad: Squad) -> None:
     s.plan(0, "Mission 01", 10)
     s.log("accomplished", 8, eliminated="DG")
     s.by("rifles.xp", dice={"mission1/8.4/xp": [5]})
-    s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("D"), "veteran": True},
-                                          {"soldier": s.sid("A"), "skill": "battlefield_control"}]})
+    s.by(
+        "rifles.spend_xp",
+        {
+            "soldiers": [
+                {"soldier": s.sid("D"), "veteran": True},
+                {"soldier": s.sid("A"), "skill": "battlefield_control"},
+            ]
+        },
+    )
     weber, lang = s.sid("D"), s.sid("G")
     s.by("rifles.casualties", dice={f"mission1/8.3/{weber}": [1], f"mission1/8.3/{lang}": [6]})
     s.by("rifles.reinforce", dice={"mission1/8.2/roll": [4]})
-    s.by("rifles.recruit", {"soldiers": [{"name": "Pvt. Huber", "letter": "D", "unit": "rifle",
-                                          "designation": "Rifleman"}]})
+    s.by(
+        "rifles.recruit",
+        {
+            "soldiers": [
+                {"name": "Pvt. Huber", "letter": "D", "unit": "rifle", "designation": "Rifleman"}
+            ]
+        },
+    )
     s.by("rifles.next_mission")
 
     s.plan(1, "Mission 02", 12)
     s.log("lost", 12, eliminated="AJH", new_leader="I")
     s.by("rifles.xp", dice={"mission2/8.4/xp": [1]})
     with pytest.raises(DomainError, match="Battlefield control is for the Leader only"):
-        s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("B"), "skill": "battlefield_control"}]})
+        s.by(
+            "rifles.spend_xp",
+            {"soldiers": [{"soldier": s.sid("B"), "skill": "battlefield_control"}]},
+        )
     with pytest.raises(DomainError, match="already has a skill"):
         s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("A"), "skill": "sharpshooter"}]})
     s.by("rifles.spend_xp", {"soldiers": [{"soldier": s.sid("J"), "skill": "bull_strength"}]})
     braun, kurz, roth = s.sid("A"), s.sid("J"), s.sid("H")
-    s.by("rifles.casualties", dice={f"mission2/8.3/{braun}": [3], f"mission2/8.3/{kurz}": [2],
-                                    f"mission2/8.3/{roth}": [1]})
-    s.by("rifles.reinforce", dice={"mission2/8.2/roll": [6], "mission2/8.2/ap": [3], "mission2/8.2/equipment": [2]})
-    s.by("rifles.recruit", {"soldiers": [
-        {"name": "Lt. Keller", "letter": "K", "unit": "smg", "designation": "Rifleman"},
-        {"name": "Pvt. Franke", "letter": "H", "unit": "rifle", "designation": "Rifleman"}]})
+    s.by(
+        "rifles.casualties",
+        dice={
+            f"mission2/8.3/{braun}": [3],
+            f"mission2/8.3/{kurz}": [2],
+            f"mission2/8.3/{roth}": [1],
+        },
+    )
+    s.by(
+        "rifles.reinforce",
+        dice={"mission2/8.2/roll": [6], "mission2/8.2/ap": [3], "mission2/8.2/equipment": [2]},
+    )
+    s.by(
+        "rifles.recruit",
+        {
+            "soldiers": [
+                {"name": "Lt. Keller", "letter": "K", "unit": "smg", "designation": "Rifleman"},
+                {"name": "Pvt. Franke", "letter": "H", "unit": "rifle", "designation": "Rifleman"},
+            ]
+        },
+    )
     s.by("rifles.leader", {"soldier": s.sid("K")})
     s.by("rifles.next_mission")
 
     s.plan(2, "Mission 03", 8)
-    with pytest.raises(DomainError, match=r"Sgt. Braun \(A\) is wounded and cannot take part") as refused:
+    with pytest.raises(
+        DomainError, match=r"Sgt. Braun \(A\) is wounded and cannot take part"
+    ) as refused:
         s.log("aborted", 5, eliminated="AG")  # the wounded Braun named in the mission
     assert refused.value.field == "data.eliminated[0]"
     s.log("aborted", 5, eliminated="G")
@@ -100,30 +133,58 @@ def _play(squad: Squad) -> None:
 
 def _check_squad(game: dict) -> None:
     everyone = {s["name"]: s for s in game["squad"]["soldiers"]}
-    assert len(everyone) == 10  # 7 at the start, Huber after mission 1, Keller and Franke after mission 2
+    assert (
+        len(everyone) == 10
+    )  # 7 at the start, Huber after mission 1, Keller and Franke after mission 2
     status = {name: s["status"] for name, s in everyone.items()}
     assert status == {
-        "Sgt. Braun": "active", "Cpl. Vogel": "active", "Pvt. Kurz": "active", "Pvt. Weber": "dead",
-        "Pvt. Lang": "wounded", "Pvt. Roth": "dead", "Pvt. Ziegler": "active", "Pvt. Huber": "active",
-        "Lt. Keller": "active", "Pvt. Franke": "active",
+        "Sgt. Braun": "active",
+        "Cpl. Vogel": "active",
+        "Pvt. Kurz": "active",
+        "Pvt. Weber": "dead",
+        "Pvt. Lang": "wounded",
+        "Pvt. Roth": "dead",
+        "Pvt. Ziegler": "active",
+        "Pvt. Huber": "active",
+        "Lt. Keller": "active",
+        "Pvt. Franke": "active",
     }
     assert everyone["Pvt. Weber"]["died_in"] == 0 and everyone["Pvt. Roth"]["died_in"] == 1
     assert everyone["Pvt. Lang"]["wounded_in"] == 2
     assert {n for n, s in everyone.items() if s["veteran"]} == {"Pvt. Weber", "Pvt. Lang"}
     assert {n: s["skills"] for n, s in everyone.items() if s["skills"]} == {
-        "Sgt. Braun": ["battlefield_control"], "Pvt. Kurz": ["bull_strength"]}
+        "Sgt. Braun": ["battlefield_control"],
+        "Pvt. Kurz": ["bull_strength"],
+    }
     designations = {n: s["designation"] for n, s in everyone.items() if s["status"] != "dead"}
     assert designations == {
-        "Sgt. Braun": "Rifleman", "Cpl. Vogel": "Assistant Leader", "Pvt. Kurz": "Gunner", "Pvt. Lang": "Rifleman",
-        "Pvt. Ziegler": "Rifleman", "Pvt. Huber": "Rifleman", "Lt. Keller": "Leader", "Pvt. Franke": "Rifleman",
+        "Sgt. Braun": "Rifleman",
+        "Cpl. Vogel": "Assistant Leader",
+        "Pvt. Kurz": "Gunner",
+        "Pvt. Lang": "Rifleman",
+        "Pvt. Ziegler": "Rifleman",
+        "Pvt. Huber": "Rifleman",
+        "Lt. Keller": "Leader",
+        "Pvt. Franke": "Rifleman",
     }
     letters = {n: s["letter"] for n, s in everyone.items() if s["status"] != "dead"}
-    assert letters["Pvt. Huber"] == "D" and letters["Pvt. Franke"] == "H" and letters["Lt. Keller"] == "K"
+    assert (
+        letters["Pvt. Huber"] == "D"
+        and letters["Pvt. Franke"] == "H"
+        and letters["Lt. Keller"] == "K"
+    )
     missions = {n: s["missions"] for n, s in everyone.items()}
     assert missions == {
-        "Sgt. Braun": [0, 1], "Cpl. Vogel": [0, 1, 2], "Pvt. Kurz": [0, 1], "Pvt. Weber": [0],
-        "Pvt. Lang": [0, 1, 2], "Pvt. Roth": [0, 1], "Pvt. Ziegler": [0, 1, 2], "Pvt. Huber": [1, 2],
-        "Lt. Keller": [2], "Pvt. Franke": [2],
+        "Sgt. Braun": [0, 1],
+        "Cpl. Vogel": [0, 1, 2],
+        "Pvt. Kurz": [0, 1],
+        "Pvt. Weber": [0],
+        "Pvt. Lang": [0, 1, 2],
+        "Pvt. Roth": [0, 1],
+        "Pvt. Ziegler": [0, 1, 2],
+        "Pvt. Huber": [1, 2],
+        "Lt. Keller": [2],
+        "Pvt. Franke": [2],
     }
     assert everyone["Pvt. Weber"]["equipment"] == []  # his Grenade went back to the squad
     squad = game["squad"]

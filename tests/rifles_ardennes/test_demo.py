@@ -19,7 +19,11 @@ def test_the_demo_club_holds_a_squad_after_two_missions(db, attempt):
     assert [m["log"] is not None for m in game["missions"]] == [True, True, False, False, False]
     assert state["current"] == 2 and game["missions"][2]["name"] == "Mission 03"
     assert state["sides"]["squad"]["players"] == ["demo-alice"]
-    leader = [s for s in game["squad"]["soldiers"] if s["designation"] == "Leader" and s["status"] == "active"]
+    leader = [
+        s
+        for s in game["squad"]["soldiers"]
+        if s["designation"] == "Leader" and s["status"] == "active"
+    ]
     assert len(leader) == 1
     assert game["squad"]["xp_earned"] >= 2  # at least one XP after each mission (8.4)
     load_demo()  # again: nothing is duplicated

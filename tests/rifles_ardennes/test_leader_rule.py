@@ -26,6 +26,7 @@ from campaigns.systems.rifles_ardennes.system import RiflesArdennes
 from .harness import Squad
 from .test_squad_rules import refused
 
+
 @pytest.fixture
 def squad(club, people):
     s = Squad(club, people)
@@ -56,22 +57,43 @@ def _step(squad: Squad, step_id: str):
 def test_one_who_may_not_lead_waits_for_reinforcements_then_leads_one_mission(squad):
     _leader_wounded(squad)
     # Before 8.2 is settled: refused with the reason, and not offered.
-    error = refused(squad, "rifles.leader", {"soldier": squad.sid("B")},
-                    r"No available soldier may lead: request reinforcements from HQ first \(8\.2\)", "soldier")
+    error = refused(
+        squad,
+        "rifles.leader",
+        {"soldier": squad.sid("B")},
+        r"No available soldier may lead: request reinforcements from HQ first \(8\.2\)",
+        "soldier",
+    )
     assert "until the end of the next mission (6)" in error.message
     assert "rifles.leader" not in _actions(squad) and "rifles.reinforce" in _actions(squad)
     leader_step = _step(squad, "leader")
-    assert leader_step.status == "waiting" and "request reinforcements from HQ first" in leader_step.detail
-    assert [s.id for s in steps(squad.state)][-3:] == ["reinforce", "leader", "next"]  # the Leader's after 8.2
+    assert (
+        leader_step.status == "waiting"
+        and "request reinforcements from HQ first" in leader_step.detail
+    )
+    assert [s.id for s in steps(squad.state)][-3:] == [
+        "reinforce",
+        "leader",
+        "next",
+    ]  # the Leader's after 8.2
     refused(squad, "rifles.next_mission", {}, r"Name the squad's Leader first \(6\)")
-    squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [2]})  # 1–2: no reinforcements available (RA-1)
+    squad.by(
+        "rifles.reinforce", dice={"mission1/8.2/roll": [2]}
+    )  # 1–2: no reinforcements available (RA-1)
     # 8.2 settled, still nobody available may lead: any soldier, until the end of Mission 2.
     offered = _actions(squad)["rifles.leader"]
-    assert "any soldier may be named, and he leads until the end of the next mission" in offered.help
+    assert (
+        "any soldier may be named, and he leads until the end of the next mission" in offered.help
+    )
     done = squad.by("rifles.leader", {"soldier": squad.sid("B")})
     vogel = squad.soldier("B")
-    assert vogel["designation"] == "Leader" and squad.game["squad"]["temporary_leader"] == vogel["id"]
-    assert "Vogel (B) is now the Leader until the end of the next mission" in squad.game["said"][str(done.events[0].uid)]
+    assert (
+        vogel["designation"] == "Leader" and squad.game["squad"]["temporary_leader"] == vogel["id"]
+    )
+    assert (
+        "Vogel (B) is now the Leader until the end of the next mission"
+        in squad.game["said"][str(done.events[0].uid)]
+    )
     squad.by("rifles.next_mission")
     # Mission 2, nobody eliminated: at its end Vogel gives up the command (6), and Braun, recovered
     # at the briefing (8.3), may lead again: only he may be named.
@@ -81,39 +103,74 @@ def test_one_who_may_not_lead_waits_for_reinforcements_then_leads_one_mission(sq
     assert squad.soldier("B")["designation"] == "Assistant Leader"
     assert "Vogel (B) gives up the command" in squad.game["briefing"]["leader_note"]
     refused(squad, "rifles.next_mission", {}, r"Name the squad's Leader first \(6\)")
-    refused(squad, "rifles.leader", {"soldier": squad.sid("B")}, r"A Rifle may not be designated Leader \(6\); "
-                                                                   r"these may: Sgt\. Braun \(A\)")
+    refused(
+        squad,
+        "rifles.leader",
+        {"soldier": squad.sid("B")},
+        r"A Rifle may not be designated Leader \(6\); "
+        r"these may: Sgt\. Braun \(A\)",
+    )
     squad.by("rifles.leader", {"soldier": squad.sid("A")})
-    assert squad.soldier("A")["designation"] == "Leader" and squad.game["squad"]["temporary_leader"] is None
+    assert (
+        squad.soldier("A")["designation"] == "Leader"
+        and squad.game["squad"]["temporary_leader"] is None
+    )
 
 
 def test_reinforcements_that_bring_one_who_may_lead_make_him_the_leader(squad):
     _leader_wounded(squad)
     squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [3]})  # one AP (RA-1)
-    squad.by("rifles.recruit", {"soldiers": [{"name": "Lt. Keller", "letter": "K", "unit": "smg",
-                                              "designation": "Rifleman"}]})
-    refused(squad, "rifles.leader", {"soldier": squad.sid("B")}, r"A Rifle may not be designated Leader \(6\); "
-                                                                   r"these may: Lt\. Keller \(K\)")
+    squad.by(
+        "rifles.recruit",
+        {
+            "soldiers": [
+                {"name": "Lt. Keller", "letter": "K", "unit": "smg", "designation": "Rifleman"}
+            ]
+        },
+    )
+    refused(
+        squad,
+        "rifles.leader",
+        {"soldier": squad.sid("B")},
+        r"A Rifle may not be designated Leader \(6\); "
+        r"these may: Lt\. Keller \(K\)",
+    )
     squad.by("rifles.leader", {"soldier": squad.sid("K")})
-    assert squad.soldier("K")["designation"] == "Leader" and squad.game["squad"]["temporary_leader"] is None
+    assert (
+        squad.soldier("K")["designation"] == "Leader"
+        and squad.game["squad"]["temporary_leader"] is None
+    )
     squad.by("rifles.next_mission")
 
 
 def test_naming_one_who_may_not_lead_settles_reinforcements_and_the_ap_left_are_lost(squad):
     _leader_wounded(squad)
     squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [4]})  # one AP, not spent yet
-    assert "This settles reinforcements: the 1 AP left are lost (8.2)." in _actions(squad)["rifles.leader"].help
+    assert (
+        "This settles reinforcements: the 1 AP left are lost (8.2)."
+        in _actions(squad)["rifles.leader"].help
+    )
     done = squad.by("rifles.leader", {"soldier": squad.sid("B")})
     assert "1 reinforcement AP left unspent (lost)" in squad.game["said"][str(done.events[0].uid)]
     assert "rifles.recruit" not in _actions(squad)
-    refused(squad, "rifles.recruit", {"soldiers": [{"name": "Lt. Keller", "letter": "K", "unit": "smg",
-                                                    "designation": "Rifleman"}]},
-            r"Reinforcements are settled: Cpl\. Vogel \(B\) was named Leader though he may not lead")
+    refused(
+        squad,
+        "rifles.recruit",
+        {
+            "soldiers": [
+                {"name": "Lt. Keller", "letter": "K", "unit": "smg", "designation": "Rifleman"}
+            ]
+        },
+        r"Reinforcements are settled: Cpl\. Vogel \(B\) was named Leader though he may not lead",
+    )
     closed = squad.by("rifles.next_mission")
-    assert "left unspent" not in squad.game["said"].get(str(closed.events[0].uid), "")  # said once, when settled
+    assert "left unspent" not in squad.game["said"].get(
+        str(closed.events[0].uid), ""
+    )  # said once, when settled
 
 
 # --- journals of v1 keep their rule ----------------------------------------------------------------
+
 
 @contextlib.contextmanager
 def muster_of_v1():
@@ -126,7 +183,9 @@ def muster_of_v1():
         RiflesArdennes.journal_version, RiflesArdennes.journal_upgrades = saved
 
 
-def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_plays_on(club, people):
+def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_plays_on(
+    club, people
+):
     with muster_of_v1():
         squad = Squad(club, people)
         squad.create()
@@ -134,7 +193,10 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
         squad.plan(1, "Mission 02", 10)
         _leader_wounded(squad)
         squad.by("rifles.leader", {"soldier": squad.sid("B")})  # v1: at once, before reinforcements
-        assert squad.campaign.journal_versions == {"core": versions.CORE_VERSION, "rifles_ardennes": 1}
+        assert squad.campaign.journal_versions == {
+            "core": versions.CORE_VERSION,
+            "rifles_ardennes": 1,
+        }
         exported = journal_io.export_journal(squad.campaign)
     # Read by today's Muster: upgraded the "fold" way, the old naming keeps v1's rule.
     campaign = Campaign.objects.get(pk=squad.campaign.pk)
@@ -157,6 +219,11 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     assert [r.text() for r in replayed.upgraded.ran] == [
         "v1→v2: a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
         "no available soldier may lead, and only until the end of the next mission (6, 8.2) (earlier events keep "
-        "the rules they were written under)"]
-    leaders = [s for s in current_state(replayed)["game"]["public"]["squad"]["soldiers"] if s["designation"] == "Leader"]
+        "the rules they were written under)"
+    ]
+    leaders = [
+        s
+        for s in current_state(replayed)["game"]["public"]["squad"]["soldiers"]
+        if s["designation"] == "Leader"
+    ]
     assert [s["letter"] for s in leaders] == ["B"]

@@ -25,30 +25,52 @@ def test_the_campaign_page_and_history_in_words(club, people, client_for):
     text = visible(page.content.decode())
     # Every mission's result and rolls are on the scenarios page; the campaign page keeps the last
     # played (issue 21, item 7: it does not grow with the missions played).
-    scenarios = visible(client_for("alice").get(f"/campaigns/{squad.campaign.pk}/scenarios/").content.decode())
+    scenarios = visible(
+        client_for("alice").get(f"/campaigns/{squad.campaign.pk}/scenarios/").content.decode()
+    )
     assert "Mission 02: lost after 12 of 12 game turns." in scenarios
     assert "Eliminated: Sgt. Braun (A), Pvt. Kurz (J) and Pvt. Roth (H)." in scenarios
-    assert "Casualty roll for Pvt. Kurz (J): dr 2 − 1 (mission lost) + 1 (Bull Strength) = 2 → wounded" in text
+    assert (
+        "Casualty roll for Pvt. Kurz (J): dr 2 − 1 (mission lost) + 1 (Bull Strength) = 2 → wounded"
+        in text
+    )
     assert not RAW.findall(scenarios), RAW.findall(scenarios)[:5]
     assert "Pvt. Weber (D), Rifle, Veteran — fell in Mission 1: Mission 01 after 1 mission." in text
-    assert "House rules were fixed when the campaign started." in text and "Propose a house rule" not in text
+    assert (
+        "House rules were fixed when the campaign started." in text
+        and "Propose a house rule" not in text
+    )
     assert not RAW.findall(text), RAW.findall(text)[:5]
 
-    history = visible(client_for("carol").get(f"/campaigns/{squad.campaign.pk}/history/").content.decode())
-    assert "Casualty roll for Pvt. Roth (H): dr 1 − 1 (mission lost) = 0 → dead (entered from the table)" in history
-    assert ("Mission 2: Mission 02: lost after 12 game turns of 12, 7 soldiers took part; eliminated: Sgt. Braun (A), "
-            "Pvt. Kurz (J) and Pvt. Roth (H). Pvt. Ziegler (I) took command (6).") in history
+    history = visible(
+        client_for("carol").get(f"/campaigns/{squad.campaign.pk}/history/").content.decode()
+    )
+    assert (
+        "Casualty roll for Pvt. Roth (H): dr 1 − 1 (mission lost) = 0 → dead (entered from the table)"
+        in history
+    )
+    assert (
+        "Mission 2: Mission 02: lost after 12 game turns of 12, 7 soldiers took part; eliminated: Sgt. Braun (A), "
+        "Pvt. Kurz (J) and Pvt. Roth (H). Pvt. Ziegler (I) took command (6)."
+    ) in history
     assert not RAW.findall(history), RAW.findall(history)[:5]
 
     club_page = visible(client_for("bob").get(f"/clubs/{club.slug}/").content.decode())
-    assert ("Kampfgruppe Finished alice Germans against United States of America 1 of 3 8 1 Veteran, 2 skills 2 3 "
-            "entered from the table") in club_page
+    assert (
+        "Kampfgruppe Finished alice Germans against United States of America 1 of 3 8 1 Veteran, 2 skills 2 3 "
+        "entered from the table"
+    ) in club_page
 
-    setup = visible(client_for("olga").get(f"/campaigns/{squad.campaign.pk}/setup/").content.decode())
+    setup = visible(
+        client_for("olga").get(f"/campaigns/{squad.campaign.pk}/setup/").content.decode()
+    )
     assert "in Rifles in the Ardennes house rules are fixed when the campaign starts" in setup
 
-    sheet = visible(client_for("carol").get(f"/campaigns/{squad.campaign.pk}/sheets/squad_roster/print/")
-                    .content.decode())
+    sheet = visible(
+        client_for("carol")
+        .get(f"/campaigns/{squad.campaign.pk}/sheets/squad_roster/print/")
+        .content.decode()
+    )
     assert "Squad Roster" in sheet and "Lt. Keller" in sheet and "Game Turn Track" in sheet
 
 

@@ -38,9 +38,13 @@ def test_the_squad_roster_prints_the_squad(played):
     campaign = played.campaign
     sheet = sheets.find_sheet(get_system(campaign.system), "squad_roster")
     assert sheet.audience == "public"
-    context = sheets.render_context(campaign, current_state(campaign), sheet, "public", "A4")["system"]
-    lines = [(x["ap"], x["name"], x["designation"], x["id"], x["equipment"], x["status"], x["honours"])
-             for x in context["lines"]]
+    context = sheets.render_context(campaign, current_state(campaign), sheet, "public", "A4")[
+        "system"
+    ]
+    lines = [
+        (x["ap"], x["name"], x["designation"], x["id"], x["equipment"], x["status"], x["honours"])
+        for x in context["lines"]
+    ]
     # The living soldiers of the acceptance journal (the dead are struck off, 8.3), then the equipment.
     assert lines == [
         (1, "SMG", "Rifleman", "A", ["Grenade", ""], "", "Battlefield control"),
@@ -65,11 +69,25 @@ def test_the_squad_roster_pdf(played, people, django_capture_on_commit_callbacks
     from rosters.services import request_sheet
 
     with django_capture_on_commit_callbacks(execute=True):
-        job, _ = request_sheet(people["carol"], played.campaign, "squad_roster", "A4")  # any club member
+        job, _ = request_sheet(
+            people["carol"], played.campaign, "squad_roster", "A4"
+        )  # any club member
     job.refresh_from_db()
     assert job.status == "done", job.error
     text = "\n".join(pdf_pages(job_pdf(job)))
-    for words in ("Squad Roster", "Germans against United States of America", "Sgt. Braun", "Battlefield control",
-                  "Lt. Keller", "Leader", "Wounded", "Game Turn Track", "Experience Points", "Recon Points",
-                  "In memory", "Pvt. Weber", "5x Grenades"):
+    for words in (
+        "Squad Roster",
+        "Germans against United States of America",
+        "Sgt. Braun",
+        "Battlefield control",
+        "Lt. Keller",
+        "Leader",
+        "Wounded",
+        "Game Turn Track",
+        "Experience Points",
+        "Recon Points",
+        "In memory",
+        "Pvt. Weber",
+        "5x Grenades",
+    ):
         assert words in text, words

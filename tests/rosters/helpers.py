@@ -15,9 +15,16 @@ def play_round(campaign, people, red=3, blue=1):
     from campaigns.services.state import current_state
 
     rnd = current_state(campaign)["current"]
-    submit(campaign, people["alice"], "sealed.submitted", {"key": f"stance:{rnd}", "choice": "attack"})
+    submit(
+        campaign, people["alice"], "sealed.submitted", {"key": f"stance:{rnd}", "choice": "attack"}
+    )
     submit(campaign, people["bob"], "sealed.submitted", {"key": f"stance:{rnd}", "choice": "hold"})
-    submit(campaign, people["alice"], "result.submitted", {"scenario": rnd, "data": {"red": red, "blue": blue}})
+    submit(
+        campaign,
+        people["alice"],
+        "result.submitted",
+        {"scenario": rnd, "data": {"red": red, "blue": blue}},
+    )
     submit(campaign, people["bob"], "result.confirmed", {"scenario": rnd})
     campaign.refresh_from_db()
 

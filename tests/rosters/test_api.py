@@ -19,7 +19,9 @@ def quick_renders(monkeypatch):
 
     from rosters import services
 
-    monkeypatch.setattr(services, "render_hook", lambda html: b"%PDF-1.7 " + hashlib.sha256(html.encode()).digest())
+    monkeypatch.setattr(
+        services, "render_hook", lambda html: b"%PDF-1.7 " + hashlib.sha256(html.encode()).digest()
+    )
 
 
 @pytest.fixture
@@ -40,9 +42,15 @@ def _expect(**overrides):
 LIST = _expect(anonymous=403, outsider=404, carol=200, alice=200, bob=200, olga=200, rita=200)
 # (sheet, side) -> answer per viewer; 201 = a job was made for them.
 REQUESTS = {
-    ("summary", None): _expect(anonymous=403, outsider=404, carol=201, alice=201, bob=201, olga=201, rita=201),
-    ("supply", "red"): _expect(anonymous=403, outsider=404, carol=403, alice=201, bob=403, olga=201, rita=201),
-    ("umpire", None): _expect(anonymous=403, outsider=404, carol=403, alice=403, bob=403, olga=403, rita=201),
+    ("summary", None): _expect(
+        anonymous=403, outsider=404, carol=201, alice=201, bob=201, olga=201, rita=201
+    ),
+    ("supply", "red"): _expect(
+        anonymous=403, outsider=404, carol=403, alice=201, bob=403, olga=201, rita=201
+    ),
+    ("umpire", None): _expect(
+        anonymous=403, outsider=404, carol=403, alice=403, bob=403, olga=403, rita=201
+    ),
 }
 # A job of each audience -> who may read it (GET job, GET file, POST retry when failed).
 READERS = {
@@ -60,7 +68,12 @@ def test_list_sheets(skirmish, api, viewer):
         slugs = {s["slug"]: s for s in response.json()}
         assert "summary" in slugs
         assert ("umpire" in slugs) == (viewer == "rita")
-        expected_sides = {"alice": ["red"], "olga": ["red"], "bob": ["blue"], "rita": ["red", "blue"]}.get(viewer)
+        expected_sides = {
+            "alice": ["red"],
+            "olga": ["red"],
+            "bob": ["blue"],
+            "rita": ["red", "blue"],
+        }.get(viewer)
         assert slugs.get("supply", {}).get("sides") == expected_sides
 
 
@@ -74,8 +87,15 @@ def test_request_sheet(skirmish, api, viewer, sheet, side, django_capture_on_com
     assert response.status_code == expected, response.content[:300]
     if expected == 201:
         job = response.json()
-        assert (job["status"], job["progress"], job["file_url"], job["paper"]) == ("queued", 0, None, "Letter")
-        job = api(viewer).get(f"/api/v1/jobs/{job['id']}/").json()  # rendered once the request committed
+        assert (job["status"], job["progress"], job["file_url"], job["paper"]) == (
+            "queued",
+            0,
+            None,
+            "Letter",
+        )
+        job = (
+            api(viewer).get(f"/api/v1/jobs/{job['id']}/").json()
+        )  # rendered once the request committed
         assert job["status"] == "done" and job["progress"] == 100
         assert job["file_url"].endswith(f"/api/v1/jobs/{job['id']}/file/")
         again = api(viewer).post(f"/api/v1/campaigns/{skirmish.pk}/sheets/", body, format="json")
@@ -115,20 +135,41 @@ def test_job_routes(jobs, api, audience):
         PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.FAILED, error="x")
         retry = client.post(f"/api/v1/jobs/{job.pk}/retry/")
         assert retry.status_code == expected, viewer
-        assert PrintJob.objects.get(pk=job.pk).status == (PrintJob.QUEUED if may else PrintJob.FAILED), viewer
+        assert PrintJob.objects.get(pk=job.pk).status == (
+            PrintJob.QUEUED if may else PrintJob.FAILED
+        ), viewer
         PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.DONE, error="")
 
 
 def test_job_resource(jobs, api):
     job = jobs["side:red"]
     body = api("alice").get(f"/api/v1/jobs/{job.pk}/").json()
-    assert set(body) == {"id", "campaign", "sheet", "title", "paper", "audience", "status", "progress", "error",
-                         "retryable", "file_url", "created_at", "finished_at"}
+    assert set(body) == {
+        "id",
+        "campaign",
+        "sheet",
+        "title",
+        "paper",
+        "audience",
+        "status",
+        "progress",
+        "error",
+        "retryable",
+        "file_url",
+        "created_at",
+        "finished_at",
+    }
     assert body["title"] == "Supply record · Red only" and body["retryable"] is False
 
 
-@pytest.mark.parametrize("path", ["not-a-uuid/", "00000000-0000-0000-0000-000000000000/",
-                                  "00000000-0000-0000-0000-000000000000/file/"])
+@pytest.mark.parametrize(
+    "path",
+    [
+        "not-a-uuid/",
+        "00000000-0000-0000-0000-000000000000/",
+        "00000000-0000-0000-0000-000000000000/file/",
+    ],
+)
 def test_unknown_jobs_are_not_found(api, people, path):
     assert api("alice").get(f"/api/v1/jobs/{path}").status_code == 404
 
@@ -138,8 +179,15 @@ def test_retry_of_a_ready_job_is_a_field_error(jobs, api):
     assert response.status_code == 400 and "status" in response.json()
 
 
-@pytest.mark.parametrize("body,field", [({"sheet": "summary", "paper": "A3"}, "paper"), ({}, "sheet"),
-                                        ({"sheet": "nope"}, "sheet"), ({"sheet": "supply", "side": "green"}, "side")])
+@pytest.mark.parametrize(
+    "body,field",
+    [
+        ({"sheet": "summary", "paper": "A3"}, "paper"),
+        ({}, "sheet"),
+        ({"sheet": "nope"}, "sheet"),
+        ({"sheet": "supply", "side": "green"}, "side"),
+    ],
+)
 def test_bad_requests_are_field_errors(skirmish, api, body, field):
     response = api("rita").post(f"/api/v1/campaigns/{skirmish.pk}/sheets/", body, format="json")
     assert response.status_code == 400 and field in response.json()

@@ -35,7 +35,9 @@ def test_a_player_prints_his_own_sides_sheet_without_the_other_side(red_job):
     assert "blue" not in str(red_job.context["system"])  # blue appears only in the public core
 
 
-def test_the_referee_prints_any_sides_sheet_and_the_referee_sheet(secrets_bought, people, request_job, red_job):
+def test_the_referee_prints_any_sides_sheet_and_the_referee_sheet(
+    secrets_bought, people, request_job, red_job
+):
     for_red = request_job(people["rita"], secrets_bought, "supply", side="red")
     assert for_red.pk == red_job.pk  # the same content for the same audience
     umpire = request_job(people["rita"], secrets_bought, "umpire")
@@ -45,14 +47,17 @@ def test_the_referee_prints_any_sides_sheet_and_the_referee_sheet(secrets_bought
     assert "blue 1" in text  # blue's secret supply, for the referee only
 
 
-@pytest.mark.parametrize("name,sheet,side,refusal", [
-    ("bob", "supply", "red", Forbidden),   # the other side
-    ("carol", "supply", "red", Forbidden),  # a member playing no side
-    ("olga", "supply", "blue", Forbidden),  # an organizer who plays red
-    ("alice", "umpire", None, Forbidden),
-    ("olga", "umpire", None, Forbidden),
-    ("outsider", "summary", None, NotFound),
-])
+@pytest.mark.parametrize(
+    "name,sheet,side,refusal",
+    [
+        ("bob", "supply", "red", Forbidden),  # the other side
+        ("carol", "supply", "red", Forbidden),  # a member playing no side
+        ("olga", "supply", "blue", Forbidden),  # an organizer who plays red
+        ("alice", "umpire", None, Forbidden),
+        ("olga", "umpire", None, Forbidden),
+        ("outsider", "summary", None, NotFound),
+    ],
+)
 def test_refused_requests(secrets_bought, people, name, sheet, side, refusal):
     with pytest.raises(refusal):
         services.request_sheet(people[name], secrets_bought, sheet, "A4", side)
@@ -63,12 +68,16 @@ def test_the_audience_is_part_of_the_hash():
     """The same printed content for two audiences never shares a job (or a file)."""
     summary = sheets.CORE_SHEETS[0]
     context = {"anything": "the same"}
-    hashes = {sheets.content_hash(context, sheet=summary, audience=audience, paper="A4", campaign_id=1)
-              for audience in ("public", "referee", "side:red", "side:blue")}
+    hashes = {
+        sheets.content_hash(context, sheet=summary, audience=audience, paper="A4", campaign_id=1)
+        for audience in ("public", "referee", "side:red", "side:blue")
+    }
     assert len(hashes) == 4
 
 
-def test_a_public_summary_is_cut_for_the_club_even_when_the_referee_asks(secrets_bought, people, request_job):
+def test_a_public_summary_is_cut_for_the_club_even_when_the_referee_asks(
+    secrets_bought, people, request_job
+):
     job = request_job(people["rita"], secrets_bought, "summary")
     assert job.audience == "public"
     assert "supply" not in str(job.context["system"]) and "rolls" not in str(job.context)
@@ -86,8 +95,10 @@ def _client(people, name):
     return client
 
 
-@pytest.mark.parametrize("name,status", [("alice", 200), ("olga", 200), ("rita", 200), ("bob", 404),
-                                         ("carol", 404), ("outsider", 404)])
+@pytest.mark.parametrize(
+    "name,status",
+    [("alice", 200), ("olga", 200), ("rita", 200), ("bob", 404), ("carol", 404), ("outsider", 404)],
+)
 def test_job_page_and_file_of_reds_sheet(red_job, people, name, status):
     client = _client(people, name)
     assert client.get(f"/sheets/jobs/{red_job.pk}/").status_code == status
@@ -113,8 +124,10 @@ def test_the_retry_of_another_sides_job_is_not_found(red_job, people):
 
 
 def test_requesting_another_sides_sheet_on_the_page_is_forbidden(secrets_bought, people):
-    response = _client(people, "bob").post(f"/campaigns/{secrets_bought.pk}/sheets/request/",
-                                           {"sheet": "supply", "side": "red", "paper": "A4"})
+    response = _client(people, "bob").post(
+        f"/campaigns/{secrets_bought.pk}/sheets/request/",
+        {"sheet": "supply", "side": "red", "paper": "A4"},
+    )
     assert response.status_code == 403 and PrintJob.objects.count() == 0
 
 
@@ -145,8 +158,18 @@ def _api(people, name):
     return client
 
 
-@pytest.mark.parametrize("name,status", [("alice", 200), ("olga", 200), ("rita", 200), ("bob", 404),
-                                         ("carol", 404), ("outsider", 404), ("anonymous", 403)])
+@pytest.mark.parametrize(
+    "name,status",
+    [
+        ("alice", 200),
+        ("olga", 200),
+        ("rita", 200),
+        ("bob", 404),
+        ("carol", 404),
+        ("outsider", 404),
+        ("anonymous", 403),
+    ],
+)
 def test_api_job_and_file_of_reds_sheet(red_job, people, name, status):
     client = _api(people, name)
     assert client.get(f"/api/v1/jobs/{red_job.pk}/").status_code == status
@@ -157,6 +180,9 @@ def test_api_job_and_file_of_reds_sheet(red_job, people, name, status):
 
 
 def test_api_request_of_another_sides_sheet_is_forbidden(secrets_bought, people):
-    response = _api(people, "bob").post(f"/api/v1/campaigns/{secrets_bought.pk}/sheets/",
-                                        {"sheet": "supply", "side": "red"}, format="json")
+    response = _api(people, "bob").post(
+        f"/api/v1/campaigns/{secrets_bought.pk}/sheets/",
+        {"sheet": "supply", "side": "red"},
+        format="json",
+    )
     assert response.status_code == 403 and PrintJob.objects.count() == 0

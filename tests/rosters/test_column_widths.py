@@ -26,9 +26,13 @@ def _room(share: float, paper="A4", landscape=False) -> float:
 
 
 def test_every_heading_id_and_word_fits_its_column_and_the_shares_make_the_table():
-    table = {"columns": ["Id", "Nationality", "Scenario", "Turn", "Note"],
-             "rows": [["u5/8", "American", "5/29A", "Turn 12", "A long note about the squad " * 6],
-                      ["u112/14", "German", "5/30P", "Turn 1", "short"]]}
+    table = {
+        "columns": ["Id", "Nationality", "Scenario", "Turn", "Note"],
+        "rows": [
+            ["u5/8", "American", "5/29A", "Turn 12", "A long note about the squad " * 6],
+            ["u112/14", "German", "5/30P", "Turn 1", "short"],
+        ],
+    }
     shares = _shares(column_widths(table))
     assert abs(sum(shares) - 100) < 0.5
     for index, heading in enumerate(table["columns"]):
@@ -41,7 +45,10 @@ def test_every_heading_id_and_word_fits_its_column_and_the_shares_make_the_table
 
 def test_a_word_wider_than_the_page_is_the_only_one_that_gets_less_than_it_needs():
     giant = "Oberkommandoderwehrmachtsnachrichtenverbindungsabteilung" * 3
-    table = {"columns": ["Unit", "Points", "Status"], "rows": [[giant, 3, "ready"], ["row-0001", 12, "lost"]]}
+    table = {
+        "columns": ["Unit", "Points", "Status"],
+        "rows": [[giant, 3, "ready"], ["row-0001", 12, "lost"]],
+    }
     shares = _shares(column_widths(table))
     assert abs(sum(shares) - 100) < 0.5
     assert WIDTHS.word(giant) > _room(shares[0])  # it must break: nothing could hold it
@@ -59,9 +66,14 @@ def test_the_paper_and_its_orientation_give_the_room():
 
 
 def test_a_table_without_rows_or_columns_gives_what_it_has():
-    assert _shares(column_widths({"columns": ["A", "B"], "rows": []})) == pytest.approx([50, 50], abs=0.5)
+    assert _shares(column_widths({"columns": ["A", "B"], "rows": []})) == pytest.approx(
+        [50, 50], abs=0.5
+    )
     assert column_widths({"columns": [], "rows": []}) == []
-    assert len(column_widths({"columns": ["A"], "rows": [["x", "extra cell beyond the columns"]]})) == 1
+    assert (
+        len(column_widths({"columns": ["A"], "rows": [["x", "extra cell beyond the columns"]]}))
+        == 1
+    )
 
 
 # --- tables the engine lays out -----------------------------------------------------------------
@@ -70,13 +82,17 @@ GIANT = "X" * 90
 
 
 def _page(body: str, size: str = "A4") -> str:
-    return f"<html><head><style>@page {{ size: {size}; }}</style><style>td {{ color: red }}</style></head>" \
-           f"<body><table>{body}</table></body></html>"
+    return (
+        f"<html><head><style>@page {{ size: {size}; }}</style><style>td {{ color: red }}</style></head>"
+        f"<body><table>{body}</table></body></html>"
+    )
 
 
 def test_only_words_too_wide_for_the_page_are_marked_and_the_text_stays_as_it_is():
-    html = _page(f"<tr><th>Nationality</th><th>Note</th></tr><tr><td>{GIANT}</td><td>ordinary words &amp; "
-                 f"{GIANT}</td></tr><tr><td colspan=2>u5/8</td></tr>")
+    html = _page(
+        f"<tr><th>Nationality</th><th>Note</th></tr><tr><td>{GIANT}</td><td>ordinary words &amp; "
+        f"{GIANT}</td></tr><tr><td colspan=2>u5/8</td></tr>"
+    )
     marked = long_words.mark(html)
     assert marked.count('<span class="long-word">') == 2
     assert re.sub(r'</?span[^>]*>', "", marked) == html  # only the spans were added
@@ -88,7 +104,9 @@ def test_a_table_that_fits_a_fixed_table_and_the_style_sheet_are_left_alone():
     assert long_words.mark(fits) == fits
     fixed = _page(f"<tr><td>{GIANT}</td></tr>").replace("<table>", '<table class="fixed">')
     assert long_words.mark(fixed) == fixed
-    styled = _page(f"<tr><td>{GIANT}</td></tr>").replace("td { color: red }", f"td {{ x: {GIANT} }}")
+    styled = _page(f"<tr><td>{GIANT}</td></tr>").replace(
+        "td { color: red }", f"td {{ x: {GIANT} }}"
+    )
     assert long_words.mark(styled).count("long-word") == 1  # in the cell, never in the <style>
 
 
@@ -96,8 +114,9 @@ def _table_width_pt(html: str) -> float:
     """The widest table of the first page WeasyPrint lays out, in points."""
     import weasyprint
 
-    document = weasyprint.HTML(string=html, base_url=pdf.BASE_URL,
-                               url_fetcher=weasyprint_render.StaticOnlyFetcher()).render()
+    document = weasyprint.HTML(
+        string=html, base_url=pdf.BASE_URL, url_fetcher=weasyprint_render.StaticOnlyFetcher()
+    ).render()
     found = []
 
     def walk(box):
@@ -111,15 +130,25 @@ def _table_width_pt(html: str) -> float:
 
 
 def _sheet_page(body: str) -> str:
-    return (f'<html><head><link rel="stylesheet" href="/static/print/sheet.css"><style>@page {{ size: A4; }}'
-            f'</style></head><body><table>{body}</table></body></html>')
+    return (
+        f'<html><head><link rel="stylesheet" href="/static/print/sheet.css"><style>@page {{ size: A4; }}'
+        f'</style></head><body><table>{body}</table></body></html>'
+    )
 
 
 def test_weasyprint_keeps_words_whole_and_the_table_on_the_page():
-    head = "<tr>" + "".join(f"<th>{h}</th>" for h in ("Id", "Kind", "Type", "Nationality", "RG", "Status",
-                                                       "Isolated", "Note")) + "</tr>"
-    row = ("<tr><td>u5/8</td><td>squad</td><td>4-6-7</td><td>American</td><td>RG I2</td><td>full strength</td>"
-           "<td>no</td><td>" + "a long note about the squad and what it did " * 4 + "</td></tr>")
+    head = (
+        "<tr>"
+        + "".join(
+            f"<th>{h}</th>"
+            for h in ("Id", "Kind", "Type", "Nationality", "RG", "Status", "Isolated", "Note")
+        )
+        + "</tr>"
+    )
+    row = (
+        "<tr><td>u5/8</td><td>squad</td><td>4-6-7</td><td>American</td><td>RG I2</td><td>full strength</td>"
+        "<td>no</td><td>" + "a long note about the squad and what it did " * 4 + "</td></tr>"
+    )
     html = _sheet_page(head + row * 3)
     assert long_words.mark(html) == html
     text = "".join(pdf_pages(pdf.renderer().write_pdf(html)))
@@ -127,8 +156,12 @@ def test_weasyprint_keeps_words_whole_and_the_table_on_the_page():
         assert word in text.split(), word
     assert _table_width_pt(html) <= word_widths.content_pt("A4", False) + 1
     # Two words no column could hold: marked, they break and the table stays on the page.
-    wide = _sheet_page(head + f"<tr><td>{GIANT}</td><td>{GIANT}</td><td colspan=6>x</td></tr>" + row)
-    assert _table_width_pt(wide) > word_widths.content_pt("A4", False) + 1  # as it would be unmarked
+    wide = _sheet_page(
+        head + f"<tr><td>{GIANT}</td><td>{GIANT}</td><td colspan=6>x</td></tr>" + row
+    )
+    assert (
+        _table_width_pt(wide) > word_widths.content_pt("A4", False) + 1
+    )  # as it would be unmarked
     assert _table_width_pt(long_words.mark(wide)) <= word_widths.content_pt("A4", False) + 1
 
 
@@ -141,10 +174,26 @@ def test_the_style_sheet_gives_weasyprint_no_warning(caplog):
 
 @pytest.mark.django_db
 @pytest.mark.parametrize("rows", [5, 80], ids=["weasyprint", "typst"])
-def test_both_engines_print_a_generic_table_with_its_words_whole(skirmish, people, request_job, monkeypatch, rows):
-    table = [[f"u{i}/8", "Nationality", "Scenario 5/29A", "A note of some length " * 3] for i in range(rows)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "Units", "columns": ["Id", "Nationality", "Scenario", "Note"], "rows": table}]})
+def test_both_engines_print_a_generic_table_with_its_words_whole(
+    skirmish, people, request_job, monkeypatch, rows
+):
+    table = [
+        [f"u{i}/8", "Nationality", "Scenario 5/29A", "A note of some length " * 3]
+        for i in range(rows)
+    ]
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [
+                {
+                    "title": "Units",
+                    "columns": ["Id", "Nationality", "Scenario", "Note"],
+                    "rows": table,
+                }
+            ]
+        },
+    )
     data = job_pdf(request_job(people["alice"], skirmish, "supply"))
     words = "".join(pdf_pages(data)).split()
     for word in ("Id", "Nationality", "Scenario", "u3/8", "5/29A"):

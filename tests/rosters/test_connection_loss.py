@@ -25,8 +25,10 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 @pytest.fixture(autouse=True)
 def _postgresql():
-    need(connection.vendor == "postgresql",
-         "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend")
+    need(
+        connection.vendor == "postgresql",
+        "needs PostgreSQL (set DATABASE_URL=postgres://...): it terminates a backend",
+    )
     yield
     connection.close()  # a test that failed may leave it lost: the database's flush needs a live one
 
@@ -39,7 +41,9 @@ def queued_job(skirmish, people, monkeypatch):
     return job
 
 
-def test_a_connection_lost_after_the_render_finishes_the_job_without_rendering_again(queued_job, monkeypatch):
+def test_a_connection_lost_after_the_render_finishes_the_job_without_rendering_again(
+    queued_job, monkeypatch
+):
     renders = []
     real = services.render_hook
 

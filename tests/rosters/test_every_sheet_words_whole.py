@@ -36,7 +36,9 @@ def test_every_heading_of_every_demo_sheet_prints_whole():
         for sheet in sheets.sheets_of(get_system(campaign.system)):
             sides = list(state["sides"]) if sheet.audience == "side" else [None]
             for side in sides:
-                template, context = services.print_context(referee, campaign, sheet.slug, "A4", side)
+                template, context = services.print_context(
+                    referee, campaign, sheet.slug, "A4", side
+                )
                 html = pdf.sheet_html(template, context)
                 words = " ".join(pdf_pages(pdf.html_to_pdf(html))).split()
                 missing = sorted(w for w in _headings(html) if w not in words)

@@ -38,7 +38,9 @@ def test_the_same_request_twice_renders_once(skirmish, people, request_job, rend
     assert job_pdf(first).startswith(b"%PDF")
 
 
-def test_another_member_asking_for_the_public_summary_gets_the_same_job(skirmish, people, request_job, renders):
+def test_another_member_asking_for_the_public_summary_gets_the_same_job(
+    skirmish, people, request_job, renders
+):
     by_alice = request_job(people["alice"], skirmish)
     by_bob = request_job(people["bob"], skirmish)
     by_rita = request_job(people["rita"], skirmish)
@@ -56,17 +58,22 @@ def test_a_new_state_or_another_paper_is_a_new_render(skirmish, people, request_
     assert len(renders) == 3
 
 
-def test_the_other_sides_secret_move_does_not_change_the_public_summary(skirmish, people, request_job, renders):
+def test_the_other_sides_secret_move_does_not_change_the_public_summary(
+    skirmish, people, request_job, renders
+):
     before = request_job(people["alice"], skirmish)
     submit(skirmish, people["bob"], "skirmish.buy", {"count": 1}, side="blue")  # secret to blue
     skirmish.refresh_from_db()
     after = request_job(people["alice"], skirmish)
-    assert after.pk == before.pk  # neither a new render nor a new date: nothing hints at blue's move
+    assert (
+        after.pk == before.pk
+    )  # neither a new render nor a new date: nothing hints at blue's move
     assert len(renders) == 1
 
 
-def test_the_request_is_enqueued_only_when_the_transaction_commits(skirmish, people, monkeypatch,
-                                                                    django_capture_on_commit_callbacks):
+def test_the_request_is_enqueued_only_when_the_transaction_commits(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     sent = []
     monkeypatch.setattr(services, "enqueue", lambda job_id: sent.append(job_id))
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
@@ -81,7 +88,12 @@ def test_a_duplicated_task_renders_nothing_more(skirmish, people, request_job, r
     file_name = job.file.name
     assert services.run_job(job.pk, task_id="another-delivery") == "skipped"
     job.refresh_from_db()
-    assert (job.status, job.file.name, job.attempts, len(renders)) == (PrintJob.DONE, file_name, 1, 1)
+    assert (job.status, job.file.name, job.attempts, len(renders)) == (
+        PrintJob.DONE,
+        file_name,
+        1,
+        1,
+    )
 
 
 def _queued_job(skirmish, people, monkeypatch):
@@ -98,17 +110,22 @@ def test_a_running_job_of_a_live_worker_is_not_taken_over(skirmish, people, monk
     assert job.status == PrintJob.RUNNING and renders == []
 
 
-def test_the_redelivered_task_takes_over_the_job_its_dead_worker_left_running(skirmish, people, monkeypatch,
-                                                                              renders):
+def test_the_redelivered_task_takes_over_the_job_its_dead_worker_left_running(
+    skirmish, people, monkeypatch, renders
+):
     job = _queued_job(skirmish, people, monkeypatch)
     assert services.claim(job.pk, "task-1") == 1  # the worker dies here
-    assert services.run_job(job.pk, task_id="task-1") == "rendered"  # the same task, delivered again
+    assert (
+        services.run_job(job.pk, task_id="task-1") == "rendered"
+    )  # the same task, delivered again
     job.refresh_from_db()
     assert (job.status, job.attempts, job.progress, len(renders)) == (PrintJob.DONE, 2, 100, 1)
     assert job.lease_until is None
 
 
-def test_a_job_whose_lease_expired_is_taken_over_by_any_task(skirmish, people, monkeypatch, renders):
+def test_a_job_whose_lease_expired_is_taken_over_by_any_task(
+    skirmish, people, monkeypatch, renders
+):
     job = _queued_job(skirmish, people, monkeypatch)
     services.claim(job.pk, "task-1")
     PrintJob.objects.filter(pk=job.pk).update(lease_until=timezone.now() - timedelta(seconds=1))
@@ -146,21 +163,29 @@ def test_a_job_that_keeps_killing_its_worker_gives_up(skirmish, people, monkeypa
     assert job.status == PrintJob.FAILED and "interrupted" in job.error and renders == []
 
 
-def test_a_failed_render_has_a_clear_message_without_the_data(skirmish, people, request_job, monkeypatch):
+def test_a_failed_render_has_a_clear_message_without_the_data(
+    skirmish, people, request_job, monkeypatch
+):
     def broken(html):
         raise RuntimeError("secret: red has 7 supply points")
 
     monkeypatch.setattr(services, "render_hook", broken)
     job = request_job(people["alice"], skirmish)
     assert job.status == PrintJob.FAILED
-    assert job.error == "The sheet could not be rendered (RuntimeError). Retry, or tell the site operator."
+    assert (
+        job.error
+        == "The sheet could not be rendered (RuntimeError). Retry, or tell the site operator."
+    )
     assert "secret" not in job.error and not job.file
 
 
-def test_retry_renders_a_failed_job_again(skirmish, people, request_job, monkeypatch,
-                                          django_capture_on_commit_callbacks):
+def test_retry_renders_a_failed_job_again(
+    skirmish, people, request_job, monkeypatch, django_capture_on_commit_callbacks
+):
     real = services.render_hook
-    monkeypatch.setattr(services, "render_hook", lambda html: (_ for _ in ()).throw(OSError("disk")))
+    monkeypatch.setattr(
+        services, "render_hook", lambda html: (_ for _ in ()).throw(OSError("disk"))
+    )
     job = request_job(people["alice"], skirmish)
     assert job.status == PrintJob.FAILED
     monkeypatch.setattr(services, "render_hook", real)
@@ -173,14 +198,18 @@ def test_retry_renders_a_failed_job_again(skirmish, people, request_job, monkeyp
 
 def test_asking_again_for_a_failed_sheet_retries_it(skirmish, people, request_job, monkeypatch):
     real = services.render_hook
-    monkeypatch.setattr(services, "render_hook", lambda html: (_ for _ in ()).throw(OSError("disk")))
+    monkeypatch.setattr(
+        services, "render_hook", lambda html: (_ for _ in ()).throw(OSError("disk"))
+    )
     failed = request_job(people["alice"], skirmish)
     monkeypatch.setattr(services, "render_hook", real)
     again = request_job(people["alice"], skirmish)
     assert again.pk == failed.pk and again.status == PrintJob.DONE
 
 
-def test_retry_refuses_a_job_that_is_ready_or_in_progress(skirmish, people, request_job, monkeypatch):
+def test_retry_refuses_a_job_that_is_ready_or_in_progress(
+    skirmish, people, request_job, monkeypatch
+):
     done = request_job(people["alice"], skirmish)
     with pytest.raises(DomainError) as ready:
         services.retry_job(people["alice"], done.pk)
@@ -203,11 +232,14 @@ def test_a_job_no_worker_took_can_be_retried(skirmish, people, monkeypatch):
     assert job.status == PrintJob.QUEUED and not services.is_stale(job)
 
 
-@pytest.mark.parametrize("field,kwargs", [
-    ("sheet", {"sheet": "nope"}),
-    ("paper", {"sheet": "summary", "paper": "A3"}),
-    ("side", {"sheet": "supply", "side": "green"}),
-])
+@pytest.mark.parametrize(
+    "field,kwargs",
+    [
+        ("sheet", {"sheet": "nope"}),
+        ("paper", {"sheet": "summary", "paper": "A3"}),
+        ("side", {"sheet": "supply", "side": "green"}),
+    ],
+)
 def test_bad_requests_are_refused_and_write_nothing(skirmish, people, field, kwargs):
     with pytest.raises(DomainError) as refused:
         services.request_sheet(people["rita"], skirmish, **kwargs)
@@ -221,8 +253,9 @@ def test_a_side_sheet_needs_a_side_when_the_asker_plays_none(skirmish, people):
     assert refused.value.field == "side"
 
 
-def test_a_broker_outage_leaves_the_job_queued_instead_of_failing_the_request(skirmish, people, monkeypatch,
-                                                                               django_capture_on_commit_callbacks):
+def test_a_broker_outage_leaves_the_job_queued_instead_of_failing_the_request(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     from rosters import tasks
 
     def unreachable(*args, **kwargs):

@@ -14,8 +14,10 @@ from tests.testsystem import SYSTEM as SKIRMISH
 from .helpers import job_pdf, pdf_pages, pdf_reader
 
 # Wider than any column could be on the page: the one kind of word that breaks.
-LONG_WORD = ("Oberkommandoderwehrmachtsnachrichtenverbindungsabteilungsgruppe"
-             "Hauptquartierfernmeldezentralenbetriebsleitungsstellenverwaltung")
+LONG_WORD = (
+    "Oberkommandoderwehrmachtsnachrichtenverbindungsabteilungsgruppe"
+    "Hauptquartierfernmeldezentralenbetriebsleitungsstellenverwaltung"
+)
 MARKUP = '#read("/etc/passwd") *bold* $x$ <a> @ref = \\ [b] _i_ // `code`'
 
 
@@ -26,8 +28,13 @@ def long_sheet(monkeypatch):
     rows = [[f"row-{i:04d}", i, "ready"] for i in range(pdf_parts.MIN_ROWS + 60)]
     rows[7][2] = MARKUP
     rows[11][0] = LONG_WORD
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]
+        },
+    )
     return rows
 
 
@@ -46,7 +53,9 @@ def producer(data: bytes) -> str:
     return str(metadata.get("/Producer") or metadata.get("/Creator") or "")
 
 
-def test_a_long_table_sheet_is_one_typst_document_numbered_throughout(skirmish, people, request_job, long_sheet):
+def test_a_long_table_sheet_is_one_typst_document_numbered_throughout(
+    skirmish, people, request_job, long_sheet
+):
     data = job_pdf(request_job(people["alice"], skirmish, "supply"))
     assert producer(data).startswith("Typst")
     pages = pdf_pages(data)
@@ -54,7 +63,9 @@ def test_a_long_table_sheet_is_one_typst_document_numbered_throughout(skirmish, 
     for number, text in enumerate(map(squeezed, pages), start=1):
         assert f"Page{number}of{len(pages)}" in text
         assert "UnitPointsStatus" in text  # the table head on every page
-        assert "Supplyrecord" in text and "TuesdayNightASL" in text and "Testwar" in text  # the page header
+        assert (
+            "Supplyrecord" in text and "TuesdayNightASL" in text and "Testwar" in text
+        )  # the page header
         assert "Asof" in text
     found = [int(name[4:]) for text in pages for name in row_names(text)]
     assert found == [i for i in range(len(long_sheet)) if i != 11]  # each row once, in order
@@ -74,7 +85,9 @@ def test_a_word_wider_than_its_column_breaks_inside_it(skirmish, people, request
     assert producer(data).startswith("Typst")
     page = pdf_reader(data).pages[0]
     lines = [line for line in page.extract_text().splitlines() if line.strip()]
-    holding = [line for line in lines if any(part in line for part in (LONG_WORD[:8], LONG_WORD[-8:]))]
+    holding = [
+        line for line in lines if any(part in line for part in (LONG_WORD[:8], LONG_WORD[-8:]))
+    ]
     assert len(holding) == 2, holding  # its start and its end on different lines
     assert LONG_WORD in "".join(line.split(" ")[0] for line in lines)
 
@@ -86,7 +99,9 @@ def test_typst_paginates_a_long_sheet_as_weasyprint_does(skirmish, people, long_
     html = pdf.sheet_html(template, context)
     by_typst = pdf.html_to_pdf(html)
     by_weasyprint = weasyprint_render._one(html)
-    assert producer(by_typst).startswith("Typst") and producer(by_weasyprint).startswith("WeasyPrint")
+    assert producer(by_typst).startswith("Typst") and producer(by_weasyprint).startswith(
+        "WeasyPrint"
+    )
 
     def rows_by_page(data):
         return [row_names(text) for text in pdf_pages(data)]
@@ -101,9 +116,10 @@ def test_paper_size_and_orientation(skirmish, people, request_job, long_sheet):
     assert (round(float(box.width), 1), round(float(box.height), 1)) == (612.0, 792.0)
     for paper, size in (("A4", (841.9, 595.3)), ("Letter", (792.0, 612.0))):
         template, context = services.print_context(people["alice"], skirmish, "supply", paper)
-        html = pdf.sheet_html(template, context).replace(f"size: {paper.lower() if paper == 'Letter' else paper};",
-                                                         f"size: {paper.lower() if paper == 'Letter' else paper} "
-                                                         "landscape;")
+        html = pdf.sheet_html(template, context).replace(
+            f"size: {paper.lower() if paper == 'Letter' else paper};",
+            f"size: {paper.lower() if paper == 'Letter' else paper} landscape;",
+        )
         data = pdf.html_to_pdf(html)
         box = pdf_reader(data).pages[0].mediabox
         assert producer(data).startswith("Typst")
@@ -116,13 +132,20 @@ def test_the_same_html_gives_the_same_bytes_in_the_installed_dejavu(skirmish, pe
     first = pdf.html_to_pdf(html)
     assert pdf.html_to_pdf(html) == first
     reader = pdf_reader(first)
-    fonts = {str(font["/BaseFont"]) for page in reader.pages
-             for font in (f.get_object() for f in page["/Resources"]["/Font"].values())}
+    fonts = {
+        str(font["/BaseFont"])
+        for page in reader.pages
+        for font in (f.get_object() for f in page["/Resources"]["/Font"].values())
+    }
     assert fonts and all("DejaVuSans" in name for name in fonts), fonts
 
 
-def test_when_typst_cannot_print_weasyprint_does(skirmish, people, request_job, long_sheet, monkeypatch, caplog):
-    monkeypatch.setattr(typst_render, "COMMAND", (sys.executable, "-c", "import sys; sys.exit('no typst here')"))
+def test_when_typst_cannot_print_weasyprint_does(
+    skirmish, people, request_job, long_sheet, monkeypatch, caplog
+):
+    monkeypatch.setattr(
+        typst_render, "COMMAND", (sys.executable, "-c", "import sys; sys.exit('no typst here')")
+    )
     monkeypatch.setattr(weasyprint_render, "_cpus", lambda: 2)
     joined = []
     real_join = pdf_parts.join
@@ -133,8 +156,9 @@ def test_when_typst_cannot_print_weasyprint_does(skirmish, people, request_job, 
     assert any("Typst could not print" in record.getMessage() for record in caplog.records)
     pages = pdf_pages(data)
     assert all(f"Page {n} of {len(pages)}" in text for n, text in enumerate(pages, start=1))
-    assert [int(name[4:]) for text in pages for name in row_names(text)] == [i for i in range(len(long_sheet))
-                                                                            if i != 11]
+    assert [int(name[4:]) for text in pages for name in row_names(text)] == [
+        i for i in range(len(long_sheet)) if i != 11
+    ]
 
 
 def test_a_typst_warning_is_a_failure(monkeypatch, tmp_path):

@@ -22,7 +22,9 @@ from tests.workers import need_worker_services
 
 
 def _queued(skirmish, people, monkeypatch, sent=None):
-    monkeypatch.setattr(services, "enqueue", lambda job_id: (sent if sent is not None else []).append(job_id))
+    monkeypatch.setattr(
+        services, "enqueue", lambda job_id: (sent if sent is not None else []).append(job_id)
+    )
     job, _ = services.request_sheet(people["alice"], skirmish, "summary")
     return job
 
@@ -31,14 +33,21 @@ def _running_since(job, seconds):
     """The job as a worker left it when it was killed `seconds` ago, in the middle of the render."""
     then = timezone.now() - timedelta(seconds=seconds)
     PrintJob.objects.filter(pk=job.pk).update(
-        status=PrintJob.RUNNING, attempts=1, started_at=then, heartbeat_at=then, task_id="dead-task",
-        lease_until=timezone.now() + timedelta(minutes=5), claimed_by="host:1")
+        status=PrintJob.RUNNING,
+        attempts=1,
+        started_at=then,
+        heartbeat_at=then,
+        task_id="dead-task",
+        lease_until=timezone.now() + timedelta(minutes=5),
+        claimed_by="host:1",
+    )
     return PrintJob.objects.get(pk=job.pk)
 
 
 @pytest.mark.django_db
-def test_a_running_job_without_heartbeat_is_stale_within_seconds_not_minutes(skirmish, people, monkeypatch,
-                                                                             django_capture_on_commit_callbacks):
+def test_a_running_job_without_heartbeat_is_stale_within_seconds_not_minutes(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     job = _queued(skirmish, people, monkeypatch)
     assert not services.is_stale(_running_since(job, 2))  # beating recently: leave it alone
     stale = _running_since(job, heartbeat.HEARTBEAT_STALE.total_seconds() + 1)
@@ -53,7 +62,8 @@ def test_a_running_job_without_heartbeat_is_stale_within_seconds_not_minutes(ski
 
 @pytest.mark.django_db
 def test_a_running_job_that_never_beat_is_retried_and_swept_as_it_is_called_stale(
-        skirmish, people, monkeypatch, django_capture_on_commit_callbacks):
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     # Claimed with no heartbeat written (a worker of an earlier release): is_stale reads its start.
     job = _running_since(_queued(skirmish, people, monkeypatch), 60)
     PrintJob.objects.filter(pk=job.pk).update(heartbeat_at=None)
@@ -71,8 +81,9 @@ def test_a_running_job_that_never_beat_is_retried_and_swept_as_it_is_called_stal
 
 
 @pytest.mark.django_db
-def test_the_sweep_queues_a_job_whose_worker_died_again_and_keeps_its_attempts(skirmish, people, monkeypatch,
-                                                                                django_capture_on_commit_callbacks):
+def test_the_sweep_queues_a_job_whose_worker_died_again_and_keeps_its_attempts(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     job = _queued(skirmish, people, monkeypatch)
     _running_since(job, 60)
     sent = []
@@ -80,7 +91,12 @@ def test_the_sweep_queues_a_job_whose_worker_died_again_and_keeps_its_attempts(s
     with django_capture_on_commit_callbacks(execute=True):
         assert services.sweep() == 1
     job.refresh_from_db()
-    assert (job.status, job.attempts, job.task_id, job.heartbeat_at) == (PrintJob.QUEUED, 1, "", None)
+    assert (job.status, job.attempts, job.task_id, job.heartbeat_at) == (
+        PrintJob.QUEUED,
+        1,
+        "",
+        None,
+    )
     assert sent == [job.pk]
     with django_capture_on_commit_callbacks(execute=True):
         assert services.sweep() == 0  # once
@@ -94,7 +110,12 @@ def test_asking_again_for_a_sheet_whose_worker_died_queues_it_again(skirmish, pe
     sent = []
     monkeypatch.setattr(services, "enqueue", lambda job_id: sent.append(job_id))
     again, created = services.request_sheet(people["alice"], skirmish, "summary")
-    assert not created and again.pk == job.pk and again.status == PrintJob.QUEUED and again.attempts == 0
+    assert (
+        not created
+        and again.pk == job.pk
+        and again.status == PrintJob.QUEUED
+        and again.attempts == 0
+    )
 
 
 @pytest.mark.django_db
@@ -124,8 +145,9 @@ def broker_queue(settings):
 
 @pytest.mark.django_db
 @pytest.mark.services
-def test_a_queued_job_whose_task_the_broker_lost_is_queued_again(skirmish, people, broker_queue,
-                                                                 django_capture_on_commit_callbacks):
+def test_a_queued_job_whose_task_the_broker_lost_is_queued_again(
+    skirmish, people, broker_queue, django_capture_on_commit_callbacks
+):
     from muster.celery import app
 
     with django_capture_on_commit_callbacks(execute=True):
@@ -151,7 +173,9 @@ def test_a_queued_job_whose_task_the_broker_lost_is_queued_again(skirmish, peopl
 
 
 @pytest.mark.django_db
-def test_a_job_sent_while_the_broker_was_away_is_retryable_after_seconds(skirmish, people, monkeypatch):
+def test_a_job_sent_while_the_broker_was_away_is_retryable_after_seconds(
+    skirmish, people, monkeypatch
+):
     from rosters import tasks
 
     def unreachable(*args, **kwargs):
@@ -162,19 +186,24 @@ def test_a_job_sent_while_the_broker_was_away_is_retryable_after_seconds(skirmis
     services.enqueue(job.pk)
     job.refresh_from_db()
     assert job.status == PrintJob.QUEUED and job.task_id == "" and not services.is_stale(job)
-    PrintJob.objects.filter(pk=job.pk).update(queued_at=timezone.now() - services.QUEUED_BOUND - timedelta(seconds=1))
+    PrintJob.objects.filter(pk=job.pk).update(
+        queued_at=timezone.now() - services.QUEUED_BOUND - timedelta(seconds=1)
+    )
     assert services.is_stale(PrintJob.objects.get(pk=job.pk))
 
 
 @pytest.mark.django_db
-def test_odds_are_asked_for_once_and_sent_again_by_the_sweep_when_lost(skirmish, people, monkeypatch,
-                                                                        django_capture_on_commit_callbacks):
+def test_odds_are_asked_for_once_and_sent_again_by_the_sweep_when_lost(
+    skirmish, people, monkeypatch, django_capture_on_commit_callbacks
+):
     from django.core.cache import cache
 
     from campaigns import tasks
 
     sent = []
-    monkeypatch.setattr(tasks.compute_odds, "apply_async", lambda args, queue: sent.append(tuple(args)))
+    monkeypatch.setattr(
+        tasks.compute_odds, "apply_async", lambda args, queue: sent.append(tuple(args))
+    )
     cache.clear()
     viewer = visibility.viewer_for(people["alice"], skirmish)
     for _ in range(3):  # a page polling the pending panel

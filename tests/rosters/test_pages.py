@@ -20,12 +20,17 @@ def client_as(people):
     return make
 
 
-@pytest.mark.parametrize("name,shown,hidden", [
-    ("alice", ["Campaign summary", "Supply record"], ["Referee notes"]),
-    ("carol", ["Campaign summary"], ["Supply record", "Referee notes"]),
-    ("rita", ["Campaign summary", "Supply record", "Referee notes"], []),
-])
-def test_the_campaign_page_lists_the_sheets_the_viewer_may_print(skirmish, client_as, name, shown, hidden):
+@pytest.mark.parametrize(
+    "name,shown,hidden",
+    [
+        ("alice", ["Campaign summary", "Supply record"], ["Referee notes"]),
+        ("carol", ["Campaign summary"], ["Supply record", "Referee notes"]),
+        ("rita", ["Campaign summary", "Supply record", "Referee notes"], []),
+    ],
+)
+def test_the_campaign_page_lists_the_sheets_the_viewer_may_print(
+    skirmish, client_as, name, shown, hidden
+):
     html = client_as(name).get(f"/campaigns/{skirmish.pk}/").content.decode()
     assert 'id="sheets"' in html
     for text in shown:
@@ -34,7 +39,9 @@ def test_the_campaign_page_lists_the_sheets_the_viewer_may_print(skirmish, clien
         assert text not in html
 
 
-def test_the_panel_lists_only_the_jobs_the_viewer_may_read(skirmish, people, request_job, client_as):
+def test_the_panel_lists_only_the_jobs_the_viewer_may_read(
+    skirmish, people, request_job, client_as
+):
     red = request_job(people["alice"], skirmish, "supply")
     public = request_job(people["alice"], skirmish, "summary")
     mine = client_as("alice").get(f"/campaigns/{skirmish.pk}/").content.decode()
@@ -44,16 +51,26 @@ def test_the_panel_lists_only_the_jobs_the_viewer_may_read(skirmish, people, req
     assert f"/sheets/jobs/{public.pk}/file/" in theirs  # a download link: it is ready
 
 
-def test_requesting_through_htmx_answers_with_the_job_fragment(skirmish, client_as, monkeypatch,
-                                                               django_capture_on_commit_callbacks):
+def test_requesting_through_htmx_answers_with_the_job_fragment(
+    skirmish, client_as, monkeypatch, django_capture_on_commit_callbacks
+):
     monkeypatch.setattr(services, "enqueue", lambda job_id: None)  # no worker yet: it stays queued
-    response = client_as("alice").post(f"/campaigns/{skirmish.pk}/sheets/request/",
-                                       {"sheet": "supply", "paper": "Letter", "side": "red"}, **HTMX)
+    response = client_as("alice").post(
+        f"/campaigns/{skirmish.pk}/sheets/request/",
+        {"sheet": "supply", "paper": "Letter", "side": "red"},
+        **HTMX,
+    )
     assert response.status_code == 200
     job = PrintJob.objects.get()
     html = response.content.decode()
-    assert f'hx-get="/sheets/jobs/{job.pk}/"' in html and 'hx-trigger="every 1s"' in html  # it polls
-    assert "Waiting for the print worker" in html and job.audience == "side:red" and job.paper == "Letter"
+    assert (
+        f'hx-get="/sheets/jobs/{job.pk}/"' in html and 'hx-trigger="every 1s"' in html
+    )  # it polls
+    assert (
+        "Waiting for the print worker" in html
+        and job.audience == "side:red"
+        and job.paper == "Letter"
+    )
 
 
 def test_polling_shows_progress_then_the_download(skirmish, people, client_as, monkeypatch):
@@ -69,8 +86,12 @@ def test_polling_shows_progress_then_the_download(skirmish, people, client_as, m
     assert f"/sheets/jobs/{job.pk}/file/" in done and "hx-get" not in done  # polling stops
 
 
-def test_a_failed_job_shows_its_error_and_a_retry_button(skirmish, people, client_as, request_job, monkeypatch):
-    monkeypatch.setattr(services, "render_hook", lambda html: (_ for _ in ()).throw(ValueError("boom")))
+def test_a_failed_job_shows_its_error_and_a_retry_button(
+    skirmish, people, client_as, request_job, monkeypatch
+):
+    monkeypatch.setattr(
+        services, "render_hook", lambda html: (_ for _ in ()).throw(ValueError("boom"))
+    )
     job = request_job(people["alice"], skirmish)
     client = client_as("bob")
     html = client.get(f"/sheets/jobs/{job.pk}/", **HTMX).content.decode()
@@ -84,16 +105,21 @@ def test_a_failed_job_shows_its_error_and_a_retry_button(skirmish, people, clien
 
 
 def test_a_bad_request_is_a_message_and_writes_nothing(skirmish, client_as):
-    response = client_as("alice").post(f"/campaigns/{skirmish.pk}/sheets/request/",
-                                       {"sheet": "summary", "paper": "A3"}, **HTMX)
+    response = client_as("alice").post(
+        f"/campaigns/{skirmish.pk}/sheets/request/", {"sheet": "summary", "paper": "A3"}, **HTMX
+    )
     assert response.status_code == 400 and "Choose A4 or Letter." in response.content.decode()
     assert PrintJob.objects.count() == 0
 
 
-def test_without_htmx_the_request_leads_to_the_job_page(skirmish, client_as, django_capture_on_commit_callbacks):
+def test_without_htmx_the_request_leads_to_the_job_page(
+    skirmish, client_as, django_capture_on_commit_callbacks
+):
     client = client_as("alice")
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/campaigns/{skirmish.pk}/sheets/request/", {"sheet": "summary", "paper": "A4"})
+        response = client.post(
+            f"/campaigns/{skirmish.pk}/sheets/request/", {"sheet": "summary", "paper": "A4"}
+        )
     job = PrintJob.objects.get()
     assert response.status_code == 302 and response["Location"] == f"/sheets/jobs/{job.pk}/"
     page = client.get(response["Location"]).content.decode()
@@ -101,7 +127,9 @@ def test_without_htmx_the_request_leads_to_the_job_page(skirmish, client_as, dja
 
 
 def test_the_print_view_is_the_sheet_as_a_page(skirmish, client_as):
-    response = client_as("carol").get(f"/campaigns/{skirmish.pk}/sheets/summary/print/?paper=Letter")
+    response = client_as("carol").get(
+        f"/campaigns/{skirmish.pk}/sheets/summary/print/?paper=Letter"
+    )
     html = response.content.decode()
     assert response.status_code == 200
     assert "window.print()" in html and "size: letter" in html and "Tuesday Night ASL" in html

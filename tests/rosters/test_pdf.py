@@ -21,10 +21,21 @@ def test_the_summary_prints_sides_players_timeline_and_standings(skirmish, peopl
     pages = pdf_pages(job_pdf(job))
     assert len(pages) == 1
     text = pages[0]
-    for expected in ("Tuesday Night ASL", "Test war", "Campaign summary", "Club", "Page 1 of 1",
-                     "Red olga, alice", "Blue bob", "Round 1 played Red: 4", "Blue: 2",
-                     "Round 2 being prepared or played",
-                     "Red Wins 1", "Blue Wins 0", "Referee: rita"):
+    for expected in (
+        "Tuesday Night ASL",
+        "Test war",
+        "Campaign summary",
+        "Club",
+        "Page 1 of 1",
+        "Red olga, alice",
+        "Blue bob",
+        "Round 1 played Red: 4",
+        "Blue: 2",
+        "Round 2 being prepared or played",
+        "Red Wins 1",
+        "Blue Wins 0",
+        "Referee: rita",
+    ):
         assert expected in text, expected
     assert f"As of {job.context['as_of']}" in text
 
@@ -32,14 +43,22 @@ def test_the_summary_prints_sides_players_timeline_and_standings(skirmish, peopl
 @pytest.fixture
 def long_supply_sheet(monkeypatch):
     """The supply sheet with 120 rows whose last cell wraps over several lines."""
+
     def context(sheet, view):
-        rows = [[f"row-{i:03d}", i, f"start-{i:03d} " + "filler words " * 14 + f"end-{i:03d}"] for i in range(120)]
-        return {"tables": [{"title": "Supply", "columns": ["Unit", "Points", "Notes"], "rows": rows}]}
+        rows = [
+            [f"row-{i:03d}", i, f"start-{i:03d} " + "filler words " * 14 + f"end-{i:03d}"]
+            for i in range(120)
+        ]
+        return {
+            "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Notes"], "rows": rows}]
+        }
 
     monkeypatch.setattr(SKIRMISH, "sheet_context", context)
 
 
-def test_long_tables_repeat_their_header_and_never_split_a_row(skirmish, people, request_job, long_supply_sheet):
+def test_long_tables_repeat_their_header_and_never_split_a_row(
+    skirmish, people, request_job, long_supply_sheet
+):
     job = request_job(people["alice"], skirmish, "supply")
     pages = pdf_pages(job_pdf(job))
     assert len(pages) >= 3
@@ -50,11 +69,14 @@ def test_long_tables_repeat_their_header_and_never_split_a_row(skirmish, people,
     for i in range(120):
         holding = [n for n, text in enumerate(pages) if f"start-{i:03d}" in text]
         ending = [n for n, text in enumerate(pages) if f"end-{i:03d}" in text]
-        assert holding == ending and len(holding) == 1, f"row {i} split across pages {holding} / {ending}"
+        assert holding == ending and len(holding) == 1, (
+            f"row {i} split across pages {holding} / {ending}"
+        )
 
 
-def test_a_sheet_long_enough_for_parts_is_one_document_numbered_throughout(skirmish, people, request_job,
-                                                                         monkeypatch):
+def test_a_sheet_long_enough_for_parts_is_one_document_numbered_throughout(
+    skirmish, people, request_job, monkeypatch
+):
     """A long sheet that Typst does not print (rosters.typst_render) goes to WeasyPrint: past MIN_ROWS
     its rows are laid out in parts at once (rosters.pdf_parts) and joined: every page still says
     "Page X of Y" of the whole, carries the page and table headers, and every row is there once, in order."""
@@ -62,8 +84,13 @@ def test_a_sheet_long_enough_for_parts_is_one_document_numbered_throughout(skirm
 
     monkeypatch.setattr(typst_render, "write_pdf", lambda sheet: None)
     rows = [[f"row-{i:04d}", i, "ready"] for i in range(pdf_parts.MIN_ROWS + 60)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]
+        },
+    )
     monkeypatch.setattr(weasyprint_render, "_cpus", lambda: 2)
     joined = []
     real_join = pdf_parts.join
@@ -93,8 +120,11 @@ def test_rendering_is_deterministic(skirmish, people, request_job):
 
 def test_fonts_are_the_installed_dejavu_embedded(skirmish, people, request_job):
     reader = pdf_reader(job_pdf(request_job(people["alice"], skirmish)))
-    fonts = {str(font["/BaseFont"]) for page in reader.pages
-             for font in (f.get_object() for f in page["/Resources"]["/Font"].values())}
+    fonts = {
+        str(font["/BaseFont"])
+        for page in reader.pages
+        for font in (f.get_object() for f in page["/Resources"]["/Font"].values())
+    }
     assert fonts and all("DejaVu" in name for name in fonts), fonts
 
 
@@ -104,6 +134,7 @@ def test_fonts_are_the_installed_dejavu_embedded(skirmish, people, request_job):
 @pytest.fixture
 def no_network(monkeypatch):
     """Any real URL opening (http, file, ftp) fails the test."""
+
     def forbidden(self, *args, **kwargs):
         raise AssertionError(f"a URL was opened: {args[:1]}")
 
@@ -111,7 +142,9 @@ def no_network(monkeypatch):
     monkeypatch.setattr(urllib.request, "urlopen", forbidden)
 
 
-def test_user_content_cannot_make_the_render_fetch_anything(skirmish, people, request_job, monkeypatch, no_network):
+def test_user_content_cannot_make_the_render_fetch_anything(
+    skirmish, people, request_job, monkeypatch, no_network
+):
     from campaigns.services.state import current_state
 
     state = current_state(skirmish)
@@ -128,7 +161,9 @@ def test_user_content_cannot_make_the_render_fetch_anything(skirmish, people, re
     job = request_job(people["alice"], skirmish)
     assert job.status == "done"
     assert fetched == [pdf.BASE_URL + "static/print/sheet.css"]  # only the sheet's own stylesheet
-    assert '<img src="http://127.0.0.1:9/track.png">' in pdf_pages(job_pdf(job))[0]  # printed as text
+    assert (
+        '<img src="http://127.0.0.1:9/track.png">' in pdf_pages(job_pdf(job))[0]
+    )  # printed as text
 
 
 def test_the_fetcher_refuses_everything_but_static_files_and_data(no_network):
@@ -144,18 +179,26 @@ def test_the_fetcher_refuses_everything_but_static_files_and_data(no_network):
     data = pdf.html_to_pdf(html, fetcher)
     assert "Hello" in pdf_pages(data)[0]
     refused = set(fetcher.refused)
-    assert {"http://127.0.0.1:9/evil.css", "file:///etc/passwd", "ftp://127.0.0.1/x.png",
-            "http://127.0.0.1:9/track.png", pdf.BASE_URL + "media/sheets/other.pdf"} <= refused
+    assert {
+        "http://127.0.0.1:9/evil.css",
+        "file:///etc/passwd",
+        "ftp://127.0.0.1/x.png",
+        "http://127.0.0.1:9/track.png",
+        pdf.BASE_URL + "media/sheets/other.pdf",
+    } <= refused
     assert any("passwd" in url and url.startswith(pdf.BASE_URL) for url in refused)
 
 
-@pytest.mark.parametrize("url", [
-    pdf.BASE_URL + "static/print/../../../../../etc/passwd",
-    pdf.BASE_URL + "static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-    pdf.BASE_URL + "static/print/missing.css",
-    "https://example.org/static/print/sheet.css",
-    "file:///work/main/static/print/sheet.css",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        pdf.BASE_URL + "static/print/../../../../../etc/passwd",
+        pdf.BASE_URL + "static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        pdf.BASE_URL + "static/print/missing.css",
+        "https://example.org/static/print/sheet.css",
+        "file:///work/main/static/print/sheet.css",
+    ],
+)
 def test_static_file_refusals(url):
     with pytest.raises(pdf.RefusedURL):
         pdf.static_file(url)

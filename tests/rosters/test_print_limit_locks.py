@@ -19,8 +19,13 @@ from tests.workers import need
 pytestmark = pytest.mark.django_db(transaction=True)
 
 
-def test_a_sheet_asked_for_while_the_members_write_commits_waits_for_it(skirmish, people, monkeypatch):
-    need(connection.vendor == "postgresql", "needs PostgreSQL (set DATABASE_URL=postgres://...): its row locks")
+def test_a_sheet_asked_for_while_the_members_write_commits_waits_for_it(
+    skirmish, people, monkeypatch
+):
+    need(
+        connection.vendor == "postgresql",
+        "needs PostgreSQL (set DATABASE_URL=postgres://...): its row locks",
+    )
     monkeypatch.setattr(services, "enqueue", lambda job_id: None)
     alice = people["alice"]
     written, go_on = threading.Event(), threading.Event()
@@ -42,9 +47,12 @@ def test_a_sheet_asked_for_while_the_members_write_commits_waits_for_it(skirmish
                 failures.append(error)
             finally:
                 connections.close_all()
+
         return threading.Thread(target=run)
 
-    writer = in_thread(lambda: submit(skirmish, alice, "note.added", {"scenario": 0, "text": "held"}))
+    writer = in_thread(
+        lambda: submit(skirmish, alice, "note.added", {"scenario": 0, "text": "held"})
+    )
     asker = in_thread(lambda: services.request_sheet(alice, skirmish, "summary"))
     writer.start()
     assert written.wait(10)

@@ -40,7 +40,9 @@ def ask(user, campaign, sheet="summary", paper="A4"):
     return services.request_sheet(user, campaign, sheet, paper)
 
 
-def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_it(queued, people, settings):
+def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_it(
+    queued, people, settings
+):
     settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 3, 100
     for _ in range(3):
         new_content(queued, people)
@@ -50,7 +52,10 @@ def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_
     with pytest.raises(TooMany) as refused:
         ask(people["alice"], queued)
     message = refused.value.message
-    assert "at most 3 new sheets in 10 minutes" in message and "you can ask for another in 10 minutes" in message
+    assert (
+        "at most 3 new sheets in 10 minutes" in message
+        and "you can ask for another in 10 minutes" in message
+    )
     assert "never printed again" in message
     assert 540 < refused.value.retry_after <= 600
     assert PrintJob.objects.filter(requested_by=people["alice"]).count() == 3
@@ -89,7 +94,9 @@ def test_the_member_limit_counts_every_campaign_together(queued, people, setting
     from campaigns.services import campaigns as svc
 
     settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 2, 100
-    other = svc.create_campaign(club=club, user=people["olga"], system="skirmish", variant="short", name="Other war")
+    other = svc.create_campaign(
+        club=club, user=people["olga"], system="skirmish", variant="short", name="Other war"
+    )
     new_content(queued, people)
     assert ask(people["alice"], queued)[1]
     assert ask(people["alice"], other)[1]
@@ -103,12 +110,16 @@ def test_jobs_older_than_the_window_no_longer_count(queued, people, settings):
         new_content(queued, people)
         ask(people["alice"], queued)
     oldest = PrintJob.objects.order_by("created_at").first()
-    PrintJob.objects.filter(pk=oldest.pk).update(created_at=timezone.now() - print_limits.WINDOW + timedelta(seconds=30))
+    PrintJob.objects.filter(pk=oldest.pk).update(
+        created_at=timezone.now() - print_limits.WINDOW + timedelta(seconds=30)
+    )
     new_content(queued, people)
     with pytest.raises(TooMany) as refused:
         ask(people["alice"], queued)
     assert refused.value.retry_after <= 30 and "seconds" in refused.value.message
-    PrintJob.objects.filter(pk=oldest.pk).update(created_at=timezone.now() - print_limits.WINDOW - timedelta(seconds=1))
+    PrintJob.objects.filter(pk=oldest.pk).update(
+        created_at=timezone.now() - print_limits.WINDOW - timedelta(seconds=1)
+    )
     assert ask(people["alice"], queued)[1]
 
 
@@ -127,8 +138,11 @@ def test_the_api_answers_429_naming_the_limit_and_the_page_says_it(queued, peopl
     page = Client()
     page.force_login(people["alice"])
     for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
-        answer = page.post(f"/campaigns/{queued.pk}/sheets/request/", {"sheet": "summary", "paper": "Letter"},
-                           **headers)
+        answer = page.post(
+            f"/campaigns/{queued.pk}/sheets/request/",
+            {"sheet": "summary", "paper": "Letter"},
+            **headers,
+        )
         assert answer.status_code == 429
         assert "at most 1 new sheet in 10 minutes" in answer.content.decode()
         assert answer["Retry-After"]

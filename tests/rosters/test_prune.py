@@ -9,8 +9,9 @@ from django.utils import timezone
 from rosters.models import PrintJob
 
 
-def test_prune_deletes_old_finished_jobs_and_their_files(skirmish, people, request_job, settings,
-                                                         django_capture_on_commit_callbacks):
+def test_prune_deletes_old_finished_jobs_and_their_files(
+    skirmish, people, request_job, settings, django_capture_on_commit_callbacks
+):
     old = request_job(people["alice"], skirmish)
     recent = request_job(people["alice"], skirmish, paper="Letter")
     PrintJob.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(days=40))
@@ -21,8 +22,9 @@ def test_prune_deletes_old_finished_jobs_and_their_files(skirmish, people, reque
     assert files == {recent.file.name.split("/")[-1]}
 
 
-def test_deleting_a_campaign_deletes_its_pdfs(skirmish, people, request_job, settings,
-                                              django_capture_on_commit_callbacks):
+def test_deleting_a_campaign_deletes_its_pdfs(
+    skirmish, people, request_job, settings, django_capture_on_commit_callbacks
+):
     request_job(people["alice"], skirmish)
     with django_capture_on_commit_callbacks(execute=True):
         skirmish.delete()

@@ -24,15 +24,22 @@ pytestmark = pytest.mark.django_db
 @pytest.fixture
 def store(settings, monkeypatch):
     """An S3 bucket (moto, in this process) configured as the sheets' store."""
-    for name, value in {"AWS_ACCESS_KEY_ID": "testing", "AWS_SECRET_ACCESS_KEY": "testing",
-                        "AWS_DEFAULT_REGION": "us-east-1"}.items():
+    for name, value in {
+        "AWS_ACCESS_KEY_ID": "testing",
+        "AWS_SECRET_ACCESS_KEY": "testing",
+        "AWS_DEFAULT_REGION": "us-east-1",
+    }.items():
         monkeypatch.setenv(name, value)
     with moto.mock_aws():
         s3 = boto3.client("s3", region_name="us-east-1")
         s3.create_bucket(Bucket=BUCKET)
-        settings.STORAGES = {**settings.STORAGES,
-                             "default": sheet_store.backend(f"s3://{BUCKET}/sheets-site?region_name=us-east-1", {})}
-        s3.keys = lambda: sorted(o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET).get("Contents", []))
+        settings.STORAGES = {
+            **settings.STORAGES,
+            "default": sheet_store.backend(f"s3://{BUCKET}/sheets-site?region_name=us-east-1", {}),
+        }
+        s3.keys = lambda: sorted(
+            o["Key"] for o in s3.list_objects_v2(Bucket=BUCKET).get("Contents", [])
+        )
         yield s3
 
 
@@ -42,8 +49,9 @@ def _download(user, job):
     return client.get(f"/sheets/jobs/{job.pk}/file/")
 
 
-def test_a_sheet_goes_to_the_store_and_downloads_through_the_checked_view(store, skirmish, people, request_job,
-                                                                         settings):
+def test_a_sheet_goes_to_the_store_and_downloads_through_the_checked_view(
+    store, skirmish, people, request_job, settings
+):
     job = request_job(people["alice"], skirmish, "supply", side="red")
     assert job.status == PrintJob.DONE
     assert store.keys() == [f"sheets-site/{job.file.name}"]
@@ -63,7 +71,9 @@ def test_objects_are_private(store, skirmish, people, request_job):
     assert [grant["Permission"] for grant in grants] == ["FULL_CONTROL"]  # the owner's only
 
 
-def test_pruning_deletes_from_the_store(store, skirmish, people, request_job, django_capture_on_commit_callbacks):
+def test_pruning_deletes_from_the_store(
+    store, skirmish, people, request_job, django_capture_on_commit_callbacks
+):
     job = request_job(people["alice"], skirmish)
     PrintJob.objects.filter(pk=job.pk).update(created_at=timezone.now() - timedelta(days=31))
     with django_capture_on_commit_callbacks(execute=True):
@@ -71,8 +81,9 @@ def test_pruning_deletes_from_the_store(store, skirmish, people, request_job, dj
     assert store.keys() == [] and not PrintJob.objects.exists()
 
 
-def test_a_failed_upload_leaves_the_job_failed_and_retryable(store, skirmish, people, request_job,
-                                                             django_capture_on_commit_callbacks):
+def test_a_failed_upload_leaves_the_job_failed_and_retryable(
+    store, skirmish, people, request_job, django_capture_on_commit_callbacks
+):
     store.delete_bucket(Bucket=BUCKET)  # the store points at nothing
     job = request_job(people["alice"], skirmish)
     assert job.status == PrintJob.FAILED and not job.file
@@ -88,8 +99,9 @@ def test_a_failed_upload_leaves_the_job_failed_and_retryable(store, skirmish, pe
     assert job.status == PrintJob.DONE and store.keys() == [f"sheets-site/{job.file.name}"]
 
 
-def test_an_object_the_store_lost_is_printed_again_on_request(store, skirmish, people, request_job,
-                                                              django_capture_on_commit_callbacks):
+def test_an_object_the_store_lost_is_printed_again_on_request(
+    store, skirmish, people, request_job, django_capture_on_commit_callbacks
+):
     """Never an empty answer, nor a link that leads nowhere: the download asks for the sheet again
     (issue 22: a site restored from a backup keeps no sheets) and leads to the job's page."""
     job = request_job(people["alice"], skirmish)
@@ -114,20 +126,32 @@ def test_an_object_the_store_lost_is_printed_again_on_request(store, skirmish, p
     assert job.status == PrintJob.QUEUED and job.error == ""
 
 
-@pytest.mark.parametrize("url, says", [
-    ("https://bucket/", "must look like s3://BUCKET"),
-    ("s3://key:secret@bucket/", "holds no credentials"),
-    ("s3://bucket/?endpoint=x", "unknown option(s) endpoint"),
-])
+@pytest.mark.parametrize(
+    "url, says",
+    [
+        ("https://bucket/", "must look like s3://BUCKET"),
+        ("s3://key:secret@bucket/", "holds no credentials"),
+        ("s3://bucket/?endpoint=x", "unknown option(s) endpoint"),
+    ],
+)
 def test_a_bad_store_url_is_refused(url, says):
     with pytest.raises(ValueError, match=says.replace("(", r"\(").replace(")", r"\)")):
         sheet_store.backend(url, {})
 
 
 def test_the_aws_settings_name_a_store_too():
-    options = sheet_store.backend("", {"AWS_STORAGE_BUCKET_NAME": "b", "AWS_S3_ENDPOINT_URL": "http://s3.local:9000",
-                                       "AWS_LOCATION": "/muster/"})["OPTIONS"]
-    assert (options["bucket_name"], options["endpoint_url"], options["location"]) == ("b", "http://s3.local:9000",
-                                                                                      "muster")
+    options = sheet_store.backend(
+        "",
+        {
+            "AWS_STORAGE_BUCKET_NAME": "b",
+            "AWS_S3_ENDPOINT_URL": "http://s3.local:9000",
+            "AWS_LOCATION": "/muster/",
+        },
+    )["OPTIONS"]
+    assert (options["bucket_name"], options["endpoint_url"], options["location"]) == (
+        "b",
+        "http://s3.local:9000",
+        "muster",
+    )
     assert options["default_acl"] is None and options["querystring_expire"] == 300
     assert sheet_store.backend("", {}) == sheet_store.LOCAL

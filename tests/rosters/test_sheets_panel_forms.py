@@ -9,16 +9,21 @@ from django.test import Client
 
 pytestmark = pytest.mark.django_db
 
-TOKEN = re.compile(r'<form method="post" action="/campaigns/\d+/sheets/request/".*?name="csrfmiddlewaretoken" '
-                   r'value="([^"]+)"', re.S)
+TOKEN = re.compile(
+    r'<form method="post" action="/campaigns/\d+/sheets/request/".*?name="csrfmiddlewaretoken" '
+    r'value="([^"]+)"',
+    re.S,
+)
 
 
 def _panel(client, campaign) -> str:
     page = client.get(f"/campaigns/{campaign.pk}/").content.decode()
-    return page[page.index('id="sheets"'):page.index("</section>", page.index('id="sheets"'))]
+    return page[page.index('id="sheets"') : page.index("</section>", page.index('id="sheets"'))]
 
 
-def test_each_render_carries_a_token_a_post_is_checked_against(skirmish, people, django_capture_on_commit_callbacks):
+def test_each_render_carries_a_token_a_post_is_checked_against(
+    skirmish, people, django_capture_on_commit_callbacks
+):
     client = Client(enforce_csrf_checks=True)
     client.force_login(people["alice"])
     first, second = _panel(client, skirmish), _panel(client, skirmish)
@@ -28,7 +33,9 @@ def test_each_render_carries_a_token_a_post_is_checked_against(skirmish, people,
     url = f"/campaigns/{skirmish.pk}/sheets/request/"
     assert client.post(url, {"sheet": "summary", "paper": "A4"}).status_code == 403  # no token
     with django_capture_on_commit_callbacks(execute=False):
-        answer = client.post(url, {"sheet": "summary", "paper": "A4", "csrfmiddlewaretoken": tokens[1][0]})
+        answer = client.post(
+            url, {"sheet": "summary", "paper": "A4", "csrfmiddlewaretoken": tokens[1][0]}
+        )
     assert answer.status_code in (200, 202, 302)
 
 

@@ -12,10 +12,22 @@ ROWS = table_sheet.MIN_ROWS + 5
 @pytest.fixture
 def supply_rows(monkeypatch):
     rows = [[f"row-{i:04d}", i, "ready & <waiting>"] for i in range(ROWS)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "intro": "Kept by the red side.",
-        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows},
-                   {"title": "Losses", "note": "None so far.", "columns": ["Unit", "Lost"], "rows": []}]})
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "intro": "Kept by the red side.",
+            "tables": [
+                {"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows},
+                {
+                    "title": "Losses",
+                    "note": "None so far.",
+                    "columns": ["Unit", "Lost"],
+                    "rows": [],
+                },
+            ],
+        },
+    )
     return rows
 
 
@@ -33,12 +45,21 @@ def test_a_generic_sheet_reads_as_its_text_header_footer_and_tables(skirmish, pe
     assert what[0] == ["Supply record", "bold"] and what[-1][1] == "badge"  # the side-only mark
     assert sheet["footer"][0][0].startswith("As of ") and sheet["footer"][0][0].endswith(" · A4")
     kinds = [(block["kind"], block.get("lead")) for block in sheet["blocks"]]
-    assert kinds == [("h1", False), ("p", True), ("h2", False), ("table", None), ("h2", False), ("p", False),
-                     ("table", None)]
+    assert kinds == [
+        ("h1", False),
+        ("p", True),
+        ("h2", False),
+        ("table", None),
+        ("h2", False),
+        ("p", False),
+        ("table", None),
+    ]
     supply, losses = (block for block in sheet["blocks"] if block["kind"] == "table")
     assert supply["head"] == ["Unit", "Points", "Status"]
     assert len(supply["widths"]) == 3 and 99 <= sum(supply["widths"]) <= 101
-    assert supply["rows"] == [[name, str(points), "ready & <waiting>"] for name, points, _ in supply_rows]
+    assert supply["rows"] == [
+        [name, str(points), "ready & <waiting>"] for name, points, _ in supply_rows
+    ]
     assert losses["rows"] == [[{"text": "Nothing yet.", "num": False, "span": 2}]]
 
 
@@ -48,38 +69,52 @@ def test_letter_paper_is_read_from_the_page_rule(skirmish, people, supply_rows):
 
 def test_a_short_sheet_stays_with_weasyprint(skirmish, people, monkeypatch):
     rows = [[f"row-{i}", i, "ready"] for i in range(table_sheet.MIN_ROWS - 1)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [{"title": "Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]
+        },
+    )
     html = supply_html(people, skirmish)
     assert table_sheet.read(html) is None
     assert table_sheet.read(html, min_rows=10) is not None
 
 
-@pytest.mark.parametrize("change", [
-    ("<td>row-0003</td>", "<td><img src=x>row-0003</td>"),
-    ("<td>row-0003</td>", '<td><a href="/">row-0003</a></td>'),
-    ("<td>row-0003</td>", '<td style="color: red">row-0003</td>'),
-    ("<td>row-0003</td>", '<td class="odd">row-0003</td>'),
-    ("<td>row-0003</td>", "<td><table><tbody><tr><td>x</td></tr></tbody></table></td>"),
-    ("<td>row-0003</td>", "<td>row-0003</td><td>one cell too many</td>"),
-    ('<body class="sheet', '<body class="in-browser sheet'),
-    ("<h1>", '<div class="extra">text</div><h1>'),
-    ("<h1>", "<script>1</script><h1>"),
-    ("</main>", "loose text</main>"),
-    ('<table class="fixed">', '<table class="fixed wide">'),
-    ("<tr>", "<tr id=x>"),
-    ('<table class="fixed">', "<table>"),  # a table without column widths would be laid out by its content
-    ("<colgroup>", "<!-- -->"),
-    ('<span class="private">', "<span>"),
-    ("<td>row-0003</td>", "<th>row-0003</th>"),  # head cells only in the head, as sheet.css styles them
-    ('<th scope="col">Unit</th>', "<td>Unit</td>"),
-    ("<td>row-0003</td>", "<td/>row-0003"),
-    ("<td>row-0003</td>", '<td class="num" class="x">row-0003</td>'),
-    ("</head>", "<style>td { color: red }</style></head>"),
-    ("</head>", '<link rel="stylesheet" href="/static/other.css"></head>'),
-    ("</html>", "</html><html><head><style>@page { size: letter; }</style></head></html>"),
-    ('<td colspan="2">Nothing yet.</td>', '<td colspan="²">Nothing yet.</td>'),
-])
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("<td>row-0003</td>", "<td><img src=x>row-0003</td>"),
+        ("<td>row-0003</td>", '<td><a href="/">row-0003</a></td>'),
+        ("<td>row-0003</td>", '<td style="color: red">row-0003</td>'),
+        ("<td>row-0003</td>", '<td class="odd">row-0003</td>'),
+        ("<td>row-0003</td>", "<td><table><tbody><tr><td>x</td></tr></tbody></table></td>"),
+        ("<td>row-0003</td>", "<td>row-0003</td><td>one cell too many</td>"),
+        ('<body class="sheet', '<body class="in-browser sheet'),
+        ("<h1>", '<div class="extra">text</div><h1>'),
+        ("<h1>", "<script>1</script><h1>"),
+        ("</main>", "loose text</main>"),
+        ('<table class="fixed">', '<table class="fixed wide">'),
+        ("<tr>", "<tr id=x>"),
+        (
+            '<table class="fixed">',
+            "<table>",
+        ),  # a table without column widths would be laid out by its content
+        ("<colgroup>", "<!-- -->"),
+        ('<span class="private">', "<span>"),
+        (
+            "<td>row-0003</td>",
+            "<th>row-0003</th>",
+        ),  # head cells only in the head, as sheet.css styles them
+        ('<th scope="col">Unit</th>', "<td>Unit</td>"),
+        ("<td>row-0003</td>", "<td/>row-0003"),
+        ("<td>row-0003</td>", '<td class="num" class="x">row-0003</td>'),
+        ("</head>", "<style>td { color: red }</style></head>"),
+        ("</head>", '<link rel="stylesheet" href="/static/other.css"></head>'),
+        ("</html>", "</html><html><head><style>@page { size: letter; }</style></head></html>"),
+        ('<td colspan="2">Nothing yet.</td>', '<td colspan="²">Nothing yet.</td>'),
+    ],
+)
 def test_anything_but_the_generic_markup_goes_to_weasyprint(skirmish, people, supply_rows, change):
     html = supply_html(people, skirmish)
     assert table_sheet.read(html) is not None and change[0] in html
@@ -87,9 +122,18 @@ def test_anything_but_the_generic_markup_goes_to_weasyprint(skirmish, people, su
 
 
 def test_no_break_spaces_stay_and_control_characters_go(skirmish, people, monkeypatch):
-    rows = [[f"row-{i}", "10\u202f000", "a\xa0\xa0b \x00c\x07d"] for i in range(table_sheet.MIN_ROWS)]
-    monkeypatch.setattr(SKIRMISH, "sheet_context", lambda sheet, view: {
-        "tables": [{"title": "\xa0Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}]})
+    rows = [
+        [f"row-{i}", "10\u202f000", "a\xa0\xa0b \x00c\x07d"] for i in range(table_sheet.MIN_ROWS)
+    ]
+    monkeypatch.setattr(
+        SKIRMISH,
+        "sheet_context",
+        lambda sheet, view: {
+            "tables": [
+                {"title": "\xa0Supply", "columns": ["Unit", "Points", "Status"], "rows": rows}
+            ]
+        },
+    )
     sheet = table_sheet.read(supply_html(people, skirmish))
     assert sheet["blocks"][1]["runs"] == [["\xa0Supply", ""]]
     assert sheet["blocks"][2]["rows"][0][1:] == ["10\u202f000", "a\xa0\xa0b cd"]

@@ -40,38 +40,55 @@ try:
 except OSError as error:
     print("weasyprint:", error)
 """
-    env = {**os.environ, "PYTHONPATH": f"{fake_weasyprint_dir(tmp_path)}{os.pathsep}{ROOT}",
-           "DJANGO_SETTINGS_MODULE": "muster.settings", "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}"}
+    env = {
+        **os.environ,
+        "PYTHONPATH": f"{fake_weasyprint_dir(tmp_path)}{os.pathsep}{ROOT}",
+        "DJANGO_SETTINGS_MODULE": "muster.settings",
+        "DATABASE_URL": f"sqlite:///{tmp_path / 'site.sqlite3'}",
+    }
     env.pop("REDIS_URL", None)
-    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
-                          timeout=300)
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        cwd=ROOT,
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
     assert done.returncode == 0, done.stderr
     assert "/accounts/login/ 200" in done.stdout and "/api/v1/systems/ 403" in done.stdout
     assert "/does-not-exist/ 404" in done.stdout
-    assert "weasyprint: cannot load library 'libpango-1.0-0'" in done.stdout  # it really was missing
+    assert (
+        "weasyprint: cannot load library 'libpango-1.0-0'" in done.stdout
+    )  # it really was missing
 
 
 def test_asking_for_a_pdf_without_pango_fails_the_job_with_the_missing_library(
-        skirmish, people, no_weasyprint, django_capture_on_commit_callbacks):
+    skirmish, people, no_weasyprint, django_capture_on_commit_callbacks
+):
     client = Client()
     client.force_login(people["alice"])
     with django_capture_on_commit_callbacks(execute=True):
-        response = client.post(f"/campaigns/{skirmish.pk}/sheets/request/", {"sheet": "summary", "paper": "A4"})
+        response = client.post(
+            f"/campaigns/{skirmish.pk}/sheets/request/", {"sheet": "summary", "paper": "A4"}
+        )
     assert response.status_code == 302
     job = PrintJob.objects.get()
     assert job.status == PrintJob.FAILED
     assert job.error == (
         "PDFs cannot be made on this server: WeasyPrint needs the system library libpango-1.0-0, which is "
         f"missing (Debian: apt-get install {pdf.WEASYPRINT_PACKAGES}, then restart). "
-        "Tell the site operator.")
+        "Tell the site operator."
+    )
     page = client.get(f"/campaigns/{skirmish.pk}/")
     assert page.status_code == 200 and "libpango-1.0-0" in page.content.decode()
     # The print view (HTML) needs no WeasyPrint at all.
     assert client.get(f"/campaigns/{skirmish.pk}/sheets/summary/print/").status_code == 200
 
 
-def test_the_failed_job_renders_once_the_library_is_there(skirmish, people, monkeypatch, request_job,
-                                                       django_capture_on_commit_callbacks):
+def test_the_failed_job_renders_once_the_library_is_there(
+    skirmish, people, monkeypatch, request_job, django_capture_on_commit_callbacks
+):
     from rosters import services
 
     with monkeypatch.context() as without:

@@ -45,8 +45,12 @@ def test_a_worker_on_this_database_answers_with_its_database_queue_and_weasyprin
     assert code == 0, err
     answers = blocks(out)
     for role, queue in (("sheets", worker.queue), ("odds", worker.odds_queue)):
-        assert answers[role]["database"].startswith(f"postgresql {connection.settings_dict['NAME']}")
-        assert answers[role]["queue"] == queue  # the site's queues (the fixture points the site at them)
+        assert answers[role]["database"].startswith(
+            f"postgresql {connection.settings_dict['NAME']}"
+        )
+        assert (
+            answers[role]["queue"] == queue
+        )  # the site's queues (the fixture points the site at them)
         assert answers[role]["head"].startswith(f"Worker {worker.queue}@")
     assert answers["sheets"]["WeasyPrint"] == weasyprint.__version__
     assert "WeasyPrint" not in answers["odds"]  # odds make no PDFs
@@ -78,7 +82,10 @@ def test_a_broker_that_may_evict_a_task_fails(celery_worker, monkeypatch):
     code, out, err = check("--timeout", "30")
     assert code == 1
     assert "Broker  maxmemory-policy allkeys-lru" in out
-    assert "The broker's Redis evicts keys (maxmemory-policy allkeys-lru): a queued task may be dropped" in err
+    assert (
+        "The broker's Redis evicts keys (maxmemory-policy allkeys-lru): a queued task may be dropped"
+        in err
+    )
 
 
 def test_a_worker_on_another_database_fails(celery_worker):

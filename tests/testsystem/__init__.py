@@ -12,7 +12,15 @@ from campaigns.core_events import advance, open_sealed
 from campaigns.errors import DomainError
 from campaigns.rolls import Mod, roll_on
 from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, GameSystem, SheetDef, SideDef, StepStatus, UpcomingRoll, Variant
+from campaigns.systems.base import (
+    Action,
+    GameSystem,
+    SheetDef,
+    SideDef,
+    StepStatus,
+    UpcomingRoll,
+    Variant,
+)
 
 
 class Skirmish(GameSystem):
@@ -29,7 +37,13 @@ class Skirmish(GameSystem):
     result_fields = (Field("red", "int", min=0), Field("blue", "int", min=0))
     event_kinds = (
         EventKind("skirmish.supply", "Supply roll", audience="side", rule="T.2"),
-        EventKind("skirmish.buy", "Buy reinforcements", (Field("count", "int", min=1),), audience="side", rule="T.3"),
+        EventKind(
+            "skirmish.buy",
+            "Buy reinforcements",
+            (Field("count", "int", min=1),),
+            audience="side",
+            rule="T.3",
+        ),
     )
     comparison_columns = ("Red wins", "Blue wins")
     sheets = (
@@ -39,13 +53,17 @@ class Skirmish(GameSystem):
     )
 
     def constants(self):
-        return {"buy.max_per_round": {"value": 2, "rule": "T.3", "label": "Reinforcements per round"}}
+        return {
+            "buy.max_per_round": {"value": 2, "rule": "T.3", "label": "Reinforcements per round"}
+        }
 
     def initial_state(self, variant, options, ctx):
         supply = options.get("starting_supply", 2)
         return {
             "public": {"wins": {"red": 0, "blue": 0}, "lost_last": {}, "stances": []},
-            "sides": {s: {"supply": supply, "bought": 0, "rolls": [], "done": []} for s in ("red", "blue")},
+            "sides": {
+                s: {"supply": supply, "bought": 0, "rolls": [], "done": []} for s in ("red", "blue")
+            },
             "referee": {},
         }
 
@@ -63,7 +81,9 @@ class Skirmish(GameSystem):
         if record.kind == "skirmish.supply":
             if f"supply:{rnd}" in private["done"]:
                 raise DomainError("kind", "Supply has already been rolled for this round.")
-            report = roll_on(ctx, "supply", f"{rnd}/supply/{side}", self._supply_mods(state, side), side=side)
+            report = roll_on(
+                ctx, "supply", f"{rnd}/supply/{side}", self._supply_mods(state, side), side=side
+            )
             private["supply"] += report["result"]["points"]
             private["rolls"].append(report)
             private["done"].append(f"supply:{rnd}")
@@ -80,13 +100,20 @@ class Skirmish(GameSystem):
             private["bought"] += count
 
     def _supply_mods(self, state, side):
-        return [Mod("Lost the previous round", "T.2", -1)] if state["game"]["public"]["lost_last"].get(side) else []
+        return (
+            [Mod("Lost the previous round", "T.2", -1)]
+            if state["game"]["public"]["lost_last"].get(side)
+            else []
+        )
 
     def on_sealed_revealed(self, state, key, choices, ctx):
         state["game"]["public"]["stances"].append({"round": state["current"], **choices})
 
     def result_open(self, state, index):
-        if f"stance:{index}" not in state["sealed"] or not state["sealed"][f"stance:{index}"]["revealed"]:
+        if (
+            f"stance:{index}" not in state["sealed"]
+            or not state["sealed"][f"stance:{index}"]["revealed"]
+        ):
             return "Both sides roll supply and choose a stance first."
         return None
 
@@ -126,7 +153,11 @@ class Skirmish(GameSystem):
         steps = []
         for side in ("red", "blue"):
             done = f"supply:{rnd}" in state["game"]["sides"][side]["done"]
-            steps.append(StepStatus(f"supply:{side}", "Supply roll", "T.2", side, "done" if done else "current"))
+            steps.append(
+                StepStatus(
+                    f"supply:{side}", "Supply roll", "T.2", side, "done" if done else "current"
+                )
+            )
         return steps
 
     def upcoming_rolls(self, state, side, ctx):
@@ -152,13 +183,30 @@ class Skirmish(GameSystem):
         """Sheets print from `view` (the audience's cut): a side's supply, the referee's notes."""
         game = view["game"] or {"sides": {}}
         if sheet == "supply":
-            rows = [[side, private["supply"], private["bought"], len(private["rolls"])]
-                    for side, private in sorted(game["sides"].items())]
-            return {"tables": [{"title": "Supply", "columns": ["Side", "Supply points", "Bought this round",
-                                                                 "Supply rolls"], "rows": rows}]}
+            rows = [
+                [side, private["supply"], private["bought"], len(private["rolls"])]
+                for side, private in sorted(game["sides"].items())
+            ]
+            return {
+                "tables": [
+                    {
+                        "title": "Supply",
+                        "columns": ["Side", "Supply points", "Bought this round", "Supply rolls"],
+                        "rows": rows,
+                    }
+                ]
+            }
         if sheet == "umpire":
             rows = [[side, private["supply"]] for side, private in sorted(game["sides"].items())]
-            return {"tables": [{"title": "Every side's supply", "columns": ["Side", "Supply points"], "rows": rows}]}
+            return {
+                "tables": [
+                    {
+                        "title": "Every side's supply",
+                        "columns": ["Side", "Supply points"],
+                        "rows": rows,
+                    }
+                ]
+            }
         return {}
 
     def comparison_row(self, view):
@@ -171,7 +219,10 @@ class Skirmish(GameSystem):
     def standings(self, state):
         if state["game"] is None:
             return []
-        return [{"side": s, "label": "Wins", "value": n} for s, n in state["game"]["public"]["wins"].items()]
+        return [
+            {"side": s, "label": "Wins", "value": n}
+            for s, n in state["game"]["public"]["wins"].items()
+        ]
 
 
 SYSTEM = Skirmish()

@@ -21,8 +21,9 @@ class Game:
         self.system = get_system(system)
         self.first, self.second = self.system.side_slugs()
         olga = people["olga"]
-        self.campaign = svc.create_campaign(club=club, user=olga, system=system, variant=variant, name=name,
-                                            options=options or {})
+        self.campaign = svc.create_campaign(
+            club=club, user=olga, system=system, variant=variant, name=name, options=options or {}
+        )
         svc.assign_player(self.campaign, olga, side=self.first, username="alice")
         svc.assign_player(self.campaign, olga, side=self.second, username="bob")
         svc.assign_referee(self.campaign, olga, username="rita")
@@ -53,23 +54,36 @@ class Game:
 
     def setup(self, locations=None, units=None, side=None, **params):
         book = self.pub["setup"]
-        data = {"locations": book["locations"] if locations is None else locations,
-                "units": book["units"] if units is None else units, **params}
+        data = {
+            "locations": book["locations"] if locations is None else locations,
+            "units": book["units"] if units is None else units,
+            **params,
+        }
         return self.by(side or self.first, f"{self.p}.setup", data)
 
     def turn_data(self, label, locations=None, units=(), **extras) -> dict:
         rows = []
         for code, text in (locations or {}).items():
             holder = self.first if text[0] == "G" else self.second
-            rows.append({"location": code, "controller": holder, "contested": "c" in text[1:],
-                         "supplied": "s" in text[1:]})
-        changes = [{"unit": u[0], "change": u[1], **({"via": u[2]} if len(u) > 2 else {})} for u in units]
+            rows.append(
+                {
+                    "location": code,
+                    "controller": holder,
+                    "contested": "c" in text[1:],
+                    "supplied": "s" in text[1:],
+                }
+            )
+        changes = [
+            {"unit": u[0], "change": u[1], **({"via": u[2]} if len(u) > 2 else {})} for u in units
+        ]
         return {"turn": label, "locations": rows, "units": changes, **extras}
 
     def turn(self, label, locations=None, units=(), side=None, confirm=True, **extras):
         """Record a turn as `side` (the first side by default); with `confirm`, the other side
         confirms it at once (VL-5), so the victory checks run."""
-        result = self.by(side or self.first, f"{self.p}.turn", self.turn_data(label, locations, units, **extras))
+        result = self.by(
+            side or self.first, f"{self.p}.turn", self.turn_data(label, locations, units, **extras)
+        )
         if confirm:
             self.confirm()
         return result
@@ -99,13 +113,20 @@ class Game:
         Campaign.objects.all().delete()
         Club.objects.all().delete()
         # The people are still here: the operator says they are the journal's (never assumed).
-        campaign = journal_io.replay(exported, create_club=True, user_map={name: name for name in people})
+        campaign = journal_io.replay(
+            exported, create_club=True, user_map={name: name for name in people}
+        )
         return exported, journal_io.full_state(campaign), journal_io.export_journal(campaign)
 
 
-def correct(game: Game, target_uid: str, data: dict, proposer: str = "alice", approver: str = "bob"):
+def correct(
+    game: Game, target_uid: str, data: dict, proposer: str = "alice", approver: str = "bob"
+):
     """Propose a correction of an earlier event and have the other side agree (the service applies it)."""
-    game.act(proposer, "proposal.made", {"action": "correct", "target": target_uid, "data": data,
-                                         "reason": "entered wrongly"})
+    game.act(
+        proposer,
+        "proposal.made",
+        {"action": "correct", "target": target_uid, "data": data, "reason": "entered wrongly"},
+    )
     proposal = game.event_uid("proposal.made")
     return game.act(approver, "proposal.approved", {"proposal": proposal})

@@ -30,12 +30,20 @@ def client(people, name):
 
 
 def todos(game, name, playing=None, referee=False, organizer=False):
-    viewer = Viewer(name, frozenset([playing]) if playing else frozenset(), referee=referee, playing=playing,
-                    organizer=organizer, member=True)
+    viewer = Viewer(
+        name,
+        frozenset([playing]) if playing else frozenset(),
+        referee=referee,
+        playing=playing,
+        organizer=organizer,
+        member=True,
+    )
     return {t.kind: t.label for t in selectors.actions_for(game.state, viewer)}
 
 
-def test_a_turn_that_would_end_the_game_waits_for_the_other_side_and_a_dispute_is_settled(club, people):
+def test_a_turn_that_would_end_the_game_waits_for_the_other_side_and_a_dispute_is_settled(
+    club, people
+):
     game = scenario_one(club, people)
     # The American records turn 1 with the German holding no VP area: 0 < 2 (18.1), an American
     # automatic victory. Before: that record alone ended the campaign.
@@ -46,37 +54,64 @@ def test_a_turn_that_would_end_the_game_waits_for_the_other_side_and_a_dispute_i
     waiting = selectors.result_to_confirm(state, 0)
     assert waiting["what"] == "the American's record of Turn 1 (19 Sep)" and waiting["by"] == "bob"
     assert "German VP: 0 + 0 + 0 = 0" in waiting["lines"]
-    assert ("American automatic victory (18.1): German controls 0 VP on the map (VP areas), fewer than 2: American "
-            "automatic victory") in waiting["lines"]
-    assert waiting["lines"][-1] == ("Once confirmed the game ends: American: American automatic victory at the end "
-                                    "of Turn 1 (19 Sep) (18.1).")
+    assert (
+        "American automatic victory (18.1): German controls 0 VP on the map (VP areas), fewer than 2: American "
+        "automatic victory"
+    ) in waiting["lines"]
+    assert waiting["lines"][-1] == (
+        "Once confirmed the game ends: American: American automatic victory at the end "
+        "of Turn 1 (19 Sep) (18.1)."
+    )
     # Who may do what: the German confirms or disputes, the American may withdraw, the organizer
     # (who plays no side) may settle; nobody records the next turn meanwhile.
     assert todos(game, "alice", "german") == {
         "result.confirmed": "Confirm the American's record of Turn 1 (19 Sep)",
-        "result.disputed": "Dispute the American's record of Turn 1 (19 Sep)", "note.added": "Write an after-action note",
-        "pv.units": "Add units to the list"}
-    assert todos(game, "bob", "american")["result.withdrawn"] == "Withdraw your record of Turn 1 (19 Sep)"
-    assert todos(game, "olga", organizer=True)["result.resolved"] == "Settle the American's record of Turn 1 (19 Sep)"
-    with pytest.raises(DomainError, match=r"^turn: The American's record of Turn 1 \(19 Sep\) waits for the German's "
-                                          r"confirmation \(or the referee's\) before play goes on\.$"):
+        "result.disputed": "Dispute the American's record of Turn 1 (19 Sep)",
+        "note.added": "Write an after-action note",
+        "pv.units": "Add units to the list",
+    }
+    assert (
+        todos(game, "bob", "american")["result.withdrawn"]
+        == "Withdraw your record of Turn 1 (19 Sep)"
+    )
+    assert (
+        todos(game, "olga", organizer=True)["result.resolved"]
+        == "Settle the American's record of Turn 1 (19 Sep)"
+    )
+    with pytest.raises(
+        DomainError,
+        match=r"^turn: The American's record of Turn 1 \(19 Sep\) waits for the German's "
+        r"confirmation \(or the referee's\) before play goes on\.$",
+    ):
         game.turn(T2, {}, confirm=False)
     with pytest.raises(DomainError, match="The other side .or the referee. confirms a result"):
         game.by("american", "result.confirmed", {"scenario": 0})
     # The German disputes it: he held Area 9 and Area 13 at the end of turn 1.
     game.by("german", "result.disputed", {"scenario": 0, "reason": "I hold Areas 9 and 13."})
     assert game.state["scenarios"][0]["status"] == "disputed" and game.state["status"] == "active"
-    with pytest.raises(DomainError, match="is disputed: the referee .or an organizer who plays no side. settles it"):
+    with pytest.raises(
+        DomainError, match="is disputed: the referee .or an organizer who plays no side. settles it"
+    ):
         game.turn(T2, {}, confirm=False)
     with pytest.raises(Forbidden, match="Only the referee, or an organizer who plays no side"):
-        game.by("german", "result.resolved", {"scenario": 0, "data": game.turn_data(T1, {"9": "Gs", "13": "Gs"})})
+        game.by(
+            "german",
+            "result.resolved",
+            {"scenario": 0, "data": game.turn_data(T1, {"9": "Gs", "13": "Gs"})},
+        )
     # The referee settles it as the German says: 2 + 1 = 3 VP on the map ≥ 2: no automatic victory.
-    game.act("rita", "result.resolved", {"scenario": 0, "data": game.turn_data(T1, {"9": "Gs", "13": "Gs"})})
+    game.act(
+        "rita",
+        "result.resolved",
+        {"scenario": 0, "data": game.turn_data(T1, {"9": "Gs", "13": "Gs"})},
+    )
     state = game.state
     assert state["status"] == "active" and state["scenarios"][0]["status"] == "current"
     entry = game.pub["ledger"][0]
     assert entry["scores"] == {"german": 3} and not entry["outcome"]
-    assert entry["confirmed"] == {"how": "settled", "by": "rita", "side": ""} and entry["by"] == "bob"
+    assert (
+        entry["confirmed"] == {"how": "settled", "by": "rita", "side": ""} and entry["by"] == "bob"
+    )
     # Play goes on: the German records turn 2 and the American confirms it.
     game.turn(T2, {"14": "Gs"}, side="german")
     assert [e["turn"] for e in game.pub["ledger"]] == [T1, T2]
@@ -106,18 +141,24 @@ def test_the_referee_s_record_is_final_at_once(club, people):
     game = scenario_one(club, people)
     game.act("rita", "pv.turn", game.turn_data(T1, {"9": "Gs"}), side="german")
     state = game.state
-    assert state["scenarios"][0]["status"] == "current" and game.pub["ledger"][0]["scores"] == {"german": 2}
+    assert state["scenarios"][0]["status"] == "current" and game.pub["ledger"][0]["scores"] == {
+        "german": 2
+    }
     assert "confirmed" not in game.pub["ledger"][0]
 
 
 def test_a_refused_record_is_refused_when_submitted_not_when_confirmed(club, people):
     game = scenario_one(club, people)
-    with pytest.raises(DomainError, match=r"not buy a Replacement Point on turn 4|No location '99'"):
+    with pytest.raises(
+        DomainError, match=r"not buy a Replacement Point on turn 4|No location '99'"
+    ):
         game.turn(T1, {"99": "Gs"}, confirm=False)
     assert game.state["scenarios"][0]["status"] == "current"
 
 
-def test_the_other_side_confirms_what_it_sees_on_the_page_and_the_referee_settles_on_a_form(club, people):
+def test_the_other_side_confirms_what_it_sees_on_the_page_and_the_referee_settles_on_a_form(
+    club, people
+):
     game = scenario_one(club, people)
     game.turn(T1, {"9": "Gs"}, [("U1", "reduced")], side="german", confirm=False, note="Rain")
     page = client(people, "bob").get(f"/campaigns/{game.campaign.pk}/").content.decode()
@@ -131,13 +172,24 @@ def test_the_other_side_confirms_what_it_sees_on_the_page_and_the_referee_settle
     page = client(people, "rita").get(f"/campaigns/{game.campaign.pk}/").content.decode()
     settle = next(f for f in page_forms(page) if f.body().get("_kind") == "result.resolved")
     body = settle.body()
-    assert not any("data" == name or name.startswith("data.") for name in body)  # never JSON to type
-    rows = {body[k]: k.split("-")[1] for k in body if k.startswith("locations-") and k.endswith("-location")}
+    assert not any(
+        "data" == name or name.startswith("data.") for name in body
+    )  # never JSON to type
+    rows = {
+        body[k]: k.split("-")[1]
+        for k in body
+        if k.startswith("locations-") and k.endswith("-location")
+    }
     assert body[f"locations-{rows['9']}-controller"] == "german"
-    assert body["units-0-unit"] == "U1" and body["units-0-change"] == "reduced" and body["note"] == "Rain"
+    assert (
+        body["units-0-unit"] == "U1"
+        and body["units-0-change"] == "reduced"
+        and body["note"] == "Rain"
+    )
     # He settles it with Area 13 German too: 2 + 1 = 3.
-    response = client(people, "rita").post(settle.action, settle.body(
-        **{f"locations-{rows['13']}-controller": "german"}))
+    response = client(people, "rita").post(
+        settle.action, settle.body(**{f"locations-{rows['13']}-controller": "german"})
+    )
     assert response.status_code in (200, 302), response.content.decode()[:2000]
     assert game.pub["ledger"][0]["scores"] == {"german": 3}
     assert game.pub["ledger"][0]["confirmed"]["how"] == "settled"
@@ -152,9 +204,17 @@ def test_fab_end_of_game_result_is_disputed_and_settled_by_the_organizer(club, p
     assert game.state["status"] == "active"
     assert selectors.result_to_confirm(game.state, 0)["what"] == "the German's end-of-game result"
     game.by("allied", "result.disputed", {"scenario": 0, "reason": "Bastogne fell"})
-    game.act("olga", "result.resolved", {"scenario": 0, "data": {"winner": "allied", "reason": "Bastogne fell"}})
+    game.act(
+        "olga",
+        "result.resolved",
+        {"scenario": 0, "data": {"winner": "allied", "reason": "Bastogne fell"}},
+    )
     state = game.state
-    assert state["status"] == "finished" and state["winner"] == "allied" and "Bastogne fell" in state["finish_reason"]
+    assert (
+        state["status"] == "finished"
+        and state["winner"] == "allied"
+        and "Bastogne fell" in state["finish_reason"]
+    )
 
 
 def test_ardennes_records_wait_for_confirmation_too(club, people):
@@ -172,7 +232,9 @@ def test_the_pages_of_a_waiting_record_and_the_typed_set_up_are_in_words(club, p
     from tests.page_words import raw_words, visible_text
 
     game = scenario_one(club, people)
-    game.turn(T1, {"9": "Gs"}, [("U1", "reduced")], side="german", confirm=False, advantage_rp="american")
+    game.turn(
+        T1, {"9": "Gs"}, [("U1", "reduced")], side="german", confirm=False, advantage_rp="american"
+    )
     for name in ("alice", "bob", "rita", "olga"):
         html = client(people, name).get(f"/campaigns/{game.campaign.pk}/").content.decode()
         assert not raw_words(visible_text(html)), (name, raw_words(visible_text(html)))
@@ -180,20 +242,36 @@ def test_the_pages_of_a_waiting_record_and_the_typed_set_up_are_in_words(club, p
     html = client(people, "alice").get(f"/campaigns/{a44.campaign.pk}/").content.decode()
     text = visible_text(html)
     assert not raw_words(text), raw_words(text)
-    assert "Infantry Type" in text and "Named in 25.2.5 (von der Heydte, 150th Panzer Brigade)" in text
+    assert (
+        "Infantry Type" in text and "Named in 25.2.5 (von der Heydte, 150th Panzer Brigade)" in text
+    )
 
 
 def test_the_message_after_recording_says_it_waits_and_after_confirming_what_it_gave(club, people):
     game = scenario_one(club, people)
     page = client(people, "alice")
     url = f"/campaigns/{game.campaign.pk}/"
-    turn = next(f for f in page_forms(page.get(url).content.decode()) if f.body().get("_kind") == "pv.turn")
-    rows = {v: k.split("-")[1] for k, v in turn.body().items() if k.startswith("locations-") and k.endswith("-location")}
-    answer = page.post(turn.action, turn.body(**{f"locations-{rows['9']}-controller": "german"}), follow=True)
-    assert ("Turn 1 (19 Sep) recorded. It counts once the American confirms it (or the referee)."
-            in answer.content.decode())
+    turn = next(
+        f for f in page_forms(page.get(url).content.decode()) if f.body().get("_kind") == "pv.turn"
+    )
+    rows = {
+        v: k.split("-")[1]
+        for k, v in turn.body().items()
+        if k.startswith("locations-") and k.endswith("-location")
+    }
+    answer = page.post(
+        turn.action, turn.body(**{f"locations-{rows['9']}-controller": "german"}), follow=True
+    )
+    assert (
+        "Turn 1 (19 Sep) recorded. It counts once the American confirms it (or the referee)."
+        in answer.content.decode()
+    )
     bob = client(people, "bob")
-    confirm = next(f for f in page_forms(bob.get(url).content.decode()) if f.body().get("_kind") == "result.confirmed")
+    confirm = next(
+        f
+        for f in page_forms(bob.get(url).content.decode())
+        if f.body().get("_kind") == "result.confirmed"
+    )
     answer = bob.post(confirm.action, confirm.body(), follow=True)
     assert "Turn 1 (19 Sep) confirmed: German 2 VP." in answer.content.decode()
 

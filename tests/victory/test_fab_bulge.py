@@ -13,20 +13,41 @@ from tests.victory.harness import Game
 pytestmark = pytest.mark.django_db
 
 # Entered by the organizer (the map's symbols and the unit labels are not in the text):
-SYMBOLS = {"23": ("yellow_star", 1), "47": ("yellow_star", 1), "33": ("white_stars", 2), "75": ("white_stars", 1),
-           "3": ("german_symbols", 2)}
+SYMBOLS = {
+    "23": ("yellow_star", 1),
+    "47": ("yellow_star", 1),
+    "33": ("white_stars", 2),
+    "75": ("white_stars", 1),
+    "3": ("german_symbols", 2),
+}
 STEPS = {"US 106 ID": 3, "US 7 AD": 4, "US 1 ID": 4, "18 VG": 3, "2 Pz": 4, "62 VG": 2}
-THRESHOLDS = [{"turn": 4, "german": 5, "allied": 4}, {"turn": 5, "german": 5, "allied": 4},
-              {"turn": 6, "german": 4, "allied": None}]
+THRESHOLDS = [
+    {"turn": 4, "german": 5, "allied": 4},
+    {"turn": 5, "german": 5, "allied": 4},
+    {"turn": 6, "german": 4, "allied": None},
+]
 
 
 def fab(club, people, last_turn=8, thresholds=THRESHOLDS, end_rule="entered") -> Game:
     game = Game(club, people, "fab_bulge", "campaign")
     book = game.pub["setup"]
-    locations = [dict(loc, symbol=SYMBOLS.get(loc["id"], ("none", 0))[0], value=SYMBOLS.get(loc["id"], ("none", 0))[1],
-                      start="german" if loc["id"] == "3" else "allied") for loc in book["locations"]]
+    locations = [
+        dict(
+            loc,
+            symbol=SYMBOLS.get(loc["id"], ("none", 0))[0],
+            value=SYMBOLS.get(loc["id"], ("none", 0))[1],
+            start="german" if loc["id"] == "3" else "allied",
+        )
+        for loc in book["locations"]
+    ]
     units = [dict(u, steps=STEPS.get(u["id"], 0)) for u in book["units"]]
-    game.setup(locations=locations, units=units, last_turn=last_turn, thresholds=thresholds, end_rule=end_rule)
+    game.setup(
+        locations=locations,
+        units=units,
+        last_turn=last_turn,
+        thresholds=thresholds,
+        end_rule=end_rule,
+    )
     return game
 
 
@@ -41,7 +62,9 @@ def test_sudden_death_victory_with_entered_thresholds(club, people):
     # Turn 3: German takes Malmedy [33] (two white stars): 1 + 2 + 1 = 4; the 62nd VG (2 steps) is
     # eliminated: not a large unit (19.2), the Allies still 1 → level 3 German (no check before turn 4).
     game.turn("Turn 3", {"33": "Gs"}, [("62 VG", "eliminated")])
-    assert game.pub["coming"] == [["Sudden death", "in Turn 4 at a VP level of German 5, Allied 4 (19.4)"]]
+    assert game.pub["coming"] == [
+        ["Sudden death", "in Turn 4 at a VP level of German 5, Allied 4 (19.4)"]
+    ]
     # Turn 4: German takes Bastogne but it is not supplied: it scores for nobody (19.1): German 4,
     # Allied 0 → level 4 < 5 (the German value for turn 4): no sudden death.
     game.turn("Turn 4", {"47": "G"})
@@ -50,20 +73,34 @@ def test_sudden_death_victory_with_entered_thresholds(club, people):
     # German sudden death victory (19.4).
     game.turn("Turn 5", {}, [("US 1 ID", "eliminated")])
     ledger = game.pub["ledger"]
-    assert [(e["scores"]["german"], e["scores"]["allied"]) for e in ledger] == [(1, 1), (2, 1), (4, 1), (4, 0),
-                                                                                  (5, 0)]
-    assert [e["level"] for e in ledger] == [{"side": None, "value": 0}, {"side": "german", "value": 1},
-                                            {"side": "german", "value": 3}, {"side": "german", "value": 4},
-                                            {"side": "german", "value": 5}]
+    assert [(e["scores"]["german"], e["scores"]["allied"]) for e in ledger] == [
+        (1, 1),
+        (2, 1),
+        (4, 1),
+        (4, 0),
+        (5, 0),
+    ]
+    assert [e["level"] for e in ledger] == [
+        {"side": None, "value": 0},
+        {"side": "german", "value": 1},
+        {"side": "german", "value": 3},
+        {"side": "german", "value": 4},
+        {"side": "german", "value": 5},
+    ]
     assert ledger[3]["checks"][0]["text"] == "German VP level 4 < 5 for turn 4: no sudden death"
     state = game.state
     assert state["winner"] == "german"
-    assert game.pub["outcome"] == {"winner": "german", "rule": "19.4",
-                                   "text": "German VP level 5 ≥ 5 for turn 5: German sudden death victory"}
+    assert game.pub["outcome"] == {
+        "winner": "german",
+        "rule": "19.4",
+        "text": "German VP level 5 ≥ 5 for turn 5: German sudden death victory",
+    }
     # The chart is the signed VP level (German up): the turn 5 dot lies on the German value mark.
     chart = game.pub["chart"]
     dot = chart["series"][0]["dots"][-1]
-    mark = next(m for m in chart["marks"] if m["x"] == dot["x"] and m["label"] == "German sudden death")
+    mark = next(
+        m for m in chart["marks"] if m["x"] == dot["x"] and m["label"] == "German sudden death"
+    )
     assert dot["y"] == mark["y"] and dot["y"] < chart["zero"]
 
 
@@ -78,7 +115,9 @@ def test_a_first_or_fourth_infantry_division_back_from_the_track_no_longer_count
     game.turn("Turn 3", {}, [("US 1 ID", "rebuilt")])
     assert game.pub["ledger"][-1]["scores"]["german"] == 0
     game.turn("Turn 4", {}, [("US 7 AD", "eliminated")])
-    with pytest.raises(DomainError, match=r"only the US 1st and 4th Infantry Divisions come back .*\(17\.23\)"):
+    with pytest.raises(
+        DomainError, match=r"only the US 1st and 4th Infantry Divisions come back .*\(17\.23\)"
+    ):
         game.turn("Turn 5", {}, [("US 7 AD", "rebuilt")])
 
 
@@ -113,11 +152,18 @@ def test_set_up_values_are_checked(club, people):
     book = game.pub["setup"]
     cases = [
         ({"last_turn": 6, "first_turn": 7}, "The last turn comes before the first (7)."),
-        ({"last_turn": 6, "thresholds": [{"turn": 7, "german": 3}]}, "Turn 7 is not played (turns 1–6)."),
-        ({"last_turn": 6, "thresholds": [{"turn": 4, "german": 3}, {"turn": 4, "allied": 3}]},
-         "Turn 4 is given twice."),
-        ({"last_turn": 6, "locations": [{"id": "23", "name": "A"}, {"id": "23", "name": "B"}]},
-         "Two locations have the code '23': codes must differ."),
+        (
+            {"last_turn": 6, "thresholds": [{"turn": 7, "german": 3}]},
+            "Turn 7 is not played (turns 1–6).",
+        ),
+        (
+            {"last_turn": 6, "thresholds": [{"turn": 4, "german": 3}, {"turn": 4, "allied": 3}]},
+            "Turn 4 is given twice.",
+        ),
+        (
+            {"last_turn": 6, "locations": [{"id": "23", "name": "A"}, {"id": "23", "name": "B"}]},
+            "Two locations have the code '23': codes must differ.",
+        ),
     ]
     for params, message in cases:
         data = {"locations": book["locations"], "units": book["units"], **params}

@@ -13,7 +13,9 @@ from .conftest import text_of
 
 @pytest.fixture
 def operator(db):
-    return get_user_model().objects.create_superuser("operator", "op@example.org", "operator-pass-1")
+    return get_user_model().objects.create_superuser(
+        "operator", "op@example.org", "operator-pass-1"
+    )
 
 
 @pytest.fixture
@@ -36,7 +38,9 @@ def test_operators_manage_clubs_people_and_invitations(admin_client, club):
     assert admin_client.get("/admin/auth/user/").status_code == 200
 
 
-@pytest.mark.parametrize("model", ["campaign", "side", "sideplayer", "scenario", "event", "snapshot"])
+@pytest.mark.parametrize(
+    "model", ["campaign", "side", "sideplayer", "scenario", "event", "snapshot"]
+)
 def test_play_data_is_read_only(admin_client, skirmish, model):
     assert admin_client.get(f"/admin/campaigns/{model}/").status_code == 200
     assert admin_client.get(f"/admin/campaigns/{model}/add/").status_code == 403
@@ -57,7 +61,9 @@ def test_an_event_cannot_be_changed_through_the_admin(admin_client, skirmish):
 
 def test_the_journal_list_hides_side_data(admin_client, skirmish, secrets):
     page = text_of(admin_client.get("/admin/campaigns/event/"))
-    assert "skirmish.supply" in page and "dice.rolled" in page  # kinds, audiences and times are listed
+    assert (
+        "skirmish.supply" in page and "dice.rolled" in page
+    )  # kinds, audiences and times are listed
     assert "private: not shown here" in page
     assert "0/supply/red" not in page and '"count"' not in page
     assert "referee.assigned" in page and "rita" in page  # public data is shown
@@ -80,10 +86,25 @@ def test_the_snapshot_shows_only_the_clubs_view(admin_client, skirmish, secrets)
 
 
 def test_private_roster_entries_show_nothing(admin_client, skirmish):
-    secret = RosterEntry.objects.create(campaign=skirmish, key="red:sniper", side="red", audience="side",
-                                        kind="unit", name="Hidden sniper", status="dug in", data={"cpp": 7})
-    RosterEntry.objects.create(campaign=skirmish, key="blue:hq", side="blue", audience="public", kind="unit",
-                               name="Blue HQ", status="ok")
+    secret = RosterEntry.objects.create(
+        campaign=skirmish,
+        key="red:sniper",
+        side="red",
+        audience="side",
+        kind="unit",
+        name="Hidden sniper",
+        status="dug in",
+        data={"cpp": 7},
+    )
+    RosterEntry.objects.create(
+        campaign=skirmish,
+        key="blue:hq",
+        side="blue",
+        audience="public",
+        kind="unit",
+        name="Blue HQ",
+        status="ok",
+    )
     listing = text_of(admin_client.get("/admin/rosters/rosterentry/"))
     assert "Blue HQ" in listing and "Hidden sniper" not in listing and "dug in" not in listing
     detail = admin_client.get(f"/admin/rosters/rosterentry/{secret.pk}/change/")

@@ -12,7 +12,10 @@ from .conftest import text_of
 
 
 def _log(club):
-    return [(e.actor.username if e.actor else None, e.action, e.detail) for e in club.log.order_by("at", "pk")]
+    return [
+        (e.actor.username if e.actor else None, e.action, e.detail)
+        for e in club.log.order_by("at", "pk")
+    ]
 
 
 def test_every_club_change_is_logged_with_who_and_what(club, people):
@@ -24,8 +27,16 @@ def test_every_club_change_is_logged_with_who_and_what(club, people):
     clubs.set_role(club=club, user=olga, member_username="carol", role="organizer")
     clubs.hand_over_organizer(club=club, user=olga, to_username="alice")
     assert _log(club) == [
-        ("olga", "invitation.created", {"invitation": invitation.pk, "role": "player", "email": "dan@example.org"}),
-        ("outsider", "invitation.accepted", {"invitation": invitation.pk, "role": "player", "joined": True}),
+        (
+            "olga",
+            "invitation.created",
+            {"invitation": invitation.pk, "role": "player", "email": "dan@example.org"},
+        ),
+        (
+            "outsider",
+            "invitation.accepted",
+            {"invitation": invitation.pk, "role": "player", "joined": True},
+        ),
         ("olga", "invitation.created", {"invitation": other.pk, "role": "player", "email": ""}),
         ("olga", "invitation.revoked", {"invitation": other.pk}),
         ("olga", "member.role", {"username": "carol", "old": "player", "new": "organizer"}),
@@ -49,7 +60,9 @@ def test_founding_a_club_is_logged(people):
 def test_only_organizers_read_the_log_on_the_club_page(club, people, client_for):
     clubs.set_role(club=club, user=people["olga"], member_username="carol", role="organizer")
     assert "Club log" in text_of(client_for("olga").get(f"/clubs/{club.slug}/"))
-    assert "made carol organizer" in " ".join(text_of(client_for("olga").get(f"/clubs/{club.slug}/")).split())
+    assert "made carol organizer" in " ".join(
+        text_of(client_for("olga").get(f"/clubs/{club.slug}/")).split()
+    )
     assert "Club log" not in text_of(client_for("alice").get(f"/clubs/{club.slug}/"))
 
 
@@ -68,5 +81,10 @@ def test_operators_see_the_log_read_only_in_the_admin(club, people, client):
     assert client.get("/admin/campaigns/clublogentry/").status_code == 200
     assert client.get("/admin/campaigns/clublogentry/add/").status_code == 403
     entry = ClubLogEntry.objects.get()
-    assert client.post(f"/admin/campaigns/clublogentry/{entry.pk}/delete/", {"post": "yes"}).status_code == 403
+    assert (
+        client.post(
+            f"/admin/campaigns/clublogentry/{entry.pk}/delete/", {"post": "yes"}
+        ).status_code
+        == 403
+    )
     assert ClubLogEntry.objects.filter(pk=entry.pk).exists()

@@ -24,8 +24,11 @@ API = "/api/v1/clubs/tuesday/invitations/"
 def sent(monkeypatch):
     """The tasks sent to the broker: (args, kwargs) of each send_invitation.apply_async."""
     calls = []
-    monkeypatch.setattr(tasks.send_invitation, "apply_async",
-                        lambda args=None, kwargs=None, **options: calls.append((args, kwargs, options)))
+    monkeypatch.setattr(
+        tasks.send_invitation,
+        "apply_async",
+        lambda args=None, kwargs=None, **options: calls.append((args, kwargs, options)),
+    )
     return calls
 
 
@@ -37,10 +40,13 @@ def olga_named(people):
 
 
 def test_an_invitation_with_an_address_is_e_mailed_by_a_task_given_its_id(
-        club, olga_named, client_for, sent, mailoutbox, settings, django_capture_on_commit_callbacks):
+    club, olga_named, client_for, sent, mailoutbox, settings, django_capture_on_commit_callbacks
+):
     settings.SITE_URL = "https://muster.example.org/"
     with django_capture_on_commit_callbacks(execute=True):
-        response = client_for("olga").post(PAGE, {"role": "player", "email": "dora@example.org"}, follow=True)
+        response = client_for("olga").post(
+            PAGE, {"role": "player", "email": "dora@example.org"}, follow=True
+        )
     invitation = Invitation.objects.get()
     link = f"https://muster.example.org/join/{invitation.code}/"
     assert "it is being e-mailed to dora@example.org" in unescape(text_of(response))
@@ -57,7 +63,10 @@ def test_an_invitation_with_an_address_is_e_mailed_by_a_task_given_its_id(
     assert "Olga Berg (olga) invites you to join Tuesday Night ASL as a player." in body
     assert link in mail.body.split()
     until = timezone.localtime(invitation.expires_at)
-    assert f"The link works once, until {until:%A} {until.day} {until:%B %Y, %H:%M} (UTC), 14 days from now." in body
+    assert (
+        f"The link works once, until {until:%A} {until.day} {until:%B %Y, %H:%M} (UTC), 14 days from now."
+        in body
+    )
     assert "If you were not expecting this, ignore this e-mail" in body
     # Sent once: a redelivered task sends nothing more; the club log says it went.
     tasks.send_invitation.apply(args=[invitation.pk]).get()
@@ -70,7 +79,8 @@ def test_an_invitation_with_an_address_is_e_mailed_by_a_task_given_its_id(
 
 
 def test_the_api_e_mails_it_too_and_an_organizer_invitation_says_what_it_gives(
-        club, people, sent, mailoutbox, django_capture_on_commit_callbacks):
+    club, people, sent, mailoutbox, django_capture_on_commit_callbacks
+):
     api = APIClient()
     api.force_login(people["olga"])
     with django_capture_on_commit_callbacks(execute=True):
@@ -80,24 +90,33 @@ def test_the_api_e_mails_it_too_and_an_organizer_invitation_says_what_it_gives(
     assert args == [response.json()["id"]] and options["queue"] == "muster"
     tasks.send_invitation.apply(args=args).get()
     [mail] = mailoutbox
-    assert "as an organizer (you will be able to invite people and set up campaigns)" in " ".join(mail.body.split())
-    assert mail.subject == "olga invites you to join Tuesday Night ASL on Muster"  # no full name: the username
+    assert "as an organizer (you will be able to invite people and set up campaigns)" in " ".join(
+        mail.body.split()
+    )
+    assert (
+        mail.subject == "olga invites you to join Tuesday Night ASL on Muster"
+    )  # no full name: the username
 
 
 def test_no_address_no_mail_and_a_withdrawn_invitation_is_not_sent(
-        club, people, sent, mailoutbox, django_capture_on_commit_callbacks):
+    club, people, sent, mailoutbox, django_capture_on_commit_callbacks
+):
     with django_capture_on_commit_callbacks(execute=True):
         clubs.invite(club=club, user=people["olga"])
     assert sent == []
     with django_capture_on_commit_callbacks(execute=True):
         invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
-    clubs.revoke_invitation(invitation=invitation, user=people["olga"])  # before the worker got to it
+    clubs.revoke_invitation(
+        invitation=invitation, user=people["olga"]
+    )  # before the worker got to it
     tasks.send_invitation.apply(args=[invitation.pk]).get()
     assert mailoutbox == []
     assert not ClubLogEntry.objects.filter(action="invitation.emailed").exists()
 
 
-def test_an_organizer_creates_at_most_the_hourly_limit_page_and_api(club, people, client_for, settings, sent):
+def test_an_organizer_creates_at_most_the_hourly_limit_page_and_api(
+    club, people, client_for, settings, sent
+):
     settings.INVITATIONS_PER_HOUR = 3
     olga = people["olga"]
     for _ in range(2):
@@ -109,17 +128,21 @@ def test_an_organizer_creates_at_most_the_hourly_limit_page_and_api(club, people
     response = client_for("olga").post(PAGE, {"role": "player", "email": "dora@example.org"})
     assert response.status_code == 429
     text = " ".join(unescape(text_of(response)).split())
-    assert ("An organizer may create at most 3 invitations an hour, and you have created 3 in the last hour. "
-            "You can invite again in 60 minutes; the links already created still work.") in text
+    assert (
+        "An organizer may create at most 3 invitations an hour, and you have created 3 in the last hour. "
+        "You can invite again in 60 minutes; the links already created still work."
+    ) in text
     assert int(response["Retry-After"]) == 3600
     # The API: 429 with the same words.
     api = APIClient()
     api.force_login(olga)
     answer = api.post(API, {"role": "player"}, format="json")
     assert answer.status_code == 429 and int(answer["Retry-After"]) == 3600
-    assert answer.json() == {"detail": "An organizer may create at most 3 invitations an hour, and you have created "
-                                       "3 in the last hour. You can invite again in 60 minutes; the links already "
-                                       "created still work."}
+    assert answer.json() == {
+        "detail": "An organizer may create at most 3 invitations an hour, and you have created "
+        "3 in the last hour. You can invite again in 60 minutes; the links already "
+        "created still work."
+    }
     assert Invitation.objects.count() == 3 and sent == []
     # Another organizer is not held back by olga's hour.
     clubs.set_role(club=club, user=olga, member_username="carol", role="organizer")

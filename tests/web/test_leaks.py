@@ -35,7 +35,14 @@ def _normalized(response) -> tuple[int, str]:
 
 def _pages(campaign) -> list[str]:
     base = f"/campaigns/{campaign.pk}/"
-    return ["/", f"/clubs/{campaign.club.slug}/", base, base + "history/", base + "export/", base + "setup/"]
+    return [
+        "/",
+        f"/clubs/{campaign.club.slug}/",
+        base,
+        base + "history/",
+        base + "export/",
+        base + "setup/",
+    ]
 
 
 def _everything(client, campaign) -> dict:
@@ -56,7 +63,9 @@ CASES = [
 
 
 @pytest.mark.parametrize("actor,side,others", CASES, ids=[f"{a}-{s}" for a, s, _ in CASES])
-def test_secret_steps_change_nothing_the_others_see(actor, side, others, skirmish, people, client_for, view_cache):
+def test_secret_steps_change_nothing_the_others_see(
+    actor, side, others, skirmish, people, client_for, view_cache
+):
     clients = {name: client_for(name) for name in others}
     before = {name: _everything(client, skirmish) for name, client in clients.items()}
     events = _secret_steps(skirmish, people[actor])
@@ -75,7 +84,9 @@ def test_the_side_itself_and_the_referee_see_the_secret(skirmish, people, client
         page = text_of(client_for(name).get(f"/campaigns/{skirmish.pk}/"))
         # The roll in words, with its result: final = the die (no modifier on the first round).
         assert f"Supply roll of Red: {dice.data['dice'][0]} → " in page, name
-        assert "private to Red" in text_of(client_for(name).get(f"/campaigns/{skirmish.pk}/history/"))
+        assert "private to Red" in text_of(
+            client_for(name).get(f"/campaigns/{skirmish.pk}/history/")
+        )
 
 
 def test_the_other_side_cannot_reach_a_hidden_event_by_its_uid(skirmish, people, client_for):
@@ -96,7 +107,13 @@ def test_refusals_do_not_tell_about_the_other_sides_secrets(skirmish, people, cl
     tries = [
         {"kind": "skirmish.buy", "side": "blue", "count": "5"},
         {"kind": "sealed.submitted", "side": "blue", "key": "stance:0", "choice": "attack"},
-        {"kind": "result.submitted", "side": "blue", "scenario": "0", "data.red": "1", "data.blue": "2"},
+        {
+            "kind": "result.submitted",
+            "side": "blue",
+            "scenario": "0",
+            "data.red": "1",
+            "data.blue": "2",
+        },
         {"kind": "proposal.approved", "side": "blue", "proposal": "1"},
     ]
 
@@ -117,7 +134,9 @@ def _second_campaign(club, people):
     from campaigns.services import campaigns as svc
 
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="duel", name="Second war")
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="duel", name="Second war"
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     submit(campaign, olga, "campaign.started")
@@ -126,7 +145,9 @@ def _second_campaign(club, people):
 
 def _lists_and_odds(client, api, campaign) -> dict:
     odds = api.get(f"/api/v1/campaigns/{campaign.pk}/odds/").json()
-    section = re.search(r'<section id="odds".*?</section>', text_of(client.get(f"/campaigns/{campaign.pk}/")), re.S)
+    section = re.search(
+        r'<section id="odds".*?</section>', text_of(client.get(f"/campaigns/{campaign.pk}/")), re.S
+    )
     return {
         "dashboard": _normalized(client.get("/")),
         "club": _normalized(client.get(f"/clubs/{campaign.club.slug}/")),
@@ -136,9 +157,17 @@ def _lists_and_odds(client, api, campaign) -> dict:
 
 
 @pytest.mark.parametrize("actor,side,others", CASES, ids=[f"{a}-{s}" for a, s, _ in CASES])
-def test_hidden_steps_move_nothing_in_lists_and_no_odds_to_pending(actor, side, others, skirmish, club, people,
-                                                                   client_for, django_capture_on_commit_callbacks,
-                                                                   view_cache):
+def test_hidden_steps_move_nothing_in_lists_and_no_odds_to_pending(
+    actor,
+    side,
+    others,
+    skirmish,
+    club,
+    people,
+    client_for,
+    django_capture_on_commit_callbacks,
+    view_cache,
+):
     """The dashboard and the club page order campaigns by their last change every member can
     see; the odds are kept under what each side can see. So the other side's dashboard, club
     page and odds status (API and page) are the same after a hidden step, even before the odds
@@ -158,7 +187,9 @@ def test_hidden_steps_move_nothing_in_lists_and_no_odds_to_pending(actor, side, 
             apis[name].get(f"/api/v1/campaigns/{skirmish.pk}/odds/")
     before = {name: _lists_and_odds(clients[name], apis[name], skirmish) for name in others}
     for name in others:
-        assert all(status == "ready" for _, status in before[name]["odds_api"]), before[name]["odds_api"]
+        assert all(status == "ready" for _, status in before[name]["odds_api"]), before[name][
+            "odds_api"
+        ]
     with django_capture_on_commit_callbacks(execute=False):  # the odds are not recomputed yet
         _secret_steps(skirmish, people[actor])
         view_cache.settle(skirmish)

@@ -21,7 +21,9 @@ from campaigns.systems import get_system
 
 def _skirmish_demo(club, users):
     organizer = users["organizer"]
-    campaign = svc.create_campaign(club=club, user=organizer, system="skirmish", variant="short", name="Demo war")
+    campaign = svc.create_campaign(
+        club=club, user=organizer, system="skirmish", variant="short", name="Demo war"
+    )
     svc.assign_player(campaign, organizer, side="red", username=users["alice"].username)
     svc.assign_player(campaign, organizer, side="blue", username=users["bob"].username)
     svc.assign_referee(campaign, organizer, username=users["referee"].username)
@@ -44,13 +46,21 @@ def test_load_demo_creates_the_club_people_and_campaigns_once(db, skirmish_demo)
     output = run()
     club = Club.objects.get(name="Demo Club")
     roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
-    assert roles == {"demo-organizer": "organizer", "demo-alice": "player", "demo-bob": "player",
-                     "demo-referee": "player"}
+    assert roles == {
+        "demo-organizer": "organizer",
+        "demo-alice": "player",
+        "demo-bob": "player",
+        "demo-referee": "player",
+    }
     for username in roles:
         assert get_user_model().objects.get(username=username).check_password("muster-demo")
     demo = Campaign.objects.get(club=club, system="skirmish")
     assert demo.status == "active" and demo.referee.username == "demo-referee"
-    assert "http://127.0.0.1:8000/" in output and "demo-organizer" in output and "muster-demo" in output
+    assert (
+        "http://127.0.0.1:8000/" in output
+        and "demo-organizer" in output
+        and "muster-demo" in output
+    )
     events, campaigns = demo.events.count(), Campaign.objects.filter(club=club).count()
     run()
     assert Club.objects.filter(name="Demo Club").count() == 1
@@ -75,32 +85,43 @@ def test_systems_without_a_demo_are_skipped(db):
 
 def test_the_demo_organizer_can_log_in_and_invite(db, skirmish_demo, client):
     run()
-    signed_in = client.post("/accounts/login/", {"username": "demo-organizer", "password": "muster-demo"})
+    signed_in = client.post(
+        "/accounts/login/", {"username": "demo-organizer", "password": "muster-demo"}
+    )
     assert signed_in.status_code == 302
     invitations = Club.objects.get(slug="demo-club").invitations
     before = invitations.count()
     response = client.post("/clubs/demo-club/invitations/", {"role": "player"})
     assert response.status_code == 302
     assert invitations.count() == before + 1
-    assert client.get(f"/campaigns/{Campaign.objects.get(system='skirmish').pk}/").status_code == 200
+    assert (
+        client.get(f"/campaigns/{Campaign.objects.get(system='skirmish').pk}/").status_code == 200
+    )
 
 
 def test_a_broken_demo_is_reported_and_leaves_nothing(db, monkeypatch):
     def broken(club, users):
-        svc.create_campaign(club=club, user=users["organizer"], system="skirmish", variant="short", name="Half")
+        svc.create_campaign(
+            club=club, user=users["organizer"], system="skirmish", variant="short", name="Half"
+        )
         raise RuntimeError("table missing")
 
     monkeypatch.setattr(get_system("skirmish"), "demo", broken, raising=False)
     err = StringIO()
     call_command("load_demo", stdout=StringIO(), stderr=err)
-    assert "Skirmish (test system): its demo campaign could not be created (RuntimeError: table missing)" in err.getvalue()
+    assert (
+        "Skirmish (test system): its demo campaign could not be created (RuntimeError: table missing)"
+        in err.getvalue()
+    )
     assert not Campaign.objects.filter(name="Half").exists()
     assert Club.objects.filter(slug="demo-club").exists()
 
 
 def _log(club):
-    return [(e.actor.username, e.action, {k: v for k, v in e.detail.items() if k != "invitation"})
-            for e in club.log.order_by("at", "pk")]
+    return [
+        (e.actor.username, e.action, {k: v for k, v in e.detail.items() if k != "invitation"})
+        for e in club.log.order_by("at", "pk")
+    ]
 
 
 def test_the_demo_club_is_founded_and_joined_through_the_club_services(db):
@@ -132,8 +153,12 @@ def test_a_changed_demo_role_or_membership_is_put_back_through_the_services(db):
     since = club.log.count()
     run()
     roles = dict(Membership.objects.filter(club=club).values_list("user__username", "role"))
-    assert roles == {"demo-organizer": "organizer", "demo-alice": "player", "demo-bob": "player",
-                     "demo-referee": "player"}
+    assert roles == {
+        "demo-organizer": "organizer",
+        "demo-alice": "player",
+        "demo-bob": "player",
+        "demo-referee": "player",
+    }
     # alice (organizer now) gives the role back, the demo organizer sets alice back to
     # player, then re-invites bob, who accepts.
     assert [(actor, action) for actor, action, _ in _log(club)[since:]] == [
@@ -150,7 +175,9 @@ def test_load_demo_refuses_a_public_site_and_changes_nothing(db, settings):
     with pytest.raises(CommandError) as refused:
         call_command("load_demo", stdout=StringIO(), stderr=StringIO())
     assert refused.value.returncode == 2
-    assert "--yes-on-production" in str(refused.value) and "muster.example.org" in str(refused.value)
+    assert "--yes-on-production" in str(refused.value) and "muster.example.org" in str(
+        refused.value
+    )
     assert not Club.objects.exists() and not get_user_model().objects.exists()
 
 
@@ -161,10 +188,13 @@ def test_load_demo_on_a_public_site_when_told_so(db, settings):
     assert Club.objects.filter(slug="demo-club").exists()
 
 
-@pytest.mark.parametrize("debug, hosts", [
-    (False, ["127.0.0.1", "localhost"]),  # make run: DEBUG off on the loopback
-    (True, ["muster.example.org"]),  # a developer
-])
+@pytest.mark.parametrize(
+    "debug, hosts",
+    [
+        (False, ["127.0.0.1", "localhost"]),  # make run: DEBUG off on the loopback
+        (True, ["muster.example.org"]),  # a developer
+    ],
+)
 def test_load_demo_runs_on_the_loopback_and_in_debug(db, settings, debug, hosts):
     settings.DEBUG, settings.ALLOWED_HOSTS = debug, hosts
     run()
@@ -174,10 +204,23 @@ def test_load_demo_runs_on_the_loopback_and_in_debug(db, settings, debug, hosts)
 def test_the_refusal_exits_with_code_2(tmp_path):
     """As an operator meets it: the command line, production settings, exit code 2."""
     database = tmp_path / "site.sqlite3"
-    env = {**os.environ, "DEBUG": "0", "ALLOWED_HOSTS": "muster.example.org",
-           "SECRET_KEY": "k" * 20 + "-a-long-enough-and-varied-key-0123456789", "DATABASE_URL": f"sqlite:///{database}"}
-    done = subprocess.run([sys.executable, "manage.py", "load_demo"], cwd=Path(__file__).resolve().parents[2],
-                          env=env, capture_output=True, text=True, timeout=120)
+    env = {
+        **os.environ,
+        "DEBUG": "0",
+        "ALLOWED_HOSTS": "muster.example.org",
+        "SECRET_KEY": "k" * 20 + "-a-long-enough-and-varied-key-0123456789",
+        "DATABASE_URL": f"sqlite:///{database}",
+    }
+    done = subprocess.run(
+        [sys.executable, "manage.py", "load_demo"],
+        cwd=Path(__file__).resolve().parents[2],
+        env=env,
+        capture_output=True,
+        text=True,
+        timeout=120,
+    )
     assert done.returncode == 2, done.stderr
     assert "configured for the public" in done.stderr and "Traceback" not in done.stderr
-    assert not database.exists() or database.stat().st_size == 0  # refused before touching the database
+    assert (
+        not database.exists() or database.stat().st_size == 0
+    )  # refused before touching the database

@@ -35,7 +35,9 @@ def _page(client, campaign, capture):
     return _odds_section(text_of(client.get(url)))
 
 
-def test_the_page_shows_the_exact_chances_of_the_sides_own_roll(skirmish, client_for, django_capture_on_commit_callbacks):
+def test_the_page_shows_the_exact_chances_of_the_sides_own_roll(
+    skirmish, client_for, django_capture_on_commit_callbacks
+):
     section = _page(client_for("bob"), skirmish, django_capture_on_commit_callbacks)
     assert "Odds before rolling" in section and "Blue" in section and "Red" not in section
     rows = dict(re.findall(r"<tr><td>(\d)</td><td>([\d.]+)%</td></tr>", section))
@@ -47,17 +49,27 @@ def test_a_pending_computation_says_so_until_the_task_has_run(skirmish, client_f
     assert "Computing the odds" in section and "hx-trigger" in section
 
 
-def test_no_side_sees_the_other_sides_odds(skirmish, people, client_for, django_capture_on_commit_callbacks):
-    submit(skirmish, people["alice"], "skirmish.supply")  # red's roll is done: only blue has one ahead
+def test_no_side_sees_the_other_sides_odds(
+    skirmish, people, client_for, django_capture_on_commit_callbacks
+):
+    submit(
+        skirmish, people["alice"], "skirmish.supply"
+    )  # red's roll is done: only blue has one ahead
     assert _page(client_for("alice"), skirmish, django_capture_on_commit_callbacks) == ""
-    assert _page(client_for("olga"), skirmish, django_capture_on_commit_callbacks) == ""  # organizer playing red
-    assert _page(client_for("carol"), skirmish, django_capture_on_commit_callbacks) == ""  # plays no side
+    assert (
+        _page(client_for("olga"), skirmish, django_capture_on_commit_callbacks) == ""
+    )  # organizer playing red
+    assert (
+        _page(client_for("carol"), skirmish, django_capture_on_commit_callbacks) == ""
+    )  # plays no side
     assert "Blue" in _page(client_for("bob"), skirmish, django_capture_on_commit_callbacks)
     referee = _page(client_for("rita"), skirmish, django_capture_on_commit_callbacks)
     assert "Blue" in referee and "Red" not in referee  # red has nothing ahead
 
 
-def test_the_api_answers_only_the_viewers_sides(skirmish, people, django_capture_on_commit_callbacks):
+def test_the_api_answers_only_the_viewers_sides(
+    skirmish, people, django_capture_on_commit_callbacks
+):
     from rest_framework.test import APIClient
 
     def odds(name):
@@ -77,4 +89,9 @@ def test_the_api_answers_only_the_viewers_sides(skirmish, people, django_capture
     assert blue["status"] == "ready" and "seq" not in blue
     (roll,) = blue["rolls"]
     assert roll["table"] == "supply" and roll["modifiers"] == []
-    assert {o["outcome"]: o["fraction"] for o in roll["outcomes"]} == {"0": "1/6", "1": "1/2", "2": "1/6", "3": "1/6"}
+    assert {o["outcome"]: o["fraction"] for o in roll["outcomes"]} == {
+        "0": "1/6",
+        "1": "1/2",
+        "2": "1/6",
+        "3": "1/6",
+    }

@@ -73,13 +73,17 @@ RED_EVENT = C + "history/<uuid:uid>/"
 
 ROWS = [
     # --- auth: open to everyone --------------------------------------------------------------
-    Row("GET", "accounts/login/", {**everyone(302), "anonymous": 200}),  # signed in: on to the dashboard
+    Row(
+        "GET", "accounts/login/", {**everyone(302), "anonymous": 200}
+    ),  # signed in: on to the dashboard
     Row("POST", "accounts/logout/", everyone(302)),
     Row("GET", "accounts/password/change/", signed_in()),
     Row("GET", "accounts/password/change/done/", signed_in()),
     Row("GET", "accounts/password/reset/", everyone()),
     Row("GET", "accounts/password/reset/sent/", everyone()),
-    Row("GET", "accounts/password/reset/<uidb64>/<token>/", everyone(302)),  # a good link sets its session
+    Row(
+        "GET", "accounts/password/reset/<uidb64>/<token>/", everyone(302)
+    ),  # a good link sets its session
     Row("GET", "accounts/password/reset/done/", everyone()),
     Row("GET", "join/<str:code>/", everyone()),
     # --- dashboard and clubs ---------------------------------------------------------------------
@@ -88,38 +92,72 @@ ROWS = [
     Row("GET", "clubs/<slug:slug>/", members()),
     Row("POST", "clubs/<slug:slug>/invitations/", organizer(), {"role": "player", "email": ""}),
     Row("POST", "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", organizer()),
-    Row("POST", "clubs/<slug:slug>/members/<str:username>/role/", organizer(), {"role": "organizer"}),
+    Row(
+        "POST", "clubs/<slug:slug>/members/<str:username>/role/", organizer(), {"role": "organizer"}
+    ),
     Row("POST", "clubs/<slug:slug>/hand-over/", organizer(), {"username": "carol"}),
     Row("GET", "clubs/<slug:slug>/campaigns/new/", organizer(200)),
-    Row("GET", "clubs/<slug:slug>/campaigns/new/<slug:system>/", organizer(200), params={"system": "skirmish"}),
+    Row(
+        "GET",
+        "clubs/<slug:slug>/campaigns/new/<slug:system>/",
+        organizer(200),
+        params={"system": "skirmish"},
+    ),
     # --- the campaign ----------------------------------------------------------------------------
     Row("GET", C, members()),
     # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
-    Row("POST", C + "submit/", {**members(403), "alice": 302, "olga": 302, "rita": 302},
-        {"kind": "skirmish.buy", "side": "red", "count": "1"}),
+    Row(
+        "POST",
+        C + "submit/",
+        {**members(403), "alice": 302, "olga": 302, "rita": 302},
+        {"kind": "skirmish.buy", "side": "red", "count": "1"},
+    ),
     Row("GET", C + "history/", members()),
     Row("GET", C + "scenarios/", members()),
-    Row("GET", C + "records/", members(404)),  # the test game keeps no records page (A!P!'s: tests/achtung_panzer)
+    Row(
+        "GET", C + "records/", members(404)
+    ),  # the test game keeps no records page (A!P!'s: tests/achtung_panzer)
     Row("POST", RED_EVENT + "undo/", red(302)),
     Row("GET", RED_EVENT + "correct/", red(200)),
     # Proposals come from those who take part: players, referee, organizers (carol only watches).
-    Row("POST", C + "propose/house-rule/", {**members(302), "carol": 403}, {"key": "buy.max_per_round", "value": "3"}),
+    Row(
+        "POST",
+        C + "propose/house-rule/",
+        {**members(302), "carol": 403},
+        {"key": "buy.max_per_round", "value": "3"},
+    ),
     Row("POST", C + "propose/export/", {**members(302), "carol": 403}),
     Row("GET", C + "export/", members()),
     # --- the organizer's setup -------------------------------------------------------------------
     Row("GET", C + "setup/", organizer(200)),
     Row("POST", C + "setup/players/", organizer(), {"side": "blue", "username": "carol"}),
     Row("POST", C + "setup/players/remove/", organizer(), {"side": "blue", "username": "bob"}),
-    Row("POST", C + "setup/players/replace/", organizer(), {"side": "blue", "old": "bob", "new": "carol"}),
+    Row(
+        "POST",
+        C + "setup/players/replace/",
+        organizer(),
+        {"side": "blue", "old": "bob", "new": "carol"},
+    ),
     Row("POST", C + "setup/referee/", organizer(), {"username": "carol"}),
     # The campaign is in play: a direct house rule and a second start are refused (400) - to the organizer.
-    Row("POST", C + "setup/house-rules/", organizer(400), {"key": "buy.max_per_round", "value": "3"}),
+    Row(
+        "POST", C + "setup/house-rules/", organizer(400), {"key": "buy.max_per_round", "value": "3"}
+    ),
     Row("POST", C + "setup/start/", organizer(400), {"confirm": "yes"}),
     Row("POST", C + "setup/finish/", organizer(), {"reason": "Enough."}),
     # --- sheets (rosters.urls); the context's job is red's supply record, ready ------------------
-    Row("POST", "campaigns/<int:campaign_id>/sheets/request/", {**red(302, others=403), "outsider": 404},
-        {"sheet": "supply", "side": "red", "paper": "A4"}),
-    Row("GET", "campaigns/<int:campaign_id>/sheets/<slug:sheet>/print/", members(), params={"sheet": "summary"}),
+    Row(
+        "POST",
+        "campaigns/<int:campaign_id>/sheets/request/",
+        {**red(302, others=403), "outsider": 404},
+        {"sheet": "supply", "side": "red", "paper": "A4"},
+    ),
+    Row(
+        "GET",
+        "campaigns/<int:campaign_id>/sheets/<slug:sheet>/print/",
+        members(),
+        params={"sheet": "summary"},
+    ),
     Row("GET", "sheets/jobs/<str:job_id>/", red(200)),
     Row("POST", "sheets/jobs/<str:job_id>/retry/", red(400)),  # it is ready: nothing to retry
     Row("GET", "sheets/jobs/<str:job_id>/file/", red(200)),
@@ -163,8 +201,14 @@ def ctx(skirmish, people, settings, tmp_path):
     invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
     forgetful = UserFactory(username="forgetful")  # whose password reset link is followed
     return {
-        "slug": skirmish.club.slug, "pk": skirmish.pk, "campaign_id": skirmish.pk, "job_id": red_job.pk, "username": "carol", "invitation_id": invitation.pk,
-        "code": invitation.code, "uid": red_supply.uid,
+        "slug": skirmish.club.slug,
+        "pk": skirmish.pk,
+        "campaign_id": skirmish.pk,
+        "job_id": red_job.pk,
+        "username": "carol",
+        "invitation_id": invitation.pk,
+        "code": invitation.code,
+        "uid": red_supply.uid,
         "uidb64": urlsafe_base64_encode(force_bytes(forgetful.pk)),
         "token": default_token_generator.make_token(forgetful),
     }
@@ -180,8 +224,9 @@ def _check(row, viewer, ctx, client):
         response = client.post(url, body or {})
     expected = row.expect[viewer]
     if expected == LOGIN:
-        assert response.status_code == 302 and response["Location"].startswith("/accounts/login/?next="), (
-            url, viewer, response.status_code)
+        assert response.status_code == 302 and response["Location"].startswith(
+            "/accounts/login/?next="
+        ), (url, viewer, response.status_code)
         return
     assert response.status_code == expected, (url, viewer, response.content[:500])
     if expected == 404:

@@ -38,7 +38,9 @@ def _bounded(client, url, grow, django_assert_max_num_queries, seen=None):
 
 def _new_campaign(club, people, name, start=True):
     olga = people["olga"]
-    campaign = svc.create_campaign(club=club, user=olga, system="skirmish", variant="short", name=name)
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name=name
+    )
     svc.assign_player(campaign, olga, side="red", username="alice")
     svc.assign_player(campaign, olga, side="blue", username="bob")
     svc.assign_referee(campaign, olga, username="rita")
@@ -47,7 +49,9 @@ def _new_campaign(club, people, name, start=True):
     return campaign
 
 
-def test_dashboard_campaigns_and_what_waits(club, people, client_for, django_assert_max_num_queries):
+def test_dashboard_campaigns_and_what_waits(
+    club, people, client_for, django_assert_max_num_queries
+):
     # Every campaign is in play and waits for alice (red's supply roll): each row
     # is a campaign and a to-do.
     def grow(n):
@@ -65,7 +69,9 @@ def test_dashboard_clubs(people, client_for, django_assert_max_num_queries):
 
     def grow(n):
         for i in range(Membership.objects.filter(user=alice).count(), n):
-            Membership.objects.create(club=Club.objects.create(name=f"Club {i:02d}", slug=f"club-{i}"), user=alice)
+            Membership.objects.create(
+                club=Club.objects.create(name=f"Club {i:02d}", slug=f"club-{i}"), user=alice
+            )
 
     def seen(content, n):
         assert all(f"Club {i:02d}" in content for i in range(1, n))
@@ -73,7 +79,9 @@ def test_dashboard_clubs(people, client_for, django_assert_max_num_queries):
     _bounded(client_for("alice"), "/", grow, django_assert_max_num_queries, seen)
 
 
-def test_club_page_members_campaigns_invitations(club, people, client_for, django_assert_max_num_queries):
+def test_club_page_members_campaigns_invitations(
+    club, people, client_for, django_assert_max_num_queries
+):
     def grow(n):
         for i in range(club.memberships.count(), n):
             Membership.objects.create(club=club, user=UserFactory(username=f"member{i:02d}"))
@@ -93,16 +101,31 @@ def test_club_page_members_campaigns_invitations(club, people, client_for, djang
 def test_campaign_page(viewer, skirmish, people, client_for, django_assert_max_num_queries):
     def grow(n):
         start = skirmish.scenarios.count()
-        Scenario.objects.bulk_create([Scenario(campaign=skirmish, index=i, label=f"Extra {i}", status="upcoming")
-                                      for i in range(start, start + n)])
+        Scenario.objects.bulk_create(
+            [
+                Scenario(campaign=skirmish, index=i, label=f"Extra {i}", status="upcoming")
+                for i in range(start, start + n)
+            ]
+        )
         start = skirmish.roster_entries.count()
-        RosterEntry.objects.bulk_create([
-            RosterEntry(campaign=skirmish, key=f"u{i}", side="blue", audience="public", kind="unit", name=f"Unit {i}")
-            for i in range(start, start + n)
-        ])
+        RosterEntry.objects.bulk_create(
+            [
+                RosterEntry(
+                    campaign=skirmish,
+                    key=f"u{i}",
+                    side="blue",
+                    audience="public",
+                    kind="unit",
+                    name=f"Unit {i}",
+                )
+                for i in range(start, start + n)
+            ]
+        )
         for _ in range(n // 2):  # journal rows everyone may read
             fresh = submit(skirmish, people["alice"], "proposal.made", {"action": "export"})
-            submit(skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)})
+            submit(
+                skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)}
+            )
 
     _bounded(client_for(viewer), f"/campaigns/{skirmish.pk}/", grow, django_assert_max_num_queries)
 
@@ -111,15 +134,21 @@ def test_campaign_page_players(club, people, client_for, django_assert_max_num_q
     campaign = _new_campaign(club, people, "Team war", start=False)
 
     def grow(n):
-        for i in range(Membership.objects.filter(club=club, user__username__startswith="team").count(), n):
+        for i in range(
+            Membership.objects.filter(club=club, user__username__startswith="team").count(), n
+        ):
             user = UserFactory(username=f"team{i:02d}")
             Membership.objects.create(club=club, user=user)
-            svc.assign_player(campaign, people["olga"], side="red" if i % 2 else "blue", username=user.username)
+            svc.assign_player(
+                campaign, people["olga"], side="red" if i % 2 else "blue", username=user.username
+            )
 
     def seen(content, n):
         assert all(f"team{i:02d}" in content for i in range(n))
 
-    _bounded(client_for("olga"), f"/campaigns/{campaign.pk}/", grow, django_assert_max_num_queries, seen)
+    _bounded(
+        client_for("olga"), f"/campaigns/{campaign.pk}/", grow, django_assert_max_num_queries, seen
+    )
 
 
 def test_campaign_page_print_jobs(skirmish, people, client_for, django_assert_max_num_queries):
@@ -132,12 +161,23 @@ def test_campaign_page_print_jobs(skirmish, people, client_for, django_assert_ma
 
     def grow(n):  # earlier states' jobs of the same sheet, in every status
         start = PrintJob.objects.filter(campaign=skirmish).count()
-        PrintJob.objects.bulk_create([
-            PrintJob(campaign=skirmish, sheet="summary", paper=("A4", "Letter")[i % 2], audience="public",
-                     content_hash=f"{i:064d}", context=first.context, title=first.title, requested_by=bob,
-                     status=statuses[i % 4], error="Could not render." if statuses[i % 4] == PrintJob.FAILED else "")
-            for i in range(start, n)
-        ])
+        PrintJob.objects.bulk_create(
+            [
+                PrintJob(
+                    campaign=skirmish,
+                    sheet="summary",
+                    paper=("A4", "Letter")[i % 2],
+                    audience="public",
+                    content_hash=f"{i:064d}",
+                    context=first.context,
+                    title=first.title,
+                    requested_by=bob,
+                    status=statuses[i % 4],
+                    error="Could not render." if statuses[i % 4] == PrintJob.FAILED else "",
+                )
+                for i in range(start, n)
+            ]
+        )
 
     _bounded(client_for("bob"), f"/campaigns/{skirmish.pk}/", grow, django_assert_max_num_queries)
 
@@ -147,25 +187,43 @@ def test_history(viewer, skirmish, people, client_for, django_assert_max_num_que
     def grow(n):
         for _ in range(n // 2):
             fresh = submit(skirmish, people["alice"], "proposal.made", {"action": "export"})
-            submit(skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)})
+            submit(
+                skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)}
+            )
 
     def seen(content, n):
         assert content.count("Change rejected") >= n // 2
 
-    _bounded(client_for(viewer), f"/campaigns/{skirmish.pk}/history/", grow, django_assert_max_num_queries, seen)
+    _bounded(
+        client_for(viewer),
+        f"/campaigns/{skirmish.pk}/history/",
+        grow,
+        django_assert_max_num_queries,
+        seen,
+    )
 
 
 def test_summary_sheet_print_view(skirmish, people, client_for, django_assert_max_num_queries):
     def grow(n):
         start = skirmish.scenarios.count()
-        Scenario.objects.bulk_create([Scenario(campaign=skirmish, index=i, label=f"Extra {i}", status="upcoming")
-                                      for i in range(start, start + n)])
+        Scenario.objects.bulk_create(
+            [
+                Scenario(campaign=skirmish, index=i, label=f"Extra {i}", status="upcoming")
+                for i in range(start, start + n)
+            ]
+        )
         for _ in range(n // 2):
             fresh = submit(skirmish, people["alice"], "proposal.made", {"action": "export"})
-            submit(skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)})
+            submit(
+                skirmish, people["bob"], "proposal.rejected", {"proposal": str(fresh.events[0].uid)}
+            )
 
-    _bounded(client_for("bob"), f"/campaigns/{skirmish.pk}/sheets/summary/print/", grow,
-             django_assert_max_num_queries)
+    _bounded(
+        client_for("bob"),
+        f"/campaigns/{skirmish.pk}/sheets/summary/print/",
+        grow,
+        django_assert_max_num_queries,
+    )
 
 
 def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people):
@@ -174,7 +232,9 @@ def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people
     from campaigns import visibility
     from campaigns.models import Campaign
 
-    _new_campaign(club, people, "Second war")  # alice red, bob blue, rita referee; olga plays nothing here
+    _new_campaign(
+        club, people, "Second war"
+    )  # alice red, bob blue, rita referee; olga plays nothing here
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
     Membership.objects.create(club=other, user=people["outsider"])
     campaigns = list(Campaign.objects.all())
@@ -185,12 +245,16 @@ def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people
     assert visibility.viewers_for(people["olga"], campaigns)[skirmish.pk].playing == "red"
 
 
-def test_campaign_setup_page_members_and_players(club, people, client_for, django_assert_max_num_queries):
+def test_campaign_setup_page_members_and_players(
+    club, people, client_for, django_assert_max_num_queries
+):
     """The organizer's setup page lists the club's members (to seat them) and the sides' players."""
     campaign = _new_campaign(club, people, "Setting up", start=False)
 
     def grow(n):
-        for i in range(Membership.objects.filter(club=club, user__username__startswith="recruit").count(), n):
+        for i in range(
+            Membership.objects.filter(club=club, user__username__startswith="recruit").count(), n
+        ):
             user = UserFactory(username=f"recruit{i:02d}")
             Membership.objects.create(club=club, user=user)
             if i % 2:
@@ -199,4 +263,10 @@ def test_campaign_setup_page_members_and_players(club, people, client_for, djang
     def seen(content, n):
         assert all(f"recruit{i:02d}" in content for i in range(n))
 
-    _bounded(client_for("olga"), f"/campaigns/{campaign.pk}/setup/", grow, django_assert_max_num_queries, seen)
+    _bounded(
+        client_for("olga"),
+        f"/campaigns/{campaign.pk}/setup/",
+        grow,
+        django_assert_max_num_queries,
+        seen,
+    )

@@ -18,9 +18,13 @@ def test_invitation_by_code_says_why_a_code_is_dead(club, people):
     live = Invitation.objects.create(club=club, created_by=people["olga"])
     assert selectors.invitation_by_code(live.code) == (live, None)
     assert "not known" in selectors.invitation_by_code("nope")[1]
-    used = Invitation.objects.create(club=club, created_by=people["olga"], accepted_at=timezone.now())
+    used = Invitation.objects.create(
+        club=club, created_by=people["olga"], accepted_at=timezone.now()
+    )
     revoked = Invitation.objects.create(club=club, created_by=people["olga"], revoked=True)
-    old = Invitation.objects.create(club=club, created_by=people["olga"], expires_at=timezone.now() - timedelta(1))
+    old = Invitation.objects.create(
+        club=club, created_by=people["olga"], expires_at=timezone.now() - timedelta(1)
+    )
     for invitation, word in ((used, "used"), (revoked, "withdrawn"), (old, "expired")):
         found, why = selectors.invitation_by_code(invitation.code)
         assert found is None and word in why and club.name not in why
@@ -44,8 +48,13 @@ def test_the_dashboard_holds_only_my_clubs_and_campaigns(skirmish, people):
 
 def test_house_rule_choices_list_constants_and_every_cell_with_the_book_value():
     choices = {c.key: c.book for c in selectors.house_rule_choices(get_system("skirmish"))}
-    assert choices == {"buy.max_per_round": 2, "supply:≤1:points": 0, "supply:2-4:points": 1,
-                       "supply:5:points": 2, "supply:≥6:points": 3}
+    assert choices == {
+        "buy.max_per_round": 2,
+        "supply:≤1:points": 0,
+        "supply:2-4:points": 1,
+        "supply:5:points": 2,
+        "supply:≥6:points": 3,
+    }
 
 
 def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
@@ -61,9 +70,13 @@ def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
 def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(skirmish, people):
     olga = visibility.viewer_for(people["olga"], skirmish)
     rita = visibility.viewer_for(people["rita"], skirmish)
-    assert selectors.full_export_allowed(skirmish, rita) and not selectors.full_export_allowed(skirmish, olga)
+    assert selectors.full_export_allowed(skirmish, rita) and not selectors.full_export_allowed(
+        skirmish, olga
+    )
     made = submit(skirmish, people["olga"], "proposal.made", {"action": "export"}).events[0]
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.uid)})
     skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.viewcache)
     assert selectors.full_export_allowed(skirmish, olga)
-    assert not selectors.full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))
+    assert not selectors.full_export_allowed(
+        skirmish, visibility.viewer_for(people["alice"], skirmish)
+    )

@@ -48,7 +48,9 @@ def test_others_are_not_locked_out_and_the_lock_ends(people):
         _token("alice", f"guess-{n}")
     assert _token("alice", RIGHT).status_code == 429
     assert _token("bob", RIGHT).status_code == 200
-    AccessAttempt.objects.update(attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(minutes=16))
+    AccessAttempt.objects.update(
+        attempt_time=AccessAttempt.objects.get().attempt_time - timedelta(minutes=16)
+    )
     assert _token("alice", RIGHT).status_code == 200
 
 
@@ -82,7 +84,9 @@ def _from(address, forwarded=None, username="alice", password="wrong-guess"):
 def test_without_a_proxy_a_written_forwarded_header_changes_nothing(people, settings):
     assert settings.TRUSTED_PROXY_COUNT == 0  # the default: no proxy trusted
     for n in range(5):
-        _from("198.51.100.7", forwarded=f"203.0.113.{n}")  # a new "address" each time, written by the client
+        _from(
+            "198.51.100.7", forwarded=f"203.0.113.{n}"
+        )  # a new "address" each time, written by the client
     assert _from("198.51.100.7", forwarded="203.0.113.99", password=RIGHT).status_code == 429
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}
     assert _from("198.51.100.8", password=RIGHT).status_code == 302  # another machine: not locked
@@ -95,7 +99,9 @@ def test_behind_a_proxy_the_address_it_appended_is_counted_never_the_clients_own
         _from(proxy, forwarded=f"203.0.113.{n}, 198.51.100.7")
     assert _from(proxy, forwarded="198.51.100.7", password=RIGHT).status_code == 429
     assert set(AccessAttempt.objects.values_list("ip_address", flat=True)) == {"198.51.100.7"}
-    assert _from(proxy, forwarded="198.51.100.7, 198.51.100.8", password=RIGHT).status_code == 302  # someone else
+    assert (
+        _from(proxy, forwarded="198.51.100.7, 198.51.100.8", password=RIGHT).status_code == 302
+    )  # someone else
 
 
 def test_behind_two_proxies_the_outer_ones_entry_counts(people, settings):
@@ -106,8 +112,9 @@ def test_behind_two_proxies_the_outer_ones_entry_counts(people, settings):
 
 
 @pytest.mark.parametrize("forwarded", [None, "", "not-an-address"])
-def test_a_proxy_that_sends_no_usable_header_counts_everyone_under_its_own_address(people, settings, forwarded,
-                                                                                      caplog):
+def test_a_proxy_that_sends_no_usable_header_counts_everyone_under_its_own_address(
+    people, settings, forwarded, caplog
+):
     settings.TRUSTED_PROXY_COUNT = 1
     _from("127.0.0.1", forwarded=forwarded)
     assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["127.0.0.1"]
@@ -128,7 +135,10 @@ def test_wrong_old_passwords_on_the_change_form_lock_out_like_sign_in(people):
     client.force_login(people["alice"])
     for n in range(4):
         answer = _change(client, f"guess-{n}")
-        assert answer.status_code == 200 and "old password was entered incorrectly" in answer.content.decode()
+        assert (
+            answer.status_code == 200
+            and "old password was entered incorrectly" in answer.content.decode()
+        )
     assert _change(client, "guess-4").status_code == 429  # the fifth failure locks
     locked = _change(client, RIGHT)
     assert locked.status_code == 429 and "Too many failed sign-ins" in locked.content.decode()

@@ -29,27 +29,40 @@ def test_an_invitation_code_with_a_control_character_names_no_page(db, client, m
     assert "Not found" in text_of(answer)
 
 
-def test_the_role_of_a_member_named_with_nul_is_refused_on_the_page_and_in_json_in_the_api(skirmish, people):
+def test_the_role_of_a_member_named_with_nul_is_refused_on_the_page_and_in_json_in_the_api(
+    skirmish, people
+):
     page = Client()
     page.force_login(people["olga"])
     answer = page.post(f"/clubs/{skirmish.club.slug}/members/%00/role/", {"role": "organizer"})
     assert answer.status_code == 404
     api = APIClient()
     api.force_login(people["olga"])
-    answer = api.post(f"/api/v1/clubs/{skirmish.club.slug}/members/%00/role/", {"role": "organizer"}, format="json")
+    answer = api.post(
+        f"/api/v1/clubs/{skirmish.club.slug}/members/%00/role/",
+        {"role": "organizer"},
+        format="json",
+    )
     assert answer.status_code == 404
     assert _json(answer) == {"detail": "Not found."}
-    answer = api.post(f"/api/v1/clubs/{skirmish.club.slug}/members/carol/role/", {"role": "org\u0000anizer"},
-                      format="json")
+    answer = api.post(
+        f"/api/v1/clubs/{skirmish.club.slug}/members/carol/role/",
+        {"role": "org\u0000anizer"},
+        format="json",
+    )
     assert answer.status_code == 400
     assert list(_json(answer)) == ["role"]
     assert Membership.objects.get(user=people["carol"]).role == "player"
 
 
-def test_a_page_form_with_a_nul_idempotency_key_is_a_400_and_writes_nothing(skirmish, people, client_for):
+def test_a_page_form_with_a_nul_idempotency_key_is_a_400_and_writes_nothing(
+    skirmish, people, client_for
+):
     before = Event.objects.count()
-    answer = client_for("alice").post(f"/campaigns/{skirmish.pk}/submit/", {
-        "_kind": "skirmish.supply", "_side": "red", "idempotency_key": "\x00"})
+    answer = client_for("alice").post(
+        f"/campaigns/{skirmish.pk}/submit/",
+        {"_kind": "skirmish.supply", "_side": "red", "idempotency_key": "\x00"},
+    )
     assert answer.status_code == 400
     assert "Bad request" in text_of(answer)
     assert Event.objects.count() == before
@@ -70,21 +83,33 @@ def test_a_nul_in_a_query_string_is_a_400_page_and_json_in_the_api(skirmish, peo
     api.force_login(people["alice"])
     answer = api.get("/api/v1/campaigns/", {"club": "tues\x00day"})
     assert answer.status_code == 400
-    assert _json(answer) == {"club": ["Contains a character that cannot be stored (a NUL byte or a lone surrogate)."]}
+    assert _json(answer) == {
+        "club": ["Contains a character that cannot be stored (a NUL byte or a lone surrogate)."]
+    }
 
 
 def test_the_api_refuses_nul_and_lone_surrogates_anywhere_in_a_json_body(skirmish, people):
     api = APIClient()
     api.force_login(people["olga"])
     Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
-    for body, field in (('{"code": "\\u0000"}', "code"), ('{"code": "\\ud800"}', "code"),
-                        ('{"code": ["x", "\\udc00x"]}', "code[1]"), ('{"\\u0000": 1}', "body"),
-                        ('{"a": {"b\\u0000": 1}}', "a"), ('"\\u0000"', "body")):
-        answer = api.generic("POST", "/api/v1/invitations/accept/", body, content_type="application/json")
+    for body, field in (
+        ('{"code": "\\u0000"}', "code"),
+        ('{"code": "\\ud800"}', "code"),
+        ('{"code": ["x", "\\udc00x"]}', "code[1]"),
+        ('{"\\u0000": 1}', "body"),
+        ('{"a": {"b\\u0000": 1}}', "a"),
+        ('"\\u0000"', "body"),
+    ):
+        answer = api.generic(
+            "POST", "/api/v1/invitations/accept/", body, content_type="application/json"
+        )
         assert answer.status_code == 400, body
         assert list(_json(answer)) == [field], body
-    answer = api.post(f"/api/v1/campaigns/{skirmish.pk}/events/", {
-        "kind": "skirmish.supply", "side": "red", "data": {}, "idempotency_key": "k\u0000"}, format="json")
+    answer = api.post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/",
+        {"kind": "skirmish.supply", "side": "red", "data": {}, "idempotency_key": "k\u0000"},
+        format="json",
+    )
     assert answer.status_code == 400
     assert list(_json(answer)) == ["idempotency_key"]
     assert not Event.objects.filter(idempotency_key__startswith="k").exists()
@@ -93,11 +118,18 @@ def test_the_api_refuses_nul_and_lone_surrogates_anywhere_in_a_json_body(skirmis
 def test_a_nul_in_a_header_a_query_would_read_is_a_400(skirmish, people):
     api = APIClient()
     api.force_login(people["alice"])
-    answer = api.post(f"/api/v1/campaigns/{skirmish.pk}/events/", {"kind": "skirmish.supply", "side": "red", "data": {}},
-                      format="json", HTTP_IDEMPOTENCY_KEY="a\x00b")
+    answer = api.post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/",
+        {"kind": "skirmish.supply", "side": "red", "data": {}},
+        format="json",
+        HTTP_IDEMPOTENCY_KEY="a\x00b",
+    )
     assert answer.status_code == 400
-    assert _json(answer) == {"idempotency-key": [
-        "Contains a character that cannot be stored (a NUL byte or a lone surrogate)."]}
+    assert _json(answer) == {
+        "idempotency-key": [
+            "Contains a character that cannot be stored (a NUL byte or a lone surrogate)."
+        ]
+    }
     anonymous = APIClient()
     answer = anonymous.get("/api/v1/campaigns/", HTTP_AUTHORIZATION="Token \x00" * 3)
     assert answer.status_code == 400
@@ -116,9 +148,15 @@ def test_a_pair_of_surrogates_is_ordinary_text_in_the_api(skirmish, people):
     api = APIClient()
     api.force_login(people["alice"])
     submit(skirmish, people["alice"], "skirmish.supply")
-    answer = api.post(f"/api/v1/campaigns/{skirmish.pk}/events/", {
-        "kind": "note.added", "side": "red", "data": {"scenario": 0, "text": "Well played \U0001F600"}},
-        format="json")
+    answer = api.post(
+        f"/api/v1/campaigns/{skirmish.pk}/events/",
+        {
+            "kind": "note.added",
+            "side": "red",
+            "data": {"scenario": 0, "text": "Well played \U0001f600"},
+        },
+        format="json",
+    )
     assert answer.status_code in (201, 400), answer.content
     assert "body" not in (answer.json() if answer.status_code == 400 else {})
 

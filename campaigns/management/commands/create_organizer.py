@@ -32,11 +32,20 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("username")
-        parser.add_argument("--club", required=True, help="the club's slug (lowercase letters, digits, hyphens)")
-        parser.add_argument("--club-name", default="", help="the name of a club founded now (default: from the slug)")
+        parser.add_argument(
+            "--club", required=True, help="the club's slug (lowercase letters, digits, hyphens)"
+        )
+        parser.add_argument(
+            "--club-name",
+            default="",
+            help="the name of a club founded now (default: from the slug)",
+        )
         parser.add_argument("--email", default="", help="for password resets")
-        parser.add_argument("--no-input", action="store_true",
-                            help="ask nothing: print a link where the person chooses their password")
+        parser.add_argument(
+            "--no-input",
+            action="store_true",
+            help="ask nothing: print a link where the person chooses their password",
+        )
 
     def handle(self, *args, username, club, club_name, email, no_input, **options):
         User = get_user_model()
@@ -47,43 +56,63 @@ class Command(BaseCommand):
             if not username:
                 raise ValidationError("A username is required.")
         except ValidationError as error:
-            raise CommandError(f"Username {username!r}: {' '.join(error.messages)}", returncode=2) from None
+            raise CommandError(
+                f"Username {username!r}: {' '.join(error.messages)}", returncode=2
+            ) from None
         user = User.objects.filter(username=username).first()
         password = None
         if user is None and not no_input:
             if not sys.stdin.isatty():
-                raise CommandError("No terminal to ask a password at: use --no-input to print a link where "
-                                   "the person chooses it.", returncode=2)
+                raise CommandError(
+                    "No terminal to ask a password at: use --no-input to print a link where "
+                    "the person chooses it.",
+                    returncode=2,
+                )
             password = self._ask_password(User(username=username, email=email))
         existing = Club.objects.filter(slug=club).first()
         try:
             with transaction.atomic():
                 created = user is None
                 if created:
-                    user = User.objects.create_user(username=username, email=email, password=password)
+                    user = User.objects.create_user(
+                        username=username, email=email, password=password
+                    )
                     if password is None:
                         user.set_unusable_password()
                         user.save(update_fields=["password"])
                 if existing is None:
                     name = club_name.strip() or club.replace("-", " ").title()
                     existing = clubs.operator_create_club(slug=club, name=name, organizer=user)
-                    self.stdout.write(f"Founded the club “{existing.name}” ({existing.slug}) with {username} as organizer.")
+                    self.stdout.write(
+                        f"Founded the club “{existing.name}” ({existing.slug}) with {username} as organizer."
+                    )
                 elif clubs.operator_make_organizer(club=existing, user=user):
                     self.stdout.write(f"{username} is now an organizer of “{existing.name}”.")
                 else:
-                    self.stdout.write(f"{username} already organizes “{existing.name}”: nothing to do.")
+                    self.stdout.write(
+                        f"{username} already organizes “{existing.name}”: nothing to do."
+                    )
         except DomainError as error:
             raise CommandError(error.message, returncode=2) from None
         site = settings.SITE_URL.rstrip("/")
         if created:
             self.stdout.write(f"Created the account {username}.")
         if not user.has_usable_password():
-            path = reverse("password_reset_confirm", args=[urlsafe_base64_encode(force_bytes(user.pk)),
-                                                          default_token_generator.make_token(user)])
+            path = reverse(
+                "password_reset_confirm",
+                args=[
+                    urlsafe_base64_encode(force_bytes(user.pk)),
+                    default_token_generator.make_token(user),
+                ],
+            )
             days = settings.PASSWORD_RESET_TIMEOUT // 86400
-            self.stdout.write(f"{username} chooses a password here (the link works once, for {days} days):")
+            self.stdout.write(
+                f"{username} chooses a password here (the link works once, for {days} days):"
+            )
             self.stdout.write(f"  {site}{path}")
-        self.stdout.write(f"Sign in at {site}{reverse('login')}; the club: {site}{reverse('club', args=[existing.slug])}")
+        self.stdout.write(
+            f"Sign in at {site}{reverse('login')}; the club: {site}{reverse('club', args=[existing.slug])}"
+        )
 
     def _ask_password(self, user) -> str:
         for _ in range(3):

@@ -18,11 +18,15 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument("campaign_id", type=int)
-        parser.add_argument("--as", dest="as_user", metavar="USERNAME", help="export as this person would")
+        parser.add_argument(
+            "--as", dest="as_user", metavar="USERNAME", help="export as this person would"
+        )
         parser.add_argument("--output", "-o", help="write to this file instead of standard output")
 
     def handle(self, *args, campaign_id, as_user, output, **options):
-        campaign = Campaign.objects.select_related("club", "created_by").filter(pk=campaign_id).first()
+        campaign = (
+            Campaign.objects.select_related("club", "created_by").filter(pk=campaign_id).first()
+        )
         if campaign is None:
             raise CommandError(f"No campaign {campaign_id}.", returncode=2)
         viewer = None
@@ -30,7 +34,9 @@ class Command(BaseCommand):
             user = get_user_model().objects.filter(username=as_user).first()
             viewer = visibility.viewer_for(user, campaign) if user else None
             if viewer is None or not viewer.member:
-                raise CommandError(f"{as_user} is not a member of this campaign's club.", returncode=2)
+                raise CommandError(
+                    f"{as_user} is not a member of this campaign's club.", returncode=2
+                )
         text = json.dumps(export_journal(campaign, viewer), indent=2, ensure_ascii=False) + "\n"
         if output:
             with open(output, "w", encoding="utf-8") as handle:

@@ -9,12 +9,16 @@ from campaigns.models import Club
 
 
 class Command(BaseCommand):
-    help = ("Write a club (its members and roles, every campaign's full journal) as one zip archive, to move it "
-            "to another site with replay_club (docs/operations.md). Never a password hash or an invitation.")
+    help = (
+        "Write a club (its members and roles, every campaign's full journal) as one zip archive, to move it "
+        "to another site with replay_club (docs/operations.md). Never a password hash or an invitation."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("slug", help="the club's slug")
-        parser.add_argument("--output", "-o", default="-", help="the archive's file ('-': standard output)")
+        parser.add_argument(
+            "--output", "-o", default="-", help="the archive's file ('-': standard output)"
+        )
 
     def handle(self, *args, slug, output, **options):
         club = Club.objects.filter(slug=slug).first()
@@ -27,5 +31,7 @@ class Command(BaseCommand):
         else:
             with open(output, "wb") as handle:
                 handle.write(data)
-            self.stderr.write(f"{club.name}: {club.campaigns.count()} campaigns, {club.memberships.count()} "
-                              f"members written to {output}.")
+            self.stderr.write(
+                f"{club.name}: {club.campaigns.count()} campaigns, {club.memberships.count()} "
+                f"members written to {output}."
+            )

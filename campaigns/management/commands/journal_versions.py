@@ -7,13 +7,18 @@ from campaigns import signatures, versions
 
 
 class Command(BaseCommand):
-    help = ("List the journal version of the core and of every game system and check each against the "
-            "signature kept for it; --record keeps today's signature for a version that has none yet.")
+    help = (
+        "List the journal version of the core and of every game system and check each against the "
+        "signature kept for it; --record keeps today's signature for a version that has none yet."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--record", action="store_true",
-                            help="record today's signature for each journal version not recorded yet "
-                                 "(a recorded version never changes: bump the version instead)")
+        parser.add_argument(
+            "--record",
+            action="store_true",
+            help="record today's signature for each journal version not recorded yet "
+            "(a recorded version never changes: bump the version instead)",
+        )
 
     def handle(self, *args, record, **options):
         self.stdout.write(f"Muster {versions.release()}")
@@ -27,8 +32,10 @@ class Command(BaseCommand):
                 continue
             problem = signatures.problem(journal, version, signature, path)
             kept = str(version) in signatures.read(path)["versions"]
-            self.stdout.write(f"{journal} v{version}: "
-                              f"{'ok' if problem is None else 'CHANGED' if kept else 'not recorded'}")
+            self.stdout.write(
+                f"{journal} v{version}: "
+                f"{'ok' if problem is None else 'CHANGED' if kept else 'not recorded'}"
+            )
             if problem:
                 problems.append(problem)
         if problems:

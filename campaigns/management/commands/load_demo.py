@@ -19,8 +19,10 @@ class Command(BaseCommand):
 
     def add_arguments(self, parser):
         parser.add_argument(
-            "--yes-on-production", action="store_true",
-            help="Load it even on a site configured for the public (its accounts' password is published).")
+            "--yes-on-production",
+            action="store_true",
+            help="Load it even on a site configured for the public (its accounts' password is published).",
+        )
 
     def handle(self, *args, yes_on_production=False, **options):
         if serving.is_public(settings.DEBUG, settings.ALLOWED_HOSTS) and not yes_on_production:
@@ -28,7 +30,9 @@ class Command(BaseCommand):
                 "Nothing was loaded: this site is configured for the public (DEBUG is off and ALLOWED_HOSTS "
                 f"names {', '.join(settings.ALLOWED_HOSTS)}), and the demo's accounts share the published "
                 f"password {demo_service.PASSWORD!r}. If you really want them here, run "
-                "`manage.py load_demo --yes-on-production`.", returncode=2)
+                "`manage.py load_demo --yes-on-production`.",
+                returncode=2,
+            )
         try:
             demo = demo_service.load_demo()
         except DomainError as error:
@@ -39,8 +43,14 @@ class Command(BaseCommand):
             self.stderr.write(f"  {line}")
         campaigns = Campaign.objects.filter(club=demo.club).count()
         url = settings.SITE_URL.rstrip("/") + "/"
-        self.stdout.write(self.style.SUCCESS(f"Demo club “{demo.club.name}” is ready ({campaigns} campaign(s))."))
-        self.stdout.write(f"Open {url} and log in as (password {demo_service.PASSWORD}, for the demo only):")
+        self.stdout.write(
+            self.style.SUCCESS(f"Demo club “{demo.club.name}” is ready ({campaigns} campaign(s)).")
+        )
+        self.stdout.write(
+            f"Open {url} and log in as (password {demo_service.PASSWORD}, for the demo only):"
+        )
         for username, _ in demo_service.PEOPLE.values():
-            note = {"demo-referee": "referee", "demo-organizer": "organizer"}.get(username, "player")
+            note = {"demo-referee": "referee", "demo-organizer": "organizer"}.get(
+                username, "player"
+            )
             self.stdout.write(f"  {username:<16} {note}")

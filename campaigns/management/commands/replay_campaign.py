@@ -20,17 +20,31 @@ class Command(BaseCommand):
     def add_arguments(self, parser):
         parser.add_argument("file", help="journal file ('-' for standard input)")
         parser.add_argument(
-            "--map", action="append", default=[], metavar="OLD=NEW",
+            "--map",
+            action="append",
+            default=[],
+            metavar="OLD=NEW",
             help="use existing person NEW wherever the journal names OLD (repeatable)",
         )
-        parser.add_argument("--club", help="replay into this existing club (slug) instead of creating the journal's")
-        parser.add_argument("--create-club", action="store_true",
-                            help="create the journal's club (refused if a club with its slug exists)")
-        parser.add_argument("--create-people", action="store_true",
-                            help="create the people the journal names who do not exist here (no password)")
-        parser.add_argument("--dry-run", action="store_true",
-                            help="check the file and say what would be written (club, people, events, "
-                                 "upgrades), writing nothing")
+        parser.add_argument(
+            "--club", help="replay into this existing club (slug) instead of creating the journal's"
+        )
+        parser.add_argument(
+            "--create-club",
+            action="store_true",
+            help="create the journal's club (refused if a club with its slug exists)",
+        )
+        parser.add_argument(
+            "--create-people",
+            action="store_true",
+            help="create the people the journal names who do not exist here (no password)",
+        )
+        parser.add_argument(
+            "--dry-run",
+            action="store_true",
+            help="check the file and say what would be written (club, people, events, "
+            "upgrades), writing nothing",
+        )
 
     def handle(self, *args, file, map, club, create_club, create_people, dry_run, **options):
         user_map = {}
@@ -40,7 +54,12 @@ class Command(BaseCommand):
                 raise CommandError(f"--map {pair!r}: write OLD=NEW.", returncode=2)
             user_map[old] = new
         raw = self._read(file)
-        how = {"user_map": user_map, "club_slug": club, "create_club": create_club, "create_people": create_people}
+        how = {
+            "user_map": user_map,
+            "club_slug": club,
+            "create_club": create_club,
+            "create_people": create_people,
+        }
         try:
             document = read_journal(raw)
             if dry_run:
@@ -54,7 +73,9 @@ class Command(BaseCommand):
         if campaign.upgraded.ran:
             self.stderr.write(f"Journal {campaign.upgraded.summary()}.")
         state = full_state(campaign)
-        self.stdout.write(json.dumps({"campaign": campaign.pk, "state": state}, indent=2, sort_keys=True))
+        self.stdout.write(
+            json.dumps({"campaign": campaign.pk, "state": state}, indent=2, sort_keys=True)
+        )
 
     def _read(self, file) -> bytes:
         """The file's bytes, reading at most one byte past the limit (refused before parsing)."""

@@ -8,17 +8,29 @@ from campaigns.errors import DomainError
 
 
 class Command(BaseCommand):
-    help = ("Restore a club from its archive (export_club): the club, its members and roles, every campaign. "
-            "All or nothing: any fault exits with code 2 and writes nothing. People are found or made as "
-            "replay_campaign does.")
+    help = (
+        "Restore a club from its archive (export_club): the club, its members and roles, every campaign. "
+        "All or nothing: any fault exits with code 2 and writes nothing. People are found or made as "
+        "replay_campaign does."
+    )
 
     def add_arguments(self, parser):
         parser.add_argument("file", help="the archive")
-        parser.add_argument("--map", action="append", default=[], metavar="OLD=NEW",
-                            help="use existing person NEW wherever the archive names OLD (repeatable)")
-        parser.add_argument("--create-people", action="store_true",
-                            help="create the people the archive names who do not exist here (no password)")
-        parser.add_argument("--dry-run", action="store_true", help="check everything and say what would be done")
+        parser.add_argument(
+            "--map",
+            action="append",
+            default=[],
+            metavar="OLD=NEW",
+            help="use existing person NEW wherever the archive names OLD (repeatable)",
+        )
+        parser.add_argument(
+            "--create-people",
+            action="store_true",
+            help="create the people the archive names who do not exist here (no password)",
+        )
+        parser.add_argument(
+            "--dry-run", action="store_true", help="check everything and say what would be done"
+        )
 
     def handle(self, *args, file, map, create_people, dry_run, **options):
         user_map = {}
@@ -36,7 +48,9 @@ class Command(BaseCommand):
         if len(raw) > limit:
             raise CommandError("file: Too large for a club archive.", returncode=2)
         try:
-            _, said = replay_club(raw, user_map=user_map, create_people=create_people, dry_run=dry_run)
+            _, said = replay_club(
+                raw, user_map=user_map, create_people=create_people, dry_run=dry_run
+            )
         except DomainError as error:
             raise CommandError(f"{error.field}: {error.message}", returncode=2) from None
         for line in said:

@@ -7,12 +7,16 @@ from campaigns.services.upgrades import upgrade_all
 
 
 class Command(BaseCommand):
-    help = ("Upgrade every stored campaign whose journal is at earlier versions (docs/journal.md): each "
-            "upgrade is recorded in the campaign's journal and its journal as it was is archived. `migrate` "
-            "runs this too. Exit code 2 when a journal cannot be upgraded (that campaign is left as it was).")
+    help = (
+        "Upgrade every stored campaign whose journal is at earlier versions (docs/journal.md): each "
+        "upgrade is recorded in the campaign's journal and its journal as it was is archived. `migrate` "
+        "runs this too. Exit code 2 when a journal cannot be upgraded (that campaign is left as it was)."
+    )
 
     def add_arguments(self, parser):
-        parser.add_argument("--dry-run", action="store_true", help="say what would be upgraded, writing nothing")
+        parser.add_argument(
+            "--dry-run", action="store_true", help="say what would be upgraded, writing nothing"
+        )
 
     def handle(self, *args, dry_run, **options):
         failed = []
@@ -30,5 +34,8 @@ class Command(BaseCommand):
         if not done:
             self.stdout.write("Every campaign is at today's journal versions.")
         if failed:
-            raise CommandError(f"{len(failed)} campaign(s) could not be upgraded; they are left as they were and "
-                               "their pages show their stored state.", returncode=2)
+            raise CommandError(
+                f"{len(failed)} campaign(s) could not be upgraded; they are left as they were and "
+                "their pages show their stored state.",
+                returncode=2,
+            )

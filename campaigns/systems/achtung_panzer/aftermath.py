@@ -30,57 +30,169 @@ from . import retained as retained_units, words
 from .common import half_day, private, public
 
 FATES = ("kept", "eliminated", "captured", "exited")
-FATE_WORDS = {"kept": "kept", "eliminated": "eliminated", "captured": "captured by the enemy",
-              "exited": "exited the map on a friendly edge (CG8)"}
+FATE_WORDS = {
+    "kept": "kept",
+    "eliminated": "eliminated",
+    "captured": "captured by the enemy",
+    "exited": "exited the map on a friendly edge (CG8)",
+}
 STATUS_WORDS = {
-    "ok": "ok", "wounded": "wounded", "heroic": "heroic", "broken": "broken", "malfunctioned": "malfunctioned weapon",
-    "disabled": "disabled weapon", "immobilized": "immobilized", "abandoned": "abandoned", "shocked": "shocked/UK",
-    "recalled": "under recall", "bogged": "bogged",
+    "ok": "ok",
+    "wounded": "wounded",
+    "heroic": "heroic",
+    "broken": "broken",
+    "malfunctioned": "malfunctioned weapon",
+    "disabled": "disabled weapon",
+    "immobilized": "immobilized",
+    "abandoned": "abandoned",
+    "shocked": "shocked/UK",
+    "recalled": "under recall",
+    "bogged": "bogged",
 }
 AFV = ("afv", "vehicle")
 INFANTRY = ("squad", "half_squad", "crew")
-CVP_KINDS = ("squad", "half_squad", "crew", "leader", "armor_leader", "hero", "afv", "vehicle", "gun", "sw")
+CVP_KINDS = (
+    "squad",
+    "half_squad",
+    "crew",
+    "leader",
+    "armor_leader",
+    "hero",
+    "afv",
+    "vehicle",
+    "gun",
+    "sw",
+)
 
 # The declared fields carry words too: a correction of an earlier record is drawn from them.
-UNIT_ROW = Field("entry", "object", fields=(
-    Field("unit", max_length=20, label="Unit"),
-    Field("fate", "choice", choices=FATES, required=False, default="kept", label="Fate", labels=tuple(FATE_WORDS.items())),
-    Field("status", "choice", choices=retained_units.STATUSES, required=False, default="ok", label="State",
-          labels=tuple((s, words.STATUS_WORDS.get(s, s)) for s in retained_units.STATUSES)),
-    Field("isolated", "bool", required=False, default=False, label="Isolated (1.606)"),
-    Field("pocket", required=False, default="", max_length=20, label="Pocket"),
-    Field("encircled", "bool", required=False, default=False, label="Encircled (1.604)"),
-    Field("disrupted", "bool", required=False, default=False, label="Disrupted (French infantry, 1.603)"),
-    Field("elite", "bool", required=False, default=False, label="Elite"),
-))
-ADDED_ROW = Field("entry", "object", fields=(
-    Field("kind", "choice", choices=retained_units.KINDS, label="Kind",
-          labels=tuple((k, words.KIND_WORDS.get(k, k)) for k in retained_units.KINDS)),
-    Field("type", max_length=60, label="Type"),
-    Field("nationality", "choice", choices=retained_units.NATIONALITIES, required=False, label="Nationality",
-          labels=tuple((n, words.NATIONALITY_WORDS.get(n, n)) for n in retained_units.NATIONALITIES)),
-    Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
-    Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
-    Field("note", required=False, default="", max_length=200, label="Note"),
-))
+UNIT_ROW = Field(
+    "entry",
+    "object",
+    fields=(
+        Field("unit", max_length=20, label="Unit"),
+        Field(
+            "fate",
+            "choice",
+            choices=FATES,
+            required=False,
+            default="kept",
+            label="Fate",
+            labels=tuple(FATE_WORDS.items()),
+        ),
+        Field(
+            "status",
+            "choice",
+            choices=retained_units.STATUSES,
+            required=False,
+            default="ok",
+            label="State",
+            labels=tuple((s, words.STATUS_WORDS.get(s, s)) for s in retained_units.STATUSES),
+        ),
+        Field("isolated", "bool", required=False, default=False, label="Isolated (1.606)"),
+        Field("pocket", required=False, default="", max_length=20, label="Pocket"),
+        Field("encircled", "bool", required=False, default=False, label="Encircled (1.604)"),
+        Field(
+            "disrupted",
+            "bool",
+            required=False,
+            default=False,
+            label="Disrupted (French infantry, 1.603)",
+        ),
+        Field("elite", "bool", required=False, default=False, label="Elite"),
+    ),
+)
+ADDED_ROW = Field(
+    "entry",
+    "object",
+    fields=(
+        Field(
+            "kind",
+            "choice",
+            choices=retained_units.KINDS,
+            label="Kind",
+            labels=tuple((k, words.KIND_WORDS.get(k, k)) for k in retained_units.KINDS),
+        ),
+        Field("type", max_length=60, label="Type"),
+        Field(
+            "nationality",
+            "choice",
+            choices=retained_units.NATIONALITIES,
+            required=False,
+            label="Nationality",
+            labels=tuple(
+                (n, words.NATIONALITY_WORDS.get(n, n)) for n in retained_units.NATIONALITIES
+            ),
+        ),
+        Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
+        Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
+        Field("note", required=False, default="", max_length=200, label="Note"),
+    ),
+)
 
 EVENT = EventKind(
-    "ap.aftermath", "End of scenario: what happened to the side's units",
+    "ap.aftermath",
+    "End of scenario: what happened to the side's units",
     (
-        Field("units", "list", required=False, default=[], max=200, item=UNIT_ROW, label="Units marked"),
-        Field("added", "list", required=False, default=[], max=40, item=ADDED_ROW, label="Units gained in play"),
-        Field("platoons_on_map", "list", required=False, default=[], max=60, item=Field("platoon", max_length=20),
-              label="AFV platoons that had an AFV on the map (RG ids, 1.6142)"),
-        Field("oba_fired", "list", required=False, default=[], max=20, item=Field("purchase", max_length=20),
-              label="OBA modules that fired (RG ids, CG4)"),
-        Field("cvp", "int", required=False, default=None, min=0, max=10000, label="CVP sustained (A26.2)",
-              help="The total, when given: the club's CVP list is then not used."),
-        Field("cvp_unlisted", "int", required=False, default=None, min=0, max=10000,
-              label="CVP of the lost units the club's CVP list does not cover",
-              help="The others are counted from the list (A26.2)."),
+        Field(
+            "units",
+            "list",
+            required=False,
+            default=[],
+            max=200,
+            item=UNIT_ROW,
+            label="Units marked",
+        ),
+        Field(
+            "added",
+            "list",
+            required=False,
+            default=[],
+            max=40,
+            item=ADDED_ROW,
+            label="Units gained in play",
+        ),
+        Field(
+            "platoons_on_map",
+            "list",
+            required=False,
+            default=[],
+            max=60,
+            item=Field("platoon", max_length=20),
+            label="AFV platoons that had an AFV on the map (RG ids, 1.6142)",
+        ),
+        Field(
+            "oba_fired",
+            "list",
+            required=False,
+            default=[],
+            max=20,
+            item=Field("purchase", max_length=20),
+            label="OBA modules that fired (RG ids, CG4)",
+        ),
+        Field(
+            "cvp",
+            "int",
+            required=False,
+            default=None,
+            min=0,
+            max=10000,
+            label="CVP sustained (A26.2)",
+            help="The total, when given: the club's CVP list is then not used.",
+        ),
+        Field(
+            "cvp_unlisted",
+            "int",
+            required=False,
+            default=None,
+            min=0,
+            max=10000,
+            label="CVP of the lost units the club's CVP list does not cover",
+            help="The others are counted from the list (A26.2).",
+        ),
         Field("note", required=False, default="", max_length=500, label="Note (your side only)"),
     ),
-    audience="side", rule="1.12",
+    audience="side",
+    rule="1.12",
     help="Mark what happened to your units; every unit you leave unmarked is recorded as ok.",
 )
 
@@ -111,10 +223,14 @@ def uncovered(ctx, units) -> list[str]:
     campaign rules, so a club's list may well be incomplete), in the list's order."""
     values = cvp_values(ctx)
     kinds = {u.get("kind") or "other" for u in units}
-    return [k for k in (*CVP_KINDS, *sorted(kinds - set(CVP_KINDS))) if k in kinds and k not in values]
+    return [
+        k for k in (*CVP_KINDS, *sorted(kinds - set(CVP_KINDS))) if k in kinds and k not in values
+    ]
 
 
-def cvp_sustained(ctx, lost, total, unlisted, required: bool, path: str = "cvp_unlisted") -> int | None:
+def cvp_sustained(
+    ctx, lost, total, unlisted, required: bool, path: str = "cvp_unlisted"
+) -> int | None:
     """The CVP of the units `lost`: `total` when given (the API; journals written before the
     split, R-A20); else the club's list for the units it covers plus `unlisted`, the CVP the player
     entered for the others. Without `unlisted` for units the list does not cover: refused when
@@ -124,13 +240,18 @@ def cvp_sustained(ctx, lost, total, unlisted, required: bool, path: str = "cvp_u
     values = cvp_values(ctx)
     missing = [u for u in lost if u.get("kind") not in values]
     if unlisted is not None and not missing:
-        raise DomainError(path, "Every unit marked lost is on the club's CVP list: leave this empty.")
+        raise DomainError(
+            path, "Every unit marked lost is on the club's CVP list: leave this empty."
+        )
     if missing and unlisted is None:
         if not required:
             return None
         named = words.names_for(ctx.state, ctx.record.side)
-        raise DomainError(path, f"Enter the CVP of {', '.join(words.unit_label(u, named) for u in missing)}: the club's "
-                                f"CVP list (A26.2) has no value for {words.kinds_words(missing, uncovered(ctx, missing))}.")
+        raise DomainError(
+            path,
+            f"Enter the CVP of {', '.join(words.unit_label(u, named) for u in missing)}: the club's "
+            f"CVP list (A26.2) has no value for {words.kinds_words(missing, uncovered(ctx, missing))}.",
+        )
     return sum(values[u["kind"]] for u in lost if u.get("kind") in values) + (unlisted or 0)
 
 
@@ -148,17 +269,25 @@ def cvp_of(ctx, units) -> int | None:
 def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
     label = half_day(state)
     if recorded(state, side, label) is not None:
-        raise DomainError("units", f"The end of {label} is already recorded; propose a correction to change it.")
+        raise DomainError(
+            "units", f"The end of {label} is already recorded; propose a correction to change it."
+        )
     mine = private(state, side)
     listed = {}
     for i, row in enumerate(data["units"]):
         unit = retained_units.find(state, side, row["unit"], f"units[{i}].unit")
         if unit["id"] in listed:
             raise DomainError(f"units[{i}].unit", f"{unit['id']} is listed twice.")
-        if row["disrupted"] and not (unit["kind"] in INFANTRY and unit.get("nationality") == "french"):
-            raise DomainError(f"units[{i}].disrupted", "Only French infantry is disrupted at the end (1.603).")
+        if row["disrupted"] and not (
+            unit["kind"] in INFANTRY and unit.get("nationality") == "french"
+        ):
+            raise DomainError(
+                f"units[{i}].disrupted", "Only French infantry is disrupted at the end (1.603)."
+            )
         if row["pocket"] and not row["isolated"]:
-            raise DomainError(f"units[{i}].pocket", "A pocket is given for an isolated unit (1.606).")
+            raise DomainError(
+                f"units[{i}].pocket", "A pocket is given for an isolated unit (1.606)."
+            )
         listed[unit["id"]] = (unit, row)
     platoons = _platoons(state, side)
     for i, platoon in enumerate(data["platoons_on_map"]):
@@ -167,26 +296,39 @@ def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
     modules = {p["id"] for p in oba_in_use(state, side)}
     for i, purchase in enumerate(data["oba_fired"]):
         if purchase not in modules:
-            raise DomainError(f"oba_fired[{i}]", f"{purchase} is no OBA module of yours in use this half-day.")
+            raise DomainError(
+                f"oba_fired[{i}]", f"{purchase} is no OBA module of yours in use this half-day."
+            )
     lost = []
     for unit in list(mine["retained"]):
         unit, row = listed.get(unit["id"], (unit, None))
         _mark(unit, row, label)
         if row and row["fate"] in ("eliminated", "captured"):
             lost.append(unit)
-            retained_units.eliminate(state, side, unit, step, f"{FATE_WORDS[row['fate']]} in {label}")
+            retained_units.eliminate(
+                state, side, unit, step, f"{FATE_WORDS[row['fate']]} in {label}"
+            )
         elif row and row["fate"] == "exited" and (row["status"] == "recalled" or row["disrupted"]):
             lost.append(unit)
-            retained_units.eliminate(state, side, unit, step, f"exited in {label} disrupted or under recall (CG8)")
+            retained_units.eliminate(
+                state, side, unit, step, f"exited in {label} disrupted or under recall (CG8)"
+            )
     for row in data["added"]:
         for _ in range(row["count"]):
-            note = row["note"] or ("captured from the enemy" if row["captured"] else "created in play")
+            note = row["note"] or (
+                "captured from the enemy" if row["captured"] else "created in play"
+            )
             retained_units.new_unit(state, side, dict(row, note=f"{note} ({label})"))
     on_map = set(mine.setdefault("platoons_on_map", []))
     mine["platoons_on_map"] = sorted(on_map | set(data["platoons_on_map"]))
     cvp = cvp_sustained(ctx, lost, data["cvp"], data.get("cvp_unlisted"), required=False)
-    entry = {"half_day": label, "lost": [u["id"] for u in lost], "cvp": cvp, "note": data["note"],
-             "oba_fired": list(data["oba_fired"])}
+    entry = {
+        "half_day": label,
+        "lost": [u["id"] for u in lost],
+        "cvp": cvp,
+        "note": data["note"],
+        "oba_fired": list(data["oba_fired"]),
+    }
     mine.setdefault("aftermath", {})[label] = entry
     if cvp is not None:
         public(state).setdefault("cvp_reported", {}).setdefault(label, {})[side] = cvp
@@ -195,14 +337,23 @@ def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
 
 def _mark(unit: dict, row: dict | None, label: str) -> None:
     """Record one unit's state at the end (an unlisted unit is ok: not isolated, not encircled)."""
-    row = row or {"fate": "kept", "status": "ok", "isolated": False, "pocket": "", "encircled": False,
-                  "disrupted": False, "elite": unit.get("elite", False)}
+    row = row or {
+        "fate": "kept",
+        "status": "ok",
+        "isolated": False,
+        "pocket": "",
+        "encircled": False,
+        "disrupted": False,
+        "elite": unit.get("elite", False),
+    }
     unit["status"] = row["status"]
     unit["isolated"] = row["isolated"]
     unit["pocket"] = row["pocket"] or None
     unit["encircled"] = row["encircled"]
     unit["disrupted"] = row["disrupted"]
-    unit.pop("fanatic", None)  # fanatic "only for the duration of the next scenario" (1.6112, 1.602e): it has ended
+    unit.pop(
+        "fanatic", None
+    )  # fanatic "only for the duration of the next scenario" (1.6112, 1.602e): it has ended
     if row["elite"]:
         unit["elite"] = True
     if row["status"] == "immobilized":
@@ -212,7 +363,11 @@ def _mark(unit: dict, row: dict | None, label: str) -> None:
 
 
 def _platoons(state: dict, side: str) -> set:
-    return {u["platoon"] for u in private(state, side)["retained"] if u.get("kind") in AFV and u.get("platoon")}
+    return {
+        u["platoon"]
+        for u in private(state, side)["retained"]
+        if u.get("kind") in AFV and u.get("platoon")
+    }
 
 
 def oba_in_use(state: dict, side: str) -> list[dict]:
@@ -221,9 +376,13 @@ def oba_in_use(state: dict, side: str) -> list[dict]:
     from .steps.reinforcements import kind_of
 
     label = half_day(state)
-    return [p for p in private(state, side)["purchases"]
-            if kind_of(p) == "oba" and not p.get("fired")
-            and (p["half_day"] == label or p.get("retained_oba"))]
+    return [
+        p
+        for p in private(state, side)["purchases"]
+        if kind_of(p) == "oba"
+        and not p.get("fired")
+        and (p["half_day"] == label or p.get("retained_oba"))
+    ]
 
 
 def oba_retention(state: dict, side: str, line: dict) -> None:
@@ -235,12 +394,16 @@ def oba_retention(state: dict, side: str, line: dict) -> None:
     said = set((recorded(state, side, line["half_day"]) or {}).get("oba_fired", []))
     for purchase in modules:
         if missions and (len(modules) == 1 or purchase["id"] in said or not said):
-            purchase["fired"] = line["half_day"]  # no record of which: none can be said to be unused
+            purchase["fired"] = line[
+                "half_day"
+            ]  # no record of which: none can be said to be unused
         else:
             purchase["retained_oba"] = True
 
 
-def eliminate_by_rule(state: dict, side: str, units: list[dict], step: str, reason: str, ctx) -> None:
+def eliminate_by_rule(
+    state: dict, side: str, units: list[dict], step: str, reason: str, ctx
+) -> None:
     """Units the rules eliminate in the RePh before 1.6067 (1.603): their CVP count for the half-day
     when the club's CVP list has them (else the side enters them with ap.cvp)."""
     from . import halfday

@@ -52,6 +52,7 @@ def record_public_roll(state: dict, report: dict, step_id: str) -> dict:
 
 # --- history the modifiers depend on -------------------------------------------------
 
+
 def completed(state: dict) -> list[dict]:
     """The CG roster lines of half-days whose winner has been determined (1.6067)."""
     return [line for line in public(state)["roster"] if line.get("winner") is not None]
@@ -87,7 +88,9 @@ def win_loss(state: dict, side: str) -> tuple[int, int]:
     return record["won"], record["lost"]
 
 
-HISTORICAL_TABLE = "cg_roster"  # 1.6161: "The DRM given on the chart on the Campaign Game Roster are used"
+HISTORICAL_TABLE = (
+    "cg_roster"  # 1.6161: "The DRM given on the chart on the Campaign Game Roster are used"
+)
 
 
 def historical_mod(ctx, state: dict, side: str) -> Mod:
@@ -102,9 +105,9 @@ def balance_mod(ctx, state: dict, side: str) -> Mod | None:
     won, lost = win_loss(state, side)
     played = len(completed(state))  # every decided half-day, a drawn Dual Attack too
     for tier in ("tier2", "tier1"):
-        if played >= int(ctx.value(f"balance.{tier}.min_completed")) and Fraction(won, played) <= Fraction(
-            str(ctx.value(f"balance.{tier}.max_won_fraction"))
-        ):
+        if played >= int(ctx.value(f"balance.{tier}.min_completed")) and Fraction(
+            won, played
+        ) <= Fraction(str(ctx.value(f"balance.{tier}.max_won_fraction"))):
             drm = int(ctx.value(f"balance.{tier}.drm"))
             return Mod(f"Balance provision ({won} won of {played})", "1.32", drm)
     return None

@@ -13,12 +13,19 @@ from .sequence import current, waiting, without_decision
 from .steps.base import kind_name
 
 SIDES = ("allied", "german")
-ANSWERS = {"1.6066.losses": {"units": []}, "1.619.declare": {"special": "none"}, "1.622": {"conduct": False}, "1.618": {"ec": "Moist"}}
+ANSWERS = {
+    "1.6066.losses": {"units": []},
+    "1.619.declare": {"special": "none"},
+    "1.622": {"conduct": False},
+    "1.618": {"ec": "Moist"},
+}
 RESULT = {
     "german_objectives_start": "23BB5 23X3 23R4 23H4 40Q2 40Q3 40I2 40I3 7AA6 7AA7 7AA8",
     "allied_objectives_end": "23BB5 23X3 40Q2 40Q3 hill_520",
     "german_objectives_end": "23R4 23H4 40I2 40I3 7AA6 7AA7 7AA8",
-    "allied_cvp": 14, "german_cvp": 21, "allied_perimeter": "40A1 40G4 40M6 23R9",
+    "allied_cvp": 14,
+    "german_cvp": 21,
+    "allied_perimeter": "40A1 40G4 40M6 23R9",
     "german_perimeter": "7A1 7K3 23C1 40Y2",
 }
 
@@ -29,8 +36,14 @@ def build_demo(club, users):
     from campaigns.services.state import current_state
 
     organizer = users["organizer"]
-    campaign = svc.create_campaign(club=club, user=organizer, system="achtung_panzer", variant="cg1",
-                                   name="Storming the Bridges (demo)", options={"dice_mode": "server"})
+    campaign = svc.create_campaign(
+        club=club,
+        user=organizer,
+        system="achtung_panzer",
+        variant="cg1",
+        name="Storming the Bridges (demo)",
+        options={"dice_mode": "server"},
+    )
     svc.assign_player(campaign, organizer, side="allied", username=organizer.username)
     svc.assign_player(campaign, organizer, side="allied", username=users["alice"].username)
     svc.assign_player(campaign, organizer, side="german", username=users["bob"].username)
@@ -72,9 +85,17 @@ def build_demo(club, users):
     walk_both()
     state = current_state(campaign)
     for side, lost in (("allied", 3), ("german", 2)):
-        squads = [u for u in state["game"]["sides"][side]["retained"] if u["kind"] == "squad"][:lost]
-        act(side, "ap.aftermath", {"units": [{"unit": u["id"], "fate": "eliminated"} for u in squads],
-                                   "cvp": RESULT[f"{side}_cvp"]})
+        squads = [u for u in state["game"]["sides"][side]["retained"] if u["kind"] == "squad"][
+            :lost
+        ]
+        act(
+            side,
+            "ap.aftermath",
+            {
+                "units": [{"unit": u["id"], "fate": "eliminated"} for u in squads],
+                "cvp": RESULT[f"{side}_cvp"],
+            },
+        )
     act("allied", "result.submitted", {"scenario": 0, "data": RESULT})
     act("german", "result.confirmed", {"scenario": 0})
     walk_both(stop_at_decisions=True)

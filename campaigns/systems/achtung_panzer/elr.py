@@ -14,7 +14,12 @@ from __future__ import annotations
 
 GROUPS = {"allied": ("french", "british"), "german": ("german", "german_pioneers")}
 MAIN = {"allied": "french", "german": "german"}
-WORDS = {"french": "French", "british": "British", "german": "German", "german_pioneers": "German pioneers"}
+WORDS = {
+    "french": "French",
+    "british": "British",
+    "german": "German",
+    "german_pioneers": "German pioneers",
+}
 BY_NATIONALITY_SINCE = 5  # the A!P! journal version from which each group keeps its own ELR
 EVERY = "every nationality"  # elr.roll_moves: the book's reading (R-A25)
 
@@ -55,7 +60,9 @@ def after_roll(ctx, side: str, values: dict, change: int) -> dict:
     after = dict(values)
     for group in moved_groups(ctx, side):
         low, high = bounds(ctx, group)
-        after[group] = min(high, max(low, values[group] + change))  # the ELR is bounded, not the roll
+        after[group] = min(
+            high, max(low, values[group] + change)
+        )  # the ELR is bounded, not the roll
     return after
 
 
@@ -70,7 +77,11 @@ def groups(values, side: str) -> dict:
 def is_pioneer(purchase: dict | None) -> bool:
     from .words import group_type
 
-    return bool(purchase) and purchase.get("nationality") == "german" and group_type(purchase) == "Pioneer"
+    return (
+        bool(purchase)
+        and purchase.get("nationality") == "german"
+        and group_type(purchase) == "Pioneer"
+    )
 
 
 def group_of(side: str, nationality: str | None, purchase: dict | None = None) -> str:
@@ -85,11 +96,13 @@ def unit_elr(values: dict, side: str, unit: dict, purchases: dict):
     so other units have none."""
     if unit.get("kind") not in ("squad", "half_squad", "crew") or values is None:
         return None
-    return groups(values, side).get(group_of(side, unit.get("nationality"), purchases.get(unit.get("rg"))))
+    return groups(values, side).get(
+        group_of(side, unit.get("nationality"), purchases.get(unit.get("rg")))
+    )
 
 
 def words(values: dict | None) -> str:
-    """"French 3, British 4" (the side's groups in their order); one number where every group has
+    """ "French 3, British 4" (the side's groups in their order); one number where every group has
     the same (always so in a journal before v5)."""
     if values is None or values == {}:
         return ""

@@ -22,33 +22,92 @@ _LISTS = ("objectives_start", "objectives_end", "perimeter")
 
 
 def _side_fields(name, kind, label, **kw):
-    return tuple(Field(f"{side}_{name}", kind, label=f"{NAMES[side]} {label}", **kw) for side in SIDES)
+    return tuple(
+        Field(f"{side}_{name}", kind, label=f"{NAMES[side]} {label}", **kw) for side in SIDES
+    )
 
 
 RESULT_FIELDS = (
-    *_side_fields("objectives_start", "str", "objective hexes controlled at the start", required=False, default="",
-                  help="Objective hexes or areas of 1.2, e.g. \"23BB5, 40Q2, hill_520\"."),
-    *_side_fields("objectives_end", "str", "objective hexes controlled at the end", required=False, default="",
-                  help="Objective hexes or areas of 1.2 controlled when the scenario ended."),
-    *_side_fields("half_boards", "int", "half boards completely within the perimeter", required=False, default=0,
-                  min=0, max=100, help="Counts only in a Dual Attack (1.6232)."),
-    *_side_fields("cvp", "int", "CVP sustained", required=False, default=0, min=0, max=10000,
-                  help="Casualty VP (A26.2) the side lost in the scenario (1.12)."),
+    *_side_fields(
+        "objectives_start",
+        "str",
+        "objective hexes controlled at the start",
+        required=False,
+        default="",
+        help="Objective hexes or areas of 1.2, e.g. \"23BB5, 40Q2, hill_520\".",
+    ),
+    *_side_fields(
+        "objectives_end",
+        "str",
+        "objective hexes controlled at the end",
+        required=False,
+        default="",
+        help="Objective hexes or areas of 1.2 controlled when the scenario ended.",
+    ),
+    *_side_fields(
+        "half_boards",
+        "int",
+        "half boards completely within the perimeter",
+        required=False,
+        default=0,
+        min=0,
+        max=100,
+        help="Counts only in a Dual Attack (1.6232).",
+    ),
+    *_side_fields(
+        "cvp",
+        "int",
+        "CVP sustained",
+        required=False,
+        default=0,
+        min=0,
+        max=10000,
+        help="Casualty VP (A26.2) the side lost in the scenario (1.12).",
+    ),
     *_side_fields("air_support", "bool", "air support used", required=False, default=False),
-    *_side_fields("oba_missions", "int", "OBA fire missions used", required=False, default=0, min=0, max=100,
-                  help="CG4: an OBA RG is retained only if no Fire Missions were used."),
-    Field("bridges_destroyed", "str", label="Bridges destroyed", required=False, default="",
-          help="CG15: a destroyed bridge ceases to be an objective. Bridge hexes or areas."),
-    *_side_fields("perimeter", "str", "perimeter hexes", required=False, default="", max_length=20000,
-                  help="The perimeter as a list of hexes (kept as a record)."),
+    *_side_fields(
+        "oba_missions",
+        "int",
+        "OBA fire missions used",
+        required=False,
+        default=0,
+        min=0,
+        max=100,
+        help="CG4: an OBA RG is retained only if no Fire Missions were used.",
+    ),
+    Field(
+        "bridges_destroyed",
+        "str",
+        label="Bridges destroyed",
+        required=False,
+        default="",
+        help="CG15: a destroyed bridge ceases to be an objective. Bridge hexes or areas.",
+    ),
+    *_side_fields(
+        "perimeter",
+        "str",
+        "perimeter hexes",
+        required=False,
+        default="",
+        max_length=20000,
+        help="The perimeter as a list of hexes (kept as a record).",
+    ),
 )
 
 
 # --- objectives (1.2) -----------------------------------------------------------------------
 
+
 def areas(table) -> list[dict]:
-    return [{"key": row.label, "kind": table.value(row, "kind"), "hexes": list(table.value(row, "hexes")),
-             "points": int(table.value(row, "points"))} for row in table.rows]
+    return [
+        {
+            "key": row.label,
+            "kind": table.value(row, "kind"),
+            "hexes": list(table.value(row, "hexes")),
+            "points": int(table.value(row, "points")),
+        }
+        for row in table.rows
+    ]
 
 
 def _hex_index(area_list) -> dict:
@@ -97,7 +156,11 @@ def live_areas(area_list, destroyed) -> list[dict]:
 def objective_points(controlled, area_list, destroyed) -> int:
     """1.2: the points of each area all of whose hexes the side controls."""
     held = set(controlled)
-    return sum(a["points"] for a in live_areas(area_list, destroyed) if all(h.upper() in held for h in a["hexes"]))
+    return sum(
+        a["points"]
+        for a in live_areas(area_list, destroyed)
+        if all(h.upper() in held for h in a["hexes"])
+    )
 
 
 def all_objective_hexes(area_list, destroyed) -> set[str]:
@@ -105,6 +168,7 @@ def all_objective_hexes(area_list, destroyed) -> set[str]:
 
 
 # --- the log --------------------------------------------------------------------------------
+
 
 def clean_result(state: dict, data: dict, ctx) -> dict:
     if not isinstance(data, dict):
@@ -119,7 +183,9 @@ def clean_result(state: dict, data: dict, ctx) -> dict:
     now = bridge_hexes(split_list(cleaned["bridges_destroyed"]), area_list, "bridges_destroyed")
     already = sorted(before & set(now))
     if already:
-        raise DomainError("bridges_destroyed", f"{', '.join(already)} was destroyed on an earlier half-day.")
+        raise DomainError(
+            "bridges_destroyed", f"{', '.join(already)} was destroyed on an earlier half-day."
+        )
     out = {"bridges_destroyed": now}
     for moment, gone in (("start", before), ("end", before | set(now))):
         held = {}
@@ -128,12 +194,16 @@ def clean_result(state: dict, data: dict, ctx) -> dict:
             hexes = to_hexes(split_list(cleaned[name]), area_list, name)
             dead = sorted(set(hexes) & gone)
             if dead:
-                raise DomainError(name, f"{', '.join(dead)}: a destroyed bridge is no objective (CG15).")
+                raise DomainError(
+                    name, f"{', '.join(dead)}: a destroyed bridge is no objective (CG15)."
+                )
             held[side] = hexes
             out[name] = hexes
         both = sorted(set(held["allied"]) & set(held["german"]))
         if both:
-            raise DomainError(f"german_objectives_{moment}", f"Controlled by both sides: {', '.join(both)}.")
+            raise DomainError(
+                f"german_objectives_{moment}", f"Controlled by both sides: {', '.join(both)}."
+            )
     for side in SIDES:
         for name in ("half_boards", "cvp", "air_support", "oba_missions"):
             out[f"{side}_{name}"] = cleaned[f"{side}_{name}"]
@@ -159,6 +229,7 @@ def log_result(state: dict, index: int, result: dict) -> dict:
 
 # --- 1.6067 -----------------------------------------------------------------------------------
 
+
 def _gain(line, side) -> int:
     return len(line["objectives_end"][side]) - len(line["objectives_start"][side])
 
@@ -171,8 +242,10 @@ def _objectives_gained(line, rule: dict, label: str) -> tuple[str, dict]:
     side, need = rule["side"], rule["objectives_gained"]
     gain = _gain(line, side)
     winner = side if gain >= need else other(side)
-    why = (f"{label}: {NAMES[side]} objective hexes {len(line['objectives_start'][side])} at the start, "
-           f"{len(line['objectives_end'][side])} at the end: {gain:+d} (needs +{need}).")
+    why = (
+        f"{label}: {NAMES[side]} objective hexes {len(line['objectives_start'][side])} at the start, "
+        f"{len(line['objectives_end'][side])} at the end: {gain:+d} (needs +{need})."
+    )
     return winner, {"rule": rule.get("rule", "1.5"), "text": why, "gain": gain, "needed": need}
 
 
@@ -185,22 +258,40 @@ def _assault(line, attacker: str, ctx) -> tuple[str, dict]:
     captured = _captured(line, attacker)
     caused = line["cvp"][defender] - line["cvp"][attacker]
     won = captured >= need_hexes or caused >= need_cvp
-    why = (f"{NAMES[attacker]} assault: captured {captured} objective hexes (needs {need_hexes}) and caused "
-           f"{caused:+d} CVP more than sustained (needs {need_cvp}); "
-           + ("the attacker wins." if won else "the attack failed: the defender wins."))
-    return (attacker if won else defender), {"rule": "1.6232", "text": why, "captured": captured, "cvp_margin": caused}
+    why = (
+        f"{NAMES[attacker]} assault: captured {captured} objective hexes (needs {need_hexes}) and caused "
+        f"{caused:+d} CVP more than sustained (needs {need_cvp}); "
+        + ("the attacker wins." if won else "the attack failed: the defender wins.")
+    )
+    return (attacker if won else defender), {
+        "rule": "1.6232",
+        "text": why,
+        "captured": captured,
+        "cvp_margin": caused,
+    }
 
 
 def _dual(line) -> tuple[str, dict]:
-    score = {s: len(line["objectives_end"][s]) + line["half_boards"][s] - line["cvp"][s] for s in SIDES}
+    score = {
+        s: len(line["objectives_end"][s]) + line["half_boards"][s] - line["cvp"][s] for s in SIDES
+    }
     parts = "; ".join(
         f"{NAMES[s]} {len(line['objectives_end'][s])} objective hexes + {line['half_boards'][s]} half boards − "
-        f"{line['cvp'][s]} CVP = {score[s]}" for s in SIDES
+        f"{line['cvp'][s]} CVP = {score[s]}"
+        for s in SIDES
     )
     if score["allied"] == score["german"]:
-        return "draw", {"rule": "1.6232", "text": f"Dual Attack: {parts}; a tie: neither side wins.", "score": score}
+        return "draw", {
+            "rule": "1.6232",
+            "text": f"Dual Attack: {parts}; a tie: neither side wins.",
+            "score": score,
+        }
     winner = max(SIDES, key=lambda s: score[s])
-    return winner, {"rule": "1.6232", "text": f"Dual Attack: {parts}; {NAMES[winner]} wins.", "score": score}
+    return winner, {
+        "rule": "1.6232",
+        "text": f"Dual Attack: {parts}; {NAMES[winner]} wins.",
+        "score": score,
+    }
 
 
 def scenario_winner(state: dict, line: dict, ctx) -> tuple[str, dict]:
@@ -236,8 +327,13 @@ def determine_victory(state: dict, ctx) -> dict:
         pub["record"][winner]["won"] += 1
         pub["record"][other(winner)]["lost"] += 1
     area_list = areas(ctx.table("1.2"))
-    pub["bridges_destroyed"] = sorted(set(pub["bridges_destroyed"]) | set(line["bridges_destroyed"]))
-    line["op"] = {s: objective_points(line["objectives_end"][s], area_list, pub["bridges_destroyed"]) for s in SIDES}
+    pub["bridges_destroyed"] = sorted(
+        set(pub["bridges_destroyed"]) | set(line["bridges_destroyed"])
+    )
+    line["op"] = {
+        s: objective_points(line["objectives_end"][s], area_list, pub["bridges_destroyed"])
+        for s in SIDES
+    }
     return line
 
 
@@ -262,13 +358,20 @@ def calendar_end_winner(state: dict) -> tuple[str | None, str]:
     goal = data["cg_victory"]
     if goal["kind"] == "control_all_objectives":
         # The side with the CG's goal failed to reach it: the other side holds (rules-notes).
-        return other(goal["side"]), f"The last half-day was played and the {NAMES[goal['side']]} goal was not met."
+        return other(
+            goal["side"]
+        ), f"The last half-day was played and the {NAMES[goal['side']]} goal was not met."
     totals = total_op(state)
     if totals["allied"] == totals["german"]:
-        return None, f"The last half-day was played; cumulative objective points are equal ({totals['allied']})."
+        return (
+            None,
+            f"The last half-day was played; cumulative objective points are equal ({totals['allied']}).",
+        )
     winner = max(SIDES, key=lambda s: totals[s])
-    return winner, (f"Most cumulative objective points: Allied {totals['allied']}, German {totals['german']} "
-                    f"({data['rule']}).")
+    return winner, (
+        f"Most cumulative objective points: Allied {totals['allied']}, German {totals['german']} "
+        f"({data['rule']})."
+    )
 
 
 def total_op(state: dict) -> dict:
@@ -294,7 +397,9 @@ def add_cvp(state: dict, side: str, cvp: int, cpp_step=None) -> None:
         line["cvp"][side] += cvp
         return
     if cpp_step is not None and sequence.status(state, cpp_step, side) is not None:
-        raise DomainError("cvp", "1.616 has been rolled: CVP eliminated now no longer count (1.6067).")
+        raise DomainError(
+            "cvp", "1.616 has been rolled: CVP eliminated now no longer count (1.6067)."
+        )
     # Kept private: after 1.6067 they may come from secret rolls (e.g. 1.6142 withdrawal).
     after = private(state, side).setdefault("cvp_after_victory", {})
     after[line["half_day"]] = after.get(line["half_day"], 0) + cvp
@@ -304,11 +409,16 @@ def add_cvp(state: dict, side: str, cvp: int, cpp_step=None) -> None:
 
 CONTROL = ("allied", "german", "none")
 CONTROL_LABELS = (("allied", "Allied"), ("german", "German"), ("none", "neither"))
-KIND_WORDS = {"bridge": "bridge", "building": "building", "hill": "hill", "crossroads": "crossroads"}
+KIND_WORDS = {
+    "bridge": "bridge",
+    "building": "building",
+    "hill": "hill",
+    "crossroads": "crossroads",
+}
 
 
 def area_words(area: dict) -> str:
-    """"Hill 520", "bridge 40Q2 & 40Q3", "building 6N4": an objective area of 1.2 in words."""
+    """ "Hill 520", "bridge 40Q2 & 40Q3", "building 6N4": an objective area of 1.2 in words."""
     kind = KIND_WORDS.get(area["kind"], area["kind"])
     name = area["key"].split("_", 1)[-1]
     if name.upper() == area["hexes"][0].upper():
@@ -337,36 +447,125 @@ def result_form(ctx, view: dict, index: int) -> tuple:
         for hex_ in area["hexes"]:
             hex_ = hex_.upper()
             held = (start or {}).get(hex_, "none")
-            rows.append({"hex": hex_, "start": held, "end": held,
-                         "_label": f"{hex_}: {area_words(area)} ({area['points']} pt{'s' if area['points'] != 1 else ''})"
-                                   + (f", held by {NAMES.get(held, 'neither side')} at the start" if start else "")})
-    start_field = (Field("start", "choice", choices=CONTROL, labels=CONTROL_LABELS, widget="radios",
-                         label="At the start") if start is None else Field("start", widget="hidden"))
+            rows.append(
+                {
+                    "hex": hex_,
+                    "start": held,
+                    "end": held,
+                    "_label": f"{hex_}: {area_words(area)} ({area['points']} pt{'s' if area['points'] != 1 else ''})"
+                    + (
+                        f", held by {NAMES.get(held, 'neither side')} at the start" if start else ""
+                    ),
+                }
+            )
+    start_field = (
+        Field(
+            "start",
+            "choice",
+            choices=CONTROL,
+            labels=CONTROL_LABELS,
+            widget="radios",
+            label="At the start",
+        )
+        if start is None
+        else Field("start", widget="hidden")
+    )
     bridges = [a for a in live_areas(area_list, gone) if a["kind"] == "bridge"]
-    reported = public(view).get("cvp_reported", {}).get(public(view)["roster"][index]["half_day"], {})
+    reported = (
+        public(view).get("cvp_reported", {}).get(public(view)["roster"][index]["half_day"], {})
+    )
     fields = [
-        Field("objectives", "list", label="Objective hexes (1.2)", key="hex", rows=tuple(rows),
-              item=Field("row", "object", fields=(
-                  Field("hex"), start_field,
-                  Field("end", "choice", choices=CONTROL, labels=CONTROL_LABELS, widget="radios", label="At the end"),
-              )),
-              help="Who controls each objective hex (the start is the end of the last half-day, 1.3)."),
-        Field("bridges_destroyed", "list", required=False, default=[], label="Bridges destroyed (CG15)",
-              item=Field("bridge", "choice", choices=tuple(a["key"] for a in bridges),
-                         labels=tuple((a["key"], " & ".join(h.upper() for h in a["hexes"])) for a in bridges))),
+        Field(
+            "objectives",
+            "list",
+            label="Objective hexes (1.2)",
+            key="hex",
+            rows=tuple(rows),
+            item=Field(
+                "row",
+                "object",
+                fields=(
+                    Field("hex"),
+                    start_field,
+                    Field(
+                        "end",
+                        "choice",
+                        choices=CONTROL,
+                        labels=CONTROL_LABELS,
+                        widget="radios",
+                        label="At the end",
+                    ),
+                ),
+            ),
+            help="Who controls each objective hex (the start is the end of the last half-day, 1.3).",
+        ),
+        Field(
+            "bridges_destroyed",
+            "list",
+            required=False,
+            default=[],
+            label="Bridges destroyed (CG15)",
+            item=Field(
+                "bridge",
+                "choice",
+                choices=tuple(a["key"] for a in bridges),
+                labels=tuple(
+                    (a["key"], " & ".join(h.upper() for h in a["hexes"])) for a in bridges
+                ),
+            ),
+        ),
     ]
     for side in SIDES:
         group = NAMES[side]
         fields += [
-            Field(f"{side}_cvp", "int", min=0, max=10000, default=reported.get(side), group=group,
-                  label="CVP sustained (A26.2)", help="From the side's end-of-scenario record when recorded."),
-            Field(f"{side}_half_boards", "int", required=False, default=0, min=0, max=100, group=group,
-                  label="Half boards completely within its perimeter", help="Counts in a Dual Attack (1.6232)."),
-            Field(f"{side}_air_support", "bool", required=False, default=False, group=group, label="Used air support"),
-            Field(f"{side}_oba_missions", "int", required=False, default=0, min=0, max=100, group=group,
-                  label="OBA Fire Missions used", help="An OBA RG without Fire Missions is retained (CG4)."),
-            Field(f"{side}_perimeter", required=False, default="", max_length=20000, group=group,
-                  label="Perimeter hexes (a record, optional)"),
+            Field(
+                f"{side}_cvp",
+                "int",
+                min=0,
+                max=10000,
+                default=reported.get(side),
+                group=group,
+                label="CVP sustained (A26.2)",
+                help="From the side's end-of-scenario record when recorded.",
+            ),
+            Field(
+                f"{side}_half_boards",
+                "int",
+                required=False,
+                default=0,
+                min=0,
+                max=100,
+                group=group,
+                label="Half boards completely within its perimeter",
+                help="Counts in a Dual Attack (1.6232).",
+            ),
+            Field(
+                f"{side}_air_support",
+                "bool",
+                required=False,
+                default=False,
+                group=group,
+                label="Used air support",
+            ),
+            Field(
+                f"{side}_oba_missions",
+                "int",
+                required=False,
+                default=0,
+                min=0,
+                max=100,
+                group=group,
+                label="OBA Fire Missions used",
+                help="An OBA RG without Fire Missions is retained (CG4).",
+            ),
+            Field(
+                f"{side}_perimeter",
+                required=False,
+                default="",
+                max_length=20000,
+                group=group,
+                label="Perimeter hexes (a record, optional)",
+            ),
         ]
     return tuple(fields)
 
@@ -378,8 +577,15 @@ def result_data(view: dict, index: int, data: dict) -> dict:
     for moment in ("start", "end"):
         for side in SIDES:
             out[f"{side}_objectives_{moment}"] = ", ".join(
-                row["hex"] for row in data.get("objectives") or []
-                if (row.get(moment) if moment == "end" or start is None else start.get(row["hex"], "none")) == side)
+                row["hex"]
+                for row in data.get("objectives") or []
+                if (
+                    row.get(moment)
+                    if moment == "end" or start is None
+                    else start.get(row["hex"], "none")
+                )
+                == side
+            )
     out["bridges_destroyed"] = ", ".join(data.get("bridges_destroyed") or [])
     return out
 
@@ -408,28 +614,50 @@ def result_sentences(state: dict, index: int, data: dict, ctx) -> list[str]:
     and the winner it gives (final once 1.6067 has run): what a player confirms or disputes."""
     lines = []
     area_list = areas(ctx.table("1.2")) if ctx is not None else []
-    destroyed = sorted(set(public(state)["bridges_destroyed"]) | set(data.get("bridges_destroyed") or []))
+    destroyed = sorted(
+        set(public(state)["bridges_destroyed"]) | set(data.get("bridges_destroyed") or [])
+    )
     for side in SIDES:
-        start, end = data.get(f"{side}_objectives_start") or [], data.get(f"{side}_objectives_end") or []
+        start, end = (
+            data.get(f"{side}_objectives_start") or [],
+            data.get(f"{side}_objectives_end") or [],
+        )
         points = objective_points(end, area_list, destroyed) if area_list else None
-        lines.append(f"{NAMES[side]} objective hexes at the end: {_held_words(end, area_list)} — {len(end)} "
-                     f"hex{'es' if len(end) != 1 else ''}" + (f", {points} objective point{'s' if points != 1 else ''} (1.2)"
-                                                              if points is not None else "")
-                     + f"; at the start: {len(start)}.")
-    lines.append(f"CVP sustained (A26.2): Allied {data.get('allied_cvp', 0)}, German {data.get('german_cvp', 0)}.")
+        lines.append(
+            f"{NAMES[side]} objective hexes at the end: {_held_words(end, area_list)} — {len(end)} "
+            f"hex{'es' if len(end) != 1 else ''}"
+            + (
+                f", {points} objective point{'s' if points != 1 else ''} (1.2)"
+                if points is not None
+                else ""
+            )
+            + f"; at the start: {len(start)}."
+        )
+    lines.append(
+        f"CVP sustained (A26.2): Allied {data.get('allied_cvp', 0)}, German {data.get('german_cvp', 0)}."
+    )
     if any(data.get(f"{s}_half_boards") for s in SIDES):
-        lines.append("Half boards completely within the perimeter: "
-                     + ", ".join(f"{NAMES[s]} {data.get(f'{s}_half_boards') or 0}" for s in SIDES) + " (1.6232).")
+        lines.append(
+            "Half boards completely within the perimeter: "
+            + ", ".join(f"{NAMES[s]} {data.get(f'{s}_half_boards') or 0}" for s in SIDES)
+            + " (1.6232)."
+        )
     air = [NAMES[s] for s in SIDES if data.get(f"{s}_air_support")]
     if air:
         lines.append(f"Air support used: {' and '.join(air)}.")
     if any(data.get(f"{s}_oba_missions") for s in SIDES):
-        lines.append("OBA Fire Missions used: " + ", ".join(f"{NAMES[s]} {data.get(f'{s}_oba_missions') or 0}"
-                                                             for s in SIDES) + " (CG4).")
+        lines.append(
+            "OBA Fire Missions used: "
+            + ", ".join(f"{NAMES[s]} {data.get(f'{s}_oba_missions') or 0}" for s in SIDES)
+            + " (CG4)."
+        )
     if data.get("bridges_destroyed"):
         lines.append(f"Bridges destroyed: {', '.join(data['bridges_destroyed'])} (CG15).")
-    perimeter = [f"{NAMES[s]} {len(data.get(f'{s}_perimeter') or [])} hexes" for s in SIDES
-                 if data.get(f"{s}_perimeter")]
+    perimeter = [
+        f"{NAMES[s]} {len(data.get(f'{s}_perimeter') or [])} hexes"
+        for s in SIDES
+        if data.get(f"{s}_perimeter")
+    ]
     if perimeter:
         lines.append(f"Perimeter recorded: {', '.join(perimeter)}.")
     return lines
@@ -446,4 +674,6 @@ def provisional(state: dict, index: int, data: dict, ctx) -> str:
     except DomainError as error:
         return error.message
     who = "a draw" if winner == "draw" else f"{NAMES[winner]} win"
-    return f"Provisional result: {who}. {why['text']} Final at 1.6067, after encirclement and escape."
+    return (
+        f"Provisional result: {who}. {why['text']} Final at 1.6067, after encirclement and escape."
+    )

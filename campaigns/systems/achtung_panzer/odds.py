@@ -24,7 +24,10 @@ def _after(entry: dict, start: int, lo: int | None = None, hi: int | None = None
         if hi is not None:
             value = min(hi, value)
         totals[value] = totals.get(value, Fraction(0)) + Fraction(outcome["fraction"])
-    return [{"value": v, "fraction": str(p), "percent": round(float(p) * 100, 2)} for v, p in sorted(totals.items())]
+    return [
+        {"value": v, "fraction": str(p), "percent": round(float(p) * 100, 2)}
+        for v, p in sorted(totals.items())
+    ]
 
 
 def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
@@ -34,11 +37,18 @@ def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
     for roll in rolls:
         entry = upcoming_odds(ctx, roll)
         if roll.table == "1.616" and roll.column == "cpp":
-            entry["after"] = {"label": "CPP after replenishment", "values": _after(entry, private["cpp"])}
+            entry["after"] = {
+                "label": "CPP after replenishment",
+                "values": _after(entry, private["cpp"]),
+            }
         elif roll.table == "1.617" and roll.column == "elr_change":
             main = elr.MAIN[side]
-            entry["after"] = {"label": f"{elr.WORDS[main]} ELR after 1.617", "values": _after(
-                entry, elr.groups(private["elr"], side)[main], *elr.bounds(ctx, main))}
+            entry["after"] = {
+                "label": f"{elr.WORDS[main]} ELR after 1.617",
+                "values": _after(
+                    entry, elr.groups(private["elr"], side)[main], *elr.bounds(ctx, main)
+                ),
+            }
         elif roll.table.startswith("1.6113.") and roll.column == "leader":
             _name_leaders(state, side, ctx, roll, entry)
         entries.append(entry)

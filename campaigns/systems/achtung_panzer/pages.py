@@ -27,33 +27,75 @@ def reading_ctx(system, view: dict) -> Ctx:
 
 # --- to-dos ------------------------------------------------------------------------------------
 
+
 def actions(system, state: dict, side: str) -> list[Action]:
     pub = public(state)
     found: list[Action] = []
     ctx = reading_ctx(system, state)
     units = private(state, side)["retained"]
     if pub["phase"] == "play" and aftermath.recorded(state, side) is None:
-        found.append(Action("ap.aftermath", f"End of {pub['half_day']}: what happened to your units", side, "1.12",
-                            aftermath.EVENT.help, button="Record", own_page=True, pick="units"))
+        found.append(
+            Action(
+                "ap.aftermath",
+                f"End of {pub['half_day']}: what happened to your units",
+                side,
+                "1.12",
+                aftermath.EVENT.help,
+                button="Record",
+                own_page=True,
+                pick="units",
+            )
+        )
     if pub["phase"] == "refit":
         found += _refit_actions(state, side)
-    found.append(Action("ap.retained", "Correct your retained units: change or remove a unit", side, "1.607",
-                        "Pick the unit: its form opens with what it is now; change only what is wrong.",
-                        optional=True, button="Save the change", choose="id", choose_button="Open this unit"))
-    found.append(Action("ap.retained", "Correct your retained units: add units", side, "1.607",
-                        "Units your side retains that are not on its list (a captured weapon, a unit left out).",
-                        {"action": "add"}, optional=True, button="Add"))
+    found.append(
+        Action(
+            "ap.retained",
+            "Correct your retained units: change or remove a unit",
+            side,
+            "1.607",
+            "Pick the unit: its form opens with what it is now; change only what is wrong.",
+            optional=True,
+            button="Save the change",
+            choose="id",
+            choose_button="Open this unit",
+        )
+    )
+    found.append(
+        Action(
+            "ap.retained",
+            "Correct your retained units: add units",
+            side,
+            "1.607",
+            "Units your side retains that are not on its list (a captured weapon, a unit left out).",
+            {"action": "add"},
+            optional=True,
+            button="Add",
+        )
+    )
     losses_step = (step := sequence.current(state, side)) is not None and step.id == "1.6066.losses"
     if pub["phase"] == "refit" and not pub["refit_initial"] and not losses_step:
-        found.append(Action("ap.cvp", "Units eliminated at the table in the Refit Phase", side, "1.6067",
-                            "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
-                            "victory, after it for 1.616 only.", optional=True, button="Record"))
+        found.append(
+            Action(
+                "ap.cvp",
+                "Units eliminated at the table in the Refit Phase",
+                side,
+                "1.6067",
+                "Melee, encirclement, minefields …: before 1.6067 their CVP count for the half-day's "
+                "victory, after it for 1.616 only.",
+                optional=True,
+                button="Record",
+            )
+        )
     found = [_for_the_referee(a, side) for a in found]
     if any(a.kind in _CVP_KINDS for a in found):
         # What the club's CVP list covers of the side's units, up front, and where to complete it.
         said, _ = cvp_fields(ctx, units, 0)
         links = _cvp_list_links(ctx, units)
-        found = [replace(a, help=f"{a.help} {said}", links=links) if a.kind in _CVP_KINDS else a for a in found]
+        found = [
+            replace(a, help=f"{a.help} {said}", links=links) if a.kind in _CVP_KINDS else a
+            for a in found
+        ]
     return found
 
 
@@ -66,7 +108,9 @@ def _for_the_referee(action: Action, side: str) -> Action:
     "your" is shown after the side's name)."""
     if action.joint or not _YOUR.search(action.label):
         return action
-    words = _YOUR.sub(lambda m: ("The " if m.group(1) == "Y" else "the ") + NAMES[side], action.label)
+    words = _YOUR.sub(
+        lambda m: ("The " if m.group(1) == "Y" else "the ") + NAMES[side], action.label
+    )
     return replace(action, referee_label=words)
 
 
@@ -76,8 +120,12 @@ def _cvp_list_links(ctx, units) -> tuple:
     missing = aftermath.uncovered(ctx, units)
     if not missing or missing[0] not in aftermath.CVP_KINDS:
         return ()
-    return (("Complete the club's CVP list (a house rule, agreed by both sides)",
-             f"?rule_table=constants&rule_row=cvp.{missing[0]}#house-rule"),)
+    return (
+        (
+            "Complete the club's CVP list (a house rule, agreed by both sides)",
+            f"?rule_table=constants&rule_row=cvp.{missing[0]}#house-rule",
+        ),
+    )
 
 
 def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
@@ -87,16 +135,35 @@ def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
     values = aftermath.cvp_values(ctx)
     missing = aftermath.uncovered(ctx, units)
     kinds = {u.get("kind") for u in units}
-    counted = ", ".join(f"{words.KIND_WORDS[k]} {values[k]}" for k in aftermath.CVP_KINDS if k in values and k in kinds)
+    counted = ", ".join(
+        f"{words.KIND_WORDS[k]} {values[k]}"
+        for k in aftermath.CVP_KINDS
+        if k in values and k in kinds
+    )
     if not missing:
-        return f"CVP are counted from the club's CVP list (A26.2): {counted or 'nothing lost counts'}.", []
+        return (
+            f"CVP are counted from the club's CVP list (A26.2): {counted or 'nothing lost counts'}.",
+            [],
+        )
     names = words.kinds_words(units, missing)
-    text = (f"The club's CVP list (A26.2, not in the campaign rules) has no value for {names}: enter the CVP of "
-            f"those you lost" + (f"; the others are counted from the list ({counted})." if counted else "."))
+    text = (
+        f"The club's CVP list (A26.2, not in the campaign rules) has no value for {names}: enter the CVP of "
+        f"those you lost"
+        + (f"; the others are counted from the list ({counted})." if counted else ".")
+    )
     plural = words.join_words(words.KINDS_PLURAL.get(k, words.plain(k)) for k in missing)
-    return text, [Field("cvp_unlisted", "int", required=False, default=None, min=0, max=limit,
-                        label=f"CVP of the {plural} you lost",
-                        help="Leave empty if you lost none of them.")]
+    return text, [
+        Field(
+            "cvp_unlisted",
+            "int",
+            required=False,
+            default=None,
+            min=0,
+            max=limit,
+            label=f"CVP of the {plural} you lost",
+            help="Leave empty if you lost none of them.",
+        )
+    ]
 
 
 def _refit_actions(state: dict, side: str) -> list[Action]:
@@ -108,20 +175,40 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
             return []
         span = sequence.joint_span(state)
         names = "; ".join(f"{s.rule} {s.label}" for s in span)
-        joint = Action("ap.joint", "Done at the table: " + _span_words(span), side, span[0].rule,
-                       f"Both sides have done these on the map: {names}. Either player confirms them for both.",
-                       {"through": span[-1].id}, button="Done at the table", joint=True)
+        joint = Action(
+            "ap.joint",
+            "Done at the table: " + _span_words(span),
+            side,
+            span[0].rule,
+            f"Both sides have done these on the map: {names}. Either player confirms them for both.",
+            {"through": span[-1].id},
+            button="Done at the table",
+            joint=True,
+        )
         nxt = sequence.own_after_table(state, side)
         if nxt is None or nxt.id not in _FOLDED_AFTER_TABLE or span[-1].id != "1.6066":
             return [joint]
         # The map steps confirmed with this side's losses (issue 21, item 5): one submission. The
         # confirmation on its own stays, after it: for control the Refit Phase changed (1.6066),
         # and for the referee, who confirms them once for both sides.
-        losses = Action(kind_name(nxt), nxt.label, side, nxt.rule,
-                        f"Recording them also confirms, for both sides, what was done on the map: {names}. "
-                        f"{nxt.help}", button=_button(nxt), before=(("ap.joint", {"through": span[-1].id}),))
-        return [losses, replace(joint, help=f"{joint.help} On its own only to give the final control, if the "
-                                            "Refit Phase changed it; otherwise recording your losses confirms them.")]
+        losses = Action(
+            kind_name(nxt),
+            nxt.label,
+            side,
+            nxt.rule,
+            f"Recording them also confirms, for both sides, what was done on the map: {names}. "
+            f"{nxt.help}",
+            button=_button(nxt),
+            before=(("ap.joint", {"through": span[-1].id}),),
+        )
+        return [
+            losses,
+            replace(
+                joint,
+                help=f"{joint.help} On its own only to give the final control, if the "
+                "Refit Phase changed it; otherwise recording your losses confirms them.",
+            ),
+        ]
     if sequence.waiting(state, side):
         return []
     steps = sequence.runnable(state, side, checklists=True)
@@ -137,26 +224,80 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     after_roll = bool(asked and asked.get("half_day", pub_half_day(state)) == pub_half_day(state))
     label = f"{step.label}: your choice after the roll" if after_roll else step.label
     help_ = f"{_continue_words(steps)} {step.help}" if before else step.help
-    found = [Action(kind_name(step), label, side, step.rule, help_, button=_button(step),
-                    before=before, **_and_finish(state, step))]
+    found = [
+        Action(
+            kind_name(step),
+            label,
+            side,
+            step.rule,
+            help_,
+            button=_button(step),
+            before=before,
+            **_and_finish(state, step),
+        )
+    ]
     if step.id == "1.619":
-        found.append(Action("ap.check", "Done buying", side, step.rule,
-                            "Then the strength, weapons and leaders of your RGs are rolled (1.620).",
-                            {"step": step.id}, button="Done buying: roll for my RGs"))
+        found.append(
+            Action(
+                "ap.check",
+                "Done buying",
+                side,
+                step.rule,
+                "Then the strength, weapons and leaders of your RGs are rolled (1.620).",
+                {"step": step.id},
+                button="Done buying: roll for my RGs",
+            )
+        )
         if purchases.this_half_day(state, side):
-            found.append(Action("ap.purchase", "Give back a purchase of this step", side, step.rule,
-                                "Its CPP (and any FPP or SAN it gave) come back.", {"action": "remove"},
-                                optional=True, button="Give back"))
+            found.append(
+                Action(
+                    "ap.purchase",
+                    "Give back a purchase of this step",
+                    side,
+                    step.rule,
+                    "Its CPP (and any FPP or SAN it gave) come back.",
+                    {"action": "remove"},
+                    optional=True,
+                    button="Give back",
+                )
+            )
     elif step.id == "1.621":
-        found.append(Action("ap.check", "Done with fortifications", side, step.rule,
-                            "Unspent FPP are forfeit (1.621).", {"step": step.id}, button="Done: forfeit the rest"))
+        found.append(
+            Action(
+                "ap.check",
+                "Done with fortifications",
+                side,
+                step.rule,
+                "Unspent FPP are forfeit (1.621).",
+                {"step": step.id},
+                button="Done: forfeit the rest",
+            )
+        )
         if fortifications.bought_now(state, side):
-            found.append(Action("ap.fortify", "Give back a fortification of this step", side, step.rule,
-                                "Its FPP come back.", {"action": "remove"}, optional=True, button="Give back"))
+            found.append(
+                Action(
+                    "ap.fortify",
+                    "Give back a fortification of this step",
+                    side,
+                    step.rule,
+                    "Its FPP come back.",
+                    {"action": "remove"},
+                    optional=True,
+                    button="Give back",
+                )
+            )
     elif step.id == "1.6063":
-        found.append(Action("ap.check", "Done with escape: the others stay in their pockets", side, step.rule,
-                            "Isolated MMC may stay in their pocket (1.606); a lone SMC must attempt escape.",
-                            {"step": step.id}, button="Done"))
+        found.append(
+            Action(
+                "ap.check",
+                "Done with escape: the others stay in their pockets",
+                side,
+                step.rule,
+                "Isolated MMC may stay in their pocket (1.606); a lone SMC must attempt escape.",
+                {"step": step.id},
+                button="Done",
+            )
+        )
     elif step.id == "1.615":
         pass  # an empty submission finishes it
     return found
@@ -171,7 +312,10 @@ _FINISH = {
     "1.621": (("ap.check", {"step": "1.621"}), "Buy and finish: forfeit the rest"),
     "1.615": (("ap.1.615", {"items": []}), "Roll and finish"),
     # Weather's EC with the CG13 declaration that follows it, in its usual answer.
-    "1.618": (("ap.declare", {"special": "none"}), "Record the EC; an ordinary half-day (no Armor or British, CG13)"),
+    "1.618": (
+        ("ap.declare", {"special": "none"}),
+        "Record the EC; an ordinary half-day (no Armor or British, CG13)",
+    ),
 }
 
 
@@ -218,8 +362,15 @@ def _continue_words(steps) -> str:
 def _continue_action(steps, side) -> Action:
     rolls = [s for s in steps if not s.checklist]
     label = "Continue: " + _span_words(steps)
-    return Action("ap.continue", label, side, steps[0].rule, "Nothing to decide here. " + _continue_words(steps),
-                  {"checklists": True}, button="Roll" if rolls and len(rolls) == len(steps) else "Done, continue")
+    return Action(
+        "ap.continue",
+        label,
+        side,
+        steps[0].rule,
+        "Nothing to decide here. " + _continue_words(steps),
+        {"checklists": True},
+        button="Roll" if rolls and len(rolls) == len(steps) else "Done, continue",
+    )
 
 
 def _span_words(steps) -> str:
@@ -229,12 +380,22 @@ def _span_words(steps) -> str:
 
 
 def _button(step) -> str:
-    return {"1.600": "Record", "1.6063": "Roll for escape", "1.6112": "Battle harden", "1.615": "Roll (or nothing to remove)",
-            "1.618": "Record the EC", "1.6066.losses": "Record (or none)", "1.619.declare": "Declare", "1.619": "Buy", "1.621": "Buy",
-            "1.622": "Done"}.get(step.id, "Submit")
+    return {
+        "1.600": "Record",
+        "1.6063": "Roll for escape",
+        "1.6112": "Battle harden",
+        "1.615": "Roll (or nothing to remove)",
+        "1.618": "Record the EC",
+        "1.6066.losses": "Record (or none)",
+        "1.619.declare": "Declare",
+        "1.619": "Buy",
+        "1.621": "Buy",
+        "1.622": "Done",
+    }.get(step.id, "Submit")
 
 
 # --- forms ---------------------------------------------------------------------------------------
+
 
 def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) -> tuple | None:
     if view.get("game") is None:
@@ -283,7 +444,9 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
         return retained_changes(view, side, data)
     if kind == "ap.joint" and "control" in data:
         control = data["control"]
-        return dict(data, control=_control_data(control) if control and any(control.values()) else None)
+        return dict(
+            data, control=_control_data(control) if control and any(control.values()) else None
+        )
     return data
 
 
@@ -295,15 +458,26 @@ def _marked(unit: dict) -> bool:
 def pick_groups(view: dict, side: str, kind: str, field: str) -> list[dict]:
     """The side's retained units grouped by RG (in the order bought), for the end of the scenario's
     first screen: the units something happened to are ticked there, the rest keep their state."""
-    if kind != "ap.aftermath" or field != "units" or side not in (view.get("game") or {}).get("sides", {}):
+    if (
+        kind != "ap.aftermath"
+        or field != "units"
+        or side not in (view.get("game") or {}).get("sides", {})
+    ):
         return []
     mine = private(view, side)
     units, names = mine["retained"], words.Names(mine)
     groups = []
     bought = [p["id"] for p in mine.get("purchases", [])]
     for rg in [*bought, None]:
-        rows = [{"value": u["id"], "label": names.unit(u, with_rg=False) + words.flags(u), "on": _marked(u)}
-                for u in units if (u.get("rg") if u.get("rg") in bought else None) == rg]
+        rows = [
+            {
+                "value": u["id"],
+                "label": names.unit(u, with_rg=False) + words.flags(u),
+                "on": _marked(u),
+            }
+            for u in units
+            if (u.get("rg") if u.get("rg") in bought else None) == rg
+        ]
         if rows:
             groups.append({"title": names.rg(rg) if rg else "Other units", "rows": rows})
     return groups
@@ -317,54 +491,176 @@ def aftermath_form(ctx, view: dict, side: str, picked: list | None = None) -> tu
     for unit in units:
         if picked is not None and unit["id"] not in picked:
             continue
-        rows.append({"unit": unit["id"], "_on": picked is not None or _marked(unit),
-                     "status": unit.get("status") or "ok",
-                     "isolated": bool(unit.get("isolated")), "pocket": unit.get("pocket") or "",
-                     "elite": bool(unit.get("elite"))})
+        rows.append(
+            {
+                "unit": unit["id"],
+                "_on": picked is not None or _marked(unit),
+                "status": unit.get("status") or "ok",
+                "isolated": bool(unit.get("isolated")),
+                "pocket": unit.get("pocket") or "",
+                "elite": bool(unit.get("elite")),
+            }
+        )
     fate_labels = tuple(aftermath.FATE_WORDS.items())
     status_labels = choice_words(retained.STATUSES, words.STATUS_WORDS)
-    platoons = sorted({u["platoon"] for u in units if u.get("kind") in aftermath.AFV and u.get("platoon")})
+    platoons = sorted(
+        {u["platoon"] for u in units if u.get("kind") in aftermath.AFV and u.get("platoon")}
+    )
     names = words.names_for(view, side)
-    fields = [] if not rows else [
-        Field("units", "list", label="Your units", key="unit", widget="pick", rows=tuple(rows), required=False,
-              default=[], item=Field("entry", "object", fields=(
-                  Field("unit", **unit_choices(units, view, side)),
-                  Field("fate", "choice", choices=aftermath.FATES, labels=fate_labels, label="Fate", default="kept"),
-                  Field("status", "choice", choices=retained.STATUSES, labels=status_labels, label="State",
-                        default="ok", help="Wounded leader, heroic, malfunctioned weapon, immobilized, abandoned, "
-                                           "shocked/UK or bogged AFV, under recall …"),
-                  Field("isolated", "bool", required=False, default=False, label="Isolated (1.606)"),
-                  Field("pocket", required=False, default="", max_length=20, label="Pocket",
-                        help="A name for its pocket (A, B …): units of one pocket may stack to escape."),
-                  Field("encircled", "bool", required=False, default=False, label="Encircled (1.604)"),
-                  Field("disrupted", "bool", required=False, default=False, label="Disrupted (French infantry, 1.603)"),
-                  Field("elite", "bool", required=False, default=False, label="Elite (hardens to fanatic, 1.6112)"),
-              )),
-              help="Tick each unit something happened to (eliminated, captured, wounded, isolated …); every unit "
-                   "left unticked is recorded as ok."),
-    ]
+    fields = (
+        []
+        if not rows
+        else [
+            Field(
+                "units",
+                "list",
+                label="Your units",
+                key="unit",
+                widget="pick",
+                rows=tuple(rows),
+                required=False,
+                default=[],
+                item=Field(
+                    "entry",
+                    "object",
+                    fields=(
+                        Field("unit", **unit_choices(units, view, side)),
+                        Field(
+                            "fate",
+                            "choice",
+                            choices=aftermath.FATES,
+                            labels=fate_labels,
+                            label="Fate",
+                            default="kept",
+                        ),
+                        Field(
+                            "status",
+                            "choice",
+                            choices=retained.STATUSES,
+                            labels=status_labels,
+                            label="State",
+                            default="ok",
+                            help="Wounded leader, heroic, malfunctioned weapon, immobilized, abandoned, "
+                            "shocked/UK or bogged AFV, under recall …",
+                        ),
+                        Field(
+                            "isolated",
+                            "bool",
+                            required=False,
+                            default=False,
+                            label="Isolated (1.606)",
+                        ),
+                        Field(
+                            "pocket",
+                            required=False,
+                            default="",
+                            max_length=20,
+                            label="Pocket",
+                            help="A name for its pocket (A, B …): units of one pocket may stack to escape.",
+                        ),
+                        Field(
+                            "encircled",
+                            "bool",
+                            required=False,
+                            default=False,
+                            label="Encircled (1.604)",
+                        ),
+                        Field(
+                            "disrupted",
+                            "bool",
+                            required=False,
+                            default=False,
+                            label="Disrupted (French infantry, 1.603)",
+                        ),
+                        Field(
+                            "elite",
+                            "bool",
+                            required=False,
+                            default=False,
+                            label="Elite (hardens to fanatic, 1.6112)",
+                        ),
+                    ),
+                ),
+                help="Tick each unit something happened to (eliminated, captured, wounded, isolated …); every unit "
+                "left unticked is recorded as ok.",
+            ),
+        ]
+    )
     if platoons:
-        fields.append(Field("platoons_on_map", "list", label="AFV platoons that had an AFV on the map (1.6142)",
-                            required=False, default=list(platoons),
-                            item=Field("platoon", "choice", choices=tuple(platoons), labels=tuple(
-                                (p, names.rg(p)) for p in platoons)),
-                            help="Untick a platoon held entirely off the map this half-day."))
+        fields.append(
+            Field(
+                "platoons_on_map",
+                "list",
+                label="AFV platoons that had an AFV on the map (1.6142)",
+                required=False,
+                default=list(platoons),
+                item=Field(
+                    "platoon",
+                    "choice",
+                    choices=tuple(platoons),
+                    labels=tuple((p, names.rg(p)) for p in platoons),
+                ),
+                help="Untick a platoon held entirely off the map this half-day.",
+            )
+        )
     oba = aftermath.oba_in_use(view, side)
     if oba:
-        fields.append(Field("oba_fired", "list", label="OBA modules that fired a Fire Mission (CG4)", required=False,
-                            default=[], item=Field("purchase", "choice", choices=tuple(p["id"] for p in oba),
-                                                   labels=tuple((p["id"], names.rg(p["id"])) for p in oba)),
-                            help="A module that fired none is retained for the next half-day."))
-    fields.append(Field("added", "list", label="Units gained in play", required=False, default=[], max=10,
-                        rows=({}, {}), item=Field("entry", "object", fields=(
-                            Field("kind", "choice", choices=retained.KINDS, label="Kind",
-                                  labels=choice_words(retained.KINDS, words.KIND_WORDS)),
-                            Field("type", max_length=60, label="Type", help='e.g. "LMG", "8-0", "PzIIIF".'),
-                            Field("captured", "bool", required=False, default=False, label="Captured from the enemy"),
-                            Field("count", "int", required=False, default=1, min=1, max=20, label="How many"),
-                        )), help="Weapons or AFVs captured from the enemy, heroes created in play (A15)."))
+        fields.append(
+            Field(
+                "oba_fired",
+                "list",
+                label="OBA modules that fired a Fire Mission (CG4)",
+                required=False,
+                default=[],
+                item=Field(
+                    "purchase",
+                    "choice",
+                    choices=tuple(p["id"] for p in oba),
+                    labels=tuple((p["id"], names.rg(p["id"])) for p in oba),
+                ),
+                help="A module that fired none is retained for the next half-day.",
+            )
+        )
+    fields.append(
+        Field(
+            "added",
+            "list",
+            label="Units gained in play",
+            required=False,
+            default=[],
+            max=10,
+            rows=({}, {}),
+            item=Field(
+                "entry",
+                "object",
+                fields=(
+                    Field(
+                        "kind",
+                        "choice",
+                        choices=retained.KINDS,
+                        label="Kind",
+                        labels=choice_words(retained.KINDS, words.KIND_WORDS),
+                    ),
+                    Field("type", max_length=60, label="Type", help='e.g. "LMG", "8-0", "PzIIIF".'),
+                    Field(
+                        "captured",
+                        "bool",
+                        required=False,
+                        default=False,
+                        label="Captured from the enemy",
+                    ),
+                    Field(
+                        "count", "int", required=False, default=1, min=1, max=20, label="How many"
+                    ),
+                ),
+            ),
+            help="Weapons or AFVs captured from the enemy, heroes created in play (A15).",
+        )
+    )
     fields += cvp_fields(ctx, units, 10000)[1]
-    fields.append(Field("note", required=False, default="", max_length=500, label="Note (your side only)"))
+    fields.append(
+        Field("note", required=False, default="", max_length=500, label="Note (your side only)")
+    )
     return tuple(fields)
 
 
@@ -376,10 +672,17 @@ def joint_form(ctx, view: dict, initial: dict) -> tuple:
         area_list = halfday.areas(ctx.table("1.2"))
         hexes = sorted(halfday.all_objective_hexes(area_list, public(view)["bridges_destroyed"]))
         for side in SIDES:
-            fields.append(Field(f"control.{side}_objectives_end", "list", required=False,
-                                default=list(line["objectives_end"][side]), group="Control after the Refit Phase map steps",
-                                label=f"{NAMES[side]} objective hexes now", item=Field("hex", "choice",
-                                                                                         choices=tuple(hexes))))
+            fields.append(
+                Field(
+                    f"control.{side}_objectives_end",
+                    "list",
+                    required=False,
+                    default=list(line["objectives_end"][side]),
+                    group="Control after the Refit Phase map steps",
+                    label=f"{NAMES[side]} objective hexes now",
+                    item=Field("hex", "choice", choices=tuple(hexes)),
+                )
+            )
         fields.append(Field("note", required=False, default="", max_length=500, label="Note"))
     return tuple(fields)
 
@@ -401,25 +704,75 @@ def _unit_fields(view: dict, side: str, unit: dict) -> tuple:
     if unit.get("rg") and unit["rg"] not in {p["id"] for p in bought}:
         rgs.append((unit["rg"], names.rg(unit["rg"])))
     return (
-        Field("kind", "choice", choices=retained.KINDS, required=False, label="Kind", default=unit.get("kind"),
-              labels=choice_words(retained.KINDS, words.KIND_WORDS)),
-        Field("type", required=False, max_length=60, label="Type", default=unit.get("type") or "",
-              help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
-        Field("nationality", "choice", choices=retained.NATIONALITIES, required=False, label="Nationality",
-              default=unit.get("nationality"), labels=choice_words(retained.NATIONALITIES, words.NATIONALITY_WORDS)),
-        Field("rg", "choice", required=False, label="RG", choices=tuple(r for r, _ in rgs), labels=tuple(rgs),
-              default=unit.get("rg")),
-        Field("status", "choice", choices=retained.STATUSES, required=False, label="State",
-              default=unit.get("status") or "ok", labels=choice_words(retained.STATUSES, words.STATUS_WORDS)),
-        Field("isolated", "bool", required=False, label="Isolated", default=bool(unit.get("isolated"))),
-        Field("captured", "bool", required=False, label="Captured", default=bool(unit.get("captured"))),
-        Field("vehicular", "bool", required=False, label="Vehicular-mounted", default=bool(unit.get("vehicular"))),
+        Field(
+            "kind",
+            "choice",
+            choices=retained.KINDS,
+            required=False,
+            label="Kind",
+            default=unit.get("kind"),
+            labels=choice_words(retained.KINDS, words.KIND_WORDS),
+        ),
+        Field(
+            "type",
+            required=False,
+            max_length=60,
+            label="Type",
+            default=unit.get("type") or "",
+            help='e.g. "467", "8-1", "PzIIIF", "LMG".',
+        ),
+        Field(
+            "nationality",
+            "choice",
+            choices=retained.NATIONALITIES,
+            required=False,
+            label="Nationality",
+            default=unit.get("nationality"),
+            labels=choice_words(retained.NATIONALITIES, words.NATIONALITY_WORDS),
+        ),
+        Field(
+            "rg",
+            "choice",
+            required=False,
+            label="RG",
+            choices=tuple(r for r, _ in rgs),
+            labels=tuple(rgs),
+            default=unit.get("rg"),
+        ),
+        Field(
+            "status",
+            "choice",
+            choices=retained.STATUSES,
+            required=False,
+            label="State",
+            default=unit.get("status") or "ok",
+            labels=choice_words(retained.STATUSES, words.STATUS_WORDS),
+        ),
+        Field(
+            "isolated", "bool", required=False, label="Isolated", default=bool(unit.get("isolated"))
+        ),
+        Field(
+            "captured", "bool", required=False, label="Captured", default=bool(unit.get("captured"))
+        ),
+        Field(
+            "vehicular",
+            "bool",
+            required=False,
+            label="Vehicular-mounted",
+            default=bool(unit.get("vehicular")),
+        ),
         Field("note", required=False, max_length=300, label="Note", default=unit.get("note") or ""),
     )
 
 
-_REASON = Field("reason", required=False, default="", max_length=300, label="Why",
-                help="Battle hardening, casualty reduction, a mistake on the sheet …")
+_REASON = Field(
+    "reason",
+    required=False,
+    default="",
+    max_length=300,
+    label="Why",
+    help="Battle hardening, casualty reduction, a mistake on the sheet …",
+)
 
 
 def retained_form(ctx, view: dict, side: str, initial: dict) -> tuple:
@@ -428,26 +781,43 @@ def retained_form(ctx, view: dict, side: str, initial: dict) -> tuple:
     units = private(view, side)["retained"]
     if initial.get("action") == "add":
         nationality = "german" if side == "german" else "french"
-        fields = _unit_fields(view, side, {"kind": None, "nationality": nationality, "status": "ok"})
-        return (hidden("action", "add"),
-                Field("count", "int", required=False, default=1, min=1, max=40, label="How many"),
-                *(f.but(required=True) if f.name in ("kind", "type") else f for f in fields), _REASON)
+        fields = _unit_fields(
+            view, side, {"kind": None, "nationality": nationality, "status": "ok"}
+        )
+        return (
+            hidden("action", "add"),
+            Field("count", "int", required=False, default=1, min=1, max=40, label="How many"),
+            *(f.but(required=True) if f.name in ("kind", "type") else f for f in fields),
+            _REASON,
+        )
     unit = next((u for u in units if u["id"] == initial.get("id")), None)
     if unit is None:  # pick the unit first
         return (Field("id", "choice", label="Unit", **unit_choices(units, view, side)),)
     return (
         hidden("id", unit["id"]),
-        Field("action", "choice", choices=("update", "remove"), widget="radios", default="update", label="What to do",
-              labels=(("update", f"Change the {words.unit_words(unit, words.names_for(view, side))}"),
-                      ("remove", "Remove it from your retained units (eliminated, lost, recombined …)"))),
-        *_unit_fields(view, side, unit), _REASON,
+        Field(
+            "action",
+            "choice",
+            choices=("update", "remove"),
+            widget="radios",
+            default="update",
+            label="What to do",
+            labels=(
+                ("update", f"Change the {words.unit_words(unit, words.names_for(view, side))}"),
+                ("remove", "Remove it from your retained units (eliminated, lost, recombined …)"),
+            ),
+        ),
+        *_unit_fields(view, side, unit),
+        _REASON,
     )
 
 
 def _same(before, after) -> bool:
     if isinstance(after, bool) or isinstance(before, bool):
         return bool(before) == bool(after)
-    return (before if before not in (None, "") else None) == (after if after not in (None, "") else None)
+    return (before if before not in (None, "") else None) == (
+        after if after not in (None, "") else None
+    )
 
 
 def retained_changes(view: dict, side: str, data: dict) -> dict:

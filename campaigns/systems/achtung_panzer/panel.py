@@ -18,38 +18,74 @@ def context(view: dict) -> dict:
     pub = game["public"]
     facts = []
     if pub.get("scenario_type"):
-        facts.append(("Scenario type", words.TYPE_WORDS.get(pub["scenario_type"], words.plain(pub["scenario_type"])),
-                      "1.623"))
+        facts.append(
+            (
+                "Scenario type",
+                words.TYPE_WORDS.get(pub["scenario_type"], words.plain(pub["scenario_type"])),
+                "1.623",
+            )
+        )
     for key, label in (("sets_up_first", "Sets up first"), ("moves_first", "Moves first")):
         if pub.get(key):
             facts.append((label, words.SIDE_WORDS.get(pub[key], pub[key]), "1.6231"))
     if pub.get("weather"):
-        facts.append(("Weather / EC", f"{pub['weather']}{' / ' + pub['ec'] if pub.get('ec') else ''}", "1.618"))
+        facts.append(
+            (
+                "Weather / EC",
+                f"{pub['weather']}{' / ' + pub['ec'] if pub.get('ec') else ''}",
+                "1.618",
+            )
+        )
     if pub.get("special_half_day"):
-        facts.append(("Allied special half-day", words.SPECIAL_WORDS.get(pub["special_half_day"]), "CG13"))
+        facts.append(
+            ("Allied special half-day", words.SPECIAL_WORDS.get(pub["special_half_day"]), "CG13")
+        )
     if pub.get("elr", {}).get("allied") is not None:
-        facts.append(("ELR / SAN announced", "; ".join(
-            f"{words.SIDE_WORDS[s]} ELR {elr.words(pub['elr'][s])}, SAN {pub['san'][s]}" for s in SIDES), "1.625"))
+        facts.append(
+            (
+                "ELR / SAN announced",
+                "; ".join(
+                    f"{words.SIDE_WORDS[s]} ELR {elr.words(pub['elr'][s])}, SAN {pub['san'][s]}"
+                    for s in SIDES
+                ),
+                "1.625",
+            )
+        )
     if pub.get("bridges_destroyed"):
         facts.append(("Bridges destroyed", ", ".join(pub["bridges_destroyed"]), "CG15"))
     return {
         "facts": facts,
-        "phase": {"refit": "Refit Phase", "play": "being played", "finished": "finished"}.get(pub["phase"], ""),
+        "phase": {"refit": "Refit Phase", "play": "being played", "finished": "finished"}.get(
+            pub["phase"], ""
+        ),
         "roster": [_roster_line(line) for line in pub["roster"]],
-        "record": "; ".join(f"{words.SIDE_WORDS[s]} {r['won']}:{r['lost']}" + (f" ({r['drawn']} drawn)" if r.get("drawn") else "")
-                            for s, r in pub["record"].items()),
+        "record": "; ".join(
+            f"{words.SIDE_WORDS[s]} {r['won']}:{r['lost']}"
+            + (f" ({r['drawn']} drawn)" if r.get("drawn") else "")
+            for s, r in pub["record"].items()
+        ),
         "public_rolls": [words.roll_sentence(r) for r in reversed(pub.get("rolls", []))],
-        "sides": [_side(side, private, pub["half_day"] if pub["phase"] == "refit" else None)
-                  for side, private in game.get("sides", {}).items()],
+        "sides": [
+            _side(side, private, pub["half_day"] if pub["phase"] == "refit" else None)
+            for side, private in game.get("sides", {}).items()
+        ],
     }
 
 
 def _roster_line(line: dict) -> dict:
     winner = line.get("winner")
     return {
-        "half_day": line["half_day"], "hist": line["hist"], "op": line["op"], "played": line.get("played"),
-        "cvp": line["cvp"], "type": words.TYPE_WORDS.get(line.get("type"), "") if line.get("type") else "",
-        "winner": "draw" if winner == "draw" else words.SIDE_WORDS.get(winner, "") if winner else "",
+        "half_day": line["half_day"],
+        "hist": line["hist"],
+        "op": line["op"],
+        "played": line.get("played"),
+        "cvp": line["cvp"],
+        "type": words.TYPE_WORDS.get(line.get("type"), "") if line.get("type") else "",
+        "winner": "draw"
+        if winner == "draw"
+        else words.SIDE_WORDS.get(winner, "")
+        if winner
+        else "",
         "why": (line.get("victory") or {}).get("text", ""),
     }
 
@@ -62,24 +98,40 @@ def _side(side: str, private: dict, half_day: str | None) -> dict:
     groups = []
     for purchase in purchases:
         mine = [u for u in units if u.get("rg") == purchase["id"]]
-        groups.append({"title": names.rg(purchase["id"]), "what": _purchase_line(purchase),
-                       "units": [names.unit(u, with_rg=False) + words.flags(u) for u in mine]})
+        groups.append(
+            {
+                "title": names.rg(purchase["id"]),
+                "what": _purchase_line(purchase),
+                "units": [names.unit(u, with_rg=False) + words.flags(u) for u in mine],
+            }
+        )
     loose = [u for u in units if u.get("rg") not in {p["id"] for p in purchases}]
     if loose:
-        groups.append({"title": "Other units", "what": "", "units": [names.label(u) for u in loose]})
-    rolls = [dict(text=words.roll_sentence(r, names), half_day=r.get("half_day"))
-             for r in reversed(private.get("rolls", []))]
+        groups.append(
+            {"title": "Other units", "what": "", "units": [names.label(u) for u in loose]}
+        )
+    rolls = [
+        dict(text=words.roll_sentence(r, names), half_day=r.get("half_day"))
+        for r in reversed(private.get("rolls", []))
+    ]
     return {
-        "slug": side, "name": words.SIDE_WORDS.get(side, side),
-        "points": [("CPP", private.get("cpp")), ("FPP", private.get("fpp")), ("ELR", elr.words(private.get("elr"))),
-                   ("SAN", private.get("san"))],
+        "slug": side,
+        "name": words.SIDE_WORDS.get(side, side),
+        "points": [
+            ("CPP", private.get("cpp")),
+            ("FPP", private.get("fpp")),
+            ("ELR", elr.words(private.get("elr"))),
+            ("SAN", private.get("san")),
+        ],
         "attack_chit": private.get("attack_chit"),
         "groups": groups,
         "fortifications": [fortification_words(f) for f in private.get("fortifications", [])],
         "bought_now": _bought_now(private, groups, half_day),
-        "eliminated": len(private.get("eliminated", [])), "unit_count": len(units),
+        "eliminated": len(private.get("eliminated", [])),
+        "unit_count": len(units),
         "rg_count": len([p for p in purchases if not p.get("given")]),
-        "rolls": rolls[:ROLLS_SHOWN], "more_rolls": max(0, len(rolls) - ROLLS_SHOWN),
+        "rolls": rolls[:ROLLS_SHOWN],
+        "more_rolls": max(0, len(rolls) - ROLLS_SHOWN),
         "pending": bool(private.get("pending")),
     }
 
@@ -89,16 +141,29 @@ def _bought_now(private: dict, groups: list, half_day: str | None) -> list[str]:
     everything else is on the records page."""
     if half_day is None:
         return []
-    rgs = [" · ".join(filter(None, (g["title"], g["what"]))) for g, p in zip(groups, private.get("purchases", []))
-           if p.get("half_day") == half_day and not p.get("given")]
-    return rgs + [fortification_words(f) for f in private.get("fortifications", [])
-                  if f.get("half_day") == half_day and "cost" in f]
+    rgs = [
+        " · ".join(filter(None, (g["title"], g["what"])))
+        for g, p in zip(groups, private.get("purchases", []))
+        if p.get("half_day") == half_day and not p.get("given")
+    ]
+    return rgs + [
+        fortification_words(f)
+        for f in private.get("fortifications", [])
+        if f.get("half_day") == half_day and "cost" in f
+    ]
 
 
 def _purchase_line(p: dict) -> str:
     parts = [p["half_day"], "given" if p.get("given") else f"{p.get('cost')} CPP"]
-    options = [name for key, name in (("on_map", "on map"), ("reserve", "reserve"), ("pre_registered", "pre-registered hex"))
-               if (p.get("options") or {}).get(key)]
+    options = [
+        name
+        for key, name in (
+            ("on_map", "on map"),
+            ("reserve", "reserve"),
+            ("pre_registered", "pre-registered hex"),
+        )
+        if (p.get("options") or {}).get(key)
+    ]
     if options:
         parts.append(", ".join(options))
     if p.get("strength"):

@@ -14,15 +14,44 @@ from campaigns.schema import EventKind, Field
 
 from .common import half_day, private
 
-KINDS = ("squad", "half_squad", "leader", "armor_leader", "hero", "afv", "gun", "sw", "vehicle", "crew",
-         "fortification", "other")
-STATUSES = ("ok", "wounded", "heroic", "broken", "malfunctioned", "disabled", "immobilized", "abandoned", "shocked",
-            "recalled", "bogged")
+KINDS = (
+    "squad",
+    "half_squad",
+    "leader",
+    "armor_leader",
+    "hero",
+    "afv",
+    "gun",
+    "sw",
+    "vehicle",
+    "crew",
+    "fortification",
+    "other",
+)
+STATUSES = (
+    "ok",
+    "wounded",
+    "heroic",
+    "broken",
+    "malfunctioned",
+    "disabled",
+    "immobilized",
+    "abandoned",
+    "shocked",
+    "recalled",
+    "bogged",
+)
 NATIONALITIES = ("german", "french", "british")
 
 UNIT_FIELDS = (
     Field("kind", "choice", choices=KINDS, required=False),
-    Field("type", label="Unit type", required=False, max_length=60, help='e.g. "467", "8-1", "PzIIIF", "LMG".'),
+    Field(
+        "type",
+        label="Unit type",
+        required=False,
+        max_length=60,
+        help='e.g. "467", "8-1", "PzIIIF", "LMG".',
+    ),
     Field("nationality", "choice", choices=NATIONALITIES, required=False),
     Field("rg", label="RG (purchase id)", required=False, max_length=20),
     Field("platoon", label="AFV platoon (purchase id)", required=False, max_length=20),
@@ -34,16 +63,31 @@ UNIT_FIELDS = (
 )
 
 EVENT = EventKind(
-    "ap.retained", "Retained units edited",
+    "ap.retained",
+    "Retained units edited",
     (
         Field("action", "choice", choices=("add", "update", "remove")),
         Field("id", label="Unit id (update/remove)", required=False, max_length=20),
-        Field("count", "int", required=False, default=1, min=1, max=40, help="Add this many identical units."),
+        Field(
+            "count",
+            "int",
+            required=False,
+            default=1,
+            min=1,
+            max=40,
+            help="Add this many identical units.",
+        ),
         *UNIT_FIELDS,
-        Field("reason", required=False, default="", max_length=300,
-              help="Why: battle hardening, casualty reduction, eliminated at 1.6141 …"),
+        Field(
+            "reason",
+            required=False,
+            default="",
+            max_length=300,
+            help="Why: battle hardening, casualty reduction, eliminated at 1.6141 …",
+        ),
     ),
-    audience="side", rule="1.607",
+    audience="side",
+    rule="1.607",
     help="Edit your retained units. What a unit becomes on battle hardening or casualty reduction is entered here.",
 )
 
@@ -52,11 +96,17 @@ def new_unit(state: dict, side: str, fields: dict) -> dict:
     """Add one unit to the side's retained units (for the steps too); returns it."""
     mine = private(state, side)
     unit = {
-        "id": f"u{mine['next_id']}", "kind": fields.get("kind") or "other", "type": fields.get("type") or "",
+        "id": f"u{mine['next_id']}",
+        "kind": fields.get("kind") or "other",
+        "type": fields.get("type") or "",
         "nationality": fields.get("nationality") or ("german" if side == "german" else "french"),
-        "rg": fields.get("rg"), "platoon": fields.get("platoon"), "status": fields.get("status") or "ok",
-        "isolated": bool(fields.get("isolated")), "captured": bool(fields.get("captured")),
-        "vehicular": bool(fields.get("vehicular")), "on_map_since": fields.get("on_map_since"),
+        "rg": fields.get("rg"),
+        "platoon": fields.get("platoon"),
+        "status": fields.get("status") or "ok",
+        "isolated": bool(fields.get("isolated")),
+        "captured": bool(fields.get("captured")),
+        "vehicular": bool(fields.get("vehicular")),
+        "on_map_since": fields.get("on_map_since"),
         "note": fields.get("note") or "",
     }
     mine["next_id"] += 1
@@ -94,5 +144,11 @@ def apply(state: dict, side: str, data: dict, step: str) -> None:
         raise DomainError("id", "Nothing was changed: change at least one value of the unit.")
     before = {k: unit[k] for k in changed}
     unit.update(changed)
-    unit.setdefault("history", []).append({"half_day": half_day(state), "step": step, "before": before,
-                                           "reason": data.get("reason") or ""})
+    unit.setdefault("history", []).append(
+        {
+            "half_day": half_day(state),
+            "step": step,
+            "before": before,
+            "reason": data.get("reason") or "",
+        }
+    )

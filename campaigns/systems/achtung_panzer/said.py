@@ -9,9 +9,18 @@ from .common import SIDES, private
 from .steps import purchases as P
 from .steps.fortifications import fortification_words
 
-_FIELD_WORDS = {"kind": "kind", "type": "type", "nationality": "nationality", "rg": "RG", "platoon": "platoon",
-                "status": "state", "isolated": "isolated", "captured": "captured", "vehicular": "vehicular-mounted",
-                "note": "note"}
+_FIELD_WORDS = {
+    "kind": "kind",
+    "type": "type",
+    "nationality": "nationality",
+    "rg": "RG",
+    "platoon": "platoon",
+    "status": "state",
+    "isolated": "isolated",
+    "captured": "captured",
+    "vehicular": "vehicular-mounted",
+    "note": "note",
+}
 
 
 def submitted_words(view: dict, record) -> str | None:
@@ -30,8 +39,10 @@ def submitted_words(view: dict, record) -> str | None:
     if record.kind == "ap.retained":
         return _retained(mine, data, names)
     if record.kind == "ap.declare":
-        return (f"Declared {words.SPECIAL_WORDS.get(data.get('special'), 'the half-day')} (CG13); the German "
-                "player is told.")
+        return (
+            f"Declared {words.SPECIAL_WORDS.get(data.get('special'), 'the half-day')} (CG13); the German "
+            "player is told."
+        )
     return None
 
 
@@ -45,14 +56,18 @@ def _bought_now(view, side, names) -> str:
 def _purchase(view, side, data, names) -> str:
     cpp = private(view, side)["cpp"]
     if data.get("action") == "remove":
-        return f"Purchase given back: you have {cpp} CPP. This step: {_bought_now(view, side, names)}."
+        return (
+            f"Purchase given back: you have {cpp} CPP. This step: {_bought_now(view, side, names)}."
+        )
     rg = (data.get("rg") or "").strip().upper()
     mine = [p for p in P.this_half_day(view, side) if p.get("rg") == rg]
     if not mine:
         return None
     bought = mine[-1]
-    return (f"Bought {names.rg(bought['id'])} for {bought['cost']} CPP; {cpp} CPP left. "
-            f"This step: {_bought_now(view, side, names)}.")
+    return (
+        f"Bought {names.rg(bought['id'])} for {bought['cost']} CPP; {cpp} CPP left. "
+        f"This step: {_bought_now(view, side, names)}."
+    )
 
 
 def _fortify(view, side, data) -> str:
@@ -60,7 +75,11 @@ def _fortify(view, side, data) -> str:
     fpp = mine.get("fpp", 0)
     if data.get("action") == "remove":
         return f"Fortification given back: you have {fpp} FPP."
-    now = [f for f in mine.get("fortifications", []) if f.get("half_day") == words_half_day(view) and "cost" in f]
+    now = [
+        f
+        for f in mine.get("fortifications", [])
+        if f.get("half_day") == words_half_day(view) and "cost" in f
+    ]
     if not now:
         return None
     return f"Bought {fortification_words(now[-1])} for {now[-1]['cost']} FPP; {fpp} FPP left."
@@ -79,13 +98,24 @@ def _check(view, side, data, names) -> str | None:
         bought = P.this_half_day(view, side)
         if not bought:
             return "Done buying: nothing bought."
-        return (f"Done buying: {words.join_words(names.rg(p['id']) for p in bought)} "
-                f"({sum(p['cost'] for p in bought)} CPP); {mine['cpp']} CPP left.")
+        return (
+            f"Done buying: {words.join_words(names.rg(p['id']) for p in bought)} "
+            f"({sum(p['cost'] for p in bought)} CPP); {mine['cpp']} CPP left."
+        )
     if step.id == "1.621":
-        now = [f for f in mine.get("fortifications", []) if f.get("half_day") == words_half_day(view) and "cost" in f]
-        forfeit = [x["fpp"] for x in mine.get("fpp_forfeit", []) if x.get("half_day") == words_half_day(view)]
-        text = ("Done with fortifications: " + (words.join_words(fortification_words(f) for f in now) if now
-                                                else "nothing bought"))
+        now = [
+            f
+            for f in mine.get("fortifications", [])
+            if f.get("half_day") == words_half_day(view) and "cost" in f
+        ]
+        forfeit = [
+            x["fpp"]
+            for x in mine.get("fpp_forfeit", [])
+            if x.get("half_day") == words_half_day(view)
+        ]
+        text = "Done with fortifications: " + (
+            words.join_words(fortification_words(f) for f in now) if now else "nothing bought"
+        )
         return text + (f"; {forfeit[-1]} FPP forfeit (1.621)." if forfeit and forfeit[-1] else ".")
     return f"{step.label} ({step.rule}): done."
 
@@ -96,7 +126,11 @@ def _retained(mine, data, names) -> str | None:
     if action == "add":
         count = data.get("count") or 1
         what = words.what_unit(data)
-        return f"Added {count} × {what} to your retained units." if count > 1 else f"Added a {what} to your retained units."
+        return (
+            f"Added {count} × {what} to your retained units."
+            if count > 1
+            else f"Added a {what} to your retained units."
+        )
     if unit is None:
         return None
     if action == "remove":
@@ -129,4 +163,6 @@ def history_words(view: dict, record) -> str | None:
     if data.get("action") == "remove":
         return f"Retained unit removed: the {names.unit(unit)}"
     changed = [_FIELD_WORDS.get(k, k) for k in _FIELD_WORDS if data.get(k) is not None]
-    return f"Retained unit changed: the {names.unit(unit)}" + (f" ({', '.join(changed)})" if changed else "")
+    return f"Retained unit changed: the {names.unit(unit)}" + (
+        f" ({', '.join(changed)})" if changed else ""
+    )

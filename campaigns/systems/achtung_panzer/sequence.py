@@ -26,13 +26,24 @@ from .state import cg
 from .steps.base import DONE, PENDING, Step, kind_name
 
 STEP_MODULES = (
-    "escape", "leaders", "hardening", "san", "equipment", "fortification_removal", "replenishment",
-    "purchases", "reinforcements", "fortifications", "recon", "initiative",
+    "escape",
+    "leaders",
+    "hardening",
+    "san",
+    "equipment",
+    "fortification_removal",
+    "replenishment",
+    "purchases",
+    "reinforcements",
+    "fortifications",
+    "recon",
+    "initiative",
 )
 NAMES = {"allied": "Allied", "german": "German"}
 
 
 # --- the system's own steps ---------------------------------------------------------------------
+
 
 def _victory(ctx, state, side, data):
     line = halfday.determine_victory(state, ctx)
@@ -54,8 +65,16 @@ def _new_half_day(ctx, state, side, data):
     pub = public(state)
     pub["half_day"] = state["scenarios"][state["current"]]["label"]
     pub["initial"] = False
-    pub.update(weather=None, ec=None, wind=None, special_half_day=None, scenario_type=None, sets_up_first=None,
-               moves_first=None, attack_chits={s: None for s in SIDES})
+    pub.update(
+        weather=None,
+        ec=None,
+        wind=None,
+        special_half_day=None,
+        scenario_type=None,
+        sets_up_first=None,
+        moves_first=None,
+        attack_chits={s: None for s in SIDES},
+    )
     for s in SIDES:
         private(state, s)["attack_chit"] = None
 
@@ -66,32 +85,56 @@ def _commencement(ctx, state, side, data):
     for s in SIDES:
         pub["elr"][s] = dict(private(state, s)["elr"])  # every nationality the side fields (CG14)
         pub["san"][s] = private(state, s)["san"]
-    pub["roster"][state["current"]]["elr"] = dict(pub["elr"])  # the CG Roster keeps what was announced
+    pub["roster"][state["current"]]["elr"] = dict(
+        pub["elr"]
+    )  # the CG Roster keeps what was announced
     if pub.get("special_half_day") == "armor":
         # CG13: the French SAN is 2 for an Armor half-day only; the kept SAN returns afterwards.
         pub["san"]["allied"] = int(ctx.value("san.french_armor_half_day"))
     if pub["scenario_type"] in ("dual", "dual_attack") and not pub.get("moves_first"):
         # The Dual Attack move dr of 1.6231 and 1.625 is one roll (rules-notes).
-        report = roll_on(ctx, "1.6231.dual_dr", roll_key(state, "1.625", "public"), label="Dual Attack: moves first")
+        report = roll_on(
+            ctx,
+            "1.6231.dual_dr",
+            roll_key(state, "1.625", "public"),
+            label="Dual Attack: moves first",
+        )
         record_public_roll(state, report, "1.625")
         pub["moves_first"] = report["result"]["side"]
     line = pub["roster"][state["current"]]
-    line.update(type=pub["scenario_type"], weather=pub["weather"], ec=pub["ec"], sets_up_first=pub["sets_up_first"],
-                moves_first=pub["moves_first"], attack_chits=dict(pub["attack_chits"] or {}))
+    line.update(
+        type=pub["scenario_type"],
+        weather=pub["weather"],
+        ec=pub["ec"],
+        sets_up_first=pub["sets_up_first"],
+        moves_first=pub["moves_first"],
+        attack_chits=dict(pub["attack_chits"] or {}),
+    )
     pub["phase"] = "play"
 
 
 def _check(id_, label, rule, scope="side", help_="", confirm=None, short=""):
     audience = "public" if scope == "joint" else "side"
-    return Step(id_, label, rule, scope=scope, checklist=True, help=help_, audience=audience, confirm=confirm,
-                short=short)
+    return Step(
+        id_,
+        label,
+        rule,
+        scope=scope,
+        checklist=True,
+        help=help_,
+        audience=audience,
+        confirm=confirm,
+        short=short,
+    )
 
 
 def _disrupted_french(ctx, state, side):
     """1.603: "Disrupted French infantry are immediately eliminated" (marked at the end of the scenario)."""
     for s in SIDES:
         units = [u for u in private(state, s)["retained"] if u.get("disrupted")]
-        aftermath.eliminate_by_rule(state, s, units, "1.603", "disrupted French infantry eliminated (1.603)", ctx)
+        aftermath.eliminate_by_rule(
+            state, s, units, "1.603", "disrupted French infantry eliminated (1.603)", ctx
+        )
 
 
 def _recall(ctx, state, side):
@@ -99,9 +142,15 @@ def _recall(ctx, state, side):
     1.616 (after 1.6067) when the club's CVP list covers them (R-A18)."""
     gone = []
     for unit in list(private(state, side)["retained"]):
-        if (unit.get("kind") in aftermath.AFV and unit.get("status") == "recalled" and not unit.get("isolated")
-                and not unit.get("immobilized")):
-            retained.eliminate(state, side, unit, "1.6141", "mobile, non-isolated AFV under recall (1.6141)")
+        if (
+            unit.get("kind") in aftermath.AFV
+            and unit.get("status") == "recalled"
+            and not unit.get("isolated")
+            and not unit.get("immobilized")
+        ):
+            retained.eliminate(
+                state, side, unit, "1.6141", "mobile, non-isolated AFV under recall (1.6141)"
+            )
             gone.append(unit)
     cvp = aftermath.cvp_of(ctx, gone) if gone else None
     if cvp:
@@ -116,12 +165,36 @@ def _run_aftermath(ctx, state, side, data):
 # only if they are in before 1.6067 runs, so each side says what it lost (or nothing) before it
 # (rules-notes R-A19): one player's "done at the table" cannot leave the other's losses out.
 LOSS_FIELDS = (
-    Field("units", "list", required=False, default=[], max=100, item=Field("unit", max_length=20),
-          label="Units eliminated", help="Retained units eliminated at the table in the Refit Phase."),
-    Field("cvp", "int", label="CVP sustained", required=False, default=None, min=0, max=1000,
-          help="The total, when given: the club's CVP list is then not used."),
-    Field("cvp_unlisted", "int", label="CVP of the lost units the club's CVP list does not cover", required=False,
-          default=None, min=0, max=1000, help="The others are counted from the list (A26.2)."),
+    Field(
+        "units",
+        "list",
+        required=False,
+        default=[],
+        max=100,
+        item=Field("unit", max_length=20),
+        label="Units eliminated",
+        help="Retained units eliminated at the table in the Refit Phase.",
+    ),
+    Field(
+        "cvp",
+        "int",
+        label="CVP sustained",
+        required=False,
+        default=None,
+        min=0,
+        max=1000,
+        help="The total, when given: the club's CVP list is then not used.",
+    ),
+    Field(
+        "cvp_unlisted",
+        "int",
+        label="CVP of the lost units the club's CVP list does not cover",
+        required=False,
+        default=None,
+        min=0,
+        max=1000,
+        help="The others are counted from the list (A26.2).",
+    ),
     Field("note", required=False, default="", max_length=300),
 )
 
@@ -132,10 +205,22 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
 
     units = private(view, side)["retained"]
     return (
-        Field("units", "list", label="Units eliminated", required=False, default=[],
-              item=Field("unit", "choice", **unit_choices(units, view, side))),
+        Field(
+            "units",
+            "list",
+            label="Units eliminated",
+            required=False,
+            default=[],
+            item=Field("unit", "choice", **unit_choices(units, view, side)),
+        ),
         *cvp_fields(ctx, units, 1000)[1],
-        Field("note", required=False, default="", max_length=300, label="How (melee, 1TC, minefield …)"),
+        Field(
+            "note",
+            required=False,
+            default="",
+            max_length=300,
+            label="How (melee, 1TC, minefield …)",
+        ),
     )
 
 
@@ -154,42 +239,99 @@ def _run_losses(ctx, state, side, data):
         record_losses(ctx, state, side, data, "1.6067")
 
 
-
 OWN_STEPS = [
-    Step("1.600", "End of scenario: what happened to your units", "1.12", run=_run_aftermath,
-         applies=lambda state, side: aftermath.recorded(state, side) is None, fields=aftermath.EVENT.fields,
-         short="End of scenario", extra={"kind": "ap.aftermath"},
-         help="Mark what happened to your units; every unit you leave unmarked is recorded as ok."),
+    Step(
+        "1.600",
+        "End of scenario: what happened to your units",
+        "1.12",
+        run=_run_aftermath,
+        applies=lambda state, side: aftermath.recorded(state, side) is None,
+        fields=aftermath.EVENT.fields,
+        short="End of scenario",
+        extra={"kind": "ap.aftermath"},
+        help="Mark what happened to your units; every unit you leave unmarked is recorded as ok.",
+    ),
     _check("1.601", "Conclusion of melee (north to south)", "1.601", "joint"),
     _check("1.602", "Marker removal", "1.602", "joint"),
-    _check("1.603", "Rally; passengers unloaded; disrupted French infantry eliminated", "1.603", "joint",
-           confirm=_disrupted_french),
+    _check(
+        "1.603",
+        "Rally; passengers unloaded; disrupted French infantry eliminated",
+        "1.603",
+        "joint",
+        confirm=_disrupted_french,
+    ),
     _check("1.604", "Encirclement and minefields", "1.604", "joint"),
     _check("1.605", "Perimeter determination, control markers, pockets", "1.605", "joint"),
     _check("1.606", "Isolation", "1.606", "joint"),
-    _check("1.6064", "Escape results; encirclement counters removed; evacuated pockets revert", "1.6064", "joint"),
-    _check("1.6066", "Drawing the perimeter", "1.6066", "joint",
-           "Confirm once the perimeter is drawn; give the final control if the RePh changed it."),
-    Step("1.6066.losses", "Your units eliminated at the table in this Refit Phase", "1.6067", run=_run_losses,
-         applies=_before_victory, fields=LOSS_FIELDS, form=losses_form, short="Losses before victory", extra={"kind": "ap.losses"},
-         help="Melee, encirclement, minefields …: their CVP count for the half-day's victory (1.6067), which is "
-              "determined once both sides have said what they lost. Lost nothing? Record with nothing ticked. "
-              "Units the rules eliminated on their own (escape, disrupted French) are counted already when "
-              "the club's CVP list covers them."),
-    Step("1.6067", "CG scenario victory determination", "1.6067", scope="system", run=_victory, audience="public"),
-    _check("1.607", "Clearing the map; retained equipment; hidden fortifications", "1.607",
-           help_="Record what your side retains (retained units)."),
+    _check(
+        "1.6064",
+        "Escape results; encirclement counters removed; evacuated pockets revert",
+        "1.6064",
+        "joint",
+    ),
+    _check(
+        "1.6066",
+        "Drawing the perimeter",
+        "1.6066",
+        "joint",
+        "Confirm once the perimeter is drawn; give the final control if the RePh changed it.",
+    ),
+    Step(
+        "1.6066.losses",
+        "Your units eliminated at the table in this Refit Phase",
+        "1.6067",
+        run=_run_losses,
+        applies=_before_victory,
+        fields=LOSS_FIELDS,
+        form=losses_form,
+        short="Losses before victory",
+        extra={"kind": "ap.losses"},
+        help="Melee, encirclement, minefields …: their CVP count for the half-day's victory (1.6067), which is "
+        "determined once both sides have said what they lost. Lost nothing? Record with nothing ticked. "
+        "Units the rules eliminated on their own (escape, disrupted French) are counted already when "
+        "the club's CVP list covers them.",
+    ),
+    Step(
+        "1.6067",
+        "CG scenario victory determination",
+        "1.6067",
+        scope="system",
+        run=_victory,
+        audience="public",
+    ),
+    _check(
+        "1.607",
+        "Clearing the map; retained equipment; hidden fortifications",
+        "1.607",
+        help_="Record what your side retains (retained units).",
+    ),
     _check("1.608", "Prisoners", "1.608"),
     _check("1.609", "Extinguishing blazes", "1.609"),
     _check("1.6111", "Recombining half-squads", "1.611"),
-    Step("1.6121", "New CG half-day", "1.6121", scope="system", run=_new_half_day, audience="public"),
+    Step(
+        "1.6121", "New CG half-day", "1.6121", scope="system", run=_new_half_day, audience="public"
+    ),
     _check("1.6133", "AFV MG exchange", "1.6133"),
     _check("1.6134", "Demolition charges", "1.6134"),
     _check("1.6136", "Captured AFV", "1.6136"),
-    _check("1.6137", "Special ammo, Low Ammo and ammunition shortage removal (1.6137-1.6139)", "1.6137"),
-    _check("1.6141", "Recall: mobile non-isolated AFV under recall eliminated", "1.6141", confirm=_recall),
-    Step("1.625", "Scenario commencement", "1.625", scope="system", run=_commencement, audience="public",
-         initial=True),
+    _check(
+        "1.6137", "Special ammo, Low Ammo and ammunition shortage removal (1.6137-1.6139)", "1.6137"
+    ),
+    _check(
+        "1.6141",
+        "Recall: mobile non-isolated AFV under recall eliminated",
+        "1.6141",
+        confirm=_recall,
+    ),
+    Step(
+        "1.625",
+        "Scenario commencement",
+        "1.625",
+        scope="system",
+        run=_commencement,
+        audience="public",
+        initial=True,
+    ),
 ]
 
 
@@ -211,7 +353,9 @@ def load_steps() -> list[Step]:
     steps = [*OWN_STEPS, *found]
     if len({s.id for s in steps}) != len(steps):
         raise RuntimeError("Two Refit Phase steps share an id")
-    return sorted(steps, key=_order_key)  # stable: a module's own order is kept within one rule number
+    return sorted(
+        steps, key=_order_key
+    )  # stable: a module's own order is kept within one rule number
 
 
 STEPS: list[Step] = load_steps()
@@ -224,12 +368,21 @@ def signature() -> tuple[str, ...]:
     event kind and how it is done, in order."""
     return tuple(
         f"{s.id} {s.scope} {'checklist' if s.checklist else kind_name(s)}"
-        + "".join(f" {flag}" for flag, on in (("initial", s.initial), ("repeatable", s.repeatable),
-                                                ("sync", s.extra.get("sync"))) if on)
-        for s in STEPS)
+        + "".join(
+            f" {flag}"
+            for flag, on in (
+                ("initial", s.initial),
+                ("repeatable", s.repeatable),
+                ("sync", s.extra.get("sync")),
+            )
+            if on
+        )
+        for s in STEPS
+    )
 
 
 # --- where each side is --------------------------------------------------------------------------
+
 
 def refit_key(state: dict) -> str:
     return public(state)["refit_key"]
@@ -307,7 +460,11 @@ def is_shared(step: Step) -> bool:
 def reached_by_all(state: dict, step: Step) -> bool:
     """Both sides have finished every step before `step`."""
     steps = active_steps(state)
-    return all(status(state, earlier, s) is not None for earlier in steps[: steps.index(step)] for s in SIDES)
+    return all(
+        status(state, earlier, s) is not None
+        for earlier in steps[: steps.index(step)]
+        for s in SIDES
+    )
 
 
 def waiting(state: dict, side: str) -> bool:
@@ -339,7 +496,9 @@ def _progress(state: dict, ctx) -> None:
                 moved = True
         if moved:
             continue
-        for step in {current(state, s).id: current(state, s) for s in SIDES if current(state, s)}.values():
+        for step in {
+            current(state, s).id: current(state, s) for s in SIDES if current(state, s)
+        }.values():
             if step.scope != "system" or not reached_by_all(state, step):
                 continue
             if step.id in public(state)["pending_steps"]:
@@ -365,18 +524,25 @@ def complete_pending(state: dict, ctx) -> None:
 
 # --- events -------------------------------------------------------------------------------------
 
+
 def _not_now(state: dict, side: str, wanted: Step) -> DomainError:
     pub = public(state)
     if pub["phase"] != "refit":
-        return DomainError("kind", f"The Refit Phase is not running: {pub['half_day']} is being played.")
+        return DomainError(
+            "kind", f"The Refit Phase is not running: {pub['half_day']} is being played."
+        )
     step = current(state, side)
     if step is None:
         return DomainError("kind", "Your side has finished this Refit Phase.")
     if status(state, wanted, side) is not None:
         return DomainError("kind", f"{_named(wanted)} is already done.")
     if waiting(state, side) and step is wanted:
-        return DomainError("kind", f"{_named(wanted)} waits for the other side to finish the steps before it.")
-    return DomainError("kind", f"Not yet: your side's current step is {_named(step)}, not {_named(wanted)}.")
+        return DomainError(
+            "kind", f"{_named(wanted)} waits for the other side to finish the steps before it."
+        )
+    return DomainError(
+        "kind", f"Not yet: your side's current step is {_named(step)}, not {_named(wanted)}."
+    )
 
 
 def _named(step: Step) -> str:
@@ -394,7 +560,7 @@ def run_step(ctx, state: dict, side: str, step: Step, data: dict) -> None:
     """Apply one side's step with its (cleaned) data; mark it done unless it waits for more."""
     result = step.run(ctx, state, side, dict(data)) if step.run else None
     if result == DONE or (result != PENDING and not step.repeatable):
-        for s in (SIDES if step.scope == "joint" else (side,)):
+        for s in SIDES if step.scope == "joint" else (side,):
             mark(state, step, s)
     progress(state, ctx)
 
@@ -417,6 +583,7 @@ def apply_step_event(state: dict, record, ctx) -> None:
 
 
 # --- steps with nothing to decide --------------------------------------------------------------
+
 
 def auto_data(state: dict, side: str, step: Step) -> dict | None:
     """The data a step runs with when the side has nothing to decide in it now, else None."""
@@ -446,7 +613,11 @@ def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
     if waiting(state, side):
         return []
     found = []
-    for step in active_steps(state)[active_steps(state).index(current(state, side)):] if current(state, side) else []:
+    for step in (
+        active_steps(state)[active_steps(state).index(current(state, side)) :]
+        if current(state, side)
+        else []
+    ):
         if status(state, step, side) is not None:
             continue
         if step.scope not in ("side", "allied") or (step.checklist and not checklists):
@@ -465,7 +636,7 @@ def decision_after(state: dict, side: str, span: list[Step]) -> Step | None:
     if not span:
         return None
     steps = active_steps(state)
-    for step in steps[steps.index(span[-1]) + 1:]:
+    for step in steps[steps.index(span[-1]) + 1 :]:
         if status(state, step, side) is not None:
             continue
         if step.scope not in ("side", "allied") or step.checklist:
@@ -483,7 +654,7 @@ def own_after_table(state: dict, side: str) -> Step | None:
     start = current(state, side)
     if start is None or start.scope != "joint":
         return None
-    for step in steps[steps.index(start):]:
+    for step in steps[steps.index(start) :]:
         if status(state, step, side) is not None or step.scope == "joint":
             continue
         if step.scope not in ("side", "allied") or step.checklist:
@@ -544,7 +715,11 @@ def follow_ups(state: dict, record) -> list[tuple[str, dict]]:
     """After a side's own step, the steps with nothing to decide that follow it (rolls) are done
     in the same submission; checklists wait for the players' confirmation."""
     side = record.side
-    if side not in SIDES or record.kind in ("ap.continue", "ap.retained", "ap.cvp") or state["status"] != "active":
+    if (
+        side not in SIDES
+        or record.kind in ("ap.continue", "ap.retained", "ap.cvp")
+        or state["status"] != "active"
+    ):
         return []
     if public(state)["phase"] != "refit":
         return []
@@ -659,7 +834,9 @@ def apply_cvp(state: dict, record, ctx) -> None:
     side = _acting(record)
     pub = public(state)
     if pub["phase"] != "refit" or pub["refit_initial"]:
-        raise DomainError("cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day.")
+        raise DomainError(
+            "cvp", "CVP are entered here for units eliminated in a Refit Phase after a half-day."
+        )
     record_losses(ctx, state, side, record.data, None)
 
 
@@ -670,7 +847,9 @@ def record_losses(ctx, state: dict, side: str, data: dict, where: str | None) ->
         if unit in units:
             raise DomainError(f"units[{i}]", f"{unit_id} is listed twice.")
         units.append(unit)
-    cvp = aftermath.cvp_sustained(ctx, units, data.get("cvp"), data.get("cvp_unlisted"), required=True)
+    cvp = aftermath.cvp_sustained(
+        ctx, units, data.get("cvp"), data.get("cvp_unlisted"), required=True
+    )
     if not units and not cvp:
         raise DomainError("cvp", "Give the units eliminated or the CVP sustained.")
     if where is None:
@@ -678,7 +857,9 @@ def record_losses(ctx, state: dict, side: str, data: dict, where: str | None) ->
         where = step.id if step else "refit"
     halfday.add_cvp(state, side, cvp, BY_ID.get("1.616"))
     for unit in units:
-        retained.eliminate(state, side, unit, where, data.get("note") or "eliminated in the Refit Phase")
+        retained.eliminate(
+            state, side, unit, where, data.get("note") or "eliminated in the Refit Phase"
+        )
 
 
 def apply_retained(state: dict, record, ctx) -> None:

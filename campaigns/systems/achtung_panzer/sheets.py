@@ -17,16 +17,45 @@ SIDES = ("allied", "german")
 NAMES = {"allied": "Allied", "german": "German"}
 
 SHEETS = (
-    SheetDef("cg_roster", "CG Roster", "public", "sheets/achtung_panzer/cg_roster.html", landscape=True),
-    SheetDef("rg_purchases", "RG Purchase Record", "side", "sheets/achtung_panzer/rg_purchases.html", landscape=True),
+    SheetDef(
+        "cg_roster", "CG Roster", "public", "sheets/achtung_panzer/cg_roster.html", landscape=True
+    ),
+    SheetDef(
+        "rg_purchases",
+        "RG Purchase Record",
+        "side",
+        "sheets/achtung_panzer/rg_purchases.html",
+        landscape=True,
+    ),
     SheetDef("retained", "Retained units", "side", "sheets/achtung_panzer/retained.html"),
 )
 
-KIND_ORDER = ("leader", "armor_leader", "hero", "squad", "half_squad", "crew", "sw", "gun", "afv", "vehicle",
-              "fortification", "other")
+KIND_ORDER = (
+    "leader",
+    "armor_leader",
+    "hero",
+    "squad",
+    "half_squad",
+    "crew",
+    "sw",
+    "gun",
+    "afv",
+    "vehicle",
+    "fortification",
+    "other",
+)
 KIND_NAMES = {
-    "leader": "Leader", "armor_leader": "Armor leader", "hero": "Hero", "squad": "Squad", "half_squad": "Half-squad",
-    "crew": "Crew", "sw": "SW", "gun": "Gun", "afv": "AFV", "vehicle": "Vehicle", "fortification": "Fortification",
+    "leader": "Leader",
+    "armor_leader": "Armor leader",
+    "hero": "Hero",
+    "squad": "Squad",
+    "half_squad": "Half-squad",
+    "crew": "Crew",
+    "sw": "SW",
+    "gun": "Gun",
+    "afv": "AFV",
+    "vehicle": "Vehicle",
+    "fortification": "Fortification",
     "other": "Other",
 }
 
@@ -43,13 +72,17 @@ def _num(value) -> str:
 
 # --- CG Roster (public) -----------------------------------------------------------------------
 
+
 def cg_roster(public: dict) -> dict:
     """One line per half-day of the CG, as the rulebook's CAMPAIGN GAME ROSTER: date, and for each
     side its historical modifier, objective points and casualties (CVP of the scenario and of its
     RePh, 1.12); the winner once determined (1.6067)."""
     lines, totals = [], {s: {"op": 0, "cvp": 0} for s in SIDES}
     for line in public.get("roster", []):
-        row = {"half_day": line["half_day"], "winner": NAMES.get(line.get("winner"), line.get("winner") or "")}
+        row = {
+            "half_day": line["half_day"],
+            "winner": NAMES.get(line.get("winner"), line.get("winner") or ""),
+        }
         decided = line.get("winner") is not None or line.get("played")
         for side in SIDES:
             op = (line.get("op") or {}).get(side)
@@ -69,12 +102,16 @@ def cg_roster(public: dict) -> dict:
         "totals": {s: {k: str(v) for k, v in t.items()} for s, t in totals.items()},
         "record": {NAMES[s]: public.get("record", {}).get(s, {}) for s in SIDES},
         "british_half_days": public.get("british_half_days", 0),
-        "elr": [{"half_day": line["half_day"], **{s: elr.words(line["elr"][s]) for s in SIDES}}
-                for line in public.get("roster", []) if line.get("elr")],
+        "elr": [
+            {"half_day": line["half_day"], **{s: elr.words(line["elr"][s]) for s in SIDES}}
+            for line in public.get("roster", [])
+            if line.get("elr")
+        ],
     }
 
 
 # --- RG Purchase Record and retained units (side-private) ------------------------------------------
+
 
 def _group_type(purchase: dict) -> str:
     return words.group_type(purchase)
@@ -82,8 +119,15 @@ def _group_type(purchase: dict) -> str:
 
 def _options(purchase: dict) -> str:
     options = purchase.get("options") or {}
-    words = [label for key, label in (("on_map", "on-map"), ("reserve", "reserve"), ("pre_registered", "pre-registered hex"))
-             if options.get(key)]
+    words = [
+        label
+        for key, label in (
+            ("on_map", "on-map"),
+            ("reserve", "reserve"),
+            ("pre_registered", "pre-registered hex"),
+        )
+        if options.get(key)
+    ]
     if purchase.get("grants", {}).get("fpp"):
         words.append(f"+{purchase['grants']['fpp']} FPP")
     if purchase.get("grants", {}).get("san"):
@@ -128,7 +172,7 @@ def _yield(purchase: dict, units: dict) -> str:
 
 
 def _number(ident) -> int:
-    """"p12" -> 12 (ids are numbered in order of creation); none last."""
+    """ "p12" -> 12 (ids are numbered in order of creation); none last."""
     digits = "".join(ch for ch in str(ident or "") if ch.isdigit())
     return int(digits) if digits else 10**9
 
@@ -148,7 +192,7 @@ def _side(view: dict) -> tuple[str | None, dict | None]:
     sides = (view.get("game") or {}).get("sides") or {}
     if len(sides) != 1:
         return None, None  # a side sheet is printed for exactly one side
-    (slug, private), = sides.items()
+    ((slug, private),) = sides.items()
     return slug, private
 
 
@@ -159,28 +203,65 @@ def rg_purchases(view: dict) -> dict:
     units = {u["id"]: u for u in private.get("retained", [])}
     rows = []
     for p in private.get("purchases", []):
-        rows.append({
-            "id": p.get("id", ""), "half_day": p.get("half_day", ""), "rg": p.get("rg") or "",
-            "nationality": (p.get("nationality") or "").capitalize(),
-            "type": _group_type(p), "cost": "given" if p.get("given") else _num(p.get("cost")),
-            "elr": _num(elr.groups(private.get("elr"), side).get(elr.group_of(side, p.get("nationality"), p))),
-            "options": _options(p), "strength": p.get("strength") or "",
-            "units": _yield(p, units),
-            "sw": ", ".join(p.get("sw") or []),
-            "leaders": ", ".join([*(p.get("leaders") or []),
-                                  *([p["armor_leader"]] if p.get("armor_leader") not in (None, "Inexperienced") else [])]),
-        })
+        rows.append(
+            {
+                "id": p.get("id", ""),
+                "half_day": p.get("half_day", ""),
+                "rg": p.get("rg") or "",
+                "nationality": (p.get("nationality") or "").capitalize(),
+                "type": _group_type(p),
+                "cost": "given" if p.get("given") else _num(p.get("cost")),
+                "elr": _num(
+                    elr.groups(private.get("elr"), side).get(
+                        elr.group_of(side, p.get("nationality"), p)
+                    )
+                ),
+                "options": _options(p),
+                "strength": p.get("strength") or "",
+                "units": _yield(p, units),
+                "sw": ", ".join(p.get("sw") or []),
+                "leaders": ", ".join(
+                    [
+                        *(p.get("leaders") or []),
+                        *(
+                            [p["armor_leader"]]
+                            if p.get("armor_leader") not in (None, "Inexperienced")
+                            else []
+                        ),
+                    ]
+                ),
+            }
+        )
     spent = sum(int(p.get("cost") or 0) for p in private.get("purchases", []) if not p.get("given"))
-    forts = [{
-        "id": f.get("id", ""), "half_day": f.get("half_day", ""), "type": f.get("type", ""),
-        "detail": ", ".join(f"{k} {f[k]}" for k in ("size", "unit", "strength", "x", "y", "z") if f.get(k) is not None)
-        + (" known" if f.get("known") else ""),
-        "count": _num(f.get("count")), "cost": _num(f.get("cost")), "location": f.get("location") or "(not set up yet)",
-    } for f in private.get("fortifications", [])]
+    forts = [
+        {
+            "id": f.get("id", ""),
+            "half_day": f.get("half_day", ""),
+            "type": f.get("type", ""),
+            "detail": ", ".join(
+                f"{k} {f[k]}"
+                for k in ("size", "unit", "strength", "x", "y", "z")
+                if f.get(k) is not None
+            )
+            + (" known" if f.get("known") else ""),
+            "count": _num(f.get("count")),
+            "cost": _num(f.get("cost")),
+            "location": f.get("location") or "(not set up yet)",
+        }
+        for f in private.get("fortifications", [])
+    ]
     return {
-        "side": NAMES.get(side, side), "rows": rows, "fortifications": forts, "elr": elr.words(private.get("elr")),
-        "cpp": _num(private.get("cpp")), "fpp": _num(private.get("fpp")), "spent": str(spent),
-        "forfeit": [{"half_day": x["half_day"], "fpp": str(x["fpp"])} for x in private.get("fpp_forfeit", [])],
+        "side": NAMES.get(side, side),
+        "rows": rows,
+        "fortifications": forts,
+        "elr": elr.words(private.get("elr")),
+        "cpp": _num(private.get("cpp")),
+        "fpp": _num(private.get("fpp")),
+        "spent": str(spent),
+        "forfeit": [
+            {"half_day": x["half_day"], "fpp": str(x["fpp"])}
+            for x in private.get("fpp_forfeit", [])
+        ],
     }
 
 
@@ -191,20 +272,42 @@ def retained_roster(view: dict) -> dict:
     names = words.Names(private)
     purchases = {p["id"]: p for p in private.get("purchases", [])}
     order = {k: i for i, k in enumerate(KIND_ORDER)}
-    units = sorted(private.get("retained", []), key=lambda u: (
-        order.get(u.get("kind"), 99), _number(u.get("rg")), _leader_rank(u.get("type", "")), _number(u.get("id"))))
-    rows = [{
-        "id": u.get("id", ""), "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""), "type": u.get("type", ""),
-        "nationality": (u.get("nationality") or "").capitalize(),
-        "rg": names.rg(u["rg"]) if u.get("rg") else "",
-        "elr": _num(elr.unit_elr(private.get("elr"), side, u, purchases)),
-        "status": u.get("status", ""), "isolated": "isolated" if u.get("isolated") else "",
-        "captured": "captured" if u.get("captured") else "", "note": u.get("note", ""),
-    } for u in units]
-    counts = [{"kind": KIND_NAMES.get(k, k), "count": str(sum(1 for u in units if u.get("kind") == k))}
-              for k in KIND_ORDER if any(u.get("kind") == k for u in units)]
-    return {"side": NAMES.get(side, side), "rows": rows, "counts": counts,
-            "elr": elr.words(private.get("elr")), "san": _num(private.get("san"))}
+    units = sorted(
+        private.get("retained", []),
+        key=lambda u: (
+            order.get(u.get("kind"), 99),
+            _number(u.get("rg")),
+            _leader_rank(u.get("type", "")),
+            _number(u.get("id")),
+        ),
+    )
+    rows = [
+        {
+            "id": u.get("id", ""),
+            "kind": KIND_NAMES.get(u.get("kind"), u.get("kind") or ""),
+            "type": u.get("type", ""),
+            "nationality": (u.get("nationality") or "").capitalize(),
+            "rg": names.rg(u["rg"]) if u.get("rg") else "",
+            "elr": _num(elr.unit_elr(private.get("elr"), side, u, purchases)),
+            "status": u.get("status", ""),
+            "isolated": "isolated" if u.get("isolated") else "",
+            "captured": "captured" if u.get("captured") else "",
+            "note": u.get("note", ""),
+        }
+        for u in units
+    ]
+    counts = [
+        {"kind": KIND_NAMES.get(k, k), "count": str(sum(1 for u in units if u.get("kind") == k))}
+        for k in KIND_ORDER
+        if any(u.get("kind") == k for u in units)
+    ]
+    return {
+        "side": NAMES.get(side, side),
+        "rows": rows,
+        "counts": counts,
+        "elr": elr.words(private.get("elr")),
+        "san": _num(private.get("san")),
+    }
 
 
 def sheet_context(sheet: str, view: dict) -> dict:

@@ -13,7 +13,18 @@ from campaigns.errors import DomainError
 from campaigns.schema import EventKind, Field
 from campaigns.systems.base import GameSystem, SideDef, StepStatus, Variant
 
-from . import elr, halfday, odds, pages, upgrades, retained, sequence, sheets as sheet_defs, state as initial, words
+from . import (
+    elr,
+    halfday,
+    odds,
+    pages,
+    upgrades,
+    retained,
+    sequence,
+    sheets as sheet_defs,
+    state as initial,
+    words,
+)
 from .steps import initiative
 from .common import HISTORICAL_TABLE, SIDES, private, public
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
@@ -24,8 +35,12 @@ NAMES = {"allied": "Allied", "german": "German"}
 
 def _variants() -> tuple[Variant, ...]:
     return tuple(
-        Variant(slug, f"CG {['I', 'II', 'III'][i]}: {data['name']}", tuple(data["half_days"]),
-                description=data["cg_victory_text"])
+        Variant(
+            slug,
+            f"CG {['I', 'II', 'III'][i]}: {data['name']}",
+            tuple(data["half_days"]),
+            description=data["cg_victory_text"],
+        )
         for i, (slug, data) in enumerate(initial.cgs().items())
     )
 
@@ -36,31 +51,72 @@ def _step_kinds() -> tuple[EventKind, ...]:
         if step.checklist or step.scope == "system":
             continue
         audience = "public" if step.audience == "public" or step.scope == "joint" else "side"
-        kinds.append(EventKind(kind_name(step), step.label, tuple(step.fields), audience=audience, rule=step.rule,
-                               help=step.help))
+        kinds.append(
+            EventKind(
+                kind_name(step),
+                step.label,
+                tuple(step.fields),
+                audience=audience,
+                rule=step.rule,
+                help=step.help,
+            )
+        )
     return tuple(kinds)
 
 
 _STEP_FIELD = Field("step", label="Step", max_length=40)
 OWN_KINDS = (
     retained.EVENT,
-    EventKind("ap.cvp", "Units eliminated in the Refit Phase", sequence.LOSS_FIELDS, audience="side", rule="1.6067",
-        help="Before 1.6067 they count for the half-day's victory; after it only for 1.616/1.617."),
-    EventKind("ap.check", "Refit Phase step done", (_STEP_FIELD, Field("note", required=False, default="",
-                                                                         max_length=500)),
-              audience="side", rule="1.6"),
-    EventKind("ap.joint", "Refit Phase steps done by both sides", (
-        Field("step", label="Step", required=False, default=None, max_length=40),
-        Field("through", label="Up to", required=False, default=None, max_length=40),
-        Field("note", required=False, default="", max_length=500),
-        Field("control", "json", required=False, default=None,
-              help="At 1.6066 only: corrected allied_/german_objectives_end and _half_boards."),
-    ), audience="public", rule="1.6"),
-    EventKind("ap.continue", "Refit Phase steps with nothing to decide", (
-        Field("checklists", "bool", required=False, default=False,
-              help="Also confirm the map actions done at the table on the way."),
-    ), audience="side", rule="1.6"),
+    EventKind(
+        "ap.cvp",
+        "Units eliminated in the Refit Phase",
+        sequence.LOSS_FIELDS,
+        audience="side",
+        rule="1.6067",
+        help="Before 1.6067 they count for the half-day's victory; after it only for 1.616/1.617.",
+    ),
+    EventKind(
+        "ap.check",
+        "Refit Phase step done",
+        (_STEP_FIELD, Field("note", required=False, default="", max_length=500)),
+        audience="side",
+        rule="1.6",
+    ),
+    EventKind(
+        "ap.joint",
+        "Refit Phase steps done by both sides",
+        (
+            Field("step", label="Step", required=False, default=None, max_length=40),
+            Field("through", label="Up to", required=False, default=None, max_length=40),
+            Field("note", required=False, default="", max_length=500),
+            Field(
+                "control",
+                "json",
+                required=False,
+                default=None,
+                help="At 1.6066 only: corrected allied_/german_objectives_end and _half_boards.",
+            ),
+        ),
+        audience="public",
+        rule="1.6",
+    ),
+    EventKind(
+        "ap.continue",
+        "Refit Phase steps with nothing to decide",
+        (
+            Field(
+                "checklists",
+                "bool",
+                required=False,
+                default=False,
+                help="Also confirm the map actions done at the table on the way.",
+            ),
+        ),
+        audience="side",
+        rule="1.6",
+    ),
 )
+
 
 @lru_cache(maxsize=None)
 def _constants() -> dict:
@@ -73,15 +129,26 @@ class AchtungPanzer(GameSystem):
     name = "Achtung! Panzer!"
     event_prefix = "ap"
     data_dir = DATA
-    description = "ASL campaign games on the Somme, May-June 1940 (v2.11): half-days, Refit Phase, CG Roster."
+    description = (
+        "ASL campaign games on the Somme, May-June 1940 (v2.11): half-days, Refit Phase, CG Roster."
+    )
     sides = (SideDef("allied", "Allied"), SideDef("german", "German"))
     variants = _variants()
     option_fields = (
-        Field("balance", "choice", label="Both players want the same side (1.31)", choices=("none", "allied", "german"),
-              required=False, default="none",
-              labels=(("none", "No: nothing changes"), ("allied", "Both want the Allies: the German side starts with ELR 4"),
-                      ("german", "Both want the Germans: the Allied side starts with ELR 4")),
-              help="1.31: that side's opponent starts with ELR 4."),
+        Field(
+            "balance",
+            "choice",
+            label="Both players want the same side (1.31)",
+            choices=("none", "allied", "german"),
+            required=False,
+            default="none",
+            labels=(
+                ("none", "No: nothing changes"),
+                ("allied", "Both want the Allies: the German side starts with ELR 4"),
+                ("german", "Both want the Germans: the Allied side starts with ELR 4"),
+            ),
+            help="1.31: that side's opponent starts with ELR 4.",
+        ),
     )
     result_fields = halfday.RESULT_FIELDS
     event_kinds = (*_step_kinds(), *OWN_KINDS)
@@ -103,9 +170,13 @@ class AchtungPanzer(GameSystem):
 
     # --- the fold ---------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):
-        return initial.initial_state(variant, options, ctx.table(HISTORICAL_TABLE),
-                                     int(ctx.value("balance.same_side.opponent_elr")),
-                                     lambda side, value: elr.initial(ctx, side, value))
+        return initial.initial_state(
+            variant,
+            options,
+            ctx.table(HISTORICAL_TABLE),
+            int(ctx.value("balance.same_side.opponent_elr")),
+            lambda side, value: elr.initial(ctx, side, value),
+        )
 
     def apply(self, state, record, ctx):
         names = words.names_for(state, record.side) if record.side in SIDES else None
@@ -118,7 +189,9 @@ class AchtungPanzer(GameSystem):
             raise
 
     def _apply(self, state, record, ctx):
-        sequence.progress(state, ctx)  # steps that became skippable since (e.g. right after the start)
+        sequence.progress(
+            state, ctx
+        )  # steps that became skippable since (e.g. right after the start)
         if record.kind == "ap.retained":
             sequence.apply_retained(state, record, ctx)
         elif record.kind == "ap.cvp":
@@ -197,7 +270,10 @@ class AchtungPanzer(GameSystem):
 
     def units_held(self, state: dict) -> dict[str, int]:
         sides = state["game"].get("sides", {})
-        return {side: len(mine.get("retained", [])) + len(mine.get("eliminated", [])) for side, mine in sides.items()}
+        return {
+            side: len(mine.get("retained", [])) + len(mine.get("eliminated", []))
+            for side, mine in sides.items()
+        }
 
     def history_text(self, record, view):
         from . import said
@@ -217,7 +293,11 @@ class AchtungPanzer(GameSystem):
         """The viewer's own steps one by one; of a side the viewer may not read, only where it stands
         between the steps both sides share (its own steps depend on its secrets)."""
         game = state.get("game")
-        if game is None or public(state)["phase"] not in ("refit", "play") or public(state)["phase"] == "play":
+        if (
+            game is None
+            or public(state)["phase"] not in ("refit", "play")
+            or public(state)["phase"] == "play"
+        ):
             return []
         lines = []
         for step in sequence.active_steps(state):
@@ -229,13 +309,28 @@ class AchtungPanzer(GameSystem):
                     detail = "Both sides choose in secret; the choices are revealed together."
                 elif not done and not cur:
                     detail = "Once both sides have finished the steps before it."
-                lines.append(StepStatus(step.id, step.label, step.rule, None,
-                                        "done" if done else "current" if cur else "waiting", detail))
+                lines.append(
+                    StepStatus(
+                        step.id,
+                        step.label,
+                        step.rule,
+                        None,
+                        "done" if done else "current" if cur else "waiting",
+                        detail,
+                    )
+                )
                 continue
             for side in SIDES:
                 if side in sides and not (step.scope == "allied" and side != "allied"):
-                    lines.append(StepStatus(f"{step.id}:{side}", step.label, step.rule, side,
-                                            self._own_status(state, step, side)))
+                    lines.append(
+                        StepStatus(
+                            f"{step.id}:{side}",
+                            step.label,
+                            step.rule,
+                            side,
+                            self._own_status(state, step, side),
+                        )
+                    )
         return lines
 
     def _own_status(self, state, step, side):
@@ -255,8 +350,11 @@ class AchtungPanzer(GameSystem):
         pub = public(state)
         if pub["phase"] != "refit":
             return []
-        shared = [s for s in sequence.active_steps(state) if not sequence.is_own(s)
-                  and not all(sequence.status(state, s, x) for x in SIDES)]
+        shared = [
+            s
+            for s in sequence.active_steps(state)
+            if not sequence.is_own(s) and not all(sequence.status(state, s, x) for x in SIDES)
+        ]
         if not shared:
             return []
         nxt = shared[0]
@@ -264,7 +362,9 @@ class AchtungPanzer(GameSystem):
         out = []
         for side in SIDES:
             if reached.get(side) is None:
-                out.append((side, f"{NAMES[side]}: Refit Phase steps up to {nxt.label} ({nxt.rule})"))
+                out.append(
+                    (side, f"{NAMES[side]}: Refit Phase steps up to {nxt.label} ({nxt.rule})")
+                )
         if nxt.scope == "joint" and all(reached.get(s) == nxt.id for s in SIDES):
             out.append((None, f"Both sides: map steps done at the table ({nxt.rule})"))
         return out
@@ -273,7 +373,9 @@ class AchtungPanzer(GameSystem):
         if state.get("game") is None or public(state)["phase"] != "refit":
             return []
         victory = sequence.BY_ID["1.6067"]
-        decided = public(state)["refit_initial"] or sequence.status(state, victory, side) is not None
+        decided = (
+            public(state)["refit_initial"] or sequence.status(state, victory, side) is not None
+        )
         found = []
         steps = sequence.active_steps(state)
         for step in steps:
@@ -301,8 +403,17 @@ class AchtungPanzer(GameSystem):
         entries = []
         for side in SIDES:
             for unit in private(state, side)["retained"]:
-                entries.append({"key": f"{side}:{unit['id']}", "side": side, "audience": "side", "kind": unit["kind"],
-                                "name": unit["type"] or unit["kind"], "status": unit["status"], "data": unit})
+                entries.append(
+                    {
+                        "key": f"{side}:{unit['id']}",
+                        "side": side,
+                        "audience": "side",
+                        "kind": unit["kind"],
+                        "name": unit["type"] or unit["kind"],
+                        "status": unit["status"],
+                        "data": unit,
+                    }
+                )
         return entries
 
     def standings(self, state):
@@ -314,10 +425,14 @@ class AchtungPanzer(GameSystem):
         for side in SIDES:
             rec = pub["record"][side]
             cvp = sum(line["cvp"][side] for line in pub["roster"] if line["played"])
-            score = f"{rec['won']}:{rec['lost']}" + (f" ({rec['drawn']} drawn)" if rec["drawn"] else "")
-            out += [{"side": side, "label": "Win:loss", "value": score},
-                    {"side": side, "label": "Objective points", "value": totals[side]},
-                    {"side": side, "label": "CVP sustained", "value": cvp}]
+            score = f"{rec['won']}:{rec['lost']}" + (
+                f" ({rec['drawn']} drawn)" if rec["drawn"] else ""
+            )
+            out += [
+                {"side": side, "label": "Win:loss", "value": score},
+                {"side": side, "label": "Objective points", "value": totals[side]},
+                {"side": side, "label": "CVP sustained", "value": cvp},
+            ]
         return out
 
     def panel_context(self, view):
@@ -345,8 +460,14 @@ class AchtungPanzer(GameSystem):
         if game is None:
             return {}
         line = public(state)["roster"][index]
-        return {"half_day": line["half_day"], "type": line["type"], "winner": line["winner"],
-                "op": line["op"], "cvp": line["cvp"], "victory": (line["victory"] or {}).get("text", "")}
+        return {
+            "half_day": line["half_day"],
+            "type": line["type"],
+            "winner": line["winner"],
+            "op": line["op"],
+            "cvp": line["cvp"],
+            "victory": (line["victory"] or {}).get("text", ""),
+        }
 
     def describe(self, record):
         data = record.data or {}
@@ -358,21 +479,37 @@ class AchtungPanzer(GameSystem):
                 return f"Done at the table, up to {step.label} ({step.rule})"
             return f"Done: {step.label} ({step.rule})"
         if record.kind == "ap.continue":
-            return "Steps with nothing to decide done" + (" (map actions confirmed)" if data.get("checklists") else "")
+            return "Steps with nothing to decide done" + (
+                " (map actions confirmed)" if data.get("checklists") else ""
+            )
         if record.kind == "ap.purchase":
             if data.get("action") == "remove":
                 return "A purchase given back (1.619)"
-            return f"RG {data.get('rg')} bought" + (" (on map)" if data.get("on_map") else "") + (
-                " (reserve)" if data.get("reserve") else "")
+            return (
+                f"RG {data.get('rg')} bought"
+                + (" (on map)" if data.get("on_map") else "")
+                + (" (reserve)" if data.get("reserve") else "")
+            )
         if record.kind == "ap.declare":
             return f"The Allied player declares {words.SPECIAL_WORDS.get(data.get('special'), 'the half-day')} (CG13)"
         if record.kind == "ap.fortify":
-            return f"Fortification bought: {data.get('item')}" if data.get("action") == "buy" else "Fortification given back"
+            return (
+                f"Fortification bought: {data.get('item')}"
+                if data.get("action") == "buy"
+                else "Fortification given back"
+            )
         if record.kind == "ap.retained":
-            return {"add": "Retained units added", "update": "A retained unit changed",
-                    "remove": "A retained unit removed"}.get(data.get("action"), "Retained units edited")
+            return {
+                "add": "Retained units added",
+                "update": "A retained unit changed",
+                "remove": "A retained unit removed",
+            }.get(data.get("action"), "Retained units edited")
         if record.kind == "ap.1.618":
-            return f"Environmental conditions: {data['ec']} (1.618)" if data.get("ec") else "Weather rolled (1.618)"
+            return (
+                f"Environmental conditions: {data['ec']} (1.618)"
+                if data.get("ec")
+                else "Weather rolled (1.618)"
+            )
         step = sequence.BY_KIND.get(record.kind)
         if step is not None:
             return f"{step.label} ({step.rule})"

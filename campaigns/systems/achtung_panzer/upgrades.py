@@ -38,12 +38,17 @@ def _refit_at(state: dict, step_id: str) -> list[str]:
 class EndOfScenarioRecords(Upgrade):
     version = 1
     name = "ap-end-of-scenario-records"
-    words = ("end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; "
-             "Refit Phase steps with nothing to do left out")
+    words = (
+        "end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; "
+        "Refit Phase steps with nothing to do left out"
+    )
 
     def before(self, state, record, journal):
-        return [Insert("ap.aftermath", as_it_stood(state, side, journal.after(record)), side=side)
-                for side in _refit_at(state, "1.600") if not (record.kind == "ap.aftermath" and record.side == side)]
+        return [
+            Insert("ap.aftermath", as_it_stood(state, side, journal.after(record)), side=side)
+            for side in _refit_at(state, "1.600")
+            if not (record.kind == "ap.aftermath" and record.side == side)
+        ]
 
     def drop(self, state, record, journal):
         return skipped_step(state, record)
@@ -58,7 +63,9 @@ def skipped_step(state: dict, record) -> bool:
         return False
     if public(state).get("phase") != "refit" or sequence.current(state, record.side) is step:
         return False
-    return step.id in sequence.skipped(state, record.side) and not any(record.data.get(f.name) for f in step.fields)
+    return step.id in sequence.skipped(state, record.side) and not any(
+        record.data.get(f.name) for f in step.fields
+    )
 
 
 def as_it_stood(state: dict, side: str, later) -> dict:
@@ -68,12 +75,18 @@ def as_it_stood(state: dict, side: str, later) -> dict:
     units = []
     for unit in private(state, side)["retained"]:
         status = unit.get("status") or "ok"
-        units.append({
-            "unit": unit["id"], "fate": "kept", "status": status if status in retained.STATUSES else "ok",
-            "isolated": bool(unit.get("isolated")), "pocket": unit.get("pocket") or "",
-            "encircled": bool(unit.get("encircled")), "disrupted": bool(unit.get("disrupted")),
-            "elite": bool(unit.get("elite")),
-        })
+        units.append(
+            {
+                "unit": unit["id"],
+                "fate": "kept",
+                "status": status if status in retained.STATUSES else "ok",
+                "isolated": bool(unit.get("isolated")),
+                "pocket": unit.get("pocket") or "",
+                "encircled": bool(unit.get("encircled")),
+                "disrupted": bool(unit.get("disrupted")),
+                "elite": bool(unit.get("elite")),
+            }
+        )
     line = public(state)["roster"][state["current"]]
     platoons = []
     for record in later:
@@ -82,8 +95,12 @@ def as_it_stood(state: dict, side: str, later) -> dict:
         if record.kind == "ap.1.6142" and record.side == side:
             platoons = list(record.data.get("platoons") or [])
             break
-    return {"units": units, "platoons_on_map": platoons, "cvp": (line.get("cvp") or {}).get(side),
-            "note": "Recorded by the upgrade to Muster's end-of-scenario record: every unit as it stood."}
+    return {
+        "units": units,
+        "platoons_on_map": platoons,
+        "cvp": (line.get("cvp") or {}).get(side),
+        "note": "Recorded by the upgrade to Muster's end-of-scenario record: every unit as it stood.",
+    }
 
 
 class LossesBeforeVictory(Upgrade):
@@ -103,24 +120,30 @@ class LossesBeforeVictory(Upgrade):
 
     @staticmethod
     def _nothing_lost(state, record):
-        return [Insert("ap.losses", {"units": [], "cvp": None, "note": ""}, side=side)
-                for side in _refit_at(state, "1.6066.losses")
-                if record is None or not (record.kind == "ap.losses" and record.side == side)]
+        return [
+            Insert("ap.losses", {"units": [], "cvp": None, "note": ""}, side=side)
+            for side in _refit_at(state, "1.6066.losses")
+            if record is None or not (record.kind == "ap.losses" and record.side == side)
+        ]
 
 
 class CvpOfUnlistedUnits(Upgrade):
     version = 3
     name = "ap-cvp-of-unlisted-units"
-    words = ("the CVP of lost units the club's CVP list does not cover asked on their own; earlier records keep "
-             "the total they gave")
+    words = (
+        "the CVP of lost units the club's CVP list does not cover asked on their own; earlier records keep "
+        "the total they gave"
+    )
 
 
 class ElrByNationality(Upgrade):
     version = 4
     name = "ap-elr-by-nationality"
     how = "fold"
-    words = ("played with one ELR per side, as then: British units and German pioneers keep the side's ELR "
-             "(CG14's own values apply to campaigns begun since)")
+    words = (
+        "played with one ELR per side, as then: British units and German pioneers keep the side's ELR "
+        "(CG14's own values apply to campaigns begun since)"
+    )
 
 
 STEPS = (EndOfScenarioRecords(), LossesBeforeVictory(), CvpOfUnlistedUnits(), ElrByNationality())

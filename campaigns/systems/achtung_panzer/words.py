@@ -11,30 +11,68 @@ import re
 from . import elr
 
 KIND_WORDS = {
-    "squad": "squad", "half_squad": "half-squad", "leader": "leader", "armor_leader": "armor leader",
-    "hero": "hero", "afv": "AFV", "gun": "Gun", "sw": "SW", "vehicle": "vehicle", "crew": "crew",
-    "fortification": "fortification", "other": "unit",
+    "squad": "squad",
+    "half_squad": "half-squad",
+    "leader": "leader",
+    "armor_leader": "armor leader",
+    "hero": "hero",
+    "afv": "AFV",
+    "gun": "Gun",
+    "sw": "SW",
+    "vehicle": "vehicle",
+    "crew": "crew",
+    "fortification": "fortification",
+    "other": "unit",
 }
 NATIONALITY_WORDS = {"german": "German", "french": "French", "british": "British"}
 SIDE_WORDS = {"allied": "Allied", "german": "German", "draw": "draw"}
-TYPE_WORDS = {"allied_assault": "Allied assault", "german_assault": "German assault", "dual": "Dual Attack",
-              "dual_attack": "Dual Attack"}
-SPECIAL_WORDS = {"none": "a normal half-day", "armor": "an Armor half-day", "british": "a British half-day"}
+TYPE_WORDS = {
+    "allied_assault": "Allied assault",
+    "german_assault": "German assault",
+    "dual": "Dual Attack",
+    "dual_attack": "Dual Attack",
+}
+SPECIAL_WORDS = {
+    "none": "a normal half-day",
+    "armor": "an Armor half-day",
+    "british": "a British half-day",
+}
 STRENGTH_WORDS = {"attached": "attached", "full": "full strength", "depleted": "depleted"}
 EFFECT_WORDS = {
-    "retained_unwounded": "retained, unwounded", "retained_wounded": "retained, still wounded",
-    "eliminated": "eliminated", "mobile": "becomes mobile", "no_change": "no change", "repaired": "repaired",
-    "retained": "retained", "withdrawn": "withdrawn", "no_effect": "no effect", "disabled": "disabled",
+    "retained_unwounded": "retained, unwounded",
+    "retained_wounded": "retained, still wounded",
+    "eliminated": "eliminated",
+    "mobile": "becomes mobile",
+    "no_change": "no change",
+    "repaired": "repaired",
+    "retained": "retained",
+    "withdrawn": "withdrawn",
+    "no_effect": "no effect",
+    "disabled": "disabled",
 }
 STATUS_WORDS = {
-    "ok": "ok", "wounded": "wounded", "heroic": "heroic", "broken": "broken", "malfunctioned": "malfunctioned",
-    "disabled": "disabled", "immobilized": "immobilized", "abandoned": "abandoned", "shocked": "shocked/UK",
-    "recalled": "under recall", "bogged": "bogged",
+    "ok": "ok",
+    "wounded": "wounded",
+    "heroic": "heroic",
+    "broken": "broken",
+    "malfunctioned": "malfunctioned",
+    "disabled": "disabled",
+    "immobilized": "immobilized",
+    "abandoned": "abandoned",
+    "shocked": "shocked/UK",
+    "recalled": "under recall",
+    "bogged": "bogged",
 }
-DISTANCE_WORDS = {"adjacent": "adjacent to a friendly non-isolated hex (−2)",
-                  "within_two": "within 2 hexes of one (−1)", "farther": "farther away"}
-POSITION_WORDS = {"front_line": "in / along a front line Location", "adjacent": "adjacent to a front line Location",
-                  "other": "elsewhere"}
+DISTANCE_WORDS = {
+    "adjacent": "adjacent to a friendly non-isolated hex (−2)",
+    "within_two": "within 2 hexes of one (−1)",
+    "farther": "farther away",
+}
+POSITION_WORDS = {
+    "front_line": "in / along a front line Location",
+    "adjacent": "adjacent to a front line Location",
+    "other": "elsewhere",
+}
 
 
 def plain(value) -> str:
@@ -43,7 +81,7 @@ def plain(value) -> str:
 
 
 def _id_number(ident) -> int:
-    """"u12" -> 12: ids are numbered in order of creation (one counter per side)."""
+    """ "u12" -> 12: ids are numbered in order of creation (one counter per side)."""
     digits = "".join(ch for ch in str(ident or "") if ch.isdigit())
     return int(digits) if digits else 10**9
 
@@ -54,7 +92,7 @@ def ordinal(n: int) -> str:
 
 
 def what_unit(unit: dict) -> str:
-    """"467 squad", "8-1 leader", "37* Inf Gun" (a type that already says its kind says it once)."""
+    """ "467 squad", "8-1 leader", "37* Inf Gun" (a type that already says its kind says it once)."""
     kind = KIND_WORDS.get(unit.get("kind"), plain(unit.get("kind") or "unit"))
     kind_type = (unit.get("type") or "").strip()
     if kind_type and kind.lower() in kind_type.lower().split():
@@ -63,8 +101,16 @@ def what_unit(unit: dict) -> str:
 
 
 def flags(unit: dict) -> str:
-    found = [STATUS_WORDS.get(unit.get("status"), plain(unit.get("status")))] if unit.get("status") not in (None, "ok") else []
-    found += ["isolated" + (f" in pocket {unit['pocket']}" if unit.get("pocket") else "")] if unit.get("isolated") else []
+    found = (
+        [STATUS_WORDS.get(unit.get("status"), plain(unit.get("status")))]
+        if unit.get("status") not in (None, "ok")
+        else []
+    )
+    found += (
+        ["isolated" + (f" in pocket {unit['pocket']}" if unit.get("pocket") else "")]
+        if unit.get("isolated")
+        else []
+    )
     found += ["captured"] if unit.get("captured") else []
     found += ["fanatic"] if unit.get("fanatic") else []
     return f" ({', '.join(found)})" if found else ""
@@ -83,7 +129,9 @@ class Names:
         self._rg: dict[str, str] = {}
         seen: dict[tuple, list] = {}
         for p in sorted(self.purchases.values(), key=lambda p: _id_number(p["id"])):
-            seen.setdefault((p.get("nationality"), p.get("rg") or p.get("note") or ""), []).append(p["id"])
+            seen.setdefault((p.get("nationality"), p.get("rg") or p.get("note") or ""), []).append(
+                p["id"]
+            )
         for ids in seen.values():
             for n, ident in enumerate(ids, 1):
                 base = self._rg_base(self.purchases[ident])
@@ -96,8 +144,11 @@ class Names:
             if unit.get("id") and unit["id"] not in placed:
                 placed.add(unit["id"])
                 groups.setdefault(key, []).append(unit["id"])
-        self.units = {u["id"]: u for u in [*private.get("eliminated", []), *private.get("retained", [])]
-                      if u.get("id")}
+        self.units = {
+            u["id"]: u
+            for u in [*private.get("eliminated", []), *private.get("retained", [])]
+            if u.get("id")
+        }
         for ids in groups.values():
             ids.sort(key=_id_number)
             for n, ident in enumerate(ids, 1):
@@ -118,7 +169,7 @@ class Names:
         return "no RG" if not purchase_id else "an RG no longer on the list"
 
     def unit(self, unit: dict, with_rg: bool = True) -> str:
-        """"2nd 467 squad of RG I2 (1st Line Coy)"; without its RG inside a list headed by it."""
+        """ "2nd 467 squad of RG I2 (1st Line Coy)"; without its RG inside a list headed by it."""
         n, of = self._unit.get(unit.get("id"), (1, 1))
         text = (f"{ordinal(n)} " if of > 1 else "") + what_unit(unit)
         if with_rg and unit.get("rg"):
@@ -136,14 +187,16 @@ _AN_ID = re.compile(r"\b([upf]\d+)\b")
 def name_ids(text: str, names: Names) -> str:
     """A sentence written with the side's unit and RG ids ("u12's MA …", "p7 was not bought …")
     with each named as the side names it; an id it does not know stays."""
+
     def one(match):
         ident = match.group(1)
         if ident in names.units:
-            opening = match.start() == 0 or text[:match.start()].rstrip().endswith((".", ":"))
+            opening = match.start() == 0 or text[: match.start()].rstrip().endswith((".", ":"))
             return ("The " if opening else "the ") + names.unit(names.units[ident])
         if ident in names.purchases:
             return names.rg(ident)
         return ident
+
     return _AN_ID.sub(one, text)
 
 
@@ -171,28 +224,45 @@ def names_for(state: dict, side: str | None) -> Names:
 
 
 def unit_words(unit: dict, names: Names | None = None) -> str:
-    """"2nd 467 squad of RG I2 (1st Line Coy) (wounded)"."""
+    """ "2nd 467 squad of RG I2 (1st Line Coy) (wounded)"."""
     return (names or Names(None)).unit(unit) + flags(unit)
 
 
 KINDS_PLURAL = {
-    "squad": "squads", "half_squad": "half-squads", "leader": "leaders", "armor_leader": "armor leaders",
-    "hero": "heroes", "afv": "AFVs", "gun": "Guns", "sw": "SW", "vehicle": "vehicles", "crew": "crews",
-    "fortification": "fortifications", "other": "other units",
+    "squad": "squads",
+    "half_squad": "half-squads",
+    "leader": "leaders",
+    "armor_leader": "armor leaders",
+    "hero": "heroes",
+    "afv": "AFVs",
+    "gun": "Guns",
+    "sw": "SW",
+    "vehicle": "vehicles",
+    "crew": "crews",
+    "fortification": "fortifications",
+    "other": "other units",
 }
 
 
 def join_words(parts) -> str:
-    """"a", "a and b", "a, b and c"."""
+    """ "a", "a and b", "a, b and c"."""
     parts = list(parts)
-    return parts[0] if len(parts) == 1 else ", ".join(parts[:-1]) + " and " + parts[-1] if parts else ""
+    return (
+        parts[0]
+        if len(parts) == 1
+        else ", ".join(parts[:-1]) + " and " + parts[-1]
+        if parts
+        else ""
+    )
 
 
 def kinds_words(units, kinds) -> str:
     """Unit kinds with the types of `units` that have them: "squads (467, 468) and AFVs (PzIIA)"."""
     out = []
     for kind in kinds:
-        types = sorted({u.get("type") for u in units if (u.get("kind") or "other") == kind and u.get("type")})
+        types = sorted(
+            {u.get("type") for u in units if (u.get("kind") or "other") == kind and u.get("type")}
+        )
         shown = ", ".join(types[:4]) + (" …" if len(types) > 4 else "")
         out.append(KINDS_PLURAL.get(kind, plain(kind)) + (f" ({shown})" if shown else ""))
     return join_words(out)
@@ -204,13 +274,14 @@ def unit_label(unit: dict, names: Names | None = None) -> str:
 
 
 def purchase_words(purchase: dict, names: Names | None = None) -> str:
-    """"RG I2 (1st Line Coy)", "2nd RG A1 (…)" (names: the side's own, for the ordinal)."""
+    """ "RG I2 (1st Line Coy)", "2nd RG A1 (…)" (names: the side's own, for the ordinal)."""
     if names is not None and purchase.get("id") in names.purchases:
         return names.rg(purchase["id"])
     return Names._rg_base(purchase)
 
 
 # --- rolls ---------------------------------------------------------------------------------
+
 
 def _dice_name(expr: str | None) -> str:
     return "DR" if (expr or "").startswith("2") else "dr"
@@ -246,7 +317,11 @@ def roll_result(report: dict) -> str:
         return f"{effect.get('mmc', result.get('mmc'))} MMC may battle harden"
     if step.startswith("1.6113"):
         leader = effect.get("leader") or result.get("leader")
-        return f"{leader} battle hardens" if leader and leader != "None" else "no leader battle hardens"
+        return (
+            f"{leader} battle hardens"
+            if leader and leader != "None"
+            else "no leader battle hardens"
+        )
     if step == "1.622":
         return f"{effect.get('locations', report.get('final'))} Locations"
     if "received" in result:
@@ -263,23 +338,31 @@ def roll_result(report: dict) -> str:
     if "effect" in result:
         return EFFECT_WORDS.get(result["effect"], plain(result["effect"]))
     if step == "1.6063" and effect:
-        return str(effect.get("result")) + (" (Heat of Battle)" if effect.get("heat_of_battle") else "")
+        return str(effect.get("result")) + (
+            " (Heat of Battle)" if effect.get("heat_of_battle") else ""
+        )
     if result:
-        return ", ".join(EFFECT_WORDS.get(str(v), plain(v)) for v in result.values() if not isinstance(v, (list, dict)))
+        return ", ".join(
+            EFFECT_WORDS.get(str(v), plain(v))
+            for v in result.values()
+            if not isinstance(v, (list, dict))
+        )
     if report.get("row"):
         return f"{report['row']}"
     return ""
 
 
 def roll_sentence(report: dict, names: Names | None = None) -> str:
-    """"RG strength: I2 — DR 5 + 2 = 7 −1 (Historical DRM) = 6 → full strength"."""
+    """ "RG strength: I2 — DR 5 + 2 = 7 −1 (Historical DRM) = 6 → full strength"."""
     dice = report.get("dice") or []
     shown = " + ".join(map(str, dice))
     if len(dice) > 1:
         shown += f" = {report.get('original')}"
     outcome = roll_result(report)
     label = subject_words(report.get("label") or "", names)
-    return f"{label}: {_dice_name(report.get('expr'))} {shown}{_modifiers(report)}" + (f" → {outcome}" if outcome else "")
+    return f"{label}: {_dice_name(report.get('expr'))} {shown}{_modifiers(report)}" + (
+        f" → {outcome}" if outcome else ""
+    )
 
 
 _SUBJECT = re.compile(r" ?\(([upg]\d+(?:\+[upg]\d+)*)\)")
@@ -289,15 +372,19 @@ _RG_ID = re.compile(r"\bRG (p\d+)\b")
 def subject_words(label: str, names: Names | None = None) -> str:
     """A roll's label as recorded (units named by id, "Escape (u12+u13)") with the units and RGs
     named as the players name them."""
+
     def one(ident):
         if names is not None and ident in names.units:
             return names.unit(names.units[ident])
         if names is not None and ident in names.purchases:
             return names.rg(ident)
         return ident
+
     label = _SUBJECT.sub(lambda m: ": " + ", ".join(one(i) for i in m.group(1).split("+")), label)
     if names is not None:
-        label = _RG_ID.sub(lambda m: names.rg(m.group(1)) if m.group(1) in names.purchases else m.group(0), label)
+        label = _RG_ID.sub(
+            lambda m: names.rg(m.group(1)) if m.group(1) in names.purchases else m.group(0), label
+        )
     return label
 
 
@@ -315,16 +402,37 @@ def find_report(view: dict, key: str) -> dict | None:
 # --- roll keys ------------------------------------------------------------------------------
 
 _STEP_NAMES = {
-    "1.6063": "escape", "1.610": "wounded leader", "1.6112": "MMC battle hardening",
-    "1.6113": "leader battle hardening", "1.6122": "SAN adjustment", "1.6131": "immobilization removal",
-    "1.6132": "weapon repair", "1.6135": "captured weapon", "1.6142": "AFV platoon withdrawal",
-    "1.615": "fortification removal", "1.616": "CPP replenishment", "1.617": "ELR loss/gain", "1.618": "weather",
-    "1.6201": "RG strength", "1.6202": "support weapon", "1.6204": "gun battery / OBA strength",
-    "1.6205": "infantry leaders", "1.6206": "armor leader", "1.622": "recon", "1.6231": "Dual Attack: sets up first",
+    "1.6063": "escape",
+    "1.610": "wounded leader",
+    "1.6112": "MMC battle hardening",
+    "1.6113": "leader battle hardening",
+    "1.6122": "SAN adjustment",
+    "1.6131": "immobilization removal",
+    "1.6132": "weapon repair",
+    "1.6135": "captured weapon",
+    "1.6142": "AFV platoon withdrawal",
+    "1.615": "fortification removal",
+    "1.616": "CPP replenishment",
+    "1.617": "ELR loss/gain",
+    "1.618": "weather",
+    "1.6201": "RG strength",
+    "1.6202": "support weapon",
+    "1.6204": "gun battery / OBA strength",
+    "1.6205": "infantry leaders",
+    "1.6206": "armor leader",
+    "1.622": "recon",
+    "1.6231": "Dual Attack: sets up first",
     "1.625": "Dual Attack: moves first",
 }
-_SAID_BY_STEP = ("sets_up_first", "moves_first")  # the step's name already says what the roll decides
-_TAILS = {"type": "type of unit", "attached": "attached weapon", "hw_lost": "the weapon not received"}
+_SAID_BY_STEP = (
+    "sets_up_first",
+    "moves_first",
+)  # the step's name already says what the roll decides
+_TAILS = {
+    "type": "type of unit",
+    "attached": "attached weapon",
+    "hw_lost": "the weapon not received",
+}
 
 
 def key_words(key: str, view: dict | None = None) -> str:
@@ -341,10 +449,16 @@ def key_words(key: str, view: dict | None = None) -> str:
         head, tail = rest[0], rest[1:]
         subject = _subject(head, view, side)
         if tail:
-            subject += ": " + _TAILS.get(tail[0], "carrier's half-squad" if tail[0].startswith("carrier")
-                                         else "Gun not received" if tail[0].startswith("gun_lost")
-                                         else f"{plain(tail[1]).upper()} {tail[2] if len(tail) > 2 else ''}".strip()
-                                         if tail[0] == "sw" and len(tail) > 1 else plain(tail[0]))
+            subject += ": " + _TAILS.get(
+                tail[0],
+                "carrier's half-squad"
+                if tail[0].startswith("carrier")
+                else "Gun not received"
+                if tail[0].startswith("gun_lost")
+                else f"{plain(tail[1]).upper()} {tail[2] if len(tail) > 2 else ''}".strip()
+                if tail[0] == "sw" and len(tail) > 1
+                else plain(tail[0]),
+            )
     return f"{half_day} {what}" + (f" of {subject}" if subject else "") + f" ({step})"
 
 

@@ -9,7 +9,18 @@ from campaigns.systems.victory_ledger.demo import build, row
 def build_demo(club, users):
     turns = [
         {"turn": "16 AM", "locations": [row("18VG", "german"), row("26VG", "german")]},
-        {"turn": "16 PM", "locations": [row("Bastogne-1", "german", supplied=False)], "note": "Clervaux holds out."},
+        {
+            "turn": "16 PM",
+            "locations": [row("Bastogne-1", "german", supplied=False)],
+            "note": "Clervaux holds out.",
+        },
         {"turn": "Night 16/17", "locations": [row("Bastogne-1", "german")]},
     ]
-    return build(club, users, system="ardennes44", variant="s1", name="The Bulge, all of it (demo)", turns=turns)
+    return build(
+        club,
+        users,
+        system="ardennes44",
+        variant="s1",
+        name="The Bulge, all of it (demo)",
+        turns=turns,
+    )

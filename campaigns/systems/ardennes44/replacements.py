@@ -20,8 +20,13 @@ from campaigns.errors import DomainError
 TYPED = 2  # the journal version from which these checks apply (A44-11)
 USES = ("restored", "rebuilt")
 TYPES = (
-    ("", "Not entered"), ("infantry", "Infantry Type"), ("tank", "Tank unit"), ("recon", "Recon"),
-    ("flak", "Flak"), ("artillery", "Artillery or Nebelwerfer"), ("other", "Another type"),
+    ("", "Not entered"),
+    ("infantry", "Infantry Type"),
+    ("tank", "Tank unit"),
+    ("recon", "Recon"),
+    ("flak", "Flak"),
+    ("artillery", "Artillery or Nebelwerfer"),
+    ("other", "Another type"),
 )
 TYPE_WORDS = dict(TYPES)
 MECHANIZED = ("tank", "recon", "flak")  # 25.2.1's "Tank, Recon, or Flak Unit"
@@ -35,7 +40,9 @@ def never_reason(unit: dict) -> str | None:
     if german and kind == "tank" and (unit.get("tq") or 0) >= 5:
         return f"German Tank Units with a TQ of 5 or more (this one {unit['tq']}) never receive replacements (25.2.5)"
     if german and kind == "tank" and unit.get("black_box"):
-        return "German Tank Units with a black-box attack strength never receive replacements (25.2.5)"
+        return (
+            "German Tank Units with a black-box attack strength never receive replacements (25.2.5)"
+        )
     if unit.get("never"):
         return "25.2.5 names it among the units that never receive replacements"
     if not german and unit.get("airborne"):
@@ -49,9 +56,12 @@ def never_reason(unit: dict) -> str | None:
 
 def check_unit(unit: dict, change: str, path: str) -> None:
     if not unit.get("type"):
-        raise DomainError(f"{path}.unit", f"{unit['name']}: its type is not in the set-up, and 25.2.1 gives "
-                                          f"replacements by type. Propose a correction of the set-up giving "
-                                          f"its type (Infantry Type, Tank, Recon, Flak …) first.")
+        raise DomainError(
+            f"{path}.unit",
+            f"{unit['name']}: its type is not in the set-up, and 25.2.1 gives "
+            f"replacements by type. Propose a correction of the set-up giving "
+            f"its type (Infantry Type, Tank, Recon, Flak …) first.",
+        )
     reason = never_reason(unit)
     if reason:
         done = "back to full strength" if change == "restored" else "rebuilt"
@@ -67,13 +77,19 @@ def check_counts(system, side: str, received: int, used: list[dict], field: str)
     who = system.book.side_name(side)
     names = " and ".join(f"{u['name']} ({TYPE_WORDS[u['type']]})" for u in mechanized)
     if received == 1:
-        text = (f"The {who} received 1 replacement: it may only go to an Infantry Type unit (25.2.1), not to "
-                f"{names}.")
+        text = (
+            f"The {who} received 1 replacement: it may only go to an Infantry Type unit (25.2.1), not to "
+            f"{names}."
+        )
     elif received == 2:
-        text = (f"The {who} received 2 replacements: one may go to a Tank, Recon or Flak unit, the other only to "
-                f"an Infantry Type unit (25.2.1); here they go to {names}.")
+        text = (
+            f"The {who} received 2 replacements: one may go to a Tank, Recon or Flak unit, the other only to "
+            f"an Infantry Type unit (25.2.1); here they go to {names}."
+        )
     else:
-        text = (f"The {who} received {received} replacements: at most {most} may go to Tank, Recon or Flak units, "
-                f"one for every two received, the rest to Infantry Type units (25.2.1, A44-11); here they go "
-                f"to {names}.")
+        text = (
+            f"The {who} received {received} replacements: at most {most} may go to Tank, Recon or Flak units, "
+            f"one for every two received, the rest to Infantry Type units (25.2.1, A44-11); here they go "
+            f"to {names}."
+        )
     raise DomainError(field, text)

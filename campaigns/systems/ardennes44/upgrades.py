@@ -18,8 +18,10 @@ from campaigns.versions import Upgrade
 class ReplacementsByType(Upgrade):
     version = 1
     name = "a44-replacements-by-type"
-    words = ("Night-turn replacements go by unit type (25.2.1) and never to the units 25.2.5 lists; "
-             "replacements recorded before keep their reading")
+    words = (
+        "Night-turn replacements go by unit type (25.2.1) and never to the units 25.2.5 lists; "
+        "replacements recorded before keep their reading"
+    )
     how = "fold"
 
 

@@ -24,7 +24,11 @@ def group(pub: dict, name: str) -> list[dict]:
 
 
 def victory_hexes(pub: dict, map_name: str) -> list[dict]:
-    return [loc for loc in pub["setup"]["locations"] if loc.get("victory") and loc.get("map") == map_name]
+    return [
+        loc
+        for loc in pub["setup"]["locations"]
+        if loc.get("victory") and loc.get("map") == map_name
+    ]
 
 
 def exits(pub: dict) -> tuple[int, list[dict], bool]:
@@ -41,7 +45,7 @@ def _short(locs) -> str:
 
 
 def _listed(locs) -> str:
-    """" (Givet, Dinant)" after a count, or nothing when there are none."""
+    """ " (Givet, Dinant)" after a count, or nothing when there are none."""
     return f" ({_short(locs)})" if locs else ""
 
 
@@ -56,8 +60,10 @@ def vp_tally(system, state: dict) -> tuple[int, list[str]]:
     lines = [f"East Map victory hexes the German controls: {_short(hexes)} = {len(hexes)} VP"]
     if af:
         why = "traces" if traced else "none of them traces"
-        lines.append(f"Exited {af} attack factors through {_short(used)}; {why} a road-bound supply path: "
-                     f"{exit_vp} VP ({af} ÷ {per}{', rounded down' if traced else ', not counted'})")
+        lines.append(
+            f"Exited {af} attack factors through {_short(used)}; {why} a road-bound supply path: "
+            f"{exit_vp} VP ({af} ÷ {per}{', rounded down' if traced else ', not counted'})"
+        )
     lines.append(f"German VP: {len(hexes)} + {exit_vp} = {len(hexes) + exit_vp}")
     return len(hexes) + exit_vp, lines
 
@@ -116,7 +122,10 @@ def _campaign(system, state, turn, info) -> Evaluation:
     if german:
         met = "; ".join(c.text for c in evaluation.checks if c.met and c.rule == "30.2")
         evaluation.outcome = Outcome(
-            GERMAN, f"German victory at {turn['label']}: {met}; the game ends at once (30.1.1)", "30.2")
+            GERMAN,
+            f"German victory at {turn['label']}: {met}; the game ends at once (30.1.1)",
+            "30.2",
+        )
         return evaluation
     if is_last(pub, turn):
         _end_of_game(system, state, turn, info, counts, evaluation)
@@ -131,7 +140,8 @@ def campaign_counts(system, state: dict) -> dict:
         out[name] = [loc for loc in group(pub, name)]
     out["west"] = [loc for loc in victory_hexes(pub, "west") if held(pub, loc)]
     out["lines"] = [
-        f"Exited through F or G entry hexes: {af} attack factors" + (f" ({_short(used)})" if used else ""),
+        f"Exited through F or G entry hexes: {af} attack factors"
+        + (f" ({_short(used)})" if used else ""),
         f"Liège hexes the German controls: {sum(held(pub, loc) for loc in out['liege'])} of {len(out['liege'])}",
         f"Meuse victory hexes the German controls: {sum(held(pub, loc) for loc in out['meuse'])} of "
         f"{len(out['meuse'])}",
@@ -148,22 +158,44 @@ def _german_checks(system, state, counts, evaluation) -> bool:
         why = f"but none of the entry hexes used ({_short(counts['used'])}) traces a road-bound supply path"
     else:
         why = f"{'≥' if af_ok else '<'} {v('victory.exit_af')}"
-    found = [("Exit toward Antwerp", af_ok, f"German exited {counts['af']} attack factors through F or G entry "
-                                             f"hexes {why}")]
+    found = [
+        (
+            "Exit toward Antwerp",
+            af_ok,
+            f"German exited {counts['af']} attack factors through F or G entry hexes {why}",
+        )
+    ]
     liege = [loc for loc in counts["liege"] if held(pub, loc)]
     need = v("victory.liege")
-    found.append(("Liège", len(liege) >= need,
-                  f"German controls {len(liege)} of the Liège hexes{_listed(liege)}, needs {need}"))
+    found.append(
+        (
+            "Liège",
+            len(liege) >= need,
+            f"German controls {len(liege)} of the Liège hexes{_listed(liege)}, needs {need}",
+        )
+    )
     meuse = [loc for loc in counts["meuse"] if held(pub, loc)]
     need = v("victory.meuse")
-    found.append(("Meuse", len(meuse) >= need,
-                  f"German controls {len(meuse)} of the 6 Meuse victory hexes{_listed(meuse)}, needs {need}"))
+    found.append(
+        (
+            "Meuse",
+            len(meuse) >= need,
+            f"German controls {len(meuse)} of the 6 Meuse victory hexes{_listed(meuse)}, needs {need}",
+        )
+    )
     need = v("victory.west")
-    found.append(("West Map", len(counts["west"]) >= need,
-                  f"German controls {len(counts['west'])} West Map victory hexes{_listed(counts['west'])}, "
-                  f"needs {need}"))
-    evaluation.checks += [Check("30.2", name, met, text + (": German victory" if met else ""))
-                          for name, met, text in found]
+    found.append(
+        (
+            "West Map",
+            len(counts["west"]) >= need,
+            f"German controls {len(counts['west'])} West Map victory hexes{_listed(counts['west'])}, "
+            f"needs {need}",
+        )
+    )
+    evaluation.checks += [
+        Check("30.2", name, met, text + (": German victory" if met else ""))
+        for name, met, text in found
+    ]
     return any(met for _, met, _ in found)
 
 
@@ -172,19 +204,28 @@ def _allied_check(system, state, evaluation) -> bool:
     consecutive Victory Check Phases (Night turns have none, 25.1); it supersedes a German victory."""
     pub = public(state)
     areas = [loc for loc in group(pub, "german_start") if held(pub, loc, ALLIED)]
-    need, times = system.value(state, "victory.allied_areas"), system.value(state, "victory.allied_checks")
+    need, times = (
+        system.value(state, "victory.allied_areas"),
+        system.value(state, "victory.allied_checks"),
+    )
     earlier = [e["memo"].get("allied_areas", 0) for e in pub["ledger"] if e["kind"] == "day"]
     streak = [*earlier, len(areas)][-times:]
     met = len(streak) == times and all(n >= need for n in streak)
     evaluation.memo["allied_areas"] = len(areas)
     before = ", ".join(str(n) for n in streak[:-1]) or "none"
-    text = (f"Supplied Allied units occupy {len(areas)} German at-start divisional areas{_listed(areas)}; "
-            f"at the previous check: {before}; {need} are needed at {times} consecutive checks")
+    text = (
+        f"Supplied Allied units occupy {len(areas)} German at-start divisional areas{_listed(areas)}; "
+        f"at the previous check: {before}; {need} are needed at {times} consecutive checks"
+    )
     if met:
         text += ": Allied victory, which supersedes any German victory"
-        evaluation.outcome = Outcome(ALLIED, "Supplied Allied units held "
-                                     f"{need} German at-start divisional areas for {times} consecutive Victory Check "
-                                     "Phases", "30.3")
+        evaluation.outcome = Outcome(
+            ALLIED,
+            "Supplied Allied units held "
+            f"{need} German at-start divisional areas for {times} consecutive Victory Check "
+            "Phases",
+            "30.3",
+        )
     evaluation.checks.append(Check("30.3", "Allied counterattack", met, text))
     return met
 
@@ -200,24 +241,39 @@ def _end_of_game(system, state, turn, info, counts, evaluation) -> None:
         west = len(counts["west"])
         bastogne_ok = german_both or cut
         met = bastogne_ok and west >= need
-        how = ("controls both Bastogne hexes" if german_both else "cuts every Bastogne hex from Allied supply"
-               if cut else "neither controls both Bastogne hexes nor cuts them from Allied supply")
+        how = (
+            "controls both Bastogne hexes"
+            if german_both
+            else "cuts every Bastogne hex from Allied supply"
+            if cut
+            else "neither controls both Bastogne hexes nor cuts them from Allied supply"
+        )
         text = f"At the end of the game the German {how} and controls {west} West Map victory hexes (needs {need})"
         evaluation.checks.append(Check("S5.2", "End of the extended game", met, text))
         if met:
             evaluation.outcome = Outcome(GERMAN, text + ": German victory", "S5.2")
             return
-        evaluation.outcome = Outcome(ALLIED, "The German did not achieve a victory by the end of the game", "30.3")
+        evaluation.outcome = Outcome(
+            ALLIED, "The German did not achieve a victory by the end of the game", "30.3"
+        )
         return
     if info.get("bastogne_draw") and not allied_supply:
-        text = ("At the end of the game no Bastogne town hex traces a road-bound supply path to an Allied supply "
-                "source: a draw")
+        text = (
+            "At the end of the game no Bastogne town hex traces a road-bound supply path to an Allied supply "
+            "source: a draw"
+        )
         evaluation.checks.append(Check("S4.4", "Bastogne", True, text))
         evaluation.outcome = Outcome(None, text, "S4.4")
         return
     if info.get("bastogne_draw"):
-        evaluation.checks.append(Check("S4.4", "Bastogne", False,
-                                       f"Bastogne traces Allied supply ({_short(allied_supply)}): no draw"))
+        evaluation.checks.append(
+            Check(
+                "S4.4",
+                "Bastogne",
+                False,
+                f"Bastogne traces Allied supply ({_short(allied_supply)}): no draw",
+            )
+        )
     text = "The German did not achieve a victory by the end of the game: Allied victory"
     evaluation.checks.append(Check("30.3", "End of the game", True, text))
     evaluation.outcome = Outcome(ALLIED, text, "30.3")

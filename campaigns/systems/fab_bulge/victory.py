@@ -39,14 +39,21 @@ def scores(system, state: dict) -> tuple[dict, list[str]]:
                 areas.append(loc)
         area_vp = sum(loc["value"] for loc in areas)
         enemy = system.book.other(side)
-        killed = [u for u in setup["units"] if u["side"] == enemy and (u.get("steps") or 0) >= big
-                  and pub["units"][u["id"]]["status"] == "eliminated"]
+        killed = [
+            u
+            for u in setup["units"]
+            if u["side"] == enemy
+            and (u.get("steps") or 0) >= big
+            and pub["units"][u["id"]]["status"] == "eliminated"
+        ]
         totals[side] = area_vp + len(killed) * per
         name = system.book.side_name(side)
         area_list = names(f"{loc['name']} {loc['value']}" for loc in areas)
-        lines.append(f"{name}: objective areas held and supplied {area_list} = {area_vp} VP (19.1); "
-                     f"enemy large units eliminated {names(u['name'] for u in killed)} = {len(killed) * per} VP "
-                     f"(19.2); total {totals[side]}")
+        lines.append(
+            f"{name}: objective areas held and supplied {area_list} = {area_vp} VP (19.1); "
+            f"enemy large units eliminated {names(u['name'] for u in killed)} = {len(killed) * per} VP "
+            f"(19.2); total {totals[side]}"
+        )
     return totals, lines
 
 
@@ -58,7 +65,9 @@ def level(totals: dict) -> tuple[str | None, int]:
 
 
 def threshold(pub: dict, number: int, side: str) -> int | None:
-    row = next((r for r in pub["setup"]["params"].get("thresholds") or [] if r["turn"] == number), None)
+    row = next(
+        (r for r in pub["setup"]["params"].get("thresholds") or [] if r["turn"] == number), None
+    )
     return row.get(side) if row else None
 
 
@@ -69,16 +78,31 @@ def evaluate(system, state: dict, turn: dict) -> Evaluation:
     book = system.book
     high = side or GERMAN
     low = book.other(high)
-    lines.append(f"VP level: {book.side_name(high)} {totals[high]} − {book.side_name(low)} {totals[low]} = {value}"
-                 + (f", the {book.side_name(side)} advantaged (19.3)" if side else ", nobody advantaged (19.3)"))
-    evaluation = Evaluation(scores=dict(totals), lines=lines, level={"side": side, "value": value},
-                            chart={"level": value if side == GERMAN else -value})
+    lines.append(
+        f"VP level: {book.side_name(high)} {totals[high]} − {book.side_name(low)} {totals[low]} = {value}"
+        + (
+            f", the {book.side_name(side)} advantaged (19.3)"
+            if side
+            else ", nobody advantaged (19.3)"
+        )
+    )
+    evaluation = Evaluation(
+        scores=dict(totals),
+        lines=lines,
+        level={"side": side, "value": value},
+        chart={"level": value if side == GERMAN else -value},
+    )
     number, first = turn["number"], system.value(state, "sudden_death.from")
     if number < first:
-        evaluation.checks.append(Check("19.4", "Sudden death", False,
-                                       f"Turn {number}: no sudden death before turn {first}"))
+        evaluation.checks.append(
+            Check(
+                "19.4", "Sudden death", False, f"Turn {number}: no sudden death before turn {first}"
+            )
+        )
     elif side is None:
-        evaluation.checks.append(Check("19.4", "Sudden death", False, "VP level 0: nobody is advantaged"))
+        evaluation.checks.append(
+            Check("19.4", "Sudden death", False, "VP level 0: nobody is advantaged")
+        )
     else:
         need = threshold(pub, number, side)
         if need is None:
@@ -88,7 +112,9 @@ def evaluate(system, state: dict, turn: dict) -> Evaluation:
             met = value >= need
             name = book.side_name(side)
             verdict = f"{name} sudden death victory" if met else "no sudden death"
-            text = f"{name} VP level {value} {'≥' if met else '<'} {need} for turn {number}: {verdict}"
+            text = (
+                f"{name} VP level {value} {'≥' if met else '<'} {need} for turn {number}: {verdict}"
+            )
             evaluation.checks.append(Check("19.4", "Sudden death", met, text))
             if met:
                 evaluation.outcome = Outcome(side, text, "19.4")

@@ -13,7 +13,9 @@ from . import victory
 
 BID_KEY = "bid"
 HOLDER_SPENDS = 2  # the journal version from which only the holder may spend the Advantage (PV-12)
-BIDS = tuple(range(1, 61))  # any sensible VP bid; the count of VP a German can score is far below 60
+BIDS = tuple(
+    range(1, 61)
+)  # any sensible VP bid; the count of VP a German can score is far below 60
 
 
 def start(system, game: dict, ctx) -> None:
@@ -22,8 +24,13 @@ def start(system, game: dict, ctx) -> None:
     pub["bid"] = None
     pub["turn_values"] = {}
     if ctx.state["options"].get("bids"):
-        open_sealed(ctx.state, BID_KEY, "Your VP bid to command the Germans (20.1)", system.side_slugs(),
-                    list(BIDS))
+        open_sealed(
+            ctx.state,
+            BID_KEY,
+            "Your VP bid to command the Germans (20.1)",
+            system.side_slugs(),
+            list(BIDS),
+        )
 
 
 def bids_pending(state: dict) -> bool:
@@ -38,18 +45,27 @@ def on_bids(system, state: dict, choices: dict) -> None:
     swapped = american > german
     if swapped:
         sides = state["sides"]
-        sides["german"]["players"], sides["american"]["players"] = (sides["american"]["players"],
-                                                                    sides["german"]["players"])
+        sides["german"]["players"], sides["american"]["players"] = (
+            sides["american"]["players"],
+            sides["german"]["players"],
+        )
     threshold = max(german, american)
     if swapped:
-        text = (f"Bids: German seat {german}, American seat {american}: the American seat's players bid higher and "
-                f"now command the Germans, who need {threshold} VP (20.1)")
+        text = (
+            f"Bids: German seat {german}, American seat {american}: the American seat's players bid higher and "
+            f"now command the Germans, who need {threshold} VP (20.1)"
+        )
     elif german == american:
         text = f"Bids: both {german}: a tie; the seats stay as they are and the German needs {threshold} VP (20.1)"
     else:
         text = f"Bids: German seat {german}, American seat {american}: the German needs {threshold} VP (20.1)"
-    public(state)["bid"] = {"german": german, "american": american, "threshold": threshold, "swapped": swapped,
-                            "text": text}
+    public(state)["bid"] = {
+        "german": german,
+        "american": american,
+        "threshold": threshold,
+        "swapped": swapped,
+        "text": text,
+    }
 
 
 def apply_turn(system, state: dict, turn: dict, data: dict, ctx) -> list:
@@ -57,28 +73,37 @@ def apply_turn(system, state: dict, turn: dict, data: dict, ctx) -> list:
     number, book = turn["number"], system.book
     spent = data.get("advantage_rp")
     if spent and number == 4:
-        raise DomainError("advantage_rp", "The Advantage cannot buy a Replacement Point on turn 4 (16.1D).")
+        raise DomainError(
+            "advantage_rp", "The Advantage cannot buy a Replacement Point on turn 4 (16.1D)."
+        )
     refit = None
     if ctx.journal_version >= HOLDER_SPENDS:
         refit, holder = holders(system, pub, data)
     else:  # v1 (PV-12 of its day): any side could be recorded as spending it
         holder = data.get("advantage") or (book.other(spent) if spent else pub["advantage"])
         if spent and holder == spent:
-            raise DomainError("advantage", f"The {book.side_name(spent)} spent the Advantage in the Refit Phase, so "
-                                           f"the {book.side_name(book.other(spent))} holds it in the End Phase "
-                                           f"(16.2).")
+            raise DomainError(
+                "advantage",
+                f"The {book.side_name(spent)} spent the Advantage in the Refit Phase, so "
+                f"the {book.side_name(book.other(spent))} holds it in the End Phase "
+                f"(16.2).",
+            )
     pub["advantage"] = holder
     pub["turn_values"] = {"supply_through_8": bool(data.get("supply_through_8"))}
     scenario = pub["scenario"]
-    rp = {side: system.value(state, f"rp.{scenario}.{side}") + (system.value(state, "rp.advantage")
-                                                                 if spent == side else 0)
-          for side in system.side_slugs()}
+    rp = {
+        side: system.value(state, f"rp.{scenario}.{side}")
+        + (system.value(state, "rp.advantage") if spent == side else 0)
+        for side in system.side_slugs()
+    }
     rule = "15.5" if scenario == "s1" else "19.4.4"
     rp_text = ", ".join(f"{book.side_name(s)} {n}" for s, n in rp.items())
     if spent:
         rp_text += f" (the {book.side_name(spent)} +1 for the Advantage, 16.1D)"
-    extras = [["Replacement points", f"{rp_text} ({rule}); unspent RP are lost (15.7)"],
-              ["Advantage", _advantage_words(book, refit, spent, holder)]]
+    extras = [
+        ["Replacement points", f"{rp_text} ({rule}); unspent RP are lost (15.7)"],
+        ["Advantage", _advantage_words(book, refit, spent, holder)],
+    ]
     if number in (2, 3, 4):
         line = "yes" if pub["turn_values"]["supply_through_8"] else "no"
         extras.append(["German supply line through Area 8 (18.1)", line])
@@ -112,18 +137,25 @@ def holders(system, pub: dict, data: dict) -> tuple[str, str]:
         # A record that names only the End Phase holder and no spending names the Refit holder too.
         refit = end if (end and not spent) else pub["advantage"]
     if spent and spent != refit:
-        raise DomainError("advantage_rp", f"The {book.side_name(refit)} held the Advantage when the Refit Phase "
-                                          f"began: only the {book.side_name(refit)} may spend it for one more RP "
-                                          f"(16.1D), and the {book.side_name(spent)} cannot in that Refit Phase "
-                                          f"(16.2).")
+        raise DomainError(
+            "advantage_rp",
+            f"The {book.side_name(refit)} held the Advantage when the Refit Phase "
+            f"began: only the {book.side_name(refit)} may spend it for one more RP "
+            f"(16.1D), and the {book.side_name(spent)} cannot in that Refit Phase "
+            f"(16.2).",
+        )
     holder = book.other(spent) if spent else refit
     if end and end != holder:
         if spent:
-            why = (f"the {book.side_name(spent)} spent the Advantage in the Refit Phase, so the "
-                   f"{book.side_name(holder)} holds it in the End Phase (16.2).")
+            why = (
+                f"the {book.side_name(spent)} spent the Advantage in the Refit Phase, so the "
+                f"{book.side_name(holder)} holds it in the End Phase (16.2)."
+            )
         else:
-            why = (f"the {book.side_name(refit)} held the Advantage when the Refit Phase began and did not spend it, "
-                   f"so the {book.side_name(refit)} still holds it in the End Phase (16.2, PV-12).")
+            why = (
+                f"the {book.side_name(refit)} held the Advantage when the Refit Phase began and did not spend it, "
+                f"so the {book.side_name(refit)} still holds it in the End Phase (16.2, PV-12)."
+            )
         raise DomainError("advantage", why[0].upper() + why[1:])
     return refit, holder
 
@@ -135,12 +167,22 @@ def coming(system, state: dict) -> list:
     if turn is None:
         return []
     scenario, book = pub["scenario"], system.book
-    base = ", ".join(f"{book.side_name(s)} {system.value(state, f'rp.{scenario}.{s}')}" for s in system.side_slugs())
+    base = ", ".join(
+        f"{book.side_name(s)} {system.value(state, f'rp.{scenario}.{s}')}"
+        for s in system.side_slugs()
+    )
     rule = "15.5" if scenario == "s1" else "19.4.4"
-    extra = ("; the side spending the Advantage gets 1 more (16.1D)" if turn["number"] != 4
-             else "; the Advantage buys no RP on turn 4 (16.1D)")
-    return [[f"Replacement points in {turn['label']}'s Refit Phase", f"{base} ({rule}){extra}; unspent RP are "
-                                                                      f"lost (15.7)"]]
+    extra = (
+        "; the side spending the Advantage gets 1 more (16.1D)"
+        if turn["number"] != 4
+        else "; the Advantage buys no RP on turn 4 (16.1D)"
+    )
+    return [
+        [
+            f"Replacement points in {turn['label']}'s Refit Phase",
+            f"{base} ({rule}){extra}; unspent RP are lost (15.7)",
+        ]
+    ]
 
 
 def _withdrawals(system, state: dict, turn: dict) -> list:
@@ -170,17 +212,28 @@ def decide(system, state: dict, record, ctx) -> None:
     entry = pub["ledger"][-1]
     book = system.book
     if record.data["use"] == "keep":
-        entry["checks"].append(Check("16.1E", "The Advantage", False,
-                                     f"The {book.side_name(loser)} keeps the Advantage: the automatic victory "
-                                     f"stands").as_dict())
+        entry["checks"].append(
+            Check(
+                "16.1E",
+                "The Advantage",
+                False,
+                f"The {book.side_name(loser)} keeps the Advantage: the automatic victory stands",
+            ).as_dict()
+        )
         ledger.end_game(system, state, Outcome(**decision["outcome"]), ctx)
         return
     pub["advantage"] = winner  # 16.2: it goes to the player who did not use it
     pub["phase"], pub["decision"] = "play", None
-    entry["checks"].append(Check("16.1E", "The Advantage", True,
-                                 f"The {book.side_name(loser)} spent the Advantage to cancel the "
-                                 f"{book.side_name(winner)} automatic victory and play on; the "
-                                 f"{book.side_name(winner)} now holds it (16.2)").as_dict())
+    entry["checks"].append(
+        Check(
+            "16.1E",
+            "The Advantage",
+            True,
+            f"The {book.side_name(loser)} spent the Advantage to cancel the "
+            f"{book.side_name(winner)} automatic victory and play on; the "
+            f"{book.side_name(winner)} now holds it (16.2)",
+        ).as_dict()
+    )
     entry["outcome"] = None
     turn = pub["turns"][pub["next"] - 1]
     if turn["number"] == 4:  # no next turn: the operational victory decides (PV-5)

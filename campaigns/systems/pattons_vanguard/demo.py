@@ -8,13 +8,33 @@ from campaigns.systems.victory_ledger.demo import build, row
 
 def build_demo(club, users):
     turns = [
-        {"turn": "Turn 1 (25 Sep)", "locations": [row("13", "german"), row("9", "american", contested=True)],
-         "units": [{"unit": "602/D", "change": "reduced"}, {"unit": "2/2113B", "change": "eliminated"}],
-         "advantage": "american", "note": "Fog until impulse 5."},
-        {"turn": "Turn 2 (26 Sep)", "locations": [row("14", "german", supplied=False)],
-         "units": [{"unit": "602/D", "change": "eliminated"}, {"unit": "53/A", "change": "reduced"},
-                   {"unit": "2/2113B", "change": "rebuilt"}],
-         "advantage": "german", "advantage_rp": "american"},
+        {
+            "turn": "Turn 1 (25 Sep)",
+            "locations": [row("13", "german"), row("9", "american", contested=True)],
+            "units": [
+                {"unit": "602/D", "change": "reduced"},
+                {"unit": "2/2113B", "change": "eliminated"},
+            ],
+            "advantage": "american",
+            "note": "Fog until impulse 5.",
+        },
+        {
+            "turn": "Turn 2 (26 Sep)",
+            "locations": [row("14", "german", supplied=False)],
+            "units": [
+                {"unit": "602/D", "change": "eliminated"},
+                {"unit": "53/A", "change": "reduced"},
+                {"unit": "2/2113B", "change": "rebuilt"},
+            ],
+            "advantage": "german",
+            "advantage_rp": "american",
+        },
     ]
-    return build(club, users, system="pattons_vanguard", variant="s2", name="Arracourt, second round (demo)",
-                 turns=turns)
+    return build(
+        club,
+        users,
+        system="pattons_vanguard",
+        variant="s2",
+        name="Arracourt, second round (demo)",
+        turns=turns,
+    )

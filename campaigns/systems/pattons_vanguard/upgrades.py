@@ -18,8 +18,10 @@ from campaigns.versions import Upgrade
 class HolderSpendsTheAdvantage(Upgrade):
     version = 1
     name = "pv-holder-spends-the-advantage"
-    words = ("only the player who held the Advantage when the Refit Phase began may spend it for one more RP "
-             "(16.1D, 16.2); turns recorded before keep their reading")
+    words = (
+        "only the player who held the Advantage when the Refit Phase began may spend it for one more RP "
+        "(16.1D, 16.2); turns recorded before keep their reading"
+    )
     how = "fold"
 
 

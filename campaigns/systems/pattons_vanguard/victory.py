@@ -45,8 +45,13 @@ def tally(system, state: dict) -> Tally:
     areas = sum(loc["value"] for loc in supplied)
     needs_supply = bool(state["options"].get("map_vp_needs_supply"))
     map_vp = areas if needs_supply else sum(loc["value"] for loc in held)
-    contested_areas = [setup_loc for setup_loc in setup["locations"] if setup_loc["id"] in CONTESTED_AREAS
-                       and here[setup_loc["id"]]["contested"] and here[setup_loc["id"]]["controller"] != GERMAN]
+    contested_areas = [
+        setup_loc
+        for setup_loc in setup["locations"]
+        if setup_loc["id"] in CONTESTED_AREAS
+        and here[setup_loc["id"]]["contested"]
+        and here[setup_loc["id"]]["controller"] != GERMAN
+    ]
     contested = len(contested_areas) * system.value(state, "vp.contested")
     american = [u for u in setup["units"] if u["side"] == AMERICAN]
     eliminated = sum(1 for u in american if pub["units"][u["id"]]["status"] == "eliminated")
@@ -57,7 +62,13 @@ def tally(system, state: dict) -> Tally:
     counted = names(f"{loc_name(loc)} {loc['value']}" for loc in supplied)
     lines = [
         f"VP areas held and supplied: {counted} = {areas} VP (18.2)",
-        *([f"Held but not supplied, not counted: {names(loc_name(loc) for loc in cut_off)} (18.2)"] if cut_off else []),
+        *(
+            [
+                f"Held but not supplied, not counted: {names(loc_name(loc) for loc in cut_off)} (18.2)"
+            ]
+            if cut_off
+            else []
+        ),
         f"Contested, not controlled: {names(loc_name(loc) for loc in contested_areas)} = {contested} VP (18.3)",
         f"American units eliminated {eliminated}, reduced {reduced} (½ each, rounded down: {reduced // per}) "
         f"= {unit_vp} VP (18.2)",
@@ -81,21 +92,30 @@ def evaluate(system, state: dict, turn: dict) -> Evaluation:
     pub = public(state)
     count = tally(system, state)
     number = turn["number"]
-    evaluation = Evaluation(scores={GERMAN: count.total}, lines=count.lines,
-                            chart={"vp": count.total, "map": count.map_vp})
+    evaluation = Evaluation(
+        scores={GERMAN: count.total},
+        lines=count.lines,
+        chart={"vp": count.total, "map": count.map_vp},
+    )
     american = _american_automatic(system, state, number, count)
     german = _german_automatic(pub, number)
     evaluation.checks += [c for c in (american, german) if c is not None]
     winner = _automatic_winner(state, american, german, evaluation)
     if winner:
-        outcome = Outcome(winner, f"{system.book.side_name(winner)} automatic victory at the end of {turn['label']}",
-                          "18.1")
+        outcome = Outcome(
+            winner,
+            f"{system.book.side_name(winner)} automatic victory at the end of {turn['label']}",
+            "18.1",
+        )
         loser = system.book.other(winner)
         if pub["advantage"] == loser:
             evaluation.decision = {
-                "side": loser, "winner": winner, "turn": turn["label"], "outcome": outcome.as_dict(),
+                "side": loser,
+                "winner": winner,
+                "turn": turn["label"],
+                "outcome": outcome.as_dict(),
                 "text": f"The {system.book.side_name(loser)} holds the Advantage and may spend it to cancel the "
-                        f"{system.book.side_name(winner)} automatic victory and play on (16.1E).",
+                f"{system.book.side_name(winner)} automatic victory and play on (16.1E).",
             }
         else:
             evaluation.outcome = outcome
@@ -124,8 +144,12 @@ def _american_automatic(system, state, number: int, count: Tally) -> Check | Non
     what = "supplied VP areas" if state["options"].get("map_vp_needs_supply") else "VP areas"
     verdict = "American automatic victory" if met else "no American automatic victory"
     relation = "fewer than" if met else "at least"
-    return Check("18.1", "American automatic victory", met,
-                 f"German controls {count.map_vp} VP on the map ({what}), {relation} {need}: {verdict}")
+    return Check(
+        "18.1",
+        "American automatic victory",
+        met,
+        f"German controls {count.map_vp} VP on the map ({what}), {relation} {need}: {verdict}",
+    )
 
 
 def _german_automatic(pub: dict, number: int) -> Check | None:
@@ -137,25 +161,43 @@ def _german_automatic(pub: dict, number: int) -> Check | None:
     if not held:
         text = "German holds neither Area 7 nor Area 25: no German automatic victory"
     elif line:
-        text = (f"German holds Area {' and Area '.join(held)} with a supply line through Area 8 to the southern or "
-                f"eastern map edge: German automatic victory")
+        text = (
+            f"German holds Area {' and Area '.join(held)} with a supply line through Area 8 to the southern or "
+            f"eastern map edge: German automatic victory"
+        )
     else:
-        text = (f"German holds Area {' and Area '.join(held)} but has no supply line through Area 8 to the southern "
-                f"or eastern map edge: no German automatic victory")
+        text = (
+            f"German holds Area {' and Area '.join(held)} but has no supply line through Area 8 to the southern "
+            f"or eastern map edge: no German automatic victory"
+        )
     return Check("18.1", "German automatic victory", met, text)
 
 
-def _automatic_winner(state, american: Check | None, german: Check | None, evaluation) -> str | None:
+def _automatic_winner(
+    state, american: Check | None, german: Check | None, evaluation
+) -> str | None:
     met = [side for side, check in ((AMERICAN, american), (GERMAN, german)) if check and check.met]
     if len(met) < 2:
         return met[0] if met else None
     rule = state["options"].get("both_automatic") or "play_on"
     if rule == "play_on":
-        evaluation.checks.append(Check("18.1", "Both automatic victories", False,
-                                       "Both sides meet an automatic victory at once: they cancel out and play goes "
-                                       "on (house rule: both automatic victories)"))
+        evaluation.checks.append(
+            Check(
+                "18.1",
+                "Both automatic victories",
+                False,
+                "Both sides meet an automatic victory at once: they cancel out and play goes "
+                "on (house rule: both automatic victories)",
+            )
+        )
         return None
-    evaluation.checks.append(Check("18.1", "Both automatic victories", True,
-                                   f"Both sides meet an automatic victory at once: the {rule.capitalize()} one stands "
-                                   f"(house rule: both automatic victories)"))
+    evaluation.checks.append(
+        Check(
+            "18.1",
+            "Both automatic victories",
+            True,
+            f"Both sides meet an automatic victory at once: the {rule.capitalize()} one stands "
+            f"(house rule: both automatic victories)",
+        )
+    )
     return rule

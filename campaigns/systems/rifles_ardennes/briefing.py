@@ -31,8 +31,16 @@ def open_briefing(state, index, returned) -> dict:
             soldier["wounded_in"] = None
             st.history(soldier, label, "Recovered from his wounds (8.3).")
             recovered.append(st.label(soldier))
-    return {"mission": index, "recovered": recovered, "returned": returned, "xp": None, "spending_closed": False,
-            "casualties": None, "leader_note": None, "reinforcement": None}
+    return {
+        "mission": index,
+        "recovered": recovered,
+        "returned": returned,
+        "xp": None,
+        "spending_closed": False,
+        "casualties": None,
+        "leader_note": None,
+        "reinforcement": None,
+    }
 
 
 def briefing(state) -> dict:
@@ -49,7 +57,11 @@ def is_last(state) -> bool:
 def eliminated(state) -> list[dict]:
     """Squad soldiers eliminated in the briefed mission (attachments have left: no roll for them)."""
     log = st.mission(state, briefing(state)["mission"])["log"]
-    return [s for s in (st.find(state, sid) for sid in log["eliminated"]) if s["status"] in ("active", "wounded")]
+    return [
+        s
+        for s in (st.find(state, sid) for sid in log["eliminated"])
+        if s["status"] in ("active", "wounded")
+    ]
 
 
 def close_spending(state) -> None:
@@ -87,7 +99,9 @@ def apply_xp(state, record, ctx) -> None:
     sq["xp"] += gain
     sq["xp_earned"] += gain
     floor = " (at least one XP after each mission)" if report["final"] < gain else ""
-    report["text"] = roll_sentence(report, f"+{gain} XP{floor}; the squad's XP {before} → {sq['xp']}")
+    report["text"] = roll_sentence(
+        report, f"+{gain} XP{floor}; the squad's XP {before} → {sq['xp']}"
+    )
     _keep(state, report, record)
     brief["xp"] = report
     st.ledger(state, st.where(state), gain, report["text"])
@@ -102,7 +116,10 @@ def apply_spend(state, data, ctx) -> None:
     if brief["xp"] is None:
         raise DomainError("soldiers", "Roll for experience first (8.4).")
     if brief["spending_closed"]:
-        raise DomainError("soldiers", "XP are spent before the casualty rolls; the rest waits for the next briefing.")
+        raise DomainError(
+            "soldiers",
+            "XP are spent before the casualty rolls; the rest waits for the next briefing.",
+        )
     vet_cost, skill_cost = int(ctx.value("xp.veteran")), int(ctx.value("xp.skill"))
     per_soldier = int(ctx.value("skills.per_soldier"))
     skills = ctx.table("8.4.1")
@@ -114,7 +131,9 @@ def apply_spend(state, data, ctx) -> None:
             continue
         soldier = st.find(state, row["soldier"], f"{path}.soldier")
         if soldier["status"] not in ("active", "wounded") or soldier.get("attached") is not None:
-            raise DomainError(f"{path}.soldier", f"{st.label(soldier)} is not a soldier of the squad now.")
+            raise DomainError(
+                f"{path}.soldier", f"{st.label(soldier)} is not a soldier of the squad now."
+            )
         if soldier["id"] in seen:
             raise DomainError(f"{path}.soldier", f"{st.label(soldier)} is listed twice.")
         seen.add(soldier["id"])
@@ -128,19 +147,28 @@ def apply_spend(state, data, ctx) -> None:
                 raise DomainError(f"{path}.skill", f"{st.label(soldier)} already has {name}.")
             if len(soldier["skills"]) >= per_soldier:
                 owned = join(skills.value(k, "name") for k in soldier["skills"])
-                raise DomainError(f"{path}.skill", f"{st.label(soldier)} already has a skill ({owned}); each unit "
-                                                   f"may receive only {plural(per_soldier, 'Skill')} (8.4).")
+                raise DomainError(
+                    f"{path}.skill",
+                    f"{st.label(soldier)} already has a skill ({owned}); each unit "
+                    f"may receive only {plural(per_soldier, 'Skill')} (8.4).",
+                )
             if skills.value(row["skill"], "leader_only") and soldier is not leader:
-                raise DomainError(f"{path}.skill", f"{name} is for the Leader only (8.4.1); {st.label(soldier)} "
-                                                   "is not the Leader.")
+                raise DomainError(
+                    f"{path}.skill",
+                    f"{name} is for the Leader only (8.4.1); {st.label(soldier)} "
+                    "is not the Leader.",
+                )
         buys.append((soldier, row))
     if not buys:
         raise DomainError("soldiers", "Choose a promotion or a skill for at least one soldier.")
     cost = sum(vet_cost * bool(row["veteran"]) + skill_cost * bool(row["skill"]) for _, row in buys)
     sq = st.squad(state)
     if cost > sq["xp"]:
-        raise DomainError("soldiers", f"That costs {cost} XP; the squad has {sq['xp']} (8.4: {vet_cost} XP a "
-                                      f"Veteran, {skill_cost} XP a skill).")
+        raise DomainError(
+            "soldiers",
+            f"That costs {cost} XP; the squad has {sq['xp']} (8.4: {vet_cost} XP a "
+            f"Veteran, {skill_cost} XP a skill).",
+        )
     where = st.where(state)
     done = []
     for soldier, row in buys:
@@ -172,7 +200,9 @@ def casualty_mods(state, ctx, soldier) -> list[Mod]:
     if st.mission(state, briefing(state)["mission"])["log"]["outcome"] == "lost":
         mods.append(_table_mod(ctx, "8.3", "lost", "mission lost"))
     if "bull_strength" in soldier["skills"]:
-        mods.append(Mod("Bull Strength", "8.4.1", _table_mod(ctx, "8.3", "bull_strength", "").value))
+        mods.append(
+            Mod("Bull Strength", "8.4.1", _table_mod(ctx, "8.3", "bull_strength", "").value)
+        )
     return mods
 
 
@@ -202,17 +232,27 @@ def apply_casualties(state, record, ctx) -> None:
     if brief["casualties"] is not None:
         raise DomainError("kind", "The casualty rolls have been made for this mission.")
     if not casualties_needed(state):
-        raise DomainError("kind", "Nobody was eliminated in this mission: there is no casualty roll.")
+        raise DomainError(
+            "kind", "Nobody was eliminated in this mission: there is no casualty roll."
+        )
     where = st.where(state)
     lines = []
     for soldier in eliminated(state):
         name = st.label(soldier)
-        report = roll_on(ctx, "8.3", casualty_key(state, soldier), casualty_mods(state, ctx, soldier),
-                         label=f"Casualty roll for {name}")
+        report = roll_on(
+            ctx,
+            "8.3",
+            casualty_key(state, soldier),
+            casualty_mods(state, ctx, soldier),
+            label=f"Casualty roll for {name}",
+        )
         result = report["result"]["result"]
         if result not in CASUALTY_RESULTS:
-            raise DomainError("result", f"The End Mission Table gives {result!r}; a result is one of "
-                                        f"{', '.join(CASUALTY_RESULTS)}.")
+            raise DomainError(
+                "result",
+                f"The End Mission Table gives {result!r}; a result is one of "
+                f"{', '.join(CASUALTY_RESULTS)}.",
+            )
         report["text"] = roll_sentence(report, result)
         report["soldier"] = soldier["id"]
         _keep(state, report, record)
@@ -220,9 +260,15 @@ def apply_casualties(state, record, ctx) -> None:
         if result == "dead":
             soldier["status"] = "dead"
             soldier["died_in"] = brief["mission"]
-            st.history(soldier, where, f"Killed in {st.mission_title(state, brief['mission'])} ({report['text']}).")
+            st.history(
+                soldier,
+                where,
+                f"Killed in {st.mission_title(state, brief['mission'])} ({report['text']}).",
+            )
             if soldier["equipment"]:  # RA-12: it goes back to the squad, to be handed out again
-                st.history(soldier, where, f"His {join(soldier['equipment'])} went back to the squad.")
+                st.history(
+                    soldier, where, f"His {join(soldier['equipment'])} went back to the squad."
+                )
                 soldier["equipment"] = []
         elif result == "wounded":
             soldier["status"] = "wounded"
@@ -241,7 +287,9 @@ def after_casualties(state, ctx) -> None:
     brief["leader_note"] = squad_rules.drop_temporary_leader(state, st.where(state))
     if not st.living(state):
         st.public(state)["phase"] = "finished"
-        finish(state, None, f"The squad was wiped out in {st.mission_title(state, brief['mission'])}.")
+        finish(
+            state, None, f"The squad was wiped out in {st.mission_title(state, brief['mission'])}."
+        )
 
 
 def leader_needed(state) -> bool:
@@ -256,8 +304,10 @@ def leader_waits(state) -> str | None:
     if st.rules_version(state) < LEADER_AFTER_REINFORCEMENTS or st.able_to_lead(state):
         return None
     if reinforcement_open(state) is None:
-        return ("No available soldier may lead: request reinforcements from HQ first (8.2), they may bring one who "
-                "may. Only then may a soldier who may not lead be named, until the end of the next mission (6).")
+        return (
+            "No available soldier may lead: request reinforcements from HQ first (8.2), they may bring one who "
+            "may. Only then may a soldier who may not lead be named, until the end of the next mission (6)."
+        )
     return None
 
 
@@ -272,8 +322,12 @@ def settle_reinforcements(state, record) -> None:
         return
     grant["settled"] = True
     if unspent(grant):
-        st.say(state, record, f"{unspent(grant)} reinforcement AP left unspent (lost): reinforcements are settled "
-                              "once a Leader who may not lead is named (6, 8.2).")
+        st.say(
+            state,
+            record,
+            f"{unspent(grant)} reinforcement AP left unspent (lost): reinforcements are settled "
+            "once a Leader who may not lead is named (6, 8.2).",
+        )
 
 
 # --- (d) reinforcements -------------------------------------------------------------------------
@@ -307,53 +361,89 @@ def apply_reinforce(state, record, ctx) -> None:
     parts = [report]
     if cell.isdigit():
         ap = int(cell)
-        report["text"] = roll_sentence(report, "no reinforcements available" if ap == 0 else
-                                       f"{ap} AP to reinforce the squad")
+        report["text"] = roll_sentence(
+            report, "no reinforcements available" if ap == 0 else f"{ap} AP to reinforce the squad"
+        )
     else:
         report["text"] = roll_sentence(report, f"{cell} AP to reinforce the squad")
-        extra = plain_roll(ctx, reinforcement_key(state, "ap"), cell, label=f"Reinforcement AP ({cell})", rule="8.2")
+        extra = plain_roll(
+            ctx,
+            reinforcement_key(state, "ap"),
+            cell,
+            label=f"Reinforcement AP ({cell})",
+            rule="8.2",
+        )
         ap = extra["final"]
         extra["text"] = roll_sentence(extra, f"{ap} AP to reinforce the squad")
         parts.append(extra)
     equipment = 0
     if report["result"]["equipment_die"] is True:
-        die = roll_on(ctx, "8.2-equipment", reinforcement_key(state, "equipment"),
-                      label="Additional die for equipment")
+        die = roll_on(
+            ctx,
+            "8.2-equipment",
+            reinforcement_key(state, "equipment"),
+            label="Additional die for equipment",
+        )
         equipment = int(die["result"]["equipment_ap"])
-        die["text"] = roll_sentence(die, f"{equipment} more AP to spend on equipment only" if equipment else
-                                    "no AP for equipment")
+        die["text"] = roll_sentence(
+            die,
+            f"{equipment} more AP to spend on equipment only"
+            if equipment
+            else "no AP for equipment",
+        )
         parts.append(die)
     for part in parts:
         _keep(state, part, record)
-    briefing(state)["reinforcement"] = {"ap": ap, "equipment_ap": equipment, "spent": 0, "spent_equipment": 0,
-                                        "rolls": parts}
+    briefing(state)["reinforcement"] = {
+        "ap": ap,
+        "equipment_ap": equipment,
+        "spent": 0,
+        "spent_equipment": 0,
+        "rolls": parts,
+    }
 
 
 def spend_reinforcements(state, ctx, units: int, gear: int) -> None:
     """Pay for new soldiers (AP only) and equipment (equipment-only AP first) out of what HQ granted."""
     pub = st.public(state)
-    grant = pub["briefing"]["reinforcement"] if pub["phase"] == "briefing" and pub["briefing"] else None
+    grant = (
+        pub["briefing"]["reinforcement"] if pub["phase"] == "briefing" and pub["briefing"] else None
+    )
     if grant is None:
-        raise DomainError("soldiers", "Request reinforcements from HQ first (8.2); outside a briefing only "
-                                      "attachments join, with a mission's extra AP.")
+        raise DomainError(
+            "soldiers",
+            "Request reinforcements from HQ first (8.2); outside a briefing only "
+            "attachments join, with a mission's extra AP.",
+        )
     require_casualties_done(state, "soldiers")
     if grant.get("settled"):
-        raise DomainError("soldiers", f"Reinforcements are settled: {st.label(st.leader(state))} was named Leader "
-                                      "though he may not lead, and the AP left were lost (6, 8.2).")
+        raise DomainError(
+            "soldiers",
+            f"Reinforcements are settled: {st.label(st.leader(state))} was named Leader "
+            "though he may not lead, and the AP left were lost (6, 8.2).",
+        )
     close_spending(state)
     ap_left = grant["ap"] - grant["spent"]
     eq_left = grant["equipment_ap"] - grant["spent_equipment"]
     if units > ap_left:
-        raise DomainError("soldiers", f"New units cost {units} AP; HQ granted {ap_left} more AP (8.2).")
+        raise DomainError(
+            "soldiers", f"New units cost {units} AP; HQ granted {ap_left} more AP (8.2)."
+        )
     from_eq = min(gear, eq_left)
     if units + gear - from_eq > ap_left:
-        raise DomainError("equipment", f"That costs {units + gear} AP; {ap_left} AP and {eq_left} AP for "
-                                       "equipment only are left (8.2).")
+        raise DomainError(
+            "equipment",
+            f"That costs {units + gear} AP; {ap_left} AP and {eq_left} AP for "
+            "equipment only are left (8.2).",
+        )
     if ctx.value("reinforcement.over_max") is not True:
         after, most = st.squad_ap(state) + units + gear, pub["budget"]
         if after > most:
-            raise DomainError("soldiers", f"The squad would have {after} AP without its wounded; reinforcements fill "
-                                          f"it up to the Army's maximum of {most} AP (8.2).")
+            raise DomainError(
+                "soldiers",
+                f"The squad would have {after} AP without its wounded; reinforcements fill "
+                f"it up to the Army's maximum of {most} AP (8.2).",
+            )
     grant["spent_equipment"] += from_eq
     grant["spent"] += units + gear - from_eq
 
@@ -371,10 +461,21 @@ def apply_next(state, record, ctx) -> None:
         st.say(state, record, f"{unspent(grant)} reinforcement AP left unspent (lost).")
     close_spending(state)
     closing = st.mission(state, brief["mission"])["label"]
-    st.say(state, record, f"Briefing after {closing} closed; " + (
-        "the campaign is over." if is_last(state) else f"{st.mission(state, brief['mission'] + 1)['label']} is next."))
+    st.say(
+        state,
+        record,
+        f"Briefing after {closing} closed; "
+        + (
+            "the campaign is over."
+            if is_last(state)
+            else f"{st.mission(state, brief['mission'] + 1)['label']} is next."
+        ),
+    )
     st.mission(state, brief["mission"])["briefing"] = {
-        "recovered": brief["recovered"], "returned": brief["returned"], "leader_note": brief["leader_note"]}
+        "recovered": brief["recovered"],
+        "returned": brief["returned"],
+        "leader_note": brief["leader_note"],
+    }
     st.public(state)["phase"] = "mission"
     st.public(state)["briefing"] = None
     advance(state, ctx)

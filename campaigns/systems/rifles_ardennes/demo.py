@@ -12,8 +12,15 @@ from . import state as st
 from .data import LETTERS
 from .forms import BOOK_SQUAD
 
-NAMES = {"A": "Sgt. Braun", "B": "Cpl. Vogel", "J": "Pvt. Kurz", "D": "Pvt. Weber", "G": "Pvt. Lang",
-         "H": "Pvt. Roth", "I": "Pvt. Ziegler"}
+NAMES = {
+    "A": "Sgt. Braun",
+    "B": "Cpl. Vogel",
+    "J": "Pvt. Kurz",
+    "D": "Pvt. Weber",
+    "G": "Pvt. Lang",
+    "H": "Pvt. Roth",
+    "I": "Pvt. Ziegler",
+}
 RECRUITS = ("Pvt. Huber", "Pvt. Franke", "Pvt. Keller", "Pvt. Busch")
 MISSIONS = (("Mission 01", 10), ("Mission 02", 12), ("Mission 03", 8))
 
@@ -24,9 +31,14 @@ def build_demo(club, users):
     from campaigns.services.state import current_state
 
     organizer, alice = users["organizer"], users["alice"]
-    campaign = svc.create_campaign(club=club, user=organizer, system="rifles_ardennes", variant="five",
-                                   name="Alice's Kampfgruppe (demo)",
-                                   options={"dice_mode": "server", "army": "german", "enemy": "us"})
+    campaign = svc.create_campaign(
+        club=club,
+        user=organizer,
+        system="rifles_ardennes",
+        variant="five",
+        name="Alice's Kampfgruppe (demo)",
+        options={"dice_mode": "server", "army": "german", "enemy": "us"},
+    )
     svc.assign_player(campaign, organizer, side=st.SIDE, username=alice.username)
     submit(campaign, organizer, "campaign.started")
 
@@ -35,8 +47,16 @@ def build_demo(club, users):
         campaign.refresh_from_db()
         return current_state(campaign)
 
-    soldiers = [{"name": NAMES[letter], "letter": letter, "unit": unit, "designation": role, "equipment_1": gear}
-                for letter, unit, role, gear in BOOK_SQUAD]
+    soldiers = [
+        {
+            "name": NAMES[letter],
+            "letter": letter,
+            "unit": unit,
+            "designation": role,
+            "equipment_1": gear,
+        }
+        for letter, unit, role, gear in BOOK_SQUAD
+    ]
     act("rifles.squad", {"soldiers": soldiers, "equipment": [{"item": "grenades", "quantity": 1}]})
     for index, (name, turns) in enumerate(MISSIONS):
         act("rifles.mission", {"mission": index, "name": name, "game_turns": turns})
@@ -47,14 +67,23 @@ def build_demo(club, users):
 
 def _mission(act, state, outcome, turns, eliminated) -> None:
     down = [s["id"] for s in st.available(state) if s["letter"] in eliminated]
-    state = act("result.submitted", {"scenario": state["current"], "data": {
-        "outcome": outcome, "turns_used": turns, "eliminated": down}})
+    state = act(
+        "result.submitted",
+        {
+            "scenario": state["current"],
+            "data": {"outcome": outcome, "turns_used": turns, "eliminated": down},
+        },
+    )
     state = act("rifles.xp")
     buyable = [s for s in st.living(state) if not s["veteran"]]
     if st.squad(state)["xp"] >= 2 and buyable:
-        state = act("rifles.spend_xp", {"soldiers": [{"soldier": buyable[0]["id"], "veteran": True}]})
+        state = act(
+            "rifles.spend_xp", {"soldiers": [{"soldier": buyable[0]["id"], "veteran": True}]}
+        )
     if st.public(state)["briefing"]["casualties"] is None and any(
-            st.find(state, sid)["status"] == "active" for sid in st.mission(state, state["current"])["log"]["eliminated"]):
+        st.find(state, sid)["status"] == "active"
+        for sid in st.mission(state, state["current"])["log"]["eliminated"]
+    ):
         state = act("rifles.casualties")
     state = _reinforce(act, state)
     lead = st.leader(state)
@@ -78,6 +107,18 @@ def _reinforce(act, state):
     taken = {s["name"] for s in st.soldiers(state)}
     names = [n for n in RECRUITS if n not in taken]
     if count > 0:
-        state = act("rifles.recruit", {"soldiers": [
-            {"name": names[i], "letter": free[i], "unit": "rifle", "designation": "Rifleman"} for i in range(count)]})
+        state = act(
+            "rifles.recruit",
+            {
+                "soldiers": [
+                    {
+                        "name": names[i],
+                        "letter": free[i],
+                        "unit": "rifle",
+                        "designation": "Rifleman",
+                    }
+                    for i in range(count)
+                ]
+            },
+        )
     return state

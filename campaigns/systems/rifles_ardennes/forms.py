@@ -12,10 +12,15 @@ from .kinds import KINDS
 
 _DECLARED = {k.name: k for k in KINDS}
 # The book's example squad (2.2), offered to a German player as the starting rows.
-BOOK_SQUAD = (("A", "smg", "Leader", "Grenade"), ("B", "rifle", "Assistant Leader", "Grenade"),
-              ("J", "lmg", "Gunner", ""), ("D", "rifle", "Rifleman", "Grenade"),
-              ("G", "rifle", "Rifleman", "Grenade"), ("H", "rifle", "Rifleman", "Grenade"),
-              ("I", "rifle", "Rifleman", ""))
+BOOK_SQUAD = (
+    ("A", "smg", "Leader", "Grenade"),
+    ("B", "rifle", "Assistant Leader", "Grenade"),
+    ("J", "lmg", "Gunner", ""),
+    ("D", "rifle", "Rifleman", "Grenade"),
+    ("G", "rifle", "Rifleman", "Grenade"),
+    ("H", "rifle", "Rifleman", "Grenade"),
+    ("I", "rifle", "Rifleman", ""),
+)
 
 
 def _fields(kind: str) -> dict:
@@ -37,38 +42,75 @@ def soldier_choices(state, soldiers) -> tuple:
 
 def _unit_pairs(state) -> tuple:
     units = [i for i in st.public(state)["catalog"] if i["kind"] == "unit" and i["ap"] is not None]
-    return tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (", may lead" if i["may_lead"] else "")) for i in units)
+    return tuple(
+        (i["id"], f"{i['name']}, {i['ap']} AP" + (", may lead" if i["may_lead"] else ""))
+        for i in units
+    )
 
 
 def _equipment_names(state) -> tuple:
-    names = sorted({i["provides"] for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["provides"]})
+    names = sorted(
+        {
+            i["provides"]
+            for i in st.public(state)["catalog"]
+            if i["kind"] == "equipment" and i["provides"]
+        }
+    )
     return tuple((n, n) for n in names)
 
 
 def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -> Field | None:
     """One row per equipment of the catalog with its AP; None when there is none (a US or Russian
     catalog before its Army Sheet is entered): the event's equipment is then empty."""
-    items = [i for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["ap"] is not None]
+    items = [
+        i for i in st.public(state)["catalog"] if i["kind"] == "equipment" and i["ap"] is not None
+    ]
     if not items:
         return None
     sub = _sub(field)
-    pairs = tuple((i["id"], f"{i['name']}, {i['ap']} AP" + (f" ({i['count']} × {i['provides']})"
-                                                              if i["provides"] else "")) for i in items)
-    fields = [_choice(sub["item"], pairs), sub["quantity"]] + ([sub["attached"]] if attachments else [])
-    rows = tuple({"item": i["id"], "quantity": quantities.get(i["id"], 0),
-                  **({"attached": False} if attachments else {})} for i in items)
-    return field.but(item=field.item.but(fields=tuple(fields)), rows=rows, key="item", max=len(items))
+    pairs = tuple(
+        (
+            i["id"],
+            f"{i['name']}, {i['ap']} AP"
+            + (f" ({i['count']} × {i['provides']})" if i["provides"] else ""),
+        )
+        for i in items
+    )
+    fields = [_choice(sub["item"], pairs), sub["quantity"]] + (
+        [sub["attached"]] if attachments else []
+    )
+    rows = tuple(
+        {
+            "item": i["id"],
+            "quantity": quantities.get(i["id"], 0),
+            **({"attached": False} if attachments else {}),
+        }
+        for i in items
+    )
+    return field.but(
+        item=field.item.but(fields=tuple(fields)), rows=rows, key="item", max=len(items)
+    )
 
 
-NO_EQUIPMENT = ("No equipment in this campaign's catalog has its AP yet: add your Army Sheet's equipment to the "
-                "catalog first if the squad takes any.")
+NO_EQUIPMENT = (
+    "No equipment in this campaign's catalog has its AP yet: add your Army Sheet's equipment to the "
+    "catalog first if the squad takes any."
+)
 
 
-def _new_soldiers_field(state, field: Field, rows, letters, designations, attachments: bool) -> Field:
+def _new_soldiers_field(
+    state, field: Field, rows, letters, designations, attachments: bool
+) -> Field:
     sub = _sub(field)
     units = _unit_pairs(state)
-    empty = {} if units else {"help": "Empty until your Army Sheet's units are in this campaign's catalog with "
-                                      "their AP: enter them first (“First enter your Army Sheet's units”)."}
+    empty = (
+        {}
+        if units
+        else {
+            "help": "Empty until your Army Sheet's units are in this campaign's catalog with "
+            "their AP: enter them first (“First enter your Army Sheet's units”)."
+        }
+    )
     fields = [
         sub["name"],
         _choice(sub["letter"], ((letter, letter) for letter in letters)),
@@ -81,8 +123,14 @@ def _new_soldiers_field(state, field: Field, rows, letters, designations, attach
 
 
 def _blank(letter: str, attachments: bool, attached: bool = False) -> dict:
-    row = {"name": "", "letter": letter, "unit": "", "designation": "Rifleman", "equipment_1": "",
-           "equipment_2": ""}
+    row = {
+        "name": "",
+        "letter": letter,
+        "unit": "",
+        "designation": "Rifleman",
+        "equipment_1": "",
+        "equipment_2": "",
+    }
     return {**row, "attached": attached} if attachments else row
 
 
@@ -91,15 +139,23 @@ def squad_fields(state) -> tuple:
     attachments = st.mission(state, 0)["extra_ap"] > 0
     ids = {i["id"] for i in st.public(state)["catalog"] if i["ap"] is not None}
     if st.public(state)["army"] == "german" and {"smg", "rifle", "lmg", "grenades"} <= ids:
-        rows = [{**_blank(letter, attachments), "unit": unit, "designation": role, "equipment_1": gear}
-                for letter, unit, role, gear in BOOK_SQUAD]
+        rows = [
+            {**_blank(letter, attachments), "unit": unit, "designation": role, "equipment_1": gear}
+            for letter, unit, role, gear in BOOK_SQUAD
+        ]
         quantities = {"grenades": 1}
     else:
-        rows = [_blank(letter, attachments) for letter in LETTERS[:min(st.public(state)["budget"], 12)]]
+        rows = [
+            _blank(letter, attachments) for letter in LETTERS[: min(st.public(state)["budget"], 12)]
+        ]
         quantities = {}
     equipment = _equipment_field(state, declared["equipment"], quantities, attachments)
-    soldiers = _new_soldiers_field(state, declared["soldiers"], rows, LETTERS, DESIGNATIONS, attachments).but(
-        help="One row per soldier; rows without a unit are left out." + ("" if equipment else " " + NO_EQUIPMENT))
+    soldiers = _new_soldiers_field(
+        state, declared["soldiers"], rows, LETTERS, DESIGNATIONS, attachments
+    ).but(
+        help="One row per soldier; rows without a unit are left out."
+        + ("" if equipment else " " + NO_EQUIPMENT)
+    )
     return (soldiers, equipment) if equipment else (soldiers,)
 
 
@@ -115,7 +171,9 @@ def recruit_fields(state) -> tuple:
     only_attachments = st.public(state)["phase"] == "mission"
     rows = [_blank(letter, attachments, only_attachments) for letter in free[:room]]
     equipment = _equipment_field(state, declared["equipment"], {}, attachments)
-    soldiers = _new_soldiers_field(state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments)
+    soldiers = _new_soldiers_field(
+        state, declared["soldiers"], rows, free, DESIGNATIONS[1:], attachments
+    )
     return (soldiers, equipment) if equipment else (soldiers.but(help=NO_EQUIPMENT),)
 
 
@@ -131,9 +189,17 @@ def roster_fields(state) -> tuple:
         _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
         _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
     )
-    rows = tuple({"soldier": s["id"], "name": s["name"], "letter": s["letter"], "designation": s["designation"],
-                  "equipment_1": (s["equipment"] + ["", ""])[0], "equipment_2": (s["equipment"] + ["", ""])[1]}
-                 for s in alive)
+    rows = tuple(
+        {
+            "soldier": s["id"],
+            "name": s["name"],
+            "letter": s["letter"],
+            "designation": s["designation"],
+            "equipment_1": (s["equipment"] + ["", ""])[0],
+            "equipment_2": (s["equipment"] + ["", ""])[1],
+        }
+        for s in alive
+    )
     return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier"),)
 
 
@@ -142,25 +208,53 @@ def spend_fields(state) -> tuple:
 
     field = _fields("rifles.spend_xp")["soldiers"]
     sub = _sub(field)
-    skills = SYSTEM.tables.bound("8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()})
-    pairs = tuple((row.label, skills.value(row, "name") + (" (Leader only)" if skills.value(row, "leader_only") else ""))
-                  for row in skills.rows)
-    candidates = [s for s in st.living(state) if s.get("attached") is None and (not s["veteran"] or not s["skills"])]
-    fields = (_choice(sub["soldier"], soldier_choices(state, candidates)), sub["veteran"],
-              _choice(sub["skill"], pairs, required=False, default=""))
+    skills = SYSTEM.tables.bound(
+        "8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()}
+    )
+    pairs = tuple(
+        (
+            row.label,
+            skills.value(row, "name")
+            + (" (Leader only)" if skills.value(row, "leader_only") else ""),
+        )
+        for row in skills.rows
+    )
+    candidates = [
+        s
+        for s in st.living(state)
+        if s.get("attached") is None and (not s["veteran"] or not s["skills"])
+    ]
+    fields = (
+        _choice(sub["soldier"], soldier_choices(state, candidates)),
+        sub["veteran"],
+        _choice(sub["skill"], pairs, required=False, default=""),
+    )
     rows = tuple({"soldier": s["id"], "veteran": False, "skill": ""} for s in candidates)
-    return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier",
-                      help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill, one skill per "
-                           "soldier (8.4); the Skills Table (8.4.1) is under the squad below."),)
+    return (
+        field.but(
+            item=field.item.but(fields=fields),
+            rows=rows,
+            key="soldier",
+            help=f"The squad has {st.squad(state)['xp']} XP: 2 XP a Veteran, 2 XP a skill, one skill per "
+            "soldier (8.4); the Skills Table (8.4.1) is under the squad below.",
+        ),
+    )
 
 
 def leader_fields(state) -> tuple:
     field = _fields("rifles.leader")["soldier"]
-    ready = [s for s in st.available(state) if s.get("attached") is None and s["designation"] != LEADER]
-    if any(st.may_lead(state, s) for s in ready):  # 6: anyone else only when nobody available may lead
+    ready = [
+        s for s in st.available(state) if s.get("attached") is None and s["designation"] != LEADER
+    ]
+    if any(
+        st.may_lead(state, s) for s in ready
+    ):  # 6: anyone else only when nobody available may lead
         ready = [s for s in ready if st.may_lead(state, s)]
     ready.sort(key=lambda s: not st.may_lead(state, s))
-    pairs = tuple((s["id"], st.long_label(s) + (" — may lead" if st.may_lead(state, s) else "")) for s in ready)
+    pairs = tuple(
+        (s["id"], st.long_label(s) + (" — may lead" if st.may_lead(state, s) else ""))
+        for s in ready
+    )
     return (_choice(field, pairs, widget="radios"),)
 
 
@@ -169,7 +263,9 @@ def mission_fields(state, initial) -> tuple:
     open_missions = [(i, m) for i, m in enumerate(st.public(state)["missions"]) if m["log"] is None]
     index = initial.get("mission", state["current"] if state["current"] is not None else 0)
     entry = st.mission(state, index) if 0 <= index < len(st.public(state)["missions"]) else {}
-    pairs = tuple((i, f"{m['label']}" + (f": {m['name']}" if m["name"] else "")) for i, m in open_missions)
+    pairs = tuple(
+        (i, f"{m['label']}" + (f": {m['name']}" if m["name"] else "")) for i, m in open_missions
+    )
     return (
         _choice(declared["mission"], pairs, default=index),
         declared["name"].but(default=entry.get("name") or None),
@@ -183,8 +279,16 @@ def mission_fields(state, initial) -> tuple:
 def catalog_fields(state) -> tuple:
     declared = _fields("rifles.catalog")
     pairs = tuple((i["id"], f"{i['name']} ({i['kind']})") for i in st.public(state)["catalog"])
-    return (_choice(declared["item"], pairs, required=False, default="", help="Leave empty to add a new entry."),
-            *(f for name, f in declared.items() if name != "item"))
+    return (
+        _choice(
+            declared["item"],
+            pairs,
+            required=False,
+            default="",
+            help="Leave empty to add a new entry.",
+        ),
+        *(f for name, f in declared.items() if name != "item"),
+    )
 
 
 def result_fields(state) -> tuple:
@@ -200,12 +304,20 @@ def result_fields(state) -> tuple:
         declared["turns_used"].but(max=entry["game_turns"] or 12),
         declared["stayed_behind"].but(item=_choice(declared["stayed_behind"].item, ready)),
         declared["eliminated"].but(item=_choice(declared["eliminated"].item, ready)),
-        _choice(declared["new_leader"], ready, required=False, default="",
-                help="Only when the Leader was eliminated: the soldier who took command."),
+        _choice(
+            declared["new_leader"],
+            ready,
+            required=False,
+            default="",
+            help="Only when the Leader was eliminated: the soldier who took command.",
+        ),
         declared["notes"],
     )
     scenario, _ = KINDS["result.submitted"].fields
-    return (scenario, Field("data", "object", label=f"{entry['label']}: the mission log", fields=data))
+    return (
+        scenario,
+        Field("data", "object", label=f"{entry['label']}: the mission log", fields=data),
+    )
 
 
 def form_fields(view, side, kind, initial) -> tuple | None:
@@ -230,4 +342,3 @@ def form_fields(view, side, kind, initial) -> tuple | None:
     if kind == "result.submitted" and phase == "mission":
         return result_fields(view)
     return None
-

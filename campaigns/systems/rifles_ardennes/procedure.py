@@ -30,53 +30,130 @@ def actions(state, side) -> list[Action]:
     if missing:
         found += _army_sheet_actions(state, side, missing)
     if phase == "setup":
-        found += [Action("rifles.squad", "Create your squad", side, "2.2, 8.1",
-                         "Units and equipment within your Army's AP, exactly one Leader who may lead." +
-                         (" First enter your Army Sheet's units (above): the Unit list offers only units with "
-                          "their AP." if missing else ""))]
+        found += [
+            Action(
+                "rifles.squad",
+                "Create your squad",
+                side,
+                "2.2, 8.1",
+                "Units and equipment within your Army's AP, exactly one Leader who may lead."
+                + (
+                    " First enter your Army Sheet's units (above): the Unit list offers only units with "
+                    "their AP."
+                    if missing
+                    else ""
+                ),
+            )
+        ]
     elif phase == "mission":
         index = state["current"]
         entry = st.mission(state, index)
         if not entry["name"] or not entry["game_turns"]:
-            found.append(Action("rifles.mission", f"Set up {entry['label']}: name and game turns", side, "2.1",
-                                initial={"mission": index}))
+            found.append(
+                Action(
+                    "rifles.mission",
+                    f"Set up {entry['label']}: name and game turns",
+                    side,
+                    "2.1",
+                    initial={"mission": index},
+                )
+            )
         if attachment_room(state):
-            found.append(Action("rifles.recruit", f"Add the attachments for {entry['label']}", side, "2.2",
-                                optional=True))
+            found.append(
+                Action(
+                    "rifles.recruit",
+                    f"Add the attachments for {entry['label']}",
+                    side,
+                    "2.2",
+                    optional=True,
+                )
+            )
         found.append(Action("rifles.leader", "Name a new Leader", side, "6", optional=True))
     else:
         found += _briefing_actions(state, side)
     if phase in ("mission", "briefing"):
-        found.append(Action("rifles.roster", "Edit names, letters, designations and equipment", side, "2.2",
-                            optional=True, button="Save the roster"))
+        found.append(
+            Action(
+                "rifles.roster",
+                "Edit names, letters, designations and equipment",
+                side,
+                "2.2",
+                optional=True,
+                button="Save the roster",
+            )
+        )
     if not any(a.kind == "rifles.mission" for a in found):
-        found.append(Action("rifles.mission", "Set up a mission (name, game turns, attachments)", side, "2.1",
-                            optional=True))
+        found.append(
+            Action(
+                "rifles.mission",
+                "Set up a mission (name, game turns, attachments)",
+                side,
+                "2.1",
+                optional=True,
+            )
+        )
     if not missing:
-        found.append(Action("rifles.catalog", "Add or change a unit or equipment (Army Sheet)", side, "2.2",
-                            optional=True, initial={"kind": "unit"}))
+        found.append(
+            Action(
+                "rifles.catalog",
+                "Add or change a unit or equipment (Army Sheet)",
+                side,
+                "2.2",
+                optional=True,
+                initial={"kind": "unit"},
+            )
+        )
     return found
 
 
-_CATALOG_VALUES = ("name", "kind", "ap", "cf", "cf_armored", "may_lead", "attributes", "note", "provides", "count")
+_CATALOG_VALUES = (
+    "name",
+    "kind",
+    "ap",
+    "cf",
+    "cf_armored",
+    "may_lead",
+    "attributes",
+    "note",
+    "provides",
+    "count",
+)
 
 
 def _army_sheet_actions(state, side, missing: str) -> list[Action]:
     """While the catalog cannot make a squad (the text lost the Army Sheet): the catalog's forms
     come first, each entry the text kept without its AP pre-filled, then one for a new entry."""
-    why = (f"{missing} Enter each unit and piece of equipment your squad may take from the Units and Equipment "
-           "sections of your Army Sheet (name, AP, combat factor, whether it may lead), one at a time; then "
-           "create the squad below.")
+    why = (
+        f"{missing} Enter each unit and piece of equipment your squad may take from the Units and Equipment "
+        "sections of your Army Sheet (name, AP, combat factor, whether it may lead), one at a time; then "
+        "create the squad below."
+    )
     found = []
     for item in st.public(state)["catalog"]:
         if item["ap"] is None:
-            found.append(Action("rifles.catalog", f"Give the {item['name']} its AP from your Army Sheet", side,
-                                "1.4, 2.2", why, {"item": item["id"], **{k: item[k] for k in _CATALOG_VALUES}},
-                                button=f"Save the {item['name']}"))
+            found.append(
+                Action(
+                    "rifles.catalog",
+                    f"Give the {item['name']} its AP from your Army Sheet",
+                    side,
+                    "1.4, 2.2",
+                    why,
+                    {"item": item["id"], **{k: item[k] for k in _CATALOG_VALUES}},
+                    button=f"Save the {item['name']}",
+                )
+            )
             why = ""
-    found.append(Action("rifles.catalog", "First enter your Army Sheet's units", side, "1.4, 2.2",
-                        why or "Each unit and piece of equipment of your Army Sheet, one at a time.",
-                        {"kind": "unit"}, button="Add to the catalog"))
+    found.append(
+        Action(
+            "rifles.catalog",
+            "First enter your Army Sheet's units",
+            side,
+            "1.4, 2.2",
+            why or "Each unit and piece of equipment of your Army Sheet, one at a time.",
+            {"kind": "unit"},
+            button="Add to the catalog",
+        )
+    )
     return found
 
 
@@ -91,31 +168,78 @@ def _briefing_actions(state, side) -> list[Action]:
     brief = st.public(state)["briefing"]
     label = st.mission(state, brief["mission"])["label"]
     if brief["xp"] is None:
-        return [Action("rifles.xp", f"Roll for experience after {label}", side, "8.4", button="Roll 1d6")]
+        return [
+            Action(
+                "rifles.xp", f"Roll for experience after {label}", side, "8.4", button="Roll 1d6"
+            )
+        ]
     found = []
     if not brief["spending_closed"] and st.squad(state)["xp"] >= 2:
-        found.append(Action("rifles.spend_xp", "Spend XP: Veterans and skills", side, "8.4",
-                            f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls.",
-                            button="Spend XP"))
+        found.append(
+            Action(
+                "rifles.spend_xp",
+                "Spend XP: Veterans and skills",
+                side,
+                "8.4",
+                f"The squad has {st.squad(state)['xp']} XP. XP are spent before the casualty rolls.",
+                button="Spend XP",
+            )
+        )
     if not br.casualties_done(state):
         count = len(br.eliminated(state))
-        found.append(Action("rifles.casualties", f"Roll for the {plural(count, 'eliminated soldier')}", side, "8.3",
-                            button=f"Roll {plural(count, 'die', 'dice')}"))
+        found.append(
+            Action(
+                "rifles.casualties",
+                f"Roll for the {plural(count, 'eliminated soldier')}",
+                side,
+                "8.3",
+                button=f"Roll {plural(count, 'die', 'dice')}",
+            )
+        )
         return found
     if br.leader_needed(state) and not br.is_last(state) and br.leader_waits(state) is None:
-        found.append(Action("rifles.leader", "Name the squad's new Leader", side, "6", _leader_help(state)))
+        found.append(
+            Action("rifles.leader", "Name the squad's new Leader", side, "6", _leader_help(state))
+        )
     if br.reinforcement_open(state) is None:
-        found.append(Action("rifles.reinforce", "Request reinforcements from HQ", side, "8.2", button="Roll 1d6",
-                            help=br.leader_waits(state) or ""))
+        found.append(
+            Action(
+                "rifles.reinforce",
+                "Request reinforcements from HQ",
+                side,
+                "8.2",
+                button="Roll 1d6",
+                help=br.leader_waits(state) or "",
+            )
+        )
     grant = brief["reinforcement"]
     if (grant and not grant.get("settled") and br.unspent(grant)) or attachment_room(state):
-        found.append(Action("rifles.recruit", "Spend the AP: new soldiers and equipment", side, "8.2",
-                            button="Add to the squad"))
+        found.append(
+            Action(
+                "rifles.recruit",
+                "Spend the AP: new soldiers and equipment",
+                side,
+                "8.2",
+                button="Add to the squad",
+            )
+        )
     if not (br.leader_needed(state) and not br.is_last(state)):
         nxt = brief["mission"] + 1
-        title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, nxt)['label']}"
-        found.append(Action("rifles.next_mission", title, side, "8.2",
-                            "Reinforcement AP not spent now are lost." if grant else "", button=title))
+        title = (
+            "Close the campaign"
+            if br.is_last(state)
+            else f"Begin {st.mission(state, nxt)['label']}"
+        )
+        found.append(
+            Action(
+                "rifles.next_mission",
+                title,
+                side,
+                "8.2",
+                "Reinforcement AP not spent now are lost." if grant else "",
+                button=title,
+            )
+        )
     return found
 
 
@@ -129,16 +253,26 @@ def steps(state) -> list[StepStatus]:
     side = st.SIDE
     if phase == "setup":
         if st.army_sheet_missing(state):
-            return [StepStatus("catalog", "Enter your Army Sheet's units", "1.4, 2.2", side, "current"),
-                    StepStatus("squad", "Create the squad", "2.2, 8.1", side, "waiting")]
+            return [
+                StepStatus("catalog", "Enter your Army Sheet's units", "1.4, 2.2", side, "current"),
+                StepStatus("squad", "Create the squad", "2.2, 8.1", side, "waiting"),
+            ]
         return [StepStatus("squad", "Create the squad", "2.2, 8.1", side, "current")]
     if phase == "mission":
         entry = st.mission(state, state["current"])
         planned = bool(entry["name"] and entry["game_turns"])
         return [
-            StepStatus("plan", f"Set up {entry['label']}", "2.1", side, "done" if planned else "current",
-                       f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else ""),
-            StepStatus("log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"),
+            StepStatus(
+                "plan",
+                f"Set up {entry['label']}",
+                "2.1",
+                side,
+                "done" if planned else "current",
+                f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else "",
+            ),
+            StepStatus(
+                "log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"
+            ),
         ]
     return _briefing_steps(state, side)
 
@@ -151,49 +285,113 @@ def _briefing_steps(state, side) -> list[StepStatus]:
         lines.append(StepStatus(step_id, label, rule, side, status, detail))
 
     recovered = brief["recovered"]
-    add("recover", "Wounded soldiers recover", "8.3", "done",
-        f"{', '.join(recovered)} recovered." if recovered else "Nobody was wounded.")
+    add(
+        "recover",
+        "Wounded soldiers recover",
+        "8.3",
+        "done",
+        f"{', '.join(recovered)} recovered." if recovered else "Nobody was wounded.",
+    )
     xp_done = brief["xp"] is not None
-    add("xp", "Experience roll", "8.4", "done" if xp_done else "current", brief["xp"]["text"] if xp_done else "")
+    add(
+        "xp",
+        "Experience roll",
+        "8.4",
+        "done" if xp_done else "current",
+        brief["xp"]["text"] if xp_done else "",
+    )
     spend = "done" if brief["spending_closed"] else "current" if xp_done else "waiting"
-    add("spend_xp", "Spend XP: Veterans and skills", "8.4", spend, f"{st.squad(state)['xp']} XP unused.")
+    add(
+        "spend_xp",
+        "Spend XP: Veterans and skills",
+        "8.4",
+        spend,
+        f"{st.squad(state)['xp']} XP unused.",
+    )
     if not br.casualties_needed(state) and brief["casualties"] is None:
-        add("casualties", "Casualty rolls (End Mission Table)", "8.3", "skipped", "Nobody was eliminated.")
+        add(
+            "casualties",
+            "Casualty rolls (End Mission Table)",
+            "8.3",
+            "skipped",
+            "Nobody was eliminated.",
+        )
     else:
         done = brief["casualties"] is not None
-        add("casualties", "Casualty rolls (End Mission Table)", "8.3",
+        add(
+            "casualties",
+            "Casualty rolls (End Mission Table)",
+            "8.3",
             "done" if done else "current" if xp_done else "waiting",
-            " ".join(r["text"] + "." for r in brief["casualties"]) if done else "")
+            " ".join(r["text"] + "." for r in brief["casualties"]) if done else "",
+        )
     after = xp_done and br.casualties_done(state)
     # From journal v2 a Leader who may not lead waits for 8.2 (RA-9): his step comes after it.
-    leader_last = after and st.rules_version(state) >= LEADER_AFTER_REINFORCEMENTS and not st.able_to_lead(state)
+    leader_last = (
+        after
+        and st.rules_version(state) >= LEADER_AFTER_REINFORCEMENTS
+        and not st.able_to_lead(state)
+    )
     if not leader_last:
         _leader_step(state, brief, add, after)
     why = br.reinforcement_open(state)
     grant = brief["reinforcement"]
     if grant is not None:
-        add("reinforce", "Reinforcements from HQ", "8.2", "done", " ".join(r["text"] + "." for r in grant["rolls"]))
+        add(
+            "reinforce",
+            "Reinforcements from HQ",
+            "8.2",
+            "done",
+            " ".join(r["text"] + "." for r in grant["rolls"]),
+        )
         left = br.unspent(grant)
-        add("recruit", "Spend the AP granted", "8.2", "current" if left and not grant.get("settled") else "done",
-            (f"{left} AP left unspent (lost)." if grant.get("settled") else f"{left} AP left.") if left else "")
+        add(
+            "recruit",
+            "Spend the AP granted",
+            "8.2",
+            "current" if left and not grant.get("settled") else "done",
+            (f"{left} AP left unspent (lost)." if grant.get("settled") else f"{left} AP left.")
+            if left
+            else "",
+        )
     elif why is not None:
         add("reinforce", "Reinforcements from HQ", "8.2", "skipped", why)
     else:
-        add("reinforce", "Reinforcements from HQ", "8.2", "current" if after else "waiting",
-            f"The squad has {st.squad_ap(state)} AP without its wounded, below the Army's {st.public(state)['budget']}.")
+        add(
+            "reinforce",
+            "Reinforcements from HQ",
+            "8.2",
+            "current" if after else "waiting",
+            f"The squad has {st.squad_ap(state)} AP without its wounded, below the Army's {st.public(state)['budget']}.",
+        )
     if leader_last:
         _leader_step(state, brief, add, after)
-    title = "Close the campaign" if br.is_last(state) else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
-    add("next", title, "8.2", "current" if after and not (br.leader_needed(state) and not br.is_last(state))
-        else "waiting")
+    title = (
+        "Close the campaign"
+        if br.is_last(state)
+        else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
+    )
+    add(
+        "next",
+        title,
+        "8.2",
+        "current"
+        if after and not (br.leader_needed(state) and not br.is_last(state))
+        else "waiting",
+    )
     return lines
 
 
 def _leader_step(state, brief, add, after) -> None:
     if br.leader_needed(state) and not br.is_last(state):
         waits = br.leader_waits(state)
-        add("leader", "Name the squad's Leader", "6", "current" if after and not waits else "waiting",
-            " ".join(w for w in (brief["leader_note"], waits if after else None) if w))
+        add(
+            "leader",
+            "Name the squad's Leader",
+            "6",
+            "current" if after and not waits else "waiting",
+            " ".join(w for w in (brief["leader_note"], waits if after else None) if w),
+        )
     elif brief["leader_note"]:
         add("leader", "Name the squad's Leader", "6", "done", brief["leader_note"])
 
@@ -204,8 +402,10 @@ def _leader_help(state) -> str:
         return "Only a soldier whose unit may lead (the Army Sheet's Attributes, 6)."
     if st.rules_version(state) < LEADER_AFTER_REINFORCEMENTS:
         return "No available soldier may lead: any soldier may be named (6)."
-    text = ("No available soldier may lead: any soldier may be named, and he leads until the end of the next "
-            "mission (6).")
+    text = (
+        "No available soldier may lead: any soldier may be named, and he leads until the end of the next "
+        "mission (6)."
+    )
     grant = st.public(state)["briefing"]["reinforcement"]
     if grant and not grant.get("settled") and br.unspent(grant):
         text += f" This settles reinforcements: the {br.unspent(grant)} AP left are lost (8.2)."
@@ -225,13 +425,28 @@ def upcoming_rolls(state, ctx) -> list[UpcomingRoll]:
     brief = st.public(state)["briefing"]
     found = []
     if brief["xp"] is None:
-        found.append(UpcomingRoll(br.xp_key(state), "Experience roll", "8.4", _mods(br.xp_mods(state, ctx)), "xp"))
+        found.append(
+            UpcomingRoll(
+                br.xp_key(state), "Experience roll", "8.4", _mods(br.xp_mods(state, ctx)), "xp"
+            )
+        )
     if brief["casualties"] is None:
         for soldier in br.eliminated(state):
-            found.append(UpcomingRoll(br.casualty_key(state, soldier), f"Casualty roll for {st.label(soldier)}",
-                                      "8.3", _mods(br.casualty_mods(state, ctx, soldier)), "result"))
+            found.append(
+                UpcomingRoll(
+                    br.casualty_key(state, soldier),
+                    f"Casualty roll for {st.label(soldier)}",
+                    "8.3",
+                    _mods(br.casualty_mods(state, ctx, soldier)),
+                    "result",
+                )
+            )
     if br.reinforcement_open(state) is None:
-        found.append(UpcomingRoll(br.reinforcement_key(state, "roll"), "Reinforcements from HQ", "8.2", (), "ap"))
+        found.append(
+            UpcomingRoll(
+                br.reinforcement_key(state, "roll"), "Reinforcements from HQ", "8.2", (), "ap"
+            )
+        )
     return found
 
 
@@ -243,9 +458,17 @@ def side_odds(state, ctx, rolls) -> list[dict]:
         entry = upcoming_odds(ctx, roll)
         if roll.table == "8.4":
             xp = st.squad(state)["xp"]
-            entry["after"] = {"label": "The squad's XP afterwards", "values": [
-                {"value": xp + int(o["outcome"]), "fraction": o["fraction"], "percent": o["percent"]}
-                for o in entry["outcomes"]]}
+            entry["after"] = {
+                "label": "The squad's XP afterwards",
+                "values": [
+                    {
+                        "value": xp + int(o["outcome"]),
+                        "fraction": o["fraction"],
+                        "percent": o["percent"],
+                    }
+                    for o in entry["outcomes"]
+                ],
+            }
             entry["outcomes"] = [dict(o, outcome=f"+{o['outcome']} XP") for o in entry["outcomes"]]
         elif roll.table == "8.2":
             entry["outcomes"] = reinforcement_outcomes(ctx)
@@ -262,14 +485,20 @@ def reinforcement_outcomes(ctx) -> list[dict]:
         amounts = [(int(cell), Fraction(1))] if cell.isdigit() else _dice_values(cell)
         gear = [(0, Fraction(1))]
         if table.value(row, "equipment_die") is True:
-            gear = [(int(extra.value(extra.lookup(f), "equipment_ap")), Fraction(1, 6)) for f in range(1, 7)]
+            gear = [
+                (int(extra.value(extra.lookup(f), "equipment_ap")), Fraction(1, 6))
+                for f in range(1, 7)
+            ]
         for ap, p in amounts:
             for eq, q in gear:
                 chances[(ap, eq)] = chances.get((ap, eq), Fraction(0)) + Fraction(1, 6) * p * q
     out = []
     for (ap, eq), p in sorted(chances.items()):
-        words = "no reinforcements" if ap == 0 and eq == 0 else f"{ap} AP" + (
-            f" and {eq} AP for equipment only" if eq else "")
+        words = (
+            "no reinforcements"
+            if ap == 0 and eq == 0
+            else f"{ap} AP" + (f" and {eq} AP for equipment only" if eq else "")
+        )
         out.append({"outcome": words, "fraction": str(p), "percent": round(float(p) * 100, 2)})
     return out
 

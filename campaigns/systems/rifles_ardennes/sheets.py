@@ -8,7 +8,9 @@ from campaigns.systems.base import SheetDef
 from . import records, state as st
 from .data import army_name
 
-SHEETS = (SheetDef("squad_roster", "Squad Roster", "public", "sheets/rifles_ardennes/squad_roster.html"),)
+SHEETS = (
+    SheetDef("squad_roster", "Squad Roster", "public", "sheets/rifles_ardennes/squad_roster.html"),
+)
 
 
 def sheet_context(sheet: str, view: dict) -> dict:
@@ -19,30 +21,71 @@ def sheet_context(sheet: str, view: dict) -> dict:
     lines = []
     for soldier in st.living(view):
         gear = soldier["equipment"] + [""] * slots
-        lines.append({"ap": soldier["ap"], "name": soldier["unit_name"], "designation": soldier["designation"],
-                      "id": soldier["letter"], "soldier": soldier["name"], "equipment": gear[:slots],
-                      "status": "Wounded" if soldier["status"] == "wounded" else "",
-                      "attached": soldier.get("attached") is not None,
-                      "honours": records.honours(view, soldier), "missions": len(soldier["missions"])})
+        lines.append(
+            {
+                "ap": soldier["ap"],
+                "name": soldier["unit_name"],
+                "designation": soldier["designation"],
+                "id": soldier["letter"],
+                "soldier": soldier["name"],
+                "equipment": gear[:slots],
+                "status": "Wounded" if soldier["status"] == "wounded" else "",
+                "attached": soldier.get("attached") is not None,
+                "honours": records.honours(view, soldier),
+                "missions": len(soldier["missions"]),
+            }
+        )
     for line in pub["squad"]["equipment"]:
-        lines.append({"ap": line["ap"], "name": line["name"], "designation": "Equipment", "id": "—", "soldier": "",
-                      "equipment": [""] * slots, "status": "", "attached": line.get("attached") is not None,
-                      "honours": "", "missions": ""})
+        lines.append(
+            {
+                "ap": line["ap"],
+                "name": line["name"],
+                "designation": "Equipment",
+                "id": "—",
+                "soldier": "",
+                "equipment": [""] * slots,
+                "status": "",
+                "attached": line.get("attached") is not None,
+                "honours": "",
+                "missions": "",
+            }
+        )
     index = view["current"]
     current = st.mission(view, index) if index is not None and pub["phase"] != "setup" else None
     ready = [s for s in st.available(view) if s.get("attached") is None]
     return {
-        "army": army_name(pub["army"]), "enemy": army_name(pub["enemy"]), "budget": pub["budget"],
-        "squad_ap": st.squad_ap(view), "lines": lines, "slots": list(range(1, slots + 1)),
-        "xp": pub["squad"]["xp"], "xp_earned": pub["squad"]["xp_earned"], "xp_spent": pub["squad"]["xp_spent"],
+        "army": army_name(pub["army"]),
+        "enemy": army_name(pub["enemy"]),
+        "budget": pub["budget"],
+        "squad_ap": st.squad_ap(view),
+        "lines": lines,
+        "slots": list(range(1, slots + 1)),
+        "xp": pub["squad"]["xp"],
+        "xp_earned": pub["squad"]["xp_earned"],
+        "xp_spent": pub["squad"]["xp_spent"],
         "rp": sum(1 for s in ready if "local_contacts" in s["skills"]),
         "mission": st.mission_title(view, index) if current else "",
         "game_turns": current["game_turns"] if current else None,
         "track": list(range(1, 13)),
-        "missions": [{"label": m["label"], "name": m["name"], "turns": m["game_turns"],
-                      "outcome": (m["log"] or {}).get("outcome", ""),
-                      "used": (m["log"] or {}).get("turns_used", "")} for m in pub["missions"]],
-        "memorial": [{"name": st.label(s), "unit": s["unit_name"], "died": st.mission_title(view, s["died_in"]),
-                      "missions": len(s["missions"])} for s in st.soldiers(view) if s["status"] == "dead"],
+        "missions": [
+            {
+                "label": m["label"],
+                "name": m["name"],
+                "turns": m["game_turns"],
+                "outcome": (m["log"] or {}).get("outcome", ""),
+                "used": (m["log"] or {}).get("turns_used", ""),
+            }
+            for m in pub["missions"]
+        ],
+        "memorial": [
+            {
+                "name": st.label(s),
+                "unit": s["unit_name"],
+                "died": st.mission_title(view, s["died_in"]),
+                "missions": len(s["missions"]),
+            }
+            for s in st.soldiers(view)
+            if s["status"] == "dead"
+        ],
         "ledger": pub["ledger"][-12:],
     }

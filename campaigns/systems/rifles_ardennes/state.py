@@ -17,13 +17,32 @@ def initial_state(options: dict, calendar, budget: int) -> dict:
     catalog = [_catalog_entry(item) for item in seed_catalog().get(options["army"], [])]
     return {
         "public": {
-            "army": options["army"], "enemy": options["enemy"], "budget": budget,
+            "army": options["army"],
+            "enemy": options["enemy"],
+            "budget": budget,
             "catalog": catalog,
-            "missions": [{"label": label, "name": "", "game_turns": None, "extra_ap": 0, "attachments": "",
-                          "notes": "", "log": None} for label in calendar],
+            "missions": [
+                {
+                    "label": label,
+                    "name": "",
+                    "game_turns": None,
+                    "extra_ap": 0,
+                    "attachments": "",
+                    "notes": "",
+                    "log": None,
+                }
+                for label in calendar
+            ],
             "phase": "setup",
-            "squad": {"soldiers": [], "equipment": [], "xp": 0, "xp_earned": 0, "xp_spent": 0, "next": 1,
-                      "temporary_leader": None},
+            "squad": {
+                "soldiers": [],
+                "equipment": [],
+                "xp": 0,
+                "xp_earned": 0,
+                "xp_spent": 0,
+                "next": 1,
+                "temporary_leader": None,
+            },
             "ledger": [],
             "briefing": None,
             "rolls": [],
@@ -35,8 +54,19 @@ def initial_state(options: dict, calendar, budget: int) -> dict:
 
 
 def _catalog_entry(item: dict) -> dict:
-    base = {"id": "", "name": "", "kind": "unit", "ap": None, "cf": None, "cf_armored": None, "may_lead": False,
-            "attributes": "", "note": "", "provides": "", "count": 1}
+    base = {
+        "id": "",
+        "name": "",
+        "kind": "unit",
+        "ap": None,
+        "cf": None,
+        "cf_armored": None,
+        "may_lead": False,
+        "attributes": "",
+        "note": "",
+        "provides": "",
+        "count": 1,
+    }
     return {**base, **item}
 
 
@@ -73,7 +103,7 @@ def find(state: dict, sid, path: str = "soldier") -> dict:
 
 
 def label(soldier: dict) -> str:
-    """"Pvt. Weber (C)": the personal name and the counter letter."""
+    """ "Pvt. Weber (C)": the personal name and the counter letter."""
     name = soldier.get("name") or "Soldier"
     return f"{name} ({soldier['letter']})"
 
@@ -106,13 +136,20 @@ def army_sheet_missing(state: dict) -> str | None:
     units = [i for i in catalog if i["kind"] == "unit" and i["ap"] is not None]
     if not units:
         kept = [i["name"] for i in catalog if i["kind"] == "unit"]
-        lost = (f"the rulebook text keeps only the {', '.join(kept)}, without its AP" if kept else
-                "the rulebook text keeps none of them")
-        return (f"The Unit list is empty: no unit of the {army} has its AP in this campaign's catalog yet "
-                f"({lost}).")
+        lost = (
+            f"the rulebook text keeps only the {', '.join(kept)}, without its AP"
+            if kept
+            else "the rulebook text keeps none of them"
+        )
+        return (
+            f"The Unit list is empty: no unit of the {army} has its AP in this campaign's catalog yet "
+            f"({lost})."
+        )
     if not any(i["may_lead"] for i in units):
-        return (f"No unit in the catalog may lead: a squad needs one Leader whose unit may lead (6). Mark the "
-                f"units your Army Sheet lets lead.")
+        return (
+            f"No unit in the catalog may lead: a squad needs one Leader whose unit may lead (6). Mark the "
+            f"units your Army Sheet lets lead."
+        )
     return None
 
 
@@ -134,12 +171,18 @@ def rules_version(state: dict) -> int:
 
 
 def equipment_ap(state: dict, attached: bool = False) -> int:
-    return sum(line["ap"] for line in squad(state)["equipment"] if (line.get("attached") is not None) == attached)
+    return sum(
+        line["ap"]
+        for line in squad(state)["equipment"]
+        if (line.get("attached") is not None) == attached
+    )
 
 
 def squad_ap(state: dict) -> int:
     """The squad's AP without wounded soldiers and attachments (8.2): units plus equipment."""
-    units = sum(s["ap"] for s in soldiers(state) if s["status"] == "active" and s.get("attached") is None)
+    units = sum(
+        s["ap"] for s in soldiers(state) if s["status"] == "active" and s.get("attached") is None
+    )
     return units + equipment_ap(state)
 
 
@@ -158,7 +201,9 @@ def history(soldier: dict, where: str, text: str) -> None:
 
 def ledger(state: dict, where: str, change: int, text: str) -> None:
     sq = squad(state)
-    public(state)["ledger"].append({"mission": where, "change": change, "balance": sq["xp"], "text": text})
+    public(state)["ledger"].append(
+        {"mission": where, "change": change, "balance": sq["xp"], "text": text}
+    )
 
 
 def say(state: dict, record, text: str) -> None:
@@ -179,18 +224,33 @@ def where(state: dict) -> str:
 def panel_words(view: dict) -> dict:
     """Words the campaign page's panel shows as they are, worked out from the reader's view."""
     pub = public(view)
-    now = {"setup": "Create the squad (2.2, 8.1).", "finished": "The campaign is over."}.get(pub["phase"], "")
+    now = {"setup": "Create the squad (2.2, 8.1).", "finished": "The campaign is over."}.get(
+        pub["phase"], ""
+    )
     if pub["phase"] == "mission":
         entry = mission(view, view["current"])
         now = mission_title(view, view["current"]) + (
-            f", {entry['game_turns']} game turns" if entry["game_turns"] else ": set it up (2.1)")
+            f", {entry['game_turns']} game turns" if entry["game_turns"] else ": set it up (2.1)"
+        )
     elif pub["phase"] == "briefing":
         now = f"End-mission briefing after {mission_title(view, pub['briefing']['mission'])} (8.3)"
     return {
-        "army": army_name(pub["army"]), "enemy": army_name(pub["enemy"]), "squad_ap": squad_ap(view), "now": now,
-        "memorial": [{"name": label(s), "unit": s["unit_name"], "veteran": s["veteran"], "skills": s["skill_names"],
-                      "fell_in": mission_title(view, s["died_in"]), "missions": len(s["missions"])}
-                     for s in soldiers(view) if s["status"] == "dead"],
+        "army": army_name(pub["army"]),
+        "enemy": army_name(pub["enemy"]),
+        "squad_ap": squad_ap(view),
+        "now": now,
+        "memorial": [
+            {
+                "name": label(s),
+                "unit": s["unit_name"],
+                "veteran": s["veteran"],
+                "skills": s["skill_names"],
+                "fell_in": mission_title(view, s["died_in"]),
+                "missions": len(s["missions"]),
+            }
+            for s in soldiers(view)
+            if s["status"] == "dead"
+        ],
     }
 
 
@@ -200,7 +260,12 @@ def waiting_on(state: dict) -> list[tuple[str | None, str]]:
     if pub["phase"] == "setup":
         return [(SIDE, "the squad to be created")]
     if pub["phase"] == "briefing":
-        return [(SIDE, f"the end-mission briefing after {mission(state, pub['briefing']['mission'])['label']}")]
+        return [
+            (
+                SIDE,
+                f"the end-mission briefing after {mission(state, pub['briefing']['mission'])['label']}",
+            )
+        ]
     if pub["phase"] == "mission":
         entry = mission(state, state["current"])
         if not entry["name"] or not entry["game_turns"]:

@@ -18,10 +18,13 @@ LENGTHS = (("three", 3), ("five", 5), ("eight", 8))
 
 def _variants() -> tuple[Variant, ...]:
     return tuple(
-        Variant(slug, f"{count} missions" + (" (every mission of the booklet)" if count == 8 else ""),
-                tuple(f"Mission {n}" for n in range(1, count + 1)),
-                description="One squad from mission to mission; the campaign ends after the last mission's "
-                            "briefing, or when the squad is wiped out.")
+        Variant(
+            slug,
+            f"{count} missions" + (" (every mission of the booklet)" if count == 8 else ""),
+            tuple(f"Mission {n}" for n in range(1, count + 1)),
+            description="One squad from mission to mission; the campaign ends after the last mission's "
+            "briefing, or when the squad is wiped out.",
+        )
         for slug, count in LENGTHS
     )
 
@@ -31,18 +34,41 @@ class RiflesArdennes(GameSystem):
     name = "Rifles in the Ardennes"
     event_prefix = "rifles"
     data_dir = DATA
-    description = ("Solitaire (Theatres of War): one squad across a campaign of missions; experience, skills, "
-                   "wounds and reinforcements from HQ (section 8).")
+    description = (
+        "Solitaire (Theatres of War): one squad across a campaign of missions; experience, skills, "
+        "wounds and reinforcements from HQ (section 8)."
+    )
     sides = (SideDef(st.SIDE, "Squad"),)
     variants = _variants()
     option_fields = (
-        Field("army", "choice", label="Your Army", choices=tuple(k for k, _ in ARMY_LABELS), labels=ARMY_LABELS,
-              required=False, default="german", help="2.2, 8.1"),
-        Field("enemy", "choice", label="Enemy Army", choices=tuple(k for k, _ in ARMY_LABELS), labels=ARMY_LABELS,
-              help="2.2: the Germans face the Russians or the USA; the Russians and the USA face Germany."),
-        Field("ap_budget", "int", label="Your Army's maximum AP (Army Sheet)", required=False, min=1, max=60,
-              help="Printed under the Army's name on its Army Sheet; the rulebook gives only the German 10 AP "
-                   "(2.2), so leave it empty for the Germans."),
+        Field(
+            "army",
+            "choice",
+            label="Your Army",
+            choices=tuple(k for k, _ in ARMY_LABELS),
+            labels=ARMY_LABELS,
+            required=False,
+            default="german",
+            help="2.2, 8.1",
+        ),
+        Field(
+            "enemy",
+            "choice",
+            label="Enemy Army",
+            choices=tuple(k for k, _ in ARMY_LABELS),
+            labels=ARMY_LABELS,
+            help="2.2: the Germans face the Russians or the USA; the Russians and the USA face Germany.",
+        ),
+        Field(
+            "ap_budget",
+            "int",
+            label="Your Army's maximum AP (Army Sheet)",
+            required=False,
+            min=1,
+            max=60,
+            help="Printed under the Army's name on its Army Sheet; the rulebook gives only the German 10 AP "
+            "(2.2), so leave it empty for the Germans.",
+        ),
     )
     result_fields = missions.RESULT_FIELDS
     event_kinds = KINDS
@@ -60,23 +86,38 @@ class RiflesArdennes(GameSystem):
     @property
     def skills_table(self) -> list[dict]:
         """The Skills Table (8.4.1) for the pages, in words."""
-        return [{"name": row.cells["name"], "description": row.cells["description"],
-                 "leader_only": row.cells["leader_only"]} for row in self.tables.tables["8.4.1"].rows]
+        return [
+            {
+                "name": row.cells["name"],
+                "description": row.cells["description"],
+                "leader_only": row.cells["leader_only"],
+            }
+            for row in self.tables.tables["8.4.1"].rows
+        ]
 
     def clean_options(self, options):
         options = dict(options)
         army, enemy = options.get("army") or "german", options.get("enemy")
         allowed = armies()[army]["enemies"]
         if enemy not in allowed:
-            raise DomainError("options.enemy", f"The {army_name(army)} face "
-                                               f"{' or '.join(armies()[e]['army'] for e in allowed)} (2.2).")
+            raise DomainError(
+                "options.enemy",
+                f"The {army_name(army)} face "
+                f"{' or '.join(armies()[e]['army'] for e in allowed)} (2.2).",
+            )
         book = constants().get(f"budget.{army}")
         if book is not None and options.get("ap_budget") not in (None, book["value"]):
-            raise DomainError("options.ap_budget", f"The maximum AP of the {army_name(army)} is in the rulebook "
-                                                   f"({book['value']} AP, 2.2); a house rule may change it.")
+            raise DomainError(
+                "options.ap_budget",
+                f"The maximum AP of the {army_name(army)} is in the rulebook "
+                f"({book['value']} AP, 2.2); a house rule may change it.",
+            )
         if book is None and options.get("ap_budget") is None:
-            raise DomainError("options.ap_budget", f"Enter the maximum AP of the {army_name(army)} from its Army "
-                                                   "Sheet: the rulebook text does not give it.")
+            raise DomainError(
+                "options.ap_budget",
+                f"Enter the maximum AP of the {army_name(army)} from its Army "
+                "Sheet: the rulebook text does not give it.",
+            )
         options["army"] = army
         return options
 

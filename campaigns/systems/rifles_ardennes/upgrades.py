@@ -18,8 +18,10 @@ LEADER_AFTER_REINFORCEMENTS = 2  # the journal version from which the v1 → v2 
 class LeaderAfterReinforcements(Upgrade):
     version = 1
     name = "rifles-leader-after-reinforcements"  # recorded in journals: never rename
-    words = ("a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
-             "no available soldier may lead, and only until the end of the next mission (6, 8.2)")
+    words = (
+        "a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
+        "no available soldier may lead, and only until the end of the next mission (6, 8.2)"
+    )
     how = "fold"
 
 

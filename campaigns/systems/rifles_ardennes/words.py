@@ -18,7 +18,10 @@ def dice_text(report: dict) -> str:
 
 
 def modifiers_text(report: dict) -> str:
-    return "".join(f" {'+' if m['value'] >= 0 else '−'} {abs(m['value'])} ({m['label']})" for m in report["modifiers"])
+    return "".join(
+        f" {'+' if m['value'] >= 0 else '−'} {abs(m['value'])} ({m['label']})"
+        for m in report["modifiers"]
+    )
 
 
 def roll_sentence(report: dict, outcome: str) -> str:

@@ -26,8 +26,13 @@ GAP = 4  # between a value label and the axis
 # A character's width in em, at or a little above DejaVu Sans's (the sheets' font, and the widest
 # of the usual sans-serif fonts a phone falls back to): the widest letters, other capitals,
 # digits and small letters, spaces and punctuation, anything else.
-_EM = (("MWmw", 1.0), ("ABCDEFGHIJKLNOPQRSTUVXYZ", 0.8), ("0123456789", 0.64),
-       ("abcdefghijklnopqrstuvxyzèé", 0.64), (" .,:;'()[]|!/-", 0.4))
+_EM = (
+    ("MWmw", 1.0),
+    ("ABCDEFGHIJKLNOPQRSTUVXYZ", 0.8),
+    ("0123456789", 0.64),
+    ("abcdefghijklnopqrstuvxyzèé", 0.64),
+    (" .,:;'()[]|!/-", 0.4),
+)
 _WIDTHS = {char: em for chars, em in _EM for char in chars}
 
 
@@ -45,8 +50,11 @@ def build(system, state: dict) -> dict | None:
         panels = [p for p in (_one(s, ledger, PANEL_HEIGHT) for s in spec["panels"]) if p]
         if not panels:
             return None
-        return {"title": spec["title"], "panels": panels,
-                "summary": " ".join(f"{p['title']}: {p['summary']}." for p in panels)}
+        return {
+            "title": spec["title"],
+            "panels": panels,
+            "summary": " ".join(f"{p['title']}: {p['summary']}." for p in panels),
+        }
     return _one(spec, ledger, HEIGHT)
 
 
@@ -54,15 +62,22 @@ def _one(spec: dict, ledger: dict, height: int) -> dict | None:
     if not spec["turns"]:
         return None
     signed = spec.get("signed")
-    values = [e["chart"][key] for e in ledger.values() for key, _ in spec["series"]
-              if (e.get("chart") or {}).get(key) is not None]
+    values = [
+        e["chart"][key]
+        for e in ledger.values()
+        for key, _ in spec["series"]
+        if (e.get("chart") or {}).get(key) is not None
+    ]
     values += [v for v, _ in spec.get("lines", ())] + [v for _, v, _ in spec.get("marks", ())]
     low, high = _range(values, signed=bool(signed))
     ticks = _ticks(low, high)
     turns = spec["turns"]
     # Wide enough for the value labels left of the axis, and for half the first and last turn
     # labels, which are centred on their turn.
-    left = max(GAP + 2 + max(text_width(_tick_label(v, signed)) for v in ticks), text_width(turns[0][1]) / 2 + 2)
+    left = max(
+        GAP + 2 + max(text_width(_tick_label(v, signed)) for v in ticks),
+        text_width(turns[0][1]) / 2 + 2,
+    )
     right = max(RIGHT, text_width(turns[-1][1]) / 2 + 2)
     step_x = (WIDTH - left - right) / max(len(turns) - 1, 1)
     x_of = {label: round(left + i * step_x, 1) for i, (label, _) in enumerate(turns)}
@@ -73,28 +88,64 @@ def _one(spec: dict, ledger: dict, height: int) -> dict | None:
 
     series = []
     for n, (key, label) in enumerate(spec["series"]):
-        dots = [{"x": x_of[t], "y": y(e["chart"][key]),
-                 "text": f"{t}: {label} {_signed_label(e['chart'][key], signed)}"}
-                for t, _ in turns if (e := ledger.get(t)) and (e.get("chart") or {}).get(key) is not None]
-        series.append({"label": label, "n": n, "dots": dots, "points": " ".join(f"{d['x']},{d['y']}" for d in dots)})
+        dots = [
+            {
+                "x": x_of[t],
+                "y": y(e["chart"][key]),
+                "text": f"{t}: {label} {_signed_label(e['chart'][key], signed)}",
+            }
+            for t, _ in turns
+            if (e := ledger.get(t)) and (e.get("chart") or {}).get(key) is not None
+        ]
+        series.append(
+            {
+                "label": label,
+                "n": n,
+                "dots": dots,
+                "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+            }
+        )
     plot = WIDTH - right - left
     every = max(1, math.ceil((max(text_width(short) for _, short in turns) + 3) / max(step_x, 1)))
     return {
-        "title": spec["title"], "width": WIDTH, "height": height,
-        "left": round(left, 1), "right": round(WIDTH - right, 1), "top": TOP, "bottom": bottom,
+        "title": spec["title"],
+        "width": WIDTH,
+        "height": height,
+        "left": round(left, 1),
+        "right": round(WIDTH - right, 1),
+        "top": TOP,
+        "bottom": bottom,
         "label_x": round(left - GAP, 1),
-        "x_ticks": [{"x": x_of[label], "label": short if i % every == 0 else ""} for i, (label, short) in
-                    enumerate(turns)],
+        "x_ticks": [
+            {"x": x_of[label], "label": short if i % every == 0 else ""}
+            for i, (label, short) in enumerate(turns)
+        ],
         "y_ticks": [{"y": y(v), "label": _tick_label(v, signed)} for v in ticks],
         "zero": y(0),
         "series": series,
-        "lines": [{"y": y(v), "label": label, "size": _fitting(label, plot)} for v, label in spec.get("lines", ())],
-        "marks": [{"x": x_of[t], "y": y(v), "label": label} for t, v, label in spec.get("marks", ()) if t in x_of],
+        "lines": [
+            {"y": y(v), "label": label, "size": _fitting(label, plot)}
+            for v, label in spec.get("lines", ())
+        ],
+        "marks": [
+            {"x": x_of[t], "y": y(v), "label": label}
+            for t, v, label in spec.get("marks", ())
+            if t in x_of
+        ],
         "signed": signed,
-        "sides": ({"up": f"▲ {signed['up']}", "down": f"▼ {signed['down']}", "x": round(left + 4, 1),
-                   "up_y": TOP + FONT, "down_y": bottom - 4,
-                   "up_size": _fitting(f"▲ {signed['up']}", plot), "down_size": _fitting(f"▼ {signed['down']}", plot)}
-                  if signed else None),
+        "sides": (
+            {
+                "up": f"▲ {signed['up']}",
+                "down": f"▼ {signed['down']}",
+                "x": round(left + 4, 1),
+                "up_y": TOP + FONT,
+                "down_y": bottom - 4,
+                "up_size": _fitting(f"▲ {signed['up']}", plot),
+                "down_size": _fitting(f"▼ {signed['down']}", plot),
+            }
+            if signed
+            else None
+        ),
         "summary": _summary(spec, ledger),
     }
 
@@ -141,8 +192,11 @@ def _summary(spec: dict, ledger: dict) -> str:
     for label, _ in spec["turns"]:
         entry = ledger.get(label)
         if entry and entry.get("chart"):
-            values = ", ".join(f"{name} {_signed_label(entry['chart'][key], spec.get('signed'))}"
-                               for key, name in spec["series"] if entry["chart"].get(key) is not None)
+            values = ", ".join(
+                f"{name} {_signed_label(entry['chart'][key], spec.get('signed'))}"
+                for key, name in spec["series"]
+                if entry["chart"].get(key) is not None
+            )
             if values:
                 parts.append(f"{label}: {values}")
     return "; ".join(parts) if parts else "No turn recorded yet."

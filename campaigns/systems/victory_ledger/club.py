@@ -22,8 +22,12 @@ def latest_setup(club, system_slug: str, *, exclude=None) -> dict | None:
         game = current_state(campaign).get("game")
         if game and game["public"]["phase"] != "setup":
             setup = game["public"]["setup"]
-            return {"locations": setup["locations"], "units": setup["units"], **setup["params"],
-                    "copied_from": campaign.name}
+            return {
+                "locations": setup["locations"],
+                "units": setup["units"],
+                **setup["params"],
+                "copied_from": campaign.name,
+            }
     return None
 
 

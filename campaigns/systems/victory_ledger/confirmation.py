@@ -28,8 +28,12 @@ HELD = ("pending", "disputed")
 
 def needed(system, state: dict, record, ctx) -> bool:
     """Whether `record` (one of the game's confirmed kinds) waits for the other side."""
-    return (ctx.journal_version >= system.confirmed_from and bool(record.side) and record.actor != state["referee"]
-            and len(state["sides"]) > 1)
+    return (
+        ctx.journal_version >= system.confirmed_from
+        and bool(record.side)
+        and record.actor != state["referee"]
+        and len(state["sides"]) > 1
+    )
 
 
 def hold(system, state: dict, record, ctx) -> None:
@@ -37,11 +41,18 @@ def hold(system, state: dict, record, ctx) -> None:
     trial = copy.deepcopy(state)
     system.apply_record(trial, record, ctx)
     public(state)["provisional"] = {
-        "kind": record.kind, "uid": record.uid, "by": record.actor, "side": record.side, "data": record.data,
-        "what": _what(system, record), "lines": _lines(system, trial, record),
+        "kind": record.kind,
+        "uid": record.uid,
+        "by": record.actor,
+        "side": record.side,
+        "data": record.data,
+        "what": _what(system, record),
+        "lines": _lines(system, trial, record),
     }
     state["scenarios"][state["current"]].update(
-        status="pending", pending={"side": record.side, "by": record.actor, "data": dict(record.data)})
+        status="pending",
+        pending={"side": record.side, "by": record.actor, "data": dict(record.data)},
+    )
 
 
 def held(state: dict) -> dict | None:
@@ -59,12 +70,18 @@ def confirmed(system, state: dict, index: int, data: dict, ctx) -> None:
     pub = public(state)
     waiting = pub.pop("provisional")
     state["scenarios"][index].update(status="current", result=None)
-    record = Record(ctx.record.seq, waiting["kind"], data, waiting["by"], waiting["side"], uid=waiting["uid"])
+    record = Record(
+        ctx.record.seq, waiting["kind"], data, waiting["by"], waiting["side"], uid=waiting["uid"]
+    )
     before = len(pub["ledger"])
     system.apply_record(state, record, ctx)
     how = "settled" if ctx.record.kind == "result.resolved" else "confirmed"
     if len(pub["ledger"]) > before:
-        pub["ledger"][before]["confirmed"] = {"how": how, "by": ctx.record.actor, "side": ctx.record.side}
+        pub["ledger"][before]["confirmed"] = {
+            "how": how,
+            "by": ctx.record.actor,
+            "side": ctx.record.side,
+        }
 
 
 def words(system, state: dict, index: int, data: dict) -> list[str] | None:
@@ -76,7 +93,7 @@ def words(system, state: dict, index: int, data: dict) -> list[str] | None:
 
 
 def what(system, state: dict) -> str | None:
-    """"the German's record of Turn 2 (20 Sep)", for the to-dos and the waits."""
+    """ "the German's record of Turn 2 (20 Sep)", for the to-dos and the waits."""
     waiting = held(state)
     if waiting is None:
         return None
@@ -90,10 +107,14 @@ def waiting_text(system, state: dict) -> str | None:
     book = system.book
     what = capfirst(waiting["what"])
     if state["scenarios"][state["current"]]["status"] == "disputed":
-        return (f"{what} is disputed: the referee (or an organizer who "
-                f"plays no side) settles it before play goes on.")
-    return (f"{what} waits for the "
-            f"{book.side_name(book.other(waiting['side']))}'s confirmation (or the referee's) before play goes on.")
+        return (
+            f"{what} is disputed: the referee (or an organizer who "
+            f"plays no side) settles it before play goes on."
+        )
+    return (
+        f"{what} waits for the "
+        f"{book.side_name(book.other(waiting['side']))}'s confirmation (or the referee's) before play goes on."
+    )
 
 
 def _what(system, record) -> str:
@@ -110,11 +131,14 @@ def _lines(system, trial: dict, record) -> list[str]:
         outcome = pub.get("outcome") or {}
         if not outcome:
             return []
-        winner = f"{system.book.side_name(outcome['winner'])} victory" if outcome["winner"] else "A draw"
+        winner = (
+            f"{system.book.side_name(outcome['winner'])} victory" if outcome["winner"] else "A draw"
+        )
         return [f"Result: {winner}: {outcome['text']}", "Once confirmed the game ends."]
     entry = pub["ledger"][-1]
-    lines = [f"{c['name']}: {c['text']}" for c in entry["changed"]] or ["Every location as at the end of the last "
-                                                                       "turn."]
+    lines = [f"{c['name']}: {c['text']}" for c in entry["changed"]] or [
+        "Every location as at the end of the last turn."
+    ]
     lines += [u["text"] for u in entry["units"]]
     lines += [f"{label}: {text}" for label, text in entry["extras"]]
     if entry.get("note"):
@@ -126,5 +150,7 @@ def _lines(system, trial: dict, record) -> list[str]:
     elif entry.get("outcome"):
         outcome = entry["outcome"]
         winner = system.book.side_name(outcome["winner"]) if outcome["winner"] else "A draw"
-        lines.append(f"Once confirmed the game ends: {winner}: {outcome['text']} ({outcome['rule']}).")
+        lines.append(
+            f"Once confirmed the game ends: {winner}: {outcome['text']} ({outcome['rule']})."
+        )
     return lines

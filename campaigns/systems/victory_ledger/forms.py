@@ -35,8 +35,10 @@ def form_fields(system, view: dict, side, kind: str, initial: dict):
         turn = next_turn(pub)
         if turn is None:
             return None
-        return (fields["turn"].but(default=turn["label"], choices=(turn["label"],), widget="hidden"),
-                _unit_changes(system, pub, fields["units"], turn))
+        return (
+            fields["turn"].but(default=turn["label"], choices=(turn["label"],), widget="hidden"),
+            _unit_changes(system, pub, fields["units"], turn),
+        )
     if kind == f"{p}.units":
         return (_blank_units(system, fields["units"], BLANK_SETUP_ROWS),)
     return system.own_form_fields(view, side, kind, initial, declared.fields)
@@ -61,25 +63,40 @@ def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
     row = fields["locations"].item
     sub = {f.name: f for f in row.fields}
     sub_fields = [
-        sub["location"].but(type="choice", choices=tuple(i for i, _ in labels), labels=labels, widget="hidden"),
+        sub["location"].but(
+            type="choice", choices=tuple(i for i, _ in labels), labels=labels, widget="hidden"
+        ),
         sub["controller"],
     ]
     if system.uses_contested:
         sub_fields.append(sub["contested"])
     sub_fields.append(sub["supplied"].but(label=system.supplied_label, help=""))
     rows = tuple(
-        {"location": loc["id"], "controller": pub["locations"][loc["id"]]["controller"],
-         "contested": pub["locations"][loc["id"]]["contested"], "supplied": pub["locations"][loc["id"]]["supplied"]}
+        {
+            "location": loc["id"],
+            "controller": pub["locations"][loc["id"]]["controller"],
+            "contested": pub["locations"][loc["id"]]["contested"],
+            "supplied": pub["locations"][loc["id"]]["supplied"],
+        }
         for loc in shown
     )
     locations = fields["locations"].but(
-        item=row.but(fields=tuple(sub_fields)), rows=rows, key="location", widget="rows", labels=labels,
+        item=row.but(fields=tuple(sub_fields)),
+        rows=rows,
+        key="location",
+        widget="rows",
+        labels=labels,
         label="Locations at the end of the turn",
         help=f"Pre-filled from the last turn: change only what changed. "
-             f"{system.supplied_label}: {system.supplied_help}")
+        f"{system.supplied_label}: {system.supplied_help}",
+    )
     out = [
-        fields["turn"].but(default=turn["label"], choices=(turn["label"],), labels=((turn["label"], turn["label"]),),
-                           widget="hidden"),
+        fields["turn"].but(
+            default=turn["label"],
+            choices=(turn["label"],),
+            labels=((turn["label"], turn["label"]),),
+            widget="hidden",
+        ),
         locations,
         _unit_changes(system, pub, fields["units"], turn),
         *system.turn_extra_form_fields(pub, turn, fields),
@@ -89,25 +106,41 @@ def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
 
 
 def _unit_changes(system, pub: dict, field, turn: dict):
-    live = [u for u in pub["setup"]["units"] if pub["units"][u["id"]]["status"] not in ("exited", "withdrawn")]
-    unit_labels = tuple((u["id"], unit_label(system, u, pub["units"][u["id"]]["status"])) for u in live)
+    live = [
+        u
+        for u in pub["setup"]["units"]
+        if pub["units"][u["id"]]["status"] not in ("exited", "withdrawn")
+    ]
+    unit_labels = tuple(
+        (u["id"], unit_label(system, u, pub["units"][u["id"]]["status"])) for u in live
+    )
     sub = {f.name: f for f in field.item.fields}
     changes = system.changes_for(pub, turn)
     sub_fields = [
-        sub["unit"].but(type="choice", choices=tuple(i for i, _ in unit_labels), labels=unit_labels),
-        sub["change"].but(choices=changes, labels=tuple((c, CHANGES[c][2].capitalize()) for c in changes)),
+        sub["unit"].but(
+            type="choice", choices=tuple(i for i, _ in unit_labels), labels=unit_labels
+        ),
+        sub["change"].but(
+            choices=changes, labels=tuple((c, CHANGES[c][2].capitalize()) for c in changes)
+        ),
         *system.unit_change_form_fields(pub, turn, sub),
     ]
     blank = {f.name: f.default for f in sub_fields}
-    return field.but(item=field.item.but(fields=tuple(sub_fields)), rows=tuple(dict(blank) for _ in
-                     range(BLANK_UNIT_ROWS)), widget="rows",
-                     help="Pick each unit that was eliminated, reduced, rebuilt … this turn; leave the other "
-                          "rows blank.")
+    return field.but(
+        item=field.item.but(fields=tuple(sub_fields)),
+        rows=tuple(dict(blank) for _ in range(BLANK_UNIT_ROWS)),
+        widget="rows",
+        help="Pick each unit that was eliminated, reduced, rebuilt … this turn; leave the other "
+        "rows blank.",
+    )
 
 
 def _blank_units(system, field, blanks: int):
-    return field.but(rows=tuple({f.name: f.default for f in field.item.fields} for _ in range(blanks)),
-                     widget="rows", group="Units")
+    return field.but(
+        rows=tuple({f.name: f.default for f in field.item.fields} for _ in range(blanks)),
+        widget="rows",
+        group="Units",
+    )
 
 
 def setup_fields(system, pub: dict, declared: tuple, initial: dict) -> tuple:
@@ -115,18 +148,31 @@ def setup_fields(system, pub: dict, declared: tuple, initial: dict) -> tuple:
     setup = pub["setup"]
     if initial.get("locations") or initial.get("units"):
         params = {k: v for k, v in initial.items() if k not in ("locations", "units")}
-        setup = {"locations": initial.get("locations") or [], "units": initial.get("units") or [],
-                 "params": params}
+        setup = {
+            "locations": initial.get("locations") or [],
+            "units": initial.get("units") or [],
+            "params": params,
+        }
     out = []
     for field in declared:
         if field.name == "locations":
             rows = [dict(loc) for loc in setup["locations"]]
-            out.append(field.but(rows=tuple(rows + [_blank(field) for _ in range(BLANK_SETUP_ROWS)]),
-                                 widget="rows", group="Locations"))
+            out.append(
+                field.but(
+                    rows=tuple(rows + [_blank(field) for _ in range(BLANK_SETUP_ROWS)]),
+                    widget="rows",
+                    group="Locations",
+                )
+            )
         elif field.name == "units":
             rows = [dict(u) for u in setup["units"]]
-            out.append(field.but(rows=tuple(rows + [_blank(field) for _ in range(BLANK_SETUP_ROWS)]),
-                                 widget="rows", group="Units"))
+            out.append(
+                field.but(
+                    rows=tuple(rows + [_blank(field) for _ in range(BLANK_SETUP_ROWS)]),
+                    widget="rows",
+                    group="Units",
+                )
+            )
         else:
             out.append(system.param_form_field(field, setup))
     return tuple(out)
@@ -153,7 +199,10 @@ def settle_fields(system, view: dict, side, initial: dict) -> tuple | None:
     if waiting["kind"] == f"{system.event_prefix}.turn":
         fields = turn_fields(system, pub, {f.name: f for f in declared.fields}, {})
     else:
-        fields = system.own_form_fields(view, side, waiting["kind"], {}, declared.fields) or declared.fields
+        fields = (
+            system.own_form_fields(view, side, waiting["kind"], {}, declared.fields)
+            or declared.fields
+        )
     return (scenario, *(_filled(f, data) for f in fields or ()))
 
 
@@ -164,9 +213,13 @@ def _filled(field, data: dict):
     value = data[field.name]
     if field.name == "locations" and field.rows:
         given = {row.get("location"): row for row in value or []}
-        return field.but(rows=tuple({**row, **given.get(row["location"], {})} for row in field.rows))
+        return field.but(
+            rows=tuple({**row, **given.get(row["location"], {})} for row in field.rows)
+        )
     if field.name == "units" and field.rows is not None:
         blank = field.rows[0] if field.rows else {}
         rows = [{**blank, **row} for row in value or []]
-        return field.but(rows=tuple(rows + [dict(blank) for _ in range(max(BLANK_UNIT_ROWS - len(rows), 1))]))
+        return field.but(
+            rows=tuple(rows + [dict(blank) for _ in range(max(BLANK_UNIT_ROWS - len(rows), 1))])
+        )
     return field.but(default=value)

@@ -33,7 +33,10 @@ def next_turn(pub: dict) -> dict | None:
 def apply_setup(system, state: dict, record, ctx) -> None:
     pub = public(state)
     if pub["phase"] != "setup":
-        raise DomainError("locations", "The set-up is already confirmed; to change it, propose a correction of it.")
+        raise DomainError(
+            "locations",
+            "The set-up is already confirmed; to change it, propose a correction of it.",
+        )
     data = record.data
     setup = {
         "locations": clean_locations(data.get("locations") or []),
@@ -44,7 +47,8 @@ def apply_setup(system, state: dict, record, ctx) -> None:
     system.check_setup(state, setup, ctx)
     pub["setup"] = setup
     pub["locations"] = {
-        loc["id"]: {"controller": loc["start"], "contested": False, "supplied": True} for loc in setup["locations"]
+        loc["id"]: {"controller": loc["start"], "contested": False, "supplied": True}
+        for loc in setup["locations"]
     }
     pub["units"] = {u["id"]: {"status": "full", "since": "", "via": ""} for u in setup["units"]}
     pub["turns"] = system.calendar(state, setup)
@@ -76,18 +80,38 @@ def record_turn(system, state: dict, record, ctx) -> None:
     turn = _the_turn(system, state, data["turn"])
     before = copy.deepcopy(pub["locations"])
     pub["locations"] = _locations_after(pub, data.get("locations") or [], system)
-    events = [*pub.get("pending", []), *_unit_changes(system, state, data.get("units") or [], turn, ctx)]
+    events = [
+        *pub.get("pending", []),
+        *_unit_changes(system, state, data.get("units") or [], turn, ctx),
+    ]
     pub["pending"] = []
     extras = system.apply_turn_extras(state, turn, data, events, ctx)
     evaluation = system.evaluate(state, turn, ctx)
     entry = {
-        "turn": turn["label"], "kind": turn["kind"], "number": turn["number"], "index": pub["next"],
-        "uid": record.uid, "by": record.actor,
-        "locations": {loc["id"]: [pub["locations"][loc["id"]][k] for k in ("controller", "contested", "supplied")]
-                      for loc in system.turn_locations(pub)},
-        "changed": [{"id": k, "name": location(pub["setup"], k)["name"], "text": location_state_text(system, v)}
-                    for k, v in pub["locations"].items() if before.get(k) != v],
-        "units": events, "extras": extras, "note": data.get("note") or "",
+        "turn": turn["label"],
+        "kind": turn["kind"],
+        "number": turn["number"],
+        "index": pub["next"],
+        "uid": record.uid,
+        "by": record.actor,
+        "locations": {
+            loc["id"]: [
+                pub["locations"][loc["id"]][k] for k in ("controller", "contested", "supplied")
+            ]
+            for loc in system.turn_locations(pub)
+        },
+        "changed": [
+            {
+                "id": k,
+                "name": location(pub["setup"], k)["name"],
+                "text": location_state_text(system, v),
+            }
+            for k, v in pub["locations"].items()
+            if before.get(k) != v
+        ],
+        "units": events,
+        "extras": extras,
+        "note": data.get("note") or "",
         **_evaluated(evaluation),
     }
     entry["summary"] = system.score_text(entry)
@@ -109,10 +133,14 @@ def record_changes(system, state: dict, record, ctx) -> None:
 
 def _evaluated(evaluation: Evaluation) -> dict:
     return {
-        "scores": evaluation.scores, "lines": list(evaluation.lines), "level": evaluation.level,
+        "scores": evaluation.scores,
+        "lines": list(evaluation.lines),
+        "level": evaluation.level,
         "checks": [c.as_dict() for c in evaluation.checks],
         "outcome": evaluation.outcome.as_dict() if evaluation.outcome else None,
-        "decision": evaluation.decision, "chart": evaluation.chart, "memo": evaluation.memo,
+        "decision": evaluation.decision,
+        "chart": evaluation.chart,
+        "memo": evaluation.memo,
     }
 
 
@@ -125,11 +153,17 @@ def _the_turn(system, state: dict, label: str) -> dict:
     index = next((i for i, t in enumerate(turns) if t["label"] == label), None)
     if index is None:
         span = f"{turns[0]['label']} – {turns[-1]['label']}" if turns else "no turns"
-        raise DomainError("turn", f"{label!r} is not a turn of {system.scenario_name(state)}: it runs {span}.")
+        raise DomainError(
+            "turn", f"{label!r} is not a turn of {system.scenario_name(state)}: it runs {span}."
+        )
     if index < pub["next"]:
-        raise DomainError("turn", f"{label} is already recorded; to change it, propose a correction of that turn.")
+        raise DomainError(
+            "turn", f"{label} is already recorded; to change it, propose a correction of that turn."
+        )
     if index > pub["next"]:
-        raise DomainError("turn", f"{label} is not next: record {turns[pub['next']]['label']} first.")
+        raise DomainError(
+            "turn", f"{label} is not next: record {turns[pub['next']]['label']} first."
+        )
     return turns[index]
 
 
@@ -140,17 +174,26 @@ def _locations_after(pub: dict, rows: list[dict], system) -> dict:
         loc_id = row["location"]
         loc = location(pub["setup"], loc_id)
         if loc is None:
-            raise DomainError(f"locations[{i}].location", f"No location {loc_id!r} in this campaign's set-up.")
+            raise DomainError(
+                f"locations[{i}].location", f"No location {loc_id!r} in this campaign's set-up."
+            )
         if loc_id in seen:
             if seen[loc_id]["controller"] != row["controller"]:
-                holders = " and by the ".join(system.book.side_name(s) for s in (seen[loc_id]["controller"],
-                                                                                 row["controller"]))
-                raise DomainError(f"locations[{i}].controller",
-                                  f"{loc['name']} is given as held by the {holders}: a location has one controller.")
+                holders = " and by the ".join(
+                    system.book.side_name(s)
+                    for s in (seen[loc_id]["controller"], row["controller"])
+                )
+                raise DomainError(
+                    f"locations[{i}].controller",
+                    f"{loc['name']} is given as held by the {holders}: a location has one controller.",
+                )
             raise DomainError(f"locations[{i}].location", f"{loc['name']} is given twice.")
         seen[loc_id] = row
-        after[loc_id] = {"controller": row["controller"], "contested": bool(row.get("contested")),
-                         "supplied": bool(row.get("supplied"))}
+        after[loc_id] = {
+            "controller": row["controller"],
+            "contested": bool(row.get("contested")),
+            "supplied": bool(row.get("supplied")),
+        }
     return after
 
 
@@ -163,7 +206,10 @@ def _unit_changes(system, state: dict, rows: list[dict], turn: dict, ctx) -> lis
             continue  # a blank row of the form
         found = unit(pub["setup"], unit_id)
         if found is None:
-            raise DomainError(f"units[{i}].unit", f"No unit {unit_id!r} in this campaign's unit list; add it first.")
+            raise DomainError(
+                f"units[{i}].unit",
+                f"No unit {unit_id!r} in this campaign's unit list; add it first.",
+            )
         change = row.get("change") or ""
         if not change:
             raise DomainError(f"units[{i}].change", f"Say what happened to {found['name']}.")
@@ -176,8 +222,16 @@ def _unit_changes(system, state: dict, rows: list[dict], turn: dict, ctx) -> lis
         text = f"{found['name']}: {words}"
         if via:
             text += f" through {location(pub['setup'], via)['name']}"
-        events.append({"unit": unit_id, "name": found["name"], "side": found["side"], "change": change, "via": via,
-                       "text": text})
+        events.append(
+            {
+                "unit": unit_id,
+                "name": found["name"],
+                "side": found["side"],
+                "change": change,
+                "via": via,
+                "text": text,
+            }
+        )
     return events
 
 

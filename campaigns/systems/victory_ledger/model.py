@@ -23,7 +23,10 @@ CHANGES = {
     "withdrawn": (("full", "reduced"), "withdrawn", "withdrawn"),
 }
 STATUS_WORDS = {
-    "full": "full strength", "reduced": "reduced", "eliminated": "eliminated", "exited": "exited",
+    "full": "full strength",
+    "reduced": "reduced",
+    "eliminated": "eliminated",
+    "exited": "exited",
     "withdrawn": "withdrawn",
 }
 
@@ -105,7 +108,9 @@ def load_book(path: Path) -> Book:
     )
 
 
-def day_calendar(first: int, last: int, *, lead_night: bool = False, part: int = 0, first_number: int = 1) -> list:
+def day_calendar(
+    first: int, last: int, *, lead_night: bool = False, part: int = 0, first_number: int = 1
+) -> list:
     """AM and PM turns from day `first` to day `last`, a Night turn between each PM and the next
     AM (Ardennes '44 25.1); `lead_night` starts with the night before `first` AM (S5.1)."""
     turns, number = [], first_number

@@ -16,22 +16,47 @@ from campaigns.schema import Field
 
 MAX_LOCATIONS = 150
 MAX_UNITS = 400
-CODE = Field("id", label="Code", required=False, default="", max_length=40,
-             help="A short code for the journal; left blank, the name is used.")
+CODE = Field(
+    "id",
+    label="Code",
+    required=False,
+    default="",
+    max_length=40,
+    help="A short code for the journal; left blank, the name is used.",
+)
 NAME = Field("name", label="Name", required=False, default="", max_length=80)
 
 
-def locations_field(sub_fields: tuple, *, label: str = "Victory locations", help: str = "") -> Field:
+def locations_field(
+    sub_fields: tuple, *, label: str = "Victory locations", help: str = ""
+) -> Field:
     item = Field("location", "object", fields=(CODE, NAME, *sub_fields))
-    return Field("locations", "list", label=label, required=False, default=[], max=MAX_LOCATIONS, item=item,
-                 help=help)
+    return Field(
+        "locations",
+        "list",
+        label=label,
+        required=False,
+        default=[],
+        max=MAX_LOCATIONS,
+        item=item,
+        help=help,
+    )
 
 
-def units_field(sides: tuple[str, ...], sub_fields: tuple, *, name: str = "units", label: str = "Units",
-                help: str = "", side_names: tuple = ()) -> Field:
+def units_field(
+    sides: tuple[str, ...],
+    sub_fields: tuple,
+    *,
+    name: str = "units",
+    label: str = "Units",
+    help: str = "",
+    side_names: tuple = (),
+) -> Field:
     side = Field("side", "choice", label="Side", choices=sides, labels=tuple(side_names))
     item = Field("unit", "object", fields=(CODE, NAME, side, *sub_fields))
-    return Field(name, "list", label=label, required=False, default=[], max=MAX_UNITS, item=item, help=help)
+    return Field(
+        name, "list", label=label, required=False, default=[], max=MAX_UNITS, item=item, help=help
+    )
 
 
 def _rows(rows: list[dict], what: str, field: str, taken: set[str]) -> list[dict]:
@@ -45,7 +70,9 @@ def _rows(rows: list[dict], what: str, field: str, taken: set[str]) -> list[dict
         row["name"] = row.get("name") or row["id"]
         key = row["id"].casefold()
         if key in taken:
-            raise DomainError(f"{field}[{i}].id", f"Two {what} have the code {row['id']!r}: codes must differ.")
+            raise DomainError(
+                f"{field}[{i}].id", f"Two {what} have the code {row['id']!r}: codes must differ."
+            )
         taken.add(key)
         kept.append(row)
     return kept
@@ -71,12 +98,16 @@ def book_setup(book, scenario: str, params: dict | None = None) -> dict:
             continue
         row = {k: v for k, v in loc.items() if k not in ("not_in",)}
         row["start"] = loc.get("start") or next(
-            (side for side, ids in start.items() if side != "default" and loc["id"] in ids), default_holder)
+            (side for side, ids in start.items() if side != "default" and loc["id"] in ids),
+            default_holder,
+        )
         locations.append(row)
-    units = [{k: v for k, v in u.items() if k != "not_in"} for u in book.units_for(scenario)
-             if scenario not in u.get("not_in", ())]
-    return {"locations": locations, "units": units,
-            "params": dict(params or {})}
+    units = [
+        {k: v for k, v in u.items() if k != "not_in"}
+        for u in book.units_for(scenario)
+        if scenario not in u.get("not_in", ())
+    ]
+    return {"locations": locations, "units": units, "params": dict(params or {})}
 
 
 def location(setup: dict, loc_id: str) -> dict | None:

@@ -26,8 +26,14 @@ from .ledger import public
 from .model import CHANGES, STATUS_WORDS, Evaluation, load_book
 from .setup import book_setup, locations_field, units_field
 
-NOTE = Field("note", label="Note", required=False, default="", max_length=500,
-             help="Anything the table wants to remember about this turn.")
+NOTE = Field(
+    "note",
+    label="Note",
+    required=False,
+    default="",
+    max_length=500,
+    help="Anything the table wants to remember about this turn.",
+)
 
 
 class LedgerSystem(GameSystem):
@@ -49,7 +55,9 @@ class LedgerSystem(GameSystem):
         self.book = load_book(self.book_path)
         self.sides = tuple(SideDef(slug, name) for slug, name in self.book.sides)
         self.variants = tuple(
-            Variant(slug, info["name"], tuple(info["parts"]), description=info.get("description", ""))
+            Variant(
+                slug, info["name"], tuple(info["parts"]), description=info.get("description", "")
+            )
             for slug, info in self.book.scenarios.items()
         )
         self.event_kinds = (*self._ledger_kinds(), *self.own_kinds())
@@ -59,42 +67,109 @@ class LedgerSystem(GameSystem):
     # --- declarations --------------------------------------------------------------------------
     def _ledger_kinds(self) -> tuple[EventKind, ...]:
         p, sides = self.event_prefix, self.side_slugs()
-        row = Field("row", "object", fields=(
-            Field("location", label="Location", max_length=40),
-            Field("controller", "choice", label="Held by", choices=sides, labels=self.book.sides),
-            Field("contested", "bool", label="Contested", required=False, default=False),
-            Field("supplied", "bool", label="Supplied", required=False, default=False),
-        ))
-        change = Field("row", "object", fields=(
-            Field("unit", "str", label="Unit", required=False, default="", max_length=40),
-            Field("change", "choice", label="What happened", choices=self.unit_changes, required=False, default="",
-                  labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes)),
-            *self.unit_change_sub_fields(),
-        ))
-        setup_units = units_field(sides, self.unit_sub_fields, help="Every unit whose fate the ledger follows.",
-                                  side_names=self.book.sides)
+        row = Field(
+            "row",
+            "object",
+            fields=(
+                Field("location", label="Location", max_length=40),
+                Field(
+                    "controller", "choice", label="Held by", choices=sides, labels=self.book.sides
+                ),
+                Field("contested", "bool", label="Contested", required=False, default=False),
+                Field("supplied", "bool", label="Supplied", required=False, default=False),
+            ),
+        )
+        change = Field(
+            "row",
+            "object",
+            fields=(
+                Field("unit", "str", label="Unit", required=False, default="", max_length=40),
+                Field(
+                    "change",
+                    "choice",
+                    label="What happened",
+                    choices=self.unit_changes,
+                    required=False,
+                    default="",
+                    labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes),
+                ),
+                *self.unit_change_sub_fields(),
+            ),
+        )
+        setup_units = units_field(
+            sides,
+            self.unit_sub_fields,
+            help="Every unit whose fate the ledger follows.",
+            side_names=self.book.sides,
+        )
         return (
-            EventKind(f"{p}.setup", "Set-up confirmed", (
-                locations_field(self.location_sub_fields), setup_units, *self.param_fields,
-                Field("copied_from", label="Copied from the club's campaign", required=False, default="",
-                      max_length=120, help="When the set-up repeats the club's last one for this game."),
-            ), actor="member", rule=self.setup_rule,
+            EventKind(
+                f"{p}.setup",
+                "Set-up confirmed",
+                (
+                    locations_field(self.location_sub_fields),
+                    setup_units,
+                    *self.param_fields,
+                    Field(
+                        "copied_from",
+                        label="Copied from the club's campaign",
+                        required=False,
+                        default="",
+                        max_length=120,
+                        help="When the set-up repeats the club's last one for this game.",
+                    ),
+                ),
+                actor="member",
+                rule=self.setup_rule,
                 help="Check the locations and units against your map and counters, complete what the rulebook "
-                     "text lacks, and confirm. Later changes are corrections the other side agrees to."),
-            EventKind(f"{p}.units", "Units added", (units_field(sides, self.unit_sub_fields, side_names=self.book.sides),), actor="member",
-                      help="Units missing from the list; added units start at full strength."),
-            EventKind(f"{p}.changes", "Unit changes recorded", (
-                Field("turn", label="Turn", max_length=40),
-                Field("units", "list", label="Unit changes", max=120, item=change),
-            ), rule=self.turn_rule, help="As they happen: they count at once and are listed with the turn."),
-            EventKind(f"{p}.turn", "Turn recorded", (
-                Field("turn", label="Turn", max_length=40),
-                Field("locations", "list", label="Locations", required=False, default=[], max=200, item=row,
-                      help="Each location at the end of the turn; one not listed keeps its last state."),
-                Field("units", "list", label="Unit changes", required=False, default=[], max=120, item=change),
-                *self.turn_extra_fields,
-                NOTE,
-            ), rule=self.turn_rule),
+                "text lacks, and confirm. Later changes are corrections the other side agrees to.",
+            ),
+            EventKind(
+                f"{p}.units",
+                "Units added",
+                (units_field(sides, self.unit_sub_fields, side_names=self.book.sides),),
+                actor="member",
+                help="Units missing from the list; added units start at full strength.",
+            ),
+            EventKind(
+                f"{p}.changes",
+                "Unit changes recorded",
+                (
+                    Field("turn", label="Turn", max_length=40),
+                    Field("units", "list", label="Unit changes", max=120, item=change),
+                ),
+                rule=self.turn_rule,
+                help="As they happen: they count at once and are listed with the turn.",
+            ),
+            EventKind(
+                f"{p}.turn",
+                "Turn recorded",
+                (
+                    Field("turn", label="Turn", max_length=40),
+                    Field(
+                        "locations",
+                        "list",
+                        label="Locations",
+                        required=False,
+                        default=[],
+                        max=200,
+                        item=row,
+                        help="Each location at the end of the turn; one not listed keeps its last state.",
+                    ),
+                    Field(
+                        "units",
+                        "list",
+                        label="Unit changes",
+                        required=False,
+                        default=[],
+                        max=120,
+                        item=change,
+                    ),
+                    *self.turn_extra_fields,
+                    NOTE,
+                ),
+                rule=self.turn_rule,
+            ),
         )
 
     def own_kinds(self) -> tuple[EventKind, ...]:
@@ -114,9 +189,18 @@ class LedgerSystem(GameSystem):
     # --- the fold ----------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):
         pub = {
-            "scenario": variant, "phase": "setup", "setup": book_setup(self.book, variant), "turns": [],
-            "next": 0, "locations": {}, "units": {}, "ledger": [], "outcome": None, "decision": None,
-            "chart": None, "pending": [],
+            "scenario": variant,
+            "phase": "setup",
+            "setup": book_setup(self.book, variant),
+            "turns": [],
+            "next": 0,
+            "locations": {},
+            "units": {},
+            "ledger": [],
+            "outcome": None,
+            "decision": None,
+            "chart": None,
+            "pending": [],
         }
         state = {"public": pub, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
         self.start(state, ctx)
@@ -128,9 +212,13 @@ class LedgerSystem(GameSystem):
     def apply(self, state, record, ctx):
         kind = record.kind.removeprefix(f"{self.event_prefix}.")
         if kind in self.confirmed_kinds and confirmation.held(state):
-            raise DomainError(next(iter(record.data or {"turn": None})), confirmation.waiting_text(self, state))
+            raise DomainError(
+                next(iter(record.data or {"turn": None})), confirmation.waiting_text(self, state)
+            )
         if kind in self.confirmed_kinds and confirmation.needed(self, state, record, ctx):
-            confirmation.hold(self, state, record, ctx)  # VL-5: applied once the other side confirms it
+            confirmation.hold(
+                self, state, record, ctx
+            )  # VL-5: applied once the other side confirms it
         else:
             self.apply_record(state, record, ctx)
 
@@ -143,7 +231,9 @@ class LedgerSystem(GameSystem):
         elif kind in ("turn", "changes"):
             if public(state)["phase"] == "setup":
                 raise DomainError("turn", "Confirm the set-up first.")
-            (ledger.record_turn if kind == "turn" else ledger.record_changes)(self, state, record, ctx)
+            (ledger.record_turn if kind == "turn" else ledger.record_changes)(
+                self, state, record, ctx
+            )
         else:
             self.apply_own(state, record, ctx)
 
@@ -181,15 +271,22 @@ class LedgerSystem(GameSystem):
         if record.kind == f"{self.event_prefix}.turn":
             waiting = confirmation.held(view)
             if waiting and waiting["uid"] == record.uid:
-                return (f"{record.data.get('turn')} recorded. It counts once the "
-                        f"{book.side_name(book.other(record.side))} confirms it (or the referee).")
+                return (
+                    f"{record.data.get('turn')} recorded. It counts once the "
+                    f"{book.side_name(book.other(record.side))} confirms it (or the referee)."
+                )
         elif record.kind not in ("result.confirmed", "result.resolved"):
             return None
         entry = pub["ledger"][-1] if pub["ledger"] else None
-        if entry is None or (record.kind == f"{self.event_prefix}.turn" and entry["uid"] != record.uid):
+        if entry is None or (
+            record.kind == f"{self.event_prefix}.turn" and entry["uid"] != record.uid
+        ):
             return None
-        done = "recorded" if record.kind == f"{self.event_prefix}.turn" else (
-            "confirmed" if record.kind == "result.confirmed" else "settled")
+        done = (
+            "recorded"
+            if record.kind == f"{self.event_prefix}.turn"
+            else ("confirmed" if record.kind == "result.confirmed" else "settled")
+        )
         said = f"{entry['turn']} {done}" + (f": {entry['summary']}" if entry.get("summary") else "")
         outcome = entry.get("outcome")
         if outcome:
@@ -197,9 +294,12 @@ class LedgerSystem(GameSystem):
         return said + "."
 
     def history_text(self, record, view):
-        return {"result.confirmed": "Record confirmed", "result.withdrawn": "Record withdrawn",
-                "result.resolved": "Disputed record settled",
-                "result.disputed": f"Record disputed: “{(record.data or {}).get('reason', '')}”"}.get(record.kind)
+        return {
+            "result.confirmed": "Record confirmed",
+            "result.withdrawn": "Record withdrawn",
+            "result.resolved": "Disputed record settled",
+            "result.disputed": f"Record disputed: “{(record.data or {}).get('reason', '')}”",
+        }.get(record.kind)
 
     def on_calendar_end(self, state, ctx):
         outcome = (state.get("game") or {}).get("public", {}).get("outcome")
@@ -274,19 +374,53 @@ class LedgerSystem(GameSystem):
             return []
         pub, p = game["public"], self.event_prefix
         if pub["phase"] == "setup":
-            return [Action(f"{p}.setup", "Check and confirm the set-up", side, self.setup_rule,
-                           "Pre-filled from the rulebook; complete what the text lacks.", button="Confirm the set-up")]
+            return [
+                Action(
+                    f"{p}.setup",
+                    "Check and confirm the set-up",
+                    side,
+                    self.setup_rule,
+                    "Pre-filled from the rulebook; complete what the text lacks.",
+                    button="Confirm the set-up",
+                )
+            ]
         found = list(self.own_actions(state, side))
         turn = ledger.next_turn(pub)
         if pub["phase"] == "play" and turn and not self.waiting_for(state):
-            found.append(Action(f"{p}.turn", f"Record {turn['label']}", side, self.turn_rule,
-                                "Tick what changed; the rest is carried over from the last turn.",
-                                {"turn": turn["label"]}, button=f"Record {turn['label']}"))
-            found.append(Action(f"{p}.changes", f"Unit changes during {turn['label']}", side, self.turn_rule,
-                                "Record eliminations, step losses, rebuilds … as they happen; they are listed with "
-                                "the turn.", {"turn": turn["label"]}, optional=True, button="Record these changes"))
+            found.append(
+                Action(
+                    f"{p}.turn",
+                    f"Record {turn['label']}",
+                    side,
+                    self.turn_rule,
+                    "Tick what changed; the rest is carried over from the last turn.",
+                    {"turn": turn["label"]},
+                    button=f"Record {turn['label']}",
+                )
+            )
+            found.append(
+                Action(
+                    f"{p}.changes",
+                    f"Unit changes during {turn['label']}",
+                    side,
+                    self.turn_rule,
+                    "Record eliminations, step losses, rebuilds … as they happen; they are listed with "
+                    "the turn.",
+                    {"turn": turn["label"]},
+                    optional=True,
+                    button="Record these changes",
+                )
+            )
         if pub["phase"] != "over":
-            found.append(Action(f"{p}.units", "Add units to the list", side, optional=True, button="Add the units"))
+            found.append(
+                Action(
+                    f"{p}.units",
+                    "Add units to the list",
+                    side,
+                    optional=True,
+                    button="Add the units",
+                )
+            )
         return found
 
     def own_actions(self, state, side) -> list[Action]:
@@ -296,7 +430,9 @@ class LedgerSystem(GameSystem):
         return forms.form_fields(self, view, side, kind, initial or {})
 
     def form_data(self, view, side, kind, data):
-        if kind == "result.resolved" and "data" not in data:  # the settle form shows the record's own fields
+        if (
+            kind == "result.resolved" and "data" not in data
+        ):  # the settle form shows the record's own fields
             data = dict(data)
             return {"scenario": data.pop("scenario"), "data": data}
         return data
@@ -314,18 +450,37 @@ class LedgerSystem(GameSystem):
         if game is None:
             return []
         pub = game["public"]
-        steps = [StepStatus("setup", "Set-up checked and confirmed", self.setup_rule, None,
-                            "current" if pub["phase"] == "setup" else "done")]
+        steps = [
+            StepStatus(
+                "setup",
+                "Set-up checked and confirmed",
+                self.setup_rule,
+                None,
+                "current" if pub["phase"] == "setup" else "done",
+            )
+        ]
         steps += self.own_steps(state)
         turn = ledger.next_turn(pub)
         recorded = f"{pub['next']} of {len(pub['turns'])} turns recorded" if pub["turns"] else ""
         if pub["phase"] == "play" and turn:
             status = "waiting" if self.waiting_for(state) else "current"
-            detail = confirmation.waiting_text(self, state) or recorded  # whose confirmation it waits for
-            steps.append(StepStatus("turn", f"Record {turn['label']}", self.turn_rule, None, status, detail))
+            detail = (
+                confirmation.waiting_text(self, state) or recorded
+            )  # whose confirmation it waits for
+            steps.append(
+                StepStatus("turn", f"Record {turn['label']}", self.turn_rule, None, status, detail)
+            )
         elif pub["phase"] == "over":
-            steps.append(StepStatus("turn", "Game over", self.turn_rule, None, "done",
-                                    (pub["outcome"] or {}).get("text", "")))
+            steps.append(
+                StepStatus(
+                    "turn",
+                    "Game over",
+                    self.turn_rule,
+                    None,
+                    "done",
+                    (pub["outcome"] or {}).get("text", ""),
+                )
+            )
         return steps
 
     def own_steps(self, state) -> list[StepStatus]:
@@ -334,9 +489,17 @@ class LedgerSystem(GameSystem):
     def roster(self, state):
         pub = public(state)
         return [
-            {"key": u["id"], "side": u["side"], "audience": "public", "kind": "unit", "name": u["name"][:200],
-             "status": STATUS_WORDS[pub["units"][u["id"]]["status"]], "data": {"since": pub["units"][u["id"]]["since"]}}
-            for u in pub["setup"]["units"] if u["id"] in pub["units"]
+            {
+                "key": u["id"],
+                "side": u["side"],
+                "audience": "public",
+                "kind": "unit",
+                "name": u["name"][:200],
+                "status": STATUS_WORDS[pub["units"][u["id"]]["status"]],
+                "data": {"since": pub["units"][u["id"]]["since"]},
+            }
+            for u in pub["setup"]["units"]
+            if u["id"] in pub["units"]
         ]
 
     def scenario_summary(self, state, index):
@@ -351,7 +514,11 @@ class LedgerSystem(GameSystem):
             names = ", ".join(str(u.get("name") or u.get("id")) for u in data.get("units") or [])
             return f"Units added: {names}"[:200]
         if record.kind == f"{p}.changes":
-            changes = ", ".join(f"{u.get('unit')} {u.get('change')}" for u in data.get("units") or [] if u.get("unit"))
+            changes = ", ".join(
+                f"{u.get('unit')} {u.get('change')}"
+                for u in data.get("units") or []
+                if u.get("unit")
+            )
             return f"Unit changes during {data.get('turn', 'the turn')}: {changes}"[:200]
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
@@ -392,7 +559,9 @@ class LedgerSystem(GameSystem):
         return field.but(default=setup["params"].get(field.name, field.default))
 
     def score_text(self, entry: dict) -> str:
-        return "; ".join(f"{self.book.side_name(side)} {value}" for side, value in entry["scores"].items())
+        return "; ".join(
+            f"{self.book.side_name(side)} {value}" for side, value in entry["scores"].items()
+        )
 
     def scenario_name_of(self, slug: str) -> str:
         info = self.book.scenario(slug)

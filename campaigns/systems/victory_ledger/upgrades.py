@@ -11,8 +11,10 @@ class RecordsConfirmed(Upgrade):
     asks ``ctx.journal_version``)."""
 
     name = "ledger-records-confirmed"
-    words = ("a side's turn record (and FAB's end-of-game result) waits for the other side's confirmation; "
-             "records entered before stay final")
+    words = (
+        "a side's turn record (and FAB's end-of-game result) waits for the other side's confirmation; "
+        "records entered before stay final"
+    )
     how = "fold"
 
     def __init__(self, version: int):

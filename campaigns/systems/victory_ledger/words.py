@@ -4,7 +4,7 @@ from __future__ import annotations
 
 
 def location_state_text(system, state) -> str:
-    """"German, contested, supplied" for a location's [held by, contested, supplied]."""
+    """ "German, contested, supplied" for a location's [held by, contested, supplied]."""
     if isinstance(state, dict):
         state = [state["controller"], state["contested"], state["supplied"]]
     holder, contested, supplied = state

@@ -19,7 +19,8 @@ class Command(BaseCommand):
         if days < 1:
             raise CommandError("--days must be at least 1.")
         old = PrintJob.objects.filter(created_at__lt=timezone.now() - timedelta(days=days)).exclude(
-            status__in=[PrintJob.QUEUED, PrintJob.RUNNING])
+            status__in=[PrintJob.QUEUED, PrintJob.RUNNING]
+        )
         count = 0
         for job in old.iterator():
             job.delete()  # its file goes with it (rosters.models)

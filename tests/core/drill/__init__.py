@@ -26,10 +26,18 @@ class DrillV1(GameSystem):
     sides = (SideDef("red", "Red"), SideDef("blue", "Blue"))
     variants = (Variant("two", "Two rounds", ("Round 1", "Round 2")),)
     result_fields = (Field("winner", "choice", choices=SIDES),)
-    event_kinds = (EventKind("drill.orders", "Orders", (Field("units", "int", min=1, max=10),), audience="side"),)
+    event_kinds = (
+        EventKind(
+            "drill.orders", "Orders", (Field("units", "int", min=1, max=10),), audience="side"
+        ),
+    )
 
     def initial_state(self, variant, options, ctx):
-        return {"public": {"mustered": {}}, "sides": {s: {"troops": 0} for s in SIDES}, "referee": {}}
+        return {
+            "public": {"mustered": {}},
+            "sides": {s: {"troops": 0} for s in SIDES},
+            "referee": {},
+        }
 
     def troops(self, record) -> int:
         return record.data["units"]
@@ -41,8 +49,14 @@ class DrillV1(GameSystem):
         raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
 
     def standings(self, state):
-        return [{"side": s, "label": "Troops", "value": state["game"]["sides"][s]["troops"]} for s in SIDES] \
-            if state.get("game") else []
+        return (
+            [
+                {"side": s, "label": "Troops", "value": state["game"]["sides"][s]["troops"]}
+                for s in SIDES
+            ]
+            if state.get("game")
+            else []
+        )
 
 
 class MusterBeforeResults(Upgrade):
@@ -51,7 +65,9 @@ class MusterBeforeResults(Upgrade):
     words = "orders count troops; each side musters before a result"
 
     def data(self, kind, data):
-        if kind == "drill.orders" and "units" in data:  # every other field kept: what v1 refused stays refused
+        if (
+            kind == "drill.orders" and "units" in data
+        ):  # every other field kept: what v1 refused stays refused
             return {"troops": data["units"], **{k: v for k, v in data.items() if k != "units"}}
         return data
 
@@ -59,16 +75,23 @@ class MusterBeforeResults(Upgrade):
         if record.kind != "result.submitted" or state["status"] != "active":
             return []
         mustered = state["game"]["public"]["mustered"].get(str(state["current"]), [])
-        return [Insert("drill.muster", {"troops": state["game"]["sides"][side]["troops"]}, side=side)
-                for side in SIDES if side not in mustered]
+        return [
+            Insert("drill.muster", {"troops": state["game"]["sides"][side]["troops"]}, side=side)
+            for side in SIDES
+            if side not in mustered
+        ]
 
 
 class DrillV2(DrillV1):
     journal_version = 2
     journal_upgrades = (MusterBeforeResults(),)
     event_kinds = (
-        EventKind("drill.orders", "Orders", (Field("troops", "int", min=1, max=10),), audience="side"),
-        EventKind("drill.muster", "Muster", (Field("troops", "int", min=0, max=1000),), audience="side"),
+        EventKind(
+            "drill.orders", "Orders", (Field("troops", "int", min=1, max=10),), audience="side"
+        ),
+        EventKind(
+            "drill.muster", "Muster", (Field("troops", "int", min=0, max=1000),), audience="side"
+        ),
     )
 
     def troops(self, record) -> int:
@@ -79,12 +102,16 @@ class DrillV2(DrillV1):
             mine = state["game"]["sides"][record.side]
             if record.data["troops"] != mine["troops"]:
                 raise DomainError("troops", f"Your side has {mine['troops']} troops.")
-            state["game"]["public"]["mustered"].setdefault(str(state["current"]), []).append(record.side)
+            state["game"]["public"]["mustered"].setdefault(str(state["current"]), []).append(
+                record.side
+            )
             return
         super().apply(state, record, ctx)
 
     def result_open(self, state, index):
-        mustered = state["game"]["public"]["mustered"].get(str(index), []) if state.get("game") else []
+        mustered = (
+            state["game"]["public"]["mustered"].get(str(index), []) if state.get("game") else []
+        )
         waiting = [s for s in SIDES if s not in mustered]
         return f"Muster first: {', '.join(waiting)}." if waiting else None
 

@@ -21,8 +21,21 @@ from . import purchases as P
 from .base import Step
 
 TABLE = "1.621"
-ITEMS = ("Foxholes", "Trench", "Sangar", "Wire", "Pillbox", "Roadblock", "Fortified Building", "AP Mines",
-         "AT Mines", "Dummy Mines", "AT Ditch", "?", "HIP")
+ITEMS = (
+    "Foxholes",
+    "Trench",
+    "Sangar",
+    "Wire",
+    "Pillbox",
+    "Roadblock",
+    "Fortified Building",
+    "AP Mines",
+    "AT Mines",
+    "Dummy Mines",
+    "AT Ditch",
+    "?",
+    "HIP",
+)
 HIP_UNITS = {"afv": "AFV", "squad": "Squad", "half_squad": "Half-squad or Crew", "smc": "SMC"}
 MINES = ("AP Mines", "AT Mines")
 _PILLBOX = re.compile(r"^\(x\+y\+z\)\*(\d+)$")
@@ -50,14 +63,18 @@ def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
     elif item == "HIP":
         unit_kind = data.get("unit")
         if unit_kind not in HIP_UNITS:
-            raise DomainError("unit", "HIP: give the unit: AFV, squad, half-squad/crew or SMC (TH1.621 d).")
+            raise DomainError(
+                "unit", "HIP: give the unit: AFV, squad, half-squad/crew or SMC (TH1.621 d)."
+            )
         unit = _pick(table, item, HIP_UNITS[unit_kind], "unit")
         detail["unit"] = unit_kind
     elif item in MINES:
         nationality = "German" if side == "german" else "French"
         factors = data.get("factors")
         if not factors:
-            raise DomainError("factors", f"{item}: give the minefield strength in factors (TH1.621).")
+            raise DomainError(
+                "factors", f"{item}: give the minefield strength in factors (TH1.621)."
+            )
         per_factor = _pick(table, item, nationality, "item")
         unit = per_factor * factors
         detail.update(strength=factors, known=bool(data.get("known")))
@@ -70,7 +87,9 @@ def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
         if not match:
             raise DomainError("item", f"Pillbox: the cost {formula!r} cannot be read (TH1.621).")
         if any(v is None for v in values):
-            raise DomainError("x", "Pillbox: give x, y and z, the three numbers of the pillbox counter (TH1.621).")
+            raise DomainError(
+                "x", "Pillbox: give x, y and z, the three numbers of the pillbox counter (TH1.621)."
+            )
         unit = sum(values) * int(match.group(1))
         detail.update(x=values[0], y=values[1], z=values[2])
     else:
@@ -83,7 +102,9 @@ def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
 
 def run_fortify(ctx, state: dict, side: str, data: dict) -> None:
     if P.step_done(state, "1.621", side):
-        raise DomainError("action", f"1.621 is already done for this side on {common.half_day(state)}.")
+        raise DomainError(
+            "action", f"1.621 is already done for this side on {common.half_day(state)}."
+        )
     private = common.private(state, side)
     if data["action"] == "remove":
         _remove(state, side, data.get("fortification"))
@@ -97,11 +118,17 @@ def run_fortify(ctx, state: dict, side: str, data: dict) -> None:
     if cost > fpp:
         raise DomainError("item", f"{data['item']}: costs {cost} FPP, {fpp} FPP available (1.621).")
     private["fpp"] = fpp - cost
-    private["fortifications"].append({
-        "id": P.new_id(state, side, "f"), "type": data["item"], **detail, "cost": cost,
-        "strength": detail.get("strength"), "location": data.get("location") or None,
-        "half_day": common.half_day(state),
-    })
+    private["fortifications"].append(
+        {
+            "id": P.new_id(state, side, "f"),
+            "type": data["item"],
+            **detail,
+            "cost": cost,
+            "strength": detail.get("strength"),
+            "location": data.get("location") or None,
+            "half_day": common.half_day(state),
+        }
+    )
 
 
 def _remove(state: dict, side: str, fort_id: str | None) -> None:
@@ -112,7 +139,10 @@ def _remove(state: dict, side: str, fort_id: str | None) -> None:
     else:
         raise DomainError("fortification", f"No fortification {fort_id or '(none)'} to remove.")
     if fort["half_day"] != common.half_day(state) or "cost" not in fort:
-        raise DomainError("fortification", f"{fort_id} was not bought in this 1.621 step; only those can be removed.")
+        raise DomainError(
+            "fortification",
+            f"{fort_id} was not bought in this 1.621 step; only those can be removed.",
+        )
     private["fpp"] = private.get("fpp", 0) + fort["cost"]
     private["fortifications"].remove(fort)
 
@@ -122,30 +152,67 @@ def finish_fortify(ctx, state: dict, side: str) -> None:
     private = common.private(state, side)
     left = private.get("fpp", 0)
     if left:
-        private.setdefault("fpp_forfeit", []).append({"half_day": common.half_day(state), "fpp": left})
+        private.setdefault("fpp_forfeit", []).append(
+            {"half_day": common.half_day(state), "fpp": left}
+        )
     private["fpp"] = 0
 
 
 FIELDS = (
     Field("action", "choice", choices=("buy", "remove")),
     Field("item", "choice", choices=ITEMS, required=False, default=None, label="Fortification"),
-    Field("count", "int", required=False, default=1, min=1, max=50, help="How many (Fortified Building: Locations)"),
-    Field("size", "int", required=False, default=None, min=1, max=3, help="Foxholes: 3, 2 or 1 squad"),
-    Field("unit", "choice", choices=tuple(HIP_UNITS), required=False, default=None, help="HIP: the unit hidden"),
-    Field("factors", "int", required=False, default=None, min=1, max=99, help="Mines: strength factors"),
+    Field(
+        "count",
+        "int",
+        required=False,
+        default=1,
+        min=1,
+        max=50,
+        help="How many (Fortified Building: Locations)",
+    ),
+    Field(
+        "size", "int", required=False, default=None, min=1, max=3, help="Foxholes: 3, 2 or 1 squad"
+    ),
+    Field(
+        "unit",
+        "choice",
+        choices=tuple(HIP_UNITS),
+        required=False,
+        default=None,
+        help="HIP: the unit hidden",
+    ),
+    Field(
+        "factors",
+        "int",
+        required=False,
+        default=None,
+        min=1,
+        max=99,
+        help="Mines: strength factors",
+    ),
     Field("known", "bool", required=False, default=False, help="Mines: KNOWN mines cost ½"),
     Field("x", "int", required=False, default=None, min=0, max=20),
     Field("y", "int", required=False, default=None, min=0, max=20),
     Field("z", "int", required=False, default=None, min=0, max=20),
-    Field("location", required=False, default="", max_length=60, help="Optional: set up later (1.6244)"),
-    Field("fortification", required=False, default="", max_length=16, label="Fortification to remove"),
+    Field(
+        "location",
+        required=False,
+        default="",
+        max_length=60,
+        help="Optional: set up later (1.6244)",
+    ),
+    Field(
+        "fortification", required=False, default="", max_length=16, label="Fortification to remove"
+    ),
 )
 
 
 def _cost_words(table, item: str) -> str:
     costs, labels = table.value(item, "cost"), table.value(item, "cost_labels")
     if isinstance(costs, list):
-        return ", ".join(f"{c} FPP {t}" if t else f"{c} FPP" for c, t in zip(costs, labels or [""] * len(costs)))
+        return ", ".join(
+            f"{c} FPP {t}" if t else f"{c} FPP" for c, t in zip(costs, labels or [""] * len(costs))
+        )
     return f"{costs} FPP"
 
 
@@ -155,26 +222,72 @@ def form(ctx, view, side):
     labels = tuple((item, f"{item} — {_cost_words(table, item)}") for item in ITEMS)
     return (
         Field("action", "str", required=False, default="buy", widget="hidden"),
-        Field("item", "choice", choices=ITEMS, labels=labels, label=f"Fortification (you have {fpp} FPP)"),
-        Field("count", "int", required=False, default=1, min=1, max=50, label="How many",
-              help="Fortified Building: Locations."),
-        Field("size", "int", required=False, default=None, min=1, max=3, label="Foxholes: squads (3, 2 or 1)"),
-        Field("unit", "choice", choices=tuple(HIP_UNITS), required=False, default=None, label="HIP: the unit hidden",
-              labels=tuple(HIP_UNITS.items())),
-        Field("factors", "int", required=False, default=None, min=1, max=99, label="Mines: strength factors"),
+        Field(
+            "item",
+            "choice",
+            choices=ITEMS,
+            labels=labels,
+            label=f"Fortification (you have {fpp} FPP)",
+        ),
+        Field(
+            "count",
+            "int",
+            required=False,
+            default=1,
+            min=1,
+            max=50,
+            label="How many",
+            help="Fortified Building: Locations.",
+        ),
+        Field(
+            "size",
+            "int",
+            required=False,
+            default=None,
+            min=1,
+            max=3,
+            label="Foxholes: squads (3, 2 or 1)",
+        ),
+        Field(
+            "unit",
+            "choice",
+            choices=tuple(HIP_UNITS),
+            required=False,
+            default=None,
+            label="HIP: the unit hidden",
+            labels=tuple(HIP_UNITS.items()),
+        ),
+        Field(
+            "factors",
+            "int",
+            required=False,
+            default=None,
+            min=1,
+            max=99,
+            label="Mines: strength factors",
+        ),
         Field("known", "bool", required=False, default=False, label="Mines: KNOWN (half cost)"),
         Field("x", "int", required=False, default=None, min=0, max=20, label="Pillbox: x"),
         Field("y", "int", required=False, default=None, min=0, max=20, label="Pillbox: y"),
         Field("z", "int", required=False, default=None, min=0, max=20, label="Pillbox: z"),
-        Field("location", required=False, default="", max_length=60, label="Location (optional)",
-              help="Or set it up later (1.6244)."),
+        Field(
+            "location",
+            required=False,
+            default="",
+            max_length=60,
+            label="Location (optional)",
+            help="Or set it up later (1.6244).",
+        ),
     )
 
 
 def bought_now(state: dict, side: str) -> list[dict]:
     """Fortifications bought with FPP in this step (they can still be given back, R-C21)."""
-    return [f for f in common.private(state, side).get("fortifications", [])
-            if f.get("half_day") == common.half_day(state) and "cost" in f]
+    return [
+        f
+        for f in common.private(state, side).get("fortifications", [])
+        if f.get("half_day") == common.half_day(state) and "cost" in f
+    ]
 
 
 def form_remove(ctx, view, side):
@@ -182,9 +295,18 @@ def form_remove(ctx, view, side):
     mine = bought_now(view, side)
     return (
         Field("action", "str", required=False, default="remove", widget="hidden"),
-        Field("fortification", "choice", label="Fortification to give back", choices=tuple(f["id"] for f in mine),
-              default=mine[-1]["id"] if mine else None, widget="radios",
-              labels=tuple((i, f"{text}: {f['cost']} FPP back") for (i, text), f in zip(fortification_labels(mine), mine))),
+        Field(
+            "fortification",
+            "choice",
+            label="Fortification to give back",
+            choices=tuple(f["id"] for f in mine),
+            default=mine[-1]["id"] if mine else None,
+            widget="radios",
+            labels=tuple(
+                (i, f"{text}: {f['cost']} FPP back")
+                for (i, text), f in zip(fortification_labels(mine), mine)
+            ),
+        ),
     )
 
 
@@ -196,7 +318,7 @@ def fortification_labels(forts: list[dict]) -> tuple:
     out = []
     for i, (f, text) in enumerate(zip(forts, said)):
         if said.count(text) > 1:
-            text = f"{text}, the {ordinal(said[:i + 1].count(text))}"
+            text = f"{text}, the {ordinal(said[: i + 1].count(text))}"
         out.append((f["id"], text))
     return tuple(out)
 
@@ -222,9 +344,18 @@ def _applies(state: dict, side: str) -> bool:
 
 
 STEPS = [
-    Step("1.621", "Purchase fortifications", "1.621", fields=FIELDS, run=run_fortify, repeatable=True, form=form,
-         short="Fortifications",
-         applies=_applies, initial=True,
-         help="Spend FPP on the TH1.621 fortifications; unspent FPP are forfeit when you finish the step.",
-         extra={"kind": "ap.fortify", "finish": finish_fortify}),
+    Step(
+        "1.621",
+        "Purchase fortifications",
+        "1.621",
+        fields=FIELDS,
+        run=run_fortify,
+        repeatable=True,
+        form=form,
+        short="Fortifications",
+        applies=_applies,
+        initial=True,
+        help="Spend FPP on the TH1.621 fortifications; unspent FPP are forfeit when you finish the step.",
+        extra={"kind": "ap.fortify", "finish": finish_fortify},
+    ),
 ]

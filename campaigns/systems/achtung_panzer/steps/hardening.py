@@ -17,8 +17,20 @@ from .. import common
 from .base import PENDING, Step
 from .. import words
 from .helpers import (
-    UNIT_KINDS_INFANTRY_MMC, clear_pending, eliminate, hidden, is_elite, mods, pending_for, retained, set_pending,
-    table_mod, this_line, unit_by_id, upcoming, won_this_half_day,
+    UNIT_KINDS_INFANTRY_MMC,
+    clear_pending,
+    eliminate,
+    hidden,
+    is_elite,
+    mods,
+    pending_for,
+    retained,
+    set_pending,
+    table_mod,
+    this_line,
+    unit_by_id,
+    upcoming,
+    won_this_half_day,
 )
 
 
@@ -29,8 +41,13 @@ def hardening_mods(ctx, state: dict, side: str) -> list:
     return mods(
         table_mod(ctx, "1.6112", "won_this_half_day") if won_this_half_day(state, side) else None,
         table_mod(ctx, "1.6112", "german") if side == "german" else None,
-        table_mod(ctx, "1.6112", "per_20_cvp_amassed", times=amassed // per,
-                  label=f"Per {per} CVP amassed in the previous scenario ({amassed} CVP)"),
+        table_mod(
+            ctx,
+            "1.6112",
+            "per_20_cvp_amassed",
+            times=amassed // per,
+            label=f"Per {per} CVP amassed in the previous scenario ({amassed} CVP)",
+        ),
     )
 
 
@@ -41,8 +58,14 @@ def run(ctx, state, side, data):
     if pend is not None:
         raise DomainError("action", "The MMC battle hardening DR has been made: name the MMC.")
     heroes = [u for u in retained(state, side) if u.get("kind") == "hero"]
-    report = roll_on(ctx, "1.6112", common.roll_key(state, "1.6112", side), hardening_mods(ctx, state, side),
-                     side=side, label="MMC battle hardening")
+    report = roll_on(
+        ctx,
+        "1.6112",
+        common.roll_key(state, "1.6112", side),
+        hardening_mods(ctx, state, side),
+        side=side,
+        label="MMC battle hardening",
+    )
     count = int(report["result"]["mmc"])
     for hero in heroes:
         eliminate(state, side, hero, "1.6112", "hero eliminated to battle harden one MMC (1.6112)")
@@ -59,21 +82,31 @@ def _harden(state, side, entries, pend):
         raise DomainError("action", "Make the MMC battle hardening DR first.")
     allowed = pend["mmc"] + pend["heroes"]
     if len(entries) > allowed:
-        raise DomainError("hardened", f"At most {allowed} MMC may battle harden ({pend['mmc']} by the DR, "
-                                      f"{pend['heroes']} by heroes).")
+        raise DomainError(
+            "hardened",
+            f"At most {allowed} MMC may battle harden ({pend['mmc']} by the DR, "
+            f"{pend['heroes']} by heroes).",
+        )
     seen = set()
     plan = []
     for i, entry in enumerate(entries):
         unit = unit_by_id(state, side, entry["unit"], f"hardened[{i}].unit")
         if unit.get("kind") not in UNIT_KINDS_INFANTRY_MMC or unit.get("vehicular"):
-            raise DomainError(f"hardened[{i}].unit", f"{unit['id']} is not a retained infantry MMC.")
+            raise DomainError(
+                f"hardened[{i}].unit", f"{unit['id']} is not a retained infantry MMC."
+            )
         if unit["id"] in seen:
-            raise DomainError(f"hardened[{i}].unit", "No MMC may battle harden more than once per RePh.")
+            raise DomainError(
+                f"hardened[{i}].unit", "No MMC may battle harden more than once per RePh."
+            )
         seen.add(unit["id"])
         # "In all cases, an elite MMC that battle hardens becomes fanatic" (1.6112): not a choice.
         elite = is_elite(state, side, unit)
         if entry.get("fanatic") and not elite:
-            raise DomainError(f"hardened[{i}].fanatic", f"Only an elite MMC becomes fanatic; {unit['id']} is not elite.")
+            raise DomainError(
+                f"hardened[{i}].fanatic",
+                f"Only an elite MMC becomes fanatic; {unit['id']} is not elite.",
+            )
         becomes = (entry.get("becomes") or "").strip() or (unit["type"] if elite else "")
         if not becomes:
             raise DomainError(f"hardened[{i}].becomes", f"Enter what the {unit['type']} becomes.")
@@ -86,7 +119,9 @@ def _harden(state, side, entries, pend):
     log = common.private(state, side)["rolls"]
     for report in reversed(log):
         if report.get("step") == "1.6112" and report.get("half_day") == common.half_day(state):
-            report["effect"]["hardened"] = [{"unit": u["id"], "to": b, "fanatic": f} for u, b, f in plan]
+            report["effect"]["hardened"] = [
+                {"unit": u["id"], "to": b, "fanatic": f} for u, b, f in plan
+            ]
             break
     clear_pending(state, side, "1.6112")
     return None
@@ -95,12 +130,23 @@ def _harden(state, side, entries, pend):
 def upcoming_rolls(state, side, ctx):
     if pending_for(state, side, "1.6112") is not None:
         return []
-    return [upcoming(common.roll_key(state, "1.6112", side), "MMC battle hardening", "1.6112",
-                     hardening_mods(ctx, state, side), "mmc")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6112", side),
+            "MMC battle hardening",
+            "1.6112",
+            hardening_mods(ctx, state, side),
+            "mmc",
+        )
+    ]
 
 
 def candidates(state, side) -> list[dict]:
-    return [u for u in retained(state, side) if u.get("kind") in UNIT_KINDS_INFANTRY_MMC and not u.get("vehicular")]
+    return [
+        u
+        for u in retained(state, side)
+        if u.get("kind") in UNIT_KINDS_INFANTRY_MMC and not u.get("vehicular")
+    ]
 
 
 def auto(state, side):
@@ -117,29 +163,76 @@ def form(ctx, view, side):
     for unit in candidates(view, side):
         elite = is_elite(view, side, unit)
         note = " — elite: becomes fanatic for the next scenario" if elite else ""
-        rows.append({"unit": unit["id"], "_label": words.unit_label(unit, words.names_for(view, side)) + note})
-    why = f"{pend['mmc']} by the DR" + (f" + {pend['heroes']} for the heroes eliminated" if pend["heroes"] else "")
+        rows.append(
+            {
+                "unit": unit["id"],
+                "_label": words.unit_label(unit, words.names_for(view, side)) + note,
+            }
+        )
+    why = f"{pend['mmc']} by the DR" + (
+        f" + {pend['heroes']} for the heroes eliminated" if pend["heroes"] else ""
+    )
     return (
         hidden("action", "harden"),
-        Field("hardened", "list", label="MMC that battle harden", required=False, default=[], max=allowed,
-              key="unit", widget="pick", rows=tuple(rows), item=Field("entry", "object", fields=(
-                  Field("unit", labels=tuple((r["unit"], r["_label"]) for r in rows)),
-                  Field("becomes", required=False, default="", max_length=20, label="Becomes",
-                        help="The unit type after battle hardening (ASL A15), e.g. 548; an elite one keeps its type."),
-              )),
-              help=f"Tick up to {allowed} MMC ({why}); none may harden twice."),
+        Field(
+            "hardened",
+            "list",
+            label="MMC that battle harden",
+            required=False,
+            default=[],
+            max=allowed,
+            key="unit",
+            widget="pick",
+            rows=tuple(rows),
+            item=Field(
+                "entry",
+                "object",
+                fields=(
+                    Field("unit", labels=tuple((r["unit"], r["_label"]) for r in rows)),
+                    Field(
+                        "becomes",
+                        required=False,
+                        default="",
+                        max_length=20,
+                        label="Becomes",
+                        help="The unit type after battle hardening (ASL A15), e.g. 548; an elite one keeps its type.",
+                    ),
+                ),
+            ),
+            help=f"Tick up to {allowed} MMC ({why}); none may harden twice.",
+        ),
     )
 
 
 STEPS = [
-    Step("1.6112", "Heroes and MMC battle hardening", "1.6112", run=run, upcoming=upcoming_rolls, auto=auto, form=form,
-         short="MMC battle hardening",
-         fields=(
-             Field("action", "choice", choices=("roll", "harden")),
-             Field("hardened", "list", required=False, default=[], item=Field("entry", "object", fields=(
-                 Field("unit"), Field("becomes", required=False, default=""),
-                 Field("fanatic", "bool", required=False, default=False),
-             )), help="The MMC that battle harden and what each becomes (an elite MMC becomes fanatic)."),
-         ),
-         help="Heroes are eliminated (one MMC each); a DR gives how many more MMC may battle harden."),
+    Step(
+        "1.6112",
+        "Heroes and MMC battle hardening",
+        "1.6112",
+        run=run,
+        upcoming=upcoming_rolls,
+        auto=auto,
+        form=form,
+        short="MMC battle hardening",
+        fields=(
+            Field("action", "choice", choices=("roll", "harden")),
+            Field(
+                "hardened",
+                "list",
+                required=False,
+                default=[],
+                item=Field(
+                    "entry",
+                    "object",
+                    fields=(
+                        Field("unit"),
+                        Field("becomes", required=False, default=""),
+                        Field("fanatic", "bool", required=False, default=False),
+                    ),
+                ),
+                help="The MMC that battle harden and what each becomes (an elite MMC becomes fanatic).",
+            ),
+        ),
+        help="Heroes are eliminated (one MMC each); a DR gives how many more MMC may battle harden.",
+    ),
 ]

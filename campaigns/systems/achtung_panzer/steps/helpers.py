@@ -40,10 +40,13 @@ def mods(*items) -> list[Mod]:
 
 
 def upcoming(key: str, label: str, table: str, mod_list, column: str | None = None) -> UpcomingRoll:
-    return UpcomingRoll(key, label, table, tuple((m.label, m.rule, m.value) for m in mod_list), column)
+    return UpcomingRoll(
+        key, label, table, tuple((m.label, m.rule, m.value) for m in mod_list), column
+    )
 
 
 # --- retained units ---------------------------------------------------------------------
+
 
 def retained(state: dict, side: str) -> list[dict]:
     return common.private(state, side).setdefault("retained", [])
@@ -82,6 +85,7 @@ def is_immobilized(unit: dict) -> bool:
 
 # --- steps done in two events: the roll, then the player's choice -----------------------
 
+
 def pending(state: dict, side: str) -> dict:
     return common.private(state, side).setdefault("pending", {})
 
@@ -103,12 +107,18 @@ def clear_pending(state: dict, side: str, step_id: str) -> None:
 
 def done_marker(state: dict, side: str, step_id: str) -> list:
     """Sub-step bookkeeping private to the side (e.g. which units already tried to escape)."""
-    return common.private(state, side).setdefault("done", {}).setdefault(f"{common.half_day(state)}/{step_id}", [])
+    return (
+        common.private(state, side)
+        .setdefault("done", {})
+        .setdefault(f"{common.half_day(state)}/{step_id}", [])
+    )
 
 
 def done_list(state: dict, side: str, step_id: str) -> list:
     """Read-only view of done_marker (validation must not change the state)."""
-    return common.private(state, side).get("done", {}).get(f"{common.half_day(state)}/{step_id}", [])
+    return (
+        common.private(state, side).get("done", {}).get(f"{common.half_day(state)}/{step_id}", [])
+    )
 
 
 def ratio(text: str) -> tuple[int, int]:
@@ -117,6 +127,7 @@ def ratio(text: str) -> tuple[int, int]:
 
 
 # --- odds shown before 1.6121 for the steps after it ---------------------------------------------
+
 
 def upcoming_view(state: dict) -> dict:
     """The state as the steps after 1.6121 will see it: before the new half-day has begun, the
@@ -138,8 +149,10 @@ def upcoming_view(state: dict) -> dict:
 
 def after_new_half_day(upcoming_fn):
     """Wrap the upcoming() of a step that runs after 1.6121 (see upcoming_view)."""
+
     def wrapped(state, side, ctx):
         return upcoming_fn(upcoming_view(state), side, ctx)
+
     wrapped.__name__ = upcoming_fn.__name__
     return wrapped
 
@@ -161,6 +174,7 @@ def won_this_half_day(state: dict, side: str) -> bool:
 
 # --- fields for the page (Step.form): choices drawn from the side's own units ----------------
 
+
 def hidden(name: str, value) -> "Field":
     from campaigns.schema import Field
 
@@ -173,8 +187,10 @@ def unit_choices(units, view: dict | None = None, side: str | None = None) -> di
     from .. import words
 
     names = words.names_for(view, side) if view is not None else None
-    return {"choices": tuple(u["id"] for u in units),
-            "labels": tuple((u["id"], words.unit_label(u, names)) for u in units)}
+    return {
+        "choices": tuple(u["id"] for u in units),
+        "labels": tuple((u["id"], words.unit_label(u, names)) for u in units),
+    }
 
 
 def choice_words(choices, words_map) -> tuple:
@@ -184,9 +200,16 @@ def choice_words(choices, words_map) -> tuple:
 def elite_rgs(state: dict, side: str) -> set[str]:
     """Purchase ids of the side's elite infantry companies (1.6202 rows "<nationality>:elite")."""
     table = _book().tables["1.6202"]
-    elite = {(row.label.split(":", 1)[0], row.cells.get("rg")) for row in table.rows if row.label.endswith(":elite")}
-    return {p["id"] for p in common.private(state, side).get("purchases", [])
-            if (p.get("nationality"), p.get("rg")) in elite}
+    elite = {
+        (row.label.split(":", 1)[0], row.cells.get("rg"))
+        for row in table.rows
+        if row.label.endswith(":elite")
+    }
+    return {
+        p["id"]
+        for p in common.private(state, side).get("purchases", [])
+        if (p.get("nationality"), p.get("rg")) in elite
+    }
 
 
 def is_elite(state: dict, side: str, unit: dict) -> bool:

@@ -20,7 +20,11 @@ from .. import common
 from .base import PENDING, Step
 
 OPTIONS = ["attack", "idle"]
-TYPE_ROWS = {"dual": "dual_attack", "german_assault": "german_assault", "allied_assault": "allied_assault"}
+TYPE_ROWS = {
+    "dual": "dual_attack",
+    "german_assault": "german_assault",
+    "allied_assault": "allied_assault",
+}
 
 
 def sealed_key(state: dict) -> str:
@@ -29,7 +33,13 @@ def sealed_key(state: dict) -> str:
 
 def open_initiative(state: dict, ctx=None) -> str:
     key = sealed_key(state)
-    open_sealed(state, key, f"Initiative for {common.half_day(state)} (1.623)", list(common.SIDES), list(OPTIONS))
+    open_sealed(
+        state,
+        key,
+        f"Initiative for {common.half_day(state)} (1.623)",
+        list(common.SIDES),
+        list(OPTIONS),
+    )
     return key
 
 
@@ -57,8 +67,14 @@ def on_revealed(state: dict, key: str, choices: dict, ctx) -> dict:
     )
     sets_up_first = moves_first = None
     if type_ == "dual":
-        report = roll_on(ctx, "1.6231.dual_dr", common.roll_key(state, "1.6231", "public", "sets_up_first"), (),
-                         side="", label="Dual Attack: which side sets up first")
+        report = roll_on(
+            ctx,
+            "1.6231.dual_dr",
+            common.roll_key(state, "1.6231", "public", "sets_up_first"),
+            (),
+            side="",
+            label="Dual Attack: which side sets up first",
+        )
         sets_up_first = report["result"]["side"]
         report["effect"] = {"sets_up_first": sets_up_first}
         common.record_public_roll(state, report, "1.6231")
@@ -87,7 +103,13 @@ def run_open(ctx, state, side, data):
 
 
 STEPS = [
-    Step("1.623", "Initiative (sealed attack chits)", "1.623", scope="system", run=run_open,
-         extra={"sealed": "initiative"},
-         help="Each side secretly chooses an attack chit (1 CPP) or idle; both are revealed together."),
+    Step(
+        "1.623",
+        "Initiative (sealed attack chits)",
+        "1.623",
+        scope="system",
+        run=run_open,
+        extra={"sealed": "initiative"},
+        help="Each side secretly chooses an attack chit (1 CPP) or idle; both are revealed together.",
+    ),
 ]

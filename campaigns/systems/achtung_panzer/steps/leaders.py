@@ -19,9 +19,21 @@ from campaigns.schema import Field
 from .. import common, words
 from .base import PENDING, Step
 from .helpers import (
-    choice_words, clear_pending, eliminate, hidden, mods, new_unit, pending_for, retained, set_pending, table_mod,
+    choice_words,
+    clear_pending,
+    eliminate,
+    hidden,
+    mods,
+    new_unit,
+    pending_for,
+    retained,
+    set_pending,
+    table_mod,
     table_mod_value,
-    unit_by_id, unit_choices, upcoming, won_this_half_day,
+    unit_by_id,
+    unit_choices,
+    upcoming,
+    won_this_half_day,
 )
 
 LEADER_KINDS = ("leader", "armor_leader")
@@ -30,8 +42,13 @@ NONE = "None"  # the table's "no leader" row
 
 # --- 1.610 wounded leaders -----------------------------------------------------------------
 
+
 def _wounded(state, side):
-    return [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "wounded"]
+    return [
+        u
+        for u in retained(state, side)
+        if u.get("kind") in LEADER_KINDS and u.get("status") == "wounded"
+    ]
 
 
 def applies_wounded(state, side):
@@ -45,8 +62,14 @@ def wounded_mods(ctx, leader: dict) -> list:
 def run_wounded(ctx, state, side, data):
     results = []
     for leader in _wounded(state, side):
-        report = roll_on(ctx, "1.610", common.roll_key(state, "1.610", side, leader["id"]), wounded_mods(ctx, leader),
-                         side=side, label=f"Wounded leader {leader['type']} ({leader['id']})")
+        report = roll_on(
+            ctx,
+            "1.610",
+            common.roll_key(state, "1.610", side, leader["id"]),
+            wounded_mods(ctx, leader),
+            side=side,
+            label=f"Wounded leader {leader['type']} ({leader['id']})",
+        )
         effect = report["result"]["effect"]
         report["effect"] = {"unit": leader["id"], "outcome": effect}
         results.append((leader, effect, report))
@@ -59,11 +82,20 @@ def run_wounded(ctx, state, side, data):
 
 
 def upcoming_wounded(state, side, ctx):
-    return [upcoming(common.roll_key(state, "1.610", side, u["id"]), f"Wounded leader {u['type']} ({u['id']})",
-                     "1.610", wounded_mods(ctx, u), "effect") for u in _wounded(state, side)]
+    return [
+        upcoming(
+            common.roll_key(state, "1.610", side, u["id"]),
+            f"Wounded leader {u['type']} ({u['id']})",
+            "1.610",
+            wounded_mods(ctx, u),
+            "effect",
+        )
+        for u in _wounded(state, side)
+    ]
 
 
 # --- 1.6113 / 1.6114 leader battle hardening ----------------------------------------------
+
 
 def _nationalities(side: str) -> tuple[str, ...]:
     return ("german",) if side == "german" else ("french", "british")
@@ -75,24 +107,35 @@ def _table_id(nationality: str) -> str:
 
 def _win_options(ctx, state, side, nationality) -> dict:
     """The win DRM the player may keep, reduce or ignore after the DR (only if the side won)."""
-    if not won_this_half_day(state, side):  # before 1.6121 the last completed half-day is "this" one
+    if not won_this_half_day(
+        state, side
+    ):  # before 1.6121 the last completed half-day is "this" one
         return {"none": None}
     table_id = _table_id(nationality)
     full = table_mod(ctx, table_id, "won_this_half_day")
     reduced_value = int(ctx.value("battle_hardening.leader_win_drm_reduced"))
-    reduced = Mod(f"Won this half-day, reduced to {reduced_value} by choice", "1.6113", reduced_value)
+    reduced = Mod(
+        f"Won this half-day, reduced to {reduced_value} by choice", "1.6113", reduced_value
+    )
     return {"full": full, "reduced": reduced, "ignore": None}
 
 
 def _grade_order(ctx, nationality: str) -> list[str]:
-    return [row.cells["leader"] for row in ctx.table(_table_id(nationality)).rows if row.cells["leader"] != NONE]
+    return [
+        row.cells["leader"]
+        for row in ctx.table(_table_id(nationality)).rows
+        if row.cells["leader"] != NONE
+    ]
 
 
 def _leaders(state, side, leader_kind: str, nationality: str) -> list[dict]:
     kind = "armor_leader" if leader_kind == "armor" else "leader"
     default = common.nationality_of(side)
-    return [u for u in retained(state, side)
-            if u.get("kind") == kind and (u.get("nationality") or default) == nationality]
+    return [
+        u
+        for u in retained(state, side)
+        if u.get("kind") == kind and (u.get("nationality") or default) == nationality
+    ]
 
 
 def candidates(ctx, state, side, pend: dict, leader_type: str) -> list[dict]:
@@ -113,7 +156,11 @@ def candidates(ctx, state, side, pend: dict, leader_type: str) -> list[dict]:
 
 
 def _check_heroic(ctx, state, side, entries) -> list[tuple[dict, str | None]]:
-    heroic = [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"]
+    heroic = [
+        u
+        for u in retained(state, side)
+        if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"
+    ]
     no_effect = str(ctx.value("battle_hardening.heroic_no_effect_type"))
     listed = {}
     for i, entry in enumerate(entries):
@@ -126,11 +173,15 @@ def _check_heroic(ctx, state, side, entries) -> list[tuple[dict, str | None]]:
         if unit.get("type") == no_effect:
             becomes = None  # loses his heroic status with no additional effect
         elif not becomes:
-            raise DomainError(f"heroic[{i}].becomes", f"Enter what the heroic {unit['type']} battle hardens to.")
+            raise DomainError(
+                f"heroic[{i}].becomes", f"Enter what the heroic {unit['type']} battle hardens to."
+            )
         listed[unit["id"]] = (unit, becomes)
     missing = [u["id"] for u in heroic if u["id"] not in listed]
     if missing:
-        raise DomainError("heroic", f"Every heroic leader battle hardens (1.6113): list {', '.join(missing)}.")
+        raise DomainError(
+            "heroic", f"Every heroic leader battle hardens (1.6113): list {', '.join(missing)}."
+        )
     return list(listed.values())
 
 
@@ -148,7 +199,9 @@ def _check_promotion(ctx, state, side, unit_id) -> tuple[dict, list[str]]:
     unit = unit_by_id(state, side, unit_id, "promote")
     key = f"promotion.{str(unit.get('type', '')).replace('-', '_')}_for"
     if unit.get("kind") != "leader" or key not in ctx.system.constants():
-        raise DomainError("promote", "Only an 8-0 or 8-1 infantry leader can be exchanged (1.6114).")
+        raise DomainError(
+            "promote", "Only an 8-0 or 8-1 infantry leader can be exchanged (1.6114)."
+        )
     if unit.get("isolated") or unit.get("status") != "ok":
         raise DomainError("promote", "The leader must be non-isolated and unwounded (1.6114).")
     return unit, list(ctx.value(key))
@@ -167,8 +220,14 @@ def run_hardening(ctx, state, side, data):
         _apply_heroic(state, side, hardened)
         eliminate(state, side, unit, "1.6114", "exchanged: promotion out of the ranks (1.6114)")
         for new_type in new_types:
-            new_unit(state, side, kind="leader", type=new_type, nationality=unit.get("nationality"),
-                     note=f"promoted out of the ranks from {unit['type']} {unit['id']} (1.6114)")
+            new_unit(
+                state,
+                side,
+                kind="leader",
+                type=new_type,
+                nationality=unit.get("nationality"),
+                note=f"promoted out of the ranks from {unit['type']} {unit['id']} (1.6114)",
+            )
         return None
     nationality = data.get("nationality") or _nationalities(side)[0]
     if nationality not in _nationalities(side):
@@ -176,15 +235,29 @@ def run_hardening(ctx, state, side, data):
     leader_kind = data.get("leader_kind") or "infantry"
     options = _win_options(ctx, state, side, nationality)
     first = next(iter(options.values()))
-    report = roll_on(ctx, _table_id(nationality), common.roll_key(state, "1.6113", side), mods(first), side=side,
-                     label=f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table, {leader_kind} leader)")
+    report = roll_on(
+        ctx,
+        _table_id(nationality),
+        common.roll_key(state, "1.6113", side),
+        mods(first),
+        side=side,
+        label=f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table, {leader_kind} leader)",
+    )
     outcomes = {}
     for name, mod in options.items():
         final = report["original"] + (mod.value if mod else 0)
-        outcomes[name] = {"final": final, "leader": ctx.table(_table_id(nationality)).lookup(final).cells["leader"]}
+        outcomes[name] = {
+            "final": final,
+            "leader": ctx.table(_table_id(nationality)).lookup(final).cells["leader"],
+        }
     _apply_heroic(state, side, hardened)
-    pend = {"nationality": nationality, "leader_kind": leader_kind, "original": report["original"],
-            "dice": report["dice"], "outcomes": outcomes}
+    pend = {
+        "nationality": nationality,
+        "leader_kind": leader_kind,
+        "original": report["original"],
+        "dice": report["dice"],
+        "outcomes": outcomes,
+    }
     if all(not candidates(ctx, state, side, pend, o["leader"]) for o in outcomes.values()):
         report["effect"] = {"leader": outcomes[next(iter(outcomes))]["leader"], "hardened": None}
         common.record_roll(state, side, report, "1.6113")
@@ -214,11 +287,22 @@ def _resolve(ctx, state, side, data, pend):
     elif leader_id:
         raise DomainError("leader", f"The {leader_type} result hardens no retained leader.")
     mod = _win_options(ctx, state, side, pend["nationality"])[choice]
-    report = roll_on(ctx, _table_id(pend["nationality"]), common.roll_key(state, "1.6113", side), mods(mod),
-                     side=side, label=f"Leader battle hardening ({words.NATIONALITY_WORDS[pend['nationality']]} table, "
-                               f"{pend['leader_kind']} leader)")
-    report["effect"] = {"win_drm": choice, "leader": leader_type, "hardened": unit["id"] if unit else None,
-                        "from": unit["type"] if unit else None, "to": becomes or None}
+    report = roll_on(
+        ctx,
+        _table_id(pend["nationality"]),
+        common.roll_key(state, "1.6113", side),
+        mods(mod),
+        side=side,
+        label=f"Leader battle hardening ({words.NATIONALITY_WORDS[pend['nationality']]} table, "
+        f"{pend['leader_kind']} leader)",
+    )
+    report["effect"] = {
+        "win_drm": choice,
+        "leader": leader_type,
+        "hardened": unit["id"] if unit else None,
+        "from": unit["type"] if unit else None,
+        "to": becomes or None,
+    }
     if unit is not None:
         unit["note"] = f"battle hardened from {unit['type']} (1.6113)"
         unit["type"] = becomes
@@ -233,9 +317,15 @@ def upcoming_hardening(state, side, ctx):
         return []
     nationality = _nationalities(side)[0]
     first = next(iter(_win_options(ctx, state, side, nationality).values()))
-    return [upcoming(common.roll_key(state, "1.6113", side),
-                     f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table)",
-                     _table_id(nationality), mods(first), "leader")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6113", side),
+            f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table)",
+            _table_id(nationality),
+            mods(first),
+            "leader",
+        )
+    ]
 
 
 # --- the page ------------------------------------------------------------------------------
@@ -244,23 +334,41 @@ PROMOTABLE = ("8-0", "8-1")  # 1.6114 a) and b)
 
 
 def _heroic_leaders(state, side):
-    return [u for u in retained(state, side) if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"]
+    return [
+        u
+        for u in retained(state, side)
+        if u.get("kind") in LEADER_KINDS and u.get("status") == "heroic"
+    ]
 
 
 def _promotable(state, side):
-    return [u for u in retained(state, side) if u.get("kind") == "leader" and u.get("type") in PROMOTABLE
-            and not u.get("isolated") and u.get("status") in (None, "ok")]
+    return [
+        u
+        for u in retained(state, side)
+        if u.get("kind") == "leader"
+        and u.get("type") in PROMOTABLE
+        and not u.get("isolated")
+        and u.get("status") in (None, "ok")
+    ]
 
 
 def _kinds_held(state, side) -> list[str]:
     held = {u.get("kind") for u in retained(state, side)}
-    return [k for k, unit_kind in (("infantry", "leader"), ("armor", "armor_leader")) if unit_kind in held]
+    return [
+        k
+        for k, unit_kind in (("infantry", "leader"), ("armor", "armor_leader"))
+        if unit_kind in held
+    ]
 
 
 def _nationalities_held(state, side) -> list[str]:
     if side == "german":
         return ["german"]
-    held = {u.get("nationality") or "french" for u in retained(state, side) if u.get("kind") in LEADER_KINDS}
+    held = {
+        u.get("nationality") or "french"
+        for u in retained(state, side)
+        if u.get("kind") in LEADER_KINDS
+    }
     return [n for n in _nationalities(side) if n in held] or ["french"]
 
 
@@ -274,7 +382,11 @@ def auto_hardening(state, side):
     kinds, nationalities = _kinds_held(state, side), _nationalities_held(state, side)
     if len(kinds) > 1 or len(nationalities) > 1:
         return None
-    return {"action": "roll", "leader_kind": (kinds or ["infantry"])[0], "nationality": nationalities[0]}
+    return {
+        "action": "roll",
+        "leader_kind": (kinds or ["infantry"])[0],
+        "nationality": nationalities[0],
+    }
 
 
 def form_hardening(ctx, view, side):
@@ -282,37 +394,82 @@ def form_hardening(ctx, view, side):
     if pend is not None:
         return _resolve_form(ctx, view, side, pend)
     actions = ["roll"] + (["promote"] if _promotable(view, side) else [])
-    fields = [Field("action", "choice", choices=tuple(actions), widget="radios", default="roll", labels=(
-        ("roll", "Make the battle hardening DR (1.6113)"),
-        ("promote", "Instead, promote out of the ranks (1.6114)"),
-    ))]
+    fields = [
+        Field(
+            "action",
+            "choice",
+            choices=tuple(actions),
+            widget="radios",
+            default="roll",
+            labels=(
+                ("roll", "Make the battle hardening DR (1.6113)"),
+                ("promote", "Instead, promote out of the ranks (1.6114)"),
+            ),
+        )
+    ]
     if len(_nationalities_held(view, side)) > 1:
-        fields.append(Field("nationality", "choice", choices=tuple(_nationalities(side)), widget="radios",
-                            label="Table of which nationality", default=_nationalities(side)[0],
-                            labels=choice_words(_nationalities(side), words.NATIONALITY_WORDS),
-                            help="Chosen before the DR (1.6113)."))
+        fields.append(
+            Field(
+                "nationality",
+                "choice",
+                choices=tuple(_nationalities(side)),
+                widget="radios",
+                label="Table of which nationality",
+                default=_nationalities(side)[0],
+                labels=choice_words(_nationalities(side), words.NATIONALITY_WORDS),
+                help="Chosen before the DR (1.6113).",
+            )
+        )
     else:
         fields.append(hidden("nationality", _nationalities_held(view, side)[0]))
     kinds = _kinds_held(view, side)
     if len(kinds) > 1:
-        fields.append(Field("leader_kind", "choice", choices=("infantry", "armor"), widget="radios",
-                            label="Battle harden an", default="infantry",
-                            labels=(("infantry", "infantry leader"), ("armor", "armor leader"))))
+        fields.append(
+            Field(
+                "leader_kind",
+                "choice",
+                choices=("infantry", "armor"),
+                widget="radios",
+                label="Battle harden an",
+                default="infantry",
+                labels=(("infantry", "infantry leader"), ("armor", "armor leader")),
+            )
+        )
     else:
         fields.append(hidden("leader_kind", (kinds or ["infantry"])[0]))
     heroic = _heroic_leaders(view, side)
     if heroic:
-        fields.append(HEROIC.but(key="unit", rows=tuple({"unit": u["id"]} for u in heroic),
-                                 item=HEROIC.item.but(fields=(
-                                     Field("unit", **unit_choices(heroic, view, side)),
-                                     Field("becomes", required=False, default="", max_length=20, label="Becomes",
-                                           help="The leader type he battle hardens to (a 10-3 just loses his heroic status)."),
-                                 ))))
+        fields.append(
+            HEROIC.but(
+                key="unit",
+                rows=tuple({"unit": u["id"]} for u in heroic),
+                item=HEROIC.item.but(
+                    fields=(
+                        Field("unit", **unit_choices(heroic, view, side)),
+                        Field(
+                            "becomes",
+                            required=False,
+                            default="",
+                            max_length=20,
+                            label="Becomes",
+                            help="The leader type he battle hardens to (a 10-3 just loses his heroic status).",
+                        ),
+                    )
+                ),
+            )
+        )
     promotable = _promotable(view, side)
     if promotable:
-        fields.append(Field("promote", "choice", required=False, label="Leader to exchange (1.6114)",
-                            **unit_choices(promotable, view, side),
-                            help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0."))
+        fields.append(
+            Field(
+                "promote",
+                "choice",
+                required=False,
+                label="Leader to exchange (1.6114)",
+                **unit_choices(promotable, view, side),
+                help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0.",
+            )
+        )
     return tuple(fields)
 
 
@@ -322,8 +479,12 @@ def _resolve_form(ctx, view, side, pend):
     battle hardens"."""
     full = table_mod_value(ctx, _table_id(pend["nationality"]), "won_this_half_day")
     reduced = int(ctx.value("battle_hardening.leader_win_drm_reduced"))  # both may be house rules
-    what_of = {"full": f"Keep the {_signed(full)} (won this half-day)", "reduced": f"Apply only {_signed(reduced)}",
-               "ignore": f"Ignore the {_signed(full)}", "none": "The DR as rolled"}
+    what_of = {
+        "full": f"Keep the {_signed(full)} (won this half-day)",
+        "reduced": f"Apply only {_signed(reduced)}",
+        "ignore": f"Ignore the {_signed(full)}",
+        "none": "The DR as rolled",
+    }
     names = words.names_for(view, side)
     options = []
     for name, outcome in pend["outcomes"].items():
@@ -334,18 +495,38 @@ def _resolve_form(ctx, view, side, pend):
             options.append((f"{name}|", f"{head}: no leader battle hardens"))
             continue
         if not who:
-            options.append((f"{name}|", f"{head}, the table names a {table}: you retain no leader who can harden"))
+            options.append(
+                (
+                    f"{name}|",
+                    f"{head}, the table names a {table}: you retain no leader who can harden",
+                )
+            )
         for unit in who:
-            how = (f"the table names a {table}: your {words.unit_label(unit, names)}"
-                   if unit.get("type") == table else
-                   f"the table names a {table}; you have none, so your lowest, the {words.unit_label(unit, names)},")
+            how = (
+                f"the table names a {table}: your {words.unit_label(unit, names)}"
+                if unit.get("type") == table
+                else f"the table names a {table}; you have none, so your lowest, the {words.unit_label(unit, names)},"
+            )
             options.append((f"{name}|{unit['id']}", f"{head}, {how} battle hardens"))
     return (
         hidden("action", "resolve"),
-        Field("choice", "choice", choices=tuple(v for v, _ in options), labels=tuple(options), widget="radios",
-              label="After the DR", default=options[0][0] if len(options) == 1 else None),
-        Field("becomes", required=False, default="", max_length=20, label="The leader who hardens becomes",
-              help="His type after battle hardening (ASL A15), e.g. 9-1."),
+        Field(
+            "choice",
+            "choice",
+            choices=tuple(v for v, _ in options),
+            labels=tuple(options),
+            widget="radios",
+            label="After the DR",
+            default=options[0][0] if len(options) == 1 else None,
+        ),
+        Field(
+            "becomes",
+            required=False,
+            default="",
+            max_length=20,
+            label="The leader who hardens becomes",
+            help="His type after battle hardening (ASL A15), e.g. 9-1.",
+        ),
     )
 
 
@@ -361,27 +542,77 @@ def resolve_data(data: dict) -> dict:
     return dict(data, win_drm=win_drm or None, leader=leader)
 
 
-HEROIC = Field("heroic", "list", required=False, default=[], item=Field("entry", "object", fields=(
-    Field("unit"), Field("becomes", required=False, default=""),
-)), help="Every retained heroic leader, with the leader type he battle hardens to (a 10-3 just loses his heroic status).")
+HEROIC = Field(
+    "heroic",
+    "list",
+    required=False,
+    default=[],
+    item=Field(
+        "entry",
+        "object",
+        fields=(
+            Field("unit"),
+            Field("becomes", required=False, default=""),
+        ),
+    ),
+    help="Every retained heroic leader, with the leader type he battle hardens to (a 10-3 just loses his heroic status).",
+)
 
 STEPS = [
-    Step("1.610", "Wounded leaders", "1.610", run=run_wounded, applies=applies_wounded, upcoming=upcoming_wounded,
-         short="Wounded leaders",
-         help="A dr for each wounded leader (+1 if isolated): 1 unwounded, 2 still wounded, ≥3 eliminated."),
-    Step("1.6113", "Leader battle hardening / promotion", "1.6113", run=run_hardening, upcoming=upcoming_hardening,
-         auto=auto_hardening, form=form_hardening, short="Leader battle hardening",
-         fields=(
-             Field("action", "choice", choices=("roll", "promote", "resolve")),
-             Field("nationality", "choice", required=False, choices=("german", "french", "british"),
-                   help="Allied: which nationality's leader table, chosen before the DR."),
-             Field("leader_kind", "choice", required=False, default="infantry", choices=("infantry", "armor")),
-             HEROIC,
-             Field("promote", required=False, default="", help="1.6114: the 8-0 or 8-1 leader to exchange."),
-             Field("win_drm", "choice", required=False, choices=("full", "reduced", "ignore", "none"),
-                   help="After the DR, a side that won this half-day keeps, reduces or ignores the win DRM."),
-             Field("leader", required=False, default="", help="The leader that battle hardens."),
-             Field("becomes", required=False, default="", help="The leader type he becomes (ASL A15)."),
-         ),
-         help="Heroic leaders battle harden; then one secret DR (or a promotion out of the ranks, 1.6114)."),
+    Step(
+        "1.610",
+        "Wounded leaders",
+        "1.610",
+        run=run_wounded,
+        applies=applies_wounded,
+        upcoming=upcoming_wounded,
+        short="Wounded leaders",
+        help="A dr for each wounded leader (+1 if isolated): 1 unwounded, 2 still wounded, ≥3 eliminated.",
+    ),
+    Step(
+        "1.6113",
+        "Leader battle hardening / promotion",
+        "1.6113",
+        run=run_hardening,
+        upcoming=upcoming_hardening,
+        auto=auto_hardening,
+        form=form_hardening,
+        short="Leader battle hardening",
+        fields=(
+            Field("action", "choice", choices=("roll", "promote", "resolve")),
+            Field(
+                "nationality",
+                "choice",
+                required=False,
+                choices=("german", "french", "british"),
+                help="Allied: which nationality's leader table, chosen before the DR.",
+            ),
+            Field(
+                "leader_kind",
+                "choice",
+                required=False,
+                default="infantry",
+                choices=("infantry", "armor"),
+            ),
+            HEROIC,
+            Field(
+                "promote",
+                required=False,
+                default="",
+                help="1.6114: the 8-0 or 8-1 leader to exchange.",
+            ),
+            Field(
+                "win_drm",
+                "choice",
+                required=False,
+                choices=("full", "reduced", "ignore", "none"),
+                help="After the DR, a side that won this half-day keeps, reduces or ignores the win DRM.",
+            ),
+            Field("leader", required=False, default="", help="The leader that battle hardens."),
+            Field(
+                "becomes", required=False, default="", help="The leader type he becomes (ASL A15)."
+            ),
+        ),
+        help="Heroic leaders battle harden; then one secret DR (or a promotion out of the ranks, 1.6114).",
+    ),
 ]

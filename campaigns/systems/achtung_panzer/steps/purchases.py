@@ -29,10 +29,15 @@ NATIONALITIES = {"german": ("german",), "allied": ("french", "british")}
 NATIONALITY_NAMES = {"german": "German", "french": "French", "british": "British"}
 SPECIAL = ("none", "armor", "british")
 # CG13: on an Armor half-day "no infantry or Gun battery RG may be purchased, nor may Fortifications"
-ARMOR_DAY_FORBIDDEN = {"infantry": "infantry RG", "gun": "Gun battery RG", "fortification": "Fortifications"}
+ARMOR_DAY_FORBIDDEN = {
+    "infantry": "infantry RG",
+    "gun": "Gun battery RG",
+    "fortification": "Fortifications",
+}
 
 
 # --- shared reads (also used by reinforcements.py, fortifications.py, sheets.py) --------------
+
 
 def rg_table_id(nationality: str) -> str:
     return f"1.619.{nationality}"
@@ -51,7 +56,7 @@ def rg_name(ctx, nationality: str, rg: str) -> str:
 
 
 def month(label: str) -> str:
-    """"5/29A" -> "may", "6/1P" -> "june" (CG half-days are only in May and June 1940)."""
+    """ "5/29A" -> "may", "6/1P" -> "june" (CG half-days are only in May and June 1940)."""
     return {"5": "may", "6": "june"}.get(label.split("/", 1)[0], "")
 
 
@@ -66,7 +71,11 @@ def bought(state: dict, side: str) -> list[dict]:
 
 def this_half_day(state: dict, side: str, include_given: bool = False) -> list[dict]:
     hd = common.half_day(state)
-    return [p for p in purchases(state, side) if p["half_day"] == hd and (include_given or not p.get("given"))]
+    return [
+        p
+        for p in purchases(state, side)
+        if p["half_day"] == hd and (include_given or not p.get("given"))
+    ]
 
 
 def special_half_day(state: dict) -> str | None:
@@ -80,7 +89,10 @@ def declared(state: dict) -> bool:
 def step_done(state: dict, step_id: str, side: str) -> bool:
     """Whether the side finished its own step `step_id` in this Refit Phase (its private marks)."""
     key = common.public(state).get("refit_key", common.half_day(state))
-    return common.private(state, side).get("marks", {}).get(key, {}).get(step_id) in ("done", "skipped")
+    return common.private(state, side).get("marks", {}).get(key, {}).get(step_id) in (
+        "done",
+        "skipped",
+    )
 
 
 def new_id(state: dict, side: str, prefix: str) -> str:
@@ -97,11 +109,26 @@ def given_records(state: dict, side: str, rgs: list[dict], half_day: str) -> lis
     for entry in rgs:
         for _ in range(int(entry.get("count", 1))):
             record = {
-                "id": new_id(state, side, "p"), "half_day": half_day, "rg": entry.get("id"),
-                "nationality": entry["nationality"], "cost": 0, "given": True,
-                "options": {"on_map": False, "reserve": False, "pre_registered": bool(entry.get("pre_registered"))},
-                "note": entry.get("note", ""), "strength": None, "attached": None, "sw": [], "leaders": [],
-                "armor_leader": None, "ammo": None, "guns": None, "units": [],
+                "id": new_id(state, side, "p"),
+                "half_day": half_day,
+                "rg": entry.get("id"),
+                "nationality": entry["nationality"],
+                "cost": 0,
+                "given": True,
+                "options": {
+                    "on_map": False,
+                    "reserve": False,
+                    "pre_registered": bool(entry.get("pre_registered")),
+                },
+                "note": entry.get("note", ""),
+                "strength": None,
+                "attached": None,
+                "sw": [],
+                "leaders": [],
+                "armor_leader": None,
+                "ammo": None,
+                "guns": None,
+                "units": [],
             }
             for key in ("unit_type", "kind", "no_depletion", "no_armor_leader"):
                 if key in entry:
@@ -114,6 +141,7 @@ def given_records(state: dict, side: str, rgs: list[dict], half_day: str) -> lis
 
 # --- 1.619.declare ---------------------------------------------------------------------------
 
+
 def _british_half_days_max(ctx, state: dict) -> tuple[int, str]:
     if common.public(state).get("cg") == "cg3":
         return int(ctx.value("british.max_half_days_cg3")), "CG13, CG III"
@@ -123,7 +151,10 @@ def _british_half_days_max(ctx, state: dict) -> tuple[int, str]:
 def run_declare(ctx, state: dict, side: str, data: dict) -> None:
     public = common.public(state)
     if declared(state):
-        raise DomainError("special", f"The Allied half-day for {common.half_day(state)} is already declared (CG13).")
+        raise DomainError(
+            "special",
+            f"The Allied half-day for {common.half_day(state)} is already declared (CG13).",
+        )
     if any(p for p in this_half_day(state, "allied")):
         raise DomainError("special", "The declaration comes before any RG is purchased (CG13).")
     special = data["special"]
@@ -139,6 +170,7 @@ def run_declare(ctx, state: dict, side: str, data: dict) -> None:
 
 
 # --- 1.619 purchases -----------------------------------------------------------------------
+
 
 def _nationality(state: dict, side: str, requested: str | None) -> str:
     if side == "german":
@@ -160,7 +192,9 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     try:
         row = table.row(rg)
     except KeyError:
-        raise DomainError("rg", f"No {name} RG {rg or '(none)'} in the {name} RG table (1.619).") from None
+        raise DomainError(
+            "rg", f"No {name} RG {rg or '(none)'} in the {name} RG table (1.619)."
+        ) from None
     label = f"{rg} {table.value(row, 'group_type')}"
     rule = f"1.619 {name} RG table"
     kind = table.value(row, "kind")
@@ -169,44 +203,64 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
 
     # CG13: the Allied declaration first ("Before any units are purchased"), for both sides.
     if side == "german" and not declared(state):
-        raise DomainError("rg", "Purchases start once the Allied player has declared the half-day (CG13).")
+        raise DomainError(
+            "rg", "Purchases start once the Allied player has declared the half-day (CG13)."
+        )
     # British only on a British half-day, no French then.
     if side == "allied":
         if not declared(state):
-            raise DomainError("rg", "Declare a normal, Armor or British half-day before purchasing (CG13).")
+            raise DomainError(
+                "rg", "Declare a normal, Armor or British half-day before purchasing (CG13)."
+            )
         if nationality == "british" and special != "british":
-            raise DomainError("rg", f"{label}: British RGs only on a declared British half-day (CG13).")
+            raise DomainError(
+                "rg", f"{label}: British RGs only on a declared British half-day (CG13)."
+            )
         if nationality == "french" and special == "british":
             raise DomainError(
-                "rg", f"{label}: British may not be purchased on a half-day when French units are purchased; "
-                "this is a British half-day (CG13)."
+                "rg",
+                f"{label}: British may not be purchased on a half-day when French units are purchased; "
+                "this is a British half-day (CG13).",
             )
         if special == "armor" and kind in ARMOR_DAY_FORBIDDEN:
-            raise DomainError("rg", f"{label}: no {ARMOR_DAY_FORBIDDEN[kind]} on an Armor half-day (CG13).")
+            raise DomainError(
+                "rg", f"{label}: no {ARMOR_DAY_FORBIDDEN[kind]} on an Armor half-day (CG13)."
+            )
 
     # Options and cost (1.16911, 1.16912, OBA footnotes).
     options = {
-        "on_map": bool(data.get("on_map")), "reserve": bool(data.get("reserve")),
+        "on_map": bool(data.get("on_map")),
+        "reserve": bool(data.get("reserve")),
         "pre_registered": bool(data.get("pre_registered")),
     }
     base = int(table.value(row, "cost"))
     cost = base
     if options["on_map"] and options["reserve"]:
-        raise DomainError("reserve", f"{label}: a Reserve RG sets up cloaked; it cannot also buy on-map set up (1.16911, 1.16912).")
+        raise DomainError(
+            "reserve",
+            f"{label}: a Reserve RG sets up cloaked; it cannot also buy on-map set up (1.16911, 1.16912).",
+        )
     if options["on_map"]:
         if table.value(row, "on_map_free"):
             pass  # "Some RG may be set up on map at no additional cost per the notes" (1.16911)
         elif kind in ("infantry", "armor"):
             cost += int(ctx.value("purchase.on_map_extra"))
         else:
-            raise DomainError("on_map", f"{label}: on-map set up is for AFV or Infantry RGs (1.16911).")
+            raise DomainError(
+                "on_map", f"{label}: on-map set up is for AFV or Infantry RGs (1.16911)."
+            )
     if options["reserve"]:
         if not table.value(row, "reserve_ok"):
-            raise DomainError("reserve", f"{label}: may not be purchased as a Reserve (1.16912, {rule} notes).")
+            raise DomainError(
+                "reserve", f"{label}: may not be purchased as a Reserve (1.16912, {rule} notes)."
+            )
         cost += int(ctx.value("purchase.reserve_extra"))
     if options["pre_registered"]:
         if kind != "oba":
-            raise DomainError("pre_registered", f"{label}: a pre-registered hex is bought with an OBA RG only ({rule} notes).")
+            raise DomainError(
+                "pre_registered",
+                f"{label}: a pre-registered hex is bought with an OBA RG only ({rule} notes).",
+            )
         cost += int(ctx.value(f"purchase.pre_registered_extra.{nationality}"))
 
     # Maxima: ½-day, CG, and the month's (given RGs are not counted: R-C1).
@@ -231,8 +285,11 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
         limit = int(ctx.value("oba.max_modules_per_half_day"))
         used = [p for p in this_half_day(state, side, include_given=True) if _kind(ctx, p) == "oba"]
         # Modules kept from an earlier half-day because they fired no mission are in use too (R-C2).
-        used += [p for p in purchases(state, side) if p.get("retained_oba") and not p.get("fired")
-                 and p["half_day"] != hd]
+        used += [
+            p
+            for p in purchases(state, side)
+            if p.get("retained_oba") and not p.get("fired") and p["half_day"] != hd
+        ]
         if len(used) + 1 > limit:
             raise DomainError("rg", f"{label}: at most {limit} OBA modules per CG half-day (CG4).")
 
@@ -240,12 +297,16 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     if nationality == "french" and rg.startswith("A") and special != "armor":
         limit = int(ctx.value("french.max_armored_rg_per_half_day"))
         armored = [
-            p for p in bought(state, side)
-            if p["half_day"] == hd and p["nationality"] == "french" and (p.get("rg") or "").startswith("A")
+            p
+            for p in bought(state, side)
+            if p["half_day"] == hd
+            and p["nationality"] == "french"
+            and (p.get("rg") or "").startswith("A")
         ]
         if len(armored) + 1 > limit:
             raise DomainError(
-                "rg", f"{label}: the French may purchase at most {limit} armored RG per half-day unless an Armor half-day is declared (CG13)."
+                "rg",
+                f"{label}: the French may purchase at most {limit} armored RG per half-day unless an Armor half-day is declared (CG13).",
             )
 
     cpp = common.private(state, side)["cpp"]
@@ -254,10 +315,24 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
 
     grants = dict(table.value(row, "grants") or {})
     return {
-        "half_day": hd, "rg": rg, "nationality": nationality, "group_type": table.value(row, "group_type"),
-        "kind": kind, "base_cost": base, "cost": cost, "options": options, "given": False,
-        "grants": grants, "strength": None, "attached": None, "sw": [], "leaders": [], "armor_leader": None,
-        "ammo": None, "guns": None, "units": [],
+        "half_day": hd,
+        "rg": rg,
+        "nationality": nationality,
+        "group_type": table.value(row, "group_type"),
+        "kind": kind,
+        "base_cost": base,
+        "cost": cost,
+        "options": options,
+        "given": False,
+        "grants": grants,
+        "strength": None,
+        "attached": None,
+        "sw": [],
+        "leaders": [],
+        "armor_leader": None,
+        "ammo": None,
+        "guns": None,
+        "units": [],
     }
 
 
@@ -290,7 +365,10 @@ def _remove(state: dict, side: str, purchase_id: str | None) -> None:
     else:
         raise DomainError("purchase", f"No purchase {purchase_id or '(none)'} to remove.")
     if record.get("given") or record["half_day"] != common.half_day(state):
-        raise DomainError("purchase", f"{purchase_id} was not bought in this 1.619 step; only those can be removed.")
+        raise DomainError(
+            "purchase",
+            f"{purchase_id} was not bought in this 1.619 step; only those can be removed.",
+        )
     fpp = int(record.get("grants", {}).get("fpp", 0))
     if fpp > private.get("fpp", 0):
         raise DomainError("purchase", f"{purchase_id}: its {fpp} FPP are already spent.")
@@ -302,7 +380,9 @@ def _remove(state: dict, side: str, purchase_id: str | None) -> None:
 
 def run_purchase(ctx, state: dict, side: str, data: dict) -> None:
     if step_done(state, "1.619", side):
-        raise DomainError("action", f"1.619 is already done for this side on {common.half_day(state)}.")
+        raise DomainError(
+            "action", f"1.619 is already done for this side on {common.half_day(state)}."
+        )
     if data["action"] == "buy":
         _buy(ctx, state, side, data)
     else:
@@ -319,7 +399,10 @@ def finish_purchases(ctx, state: dict, side: str) -> None:
 
 SPECIAL_LABELS = (
     ("none", "A normal half-day"),
-    ("armor", "An Armor half-day: more than one French armored RG, but no infantry, Gun battery or fortifications"),
+    (
+        "armor",
+        "An Armor half-day: more than one French armored RG, but no infantry, Gun battery or fortifications",
+    ),
     ("british", "A British half-day: British RGs only"),
 )
 
@@ -327,23 +410,38 @@ SPECIAL_LABELS = (
 def form_declare(ctx, view, side):
     limit, rule = _british_half_days_max(ctx, view)
     used = common.public(view).get("british_half_days", 0)
-    labels = tuple((k, f"{words} ({used} of {limit} used, {rule})" if k == "british" else words)
-                   for k, words in SPECIAL_LABELS)
-    return (Field("special", "choice", choices=SPECIAL, widget="radios", label="This half-day is", labels=labels,
-                  default="none"),)
+    labels = tuple(
+        (k, f"{words} ({used} of {limit} used, {rule})" if k == "british" else words)
+        for k, words in SPECIAL_LABELS
+    )
+    return (
+        Field(
+            "special",
+            "choice",
+            choices=SPECIAL,
+            widget="radios",
+            label="This half-day is",
+            labels=labels,
+            default="none",
+        ),
+    )
 
 
 def _left(ctx, state, side, nationality, row, rg) -> str:
     table = rg_table(ctx, nationality)
     mine = [p for p in bought(state, side) if p["nationality"] == nationality and p["rg"] == rg]
     hd = common.half_day(state)
-    parts = [f"this half-day {int(table.value(row, 'half_day_max')) - len([p for p in mine if p['half_day'] == hd])}"
-             f" of {table.value(row, 'half_day_max')} left",
-             f"CG {int(table.value(row, 'cg_max')) - len(mine)} of {table.value(row, 'cg_max')}"]
+    parts = [
+        f"this half-day {int(table.value(row, 'half_day_max')) - len([p for p in mine if p['half_day'] == hd])}"
+        f" of {table.value(row, 'half_day_max')} left",
+        f"CG {int(table.value(row, 'cg_max')) - len(mine)} of {table.value(row, 'cg_max')}",
+    ]
     mon = month(hd)
     if mon:
         limit = int(table.value(row, f"{mon}_max"))
-        parts.append(f"{mon.capitalize()} {limit - len([p for p in mine if month(p['half_day']) == mon])} of {limit}")
+        parts.append(
+            f"{mon.capitalize()} {limit - len([p for p in mine if month(p['half_day']) == mon])} of {limit}"
+        )
     return ", ".join(parts)
 
 
@@ -365,8 +463,13 @@ def picker(ctx, view, side, nationality) -> tuple[list, list, list]:
             disabled.append((rg, error.message.removeprefix(f"{name}: ")))
             continue
         choices.append(rg)
-        labels.append((rg, f"{name} — {record['cost']} CPP, {cpp - record['cost']} left after · "
-                           f"{_left(ctx, view, side, nationality, row, rg)}"))
+        labels.append(
+            (
+                rg,
+                f"{name} — {record['cost']} CPP, {cpp - record['cost']} left after · "
+                f"{_left(ctx, view, side, nationality, row, rg)}",
+            )
+        )
     return choices, labels, disabled
 
 
@@ -378,21 +481,48 @@ def form_purchase(ctx, view, side):
     cpp = common.private(view, side)["cpp"]
     on_map = int(ctx.value("purchase.on_map_extra"))
     reserve = int(ctx.value("purchase.reserve_extra"))
-    pre = int(ctx.value(f"purchase.pre_registered_extra.{nationality}")) \
-        if f"purchase.pre_registered_extra.{nationality}" in ctx.system.constants() else None
+    pre = (
+        int(ctx.value(f"purchase.pre_registered_extra.{nationality}"))
+        if f"purchase.pre_registered_extra.{nationality}" in ctx.system.constants()
+        else None
+    )
     fields = [
         Field("action", "str", required=False, default="buy", widget="hidden"),
         Field("nationality", "str", required=False, default=nationality, widget="hidden"),
-        Field("rg", "choice", choices=tuple(choices), labels=tuple(labels), disabled=tuple(disabled), widget="radios",
-              label=f"Reinforcement Group ({NATIONALITY_NAMES[nationality]} table, you have {cpp} CPP)"),
-        Field("on_map", "bool", required=False, default=False,
-              label=f"On-map set up ({on_map:+d} CPP; AFV or infantry RG, free where its notes say so)"),
-        Field("reserve", "bool", required=False, default=False,
-              label=f"As a Reserve ({reserve:+d} CPP; the infantry RGs whose notes allow it)"),
+        Field(
+            "rg",
+            "choice",
+            choices=tuple(choices),
+            labels=tuple(labels),
+            disabled=tuple(disabled),
+            widget="radios",
+            label=f"Reinforcement Group ({NATIONALITY_NAMES[nationality]} table, you have {cpp} CPP)",
+        ),
+        Field(
+            "on_map",
+            "bool",
+            required=False,
+            default=False,
+            label=f"On-map set up ({on_map:+d} CPP; AFV or infantry RG, free where its notes say so)",
+        ),
+        Field(
+            "reserve",
+            "bool",
+            required=False,
+            default=False,
+            label=f"As a Reserve ({reserve:+d} CPP; the infantry RGs whose notes allow it)",
+        ),
     ]
     if pre is not None:
-        fields.append(Field("pre_registered", "bool", required=False, default=False,
-                            label=f"With a pre-registered hex ({pre:+d} CPP; OBA RGs)"))
+        fields.append(
+            Field(
+                "pre_registered",
+                "bool",
+                required=False,
+                default=False,
+                label=f"With a pre-registered hex ({pre:+d} CPP; OBA RGs)",
+            )
+        )
     return tuple(fields)
 
 
@@ -401,18 +531,45 @@ def form_remove(ctx, view, side):
     mine = this_half_day(view, side)
     return (
         Field("action", "str", required=False, default="remove", widget="hidden"),
-        Field("purchase", "choice", label="Purchase to give back", choices=tuple(p["id"] for p in mine),
-              default=mine[-1]["id"] if mine else None, widget="radios",
-              labels=tuple((p["id"], f"{p['rg']} {p.get('group_type', '')}: {p['cost']} CPP back") for p in mine)),
+        Field(
+            "purchase",
+            "choice",
+            label="Purchase to give back",
+            choices=tuple(p["id"] for p in mine),
+            default=mine[-1]["id"] if mine else None,
+            widget="radios",
+            labels=tuple(
+                (p["id"], f"{p['rg']} {p.get('group_type', '')}: {p['cost']} CPP back")
+                for p in mine
+            ),
+        ),
     )
 
 
 PURCHASE_FIELDS = (
-    Field("action", "choice", choices=("buy", "remove"), help="buy one RG, or remove one bought in this step"),
-    Field("rg", "str", label="RG ID", required=False, default="", max_length=8,
-          help="The ID in your side's RG table (1.619), e.g. I1, A4, O1, F1"),
-    Field("nationality", "choice", choices=("german", "french", "british"), required=False, default=None,
-          help="Allied side: French, or British on a British half-day (default follows the declaration)"),
+    Field(
+        "action",
+        "choice",
+        choices=("buy", "remove"),
+        help="buy one RG, or remove one bought in this step",
+    ),
+    Field(
+        "rg",
+        "str",
+        label="RG ID",
+        required=False,
+        default="",
+        max_length=8,
+        help="The ID in your side's RG table (1.619), e.g. I1, A4, O1, F1",
+    ),
+    Field(
+        "nationality",
+        "choice",
+        choices=("german", "french", "british"),
+        required=False,
+        default=None,
+        help="Allied side: French, or British on a British half-day (default follows the declaration)",
+    ),
     Field("on_map", "bool", label="On-map set up", required=False, default=False),
     Field("reserve", "bool", label="Reserve", required=False, default=False),
     Field("pre_registered", "bool", label="Pre-registered hex", required=False, default=False),
@@ -421,17 +578,31 @@ PURCHASE_FIELDS = (
 
 STEPS = [
     Step(
-        id="1.619.declare", label="Allied declaration: Armor or British half-day", rule="CG13",
-        scope="allied", audience="public", initial=True,
+        id="1.619.declare",
+        label="Allied declaration: Armor or British half-day",
+        rule="CG13",
+        scope="allied",
+        audience="public",
+        initial=True,
         fields=(Field("special", "choice", choices=SPECIAL, label="Special half-day"),),
-        run=run_declare, form=form_declare, short="Allied declaration",
+        run=run_declare,
+        form=form_declare,
+        short="Allied declaration",
         help="Before any units are purchased the Allied player may declare a British or Armored half-day; "
         "it is announced to the German player (CG13).",
         extra={"kind": "ap.declare"},
     ),
     Step(
-        id="1.619", label="Purchase Reinforcement Groups", rule="1.619", scope="side", initial=True,
-        fields=PURCHASE_FIELDS, run=run_purchase, repeatable=True, form=form_purchase, short="Purchases",
+        id="1.619",
+        label="Purchase Reinforcement Groups",
+        rule="1.619",
+        scope="side",
+        initial=True,
+        fields=PURCHASE_FIELDS,
+        run=run_purchase,
+        repeatable=True,
+        form=form_purchase,
+        short="Purchases",
         help="Buy RGs one at a time with CPP; remove one again before declaring the step done.",
         extra={"kind": "ap.purchase", "finish": finish_purchases},
     ),

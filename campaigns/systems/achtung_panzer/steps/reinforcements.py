@@ -36,7 +36,12 @@ from .helpers import table_mod_value, upcoming
 
 _BOOK = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
 
-STRENGTH_KINDS = ("infantry", "armor", "transport", "boat")  # 1.6201: Infantry Coy, HW platoon, AFV platoon, transport
+STRENGTH_KINDS = (
+    "infantry",
+    "armor",
+    "transport",
+    "boat",
+)  # 1.6201: Infantry Coy, HW platoon, AFV platoon, transport
 SW_COLUMNS = ("gun37", "hmg", "mmg", "lmg", "atr", "mtr", "dc")
 # 1.6201: "a 228 crew for applicable Gun or SW requiring a crew. A first line half-squad is added for
 # other attached SW. The crew of a carrier is always a first line half-squad." Which attached items
@@ -50,6 +55,7 @@ FIRST_LINE_HS = "first-line HS"
 
 
 # --- reads ------------------------------------------------------------------------------------
+
 
 def _row(purchase: dict):
     if not purchase.get("rg"):
@@ -104,13 +110,22 @@ def _strength_mods(ctx, state: dict, side: str) -> list[Mod]:
 
 
 def _roll(ctx, state, side, table_id, step_id, subject, mods=(), label=""):
-    report = roll_on(ctx, table_id, common.roll_key(state, step_id, side, subject), mods, side=side, label=label)
+    report = roll_on(
+        ctx, table_id, common.roll_key(state, step_id, side, subject), mods, side=side, label=label
+    )
     return common.record_roll(state, side, report, step_id)
 
 
 def _dr(ctx, state, side, step_id, subject, expr="1d6", mods=(), label="", rule=""):
-    report = plain_roll(ctx, common.roll_key(state, step_id, side, subject), expr, mods, side=side, label=label,
-                        rule=rule or step_id)
+    report = plain_roll(
+        ctx,
+        common.roll_key(state, step_id, side, subject),
+        expr,
+        mods,
+        side=side,
+        label=label,
+        rule=rule or step_id,
+    )
     return report
 
 
@@ -147,8 +162,14 @@ def discovering(ctx) -> bool:
 def _add(state, side, purchase, kind, type_, count=1, **extra) -> list[dict]:
     units = []
     for _ in range(count):
-        fields = {"kind": kind, "type": type_, "nationality": purchase["nationality"], "rg": purchase["id"],
-                  "platoon": purchase["id"] if kind in ("afv", "vehicle") else None, **extra}
+        fields = {
+            "kind": kind,
+            "type": type_,
+            "nationality": purchase["nationality"],
+            "rg": purchase["id"],
+            "platoon": purchase["id"] if kind in ("afv", "vehicle") else None,
+            **extra,
+        }
         unit = retained_units.new_unit(state, side, fields)
         purchase.setdefault("units", []).append(unit["id"])
         units.append(unit)
@@ -162,6 +183,7 @@ def _count(line: dict, strength: str) -> int:
 
 # --- 1.6201 strength, attached weapons, unit types --------------------------------------------------
 
+
 def needs_strength(purchase: dict) -> bool:
     return kind_of(purchase) in STRENGTH_KINDS and not _done(purchase, "1.6201")
 
@@ -169,21 +191,28 @@ def needs_strength(purchase: dict) -> bool:
 def _unit_lines(ctx, state, side, purchase: dict) -> list[dict]:
     """The RG's unit lines {type, full, depleted}, after the type sub-tables (footnotes b, m-q)."""
     if purchase.get("given_units"):
-        return [{"type": u["type"], "full": u.get("count", 1), "depleted": u.get("count", 1)} for u in purchase["given_units"]]
+        return [
+            {"type": u["type"], "full": u.get("count", 1), "depleted": u.get("count", 1)}
+            for u in purchase["given_units"]
+        ]
     lines = [dict(u) for u in cell(ctx, purchase, "units")]
     pid = purchase["id"]
     for table_id in cell(ctx, purchase, "subtables") or []:
         if table_id == "1.619.british_t1_hs":
             continue  # rolled per carrier, below
         if purchase.get("unit_type"):
-            lines = [dict(lines[0], type=purchase["unit_type"])]  # the OB names the variant (CG I PzIIA)
+            lines = [
+                dict(lines[0], type=purchase["unit_type"])
+            ]  # the OB names the variant (CG I PzIIA)
             continue
         report = _roll(ctx, state, side, table_id, "1.6201", f"{pid}/type")
         result = report["result"]
         if "units" in result:  # German PSW chart: its own lines and numbers
             lines = [dict(u) for u in result["units"]]
         elif "full" in result:  # French A2 availability table
-            lines = [{"type": result["tank"], "full": result["full"], "depleted": result["depleted"]}]
+            lines = [
+                {"type": result["tank"], "full": result["full"], "depleted": result["depleted"]}
+            ]
         else:
             lines = [dict(lines[0], type=result.get("unit") or result.get("tank"))]
         purchase["unit_type"] = ", ".join(line["type"] for line in lines)
@@ -199,10 +228,17 @@ def _attach(ctx, state, side, purchase: dict) -> None:
         _add(state, side, purchase, "crew", CREW_228, note=f"crew of the attached {item} (1.6201)")
     elif item in ATTACHED_CARRIERS:
         _add(state, side, purchase, "afv", item, note="attached (1.6201)")
-        _add(state, side, purchase, "half_squad", FIRST_LINE_HS, note=f"crew of the attached {item} (1.6201)")
+        _add(
+            state,
+            side,
+            purchase,
+            "half_squad",
+            FIRST_LINE_HS,
+            note=f"crew of the attached {item} (1.6201)",
+        )
     else:
         _add(state, side, purchase, "sw", item, note="attached (1.6201)")
-        crew = (("crew", CREW_228) if item in ATTACHED_CREWED_SW else ("half_squad", FIRST_LINE_HS))
+        crew = ("crew", CREW_228) if item in ATTACHED_CREWED_SW else ("half_squad", FIRST_LINE_HS)
         _add(state, side, purchase, crew[0], crew[1], note=f"with the attached {item} (1.6201)")
 
 
@@ -212,8 +248,16 @@ def _strength(ctx, state, side, purchase: dict) -> None:
         purchase["strength"] = "full"
         purchase["strength_note"] = "not subject to depletion (II.2)"
     else:
-        report = _roll(ctx, state, side, "1.6201", "1.6201", purchase["id"], _strength_mods(ctx, state, side),
-                       label=f"RG strength: {purchase.get('rg') or purchase.get('note')}")
+        report = _roll(
+            ctx,
+            state,
+            side,
+            "1.6201",
+            "1.6201",
+            purchase["id"],
+            _strength_mods(ctx, state, side),
+            label=f"RG strength: {purchase.get('rg') or purchase.get('note')}",
+        )
         strength = report["result"]["strength"]
         # Units are attached to infantry companies only ("never attached to Armor units"; 1.2 Attached).
         purchase["strength"] = strength if strength != "attached" or kind == "infantry" else "full"
@@ -238,9 +282,25 @@ def _strength(ctx, state, side, purchase: dict) -> None:
             for _unit in range(_count(line, strength)):
                 n += 1
                 _add(state, side, purchase, "afv" if carriers else "vehicle", line["type"])
-                if carriers and not discovering(ctx):  # British c: an inherent 247/248 half-squad, per carrier
-                    report = _roll(ctx, state, side, "1.619.british_t1_hs", "1.6201", f"{purchase['id']}/carrier{n}")
-                    _add(state, side, purchase, "half_squad", report["result"]["half_squad"], note=f"carrier {line['type']}")
+                if carriers and not discovering(
+                    ctx
+                ):  # British c: an inherent 247/248 half-squad, per carrier
+                    report = _roll(
+                        ctx,
+                        state,
+                        side,
+                        "1.619.british_t1_hs",
+                        "1.6201",
+                        f"{purchase['id']}/carrier{n}",
+                    )
+                    _add(
+                        state,
+                        side,
+                        purchase,
+                        "half_squad",
+                        report["result"]["half_squad"],
+                        note=f"carrier {line['type']}",
+                    )
     if purchase["strength"] == "attached" and not discovering(ctx):
         _attach(ctx, state, side, purchase)
 
@@ -253,6 +313,7 @@ def run_strength(ctx, state: dict, side: str, data: dict) -> None:
 
 
 # --- 1.6202 support weapons ------------------------------------------------------------------------
+
 
 def needs_sw(purchase: dict) -> bool:
     return bool(sw_row_key(purchase)) and purchase.get("strength") and not _done(purchase, "1.6202")
@@ -281,20 +342,50 @@ def _support_weapons(ctx, state, side, purchase: dict) -> None:
             if entry.get("exponent") is None:
                 got.append({"type": name, "column": column, "roll": None})
                 continue
-            report = _dr(ctx, state, side, "1.6202", f"{purchase['id']}/sw/{column}/{n}", mods=mods,
-                         label=f"SW {name} ({purchase['rg']}): received on ≤{entry['exponent']}", rule="1.6202")
+            report = _dr(
+                ctx,
+                state,
+                side,
+                "1.6202",
+                f"{purchase['id']}/sw/{column}/{n}",
+                mods=mods,
+                label=f"SW {name} ({purchase['rg']}): received on ≤{entry['exponent']}",
+                rule="1.6202",
+            )
             ok = report["final"] <= int(entry["exponent"])
-            common.record_roll(state, side, dict(report, row=f"≤{entry['exponent']}" if ok else f">{entry['exponent']}",
-                                                  result={"received": ok}), "1.6202")
+            common.record_roll(
+                state,
+                side,
+                dict(
+                    report,
+                    row=f"≤{entry['exponent']}" if ok else f">{entry['exponent']}",
+                    result={"received": ok},
+                ),
+                "1.6202",
+            )
             if ok:
                 got.append({"type": name, "column": column, "roll": report["final"]})
         if int(entry["count"]) >= 2 and not got:
-            got.append({"type": name, "column": column, "roll": None, "note": "2 of a type: at least one (1.6202)"})
+            got.append(
+                {
+                    "type": name,
+                    "column": column,
+                    "roll": None,
+                    "note": "2 of a type: at least one (1.6202)",
+                }
+            )
         received.extend(got)
     if is_hw_platoon(purchase) and depleted and received and not discovering(ctx):
         names = ", ".join(w["type"] for w in received)
-        index = random_pick(ctx, state, side, "1.6202", f"{purchase['id']}/hw_lost", len(received),
-                            f"Depleted HW platoon: the weapon not received ({names})")
+        index = random_pick(
+            ctx,
+            state,
+            side,
+            "1.6202",
+            f"{purchase['id']}/hw_lost",
+            len(received),
+            f"Depleted HW platoon: the weapon not received ({names})",
+        )
         lost = received.pop(index)
         purchase["sw_lost"] = lost["type"]
     purchase["sw"] = [w["type"] for w in received]
@@ -303,7 +394,11 @@ def _support_weapons(ctx, state, side, purchase: dict) -> None:
     if is_hw_platoon(purchase):
         # German t: "a 228 per mortar and a 247 per MMG"; French HW: its 228s, one per weapon.
         for weapon in received:
-            crew = "247" if purchase["nationality"] == "german" and weapon["column"] == "mmg" else CREW_228
+            crew = (
+                "247"
+                if purchase["nationality"] == "german" and weapon["column"] == "mmg"
+                else CREW_228
+            )
             _add(state, side, purchase, "crew", crew, note=f"crew of the {weapon['type']}")
 
 
@@ -316,30 +411,51 @@ def run_support_weapons(ctx, state: dict, side: str, data: dict) -> None:
 
 # --- 1.6204 OBA ammo and gun batteries ----------------------------------------------------------------
 
+
 def needs_1_6204(purchase: dict) -> bool:
     return kind_of(purchase) in ("oba", "gun") and not _done(purchase, "1.6204")
 
 
 def _guns(ctx, state, side, purchase: dict) -> None:
-    report = _roll(ctx, state, side, "1.6204.guns", "1.6204", purchase["id"], _strength_mods(ctx, state, side),
-                   label=f"Gun battery strength: {purchase['rg']}")
+    report = _roll(
+        ctx,
+        state,
+        side,
+        "1.6204.guns",
+        "1.6204",
+        purchase["id"],
+        _strength_mods(ctx, state, side),
+        label=f"Gun battery strength: {purchase['rg']}",
+    )
     strength = report["result"]["strength"]
     purchase["strength"] = strength
     lines = [dict(u) for u in cell(ctx, purchase, "units")]
     guns = [line["type"] for line in lines if line.get("full") for _ in range(int(line["full"]))]
-    others = [line["type"] for line in lines if not line.get("full")]  # British portee trucks (no strength)
+    others = [
+        line["type"] for line in lines if not line.get("full")
+    ]  # British portee trucks (no strength)
     if strength == "depleted":
         fewer = int(ctx.value("gun.depleted_fewer_guns"))
-        minimum = int(ctx.value("german.g2_min_guns")) if (
-            purchase["nationality"] == "german" and "i" in (cell(ctx, purchase, "notes") or [])) else 0
+        minimum = (
+            int(ctx.value("german.g2_min_guns"))
+            if (purchase["nationality"] == "german" and "i" in (cell(ctx, purchase, "notes") or []))
+            else 0
+        )
         for n in range(fewer):
             if len(guns) <= minimum:
                 break
             if len(set(guns)) == 1 or discovering(ctx):
                 guns.pop()
             else:
-                index = random_pick(ctx, state, side, "1.6204", f"{purchase['id']}/gun_lost{n + 1}", len(guns),
-                                    f"Depleted battery: the Gun not received ({', '.join(guns)})")
+                index = random_pick(
+                    ctx,
+                    state,
+                    side,
+                    "1.6204",
+                    f"{purchase['id']}/gun_lost{n + 1}",
+                    len(guns),
+                    f"Depleted battery: the Gun not received ({', '.join(guns)})",
+                )
                 guns.pop(index)
     purchase["guns"] = len(guns)
     for gun in guns:
@@ -355,8 +471,16 @@ def run_oba_and_guns(ctx, state: dict, side: str, data: dict) -> None:
             continue
         if kind_of(purchase) == "oba":
             table_id = f"1.6204.oba.{purchase['nationality']}"
-            report = _roll(ctx, state, side, table_id, "1.6204", purchase["id"], _strength_mods(ctx, state, side),
-                           label=f"OBA ammo: {purchase['rg']}")
+            report = _roll(
+                ctx,
+                state,
+                side,
+                table_id,
+                "1.6204",
+                purchase["id"],
+                _strength_mods(ctx, state, side),
+                label=f"OBA ammo: {purchase['rg']}",
+            )
             purchase["ammo"] = report["result"]["ammo"]
         else:
             _guns(ctx, state, side, purchase)
@@ -380,20 +504,28 @@ def leader_rank(leader: str) -> tuple[int, int]:
 def one_leader_only(ctx, purchase: dict) -> bool:
     """German t ("any one leader rolled on the leadership table"), the French HW platoon likewise, and the
     British carriers (h: "always have one infantry leader ... Best leader available")."""
-    return is_hw_platoon(purchase) or "h" in (cell(ctx, purchase, "notes") or []) and kind_of(purchase) == "transport"
+    return (
+        is_hw_platoon(purchase)
+        or "h" in (cell(ctx, purchase, "notes") or [])
+        and kind_of(purchase) == "transport"
+    )
 
 
 def needs_leaders(ctx, purchase: dict) -> bool:
     if _done(purchase, "1.6205") or not purchase.get("strength") or not purchase.get("rg"):
         return False
-    return kind_of(purchase) == "infantry" or (kind_of(purchase) == "transport" and one_leader_only(ctx, purchase))
+    return kind_of(purchase) == "infantry" or (
+        kind_of(purchase) == "transport" and one_leader_only(ctx, purchase)
+    )
 
 
 def leader_mods(ctx, purchase: dict) -> list[Mod]:
     mods = []
     nationality = purchase["nationality"]
     if nationality in ("german", "french"):
-        mods.append(Mod(nationality.capitalize(), "1.6205", table_mod_value(ctx, "1.6205", nationality)))
+        mods.append(
+            Mod(nationality.capitalize(), "1.6205", table_mod_value(ctx, "1.6205", nationality))
+        )
     lead = cell(ctx, purchase, "lead_mod")
     if lead:
         mods.append(Mod(f"Leadership modifier of {purchase['rg']}", "1.6205", int(lead)))
@@ -404,19 +536,31 @@ def leader_mods(ctx, purchase: dict) -> list[Mod]:
 
 def _leaders(ctx, state, side, purchase: dict) -> None:
     mods = leader_mods(ctx, purchase)
-    report = _roll(ctx, state, side, "1.6205", "1.6205", purchase["id"], mods,
-                   label=f"Infantry leaders: {purchase['rg']}")
+    report = _roll(
+        ctx,
+        state,
+        side,
+        "1.6205",
+        "1.6205",
+        purchase["id"],
+        mods,
+        label=f"Infantry leaders: {purchase['rg']}",
+    )
     rolled = sorted(report["result"]["leaders"], key=leader_rank)
     if one_leader_only(ctx, purchase):
         limit = 1
     else:
-        squads = sum(1 for uid in purchase.get("units", []) for u in common.private(state, side)["retained"]
-                     if u["id"] == uid and u["kind"] == "squad")
+        squads = sum(
+            1
+            for uid in purchase.get("units", [])
+            for u in common.private(state, side)["retained"]
+            if u["id"] == uid and u["kind"] == "squad"
+        )
         limit = squads // int(ctx.value("leaders.max_squads_per_leader"))
     kept = rolled[:limit]
     purchase["leaders"] = kept
     if len(kept) < len(rolled):
-        purchase["leaders_not_received"] = rolled[len(kept):]
+        purchase["leaders_not_received"] = rolled[len(kept) :]
     for leader in kept:
         _add(state, side, purchase, "leader", leader)
 
@@ -430,10 +574,15 @@ def run_leaders(ctx, state: dict, side: str, data: dict) -> None:
 
 # --- 1.6206 armor leaders -----------------------------------------------------------------------------
 
+
 def needs_armor_leader(ctx, purchase: dict) -> bool:
     if _done(purchase, "1.6206") or purchase.get("no_armor_leader") or not purchase.get("rg"):
         return False
-    return kind_of(purchase) == "armor" and cell(ctx, purchase, "lead_mod") is not None and bool(purchase.get("strength"))
+    return (
+        kind_of(purchase) == "armor"
+        and cell(ctx, purchase, "lead_mod") is not None
+        and bool(purchase.get("strength"))
+    )
 
 
 def armor_leader_mods(ctx, purchase: dict) -> list[Mod]:
@@ -448,13 +597,24 @@ def armor_leader_mods(ctx, purchase: dict) -> list[Mod]:
 
 def _armor_leader(ctx, state, side, purchase: dict) -> None:
     mods = armor_leader_mods(ctx, purchase)
-    report = _roll(ctx, state, side, "1.6206", "1.6206", purchase["id"], mods, label=f"Armor leader: {purchase['rg']}")
+    report = _roll(
+        ctx,
+        state,
+        side,
+        "1.6206",
+        "1.6206",
+        purchase["id"],
+        mods,
+        label=f"Armor leader: {purchase['rg']}",
+    )
     leaders = report["result"]["leaders"]
     if leaders == ["Inexperienced"]:
         purchase["armor_leader"] = "Inexperienced"
         for unit in common.private(state, side)["retained"]:
             if unit["id"] in purchase.get("units", []) and unit["kind"] == "afv":
-                unit["note"] = (unit.get("note", "") + " Inexperienced crew (1.6206, D3.45)").strip()
+                unit["note"] = (
+                    unit.get("note", "") + " Inexperienced crew (1.6206, D3.45)"
+                ).strip()
         return
     purchase["armor_leader"] = leaders[0] if leaders else None
     for leader in leaders:
@@ -470,14 +630,24 @@ def run_armor_leaders(ctx, state: dict, side: str, data: dict) -> None:
 
 # --- odds before rolling ---------------------------------------------------------------------------
 
+
 def _name(purchase: dict) -> str:
     return purchase.get("rg") or purchase.get("note") or purchase["id"]
 
 
 def upcoming_strength(state, side, ctx):
     mods = _strength_mods(ctx, state, side)
-    return [upcoming(common.roll_key(state, "1.6201", side, p["id"]), f"RG strength: {_name(p)}", "1.6201", mods, "strength")
-            for p in to_roll(state, side) if needs_strength(p) and not p.get("no_depletion")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6201", side, p["id"]),
+            f"RG strength: {_name(p)}",
+            "1.6201",
+            mods,
+            "strength",
+        )
+        for p in to_roll(state, side)
+        if needs_strength(p) and not p.get("no_depletion")
+    ]
 
 
 def upcoming_1_6204(state, side, ctx):
@@ -487,27 +657,56 @@ def upcoming_1_6204(state, side, ctx):
         if not needs_1_6204(p):
             continue
         if kind_of(p) == "oba":
-            found.append(upcoming(common.roll_key(state, "1.6204", side, p["id"]), f"OBA ammo: {_name(p)}",
-                                  f"1.6204.oba.{p['nationality']}", mods, "ammo"))
+            found.append(
+                upcoming(
+                    common.roll_key(state, "1.6204", side, p["id"]),
+                    f"OBA ammo: {_name(p)}",
+                    f"1.6204.oba.{p['nationality']}",
+                    mods,
+                    "ammo",
+                )
+            )
         else:
-            found.append(upcoming(common.roll_key(state, "1.6204", side, p["id"]), f"Gun battery: {_name(p)}",
-                                  "1.6204.guns", mods, "strength"))
+            found.append(
+                upcoming(
+                    common.roll_key(state, "1.6204", side, p["id"]),
+                    f"Gun battery: {_name(p)}",
+                    "1.6204.guns",
+                    mods,
+                    "strength",
+                )
+            )
     return found
 
 
 def upcoming_leaders(state, side, ctx):
-    return [upcoming(common.roll_key(state, "1.6205", side, p["id"]), f"Infantry leaders: {_name(p)}", "1.6205",
-                     leader_mods(ctx, p))
-            for p in to_roll(state, side) if _needs_leaders_book(p)]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6205", side, p["id"]),
+            f"Infantry leaders: {_name(p)}",
+            "1.6205",
+            leader_mods(ctx, p),
+        )
+        for p in to_roll(state, side)
+        if _needs_leaders_book(p)
+    ]
 
 
 def upcoming_armor_leaders(state, side, ctx):
-    return [upcoming(common.roll_key(state, "1.6206", side, p["id"]), f"Armor leader: {_name(p)}", "1.6206",
-                     armor_leader_mods(ctx, p))
-            for p in to_roll(state, side) if _needs_armor_leader_book(p)]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6206", side, p["id"]),
+            f"Armor leader: {_name(p)}",
+            "1.6206",
+            armor_leader_mods(ctx, p),
+        )
+        for p in to_roll(state, side)
+        if _needs_armor_leader_book(p)
+    ]
 
 
 # --- steps --------------------------------------------------------------------------------------------
+
 
 def _any(pred):
     return lambda state, side: any(pred(p) for p in to_roll(state, side))
@@ -523,24 +722,68 @@ def _needs_leaders_book(purchase: dict) -> bool:
 
 def _needs_armor_leader_book(purchase: dict) -> bool:
     row = _row(purchase)
-    return bool(row and row.cells["kind"] == "armor" and row.cells["lead_mod"] is not None
-                and not purchase.get("no_armor_leader") and not _done(purchase, "1.6206"))
+    return bool(
+        row
+        and row.cells["kind"] == "armor"
+        and row.cells["lead_mod"] is not None
+        and not purchase.get("no_armor_leader")
+        and not _done(purchase, "1.6206")
+    )
 
 
 STEPS = [
-    Step("1.6201", "RG strength and attached weapons", "1.6201", run=run_strength, initial=True,
-         upcoming=upcoming_strength,
-         applies=_any(needs_strength),
-         help="A secret DR per infantry coy, HW platoon, AFV platoon and transport bought (or given), "
-              "and the unit-type drs of the RG notes."),
-    Step("1.6202", "Infantry RG support weapons", "1.6202", run=run_support_weapons, initial=True,
-         applies=_any(lambda p: bool(sw_row_key(p)) and not _done(p, "1.6202")),
-         independent_dice=True, help="A secret dr per support weapon with an exponent; +1 if the RG is depleted."),
-    Step("1.6204", "OBA ammo and gun battery strength", "1.6204", run=run_oba_and_guns, initial=True,
-         upcoming=upcoming_1_6204,
-         applies=_any(needs_1_6204), independent_dice=True, help="A secret DR per OBA module and per gun battery."),
-    Step("1.6205", "Infantry leaders", "1.6205", run=run_leaders, initial=True, upcoming=upcoming_leaders,
-         applies=_any(_needs_leaders_book), independent_dice=True, help="A secret DR per infantry company for its leaders."),
-    Step("1.6206", "Armor leaders", "1.6206", run=run_armor_leaders, initial=True, upcoming=upcoming_armor_leaders,
-         applies=_any(_needs_armor_leader_book), independent_dice=True, help="A secret DR per AFV platoon for its armor leader."),
+    Step(
+        "1.6201",
+        "RG strength and attached weapons",
+        "1.6201",
+        run=run_strength,
+        initial=True,
+        upcoming=upcoming_strength,
+        applies=_any(needs_strength),
+        help="A secret DR per infantry coy, HW platoon, AFV platoon and transport bought (or given), "
+        "and the unit-type drs of the RG notes.",
+    ),
+    Step(
+        "1.6202",
+        "Infantry RG support weapons",
+        "1.6202",
+        run=run_support_weapons,
+        initial=True,
+        applies=_any(lambda p: bool(sw_row_key(p)) and not _done(p, "1.6202")),
+        independent_dice=True,
+        help="A secret dr per support weapon with an exponent; +1 if the RG is depleted.",
+    ),
+    Step(
+        "1.6204",
+        "OBA ammo and gun battery strength",
+        "1.6204",
+        run=run_oba_and_guns,
+        initial=True,
+        upcoming=upcoming_1_6204,
+        applies=_any(needs_1_6204),
+        independent_dice=True,
+        help="A secret DR per OBA module and per gun battery.",
+    ),
+    Step(
+        "1.6205",
+        "Infantry leaders",
+        "1.6205",
+        run=run_leaders,
+        initial=True,
+        upcoming=upcoming_leaders,
+        applies=_any(_needs_leaders_book),
+        independent_dice=True,
+        help="A secret DR per infantry company for its leaders.",
+    ),
+    Step(
+        "1.6206",
+        "Armor leaders",
+        "1.6206",
+        run=run_armor_leaders,
+        initial=True,
+        upcoming=upcoming_armor_leaders,
+        applies=_any(_needs_armor_leader_book),
+        independent_dice=True,
+        help="A secret DR per AFV platoon for its armor leader.",
+    ),
 ]

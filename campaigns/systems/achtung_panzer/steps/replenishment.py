@@ -21,34 +21,60 @@ EC_CHOICES = ("Very Dry", "Dry", "Moderate", "Moist", "Wet", "Very Wet")
 
 # --- 1.616 CPP replenishment ----------------------------------------------------------
 
+
 def cpp_mods(ctx, state: dict, side: str) -> list:
-    cvp = common.cvp_sustained_previous(state, side, include_refit=True)  # 1.6067: RePh CVP count here
+    cvp = common.cvp_sustained_previous(
+        state, side, include_refit=True
+    )  # 1.6067: RePh CVP count here
     per = int(ctx.value("cpp.cvp_per_drm"))
     return mods(
         table_mod(ctx, "1.616", "won_previous") if common.won_previous(state, side) else None,
         common.historical_mod(ctx, state, side),
-        table_mod(ctx, "1.616", "per_30_cvp_sustained", times=cvp // per,
-                  label=f"Per {per} CVP sustained previous half-day ({cvp} CVP)"),
+        table_mod(
+            ctx,
+            "1.616",
+            "per_30_cvp_sustained",
+            times=cvp // per,
+            label=f"Per {per} CVP sustained previous half-day ({cvp} CVP)",
+        ),
         common.balance_mod(ctx, state, side),
     )
 
 
 def run_cpp(ctx, state, side, data):
     private = common.private(state, side)
-    report = roll_on(ctx, "1.616", common.roll_key(state, "1.616", side), cpp_mods(ctx, state, side), side=side,
-                     label="CPP replenishment")
+    report = roll_on(
+        ctx,
+        "1.616",
+        common.roll_key(state, "1.616", side),
+        cpp_mods(ctx, state, side),
+        side=side,
+        label="CPP replenishment",
+    )
     gained = int(report["result"]["cpp"])
-    report["effect"] = {"cpp_before": private["cpp"], "cpp_gained": gained, "cpp_after": private["cpp"] + gained}
+    report["effect"] = {
+        "cpp_before": private["cpp"],
+        "cpp_gained": gained,
+        "cpp_after": private["cpp"] + gained,
+    }
     private["cpp"] += gained
     common.record_roll(state, side, report, "1.616")
 
 
 def upcoming_cpp(state, side, ctx):
-    return [upcoming(common.roll_key(state, "1.616", side), "CPP replenishment", "1.616",
-                     cpp_mods(ctx, state, side), "cpp")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.616", side),
+            "CPP replenishment",
+            "1.616",
+            cpp_mods(ctx, state, side),
+            "cpp",
+        )
+    ]
 
 
 # --- 1.617 ELR loss/gain --------------------------------------------------------------
+
 
 def _rg_ids(ctx, suffix: str, nationality: str) -> set:
     """RG IDs of a company type, from the 1.6202 rows ("german:elite" -> rg I2)."""
@@ -71,8 +97,11 @@ def previous_purchases(state: dict, side: str) -> list[dict]:
     line = common.previous_line(state)
     if not line:
         return []
-    return [p for p in common.private(state, side).get("purchases", [])
-            if p.get("half_day") == line["half_day"] and not p.get("given")]
+    return [
+        p
+        for p in common.private(state, side).get("purchases", [])
+        if p.get("half_day") == line["half_day"] and not p.get("given")
+    ]
 
 
 def attack_chit_previous(state: dict, side: str) -> bool:
@@ -91,26 +120,47 @@ def elr_mods(ctx, state: dict, side: str) -> list:
             elite += 1
         elif purchase.get("rg") in _rg_ids(ctx, "first_line", nationality):
             first_line += 1
-        elif _rg_kind(ctx, nationality, purchase.get("rg")) == "armor" or purchase.get("kind") == "armor":
+        elif (
+            _rg_kind(ctx, nationality, purchase.get("rg")) == "armor"
+            or purchase.get("kind") == "armor"
+        ):
             afv += 1
     cvp = common.cvp_sustained_previous(state, side, include_refit=False)  # 1.6067
     per = int(ctx.value("elr.cvp_per_drm"))
     return mods(
         table_mod(ctx, "1.617", "won_previous") if common.won_previous(state, side) else None,
         table_mod(ctx, "1.617", "elite_company_purchased", times=elite),
-        table_mod(ctx, "1.617", "per_first_line_company_or_afv_platoon", times=first_line + afv,
-                  label=f"First-line companies ({first_line}) / AFV platoons ({afv}) purchased on the previous half-day"),
-        table_mod(ctx, "1.617", "attack_chit_previous") if attack_chit_previous(state, side) else None,
-        table_mod(ctx, "1.617", "per_30_cvp_sustained", times=cvp // per,
-                  label=f"Per {per} CVP sustained on the previous CG scenario ({cvp} CVP)"),
+        table_mod(
+            ctx,
+            "1.617",
+            "per_first_line_company_or_afv_platoon",
+            times=first_line + afv,
+            label=f"First-line companies ({first_line}) / AFV platoons ({afv}) purchased on the previous half-day",
+        ),
+        table_mod(ctx, "1.617", "attack_chit_previous")
+        if attack_chit_previous(state, side)
+        else None,
+        table_mod(
+            ctx,
+            "1.617",
+            "per_30_cvp_sustained",
+            times=cvp // per,
+            label=f"Per {per} CVP sustained on the previous CG scenario ({cvp} CVP)",
+        ),
         common.historical_mod(ctx, state, side),
     )
 
 
 def run_elr(ctx, state, side, data):
     private = common.private(state, side)
-    report = roll_on(ctx, "1.617", common.roll_key(state, "1.617", side), elr_mods(ctx, state, side), side=side,
-                     label="ELR loss/gain")
+    report = roll_on(
+        ctx,
+        "1.617",
+        common.roll_key(state, "1.617", side),
+        elr_mods(ctx, state, side),
+        side=side,
+        label="ELR loss/gain",
+    )
     before = private["elr"]
     after = elr.after_roll(ctx, side, before, int(report["result"]["elr_change"]))
     report["effect"] = {"elr_before": before, "elr_after": after}
@@ -119,11 +169,19 @@ def run_elr(ctx, state, side, data):
 
 
 def upcoming_elr(state, side, ctx):
-    return [upcoming(common.roll_key(state, "1.617", side), "ELR loss/gain", "1.617",
-                     elr_mods(ctx, state, side), "elr_change")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.617", side),
+            "ELR loss/gain",
+            "1.617",
+            elr_mods(ctx, state, side),
+            "elr_change",
+        )
+    ]
 
 
 # --- 1.618 weather and EC -------------------------------------------------------------
+
 
 def _current_line(state: dict) -> dict | None:
     for line in common.public(state)["roster"]:
@@ -143,7 +201,9 @@ def run_weather(ctx, state, side, data):
         if not ec:
             raise DomainError("ec", "Enter the EC rolled at the table.")
     else:
-        report = roll_on(ctx, "1.618", common.roll_key(state, "1.618", "allied"), (), side="", label="Weather")
+        report = roll_on(
+            ctx, "1.618", common.roll_key(state, "1.618", "allied"), (), side="", label="Weather"
+        )
         weather = report["result"]["weather"]
         report["effect"] = {"weather": weather, "ec": ec}
         public["weather"] = weather
@@ -166,8 +226,16 @@ def form_weather(ctx, view, side):
     weather = common.public(view).get("weather")
     if weather is None:
         return None
-    return (Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
-                  help=f"Weather: {weather} (1.618). Roll the EC dr at the table and enter the result."),)
+    return (
+        Field(
+            "ec",
+            "choice",
+            label="Environmental Conditions",
+            choices=EC_CHOICES,
+            widget="radios",
+            help=f"Weather: {weather} (1.618). Roll the EC dr at the table and enter the result.",
+        ),
+    )
 
 
 def upcoming_weather(state, side, ctx):
@@ -178,17 +246,47 @@ def upcoming_weather(state, side, ctx):
 
 STEPS = [
     # One DR each, due whatever the dice before them show: asked with theirs (entered dice).
-    Step("1.616", "CPP replenishment", "1.616", run=run_cpp, upcoming=after_new_half_day(upcoming_cpp),
-         independent_dice=True,
-         help="Secret DR: won previous half-day +1, historical DRM, -1 per 30 CVP sustained, balance 1.32."),
-    Step("1.617", "ELR loss/gain", "1.617", run=run_elr, upcoming=after_new_half_day(upcoming_elr),
-         independent_dice=True,
-         help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one."),
-    Step("1.618", "Weather and EC", "1.618", scope="allied", audience="public", run=run_weather,
-         upcoming=after_new_half_day(upcoming_weather), auto=_weather_not_rolled, form=form_weather,
-         short="Weather and EC", independent_dice=True,
-         fields=(Field("ec", "choice", label="Environmental Conditions", choices=EC_CHOICES, widget="radios",
-                       required=False,
-                       help="1.618 prints no EC table: roll the EC dr at the table and enter the result."),),
-         help="The weather DR is rolled (public); then the Allied player enters the EC rolled at the table."),
+    Step(
+        "1.616",
+        "CPP replenishment",
+        "1.616",
+        run=run_cpp,
+        upcoming=after_new_half_day(upcoming_cpp),
+        independent_dice=True,
+        help="Secret DR: won previous half-day +1, historical DRM, -1 per 30 CVP sustained, balance 1.32.",
+    ),
+    Step(
+        "1.617",
+        "ELR loss/gain",
+        "1.617",
+        run=run_elr,
+        upcoming=after_new_half_day(upcoming_elr),
+        independent_dice=True,
+        help="Secret DR: ≤2 raises the ELR by one, ≥13 lowers it by one.",
+    ),
+    Step(
+        "1.618",
+        "Weather and EC",
+        "1.618",
+        scope="allied",
+        audience="public",
+        run=run_weather,
+        upcoming=after_new_half_day(upcoming_weather),
+        auto=_weather_not_rolled,
+        form=form_weather,
+        short="Weather and EC",
+        independent_dice=True,
+        fields=(
+            Field(
+                "ec",
+                "choice",
+                label="Environmental Conditions",
+                choices=EC_CHOICES,
+                widget="radios",
+                required=False,
+                help="1.618 prints no EC table: roll the EC dr at the table and enter the result.",
+            ),
+        ),
+        help="The weather DR is rolled (public); then the Allied player enters the EC rolled at the table.",
+    ),
 ]

@@ -27,8 +27,14 @@ def run(ctx, state, side, data):
     private = common.private(state, side)
     san = private["san"]
     if _must_roll(ctx, san):
-        report = roll_on(ctx, "1.6122", common.roll_key(state, "1.6122", side), san_mods(ctx, state, side),
-                         side=side, label="SAN adjustment")
+        report = roll_on(
+            ctx,
+            "1.6122",
+            common.roll_key(state, "1.6122", side),
+            san_mods(ctx, state, side),
+            side=side,
+            label="SAN adjustment",
+        )
         private["san"] = san + int(report["result"]["san_change"])
         report["effect"] = {"san_before": san, "san_after": private["san"]}
         common.record_roll(state, side, report, "1.6122")
@@ -43,11 +49,25 @@ def applies(state, side):
 def upcoming_rolls(state, side, ctx):
     if not _must_roll(ctx, common.private(state, side)["san"]):
         return []
-    return [upcoming(common.roll_key(state, "1.6122", side), "SAN adjustment", "1.6122",
-                     san_mods(ctx, state, side), "san_change")]
+    return [
+        upcoming(
+            common.roll_key(state, "1.6122", side),
+            "SAN adjustment",
+            "1.6122",
+            san_mods(ctx, state, side),
+            "san_change",
+        )
+    ]
 
 
 STEPS = [
-    Step("1.6122", "SAN adjustment", "1.6122", run=run, applies=applies, upcoming=after_new_half_day(upcoming_rolls),
-         help="A SAN ≥4 rolls a dr +(SAN−4): ≥5 lowers it by one. A SAN of 0 becomes 2."),
+    Step(
+        "1.6122",
+        "SAN adjustment",
+        "1.6122",
+        run=run,
+        applies=applies,
+        upcoming=after_new_half_day(upcoming_rolls),
+        help="A SAN ≥4 rolls a dr +(SAN−4): ≥5 lowers it by one. A SAN of 0 becomes 2.",
+    ),
 ]
