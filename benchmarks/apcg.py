@@ -3,7 +3,7 @@ all 13 half-days (5/29A-6/4A): every Refit Phase step answered (the end of each 
 losses, escape, hardening, repairs, fortifications, purchases of several kinds and a purchase
 given back, initiative chits), notes, a retained-unit update, results entered and confirmed.
 
-The answers follow tests/achtung_panzer/table_play.py (the page guard's player), copied here
+The answers follow campaigns/systems/achtung_panzer/tests/table_play.py (the page guard's player), copied here
 because benchmarks are not tests and never import them; they are a player's choices, not
 rules. A step that refuses a choice (nothing left to buy, no CPP for a chit) gets the plain
 answer instead, as a player at the table would.

@@ -1,4 +1,4 @@
-"""API fixtures: a client signed in as one of the named people (tests/conftest.py)."""
+"""API fixtures: a client signed in as one of the named people (conftest.py)."""
 
 import pytest
 from rest_framework.test import APIClient

@@ -194,7 +194,7 @@ def test_every_skirmish_event_kind_takes_hostile_data_without_a_server_error(
 
 @pytest.fixture
 def war(club, people):
-    from tests.achtung_panzer.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
 
     return War(club, people, name="Fuzz").campaign
 

@@ -1,6 +1,6 @@
 """Every API route × every kind of viewer → the status it must answer.
 
-Viewers (tests/conftest.py): anonymous, outsider (no member), carol (club member
+Viewers (conftest.py): anonymous, outsider (no member), carol (club member
 who plays nothing in the campaign), alice (red), bob (blue), olga (organizer
 playing red), rita (referee). A non-member never learns that a club or campaign
 exists: 404, the same answer as for a thing that does not exist. Anonymous

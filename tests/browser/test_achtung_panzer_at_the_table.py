@@ -20,7 +20,7 @@ NAMES = {"allied": "alice", "german": "bob"}
 
 
 def war(club, people, dice_mode):
-    from tests.achtung_panzer.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
 
     return War(club, people, variant="cg1", dice_mode=dice_mode, name="Somme at the table")
 
@@ -228,7 +228,7 @@ def play_refit(
 def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(
     phones, screenshot, club, people, monkeypatch, dice_mode
 ):
-    from tests.achtung_panzer.campaign_harness import fix_server_dice
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import fix_server_dice
 
     fix_server_dice(monkeypatch)  # the same path on every run: threes (sixes for leader hardening)
     table = war(club, people, dice_mode)

@@ -31,7 +31,7 @@ def other_things(player: Player, words: str):
 def test_give_back_correct_and_confirm_on_two_phones(
     browser, live_server, phones, screenshot, sheet_renderer, club, people
 ):
-    from tests.achtung_panzer.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
 
     table = War(club, people, variant="cg1", dice_mode="server", name="Somme, second pass")
     alice = Player(phones("alice"), table.campaign, "allied", screenshot)

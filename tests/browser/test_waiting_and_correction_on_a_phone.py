@@ -4,7 +4,7 @@ campaign waits for, and a player's correction page offers a real form (no JSON b
 import re
 
 from playwright.sync_api import expect
-from tests.achtung_panzer.table_play import aftermath, play_cg
+from campaigns.systems.achtung_panzer.tests.table_play import aftermath, play_cg
 from tests.browser.pagechecks import check
 
 RESULT = {

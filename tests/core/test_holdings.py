@@ -10,7 +10,7 @@ from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system
 from tests.rosters.helpers import play_round
-from tests.victory.harness import Game
+from campaigns.systems.victory_ledger.tests.harness import Game
 
 
 def propose_export(campaign, user, n):
@@ -114,7 +114,7 @@ def test_an_achtung_panzer_side_record_is_bounded_retained_and_eliminated_togeth
 ):
     """`ap.retained` adds up to 40 units at once, and removing one keeps it among the eliminated:
     both count, so adding and removing cannot grow a side's record past the bound."""
-    from tests.achtung_panzer.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
 
     war = War(club, people, dice_mode="server")
     system = get_system("achtung_panzer")

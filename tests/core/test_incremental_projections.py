@@ -13,7 +13,7 @@ from campaigns.services import projections
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 from rosters.models import RosterEntry
-from tests.achtung_panzer.table_play import correct_and_undo, play_cg
+from campaigns.systems.achtung_panzer.tests.table_play import correct_and_undo, play_cg
 
 pytestmark = pytest.mark.django_db
 DRILL = ["tests.testsystem", "benchmarks.drill"]

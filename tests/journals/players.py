@@ -2,8 +2,8 @@
 
 make_corpus.py copies this file and values.py into a temporary worktree of an earlier commit and
 runs them there, with that commit's code: each player plays a campaign through that commit's own
-services and test harnesses (the ones it shipped: tests/achtung_panzer/campaign_harness.py,
-table_play.py, tests/rifles_ardennes/harness.py, tests/victory/harness.py), stopping where a club
+services and test harnesses (the ones it shipped: campaigns/systems/achtung_panzer/tests/campaign_harness.py,
+table_play.py, campaigns/systems/rifles_ardennes/tests/harness.py, campaigns/systems/victory_ledger/tests/harness.py), stopping where a club
 could stop (mid-Refit Phase, mid-briefing, after a turn), then exports the journal and what that
 commit computed from it.
 
@@ -68,7 +68,7 @@ def _ap_v1(variant, half_days, stop, seed):
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
     chosen by a seeded random; stops at `stop` in the last Refit Phase."""
     from campaigns.errors import DomainError
-    from tests.achtung_panzer import campaign_harness as harness
+    from campaigns.systems.achtung_panzer.tests import campaign_harness as harness
 
     club, named = people()
     war = harness.War(club, named, variant=variant, dice_mode="entered", name=f"Somme {variant}")
@@ -126,8 +126,8 @@ def _ap_v1(variant, half_days, stop, seed):
 
 def ap_v1_cg1():
     """The CG I acceptance journal of the commit (3 half-days, dice entered, stopped after 1.617)."""
-    from tests.achtung_panzer.campaign_harness import War
-    from tests.achtung_panzer.test_cg1_journal import play_cg1
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.test_cg1_journal import play_cg1
 
     club, named = people()
     war = War(club, named, dice_mode="entered", name="Storming the Bridges")
@@ -176,7 +176,7 @@ def seeded(play, seeds=range(1, 9)):
 def ap_table(variant, half_days, dice_mode, stop=None, undo=False):
     """A CG through table_play.py of the commit: every step answered as the page offers it
     (purchases, fortifications, the end of the scenario, escape, hardening …), notes, a correction."""
-    from tests.achtung_panzer import table_play
+    from campaigns.systems.achtung_panzer.tests import table_play
 
     club, named = people()
     table = table_play.play_cg(
@@ -209,8 +209,8 @@ def ap_table(variant, half_days, dice_mode, stop=None, undo=False):
 
 def rifles_acceptance():
     """The three-mission acceptance journal of the commit (dice entered; the campaign is over)."""
-    from tests.rifles_ardennes.harness import Squad
-    from tests.rifles_ardennes.test_campaign_journal import _play
+    from campaigns.systems.rifles_ardennes.tests.harness import Squad
+    from campaigns.systems.rifles_ardennes.tests.test_campaign_journal import _play
 
     club, named = people()
     squad = Squad(club, named, name="Kampfgruppe Braun")
@@ -221,7 +221,7 @@ def rifles_acceptance():
 def rifles_mid_briefing():
     """Five missions, server dice: the first mission and its briefing, the second logged and its
     experience rolled; stopped before the casualty rolls."""
-    from tests.rifles_ardennes.harness import Squad
+    from campaigns.systems.rifles_ardennes.tests.harness import Squad
 
     club, named = people()
     from campaigns import dice
@@ -248,7 +248,7 @@ def rifles_leader_v1():
     LMG's temporary command is dropped, and a Rifle (B) is named Leader at once, before
     reinforcements (refused from v2 on), and keeps the role; then 8.2, Mission 2 (nobody eliminated)
     and its experience roll. Dice entered."""
-    from tests.rifles_ardennes.harness import Squad
+    from campaigns.systems.rifles_ardennes.tests.harness import Squad
 
     club, named = people()
     squad = Squad(club, named, name="Kampfgruppe Vogel")
@@ -271,7 +271,10 @@ def rifles_leader_v1():
 
 def pattons_vanguard():
     """Scenario 1 up to turn 4 (a correction, the Advantage spent, units eliminated and reduced)."""
-    from tests.victory.test_pattons_vanguard import play_to_turn_four, scenario_one
+    from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import (
+        play_to_turn_four,
+        scenario_one,
+    )
 
     club, named = people()
     game = scenario_one(club, named)
@@ -281,8 +284,8 @@ def pattons_vanguard():
 
 def pattons_vanguard_mid():
     """Scenario 1 after turn 2, turn 2 corrected by agreement; the campaign goes on."""
-    from tests.victory.harness import correct
-    from tests.victory.test_pattons_vanguard import T1, T2, scenario_one
+    from campaigns.systems.victory_ledger.tests.harness import correct
+    from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import T1, T2, scenario_one
 
     club, named = people()
     game = scenario_one(club, named)
@@ -305,7 +308,12 @@ def pattons_vanguard_mid():
 def pattons_vanguard_v2():
     """Scenario 1 to turn 3 under v2's Advantage rule (PV-12): the holder at the start of the Refit
     Phase spends it, once after a Daylight use moved it; the campaign goes on."""
-    from tests.victory.test_pattons_vanguard import T1, T2, T3, scenario_one
+    from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import (
+        T1,
+        T2,
+        T3,
+        scenario_one,
+    )
 
     club, named = people()
     game = scenario_one(club, named)
@@ -317,8 +325,8 @@ def pattons_vanguard_v2():
 
 def ardennes44_v2():
     """Scenario 2 to 17 AM under v2's replacements by unit type (A44-11)."""
-    from tests.victory.harness import Game
-    from tests.victory.test_ardennes44 import replacement_units
+    from campaigns.systems.victory_ledger.tests.harness import Game
+    from campaigns.systems.ardennes44.tests.test_ardennes44 import replacement_units
 
     club, named = people()
     game = Game(club, named, "ardennes44", "s2")
@@ -342,7 +350,7 @@ def ardennes44_v2():
 
 def ardennes44_mid():
     """Scenario 2 after five turns (a night turn with replacements, a unit exited); it goes on."""
-    from tests.victory.test_ardennes44 import six_turn
+    from campaigns.systems.ardennes44.tests.test_ardennes44 import six_turn
 
     club, named = people()
     game = six_turn(club, named)
@@ -358,7 +366,7 @@ def ardennes44_mid():
 
 def ardennes44():
     """Scenario 2, six turns with a night turn, exits and replacements."""
-    from tests.victory.test_ardennes44 import play_six_turns, six_turn
+    from campaigns.systems.ardennes44.tests.test_ardennes44 import play_six_turns, six_turn
 
     club, named = people()
     game = six_turn(club, named)
@@ -368,7 +376,7 @@ def ardennes44():
 
 def fab_bulge():
     """The campaign game: five turns with entered thresholds, eliminations and a contested hex."""
-    from tests.victory.test_fab_bulge import fab
+    from campaigns.systems.fab_bulge.tests.test_fab_bulge import fab
 
     club, named = people()
     game = fab(club, named)

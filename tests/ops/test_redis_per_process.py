@@ -5,7 +5,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests import conftest
+import conftest  # the root conftest.py
 
 
 def _settings(url):

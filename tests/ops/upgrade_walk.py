@@ -253,11 +253,11 @@ def _submit(browser, campaign, action, data):
 
 
 def table_answer(campaign, side, kind):
-    """What a player at the table answers at the side's current A!P! step (tests/achtung_panzer/
+    """What a player at the table answers at the side's current A!P! step (campaigns/systems/achtung_panzer/tests/
     table_play.py's answers, recorded instead of sent)."""
     from campaigns.systems.achtung_panzer import sequence
     from campaigns.systems.achtung_panzer.steps.base import kind_name
-    from tests.achtung_panzer.table_play import Table, aftermath
+    from campaigns.systems.achtung_panzer.tests.table_play import Table, aftermath
 
     state = current_state(campaign)
     if kind == "ap.aftermath":

@@ -1,5 +1,5 @@
 """Page fixtures: a browser-like client signed in as one of the named people
-(tests/conftest.py: olga organizer playing red, alice red, bob blue, rita referee,
+(conftest.py: olga organizer playing red, alice red, bob blue, rita referee,
 carol member playing nothing, outsider)."""
 
 import pytest

@@ -1,6 +1,6 @@
 """Every page × every kind of viewer → the status it must answer.
 
-Viewers (tests/conftest.py): anonymous, outsider (no member), carol (club member
+Viewers (conftest.py): anonymous, outsider (no member), carol (club member
 who plays nothing in the campaign), alice (red), bob (blue), olga (organizer
 playing red), rita (referee). Anonymous visitors are sent to the login page; a
 non-member never learns that a club or campaign exists (404, like a thing that
@@ -116,7 +116,7 @@ ROWS = [
     Row("GET", C + "scenarios/", members()),
     Row(
         "GET", C + "records/", members(404)
-    ),  # the test game keeps no records page (A!P!'s: tests/achtung_panzer)
+    ),  # the test game keeps no records page (A!P!'s: campaigns/systems/achtung_panzer/tests)
     Row("POST", RED_EVENT + "undo/", red(302)),
     Row("GET", RED_EVENT + "correct/", red(200)),
     # Proposals come from those who take part: players, referee, organizers (carol only watches).
