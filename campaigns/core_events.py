@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from . import versions
 from .errors import DomainError
+from .progress import advance, finish
 from .schema import EventKind, Field
 from .systems import get_system
 
@@ -244,45 +245,6 @@ def new_state(record) -> dict:
         "undone": {},
         "corrected": {},
         "game": None,
-    }
-
-
-# --- helpers for game systems -------------------------------------------------------
-
-
-def advance(state: dict, ctx) -> None:
-    """Make the next scenario current, or end the campaign after the last one."""
-    nxt = (state["current"] if state["current"] is not None else -1) + 1
-    if nxt < len(state["scenarios"]):
-        state["current"] = nxt
-        state["scenarios"][nxt]["status"] = "current"
-    else:
-        state["current"] = None
-        ctx.system.on_calendar_end(state, ctx)
-        if state["status"] != "finished":
-            finish(state, None, "The last scenario has been played.")
-
-
-def finish(state: dict, winner: str | None, reason: str) -> None:
-    state["status"] = "finished"
-    state["winner"] = winner
-    state["finish_reason"] = reason
-    for sealed in state["sealed"].values():
-        sealed["open"] = False
-
-
-def open_sealed(
-    state: dict, key: str, label: str, sides: list[str], options: list | None = None
-) -> None:
-    if key in state["sealed"]:
-        raise DomainError("key", f"The sealed choice {key} is already open.")
-    state["sealed"][key] = {
-        "label": label,
-        "sides": list(sides),
-        "options": options,
-        "choices": {},
-        "revealed": False,
-        "open": True,
     }
 
 

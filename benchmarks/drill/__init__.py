@@ -7,10 +7,18 @@ results that mark units lost, so every result changes the roster projection the
 way a real game's refit does. Numbers here are load, not rules.
 """
 
-from campaigns.core_events import advance
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, GameSystem, RosterKind, SheetDef, SideDef, Variant
+from campaigns.game_interface import (
+    Action,
+    DomainError,
+    EventKind,
+    Field,
+    GameSystem,
+    RosterKind,
+    SheetDef,
+    SideDef,
+    Variant,
+    advance,
+)
 
 LONG = tuple(f"Day {day} {half}" for day in range(1, 21) for half in ("AM", "PM"))
 
@@ -96,7 +104,7 @@ class Drill(GameSystem):
         advance(state, ctx)
 
     def on_calendar_end(self, state, ctx):
-        from campaigns.core_events import finish
+        from campaigns.game_interface import finish
 
         wins = state["game"]["public"]["wins"]
         winner = None if wins["red"] == wins["blue"] else max(wins, key=wins.get)

@@ -18,6 +18,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..progress import advance
 from ..schema import EventKind
 from ..tables import TableSet
 
@@ -205,14 +206,12 @@ class GameSystem:
     def on_result(self, state: dict, index: int, result: dict, ctx) -> None:
         """A scenario result was confirmed: update the game state. By default the
         next scenario starts at once; systems with a between-game procedure call
-        core_events.advance themselves when it is done."""
-        from ..core_events import advance
-
+        advance themselves when it is done."""
         advance(state, ctx)
 
     def on_calendar_end(self, state: dict, ctx) -> None:
         """The last scenario is done and no victory condition ended the campaign:
-        decide the winner (core_events.finish) or leave it to the core (no winner)."""
+        decide the winner (finish) or leave it to the core (no winner)."""
 
     def follow_ups(self, state: dict, record) -> list[tuple[str, dict]]:
         """Events to append after a person's own event `record`, in the same submission and as

@@ -8,18 +8,21 @@ stance as a sealed choice. A round's result is the score of each side.
 
 from pathlib import Path
 
-from campaigns.core_events import advance, open_sealed
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, roll_on
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import (
+from campaigns.game_interface import (
     Action,
+    DomainError,
+    EventKind,
+    Field,
     GameSystem,
+    Mod,
     SheetDef,
     SideDef,
     StepStatus,
     UpcomingRoll,
     Variant,
+    advance,
+    open_sealed,
+    roll_on,
 )
 
 
@@ -131,7 +134,7 @@ class Skirmish(GameSystem):
         advance(state, ctx)
 
     def on_calendar_end(self, state, ctx):
-        from campaigns.core_events import finish
+        from campaigns.game_interface import finish
 
         wins = state["game"]["public"]["wins"]
         winner = None if wins["red"] == wins["blue"] else max(wins, key=wins.get)

@@ -23,8 +23,7 @@ figure is published for the scenario result (the CG Roster's casualties are publ
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
+from campaigns.game_interface import DomainError, EventKind, Field
 
 from . import retained as retained_units, words
 from .common import half_day, private, public

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from campaigns.rolls import Mod
+from campaigns.game_interface import Mod
 
 SIDES = ("allied", "german")
 

@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import re
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field, clean_fields
+from campaigns.game_interface import DomainError, Field, clean_fields
 
 from .common import SIDES, other, private, public
 from .state import cg
@@ -437,7 +436,7 @@ def _start_control(state: dict, index: int) -> dict | None:
 
 
 def result_form(ctx, view: dict, index: int) -> tuple:
-    from campaigns.schema import Field
+    from campaigns.game_interface import Field
 
     area_list = areas(ctx.table("1.2"))
     gone = set(public(view)["bridges_destroyed"])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from campaigns.rolls import upcoming_odds
+from campaigns.game_interface import upcoming_odds
 
 from . import common, elr
 

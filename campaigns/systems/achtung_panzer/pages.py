@@ -8,9 +8,7 @@ from __future__ import annotations
 import re
 from dataclasses import replace
 
-from campaigns.context import Ctx
-from campaigns.schema import Field
-from campaigns.systems.base import Action
+from campaigns.game_interface import Action, Ctx, Field
 
 from . import aftermath, halfday, retained, sequence, words
 from .common import SIDES, private, public

@@ -9,8 +9,7 @@ Removing a unit moves it to the side's `eliminated` list with the reason.
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
+from campaigns.game_interface import DomainError, EventKind, Field
 
 from .common import half_day, private
 

@@ -15,10 +15,7 @@ from __future__ import annotations
 import importlib
 import re
 
-from campaigns.core_events import advance, finish
-from campaigns.errors import DomainError
-from campaigns.rolls import roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, advance, finish, roll_on
 
 from . import aftermath, halfday, retained
 from .common import SIDES, public, private, record_public_roll, roll_key
@@ -691,7 +688,7 @@ def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
 
 
 def _clean(step: Step, data: dict) -> dict:
-    from campaigns.schema import clean_fields
+    from campaigns.game_interface import clean_fields
 
     return clean_fields(step.fields, data)
 

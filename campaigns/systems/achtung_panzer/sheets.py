@@ -9,7 +9,7 @@ can reach it even by mistake. Contexts are plain JSON values (they are hashed fo
 
 from __future__ import annotations
 
-from campaigns.systems.base import SheetDef
+from campaigns.game_interface import SheetDef
 
 from . import elr, words
 

@@ -8,10 +8,16 @@ from pathlib import Path
 
 import yaml
 
-from campaigns.core_events import finish
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import GameSystem, SideDef, StepStatus, Variant
+from campaigns.game_interface import (
+    DomainError,
+    EventKind,
+    Field,
+    GameSystem,
+    SideDef,
+    StepStatus,
+    Variant,
+    finish,
+)
 
 from . import (
     elr,

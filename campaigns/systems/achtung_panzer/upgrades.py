@@ -21,7 +21,7 @@ upgrades"; the corpus in tests/journals/ replays journals of each version on eve
 
 from __future__ import annotations
 
-from campaigns.versions import Insert, Upgrade
+from campaigns.game_interface import Insert, Upgrade
 
 from . import retained, sequence
 from .common import SIDES, private, public

@@ -15,7 +15,7 @@ the table.
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError
 
 TYPED = 2  # the journal version from which these checks apply (A44-11)
 USES = ("restored", "rebuilt")

@@ -5,8 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field
 from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import day_calendar

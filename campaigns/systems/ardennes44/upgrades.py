@@ -12,7 +12,7 @@ upgrades"; tests/journals/ replays journals of each version on every CI).
 from __future__ import annotations
 
 from campaigns.systems.victory_ledger.upgrades import RecordsConfirmed
-from campaigns.versions import Upgrade
+from campaigns.game_interface import Upgrade
 
 
 class ReplacementsByType(Upgrade):

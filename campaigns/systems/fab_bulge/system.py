@@ -5,9 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, StepStatus
+from campaigns.game_interface import Action, DomainError, EventKind, Field, StepStatus
 from campaigns.systems.victory_ledger import confirmation, ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Outcome, turn

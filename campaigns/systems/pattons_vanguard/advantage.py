@@ -3,8 +3,7 @@ withdrawals (19.6): Patton's Vanguard's own values of a turn."""
 
 from __future__ import annotations
 
-from campaigns.core_events import open_sealed
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError, open_sealed
 from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Check, Outcome

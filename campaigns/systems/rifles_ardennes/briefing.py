@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-from campaigns.core_events import advance, finish
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, plain_roll, roll_on
+from campaigns.game_interface import DomainError, Mod, advance, finish, plain_roll, roll_on
 
 from . import squad as squad_rules, state as st
 from .data import CASUALTY_RESULTS

@@ -4,7 +4,7 @@ may take, one pre-filled row per soldier. The declared fields (kinds.py) still v
 
 from __future__ import annotations
 
-from campaigns.schema import Field
+from campaigns.game_interface import Field
 
 from . import missions, squad, state as st
 from .data import DESIGNATIONS, LEADER, LETTERS
@@ -294,7 +294,7 @@ def catalog_fields(state) -> tuple:
 def result_fields(state) -> tuple:
     """The mission log: the scenario (fixed by the page) and the result as plain inputs —
     one tap per soldier who stayed behind or was eliminated, everyone else took part."""
-    from campaigns.core_events import KINDS
+    from campaigns.game_interface import core_kind
 
     declared = {f.name: f for f in missions.RESULT_FIELDS}
     ready = soldier_choices(state, st.available(state))
@@ -313,7 +313,7 @@ def result_fields(state) -> tuple:
         ),
         declared["notes"],
     )
-    scenario, _ = KINDS["result.submitted"].fields
+    scenario, _ = core_kind("result.submitted").fields
     return (
         scenario,
         Field("data", "object", label=f"{entry['label']}: the mission log", fields=data),

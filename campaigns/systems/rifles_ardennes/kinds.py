@@ -3,7 +3,7 @@ from the campaign in forms.py, the API and journal files send them as they are).
 
 from __future__ import annotations
 
-from campaigns.schema import EventKind, Field
+from campaigns.game_interface import EventKind, Field
 
 from .data import DESIGNATIONS
 

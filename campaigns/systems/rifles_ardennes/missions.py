@@ -3,8 +3,7 @@ a Leader named during the mission takes over (6), the end-mission briefing opens
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field, clean_fields
+from campaigns.game_interface import DomainError, Field, clean_fields
 
 from . import squad as squad_rules, state as st
 from .data import OUTCOME_LABELS

@@ -4,9 +4,7 @@ from __future__ import annotations
 
 from fractions import Fraction
 
-from campaigns import dice as dicelib
-from campaigns.rolls import upcoming_odds
-from campaigns.systems.base import Action, StepStatus, UpcomingRoll
+from campaigns.game_interface import Action, StepStatus, UpcomingRoll, parse_dice, upcoming_odds
 
 from . import briefing as br, squad, state as st
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
@@ -504,7 +502,7 @@ def reinforcement_outcomes(ctx) -> list[dict]:
 
 
 def _dice_values(expr: str) -> list[tuple[int, Fraction]]:
-    parsed = dicelib.parse(expr)
+    parsed = parse_dice(expr)
     outcomes = list(parsed.outcomes())
     counts: dict[int, int] = {}
     for faces in outcomes:

@@ -3,8 +3,7 @@ history sentences, the club comparison row, and which house-rule values make sen
 
 from __future__ import annotations
 
-from campaigns import dice as dicelib
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError, parse_dice
 
 from . import missions, state as st
 from .data import CASUALTY_RESULTS, army_name
@@ -267,7 +266,7 @@ def _ap_cell(value) -> bool:
     if value.strip().isdigit():
         return True
     try:
-        dicelib.parse(value.strip())
+        parse_dice(value.strip())
     except DomainError:
         return False
     return True

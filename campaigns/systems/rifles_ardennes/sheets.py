@@ -3,7 +3,7 @@ veteran/skill, XP, Recon Points box, Game Turn Track 1–12), printed from the c
 
 from __future__ import annotations
 
-from campaigns.systems.base import SheetDef
+from campaigns.game_interface import SheetDef
 
 from . import records, state as st
 from .data import army_name

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from collections import Counter
 
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError
 
 from . import state as st
 from .data import DESIGNATIONS, LEADER, LETTERS, army_name

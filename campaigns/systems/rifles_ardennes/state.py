@@ -6,7 +6,7 @@ to hide from, and the club compares its members' squads (docs/rifles-ardennes.md
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError
 
 from .data import LEADER, army_name, seed_catalog
 

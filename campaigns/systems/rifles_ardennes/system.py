@@ -3,10 +3,7 @@ modules beside it. One player, one squad, a chain of missions (section 8)."""
 
 from __future__ import annotations
 
-from campaigns.core_events import finish
-from campaigns.errors import DomainError
-from campaigns.schema import Field
-from campaigns.systems.base import GameSystem, SideDef, Variant
+from campaigns.game_interface import DomainError, Field, GameSystem, SideDef, Variant, finish
 
 from . import briefing, forms, missions, procedure, records, sheets, squad, state as st, upgrades
 from .data import DATA, armies, army_name, constants

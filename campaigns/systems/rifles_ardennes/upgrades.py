@@ -10,7 +10,7 @@
 
 from __future__ import annotations
 
-from campaigns.versions import Upgrade
+from campaigns.game_interface import Upgrade
 
 LEADER_AFTER_REINFORCEMENTS = 2  # the journal version from which the v1 → v2 rule applies
 

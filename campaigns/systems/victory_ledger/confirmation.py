@@ -19,7 +19,7 @@ import copy
 
 from django.utils.text import capfirst
 
-from campaigns.records import Record
+from campaigns.game_interface import Record
 
 from .ledger import public
 

@@ -185,7 +185,7 @@ def _blank(field) -> dict:
 def settle_fields(system, view: dict, side, initial: dict) -> tuple | None:
     """The referee's (or organizer's) form settling a waiting record: the record's own form,
     filled with what its side entered, to confirm as it is or change (confirmation.py)."""
-    from campaigns.schema import Field
+    from campaigns.game_interface import Field
 
     from .confirmation import held
 

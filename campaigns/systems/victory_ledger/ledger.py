@@ -9,8 +9,7 @@ from __future__ import annotations
 
 import copy
 
-from campaigns.core_events import advance, finish
-from campaigns.errors import DomainError
+from campaigns.game_interface import DomainError, advance, finish
 
 from . import chart
 from .model import CHANGES, Evaluation, Outcome

@@ -11,8 +11,7 @@ turn).
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field
 
 MAX_LOCATIONS = 150
 MAX_UNITS = 400

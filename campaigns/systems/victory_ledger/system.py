@@ -16,10 +16,18 @@ from __future__ import annotations
 from collections import Counter
 from pathlib import Path
 
-from campaigns.core_events import finish
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import Action, GameSystem, SheetDef, SideDef, StepStatus, Variant
+from campaigns.game_interface import (
+    Action,
+    DomainError,
+    EventKind,
+    Field,
+    GameSystem,
+    SheetDef,
+    SideDef,
+    StepStatus,
+    Variant,
+    finish,
+)
 
 from . import confirmation, forms, ledger, sheets
 from .ledger import public

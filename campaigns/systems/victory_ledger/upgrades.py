@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from campaigns.versions import Upgrade
+from campaigns.game_interface import Upgrade
 
 
 class RecordsConfirmed(Upgrade):

@@ -10,11 +10,17 @@ Two sides give orders each round (secretly: troops join their side), then a resu
 Each version is a module (v1, v2, v3) exposing SYSTEM, listed in MUSTER_EXTRA_SYSTEMS by the test.
 """
 
-from campaigns.core_events import advance
-from campaigns.errors import DomainError
-from campaigns.schema import EventKind, Field
-from campaigns.systems.base import GameSystem, SideDef, Variant
-from campaigns.versions import Insert, Upgrade
+from campaigns.game_interface import (
+    DomainError,
+    EventKind,
+    Field,
+    GameSystem,
+    Insert,
+    SideDef,
+    Upgrade,
+    Variant,
+    advance,
+)
 
 SIDES = ("red", "blue")
 

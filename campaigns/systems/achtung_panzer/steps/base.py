@@ -5,7 +5,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Callable
 
-from campaigns.schema import Field
+from campaigns.game_interface import Field
 
 
 PENDING = "pending"

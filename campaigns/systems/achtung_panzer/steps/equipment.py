@@ -7,9 +7,7 @@ their state is kept in the AFV's ``weapons`` map ({"MA": "ok"|"malfunctioned"|"d
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common
 from .base import Step

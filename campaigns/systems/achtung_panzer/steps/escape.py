@@ -11,9 +11,7 @@ escape are no longer isolated. CVP of eliminated units are logged with ap.cvp.
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common, words
 from .base import DONE, PENDING, Step

@@ -6,9 +6,7 @@ opponent keeps its own record)."""
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, words
 from .base import DONE, Step

@@ -13,8 +13,7 @@ from __future__ import annotations
 import math
 import re
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field
 
 from .. import common
 from . import purchases as P

@@ -9,9 +9,7 @@ Two events of its kind:
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common
 from .base import PENDING, Step

@@ -3,9 +3,7 @@ two-phase steps (roll first, the player's choice after) and upcoming rolls."""
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod
-from campaigns.systems.base import UpcomingRoll
+from campaigns.game_interface import DomainError, Mod, UpcomingRoll
 
 from .. import common
 
@@ -176,7 +174,7 @@ def won_this_half_day(state: dict, side: str) -> bool:
 
 
 def hidden(name: str, value) -> "Field":
-    from campaigns.schema import Field
+    from campaigns.game_interface import Field
 
     return Field(name, "str", required=False, default=value, widget="hidden")
 
@@ -225,7 +223,7 @@ def _book():
     if _BOOK_TABLES is None:
         from pathlib import Path
 
-        from campaigns.tables import TableSet
+        from campaigns.game_interface import TableSet
 
         _BOOK_TABLES = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
     return _BOOK_TABLES

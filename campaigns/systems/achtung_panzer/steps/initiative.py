@@ -12,9 +12,7 @@ A Dual Attack's set-up dr is rolled here (public); its move-first dr is rolled o
 
 from __future__ import annotations
 
-from campaigns.core_events import open_sealed
-from campaigns.errors import DomainError
-from campaigns.rolls import roll_on
+from campaigns.game_interface import DomainError, open_sealed, roll_on
 
 from .. import common
 from .base import PENDING, Step

@@ -12,9 +12,7 @@
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, roll_on
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common, words
 from .base import PENDING, Step

@@ -19,8 +19,7 @@ grants (what it gave at once: fpp/san), and later 1.620 fills strength and what 
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field
 
 from .. import common
 from .base import Step

@@ -4,9 +4,7 @@ number of Locations the opponent must reveal at 1.6245."""
 
 from __future__ import annotations
 
-from campaigns.errors import DomainError
-from campaigns.rolls import Mod, plain_roll
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, Mod, plain_roll
 
 from .. import common
 from .base import Step

@@ -25,8 +25,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from campaigns.rolls import Mod, plain_roll, roll_on
-from campaigns.tables import TableSet
+from campaigns.game_interface import Mod, TableSet, plain_roll, roll_on
 
 from .. import common
 from .. import retained as retained_units

@@ -6,9 +6,7 @@ is the last completed roster line (common.previous_line).
 
 from __future__ import annotations
 
-from campaigns.rolls import roll_on
-from campaigns.errors import DomainError
-from campaigns.schema import Field
+from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, elr
 from .base import DONE, PENDING, Step

@@ -5,7 +5,7 @@ The side's SAN is private until 1.625 announces it, so the dr is kept with the s
 
 from __future__ import annotations
 
-from campaigns.rolls import Mod, roll_on
+from campaigns.game_interface import Mod, roll_on
 
 from .. import common
 from .base import Step

@@ -1,0 +1,73 @@
+"""What a game may use of the core: the one module games import from campaigns.
+
+A game (campaigns/systems/<game>/, a shared game package such as victory_ledger, or a module
+named in MUSTER_EXTRA_SYSTEMS) imports the core only from here; a test holds every game to it
+(tests/core/test_games_import_only_the_game_interface.py). The dependency runs one way: this
+module imports core modules, and no core module imports it or any game. A game that needs
+something of the core not listed here adds it here, in the group it belongs to, and says why.
+"""
+
+from __future__ import annotations
+
+from .context import Ctx
+from .core_events import KINDS as _CORE_KINDS
+from .dice import parse as parse_dice
+from .errors import DomainError
+from .progress import advance, finish, open_sealed
+from .records import Record
+from .rolls import Mod, plain_roll, roll_on, upcoming_odds
+from .schema import EventKind, Field, clean_fields
+from .systems.base import (
+    Action,
+    GameSystem,
+    RosterKind,
+    SheetDef,
+    SideDef,
+    StepStatus,
+    UpcomingRoll,
+    Variant,
+)
+from .tables import TableSet
+from .versions import Insert, Upgrade
+
+
+def core_kind(name: str) -> EventKind:
+    """A core event kind by name (e.g. "result.submitted"), for a game's own forms of it."""
+    return _CORE_KINDS[name]
+
+
+__all__ = [
+    # What a game is: the class it subclasses and the values it declares.
+    "GameSystem",
+    "SideDef",
+    "Variant",
+    "SheetDef",
+    "RosterKind",
+    # What a game offers the people at the table: the next steps and the rolls to come.
+    "Action",
+    "StepStatus",
+    "UpcomingRoll",
+    # Its events, their fields and its refusals.
+    "EventKind",
+    "Field",
+    "clean_fields",
+    "core_kind",
+    "DomainError",
+    # Moving the campaign on: next scenario, the end, a secret choice every side makes.
+    "advance",
+    "finish",
+    "open_sealed",
+    # Dice and tables: a roll on a table or of plain dice, with named modifiers, and its odds.
+    "Mod",
+    "roll_on",
+    "plain_roll",
+    "upcoming_odds",
+    "parse_dice",
+    "TableSet",
+    # The fold's context (rolls, tables, house rules) and the events it reads.
+    "Ctx",
+    "Record",
+    # Upgrading the game's journal when its rules change (campaigns.versions).
+    "Upgrade",
+    "Insert",
+]
