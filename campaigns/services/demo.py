@@ -2,7 +2,9 @@
 
 Its people join through the club services like anybody's (founding, invitation,
 acceptance), so its club log reads like any other club's; each game system adds its
-campaign through its own ``demo`` hook. Safe to run again: nothing is duplicated, and
+campaign through its own ``demo`` hook, handed a DemoTable: the game says what happens at the
+table (who sits where, what each person submits) and the table does it through the services, so
+no game imports a service. Safe to run again: nothing is duplicated, and
 a demo password or role that was changed is put back.
 """
 
@@ -17,7 +19,9 @@ from campaigns.errors import DomainError
 from campaigns.models import Campaign, Club, Membership
 from campaigns.systems import all_systems
 
-from . import clubs
+from . import campaigns as campaign_service, clubs
+from .journal import submit
+from .state import current_state
 
 PASSWORD = "muster-demo"  # published in the README: never on a public site (load_demo refuses)
 CLUB_NAME, CLUB_SLUG = "Demo Club", "demo-club"
@@ -47,7 +51,7 @@ def load_demo() -> Demo:
             continue
         try:
             with transaction.atomic():  # a failing demo leaves nothing half-made
-                made = system.demo(demo.club, users)
+                made = system.demo(DemoTable(demo.club, users, system))
         except Exception as error:  # noqa: BLE001 - one system's broken demo must not keep the site from running
             demo.failed.append(
                 f"{system.name}: its demo campaign could not be created "
@@ -57,6 +61,52 @@ def load_demo() -> Demo:
         if made is not None:
             demo.made.append(f"{system.name}: {made}")
     return demo
+
+
+class DemoTable:
+    """What a game's demo hook plays its demo campaign with: the demo people by role ("organizer",
+    "alice", "bob", "referee"), the campaign it creates, and each person's submissions, made
+    through the services like anybody's (the same checks, the same journal)."""
+
+    def __init__(self, club: Club, users: dict, system):
+        self.club, self.users, self.system = club, users, system
+        self.campaign: Campaign | None = None
+
+    def username(self, role: str) -> str:
+        return self.users[role].username
+
+    def create(self, *, variant: str, name: str, options: dict | None = None) -> Campaign:
+        """The game's demo campaign, created by the demo organizer."""
+        self.campaign = campaign_service.create_campaign(
+            club=self.club,
+            user=self.users["organizer"],
+            system=self.system.slug,
+            variant=variant,
+            name=name,
+            options=options or {},
+        )
+        return self.campaign
+
+    def seat(self, side: str, role: str) -> None:
+        """The organizer seats the person of `role` on `side`."""
+        campaign_service.assign_player(
+            self.campaign, self.users["organizer"], side=side, username=self.username(role)
+        )
+
+    def referee(self, role: str) -> None:
+        campaign_service.assign_referee(
+            self.campaign, self.users["organizer"], username=self.username(role)
+        )
+
+    def submit(self, role: str, kind: str, data: dict | None = None) -> dict:
+        """The person of `role` submits an event; the campaign's state after it."""
+        submit(self.campaign, self.users[role], kind, data or {})
+        return self.state()
+
+    def state(self) -> dict:
+        """The campaign's whole state now (the demo plays every side)."""
+        self.campaign.refresh_from_db()
+        return current_state(self.campaign)
 
 
 def _demo_user(username: str):

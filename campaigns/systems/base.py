@@ -292,10 +292,12 @@ class GameSystem:
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def suggested_data(self, campaign, kind: str) -> dict:
+    def suggested_data(self, kind: str, earlier) -> dict:
         """Values a page form of `kind` should start from beyond the campaign's own state (e.g. the
         set-up this club entered for its last campaign of the game); passed to form_fields as
-        `initial`. Read only what any member of the campaign's club may read."""
+        `initial`. `earlier`: (name, folded state) of the club's other campaigns of this game,
+        newest first, each read when iterated (campaigns.services.suggested); a page shows the
+        result to any member of the campaign's club."""
         return {}
 
     def form_data(self, view: dict, side: str | None, kind: str, data: dict) -> dict:
@@ -347,8 +349,11 @@ class GameSystem:
         return {}
 
     # --- the demo (python manage.py load_demo) ---------------------------------------
-    def demo(self, club, users: dict):
-        """Create this system's demo campaign, in progress, in the demo club, through
-        the services. ``users`` maps "organizer", "alice", "bob", "referee" to
-        User objects. Called only while the demo club has no campaign of this system."""
+    def demo(self, table):
+        """Play this system's demo campaign, in progress, in the demo club, at `table`
+        (campaigns.services.demo.DemoTable): ``table.create(variant=, name=, options=)``,
+        ``table.seat(side, role)``, ``table.referee(role)``, ``table.submit(role, kind, data)``
+        (the state after it) and ``table.state()``, roles being "organizer", "alice", "bob" and
+        "referee"; return the campaign (``table.campaign``). The table goes through the services,
+        so a game imports none. Called only while the demo club has no campaign of this system."""
         return None

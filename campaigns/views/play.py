@@ -23,6 +23,7 @@ from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
 from campaigns.services.journal import submit, submit_then
+from campaigns.services.suggested import suggested_data
 from campaigns.systems import get_system
 from muster import connection_loss
 
@@ -73,9 +74,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
             boxes.append(actions.ActionBox(todo, None, do=listed, open=True, picking=groups))
             continue
         suggested = (
-            system.suggested_data(page_data.campaign, todo.kind)
-            if todo.kind not in CORE_KINDS
-            else {}
+            suggested_data(page_data.campaign, todo.kind) if todo.kind not in CORE_KINDS else {}
         )
         box = actions.build(
             system, page_data.state, replace(todo, initial={**suggested, **todo.initial})
@@ -311,7 +310,7 @@ def campaign_submit(request, pk: int):
         todo, request.POST
     )  # the rows its own page drew (all, if it sent none)
     if kind not in CORE_KINDS:  # the same rows the page drew (a suggested set-up may have more)
-        todo = replace(todo, initial={**system.suggested_data(campaign, kind), **todo.initial})
+        todo = replace(todo, initial={**suggested_data(campaign, kind), **todo.initial})
     box = actions.build(system, page_data.state, todo, request.POST)
     if box is None:
         return _refused(

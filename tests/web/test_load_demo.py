@@ -14,20 +14,15 @@ from django.core.management import CommandError, call_command
 
 from campaigns.models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from campaigns.services import clubs
-from campaigns.services import campaigns as svc
-from campaigns.services.journal import submit
 from campaigns.systems import get_system
 
 
-def _skirmish_demo(club, users):
-    organizer = users["organizer"]
-    campaign = svc.create_campaign(
-        club=club, user=organizer, system="skirmish", variant="short", name="Demo war"
-    )
-    svc.assign_player(campaign, organizer, side="red", username=users["alice"].username)
-    svc.assign_player(campaign, organizer, side="blue", username=users["bob"].username)
-    svc.assign_referee(campaign, organizer, username=users["referee"].username)
-    submit(campaign, organizer, "campaign.started")
+def _skirmish_demo(table):
+    campaign = table.create(variant="short", name="Demo war")
+    table.seat("red", "alice")
+    table.seat("blue", "bob")
+    table.referee("referee")
+    table.submit("organizer", "campaign.started")
     return campaign
 
 
@@ -100,10 +95,8 @@ def test_the_demo_organizer_can_log_in_and_invite(db, skirmish_demo, client):
 
 
 def test_a_broken_demo_is_reported_and_leaves_nothing(db, monkeypatch):
-    def broken(club, users):
-        svc.create_campaign(
-            club=club, user=users["organizer"], system="skirmish", variant="short", name="Half"
-        )
+    def broken(table):
+        table.create(variant="short", name="Half")
         raise RuntimeError("table missing")
 
     monkeypatch.setattr(get_system("skirmish"), "demo", broken, raising=False)

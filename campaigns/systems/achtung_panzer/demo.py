@@ -1,4 +1,5 @@
-"""The demo club's Achtung! Panzer! campaign: CG I in progress, made through the real services.
+"""The demo club's Achtung! Panzer! campaign: CG I in progress, played at the demo
+table (campaigns.services.demo.DemoTable, through the real services).
 
 demo-organizer and demo-alice play the Allies, demo-bob the Germans, demo-referee referees;
 the server rolls. The Initial Scenario's refit is played (each side buys one RG), 5/29A is
@@ -30,34 +31,21 @@ RESULT = {
 }
 
 
-def build_demo(club, users):
-    from campaigns.services import campaigns as svc
-    from campaigns.services.journal import submit
-    from campaigns.services.state import current_state
-
-    organizer = users["organizer"]
-    campaign = svc.create_campaign(
-        club=club,
-        user=organizer,
-        system="achtung_panzer",
-        variant="cg1",
-        name="Storming the Bridges (demo)",
-        options={"dice_mode": "server"},
-    )
-    svc.assign_player(campaign, organizer, side="allied", username=organizer.username)
-    svc.assign_player(campaign, organizer, side="allied", username=users["alice"].username)
-    svc.assign_player(campaign, organizer, side="german", username=users["bob"].username)
-    svc.assign_referee(campaign, organizer, username=users["referee"].username)
-    submit(campaign, organizer, "campaign.started")
-    player = {"allied": users["alice"], "german": users["bob"]}
+def build_demo(table):
+    table.create(variant="cg1", name="Storming the Bridges (demo)", options={"dice_mode": "server"})
+    table.seat("allied", "organizer")
+    table.seat("allied", "alice")
+    table.seat("german", "bob")
+    table.referee("referee")
+    table.submit("organizer", "campaign.started")
+    player = {"allied": "alice", "german": "bob"}
 
     def act(side, kind, data):
-        submit(campaign, player[side], kind, data)
-        campaign.refresh_from_db()
+        table.submit(player[side], kind, data)
 
     def walk(side, stop_at_decisions):
         for _ in range(60):
-            state = current_state(campaign)
+            state = table.state()
             step = current(state, side)
             if step is None or waiting(state, side):
                 return
@@ -73,17 +61,17 @@ def build_demo(club, users):
 
     def walk_both(stop_at_decisions=False):
         for _ in range(20):
-            before = [getattr(current(current_state(campaign), s), "id", None) for s in SIDES]
+            before = [getattr(current(table.state(), s), "id", None) for s in SIDES]
             for side in SIDES:
                 walk(side, stop_at_decisions)
-            if [getattr(current(current_state(campaign), s), "id", None) for s in SIDES] == before:
+            if [getattr(current(table.state(), s), "id", None) for s in SIDES] == before:
                 return
 
     act("allied", "ap.declare", {"special": "none"})
     act("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
     act("german", "ap.purchase", {"action": "buy", "rg": "A4"})
     walk_both()
-    state = current_state(campaign)
+    state = table.state()
     for side, lost in (("allied", 3), ("german", 2)):
         squads = [u for u in state["game"]["sides"][side]["retained"] if u["kind"] == "squad"][
             :lost
@@ -99,4 +87,4 @@ def build_demo(club, users):
     act("allied", "result.submitted", {"scenario": 0, "data": RESULT})
     act("german", "result.confirmed", {"scenario": 0})
     walk_both(stop_at_decisions=True)
-    return campaign
+    return table.campaign

@@ -525,10 +525,10 @@ class AchtungPanzer(GameSystem):
     def sheet_context(self, sheet, view):
         return sheet_defs.sheet_context(sheet, view)
 
-    def demo(self, club, users):
+    def demo(self, table):
         from .demo import build_demo
 
-        return build_demo(club, users)
+        return build_demo(table)
 
 
 SYSTEM = AchtungPanzer()

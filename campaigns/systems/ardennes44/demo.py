@@ -6,7 +6,7 @@ from __future__ import annotations
 from campaigns.systems.victory_ledger.demo import build, row
 
 
-def build_demo(club, users):
+def build_demo(table):
     turns = [
         {"turn": "16 AM", "locations": [row("18VG", "german"), row("26VG", "german")]},
         {
@@ -17,9 +17,7 @@ def build_demo(club, users):
         {"turn": "Night 16/17", "locations": [row("Bastogne-1", "german")]},
     ]
     return build(
-        club,
-        users,
-        system="ardennes44",
+        table,
         variant="s1",
         name="The Bulge, all of it (demo)",
         turns=turns,

@@ -451,10 +451,10 @@ class Ardennes44(LedgerSystem):
             },
         ]
 
-    def demo(self, club, users):
+    def demo(self, table):
         from .demo import build_demo
 
-        return build_demo(club, users)
+        return build_demo(table)
 
 
 SYSTEM = Ardennes44()

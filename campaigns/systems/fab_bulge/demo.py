@@ -37,16 +37,14 @@ def _setup(book):
     }
 
 
-def build_demo(club, users):
+def build_demo(table):
     turns = [
         {"turn": "Turn 1", "locations": [row("23", "allied")]},
         {"turn": "Turn 2", "units": [{"unit": "US 106 ID", "change": "eliminated"}]},
         {"turn": "Turn 3", "locations": [row("23", "german"), row("47", "german", contested=True)]},
     ]
     return build(
-        club,
-        users,
-        system="fab_bulge",
+        table,
         variant="campaign",
         name="The Bulge in fast action (demo, organizer-entered values)",
         setup=_setup,

@@ -358,10 +358,10 @@ class FabBulge(LedgerSystem):
             "signed": {"up": "German", "down": "Allied"},
         }
 
-    def demo(self, club, users):
+    def demo(self, table):
         from .demo import build_demo
 
-        return build_demo(club, users)
+        return build_demo(table)
 
 
 SYSTEM = FabBulge()

@@ -6,7 +6,7 @@ from __future__ import annotations
 from campaigns.systems.victory_ledger.demo import build, row
 
 
-def build_demo(club, users):
+def build_demo(table):
     turns = [
         {
             "turn": "Turn 1 (25 Sep)",
@@ -31,9 +31,7 @@ def build_demo(club, users):
         },
     ]
     return build(
-        club,
-        users,
-        system="pattons_vanguard",
+        table,
         variant="s2",
         name="Arracourt, second round (demo)",
         turns=turns,

@@ -330,10 +330,10 @@ class PattonsVanguard(LedgerSystem):
             "signed": None,
         }
 
-    def demo(self, club, users):
+    def demo(self, table):
         from .demo import build_demo
 
-        return build_demo(club, users)
+        return build_demo(table)
 
 
 SYSTEM = PattonsVanguard()

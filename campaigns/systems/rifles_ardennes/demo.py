@@ -1,5 +1,6 @@
 """The demo club's Rifles in the Ardennes campaign: demo-alice's German squad after two
-missions, made through the real services with server dice (so every load tells its own story).
+missions, played at the demo table
+(campaigns.services.demo.DemoTable, through the real services) with server dice (so every load tells its own story).
 
 Mission 1 is accomplished with two Riflemen eliminated, Mission 2 lost with the Gunner and a
 Rifleman eliminated; each briefing rolls, promotes whoever it can afford, names a Leader if
@@ -25,27 +26,17 @@ RECRUITS = ("Pvt. Huber", "Pvt. Franke", "Pvt. Keller", "Pvt. Busch")
 MISSIONS = (("Mission 01", 10), ("Mission 02", 12), ("Mission 03", 8))
 
 
-def build_demo(club, users):
-    from campaigns.services import campaigns as svc
-    from campaigns.services.journal import submit
-    from campaigns.services.state import current_state
-
-    organizer, alice = users["organizer"], users["alice"]
-    campaign = svc.create_campaign(
-        club=club,
-        user=organizer,
-        system="rifles_ardennes",
+def build_demo(table):
+    table.create(
         variant="five",
         name="Alice's Kampfgruppe (demo)",
         options={"dice_mode": "server", "army": "german", "enemy": "us"},
     )
-    svc.assign_player(campaign, organizer, side=st.SIDE, username=alice.username)
-    submit(campaign, organizer, "campaign.started")
+    table.seat(st.SIDE, "alice")
+    table.submit("organizer", "campaign.started")
 
     def act(kind, data=None):
-        submit(campaign, alice, kind, data or {})
-        campaign.refresh_from_db()
-        return current_state(campaign)
+        return table.submit("alice", kind, data)
 
     soldiers = [
         {
@@ -60,9 +51,9 @@ def build_demo(club, users):
     act("rifles.squad", {"soldiers": soldiers, "equipment": [{"item": "grenades", "quantity": 1}]})
     for index, (name, turns) in enumerate(MISSIONS):
         act("rifles.mission", {"mission": index, "name": name, "game_turns": turns})
-    _mission(act, current_state(campaign), "accomplished", 8, ("D", "G"))
-    _mission(act, current_state(campaign), "lost", 12, ("J", "H"))
-    return campaign
+    _mission(act, table.state(), "accomplished", 8, ("D", "G"))
+    _mission(act, table.state(), "lost", 12, ("J", "H"))
+    return table.campaign
 
 
 def _mission(act, state, outcome, turns, eliminated) -> None:

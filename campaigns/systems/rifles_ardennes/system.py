@@ -215,10 +215,10 @@ class RiflesArdennes(GameSystem):
     def sheet_context(self, sheet, view):
         return sheets.sheet_context(sheet, view)
 
-    def demo(self, club, users):
+    def demo(self, table):
         from .demo import build_demo
 
-        return build_demo(club, users)
+        return build_demo(table)
 
 
 SYSTEM = RiflesArdennes()

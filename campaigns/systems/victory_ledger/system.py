@@ -445,13 +445,13 @@ class LedgerSystem(GameSystem):
             return {"scenario": data.pop("scenario"), "data": data}
         return data
 
-    def suggested_data(self, campaign, kind):
+    def suggested_data(self, kind, earlier):
         """A club enters a game's set-up once: its last confirmed set-up pre-fills the next one."""
         if kind != f"{self.event_prefix}.setup":
             return {}
         from .club import suggested_setup
 
-        return suggested_setup(campaign)
+        return suggested_setup(earlier)
 
     def procedure(self, state, sides):
         game = state.get("game")

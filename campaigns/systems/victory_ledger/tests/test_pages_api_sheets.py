@@ -228,7 +228,7 @@ def test_the_printed_ledger_renders_with_its_chart(
 
 
 def test_a_club_enters_a_game_s_set_up_once(club, people):
-    from campaigns.systems.victory_ledger.club import suggested_setup
+    from campaigns.services.suggested import suggested_data
 
     first = Game(club, people, "ardennes44", "s2", name="First evening")
     extra = [
@@ -246,7 +246,7 @@ def test_a_club_enters_a_game_s_set_up_once(club, people):
         units=[{"id": "Lehr", "name": "Panzer Lehr", "side": "german", "attack": 7}],
     )
     second = Game(club, people, "ardennes44", "s3", name="Second series")
-    suggested = suggested_setup(second.campaign)
+    suggested = suggested_data(second.campaign, "a44.setup")
     assert suggested["copied_from"] == "First evening"
     from django.test import Client
 
@@ -269,5 +269,5 @@ def test_a_club_enters_a_game_s_set_up_once(club, people):
         second.pub["setup"]["params"]["copied_from"] == "First evening"
     )  # in this campaign's journal
     assert (
-        suggested_setup(Game(club, people, "fab_bulge", "campaign").campaign) == {}
+        suggested_data(Game(club, people, "fab_bulge", "campaign").campaign, "fab.setup") == {}
     )  # no FAB set-up yet
