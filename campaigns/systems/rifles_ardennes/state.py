@@ -9,6 +9,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError
 
 from .data import LEADER, army_name, seed_catalog
+from .shapes import RiflesPublic, Soldier, Squad
 
 SIDE = "squad"
 
@@ -73,24 +74,24 @@ def _catalog_entry(item: dict) -> dict:
 # --- reads --------------------------------------------------------------------------------
 
 
-def public(state: dict) -> dict:
+def public(state: dict) -> RiflesPublic:
     return state["game"]["public"]
 
 
-def squad(state: dict) -> dict:
+def squad(state: dict) -> Squad:
     return public(state)["squad"]
 
 
-def soldiers(state: dict) -> list[dict]:
+def soldiers(state: dict) -> list[Soldier]:
     return squad(state)["soldiers"]
 
 
-def living(state: dict) -> list[dict]:
+def living(state: dict) -> list[Soldier]:
     """Soldiers of the squad now: active or wounded (the dead and returned attachments are not)."""
     return [s for s in soldiers(state) if s["status"] in ("active", "wounded")]
 
 
-def available(state: dict) -> list[dict]:
+def available(state: dict) -> list[Soldier]:
     """Soldiers who may take part in the next mission (8.2: not the wounded)."""
     return [s for s in soldiers(state) if s["status"] == "active"]
 

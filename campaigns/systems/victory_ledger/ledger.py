@@ -13,11 +13,12 @@ from campaigns.game_interface import DomainError, advance, finish
 
 from . import chart
 from .model import CHANGES, Evaluation, Outcome
+from .shapes import LedgerPublic
 from .setup import clean_locations, clean_units, location, unit
 from .words import location_state_text
 
 
-def public(state: dict) -> dict:
+def public(state: dict) -> LedgerPublic:
     return state["game"]["public"]
 
 

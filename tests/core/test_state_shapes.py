@@ -1,0 +1,91 @@
+"""The TypedDicts that name the state's keys (campaigns/state_shapes.py and the games'
+`shapes` modules) describe the states the fold really builds: every campaign of the demo
+club, in every game, is checked key by key against them, down through nested parts."""
+
+import typing
+from io import StringIO
+
+import pytest
+from django.core.management import call_command
+
+from campaigns.models import Campaign
+from campaigns.services.state import current_state
+from campaigns.state_shapes import CampaignState
+from campaigns.systems.rifles_ardennes.shapes import RiflesGame
+from campaigns.systems.victory_ledger.shapes import LedgerGame
+
+pytestmark = pytest.mark.django_db
+
+
+def shape_problems(value, shape, path="state") -> list[str]:
+    """Where `value` does not have the keys `shape` (a TypedDict, or a list/dict/union of
+    them) names: a required key missing, or a key the shape does not name."""
+    origin, args = typing.get_origin(shape), typing.get_args(shape)
+    if typing.is_typeddict(shape):
+        if not isinstance(value, dict):
+            return [f"{path} is {type(value).__name__}, not a dict"]
+        hints = typing.get_type_hints(shape)
+        problems = [f"{path}.{key} is missing" for key in shape.__required_keys__ - value.keys()]
+        problems += [
+            f"{path}.{key} is not named by {shape.__name__}" for key in value.keys() - hints
+        ]
+        for key in hints.keys() & value.keys():
+            hint = hints[key]
+            if typing.get_origin(hint) is typing.NotRequired:
+                hint = typing.get_args(hint)[0]
+            problems += shape_problems(value[key], hint, f"{path}.{key}")
+        return problems
+    if origin is list and args:
+        return [
+            p
+            for i, item in enumerate(value or [])
+            for p in shape_problems(item, args[0], f"{path}[{i}]")
+        ]
+    if origin is dict and len(args) == 2:
+        return [
+            p
+            for k, item in (value or {}).items()
+            for p in shape_problems(item, args[1], f"{path}[{k}]")
+        ]
+    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+        if value is None and type(None) in args:
+            return []
+        shaped = [a for a in args if a is not type(None)]
+        return shape_problems(value, shaped[0], path) if len(shaped) == 1 else []
+    return []
+
+
+class Inner(typing.TypedDict):
+    a: int
+
+
+class Outer(typing.TypedDict):
+    inner: list[Inner]
+
+
+def test_the_checker_finds_a_missing_and_an_unnamed_key():
+    assert shape_problems({"inner": [{"a": 1}]}, Outer) == []
+    assert shape_problems({"inner": [{"b": 1}]}, Outer) == [
+        "state.inner[0].a is missing",
+        "state.inner[0].b is not named by Inner",
+    ]
+
+
+GAME_SHAPES = {
+    "rifles_ardennes": RiflesGame,
+    "pattons_vanguard": LedgerGame,
+    "ardennes44": LedgerGame,
+    "fab_bulge": LedgerGame,
+}
+
+
+def test_every_demo_campaign_has_the_shape_its_types_name():
+    call_command("load_demo", stdout=StringIO(), stderr=StringIO())
+    seen = set()
+    for campaign in Campaign.objects.all():
+        state = current_state(campaign)
+        assert shape_problems(state, CampaignState) == [], campaign.system
+        if campaign.system in GAME_SHAPES:
+            assert shape_problems(state["game"], GAME_SHAPES[campaign.system], "game") == []
+            seen.add(campaign.system)
+    assert seen == set(GAME_SHAPES)
