@@ -11,6 +11,7 @@ from django.core.management import call_command
 from campaigns.models import Campaign
 from campaigns.services.state import current_state
 from campaigns.state_shapes import CampaignState
+from campaigns.systems.pattons_vanguard.shapes import PattonsGame
 from campaigns.systems.rifles_ardennes.shapes import RiflesGame
 from campaigns.systems.victory_ledger.shapes import LedgerGame
 
@@ -36,16 +37,16 @@ def shape_problems(value, shape, path="state") -> list[str]:
             problems += shape_problems(value[key], hint, f"{path}.{key}")
         return problems
     if origin is list and args:
+        if not isinstance(value, list):
+            return [f"{path} is {type(value).__name__}, not a list"]
         return [
-            p
-            for i, item in enumerate(value or [])
-            for p in shape_problems(item, args[0], f"{path}[{i}]")
+            p for i, item in enumerate(value) for p in shape_problems(item, args[0], f"{path}[{i}]")
         ]
     if origin is dict and len(args) == 2:
+        if not isinstance(value, dict):
+            return [f"{path} is {type(value).__name__}, not a dict"]
         return [
-            p
-            for k, item in (value or {}).items()
-            for p in shape_problems(item, args[1], f"{path}[{k}]")
+            p for k, item in value.items() for p in shape_problems(item, args[1], f"{path}[{k}]")
         ]
     if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
         if value is None and type(None) in args:
@@ -73,7 +74,7 @@ def test_the_checker_finds_a_missing_and_an_unnamed_key():
 
 GAME_SHAPES = {
     "rifles_ardennes": RiflesGame,
-    "pattons_vanguard": LedgerGame,
+    "pattons_vanguard": PattonsGame,
     "ardennes44": LedgerGame,
     "fab_bulge": LedgerGame,
 }

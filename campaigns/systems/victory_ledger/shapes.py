@@ -15,6 +15,7 @@ class Setup(TypedDict):
     locations: list[dict[str, Any]]  # the book's locations, each with its starting holder
     units: list[dict[str, Any]]  # the book's units for this scenario (id, name, side, type …)
     params: dict[str, Any]  # the scenario's numbers as the organizer confirmed them
+    by: NotRequired[str]  # who confirmed it (absent while it is the book's pre-filled set-up)
 
 
 class LocationLine(TypedDict):
@@ -43,11 +44,13 @@ class LedgerPublic(TypedDict):
     chart: dict[str, Any] | None  # the VP chart's series, drawn by chart.py
     pending: list[dict[str, Any]]  # events the next turn record must carry
     listed: NotRequired[list[str]]  # locations the turn form lists
-    coming: NotRequired[list[dict[str, Any]]]  # what the next victory check counts
+    coming: NotRequired[list[list[str]]]  # [label, text] pairs: what the next turn brings
     provisional: NotRequired[dict[str, Any] | None]  # a record waiting for the other side
 
 
 class LedgerGame(TypedDict):
+    """A ledger game's state; a game with keys of its own names them in its own shapes.py."""
+
     public: LedgerPublic
     sides: dict[str, dict[str, Any]]
     referee: dict[str, Any]
