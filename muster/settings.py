@@ -215,10 +215,15 @@ DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
 # careless organizer account cannot make the site a mail cannon.
 INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)
 # New print jobs in 10 minutes (rosters.print_limits; docs/architecture.md): one member (every
-# campaign together), and one campaign (its members together). A render holds a worker for up to
-# ~8 s; a sheet whose content did not change is never rendered again and never refused.
+# campaign together), and one side of a campaign (its players together; those who play no side
+# are one more group), never the whole campaign: one side's printing must not show in what the
+# other side is allowed. A render holds a worker for up to ~8 s; a sheet whose content did not
+# change is never rendered again and never refused. SHEET_RENDERS_PER_CAMPAIGN, its name before
+# it counted per side, is still read.
 SHEET_RENDERS_PER_MEMBER = env.int("SHEET_RENDERS_PER_MEMBER", default=6)
-SHEET_RENDERS_PER_CAMPAIGN = env.int("SHEET_RENDERS_PER_CAMPAIGN", default=12)
+SHEET_RENDERS_PER_SIDE = env.int(
+    "SHEET_RENDERS_PER_SIDE", default=env.int("SHEET_RENDERS_PER_CAMPAIGN", default=12)
+)
 # Requests that may change something, per signed-in person and minute, pages and API together
 # (muster.write_rate; docs/architecture.md): a player at the table sends one every few seconds.
 MEMBER_WRITES_PER_MINUTE = env.int("MEMBER_WRITES_PER_MINUTE", default=30)

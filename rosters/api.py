@@ -115,7 +115,8 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
         description="201 with a new print job (queued), or 200 with the existing job of the very same content "
         "(the same sheet, audience, paper and campaign state are rendered once). Poll the job. "
         "New jobs are limited: at most `SHEET_RENDERS_PER_MEMBER` (6) in 10 minutes for one member "
-        "and `SHEET_RENDERS_PER_CAMPAIGN` (12) for one campaign, unless the site says otherwise; "
+        "and `SHEET_RENDERS_PER_SIDE` (12) for one side of a campaign (its players together; those "
+        "who play no side are one more group), unless the site says otherwise; "
         "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
         "whose content did not change answers its job and is never refused.",
     )

@@ -1,9 +1,12 @@
 """How many new sheets may be printed (issue 24, item 5): a render holds a worker for up to ~8 s
 (a large A!P! roster), so asking for sheets faster than a club prints them would keep the queue
 busy for everyone. In any `WINDOW`, at most settings.SHEET_RENDERS_PER_MEMBER new print jobs for
-one member (every campaign together) and settings.SHEET_RENDERS_PER_CAMPAIGN for one campaign
-(its members together); beyond them the request is refused (TooMany: 429, the page says it) naming
-the limit and the wait. A sheet whose content did not change is never rendered again
+one member (every campaign together) and settings.SHEET_RENDERS_PER_SIDE for one side of a
+campaign (its players together; the referee, organizers and members who play no side count as one
+more group); beyond them the request is refused (TooMany: 429, the page says it) naming the limit
+and the wait. The campaign's count is kept per side, never for the whole campaign: a side refused
+because the other side printed would learn when the other side works (a side channel), and one
+side could use up the other's allowance. A sheet whose content did not change is never rendered again
 (rosters.services.request_sheet answers its job), so asking for it again costs nothing and is
 never refused. Numbers and reasons: docs/architecture.md, "Sheets and print jobs"."""
 
@@ -14,10 +17,11 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.db.models import Q
 from django.utils import timezone
 
 from campaigns.errors import TooMany
-from campaigns.models import Campaign
+from campaigns.models import Campaign, SidePlayer
 
 from .models import PrintJob
 
@@ -54,14 +58,36 @@ def check(user, campaign) -> None:
             ),
         )
     _within(
-        PrintJob.objects.filter(campaign=campaign, created_at__gt=since),
-        settings.SHEET_RENDERS_PER_CAMPAIGN,
+        PrintJob.objects.filter(campaign=campaign, created_at__gt=since).filter(
+            _same_seat(user, campaign)
+        ),
+        settings.SHEET_RENDERS_PER_SIDE,
         lambda limit, wait: (
-            f"At most {_sheets(limit)} of one campaign are printed in {_minutes(WINDOW)}, "
-            f"and its members have asked for {limit}: another can be asked for in {wait}. "
-            f"{REUSED}"
+            f"At most {_sheets(limit)} of one campaign are printed for {_whom(user, campaign)} "
+            f"in {_minutes(WINDOW)}, and {limit} have been asked for: another can be asked for "
+            f"in {wait}. {REUSED}"
         ),
     )
+
+
+def _side_played(user, campaign) -> str | None:
+    seat = SidePlayer.objects.filter(side__campaign=campaign, user=user).first()
+    return seat.side.slug if seat else None
+
+
+def _same_seat(user, campaign) -> Q:
+    """The jobs that count with this user's: asked for by the players of their side now, or,
+    for someone who plays no side, by everyone who plays none."""
+    side = _side_played(user, campaign) if user.is_authenticated else None
+    players = SidePlayer.objects.filter(side__campaign=campaign)
+    if side is not None:
+        return Q(requested_by__in=players.filter(side__slug=side).values("user"))
+    return ~Q(requested_by__in=players.values("user")) | Q(requested_by__isnull=True)
+
+
+def _whom(user, campaign) -> str:
+    side = _side_played(user, campaign) if user.is_authenticated else None
+    return "your side" if side else "those who play no side"
 
 
 def _within(recent_jobs, limit: int, message) -> None:

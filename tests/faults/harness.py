@@ -328,7 +328,7 @@ class Site:
                 "CONN_MAX_AGE": "60",
                 # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
                 "SHEET_RENDERS_PER_MEMBER": "100",
-                "SHEET_RENDERS_PER_CAMPAIGN": "100",
+                "SHEET_RENDERS_PER_SIDE": "100",
                 "MEMBER_WRITES_PER_MINUTE": "100000",  # the test's writer is a machine, not a player
                 # And its clients write at machine speed, past a person's pace (muster.write_rate).
                 "MEMBER_WRITES_PER_MINUTE": "100000",

@@ -1,5 +1,6 @@
 """The print queue cannot be flooded (issue 24, item 5): at most SHEET_RENDERS_PER_MEMBER new
-print jobs for one member and SHEET_RENDERS_PER_CAMPAIGN for one campaign in 10 minutes; beyond
+print jobs for one member and SHEET_RENDERS_PER_SIDE for one side of a campaign (those who play
+no side are one more group) in 10 minutes; beyond
 them the page and the API (429, Retry-After) name the limit and the wait. A sheet whose content did
 not change is answered with its job, never rendered again and never refused."""
 
@@ -43,7 +44,7 @@ def ask(user, campaign, sheet="summary", paper="A4"):
 def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_it(
     queued, people, settings
 ):
-    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 3, 100
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 3, 100
     for _ in range(3):
         new_content(queued, people)
         job, created = ask(people["alice"], queued)
@@ -79,21 +80,59 @@ def test_the_issues_flood_renders_only_the_limit(queued, people):
     assert PrintJob.objects.count() == 6
 
 
-def test_a_campaign_has_its_own_limit_for_all_its_members(queued, people, settings):
-    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 100, 4
-    for who in ("alice", "bob", "alice", "rita"):
+def test_a_side_has_its_own_limit_for_all_its_players(queued, people, settings):
+    """red = olga + alice, blue = bob, referee rita, carol plays nothing (conftest)."""
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 100, 3
+    for who in ("alice", "olga", "alice"):
+        new_content(queued, people)
+        assert ask(people[who], queued)[1]
+    new_content(queued, people)
+    with pytest.raises(TooMany) as refused:
+        ask(people["olga"], queued)
+    assert (
+        "At most 3 new sheets of one campaign are printed for your side in 10 minutes"
+        in refused.value.message
+    )
+    # Those who play no side are one group of their own: the referee and a member.
+    for who in ("rita", "carol", "rita"):
         new_content(queued, people)
         assert ask(people[who], queued)[1]
     new_content(queued, people)
     with pytest.raises(TooMany) as refused:
         ask(people["carol"], queued)
-    assert "At most 4 new sheets of one campaign are printed in 10 minutes" in refused.value.message
+    assert "printed for those who play no side" in refused.value.message
+
+
+def test_what_one_side_prints_never_shows_in_what_the_other_may(queued, people, settings):
+    """A side refused because the other side printed would learn when the other side works, and
+    could be kept from printing by it: blue is answered the same whatever red asked for."""
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 100, 2
+
+    def blue_answers():
+        answers = []
+        for paper in ("A4", "Letter", "A4"):
+            new_content(queued, people)
+            try:
+                answers.append(ask(people["bob"], queued, paper=paper)[1])
+            except TooMany as refusal:
+                answers.append(refusal.message.split(":")[0])
+        return answers
+
+    quiet = blue_answers()
+    PrintJob.objects.all().delete()
+    for who in ("alice", "olga", "alice"):  # red prints up to its limit, and is refused once
+        new_content(queued, people)
+        try:
+            ask(people[who], queued)
+        except TooMany:
+            pass
+    assert blue_answers() == quiet == [True, True, quiet[2]] and quiet[2] is not True
 
 
 def test_the_member_limit_counts_every_campaign_together(queued, people, settings, club):
     from campaigns.services import campaigns as svc
 
-    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_CAMPAIGN = 2, 100
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 2, 100
     other = svc.create_campaign(
         club=club, user=people["olga"], system="skirmish", variant="short", name="Other war"
     )
