@@ -4,9 +4,9 @@
   paths (``data.red``, ``dice.5/supply/red[0]``), errors about no one field are under
   ``non_field_errors``, an unreadable body under ``body``;
 - 403, 404, 405, 413, 415, 429: ``{"detail": "…"}``; 409 adds ``current_version``;
-- 503 ``{"detail": "…"}`` with ``Retry-After``: the database was away (PostgreSQL restarting);
-  nothing of the request is known to be stored, and sending it again with the same
-  idempotency key never writes it twice.
+- 503 ``{"detail": "…"}`` with ``Retry-After``: the database was away (PostgreSQL restarting),
+  or it stopped a query that took too long; nothing of the request is known to be stored, and
+  sending it again with the same idempotency key never writes it twice.
 """
 
 import logging
@@ -16,12 +16,17 @@ from rest_framework.response import Response
 from rest_framework.views import exception_handler as drf_handler
 
 from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound, TooMany
-from muster.connection_loss import DATABASE_ERRORS, drop_connection
+from muster.connection_loss import DATABASE_ERRORS, drop_connection, timed_out
 
 logger = logging.getLogger(__name__)
 DATABASE_AWAY = (
     "The database was away for a moment. Send the request again; with the same "
     "idempotency key a submission is never written twice."
+)
+TOO_LONG = (
+    "The database stopped this request: it took too long (the site is busy). Nothing of it was "
+    "stored. Send it again in a moment; with the same idempotency key a submission is never "
+    "written twice."
 )
 
 
@@ -46,6 +51,13 @@ def exception_handler(exc, context):
         return Response(
             {"detail": exc.message, "current_version": exc.current_version},
             status=status.HTTP_409_CONFLICT,
+        )
+    if isinstance(exc, DATABASE_ERRORS) and timed_out(exc):
+        logger.warning("The database stopped a query of %s: %s", context["request"].path, exc)
+        return Response(
+            {"detail": TOO_LONG},
+            status=status.HTTP_503_SERVICE_UNAVAILABLE,
+            headers={"Retry-After": "5"},
         )
     if isinstance(exc, DATABASE_ERRORS):  # a lost connection: the next request gets a fresh one
         logger.warning("The database was away for %s: %s", context["request"].path, exc)

@@ -30,6 +30,14 @@ PAUSES = (0.0, 0.25, 0.5, 0.75)
 T = TypeVar("T")
 
 
+def timed_out(error: BaseException) -> bool:
+    """A query PostgreSQL stopped (statement_timeout, lock_timeout, a cancel: SQLSTATE class 57014
+    or 55P03), not a lost connection: the connection still works, and the same request sent at once
+    would most likely be stopped again."""
+    sqlstate = getattr(error.__cause__, "sqlstate", None) or getattr(error, "sqlstate", None)
+    return sqlstate in ("57014", "55P03")
+
+
 def drop_connection(alias: str = "default") -> None:
     """Close this thread's connection so that the next query opens a new one. Never raises:
     it is called on paths that must not fail themselves."""

@@ -70,6 +70,7 @@ MIDDLEWARE = [
     "django.middleware.clickjacking.XFrameOptionsMiddleware",
     "axes.middleware.AxesMiddleware",  # turns a locked-out sign-in into muster.signin's answer
     "muster.write_rate.PageWrites",  # how fast a member may write (the API counts in DRF: tokens)
+    "muster.database_away.DatabaseAwayPages",  # a 503 page, not a 500, while PostgreSQL is away
     "api.kept.KeptAnswers",  # last: a kept API answer skips the views (api/kept.py)
 ]
 
