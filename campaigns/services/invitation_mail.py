@@ -34,7 +34,14 @@ def enqueue(invitation_id: int) -> None:
 
 def send(invitation_id: int) -> bool:
     """E-mail the invitation, once. False when there is nothing to send: no address, already sent,
-    or no longer usable (withdrawn, used or expired before the task ran)."""
+    or no longer usable (withdrawn, used or expired before the task ran).
+
+    The club log's entry is the claim: written and committed before the mail goes, so that a task
+    delivered twice, even to two workers at once, sends one mail, and the mail server is talked to
+    with no transaction open and no row locked (it may take EMAIL_TIMEOUT seconds: withdrawing the
+    invitation meanwhile must not wait for it). A mail that fails takes its claim back and the task
+    retries; a worker killed between the two leaves the claim, the mail unsent and the link on the
+    club page (one mail at most: a second is worse than none for an invitation)."""
     with transaction.atomic():
         invitation = (
             Invitation.objects.select_for_update()
@@ -49,13 +56,17 @@ def send(invitation_id: int) -> bool:
         ).exists():
             return False  # the task ran twice (redelivered): one mail
         subject, body = compose(invitation)
-        send_mail(subject, body, None, [invitation.email])
-        ClubLogEntry.objects.create(
+        claim = ClubLogEntry.objects.create(
             club=invitation.club,
             actor=invitation.created_by,
             action=EMAILED,
             detail={"invitation": invitation.pk, "email": invitation.email},
         )
+    try:
+        send_mail(subject, body, None, [invitation.email])
+    except BaseException:
+        ClubLogEntry.objects.filter(pk=claim.pk).delete()  # not sent: the retry may send it
+        raise
     return True
 
 

@@ -151,3 +151,34 @@ def test_an_organizer_creates_at_most_the_hourly_limit_page_and_api(
     first = Invitation.objects.filter(created_by=olga).order_by("created_at").first()
     Invitation.objects.filter(pk=first.pk).update(created_at=timezone.now() - timedelta(minutes=61))
     assert api.post(API, {"role": "player"}, format="json").status_code == 201
+
+
+def test_the_mail_goes_with_no_row_locked_and_a_failed_mail_is_sent_by_the_retry(
+    club, people, sent, mailoutbox, monkeypatch, django_capture_on_commit_callbacks
+):
+    """The mail server may take EMAIL_TIMEOUT seconds: it is talked to outside any transaction (the
+    invitation can be withdrawn meanwhile); a mail that fails leaves no "e-mailed" entry, and the
+    task's retry sends it once."""
+    from django.db import connection
+
+    from campaigns.services import invitation_mail
+
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    real_send, seen = invitation_mail.send_mail, []
+
+    def refusing(*args, **kwargs):
+        seen.append(len(connection.savepoint_ids))  # the test's own transaction has none
+        raise OSError("the mail server did not answer")
+
+    monkeypatch.setattr(invitation_mail, "send_mail", refusing)
+    with pytest.raises(OSError):
+        invitation_mail.send(invitation.pk)
+    assert seen == [0]  # send's transaction (a savepoint inside the test's) is closed by then
+    assert mailoutbox == []
+    assert not ClubLogEntry.objects.filter(action="invitation.emailed").exists()
+    monkeypatch.setattr(invitation_mail, "send_mail", real_send)
+    assert invitation_mail.send(invitation.pk) is True
+    assert invitation_mail.send(invitation.pk) is False
+    assert len(mailoutbox) == 1
+    assert ClubLogEntry.objects.filter(action="invitation.emailed").count() == 1
