@@ -1,7 +1,9 @@
-"""Event kinds every campaign has, whatever its game: people, house rules,
-results and their confirmation, sealed choices, dice, and proposals
-(corrections, undo, late house rules, full exports, seating people once play has
-started) that need agreement.
+"""Event kinds every campaign has, whatever its game, and their handlers in the fold: people,
+house rules, results and their confirmation, sealed choices, dice, notes, journal upgrades, and
+the kinds of proposals (corrections, undo, late house rules, full exports, seating people once
+play has started) that need agreement, whose handlers are campaigns.proposals'. The rules of
+seats are campaigns.seats, of house rules campaigns.house_rules; a game moves the campaign on with
+campaigns.progress (through campaigns.game_interface).
 
 Who may submit what is checked twice: club roles (organizer) by the services,
 which know the club; side rules (who plays which side, who confirms whom) here,
@@ -12,8 +14,10 @@ from __future__ import annotations
 
 from . import versions
 from .errors import DomainError
+from .house_rules import set_house_rule
 from .progress import advance, finish
 from .schema import EventKind, Field
+from .seats import apply_seat, playing, remember_seat
 from .systems import get_system
 
 _SCENARIO = Field("scenario", "int", min=0)
@@ -241,7 +245,7 @@ def new_state(record) -> dict:
         "export_approved": None,
         "played": {},  # since the start: username -> sides played
         "refereed": [],  # since the start: who has refereed
-        "departed": {},  # side -> the player who left it empty in play (core_events.stand_in_for)
+        "departed": {},  # side -> the player who left it empty in play (seats.stand_in_for)
         "undone": {},
         "corrected": {},
         "game": None,
@@ -251,226 +255,11 @@ def new_state(record) -> dict:
 # --- handlers ------------------------------------------------------------------------
 
 
-def _side(state, slug, field="side"):
-    if slug not in state["sides"]:
-        raise DomainError(field, f"Unknown side {slug!r}.")
-    return state["sides"][slug]
-
-
-def playing(state, username) -> str | None:
-    """The side this person plays, if any."""
-    for slug, side in state["sides"].items():
-        if username in side["players"]:
-            return slug
-    return None
-
-
-_playing = playing
-
-
-# --- seats: who plays which side, who referees -----------------------------------------
-# Before the start the organizer seats people freely. Once play has started, everyone who
-# has played a side or refereed is remembered (state "played", "refereed"): someone who has
-# played a side may never referee the campaign (they would read the other side's secrets).
-#
-# From core journal v2 (SEAT_RULES, issue 24) nobody gains a path to a side's secrets without
-# that side's agreement (one of its current players) or the referee's, whoever seats them: the
-# organizer who plays red seating a fresh account on blue is a puppet reading blue's secrets,
-# so blue must agree. Who acts counts for their own side only; the other sides' approval never
-# does for it. The seat changes that need agreement are "seat" proposals (campaigns.proposals)
-# whose `needs` are exactly the sides reached. Where a side has nobody left to agree (its last
-# player left, no referee), the player who left it stands in for it (`departed`, stand_in_for).
-# Journals of core v1 keep the rule they were written under (_needs_v1: only someone who had
-# seen another side's secrets, or a new referee, needed agreement).
-
-SEAT_KINDS = ("player.assigned", "player.replaced", "player.removed", "referee.assigned")
-SEAT_RULES = 2  # the core journal version from which the rule above applies
-
-
-def _seen(state) -> tuple[dict, list]:
-    return state.setdefault("played", {}), state.setdefault("refereed", [])
-
-
-def _remember_seat(state, user, side=None) -> None:
-    if state["status"] == "setup" or not user:
-        return
-    played, refereed = _seen(state)
-    if side is None:
-        if user not in refereed:
-            refereed.append(user)
-    elif side not in played.setdefault(user, []):
-        played[user].append(side)
-
-
-def core_version(state) -> int:
-    return state.get("journals", {}).get(versions.CORE, versions.CORE_VERSION)
-
-
-def seat_needs(state, kind: str, data: dict, actor: str) -> list[str]:
-    """The sides that must agree to this seat change made by `actor` (in the state's side order;
-    the referee's agreement does for all of them); [] when `actor` may make it directly."""
-    if state["status"] == "setup" or actor and actor == state["referee"]:
-        return []
-    played, refereed = _seen(state)
-    sides = list(state["sides"])
-    mine = playing(state, actor)
-    if kind == "referee.assigned":
-        user = data.get("username")
-        if not user or user == state["referee"]:
-            return []  # nobody new reads anything
-        reached = set(sides)
-    elif kind == "player.removed":
-        # Taking a player off gives nobody a path, but one who plays or has played a side
-        # never takes another side's player off alone (the first step to a puppet there).
-        if not (mine or actor in played or actor in refereed):
-            return []
-        reached = {data.get("side")}
-    else:
-        user = data.get("username") if kind == "player.assigned" else data.get("new")
-        # The side gains a reader; whatever the newcomer saw of other sides travels with them.
-        carried = sides if user in refereed else played.get(user, [])
-        reached = {data.get("side"), *carried}
-    return [s for s in sides if s in reached and s != mine]
-
-
-def _needs_v1(state, kind, data) -> bool:
-    """Core v1's rule: agreement only for a new referee or someone who had seen another side."""
-    played, refereed = _seen(state)
-    if kind == "referee.assigned":
-        user = data.get("username")
-        return bool(user and user != state["referee"])
-    if kind == "player.removed":
-        return False
-    user = data.get("username") if kind == "player.assigned" else data.get("new")
-    return bool([s for s in played.get(user, []) if s != data.get("side")] or user in refereed)
-
-
-def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainError | None, bool]:
-    """(why the sides must agree to this seat change, or None; True if not even they can allow it)."""
-    if state["status"] == "setup":
-        return None, False
-    played, _ = _seen(state)
-    field = {"player.assigned": "username", "player.replaced": "new"}.get(kind, "username")
-    if kind == "referee.assigned":
-        user = data.get("username")
-        if user and user in played:
-            return DomainError(
-                "username", f"{user} has played a side in this campaign and can never referee it."
-            ), True
-    if core_version(state) < SEAT_RULES:
-        if not _needs_v1(state, kind, data):
-            return None, False
-        if kind == "referee.assigned":
-            return DomainError(
-                "username",
-                "Once play has started, a new referee needs the sides' agreement (propose it).",
-            ), False
-        user = data.get("username") if kind == "player.assigned" else data.get("new")
-        return DomainError(
-            field,
-            f"{user} has seen another side's secrets in this campaign: seating them needs "
-            "the sides' agreement (propose it).",
-        ), False
-    needs = seat_needs(state, kind, data, actor)
-    if not needs:
-        return None, False
-    names = " and ".join(state["sides"][s]["name"] for s in needs)
-    if kind in ("player.assigned", "player.replaced") and _needs_v1(state, kind, data):
-        user = data.get("username") if kind == "player.assigned" else data.get("new")
-        return DomainError(
-            field,
-            f"{user} has seen another side's secrets in this campaign: seating them needs "
-            f"{names}'s agreement (or the referee's): propose it.",
-        ), False
-    return DomainError(
-        field,
-        f"Once play has started, this needs {names}'s agreement (or the referee's): propose it.",
-    ), False
-
-
-def may_settle(state, viewer) -> bool:
-    """May `viewer` settle a disputed result (an "arbiter" event)? The referee, or an organizer
-    who plays no side and never has in this campaign: one who left her side is no neutral party
-    (as she may never referee it)."""
-    if viewer.referee:
-        return True
-    return viewer.arbiter and viewer.username not in state.get("played", {})
-
-
-def stand_in_for(state, username) -> list[str]:
-    """The sides `username` may agree for as the player who left them: a side with nobody left
-    on it, no referee, and `username` playing no side now."""
-    if not username or state.get("referee") or playing(state, username):
-        return []
-    return [
-        s
-        for s, who in state.get("departed", {}).items()
-        if who == username and s in state["sides"] and not state["sides"][s]["players"]
-    ]
-
-
-def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> None:
-    """Make a seat change (player.assigned / .replaced / .removed, referee.assigned) by `actor`;
-    `agreed`: the sides it needs agreed to it (a "seat" proposal was applied)."""
-    if kind == "player.assigned":
-        side, user = _side(state, data["side"]), data["username"]
-        _check_can_play(state, user)
-    elif kind in ("player.replaced", "player.removed"):
-        field, old = (
-            ("old", data["old"]) if kind == "player.replaced" else ("username", data["username"])
-        )
-        side = _side(state, data["side"])
-        if old not in side["players"]:
-            raise DomainError(field, f"{old} does not play {side['name']}.")
-        if kind == "player.replaced":
-            user = data["new"]
-            _check_can_play(state, user)
-    else:
-        user = data["username"]
-        if user and _playing(state, user):
-            raise DomainError("username", f"{user} plays a side and cannot referee.")
-    problem, never = _agreement_needed(state, kind, data, actor)
-    if problem is not None and (never or not agreed):
-        raise problem
-    departed = state.setdefault("departed", {}) if state["status"] != "setup" else {}
-    if kind == "player.assigned":
-        side["players"].append(user)
-        _remember_seat(state, user, data["side"])
-        departed.pop(data["side"], None)
-    elif kind == "player.replaced":
-        side["players"][side["players"].index(old)] = user
-        _remember_seat(state, user, data["side"])
-    elif kind == "player.removed":
-        side["players"].remove(old)
-        if not side["players"] and state["status"] != "setup":
-            departed[data["side"]] = old  # who may still speak for the side (stand_in_for)
-    else:
-        state["referee"] = user or None
-        _remember_seat(state, user)
-
-
-def seat_problem(state, kind: str, data: dict, agreed: bool, actor: str = "") -> DomainError | None:
-    """Why this seat change by `actor` may not happen now, directly or (`agreed`) once the sides
-    agree; None if it may. Tried on a copy: the state is left as it is."""
-    from .engine import copy_state
-
-    try:
-        apply_seat(copy_state(state), kind, data, agreed, actor)
-    except DomainError as error:
-        return error
-    return None
+# --- handlers ------------------------------------------------------------------------
 
 
 def _player_assigned(state, rec, ctx):
     apply_seat(state, "player.assigned", rec.data, agreed=False, actor=rec.actor)
-
-
-def _check_can_play(state, user):
-    playing = _playing(state, user)
-    if playing:
-        raise DomainError("username", f"{user} already plays {state['sides'][playing]['name']}.")
-    if state["referee"] == user:
-        raise DomainError("username", f"{user} is the referee and cannot play a side.")
 
 
 def _player_removed(state, rec, ctx):
@@ -483,44 +272,6 @@ def _player_replaced(state, rec, ctx):
 
 def _referee_assigned(state, rec, ctx):
     apply_seat(state, "referee.assigned", rec.data, agreed=False, actor=rec.actor)
-
-
-def check_house_rule(state, ctx, key, value):
-    system = ctx.system
-    if key.count(":") >= 2:
-        try:
-            book = system.tables.book_value(key)
-        except KeyError:
-            raise DomainError("key", f"{key} names no table cell.") from None
-    elif key in system.constants():
-        book = system.constants()[key]["value"]
-        choices = system.constants()[key].get("choices")
-        if choices and value not in choices:  # a reading of the rules, not a number
-            raise DomainError("value", f"Must be one of: {'; '.join(map(str, choices))}.")
-    else:
-        raise DomainError("key", f"{key} names no table cell or constant.")
-    if book is not None and not isinstance(book, bool) and type(value) is not type(book):
-        kinds = {
-            int: "a whole number",
-            float: "a number",
-            str: "text",
-            list: "a list",
-            dict: "a set of values",
-        }
-        raise DomainError(
-            "value",
-            f"Must be {kinds.get(type(book), 'like the book value')} like the book value ({book}).",
-        )
-    system.check_house_rule(key, value)
-    return book
-
-
-def set_house_rule(state, ctx, key, value, note, seq):
-    book = check_house_rule(state, ctx, key, value)
-    if value == book:
-        state["house_rules"].pop(key, None)  # back to the book
-    else:
-        state["house_rules"][key] = {"value": value, "book": book, "note": note, "seq": seq}
 
 
 def _house_rule_set(state, rec, ctx):
@@ -540,8 +291,8 @@ def _campaign_started(state, rec, ctx):
     state["status"] = "active"
     for slug, side in state["sides"].items():
         for user in side["players"]:
-            _remember_seat(state, user, slug)
-    _remember_seat(state, state["referee"])
+            remember_seat(state, user, slug)
+    remember_seat(state, state["referee"])
     state["game"] = ctx.system.initial_state(state["variant"], state["options"], ctx)
     state["current"] = None
     advance(state, ctx)
@@ -607,7 +358,7 @@ def _result_disputed(state, rec, ctx):
 def _result_resolved(state, rec, ctx):
     index = rec.data["scenario"]
     _scenario(state, index, ("pending", "disputed"))
-    if _playing(state, rec.actor):
+    if playing(state, rec.actor):
         raise DomainError(
             "scenario", "A dispute is settled by the referee or an organizer who plays no side."
         )
@@ -725,7 +476,3 @@ HANDLERS = {
     "sealed.submitted": _sealed_submitted,
     "sealed.revealed": _sealed_revealed,
 }
-
-from . import proposals  # noqa: E402  (registers the proposal.* handlers)
-
-HANDLERS.update(proposals.HANDLERS)

@@ -12,14 +12,18 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
-from . import core_events, versions
+from . import core_events, proposals, versions
 from .context import Ctx
 from .errors import DomainError
 from .records import Record
 from .rolling import DicePool, DiceProvider
+from .seats import playing
+from .state_copy import copy_state
 from .systems import get_system
 
 STATE_SHAPE = core_events.STATE_SHAPE
+# Every core kind's handler: the people, results, sealed choices … and the proposals.
+HANDLERS = {**core_events.HANDLERS, **proposals.HANDLERS}
 
 # Events the service writes itself; no player acts "for a side" with them.
 SYSTEM_WRITTEN = {
@@ -131,7 +135,7 @@ def apply_record(
     if record.kind not in SYSTEM_WRITTEN:
         _check_acting_side(state, record)
     _check_filing(state, record, system, journal or {})
-    handler = core_events.HANDLERS.get(record.kind)
+    handler = HANDLERS.get(record.kind)
     if handler is not None:
         kind = core_events.KINDS[record.kind]
         handler(state, record.with_data(kind.clean(record.data)), ctx)
@@ -164,9 +168,9 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
     if kind.actor in ("organizer", "arbiter", "system"):
         return kind.audience, ""
     referee = record.actor == state["referee"]
-    playing = core_events.playing(state, record.actor)
+    playing_side = playing(state, record.actor)
     if kind.actor == "member":
-        side = playing or ""
+        side = playing_side or ""
         target = journal.get(record.data.get("target")) if record.kind == "proposal.made" else None
         if (
             isinstance(record.data.get("target"), int)
@@ -178,9 +182,9 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
         if record.kind == "note.added":
             return core_events.note_audience(record.data), side  # a note for one side only
         return kind.audience, side
-    if not referee and not playing:
+    if not referee and not playing_side:
         raise DomainError("side", f"{record.actor} plays no side.")
-    side = record.side if referee else playing
+    side = record.side if referee else playing_side
     if kind.audience == "side":
         return "side", side
     return kind.audience, side
@@ -223,28 +227,3 @@ def try_apply(
 ) -> dict:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
     return apply_record(copy_state(state), record, pool, provider, journal)
-
-
-def copy_state(value):
-    """A deep copy of JSON-like data without recursion (copy.deepcopy recurses, and a
-    deep enough value would make every later write to the campaign fail)."""
-    if not isinstance(value, (dict, list)):
-        return value
-    root = {} if isinstance(value, dict) else []
-    stack = [(value, root)]
-    while stack:
-        source, target = stack.pop()
-        items = source.items() if isinstance(source, dict) else enumerate(source)
-        for key, item in items:
-            if isinstance(item, (dict, list)):
-                inner = {} if isinstance(item, dict) else []
-                stack.append((item, inner))
-            elif isinstance(item, tuple):  # rare and shallow: systems keep JSON-like data
-                inner = tuple(copy_state(x) for x in item)
-            else:
-                inner = item
-            if isinstance(target, dict):
-                target[key] = inner
-            else:
-                target.append(inner)
-    return root

@@ -19,7 +19,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import engine, versions, visibility
+from . import engine, upgrading, versions, visibility
 from .errors import DomainError
 from .models import Campaign, Club, Event
 from .records import Record, Viewer
@@ -367,7 +367,7 @@ class ReplayPlan:
     head: dict
     records: list[Record]  # the journal as it is written here (upgraded to today's versions)
     state: dict
-    upgraded: versions.Upgraded
+    upgraded: upgrading.Upgraded
     club: Club | None  # the existing club it goes into; None: the journal's club is created
     users: dict  # username -> existing User
     new_people: list[str]  # usernames created (with --create-people)
@@ -431,7 +431,7 @@ def plan_replay(
         )
     index_of = {r.uid: i for i, r in enumerate(records)}
     try:
-        upgraded, state = versions.carry(records, system, start, fold_checked)
+        upgraded, state = upgrading.carry(records, system, start, fold_checked)
     except engine.JournalError as error:
         where = index_of.get(error.record.uid)
         path = f"events[{where}]" if where is not None else "events (as upgraded)"
@@ -484,7 +484,7 @@ def replay(
     created with `create_club` (or `club_slug` names an existing one); a person named in the
     journal is `user_map`'s choice, else an existing member of that club with the same
     username, else created with `create_people`. Everything made is recorded in the club log.
-    The campaign's `upgraded` attribute says what upgrade ran (campaigns.versions.Upgraded)."""
+    The campaign's `upgraded` attribute says what upgrade ran (campaigns.upgrading.Upgraded)."""
     plan = plan_replay(
         document,
         user_map=user_map,

@@ -2,7 +2,7 @@
 
 A proposal corrects or undoes an earlier event, sets a house rule after play has
 started, seats someone once play has started who needs the sides' agreement (a new
-referee, a player who has seen another side's secrets: campaigns.core_events), or
+referee, a player who has seen another side's secrets: campaigns.seats), or
 allows the organizers a full export. It is approved by one player of
 each side other than the proposer's, or by the referee alone (but a full export
 reveals every side's secrets: each side must agree to it itself, the referee's word
@@ -13,12 +13,21 @@ the fold (campaigns.engine.substitutions); the others take effect where
 
 from __future__ import annotations
 
+from .core_events import AMENDABLE, KINDS, UNDOABLE
 from .errors import DomainError
+from .house_rules import check_house_rule, set_house_rule
+from .seats import (
+    SEAT_KINDS,
+    SEAT_RULES,
+    apply_seat,
+    core_version,
+    seat_needs,
+    seat_problem,
+    stand_in_for,
+)
 
 
 def _amendable(ctx, kind: str, action: str) -> bool:
-    from .core_events import AMENDABLE, UNDOABLE
-
     if ctx.system.event_kind(kind) is not None:
         return True
     return kind in (AMENDABLE if action == "correct" else UNDOABLE)
@@ -42,8 +51,6 @@ def _target(state, rec, ctx):
 
 
 def _proposal_made(state, rec, ctx):
-    from .core_events import SEAT_RULES, check_house_rule, core_version
-
     data = rec.data
     action = data["action"]
     entry = {
@@ -72,8 +79,6 @@ def _proposal_made(state, rec, ctx):
         if action == "correct":
             kind = ctx.system.event_kind(target.kind)
             if kind is None:
-                from .core_events import KINDS
-
                 kind = KINDS[target.kind]
             if not isinstance(data["data"], dict):
                 raise DomainError("data", "Give the corrected data of the event.")
@@ -104,8 +109,6 @@ def _proposal_made(state, rec, ctx):
         entry["needs"] = [s for s in state["sides"] if s != rec.side]
     elif action == "seat" and core_version(state) >= SEAT_RULES:
         # Exactly the sides the change reaches: the other sides' approval never does for them.
-        from .core_events import seat_needs
-
         change = entry["data"]
         entry["needs"] = seat_needs(state, change["kind"], change["data"], rec.actor)
     else:
@@ -117,8 +120,6 @@ def _seat_change(state, change, actor) -> dict:
     """A "seat" proposal's data: {"kind": player.assigned | player.replaced | player.removed |
     referee.assigned, "data": that event's data}, checked against the state now (and again when
     applied)."""
-    from .core_events import KINDS, SEAT_KINDS, seat_problem
-
     if state["status"] != "active":
         raise DomainError("action", "Before play starts the organizer seats people directly.")
     if (
@@ -173,9 +174,7 @@ def _proposal_rejected(state, rec, ctx):
 
 def standing_in(state, proposal, username) -> list[str]:
     """The sides of a seat proposal `username` agrees for as the player who left them empty (no
-    referee: core_events.stand_in_for)."""
-    from .core_events import stand_in_for
-
+    referee: seats.stand_in_for)."""
     if proposal["action"] != "seat":
         return []
     return [
@@ -206,8 +205,6 @@ def is_complete(proposal) -> bool:
 
 
 def _proposal_applied(state, rec, ctx):
-    from .core_events import set_house_rule
-
     proposal = _pending(state, rec.data["proposal"])
     if not is_complete(proposal):
         raise DomainError("proposal", "Not every side has agreed yet.")
@@ -219,8 +216,6 @@ def _proposal_applied(state, rec, ctx):
     elif proposal["action"] == "export":
         state["export_approved"] = rec.seq
     elif proposal["action"] == "seat":
-        from .core_events import apply_seat
-
         change = proposal["data"]
         apply_seat(state, change["kind"], change["data"], agreed=True, actor=proposal["by"])
 

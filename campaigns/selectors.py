@@ -10,11 +10,11 @@ from functools import cached_property
 from typing import Callable
 
 from . import viewcache, visibility
-from .core_events import may_settle
 from .errors import Forbidden, NotFound
 from .models import Campaign
 from .proposals import is_complete, referee_may_approve, standing_in
 from .records import Record, Viewer
+from .seats import may_settle
 from .services.state import current_state, current_states
 from .systems import get_system
 

@@ -93,7 +93,7 @@ def organizer_when_export_agreed(
 
 def organizer_since_start(campaign: Campaign, viewer: Viewer) -> bool:
     """An organizer since play started: one made organizer in play is nobody's neutral judge
-    (settling disputes, core_events.may_settle); a new judge is a referee the sides agree to."""
+    (settling disputes, seats.may_settle); a new judge is a referee the sides agree to."""
     started = campaign.events.filter(kind="campaign.started").values_list("seq", flat=True).first()
     return started is None or organizer_since(campaign, viewer, started)
 

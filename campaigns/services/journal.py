@@ -23,13 +23,13 @@ from django.utils import timezone
 
 from .. import engine, holdings, visibility
 from ..core_events import KINDS as CORE_KINDS
-from ..core_events import may_settle
 from ..errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
 from ..proposals import is_complete, stand_in_may_answer
 from ..records import Record, Viewer
 from ..rolling import DicePool, LiveProvider
 from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
+from ..seats import may_settle
 from ..systems import get_system
 from . import odds, projections, seat_log
 from .state import current_state, load_records, store_snapshot
@@ -391,7 +391,7 @@ class _Writer:
 
 
 def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: dict) -> None:
-    """A neutral organizer takes a side's player off in play directly (core_events.seat_needs),
+    """A neutral organizer takes a side's player off in play directly (seats.seat_needs),
     but one made organizer once play started may be a side's puppet (its organizer invites a
     fresh account as organizer): they take nobody off alone, nor by a proposal that would need
     nobody's agreement. Checked here, at submission: the journal's rule is unchanged."""

@@ -17,7 +17,7 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .. import engine, versions
+from .. import engine, upgrading, versions
 from ..errors import DomainError
 from ..models import Campaign, Event, JournalArchive
 from ..records import Record
@@ -38,7 +38,7 @@ def needs_upgrade(campaign: Campaign) -> bool:
 @dataclass
 class Outcome:
     campaign: Campaign
-    upgraded: versions.Upgraded | None  # None: the journal was already at today's versions
+    upgraded: upgrading.Upgraded | None  # None: the journal was already at today's versions
     written: bool
 
     @property
@@ -70,7 +70,7 @@ def upgrade_campaign(campaign: Campaign, *, dry_run: bool = False) -> Outcome:
             start = versions.check_versions(
                 locked.journal_versions, system, "journal_versions", locked.muster_release
             )
-        upgraded, state = versions.carry(records, system, start, engine.fold)
+        upgraded, state = upgrading.carry(records, system, start, engine.fold)
         if dry_run:
             return Outcome(campaign, upgraded, False)
         _write(locked, rows, records, upgraded, state)

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.core_events import check_house_rule
+from campaigns.house_rules import check_house_rule
 from campaigns.errors import DomainError
 from campaigns.forms import HouseRuleForm
 from campaigns.systems.achtung_panzer import elr, sheets

@@ -1,0 +1,29 @@
+"""Copying a state (JSON-like data) for a trial: the fold tries an event on a copy, the seat rules
+a change; a module of its own so both use it without importing each other."""
+
+from __future__ import annotations
+
+
+def copy_state(value):
+    """A deep copy of JSON-like data without recursion (copy.deepcopy recurses, and a
+    deep enough value would make every later write to the campaign fail)."""
+    if not isinstance(value, (dict, list)):
+        return value
+    root = {} if isinstance(value, dict) else []
+    stack = [(value, root)]
+    while stack:
+        source, target = stack.pop()
+        items = source.items() if isinstance(source, dict) else enumerate(source)
+        for key, item in items:
+            if isinstance(item, (dict, list)):
+                inner = {} if isinstance(item, dict) else []
+                stack.append((item, inner))
+            elif isinstance(item, tuple):  # rare and shallow: systems keep JSON-like data
+                inner = tuple(copy_state(x) for x in item)
+            else:
+                inner = item
+            if isinstance(target, dict):
+                target[key] = inner
+            else:
+                target.append(inner)
+    return root
