@@ -2,8 +2,8 @@
 of plain tables with Typst (rosters/table_sheet.py, rosters/typst_render.py), which lays them out
 several times faster and falls back to WeasyPrint whenever it cannot print.
 
-Sheets are drawn from Django templates (templates/sheets/). WeasyPrint resolves
-every URL it meets (stylesheets, images, fonts) through ``StaticOnlyFetcher``
+Sheets are drawn from Django templates (templates/sheets/, a game's own in its folder).
+WeasyPrint resolves every URL it meets (stylesheets, images, fonts) through ``StaticOnlyFetcher``
 (rosters/weasyprint_render.py): ``data:`` URLs and files under the static URL, read
 from the project's static directories, and nothing else: never the network, never an
 arbitrary local file. Fonts come from the system (fontconfig: Debian's

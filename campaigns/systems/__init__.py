@@ -10,6 +10,7 @@ from __future__ import annotations
 import importlib
 import pkgutil
 from functools import lru_cache
+from pathlib import Path
 
 from django.conf import settings
 
@@ -39,3 +40,20 @@ def get_system(slug: str) -> GameSystem:
         return all_systems()[slug]
     except KeyError:
         raise KeyError(f"Unknown game system {slug!r}") from None
+
+
+def game_folders() -> dict[str, Path]:
+    """Each game's folder by its name: the packages under campaigns/systems/ (games and shared
+    game packages such as victory_ledger) and the modules named in MUSTER_EXTRA_SYSTEMS. A game's
+    templates are <folder>/templates/<file>, named "<name>/<file>" (template_loader.py)."""
+    return _folders(tuple(getattr(settings, "MUSTER_EXTRA_SYSTEMS", ())))
+
+
+@lru_cache(maxsize=None)
+def _folders(extra: tuple[str, ...]) -> dict[str, Path]:
+    here = Path(__file__).parent
+    found = {m.name: here / m.name for m in pkgutil.iter_modules(__path__) if m.ispkg}
+    for module_name in extra:
+        module_file = importlib.import_module(module_name).__file__
+        found[module_name.rpartition(".")[2]] = Path(module_file).parent
+    return found

@@ -124,6 +124,11 @@ class GameSystem:
     result_fields: tuple = ()  # schema.Field list of a scenario result
     roster_kinds: tuple[RosterKind, ...] = ()
     sheets: tuple[SheetDef, ...] = ()
+    # The game's own templates, named "<game folder>/<file>" and kept in <game folder>/templates/
+    # (campaigns/systems/template_loader.py): the campaign page's panel (none: the generic state)
+    # and a records page linked from it (none: no such page).
+    panel_template: str = ""
+    records_template: str = ""
     data_dir: Path | None = None
     description: str = ""
     # False: house rules are fixed when the campaign starts (no late house-rule proposals),
@@ -259,7 +264,7 @@ class GameSystem:
         return []
 
     def panel_context(self, view: dict) -> dict:
-        """What the system's panel template (templates/systems/<slug>/panel.html) shows, worked out
+        """What the system's panel template (`panel_template`) shows, worked out
         from `view` (the viewer's cut) only: passed to it as `panel`."""
         return {}
 

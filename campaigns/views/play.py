@@ -10,8 +10,7 @@ from dataclasses import replace
 from django.contrib import messages
 from django.http import Http404, HttpResponse
 from django.shortcuts import render
-from django.template import TemplateDoesNotExist
-from django.template.loader import select_template
+from django.template.loader import get_template
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
@@ -35,17 +34,10 @@ _PEOPLE = ("player.", "referee.")
 _CONFIRMING = ("result.confirmed", "result.resolved")
 
 
-def system_panel(slug: str):
-    """A game system's own panel (templates/systems/<slug>/panel.html), if it has one."""
-    return _system_template(slug, "panel.html")
-
-
-def _system_template(slug: str, name: str):
-    """A game system's own template (templates/systems/<slug>/<name>), or None."""
-    try:
-        return select_template([f"systems/{slug}/{name}"])
-    except TemplateDoesNotExist:
-        return None
+def _system_template(name: str):
+    """A template a game system names (its ``panel_template``, ``records_template``), or None
+    when it names none."""
+    return get_template(name) if name else None
 
 
 def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
@@ -237,7 +229,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "private_sides": SimpleLazyObject(private_sides),
         "public_game": SimpleLazyObject(lambda: (state()["game"] or {}).get("public") or {}),
         "roster": SimpleLazyObject(lambda: list(visibility.roster_entries_for(viewer, campaign))),
-        "system_panel": system_panel(campaign.system),
+        "system_panel": _system_template(system.panel_template),
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
         "full_export": selectors.full_export_allowed(campaign, viewer, page_data),
@@ -570,7 +562,7 @@ def campaign_records(request, pk: int):
     campaign page shows their summary and links here, so it does not grow with the campaign."""
     campaign, viewer = selectors.campaign_for(request.user, pk)
     system = get_system(campaign.system)
-    template = _system_template(campaign.system, "records.html")
+    template = _system_template(system.records_template)
     if template is None:
         raise Http404("This game keeps no records page.")
     state = selectors.campaign_page(campaign, viewer).state

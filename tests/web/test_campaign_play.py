@@ -10,6 +10,7 @@ from campaigns.models import Event, Membership
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
+from campaigns.systems import get_system
 
 from .conftest import text_of
 
@@ -394,15 +395,14 @@ def test_the_export_is_cut_to_the_viewer(skirmish, people, client_for):
 
 
 def test_a_system_panel_replaces_the_generic_state_when_the_system_has_one(
-    skirmish, client_for, tmp_path, settings
+    skirmish, client_for, tmp_path, settings, monkeypatch
 ):
     generic = text_of(client_for("alice").get(url(skirmish)))
     assert "your side's records" in generic
-    panel = tmp_path / "systems" / "skirmish"
-    panel.mkdir(parents=True)
-    (panel / "panel.html").write_text(
+    (tmp_path / "skirmish_panel.html").write_text(
         "<section id='skirmish-panel'>{{ campaign.name }} / {{ viewer.playing }}</section>"
     )
+    monkeypatch.setattr(get_system("skirmish"), "panel_template", "skirmish_panel.html")
     settings.TEMPLATES = [
         {**settings.TEMPLATES[0], "DIRS": [tmp_path, *settings.TEMPLATES[0]["DIRS"]]}
     ]

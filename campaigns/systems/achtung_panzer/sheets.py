@@ -18,16 +18,16 @@ NAMES = {"allied": "Allied", "german": "German"}
 
 SHEETS = (
     SheetDef(
-        "cg_roster", "CG Roster", "public", "sheets/achtung_panzer/cg_roster.html", landscape=True
+        "cg_roster", "CG Roster", "public", "achtung_panzer/sheets/cg_roster.html", landscape=True
     ),
     SheetDef(
         "rg_purchases",
         "RG Purchase Record",
         "side",
-        "sheets/achtung_panzer/rg_purchases.html",
+        "achtung_panzer/sheets/rg_purchases.html",
         landscape=True,
     ),
-    SheetDef("retained", "Retained units", "side", "sheets/achtung_panzer/retained.html"),
+    SheetDef("retained", "Retained units", "side", "achtung_panzer/sheets/retained.html"),
 )
 
 KIND_ORDER = (

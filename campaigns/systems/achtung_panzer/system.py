@@ -159,6 +159,8 @@ class AchtungPanzer(GameSystem):
     result_fields = halfday.RESULT_FIELDS
     event_kinds = (*_step_kinds(), *OWN_KINDS)
     sheets = tuple(sheet_defs.SHEETS)
+    panel_template = "achtung_panzer/panel.html"
+    records_template = "achtung_panzer/records.html"
     # v1: before the end-of-scenario record (1.12, a787fca); v2: before the losses step (R-A19,
     # 30f6652); v3: Muster 0.1.0; v4: the CVP of units the club's list does not cover asked on
     # their own (c0d149e). The upgrades are in upgrades.py.

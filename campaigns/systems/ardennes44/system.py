@@ -44,7 +44,7 @@ class Ardennes44(LedgerSystem):
     journal_version = 3
     confirmed_from = 3
     journal_upgrades = upgrades.STEPS
-    sheet_template = "sheets/ardennes44/ledger.html"
+    sheet_template = "ardennes44/sheets/ledger.html"
     uses_contested = False
     unit_changes = ("eliminated", "reduced", "restored", "rebuilt", "exited")
     location_sub_fields = (

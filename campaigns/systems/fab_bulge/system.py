@@ -43,7 +43,7 @@ class FabBulge(LedgerSystem):
     journal_upgrades = upgrades.STEPS
     confirmed_kinds = ("turn", "final")
     confirmed_from = 2
-    sheet_template = "sheets/fab_bulge/ledger.html"
+    sheet_template = "fab_bulge/sheets/ledger.html"
     location_sub_fields = (
         Field(
             "symbol",

@@ -30,7 +30,7 @@ class PattonsVanguard(LedgerSystem):
     journal_version = 3
     confirmed_from = 3
     journal_upgrades = upgrades.STEPS
-    sheet_template = "sheets/pattons_vanguard/ledger.html"
+    sheet_template = "pattons_vanguard/sheets/ledger.html"
     unit_changes = ("eliminated", "reduced", "restored", "rebuilt")
     location_sub_fields = (
         Field("value", "int", label="VP", min=0, max=10, required=False, default=0),

@@ -9,7 +9,7 @@ from . import records, state as st
 from .data import army_name
 
 SHEETS = (
-    SheetDef("squad_roster", "Squad Roster", "public", "sheets/rifles_ardennes/squad_roster.html"),
+    SheetDef("squad_roster", "Squad Roster", "public", "rifles_ardennes/sheets/squad_roster.html"),
 )
 
 

@@ -70,6 +70,7 @@ class RiflesArdennes(GameSystem):
     result_fields = missions.RESULT_FIELDS
     event_kinds = KINDS
     sheets = sheets.SHEETS
+    panel_template = "rifles_ardennes/panel.html"
     late_house_rules = False  # fixed when the campaign starts: the club's squads stay comparable
     # v1: Muster 0.1.0 to issue 21; v2: a Leader who may not lead only after 8.2 (6, RA-9). The
     # upgrades are in upgrades.py.

@@ -2,7 +2,7 @@
 as the geometry of an SVG.
 
 The numbers come from the ledger; this module only places them. The template
-``systems/victory_ledger/_chart.html`` draws the result, in the campaign page and in the
+``victory_ledger/_chart.html`` draws the result, in the campaign page and in the
 printed sheet alike (WeasyPrint draws inline SVG; no script runs anywhere). Every label is
 placed inside the picture: the left margin is as wide as the widest value label, a side's name
 on a signed chart is written inside the plot, turn labels are thinned out where they would

@@ -58,6 +58,7 @@ class LedgerSystem(GameSystem):
     confirmed_from: int = 1
     uses_contested = True
     sheet_template = ""
+    panel_template = "victory_ledger/panel.html"  # the same ledger panel for every ledger game
 
     def __init__(self):
         self.book = load_book(self.book_path)

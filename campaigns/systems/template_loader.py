@@ -1,0 +1,37 @@
+"""Finds a game's own templates in its folder: "<game>/<file>" is <game folder>/templates/<file>
+(campaigns/systems/<game>/, a shared game package such as victory_ledger, or a module named in
+MUSTER_EXTRA_SYSTEMS: game_folders()). A new game adds no template folder to the settings."""
+
+from __future__ import annotations
+
+from django.core.exceptions import SuspiciousFileOperation
+from django.core.signals import setting_changed
+from django.dispatch import receiver
+from django.template import Origin, engines
+from django.template.loaders.filesystem import Loader as FilesystemLoader
+from django.utils._os import safe_join
+
+from . import game_folders
+
+
+class GameTemplates(FilesystemLoader):
+    def get_template_sources(self, template_name):
+        game, _, name = template_name.partition("/")
+        folder = game_folders().get(game)
+        if folder is None or not name:
+            return
+        try:
+            path = safe_join(folder / "templates", name)
+        except SuspiciousFileOperation:
+            return  # "../" out of the game's templates: not found, like the filesystem loader
+        yield Origin(name=path, template_name=template_name, loader=self)
+
+
+@receiver(setting_changed)
+def _extra_systems_changed(setting, **kwargs):
+    """A test that adds a game (MUSTER_EXTRA_SYSTEMS) finds its templates, not a cached miss."""
+    if setting != "MUSTER_EXTRA_SYSTEMS":
+        return
+    for engine in engines.all():
+        for loader in engine.engine.template_loaders:
+            loader.reset()
