@@ -14,7 +14,7 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError, Mod, advance, finish, plain_roll, roll_on
 
-from . import squad as squad_rules, state as st
+from . import leaders, state as st
 from .data import CASUALTY_RESULTS
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural, roll_sentence
@@ -106,7 +106,7 @@ def apply_xp(state, record, ctx) -> None:
     if not casualties_needed(state) and ctx.journal_version >= LEADER_AFTER_REINFORCEMENTS:
         # Nobody to roll for: the mission's end (6) comes with the roll that closes it. Before v2 a
         # temporary Leader could only have been eliminated, and stepped down after his roll.
-        brief["leader_note"] = squad_rules.drop_temporary_leader(state, st.where(state))
+        brief["leader_note"] = leaders.drop_temporary_leader(state, st.where(state))
 
 
 def apply_spend(state, data, ctx) -> None:
@@ -282,7 +282,7 @@ def apply_casualties(state, record, ctx) -> None:
 def after_casualties(state, ctx) -> None:
     """6: the temporary Leader steps down; a squad with nobody left ends the campaign."""
     brief = briefing(state)
-    brief["leader_note"] = squad_rules.drop_temporary_leader(state, st.where(state))
+    brief["leader_note"] = leaders.drop_temporary_leader(state, st.where(state))
     if not st.living(state):
         st.public(state)["phase"] = "finished"
         finish(

@@ -15,6 +15,17 @@ LEADER = "Leader"
 LETTERS = tuple(chr(c) for c in range(ord("A"), ord("Z") + 1))
 CASUALTY_RESULTS = ("dead", "wounded", "lightly wounded")
 
+# The book's example squad (2.2), offered to a German player as the starting rows.
+BOOK_SQUAD = (
+    ("A", "smg", "Leader", "Grenade"),
+    ("B", "rifle", "Assistant Leader", "Grenade"),
+    ("J", "lmg", "Gunner", ""),
+    ("D", "rifle", "Rifleman", "Grenade"),
+    ("G", "rifle", "Rifleman", "Grenade"),
+    ("H", "rifle", "Rifleman", "Grenade"),
+    ("I", "rifle", "Rifleman", ""),
+)
+
 
 def _load(name: str):
     with (DATA / name).open(encoding="utf-8") as handle:

@@ -10,8 +10,7 @@ needed and spends what HQ grants on Riflemen. Mission 3 is set up, ready to be l
 from __future__ import annotations
 
 from . import state as st
-from .data import LETTERS
-from .forms import BOOK_SQUAD
+from .data import BOOK_SQUAD, LETTERS
 
 NAMES = {
     "A": "Sgt. Braun",

@@ -7,20 +7,10 @@ from __future__ import annotations
 from campaigns.game_interface import Field
 
 from . import missions, squad, state as st
-from .data import DESIGNATIONS, LEADER, LETTERS
+from .data import BOOK_SQUAD, DESIGNATIONS, LEADER, LETTERS
 from .kinds import KINDS
 
 _DECLARED = {k.name: k for k in KINDS}
-# The book's example squad (2.2), offered to a German player as the starting rows.
-BOOK_SQUAD = (
-    ("A", "smg", "Leader", "Grenade"),
-    ("B", "rifle", "Assistant Leader", "Grenade"),
-    ("J", "lmg", "Gunner", ""),
-    ("D", "rifle", "Rifleman", "Grenade"),
-    ("G", "rifle", "Rifleman", "Grenade"),
-    ("H", "rifle", "Rifleman", "Grenade"),
-    ("I", "rifle", "Rifleman", ""),
-)
 
 
 def _fields(kind: str) -> dict:
@@ -203,14 +193,11 @@ def roster_fields(state) -> tuple:
     return (field.but(item=field.item.but(fields=fields), rows=rows, key="soldier"),)
 
 
-def spend_fields(state) -> tuple:
-    from .system import SYSTEM
-
+def spend_fields(state, tables) -> tuple:
+    """`tables`: the game's book tables (GameSystem.tables), read with the campaign's house rules."""
     field = _fields("rifles.spend_xp")["soldiers"]
     sub = _sub(field)
-    skills = SYSTEM.tables.bound(
-        "8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()}
-    )
+    skills = tables.bound("8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()})
     pairs = tuple(
         (
             row.label,
@@ -320,7 +307,7 @@ def result_fields(state) -> tuple:
     )
 
 
-def form_fields(view, side, kind, initial) -> tuple | None:
+def form_fields(view, side, kind, initial, tables) -> tuple | None:
     game = view.get("game")
     if game is None:
         return None
@@ -332,7 +319,7 @@ def form_fields(view, side, kind, initial) -> tuple | None:
     if kind == "rifles.roster":
         return roster_fields(view)
     if kind == "rifles.spend_xp" and phase == "briefing":
-        return spend_fields(view)
+        return spend_fields(view, tables)
     if kind == "rifles.leader":
         return leader_fields(view)
     if kind == "rifles.mission":

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError, Field, clean_fields
 
-from . import squad as squad_rules, state as st
+from . import leaders, state as st
 from .data import OUTCOME_LABELS
 from .words import join, plural
 
@@ -161,7 +161,7 @@ def on_result(state, index, result, ctx) -> None:
         )
     if result["new_leader"]:
         new = st.find(state, result["new_leader"])
-        squad_rules.make_leader(state, new, label, temporary=not st.may_lead(state, new))
+        leaders.make_leader(state, new, label, temporary=not st.may_lead(state, new))
     returned = []
     for soldier in st.soldiers(state):
         if soldier.get("attached") == index and soldier["status"] in ("active", "wounded"):

@@ -7,8 +7,9 @@ from collections import Counter
 
 from campaigns.game_interface import DomainError
 
-from . import state as st
+from . import briefing, state as st
 from .data import DESIGNATIONS, LEADER, LETTERS, army_name
+from .leaders import make_leader
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural
 
@@ -311,8 +312,6 @@ def attachment_mission(state) -> int | None:
 
 def apply_recruit(state, data, ctx) -> None:
     """Spend the AP HQ granted (8.2) on new soldiers or equipment; or a mission's extra AP on attachments."""
-    from . import briefing
-
     pub = st.public(state)
     if pub["phase"] not in ("mission", "briefing"):
         raise DomainError("soldiers", "New soldiers join between missions.")
@@ -391,8 +390,6 @@ def apply_roster(state, data, ctx) -> None:
 
 
 def apply_leader(state, data, ctx) -> None:
-    from . import briefing
-
     pub = st.public(state)
     if pub["phase"] == "briefing":
         briefing.require_casualties_done(state, "soldier")
@@ -437,46 +434,3 @@ def apply_leader(state, data, ctx) -> None:
         else f"{st.label(soldier)} is now the Leader {until}: no available soldier may lead, and a "
         f"{soldier['unit_name']} may not be designated Leader (6).",
     )
-
-
-def make_leader(
-    state, soldier, where: str, temporary: bool, until: str = "for the rest of the mission"
-) -> None:
-    """The new Leader takes the designation; the old one (if alive) takes the new Leader's old one.
-    A temporary Leader gives up the role at the end of the mission (drop_temporary_leader)."""
-    sq = st.squad(state)
-    old = st.leader(state)
-    own = (
-        soldier["designation"]
-        if soldier["designation"] != LEADER
-        else (soldier["previous_designation"] or "Rifleman")
-    )
-    if old is not None and old is not soldier:
-        old["designation"] = own
-        st.history(old, where, f"Handed command to {st.label(soldier)}; now {own}.")
-    soldier["previous_designation"] = own
-    soldier["designation"] = LEADER
-    sq["temporary_leader"] = soldier["id"] if temporary else None
-    st.history(
-        soldier,
-        where,
-        "Took command of the squad" + (f" {until} (6)." if temporary else " as its Leader (6)."),
-    )
-
-
-def drop_temporary_leader(state, where: str) -> str | None:
-    """6: at the end of the Mission a temporary Leader who may not lead gives up the role."""
-    sq = st.squad(state)
-    sid = sq["temporary_leader"]
-    sq["temporary_leader"] = None
-    if sid is None:
-        return None
-    soldier = st.find(state, sid)
-    if soldier["designation"] != LEADER:
-        return None
-    soldier["designation"] = soldier["previous_designation"] or "Rifleman"
-    if soldier["status"] in ("active", "wounded"):
-        st.history(
-            soldier, where, f"Gave up the command: a {soldier['unit_name']} may not lead (6)."
-        )
-    return f"{st.label(soldier)} gives up the command: a {soldier['unit_name']} may not be the Leader (6)."

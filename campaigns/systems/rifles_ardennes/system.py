@@ -166,7 +166,7 @@ class RiflesArdennes(GameSystem):
         return procedure.actions(state, side)
 
     def form_fields(self, view, side, kind, initial):
-        return forms.form_fields(view, side, kind, initial)
+        return forms.form_fields(view, side, kind, initial, self.tables)
 
     def procedure(self, state, sides):
         return procedure.steps(state)
