@@ -144,3 +144,28 @@ def demo(table):
     assert refused("from ..base import GameSystem\n", own, own, is_package=True) == [
         f"{own}:1 imports campaigns.systems.base.GameSystem"
     ]
+
+
+def core_modules():
+    """Every module of our code outside the games (and outside tests): the core and the doors."""
+    game_dirs = [g for g in games() if g.is_relative_to(SYSTEMS)]
+    for package in ("campaigns", "rosters", "api", "muster"):
+        for path in sorted((ROOT / package).rglob("*.py")):
+            if any(path.is_relative_to(g) for g in game_dirs) or "migrations" in path.parts:
+                continue
+            yield path
+
+
+def test_the_core_imports_neither_a_game_nor_the_game_interface():
+    """The dependency runs one way: the interface imports the core, never the reverse (the
+    registry finds the games by their folders, with importlib, not by name)."""
+    games_by_name = [module_name(g / "__init__.py") for g in games() if g.is_relative_to(SYSTEMS)]
+    bad = []
+    for path in core_modules():
+        name = module_name(path)
+        if name == "campaigns.game_interface":
+            continue
+        for line, module in imported(path.read_text(), name, path.name == "__init__.py"):
+            if any(_within(module, p) for p in ("campaigns.game_interface", *games_by_name)):
+                bad.append(f"{name}:{line} imports {module}")
+    assert not bad, "The core imports no game and not the game interface:\n" + "\n".join(bad)

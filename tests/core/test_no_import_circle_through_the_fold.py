@@ -1,0 +1,133 @@
+"""The fold and the game interface sit in no import circle: engine -> core_events, proposals ->
+seats, house_rules, progress -> errors …, versions declares and upgrading runs, and a game reaches
+them through campaigns.game_interface. Nor does any game's own folder hold a circle (Rifles'
+squad and briefing, system -> demo -> forms -> system were). Read from the source with `ast`,
+imports inside functions included (they are circles too, only hidden from the interpreter)."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[2]
+# Modules that must sit in no circle, and packages none of whose modules may.
+FOLD = {
+    "campaigns.engine",
+    "campaigns.core_events",
+    "campaigns.proposals",
+    "campaigns.seats",
+    "campaigns.house_rules",
+    "campaigns.progress",
+    "campaigns.state_copy",
+    "campaigns.versions",
+    "campaigns.upgrading",
+    "campaigns.systems",
+    "campaigns.systems.base",
+    "campaigns.game_interface",
+}
+GAMES = ("campaigns.systems.rifles_ardennes", "campaigns.systems.victory_ledger")
+
+
+def graph(root: Path, package: str) -> dict[str, set[str]]:
+    """module -> the modules of `package` it imports (anywhere in its source)."""
+    paths = {}
+    for path in (root / package).rglob("*.py"):
+        parts = path.relative_to(root).with_suffix("").parts
+        if "tests" in parts or "migrations" in parts:
+            continue
+        paths[".".join(parts[:-1] if parts[-1] == "__init__" else parts)] = path
+
+    def known(name: str) -> str | None:
+        while name and name not in paths:
+            name = name.rpartition(".")[0]
+        return name or None
+
+    edges: dict[str, set[str]] = {name: set() for name in paths}
+    for name, path in paths.items():
+        here = name if path.name == "__init__.py" else name.rpartition(".")[0]
+        for node in ast.walk(ast.parse(path.read_text())):
+            if isinstance(node, ast.Import):
+                targets = [alias.name for alias in node.names]
+            elif isinstance(node, ast.ImportFrom):
+                base = node.module or ""
+                if node.level:
+                    parts = here.split(".")
+                    base = ".".join(parts[: len(parts) - node.level + 1] + ([base] if base else []))
+                targets = [f"{base}.{alias.name}" for alias in node.names]
+            else:
+                continue
+            for target in targets:
+                found = known(target)
+                if found and found != name:
+                    edges[name].add(found)
+    return edges
+
+
+def circles(edges: dict[str, set[str]]) -> list[set[str]]:
+    """The strongly connected groups of more than one module (Tarjan's, iteratively)."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    found = []
+    for start in edges:
+        if start in index:
+            continue
+        work = [(start, iter(sorted(edges[start])))]
+        index[start] = low[start] = len(index)
+        stack.append(start)
+        on_stack.add(start)
+        while work:
+            node, successors = work[-1]
+            for succ in successors:
+                if succ not in index:
+                    index[succ] = low[succ] = len(index)
+                    stack.append(succ)
+                    on_stack.add(succ)
+                    work.append((succ, iter(sorted(edges[succ]))))
+                    break
+                if succ in on_stack:
+                    low[node] = min(low[node], index[succ])
+            else:
+                work.pop()
+                if work:
+                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
+                if low[node] == index[node]:
+                    group = set()
+                    while True:
+                        member = stack.pop()
+                        on_stack.discard(member)
+                        group.add(member)
+                        if member == node:
+                            break
+                    if len(group) > 1:
+                        found.append(group)
+    return found
+
+
+def offending(groups: list[set[str]]) -> list[list[str]]:
+    return [
+        sorted(group) for group in groups if group & FOLD or any(m.startswith(GAMES) for m in group)
+    ]
+
+
+def test_no_import_circle_runs_through_the_fold_the_game_interface_or_rifles():
+    assert offending(circles(graph(ROOT, "campaigns"))) == []
+
+
+def test_the_check_finds_a_circle(tmp_path):
+    package = tmp_path / "campaigns"
+    (package / "systems" / "rifles_ardennes").mkdir(parents=True)
+    (package / "__init__.py").write_text("")
+    (package / "systems" / "__init__.py").write_text("")
+    (package / "engine.py").write_text("from . import core_events\n")
+    (package / "core_events.py").write_text("def f():\n    from .engine import fold\n")
+    (package / "errors.py").write_text("")
+    rifles = package / "systems" / "rifles_ardennes"
+    (rifles / "__init__.py").write_text("")
+    (rifles / "squad.py").write_text("from . import briefing\nfrom campaigns import errors\n")
+    (rifles / "briefing.py").write_text("from .squad import x\n")
+    assert sorted(offending(circles(graph(tmp_path, "campaigns")))) == [
+        ["campaigns.core_events", "campaigns.engine"],
+        ["campaigns.systems.rifles_ardennes.briefing", "campaigns.systems.rifles_ardennes.squad"],
+    ]
