@@ -2,7 +2,8 @@
 
 Every package under campaigns/systems/ that exposes ``SYSTEM`` is a game system;
 so is every module named in the MUSTER_EXTRA_SYSTEMS setting. Adding a system is
-adding one folder: nothing else changes.
+adding one folder (its code, templates, demo and tests; docs/architecture.md, "How to add a
+game in ten lines"), and a journal of it to the release corpus (tests/journals/).
 """
 
 from __future__ import annotations

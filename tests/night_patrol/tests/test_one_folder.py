@@ -1,6 +1,6 @@
 """Night Patrol is one folder: its code imports from our code only campaigns.game_interface and
 itself, the templates it names come from its folder, and no file outside the folder (but the
-documentation that describes it) names it."""
+documentation, *.md, that describes it) names it."""
 
 import subprocess
 from pathlib import Path
@@ -45,7 +45,7 @@ def test_no_file_outside_its_folder_names_it():
         capture_output=True,
         text=True,
     ).stdout.split()
-    outside = [p for p in tracked if not p.startswith(("tests/night_patrol/", "docs/"))]
+    outside = [p for p in tracked if not p.startswith("tests/night_patrol/") and p[-3:] != ".md"]
     assert outside == []
 
 
