@@ -9,7 +9,7 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import journal_io, selectors
+from campaigns import journal_io, permissions, selectors
 from campaigns.errors import DomainError
 from campaigns.services import odds
 from campaigns.services.journal import submit
@@ -193,7 +193,8 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
         if getattr(self, "swagger_fake_view", False):
             return []
         campaign, viewer = self.campaign_and_viewer()
-        return selectors.campaign_page(campaign, viewer).actions
+        # What the campaign page offers, proposals to reject or withdraw among them.
+        return permissions.offered(campaign, viewer, selectors.campaign_page(campaign, viewer))
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(

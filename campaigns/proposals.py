@@ -27,8 +27,10 @@ from .seats import (
 )
 
 
-def _amendable(ctx, kind: str, action: str) -> bool:
-    if ctx.system.event_kind(kind) is not None:
+def amendable(system, kind: str, action: str) -> bool:
+    """May an event of `kind` be corrected (`action` "correct") or undone ("undo")? The system's
+    own events, and the core's listed as such (core_events.AMENDABLE / UNDOABLE)."""
+    if system.event_kind(kind) is not None:
         return True
     return kind in (AMENDABLE if action == "correct" else UNDOABLE)
 
@@ -40,7 +42,7 @@ def _target(state, rec, ctx):
     record = ctx.journal.get(target)
     if record is None or target >= rec.seq:
         raise DomainError("target", "No such earlier event.")
-    if not _amendable(ctx, record.kind, rec.data["action"]):
+    if not amendable(ctx.system, record.kind, rec.data["action"]):
         raise DomainError("target", f"A {record.kind} event cannot be changed this way.")
     done_by = state["undone"].get(str(target))
     if done_by is not None and done_by != rec.seq:

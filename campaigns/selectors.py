@@ -78,8 +78,11 @@ def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
             campaign, viewer, "view", lambda: visibility.view_state(state(), viewer)
         )
 
+    # One who plays no side may settle, or stand in for a side, by who they are (whether they
+    # played, whom they left): their to-dos are kept per person, not per audience.
+    kept_as = "page" if viewer.sides else f"page:{viewer.username}"
     return CampaignPage(
-        campaign, viewer, **viewcache.cached(campaign, viewer, "page", parts), load=cut
+        campaign, viewer, **viewcache.cached(campaign, viewer, kept_as, parts), load=cut
     )
 
 

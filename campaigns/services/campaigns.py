@@ -7,7 +7,7 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine, versions, visibility
+from .. import engine, permissions, versions
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
 from ..records import Record
@@ -40,7 +40,7 @@ def option_fields(system) -> tuple:
 def create_campaign(
     *, club: Club, user, system: str, variant: str, name: str, options: dict | None = None
 ) -> Campaign:
-    if not visibility.is_organizer(user, club):
+    if not permissions.may_start_campaign(user, club):
         raise Forbidden("Only a club organizer can start a campaign.")
     if system not in all_systems():
         raise DomainError("system", f"Unknown game system {system!r}.")

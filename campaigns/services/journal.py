@@ -21,7 +21,7 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import engine, holdings, visibility
+from .. import engine, holdings, permissions, visibility
 from ..core_events import KINDS as CORE_KINDS
 from ..errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
 from ..models import Campaign, Event
@@ -29,7 +29,6 @@ from ..proposals import is_complete, stand_in_may_answer
 from ..records import Record, Viewer
 from ..rolling import DicePool, LiveProvider
 from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
-from ..seats import may_settle
 from ..systems import get_system
 from . import odds, projections, seat_log
 from .state import current_state, load_records, store_snapshot
@@ -418,9 +417,7 @@ def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campai
             raise Forbidden("Only a club organizer can do this.")
         return ""
     if actor == "arbiter":
-        if not may_settle(state, viewer) or not (
-            viewer.referee or visibility.organizer_since_start(campaign, viewer)
-        ):
+        if not permissions.may_settle(campaign, state, viewer):
             raise Forbidden(
                 "Only the referee, or an organizer who plays no side (has played none in this "
                 "campaign and was an organizer when play started), can do this."

@@ -150,38 +150,6 @@ def stable_id(todo: Todo) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def reject_todos(state: dict, viewer, asked=()) -> list[Todo]:
-    """Proposals the viewer may turn down: the proposer, a side whose agreement
-    is needed, the referee, and whoever is `asked` to agree (the uids of the proposals
-    their to-dos ask them to agree to: a side's last player standing in for it)."""
-    found = []
-    for proposal in state.get("proposals", {}).values():
-        if proposal["status"] != "pending":
-            continue
-        mine = proposal["by"] == viewer.username
-        needed = (viewer.playing and viewer.playing in proposal["needs"]) or proposal[
-            "uid"
-        ] in asked
-        if viewer.referee or mine or needed:
-            label = "Withdraw the proposal" if mine else "Reject"
-            found.append(
-                Todo(
-                    "proposal.rejected",
-                    label,
-                    viewer.playing,
-                    initial={"proposal": proposal["uid"]},
-                )
-            )
-    return found
-
-
-def with_rejects(todos: list[Todo], state: dict, viewer) -> list[Todo]:
-    """The viewer's to-dos and a Reject (or Withdraw) for each proposal they may turn down: the
-    proposals their to-dos ask them to agree to among them (a side's last player standing in)."""
-    agreeing = {t.initial.get("proposal") for t in todos if t.kind == "proposal.approved"}
-    return [*todos, *reject_todos(state, viewer, agreeing)]
-
-
 def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None:
     """The to-do a posted form belongs to (its fixed values come from the server).
 

@@ -16,8 +16,8 @@ from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
 
-from campaigns import journal_io, selectors, viewcache, visibility
-from campaigns.core_events import AMENDABLE, KINDS as CORE_KINDS, UNDOABLE
+from campaigns import journal_io, permissions, selectors, viewcache, visibility
+from campaigns.core_events import KINDS as CORE_KINDS
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.services import odds as odds_service
@@ -30,7 +30,6 @@ from . import actions
 from .common import done, is_htmx, page
 
 RECENT = 15  # history entries on the campaign page; the rest on the history page
-_PEOPLE = ("player.", "referee.")
 _CONFIRMING = ("result.confirmed", "result.resolved")
 
 
@@ -44,9 +43,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    todos = actions.with_rejects(
-        page_data.actions, {"proposals": page_data.proposals}, page_data.viewer
-    )
+    todos = permissions.offered(page_data.campaign, page_data.viewer, page_data)
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
@@ -90,30 +87,14 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     return boxes
 
 
-def _can_amend(kind: str, system) -> tuple[bool, bool]:
-    own = system.event_kind(kind) is not None
-    return own or kind in AMENDABLE, own or kind in UNDOABLE
-
-
-def _may_propose(campaign, viewer) -> bool:
-    return campaign.status == "active" and bool(
-        viewer.playing or viewer.referee or viewer.organizer
-    )
-
-
 def _history(campaign, viewer, system, limit=None):
     if limit:
         entries, more = selectors.history_tail(campaign, viewer, limit)
     else:
         entries, more = selectors.history_by_uid(campaign, viewer), False
-    may_propose = _may_propose(campaign, viewer)
     rows = []
     for entry in entries:
-        correct, undo = (
-            _can_amend(entry.kind, system) if may_propose and not entry.undone else (False, False)
-        )
-        if entry.kind.startswith(_PEOPLE) and not viewer.organizer:
-            correct = undo = False  # who plays which side is the organizer's business
+        correct, undo = permissions.amendments(campaign, viewer, system, entry.kind, entry.undone)
         rows.append({"entry": entry, "correct": correct, "undo": undo})
     rows.reverse()  # newest first
     return rows, more
@@ -187,7 +168,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     system = get_system(campaign.system)
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
     shown = {box.do or actions.stable_id(box.todo) for box in boxes}
-    may_propose = _may_propose(campaign, viewer)
+    may_propose = permissions.may_propose(campaign, viewer)
     history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
 
     def state():
@@ -294,7 +275,7 @@ def campaign_submit(request, pk: int):
     page_data = selectors.campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
-    todos = actions.with_rejects(page_data.actions, page_data.state, viewer)
+    todos = permissions.offered(campaign, viewer, page_data)
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
@@ -465,7 +446,7 @@ def propose_correction(request, pk: int, uid):
     box = actions.build(
         system, page_data.state, todo, request.POST or None, initial=initial, concrete=False
     )
-    if box is None or not _can_amend(entry.kind, system)[0]:
+    if box is None or not permissions.correctable(system, entry.kind):
         messages.error(request, "This event cannot be corrected; propose to undo it instead.")
         return done(request, reverse("campaign-history", args=[campaign.pk]))
     # A proposal's own form: the corrected data plus a reason.
@@ -615,7 +596,7 @@ def campaign_history(request, pk: int):
             "viewer": viewer,
             "view_key": viewcache.key(campaign, viewer, "history-page"),
             "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
-            "history_forms": _may_propose(campaign, viewer),
+            "history_forms": permissions.may_propose(campaign, viewer),
             "state": SimpleLazyObject(lambda: selectors.campaign_page(campaign, viewer).state),
             "proposal_form": ProposalForm(),
         },

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import selectors, visibility
+from campaigns import permissions, selectors, visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.forms import (
     FinishForm,
@@ -30,7 +30,7 @@ from .common import done, page
 
 def _organizer_club(request, slug):
     club = visibility.get_club_for(request.user, slug)
-    if not visibility.is_organizer(request.user, club):
+    if not permissions.may_start_campaign(request.user, club):
         raise Forbidden("Only a club organizer can start a campaign.")
     return club
 
@@ -78,7 +78,7 @@ def campaign_new(request, slug: str, system: str):
 
 def _organizer_campaign(request, pk):
     campaign, viewer = selectors.campaign_for(request.user, pk)
-    if not viewer.organizer:
+    if not permissions.may_organize(viewer):
         raise Forbidden("Only a club organizer can change a campaign's setup.")
     return campaign, viewer
 
