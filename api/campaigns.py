@@ -7,8 +7,9 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import selectors, viewcache, visibility
+from campaigns import viewcache, visibility
 from campaigns.models import Campaign, Scenario
+from campaigns.selectors.campaign_page import campaign_for, campaign_page
 from campaigns.services import campaigns as campaign_services
 from campaigns.systems import get_system
 from rosters.models import RosterEntry
@@ -239,8 +240,8 @@ class CampaignListCreateApi(generics.ListAPIView):
             name=data["name"],
             options=data["options"],
         )
-        campaign, viewer = selectors.campaign_for(request.user, campaign.pk)
-        page = selectors.campaign_page(campaign, viewer)
+        campaign, viewer = campaign_for(request.user, campaign.pk)
+        page = campaign_page(campaign, viewer)
         return Response(campaign_detail(campaign, page), status=status.HTTP_201_CREATED)
 
 
@@ -260,7 +261,7 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
             campaign,
             viewer,
             detail_representation(campaign),
-            lambda: campaign_detail(campaign, selectors.campaign_page(campaign, viewer)),
+            lambda: campaign_detail(campaign, campaign_page(campaign, viewer)),
         )
 
 

@@ -9,9 +9,10 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import selectors, visibility
+from campaigns import visibility
 from campaigns.errors import NotFound
 from campaigns.models import Membership
+from campaigns.selectors.clubs import club_invitations
 from campaigns.services import clubs as club_services
 
 from .common import valid_input
@@ -224,9 +225,7 @@ class InvitationListCreateApi(generics.GenericAPIView):
 
     def get_queryset(self):
         club = visibility.get_club_for(self.request.user, self.kwargs["slug"])
-        return selectors.club_invitations(user=self.request.user, club=club).order_by(
-            "-created_at", "-pk"
-        )
+        return club_invitations(user=self.request.user, club=club).order_by("-created_at", "-pk")
 
     @extend_schema(
         operation_id="clubs_invitations_list",
@@ -267,11 +266,7 @@ class InvitationRevokeApi(generics.GenericAPIView):
     )
     def post(self, request, slug, invitation_id):
         club = _club(request, slug)
-        invitation = (
-            selectors.club_invitations(user=request.user, club=club)
-            .filter(pk=invitation_id)
-            .first()
-        )
+        invitation = club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
         if invitation is None:
             raise NotFound("invitation")
         club_services.revoke_invitation(invitation=invitation, user=request.user)

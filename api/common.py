@@ -4,7 +4,8 @@ import orjson
 from django.http import HttpResponse
 from rest_framework.response import Response
 
-from campaigns import selectors, viewcache
+from campaigns import viewcache
+from campaigns.selectors.campaign_page import campaign_for
 
 from .renderers import JSONRenderer
 
@@ -19,15 +20,13 @@ def valid_input(serializer_class, request) -> dict:
 class CampaignScoped:
     """Views under /campaigns/{campaign_id}/: the campaign as the requester may see it.
 
-    The lookup is visibility's (via selectors.campaign_for): a campaign of a club
+    The lookup is visibility's (via campaign_for): a campaign of a club
     the requester is not a member of does not exist for them (404).
     """
 
     def campaign_and_viewer(self):
         if not hasattr(self, "_campaign_and_viewer"):
-            self._campaign_and_viewer = selectors.campaign_for(
-                self.request.user, self.kwargs["campaign_id"]
-            )
+            self._campaign_and_viewer = campaign_for(self.request.user, self.kwargs["campaign_id"])
         return self._campaign_and_viewer
 
 

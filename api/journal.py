@@ -9,8 +9,10 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import journal_io, permissions, selectors
+from campaigns import journal_io, permissions
 from campaigns.errors import DomainError
+from campaigns.selectors.campaign_page import campaign_page
+from campaigns.selectors.history import history_by_uid
 from campaigns.services import odds
 from campaigns.services.journal import submit
 
@@ -167,7 +169,7 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
         campaign, viewer = self.campaign_and_viewer()
 
         def build():
-            page = selectors.campaign_page(campaign, viewer)
+            page = campaign_page(campaign, viewer)
             return StateOutputSerializer(
                 {"viewer": viewer, "state": page.state, "procedure": page.procedure}
             ).data
@@ -194,7 +196,7 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
             return []
         campaign, viewer = self.campaign_and_viewer()
         # What the campaign page offers, proposals to reject or withdraw among them.
-        return permissions.offered(campaign, viewer, selectors.campaign_page(campaign, viewer))
+        return permissions.offered(campaign, viewer, campaign_page(campaign, viewer))
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(
@@ -218,7 +220,7 @@ class EventsApi(CampaignScoped, generics.ListAPIView):
         if getattr(self, "swagger_fake_view", False):
             return []
         campaign, viewer = self.campaign_and_viewer()
-        return selectors.history_by_uid(campaign, viewer)
+        return history_by_uid(campaign, viewer)
 
     @extend_schema(
         operation_id="campaigns_events_list",

@@ -6,7 +6,8 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns import selectors, visibility
+from campaigns import visibility
+from campaigns.selectors.history import entries_for_events
 from campaigns.services.state import current_state
 from muster import connection_loss
 
@@ -92,7 +93,7 @@ def _full_output(campaign, user, submission) -> dict:
     state = submission.state if submission.state is not None else current_state(campaign)
     return SubmissionOutputSerializer(
         {
-            "events": selectors.entries_for_events(campaign, viewer, submission.events, state),
+            "events": entries_for_events(campaign, viewer, submission.events, state),
             "state": visibility.view_state(state, viewer),
             "replayed": submission.replayed,
         }

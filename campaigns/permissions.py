@@ -5,7 +5,7 @@ questions when something is submitted, so a door never offers what the service w
 
 - act: the to-dos of `offered` (events to submit: results, steps, sealed choices, notes, the
   answers to proposals: approve, reject, withdraw; settling a dispute), drawn from
-  selectors.actions_for (what the viewer's audience may do, kept per audience) and made
+  selectors.todos.actions_for (what the viewer's audience may do, kept per audience) and made
   personal here;
 - propose: corrections, undos, house rules and exports (`may_propose`, `amendments`);
 - organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`);
@@ -17,15 +17,16 @@ from __future__ import annotations
 from . import seats, visibility
 from .proposals import amendable
 from .records import Viewer
-from .selectors import CampaignPage, Todo
+from .selectors.campaign_page import CampaignPage
+from .systems.base import Action
 
 _PEOPLE = ("player.", "referee.")  # kinds of who plays which side: the organizer's business
 
 
-def offered(campaign, viewer: Viewer, page: CampaignPage) -> list[Todo]:
+def offered(campaign, viewer: Viewer, page: CampaignPage) -> list[Action]:
     """Everything this viewer may submit now, as the campaign page draws it and the API's
     ``/actions/`` lists it: the system's and the core's to-dos (kept per audience,
-    selectors.actions_for), less a Settle the service would refuse this person, and a Reject
+    selectors.todos.actions_for), less a Settle the service would refuse this person, and a Reject
     (or Withdraw) for each proposal they may turn down."""
     todos = [
         todo
@@ -57,11 +58,11 @@ def may_reject(proposals: dict, proposal: dict, viewer: Viewer, asked=()) -> boo
     return bool(viewer.referee or mine or needed or proposal["uid"] in asked)
 
 
-def reject_todos(proposals: dict, viewer: Viewer, asked=()) -> list[Todo]:
+def reject_todos(proposals: dict, viewer: Viewer, asked=()) -> list[Action]:
     """A Reject (or, for one's own proposal, a Withdraw) for each proposal `viewer` may turn
     down; `proposals` is the viewer's cut of them (the state's ``proposals``)."""
     return [
-        Todo(
+        Action(
             "proposal.rejected",
             "Withdraw the proposal" if proposal["by"] == viewer.username else "Reject",
             viewer.playing,
@@ -72,7 +73,7 @@ def reject_todos(proposals: dict, viewer: Viewer, asked=()) -> list[Todo]:
     ]
 
 
-def _agreeing(todos: list[Todo]) -> set:
+def _agreeing(todos: list[Action]) -> set:
     return {t.initial.get("proposal") for t in todos if t.kind == "proposal.approved"}
 
 

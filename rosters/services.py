@@ -27,8 +27,9 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaigns import selectors, visibility
+from campaigns import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound
+from campaigns.selectors.campaign_page import campaign_for
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
 from muster import connection_loss
@@ -169,7 +170,7 @@ def job_for(user, job_id) -> PrintJob:
     )
     if campaign_id is None:
         raise NotFound("job")
-    campaign, viewer = selectors.campaign_for(user, campaign_id)
+    campaign, viewer = campaign_for(user, campaign_id)
     job = visibility.print_jobs_for(viewer, campaign).filter(pk=job_id).first()
     if job is None:
         raise NotFound("job")

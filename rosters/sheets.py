@@ -14,8 +14,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-from pathlib import Path
 from dataclasses import dataclass
+from pathlib import Path
 
 from django.db.models import Max
 from django.template.loader import get_template
@@ -127,7 +127,7 @@ def summary(system, state: dict, view: dict) -> dict:
     """The campaign summary: sides and players, the timeline with results in words and the
     after-action notes the audience may read, standings."""
     from campaigns.context import Ctx
-    from campaigns.selectors import house_rule_labels
+    from campaigns.selectors.house_rules_shown import house_rule_labels
 
     sides = view["sides"]
     ctx = Ctx.reading(system, view)

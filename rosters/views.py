@@ -11,8 +11,8 @@ from django.http import FileResponse, HttpResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
-from campaigns import selectors
 from campaigns.errors import DomainError, TooMany
+from campaigns.selectors.campaign_page import campaign_for
 from campaigns.views.common import is_htmx, page
 
 from . import long_words, pdf, services
@@ -30,7 +30,7 @@ def _job_fragment(request, job, status=200, error=None):
 @page
 @require_POST
 def sheet_request(request, campaign_id: int):
-    campaign, viewer = selectors.campaign_for(request.user, campaign_id)
+    campaign, viewer = campaign_for(request.user, campaign_id)
     try:
         job, _ = services.request_sheet(
             request.user,
@@ -116,7 +116,7 @@ def job_file(request, job_id):
 @require_GET
 def print_view(request, campaign_id: int, sheet: str):
     """The sheet as an HTML page, for the browser's own print."""
-    campaign, viewer = selectors.campaign_for(request.user, campaign_id)
+    campaign, viewer = campaign_for(request.user, campaign_id)
     try:
         template, context = services.print_context(
             request.user,

@@ -153,7 +153,7 @@ def find_pick(html: str, words: str) -> PageForm:
 
 
 def long_form_page(client, html: str, kind: str) -> str:
-    """The page of its own a long form (`Todo.own_page`) is drawn on, followed from its link on the
+    """The page of its own a long form (`Action.own_page`) is drawn on, followed from its link on the
     campaign page `html` as a person taps it."""
     import html as entities
 

@@ -39,7 +39,9 @@ class Variant:
 
 @dataclass(frozen=True)
 class Action:
-    """Something a side (or the referee) can do now: an event kind to submit."""
+    """Something a side (or the referee) can do now: an event kind to submit. The game's
+    (GameSystem.actions) and the core's to-dos are the same class: selectors.todos.actions_for
+    gives each the side it is offered for and the label the viewer reads."""
 
     kind: str
     label: str

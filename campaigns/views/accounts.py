@@ -4,15 +4,15 @@ one's password, whose wrong old passwords count like wrong sign-ins."""
 from __future__ import annotations
 
 from django.contrib import messages
-from django.contrib.auth import login
-from django.contrib.auth import views as auth_views
+from django.contrib.auth import login, views as auth_views
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaigns import selectors, visibility
+from campaigns import visibility
 from campaigns.errors import DomainError, NotFound
 from campaigns.forms import SignupForm, ThrottledPasswordChangeForm
+from campaigns.selectors.clubs import invitation_by_code
 from campaigns.services import clubs as club_services
 
 _GONE = (
@@ -22,7 +22,7 @@ _GONE = (
 
 @require_http_methods(["GET", "POST"])
 def join(request, code: str):
-    invitation, problem = selectors.invitation_by_code(code)
+    invitation, problem = invitation_by_code(code)
     if invitation is None:
         return render(request, "accounts/join_invalid.html", {"problem": problem}, status=404)
     user = request.user

@@ -15,7 +15,7 @@ from dataclasses import dataclass, field, replace
 from campaigns.core_events import KINDS as CORE_KINDS
 from campaigns.schema import Field
 from campaigns.schema_forms import SchemaForm
-from campaigns.selectors import Todo
+from campaigns.systems.base import Action
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")
 META_KIND, META_SIDE, META_TODO = "_kind", "_side", "_todo"
@@ -25,7 +25,7 @@ META_KIND, META_SIDE, META_TODO = "_kind", "_side", "_todo"
 class ActionBox:
     """A to-do with its form, ready for the template."""
 
-    todo: Todo
+    todo: Action
     form: SchemaForm
     key: str = field(
         default_factory=lambda: uuid.uuid4().hex
@@ -37,10 +37,10 @@ class ActionBox:
     do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
     choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
     confirming: dict | None = (
-        None  # the result a Confirm / Settle acts on (selectors.result_to_confirm)
+        None  # the result a Confirm / Settle acts on (selectors.todos.result_to_confirm)
     )
-    elsewhere: bool = False  # a long form on a page of its own (Todo.own_page): a link here
-    picking: list | None = None  # its rows to pick first, grouped (Todo.pick): a GET form
+    elsewhere: bool = False  # a long form on a page of its own (Action.own_page): a link here
+    picking: list | None = None  # its rows to pick first, grouped (Action.pick): a GET form
     picked: list | None = None  # the rows picked, sent again with the form (its rows are those)
 
 
@@ -51,7 +51,7 @@ def posted_kind(post) -> tuple[str, str | None]:
     return kind, side or None
 
 
-def kind_fields(system, view: dict | None, todo: Todo) -> tuple[Field, ...] | None:
+def kind_fields(system, view: dict | None, todo: Action) -> tuple[Field, ...] | None:
     """The fields to ask for: what the system makes of them for this side now, else the
     kind's own, with the result and the sealed choice shown as the inputs they really are."""
     definition = CORE_KINDS.get(todo.kind) or system.event_kind(todo.kind)
@@ -83,7 +83,14 @@ def _sealed_choice(view, key) -> Field | None:
 
 
 def build(
-    system, view: dict, todo: Todo, data=None, *, dice_needs=(), initial=None, concrete: bool = True
+    system,
+    view: dict,
+    todo: Action,
+    data=None,
+    *,
+    dice_needs=(),
+    initial=None,
+    concrete: bool = True,
 ) -> ActionBox | None:
     """``concrete=False``: the kind's declared fields (a correction of an earlier event, whose
     values need not be among today's choices)."""
@@ -113,11 +120,11 @@ def build(
     return ActionBox(todo, form, key=box_key, style=style, button=todo.button)
 
 
-PICKED, PICKS = "_picked", "picked"  # sent by the form that picks a long form's rows (Todo.pick)
+PICKED, PICKS = "_picked", "picked"  # sent by the form that picks a long form's rows (Action.pick)
 
 
-def with_pick(todo: Todo, query) -> tuple[Todo, bool]:
-    """The to-do with the rows picked on its page first (``Todo.pick``) in ``initial["picked"]``
+def with_pick(todo: Action, query) -> tuple[Action, bool]:
+    """The to-do with the rows picked on its page first (``Action.pick``) in ``initial["picked"]``
     (a list of row keys), and whether they are still to be picked."""
     if not todo.pick:
         return todo, False
@@ -128,13 +135,13 @@ def with_pick(todo: Todo, query) -> tuple[Todo, bool]:
     ), False
 
 
-def elsewhere(todo: Todo, listed: str) -> ActionBox:
+def elsewhere(todo: Action, listed: str) -> ActionBox:
     """A long form's to-do as the campaign page shows it: a link to its own page."""
     return ActionBox(todo, None, do=listed, elsewhere=True)
 
 
-def with_choice(todo: Todo, query) -> tuple[Todo, bool]:
-    """The to-do with the field it picks first (``Todo.choose``) taken from `query` (the page's
+def with_choice(todo: Action, query) -> tuple[Action, bool]:
+    """The to-do with the field it picks first (``Action.choose``) taken from `query` (the page's
     GET or the posted form), and whether it is still to be picked."""
     if not todo.choose:
         return todo, False
@@ -144,13 +151,13 @@ def with_choice(todo: Todo, query) -> tuple[Todo, bool]:
     return replace(todo, initial={**todo.initial, todo.choose: value}), False
 
 
-def stable_id(todo: Todo) -> str:
+def stable_id(todo: Action) -> str:
     """Element ids unique on the page (every form has its own) and the same on every render."""
     text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def match(todos: list[Todo], kind: str, side: str | None, posted) -> Todo | None:
+def match(todos: list[Action], kind: str, side: str | None, posted) -> Action | None:
     """The to-do a posted form belongs to (its fixed values come from the server).
 
     A page form names its to-do (``_todo``: its stable id), so two to-dos of one kind ("Buy" and
@@ -187,7 +194,7 @@ def _as_posted(value) -> str:
     return str(value)
 
 
-def posted_todo(kind: str, side: str | None) -> Todo:
+def posted_todo(kind: str, side: str | None) -> Action:
     """A submission that matches nothing on the page: still sent to the service,
     which decides (and refuses with a reason)."""
-    return replace(Todo(kind, "Submit", side or None))
+    return replace(Action(kind, "Submit", side or None))

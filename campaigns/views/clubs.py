@@ -8,21 +8,22 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import selectors, visibility
+from campaigns import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
+from campaigns.selectors.clubs import club_invitations, club_page, members_of
 from campaigns.services import clubs as club_services
 
 from .common import done, page
 
 
 def _context(request, club, **forms) -> dict:
-    club_page = selectors.club_page(request.user, club)
-    others = [m.user.username for m in club_page.members if m.user_id != request.user.pk]
+    shown = club_page(request.user, club)
+    others = [m.user.username for m in shown.members if m.user_id != request.user.pk]
     return {
         "club": club,
-        "page": club_page,
-        "is_organizer": club_page.role == "organizer",
+        "page": shown,
+        "is_organizer": shown.role == "organizer",
         "site_url": settings.SITE_URL.rstrip("/"),
         "invite_form": forms.get("invite_form") or InvitationForm(),
         "hand_over_form": forms.get("hand_over_form") or HandOverForm(members=others),
@@ -82,9 +83,7 @@ def invitation_create(request, slug: str):
 @require_POST
 def invitation_revoke(request, slug: str, invitation_id: int):
     club = visibility.get_club_for(request.user, slug)
-    invitation = (
-        selectors.club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
-    )
+    invitation = club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
     if invitation is None:
         raise NotFound("invitation")
     club_services.revoke_invitation(invitation=invitation, user=request.user)
@@ -128,7 +127,7 @@ def hand_over(request, slug: str):
     club = visibility.get_club_for(request.user, slug)
     if not visibility.is_organizer(request.user, club):
         raise Forbidden("Only a club organizer can hand the role over.")
-    others = [m for m in selectors.members_of(club) if m != request.user.username]
+    others = [m for m in members_of(club) if m != request.user.username]
     form = HandOverForm(request.POST, members=others)
     if form.is_valid():
         try:

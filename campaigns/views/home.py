@@ -7,9 +7,9 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaigns import selectors
 from campaigns.errors import DomainError
 from campaigns.forms import ClubForm
+from campaigns.selectors.dashboard import dashboard as dashboard_of
 from campaigns.services import clubs as club_services
 
 from .common import done, invalid, page
@@ -20,7 +20,7 @@ def dashboard(request):
     return render(
         request,
         "dashboard.html",
-        {"board": selectors.dashboard(request.user), "club_form": ClubForm()},
+        {"board": dashboard_of(request.user), "club_form": ClubForm()},
     )
 
 

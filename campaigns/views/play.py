@@ -16,14 +16,26 @@ from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
 
-from campaigns import journal_io, permissions, selectors, viewcache, visibility
+from campaigns import journal_io, permissions, viewcache, visibility
 from campaigns.core_events import KINDS as CORE_KINDS
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
+from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
+from campaigns.selectors.history import (
+    history_by_uid,
+    history_entry,
+    history_tail,
+    submission_report,
+    submitted_words,
+)
+from campaigns.selectors.house_rules_shown import house_rule_labels
+from campaigns.selectors.proposals_shown import proposal_rows
+from campaigns.selectors.todos import result_to_confirm
 from campaigns.services import odds as odds_service
 from campaigns.services.journal import submit, submit_then
 from campaigns.services.suggested import suggested_data
 from campaigns.systems import get_system
+from campaigns.systems.base import Action
 from muster import connection_loss
 
 from . import actions
@@ -42,7 +54,7 @@ def _system_template(name: str):
 def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
-    A to-do that picks a field first (``Todo.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
+    A to-do that picks a field first (``Action.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
     todos = permissions.offered(page_data.campaign, page_data.viewer, page_data)
     boxes = []
     for todo in todos:
@@ -73,9 +85,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
             box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
             box.open = listed == asked  # followed its link: open at once
             if todo.kind in _CONFIRMING:  # a person confirms only what they can see
-                box.confirming = selectors.result_to_confirm(
-                    page_data.state, todo.initial["scenario"]
-                )
+                box.confirming = result_to_confirm(page_data.state, todo.initial["scenario"])
             boxes.append(box)
     if bound is not None:  # the posted form matches nothing shown now: show it on top
         boxes.insert(0, bound)
@@ -89,9 +99,9 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
 
 def _history(campaign, viewer, system, limit=None):
     if limit:
-        entries, more = selectors.history_tail(campaign, viewer, limit)
+        entries, more = history_tail(campaign, viewer, limit)
     else:
-        entries, more = selectors.history_by_uid(campaign, viewer), False
+        entries, more = history_by_uid(campaign, viewer), False
     rows = []
     for entry in entries:
         correct, undo = permissions.amendments(campaign, viewer, system, entry.kind, entry.undone)
@@ -164,7 +174,7 @@ def _more_scenarios(rows, state) -> bool:
 def page_context(request, campaign, viewer, bound=None) -> dict:
     """The page's context. What the cached fragments of the template draw (`{% viewcache %}`,
     campaigns.viewcache) is computed only when a fragment is drawn: lazily."""
-    page_data = selectors.campaign_page(campaign, viewer)
+    page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
     shown = {box.do or actions.stable_id(box.todo) for box in boxes}
@@ -199,11 +209,11 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
             if t.optional and actions.stable_id(t) not in shown
         ],
         "waiting": page_data.waiting,
-        "proposals": SimpleLazyObject(lambda: selectors.proposal_rows(campaign, viewer, state())),
+        "proposals": SimpleLazyObject(lambda: proposal_rows(campaign, viewer, state())),
         "scenario_rows": scenario_rows,
         "sealed_rows": SimpleLazyObject(lambda: _sealed(state(), full=False)),
         "more_scenarios": SimpleLazyObject(lambda: _more_scenarios(scenario_rows, state())),
-        "house_rule_names": SimpleLazyObject(lambda: selectors.house_rule_labels(system)),
+        "house_rule_names": SimpleLazyObject(lambda: house_rule_labels(system)),
         "history": SimpleLazyObject(lambda: history[0]),
         "more_history": SimpleLazyObject(lambda: history[1]),
         "history_forms": may_propose,  # the history holds undo forms: never a cached fragment
@@ -213,7 +223,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "system_panel": _system_template(system.panel_template),
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
-        "full_export": selectors.full_export_allowed(campaign, viewer, page_data),
+        "full_export": full_export_allowed(campaign, viewer, page_data),
         "house_rule_form": HouseRuleForm(
             system=system,
             table=request.GET.get("rule_table") or None,
@@ -248,7 +258,7 @@ def _odds(campaign, viewer, system) -> list[dict]:
 
 @page
 def campaign_detail(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     context = page_context(request, campaign, viewer)
     own = _own_page_box(context)
     if own is not None:
@@ -257,7 +267,7 @@ def campaign_detail(request, pk: int):
 
 
 def _own_page_box(context):
-    """The long form asked for (``?do=<id>`` of a Todo.own_page), drawn on a page of its own."""
+    """The long form asked for (``?do=<id>`` of a Action.own_page), drawn on a page of its own."""
     return next(
         (
             box
@@ -271,8 +281,8 @@ def _own_page_box(context):
 @page
 @require_POST
 def campaign_submit(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
-    page_data = selectors.campaign_page(campaign, viewer)
+    campaign, viewer = campaign_for(request.user, pk)
+    page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
     todos = permissions.offered(campaign, viewer, page_data)
@@ -350,8 +360,8 @@ def _submitted_message(campaign, viewer, submission, todo) -> str:
     """What the page says after a submission: read after it committed (a lost connection is retried,
     and the submission is never answered with an error: muster.connection_loss)."""
     campaign.refresh_from_db()
-    lines = [] if submission.replayed else selectors.submission_report(campaign, viewer, submission)
-    said = selectors.submitted_words(campaign, viewer, submission)
+    lines = [] if submission.replayed else submission_report(campaign, viewer, submission)
+    said = submitted_words(campaign, viewer, submission)
     return " ".join([said or f"Done: {todo.label}.", *lines])
 
 
@@ -418,8 +428,8 @@ def _propose(request, campaign, data, success):
 @page
 @require_POST
 def propose_undo(request, pk: int, uid):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
-    entry = selectors.history_entry(campaign, viewer, uid)
+    campaign, viewer = campaign_for(request.user, pk)
+    entry = history_entry(campaign, viewer, uid)
     form = ProposalForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     answer = _propose(
@@ -436,12 +446,12 @@ def propose_undo(request, pk: int, uid):
 
 @page
 def propose_correction(request, pk: int, uid):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
-    entry = selectors.history_entry(campaign, viewer, uid)
-    page_data = selectors.campaign_page(campaign, viewer)
+    campaign, viewer = campaign_for(request.user, pk)
+    entry = history_entry(campaign, viewer, uid)
+    page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     fixed = {"key": entry.data.get("key")} if entry.kind == "sealed.submitted" else {}
-    todo = selectors.Todo(entry.kind, "Propose this correction", entry.side or None, initial=fixed)
+    todo = Action(entry.kind, "Propose this correction", entry.side or None, initial=fixed)
     initial = _flat(entry.data)
     box = actions.build(
         system, page_data.state, todo, request.POST or None, initial=initial, concrete=False
@@ -495,7 +505,7 @@ def _flat(data: dict) -> dict:
 @page
 @require_POST
 def propose_house_rule(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     form = HouseRuleForm(request.POST, system=get_system(campaign.system))
     reason = ProposalForm(request.POST)
     if form.is_valid() and reason.is_valid():
@@ -520,7 +530,7 @@ def propose_house_rule(request, pk: int):
 @page
 @require_POST
 def propose_export(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     answer = _propose(
         request,
         campaign,
@@ -541,12 +551,12 @@ def propose_export(request, pk: int):
 def campaign_records(request, pk: int):
     """A game's records in full (each side's units, rolls …, as the viewer may read them): the
     campaign page shows their summary and links here, so it does not grow with the campaign."""
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     system = get_system(campaign.system)
     template = _system_template(system.records_template)
     if template is None:
         raise Http404("This game keeps no records page.")
-    state = selectors.campaign_page(campaign, viewer).state
+    state = campaign_page(campaign, viewer).state
     return HttpResponse(
         template.render(
             {
@@ -565,9 +575,9 @@ def campaign_records(request, pk: int):
 def campaign_scenarios(request, pk: int):
     """Every scenario with its result and notes, and every sealed choice (the campaign page shows
     the current and the last played)."""
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     system = get_system(campaign.system)
-    state = selectors.campaign_page(campaign, viewer).state
+    state = campaign_page(campaign, viewer).state
     return render(
         request,
         "campaigns/scenarios.html",
@@ -585,7 +595,7 @@ def campaign_scenarios(request, pk: int):
 
 @page
 def campaign_history(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     system = get_system(campaign.system)
     # Lazy: a kept history fragment needs neither the state nor the rows.
     return render(
@@ -597,7 +607,7 @@ def campaign_history(request, pk: int):
             "view_key": viewcache.key(campaign, viewer, "history-page"),
             "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
             "history_forms": permissions.may_propose(campaign, viewer),
-            "state": SimpleLazyObject(lambda: selectors.campaign_page(campaign, viewer).state),
+            "state": SimpleLazyObject(lambda: campaign_page(campaign, viewer).state),
             "proposal_form": ProposalForm(),
         },
     )
@@ -605,7 +615,7 @@ def campaign_history(request, pk: int):
 
 @page
 def campaign_export(request, pk: int):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     journal = journal_io.export_journal(campaign, viewer)
     scope = journal["scope"].replace(":", "-").replace(",", "-")
     response = HttpResponse(

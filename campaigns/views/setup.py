@@ -10,17 +10,20 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import permissions, selectors, visibility
+from campaigns import permissions, visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.forms import (
     FinishForm,
     HouseRuleForm,
-    house_rule_tables,
     NewCampaignForm,
     PlayerForm,
     RefereeForm,
     ReplaceForm,
+    house_rule_tables,
 )
+from campaigns.selectors.campaign_page import campaign_for, campaign_page
+from campaigns.selectors.clubs import members_of
+from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.services import campaigns as campaign_services
 from campaigns.services.journal import submit
 from campaigns.systems import all_systems
@@ -77,17 +80,17 @@ def campaign_new(request, slug: str, system: str):
 
 
 def _organizer_campaign(request, pk):
-    campaign, viewer = selectors.campaign_for(request.user, pk)
+    campaign, viewer = campaign_for(request.user, pk)
     if not permissions.may_organize(viewer):
         raise Forbidden("Only a club organizer can change a campaign's setup.")
     return campaign, viewer
 
 
 def _setup_context(request, campaign, viewer, **forms) -> dict:
-    page_data = selectors.campaign_page(campaign, viewer)
+    page_data = campaign_page(campaign, viewer)
     state = page_data.state
     system = all_systems()[campaign.system]
-    members = selectors.members_of(campaign.club)
+    members = members_of(campaign.club)
     sides = [(slug, side["name"]) for slug, side in state["sides"].items()]
     seated = {name for side in state["sides"].values() for name in side["players"]}
     free = [m for m in members if m not in seated and m != state["referee"]]
@@ -99,7 +102,7 @@ def _setup_context(request, campaign, viewer, **forms) -> dict:
         "system": system,
         "rule_tables": house_rule_tables(system),
         "rule_table": table,
-        "book_labels": selectors.house_rule_labels(system),
+        "book_labels": house_rule_labels(system),
         "player_form": forms.get("player_form") or PlayerForm(sides=sides, members=free),
         "replace_form": forms.get("replace_form")
         or ReplaceForm(sides=sides, members=free, players=sorted(seated)),
@@ -153,19 +156,15 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
 
 def _sides_and_members(request, pk):
     campaign, _ = _organizer_campaign(request, pk)
-    state_sides = selectors.campaign_page(
-        campaign, visibility.viewer_for(request.user, campaign)
-    ).state["sides"]
-    return [(slug, s["name"]) for slug, s in state_sides.items()], selectors.members_of(
-        campaign.club
-    )
+    state_sides = campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state[
+        "sides"
+    ]
+    return [(slug, s["name"]) for slug, s in state_sides.items()], members_of(campaign.club)
 
 
 def _players(request, pk) -> list[str]:
     campaign, _ = _organizer_campaign(request, pk)
-    sides = selectors.campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state[
-        "sides"
-    ]
+    sides = campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
     return sorted(name for side in sides.values() for name in side["players"])
 
 

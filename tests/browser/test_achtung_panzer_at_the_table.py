@@ -59,7 +59,7 @@ class Player:
         self.tab.wait_for_load_state()
         self.check()
         picks = self.tab.locator("#now input[name=picked]")
-        if picks.count():  # its rows are picked first (Todo.pick)
+        if picks.count():  # its rows are picked first (Action.pick)
             for index in range(picks.count()):
                 picks.nth(index).set_checked(index < ticked)
             self.tab.get_by_role("button", name="Next: what happened to them").click()

@@ -4,7 +4,8 @@ gives them no path to the sides' secrets: they never agreed to that reader."""
 
 from __future__ import annotations
 
-from campaigns import journal_io, selectors, visibility
+from campaigns import journal_io, visibility
+from campaigns.selectors.campaign_page import full_export_allowed
 from campaigns.services import clubs
 from campaigns.services.journal import submit
 
@@ -29,8 +30,8 @@ def test_an_organizer_made_after_the_agreement_exports_only_what_they_see(skirmi
     clubs.set_role(club=skirmish.club, user=olga, member_username="carol", role="organizer")
     assert _scope(skirmish, alice) == "side:red"
     assert _scope(skirmish, carol) == "side:club"
-    assert not selectors.full_export_allowed(skirmish, visibility.viewer_for(alice, skirmish))
-    assert selectors.full_export_allowed(skirmish, visibility.viewer_for(olga, skirmish))
+    assert not full_export_allowed(skirmish, visibility.viewer_for(alice, skirmish))
+    assert full_export_allowed(skirmish, visibility.viewer_for(olga, skirmish))
 
 
 def test_an_organizer_by_invitation_after_the_agreement_exports_only_what_they_see(

@@ -8,9 +8,8 @@ import pytest
 
 from campaigns import visibility
 from campaigns.errors import Forbidden
-from campaigns.selectors import actions_for
-from campaigns.services import campaigns as svc
-from campaigns.services import clubs
+from campaigns.selectors.todos import actions_for
+from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 

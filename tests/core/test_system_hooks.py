@@ -4,11 +4,13 @@ history sentence of the system's own, the club page's comparison of campaigns.""
 
 import pytest
 
-from campaigns import selectors
 from campaigns.errors import DomainError
 from campaigns.records import Viewer
+from campaigns.selectors.clubs import club_page
+from campaigns.selectors.history import history
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
+from campaigns.services.state import current_state
 from tests.testsystem import SYSTEM
 
 
@@ -92,8 +94,8 @@ def test_a_system_can_word_any_history_entry(skirmish, people, monkeypatch):
         return None
 
     monkeypatch.setattr(SYSTEM, "history_text", history_text)
-    texts = [e.text for e in selectors.history(skirmish, Viewer.for_side("red", "alice"))]
-    supply = selectors.current_state(skirmish)["game"]["sides"]["red"]["supply"]
+    texts = [e.text for e in history(skirmish, Viewer.for_side("red", "alice"))]
+    supply = current_state(skirmish)["game"]["sides"]["red"]["supply"]
     assert f"Red: Supply rolled: {supply} points now" in texts
     assert "The war begins" in texts  # the core's own kinds too
     assert "alice joins Red" in texts  # None: the core's own text
@@ -106,7 +108,7 @@ def test_the_club_page_compares_the_clubs_campaigns(skirmish, club, people):
     svc.create_campaign(
         club=club, user=people["olga"], system="skirmish", variant="short", name="Not started"
     )
-    page = selectors.club_page(people["carol"], club)
+    page = club_page(people["carol"], club)
     assert len(page.comparisons) == 1
     table = page.comparisons[0]
     assert table.system == "Skirmish (test system)" and table.columns == ("Red wins", "Blue wins")

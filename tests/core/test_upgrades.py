@@ -164,14 +164,15 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
 def test_the_upgrade_is_in_every_readers_history_in_words(club, people):
     _, exported = played_under_v1(club, people)
     _wipe()
-    from campaigns import selectors, visibility
+    from campaigns import visibility
+    from campaigns.selectors.history import history
 
     with drill(2):
         campaign = journal_io.replay(exported, create_club=True, create_people=True)
         bob = get_user_model().objects.get(username="bob")
         texts = [
             e.text
-            for e in selectors.history(campaign, visibility.viewer_for(bob, campaign))
+            for e in history(campaign, visibility.viewer_for(bob, campaign))
             if e.kind == "journal.upgraded"
         ]
     assert texts == [

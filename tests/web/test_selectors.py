@@ -7,17 +7,22 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import selectors, visibility
+from campaigns import visibility
 from campaigns.errors import NotFound
 from campaigns.models import Invitation
+from campaigns.selectors.campaign_page import full_export_allowed
+from campaigns.selectors.clubs import club_page, invitation_by_code
+from campaigns.selectors.dashboard import dashboard
+from campaigns.selectors.history import history_entry
+from campaigns.selectors.house_rules_shown import house_rule_choices
 from campaigns.services.journal import submit
 from campaigns.systems import get_system
 
 
 def test_invitation_by_code_says_why_a_code_is_dead(club, people):
     live = Invitation.objects.create(club=club, created_by=people["olga"])
-    assert selectors.invitation_by_code(live.code) == (live, None)
-    assert "not known" in selectors.invitation_by_code("nope")[1]
+    assert invitation_by_code(live.code) == (live, None)
+    assert "not known" in invitation_by_code("nope")[1]
     used = Invitation.objects.create(
         club=club, created_by=people["olga"], accepted_at=timezone.now()
     )
@@ -26,28 +31,28 @@ def test_invitation_by_code_says_why_a_code_is_dead(club, people):
         club=club, created_by=people["olga"], expires_at=timezone.now() - timedelta(1)
     )
     for invitation, word in ((used, "used"), (revoked, "withdrawn"), (old, "expired")):
-        found, why = selectors.invitation_by_code(invitation.code)
+        found, why = invitation_by_code(invitation.code)
         assert found is None and word in why and club.name not in why
 
 
 def test_the_club_page_shows_invitations_to_organizers_only(club, people):
     Invitation.objects.create(club=club, created_by=people["olga"])
-    assert len(selectors.club_page(people["olga"], club).invitations) == 1
-    page = selectors.club_page(people["alice"], club)
+    assert len(club_page(people["olga"], club).invitations) == 1
+    page = club_page(people["alice"], club)
     assert page.invitations is None and page.role == "player" and len(page.members) == 5
     with pytest.raises(NotFound):
-        selectors.club_page(people["outsider"], club)
+        club_page(people["outsider"], club)
 
 
 def test_the_dashboard_holds_only_my_clubs_and_campaigns(skirmish, people):
-    board = selectors.dashboard(people["alice"])
+    board = dashboard(people["alice"])
     assert board.clubs == [(skirmish.club, "player")] and board.campaigns == [skirmish]
     assert [c for c, _ in board.waiting] == [skirmish]
-    assert selectors.dashboard(people["outsider"]).campaigns == []
+    assert dashboard(people["outsider"]).campaigns == []
 
 
 def test_house_rule_choices_list_constants_and_every_cell_with_the_book_value():
-    choices = {c.key: c.book for c in selectors.house_rule_choices(get_system("skirmish"))}
+    choices = {c.key: c.book for c in house_rule_choices(get_system("skirmish"))}
     assert choices == {
         "buy.max_per_round": 2,
         "supply:≤1:points": 0,
@@ -61,22 +66,18 @@ def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
     secret = submit(skirmish, people["alice"], "skirmish.supply").events[0]
     alice = visibility.viewer_for(people["alice"], skirmish)
     bob = visibility.viewer_for(people["bob"], skirmish)
-    assert selectors.history_entry(skirmish, alice, str(secret.uid)).kind == "skirmish.supply"
+    assert history_entry(skirmish, alice, str(secret.uid)).kind == "skirmish.supply"
     for uid in (str(secret.uid), str(uuid.uuid4()), "not-a-uuid"):
         with pytest.raises(NotFound):
-            selectors.history_entry(skirmish, bob, uid)
+            history_entry(skirmish, bob, uid)
 
 
 def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(skirmish, people):
     olga = visibility.viewer_for(people["olga"], skirmish)
     rita = visibility.viewer_for(people["rita"], skirmish)
-    assert selectors.full_export_allowed(skirmish, rita) and not selectors.full_export_allowed(
-        skirmish, olga
-    )
+    assert full_export_allowed(skirmish, rita) and not full_export_allowed(skirmish, olga)
     made = submit(skirmish, people["olga"], "proposal.made", {"action": "export"}).events[0]
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.uid)})
     skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.viewcache)
-    assert selectors.full_export_allowed(skirmish, olga)
-    assert not selectors.full_export_allowed(
-        skirmish, visibility.viewer_for(people["alice"], skirmish)
-    )
+    assert full_export_allowed(skirmish, olga)
+    assert not full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))

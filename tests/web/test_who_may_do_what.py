@@ -21,11 +21,12 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns import permissions, selectors
+from campaigns import permissions
 from campaigns.errors import NotFound
-from campaigns.services import campaigns as svc
-from campaigns.services import clubs
+from campaigns.selectors.campaign_page import campaign_for, campaign_page
+from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
+from campaigns.systems.base import Action
 from campaigns.views.actions import stable_id
 from tests.factories import MembershipFactory, UserFactory
 
@@ -141,10 +142,10 @@ def _stages(club, people):
 def _selector(campaign, user):
     """What campaigns.permissions offers `user`: {todo id: todo}, or NOT_FOUND."""
     try:
-        campaign, viewer = selectors.campaign_for(user, campaign.pk)
+        campaign, viewer = campaign_for(user, campaign.pk)
     except NotFound:
         return NOT_FOUND, None
-    todos = permissions.offered(campaign, viewer, selectors.campaign_page(campaign, viewer))
+    todos = permissions.offered(campaign, viewer, campaign_page(campaign, viewer))
     return {stable_id(todo): todo for todo in todos}, viewer
 
 
@@ -168,7 +169,7 @@ def _api(campaign, user) -> set | None:
         return NOT_FOUND
     assert response.status_code == 200
     return {
-        stable_id(selectors.Todo(t["kind"], t["label"], t["side"], initial=t["initial"]))
+        stable_id(Action(t["kind"], t["label"], t["side"], initial=t["initial"]))
         for t in response.json()
     }
 

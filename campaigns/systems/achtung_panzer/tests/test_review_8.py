@@ -389,7 +389,7 @@ def test_a_bogged_afv_is_resolved_at_1_6131():
 
 @pytest.mark.django_db
 def test_a_proposed_correction_says_what_it_changes_in_words(club, people):
-    """selectors._changes prints the values of a correction as they are stored: correcting an added
+    """proposals_shown._changes prints the values of a correction as they are stored: correcting an added
     unit's kind shows "Kind: squad → half_squad" (and "True"/"False" for ticks) in the proposals of
     the campaign page."""
     war = War(club, people, dice_mode="server")

@@ -8,7 +8,7 @@ from django.http import QueryDict
 
 from campaigns.schema import Field
 from campaigns.schema_forms import SchemaForm
-from campaigns.selectors import _changes
+from campaigns.selectors.proposals_shown import _changes
 from campaigns.systems.achtung_panzer import aftermath
 from campaigns.systems.achtung_panzer.steps import equipment
 from campaigns.systems.achtung_panzer.tests.step_harness import (

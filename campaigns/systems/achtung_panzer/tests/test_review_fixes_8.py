@@ -3,9 +3,8 @@ main as reviewed. The rule and the arithmetic each rests on are in its comments.
 
 from __future__ import annotations
 
-
 from campaigns.records import Record
-from campaigns.selectors import _changes
+from campaigns.selectors.proposals_shown import _changes
 from campaigns.systems.achtung_panzer import SYSTEM
 from campaigns.systems.achtung_panzer.steps import equipment, escape, replenishment
 from campaigns.systems.achtung_panzer.tests.step_harness import (

@@ -5,7 +5,8 @@ import pytest
 
 from campaigns import visibility
 from campaigns.errors import DomainError
-from campaigns.selectors import campaign_page, history
+from campaigns.selectors.campaign_page import campaign_page
+from campaigns.selectors.history import history
 from campaigns.systems.achtung_panzer import SYSTEM, sequence
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War, refused
 

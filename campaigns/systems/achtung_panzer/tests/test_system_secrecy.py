@@ -9,7 +9,8 @@ import pytest
 from rest_framework.test import APIClient
 
 from campaigns import visibility
-from campaigns.selectors import campaign_page, history
+from campaigns.selectors.campaign_page import campaign_page
+from campaigns.selectors.history import history
 from campaigns.services.state import current_state
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
 
@@ -276,7 +277,7 @@ def test_the_germans_cannot_tell_from_the_procedure_whether_the_allies_have_fpp(
         assert war.current("allied").id == ("1.621" if buy_fpp else "1.622")
         bob = visibility.viewer_for(people["bob"], war.campaign)
         page = campaign_page(war.campaign, bob)
-        from campaigns.selectors import waiting_on
+        from campaigns.selectors.waiting import waiting_on
 
         seen.append(
             {

@@ -78,12 +78,13 @@ def test_the_squads_player_reads_what_the_squad_waits_for_in_plain_words(club, p
     """The squad not yet created: the campaign waits for "the squad to be created" (words that do
     not begin with the side's name). The player reads them as they are, like a club member does;
     review found "youthe squad to be created" for the player."""
-    from campaigns import selectors, visibility
+    from campaigns import visibility
+    from campaigns.selectors.waiting import waiting_on
     from campaigns.services.state import current_state
 
     squad = Squad(club, people)
     state = current_state(squad.campaign)
     player = visibility.viewer_for(people["alice"], squad.campaign)
     member = visibility.viewer_for(people["carol"], squad.campaign)
-    assert selectors.waiting_on(state, player) == ["the squad to be created"]
-    assert selectors.waiting_on(state, member) == ["the squad to be created"]
+    assert waiting_on(state, player) == ["the squad to be created"]
+    assert waiting_on(state, member) == ["the squad to be created"]

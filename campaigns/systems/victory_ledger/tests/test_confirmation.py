@@ -13,12 +13,12 @@ from __future__ import annotations
 import pytest
 from django.test import Client
 
-from campaigns import selectors
 from campaigns.errors import DomainError, Forbidden
 from campaigns.records import Viewer
-from tests.page_forms import page_forms
-from campaigns.systems.victory_ledger.tests.harness import Game
+from campaigns.selectors.todos import actions_for, result_to_confirm
 from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import T1, T2, scenario_one
+from campaigns.systems.victory_ledger.tests.harness import Game
+from tests.page_forms import page_forms
 
 pytestmark = pytest.mark.django_db
 
@@ -38,7 +38,7 @@ def todos(game, name, playing=None, referee=False, organizer=False):
         organizer=organizer,
         member=True,
     )
-    return {t.kind: t.label for t in selectors.actions_for(game.state, viewer)}
+    return {t.kind: t.label for t in actions_for(game.state, viewer)}
 
 
 def test_a_turn_that_would_end_the_game_waits_for_the_other_side_and_a_dispute_is_settled(
@@ -51,7 +51,7 @@ def test_a_turn_that_would_end_the_game_waits_for_the_other_side_and_a_dispute_i
     state = game.state
     assert state["status"] == "active" and game.pub["ledger"] == [] and game.pub["phase"] == "play"
     assert state["scenarios"][0]["status"] == "pending"
-    waiting = selectors.result_to_confirm(state, 0)
+    waiting = result_to_confirm(state, 0)
     assert waiting["what"] == "the American's record of Turn 1 (19 Sep)" and waiting["by"] == "bob"
     assert "German VP: 0 + 0 + 0 = 0" in waiting["lines"]
     assert (
@@ -202,7 +202,7 @@ def test_fab_end_of_game_result_is_disputed_and_settled_by_the_organizer(club, p
     game.turn("Turn 1", {})
     game.by("german", "fab.final", {"winner": "german", "reason": "Bastogne held"})
     assert game.state["status"] == "active"
-    assert selectors.result_to_confirm(game.state, 0)["what"] == "the German's end-of-game result"
+    assert result_to_confirm(game.state, 0)["what"] == "the German's end-of-game result"
     game.by("allied", "result.disputed", {"scenario": 0, "reason": "Bastogne fell"})
     game.act(
         "olga",

@@ -1,0 +1,155 @@
+"""A club's page: members, campaigns side by side, invitations (organizers only), and invitation codes."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from .. import visibility
+from ..errors import Forbidden, NotFound
+from ..models import Campaign
+from ..records import Viewer
+from ..services.state import current_states
+from .waiting import campaigns_waiting_on
+
+
+def club_invitations(*, user, club):
+    """A club's invitations: organizers only (they hold the codes)."""
+    if not visibility.is_organizer(user, club):
+        raise Forbidden("Only a club organizer can see invitations.")
+    return club.invitations.select_related("created_by", "accepted_by")
+
+
+def invitation_by_code(code: str):
+    """(invitation, None) when the code can be used, else (None, why not) in words
+    a visitor may read: the club of a dead code is not named."""
+    from django.utils import timezone
+
+    from ..models import Invitation
+
+    invitation = Invitation.objects.select_related("club").filter(code=code).first()
+    if invitation is None:
+        return (
+            None,
+            "This invitation code is not known. Check the link, or ask the organizer for a new one.",
+        )
+    if invitation.revoked:
+        return None, "This invitation was withdrawn by the club. Ask the organizer for a new one."
+    if invitation.accepted_at is not None:
+        return None, "This invitation has already been used. Each invitation admits one person."
+    if invitation.expires_at <= timezone.now():
+        return None, "This invitation has expired. Ask the organizer for a new one."
+    return invitation, None
+
+
+@dataclass
+class ClubPage:
+    club: object
+    role: str | None
+    members: list
+    campaigns: list
+    invitations: list | None  # organizers only
+    log: list | None = None  # organizers only: who changed members, roles, invitations
+    comparisons: list = field(
+        default_factory=list
+    )  # [Comparison]: the club's campaigns side by side
+    waiting: dict = field(default_factory=dict)  # campaign pk -> whom it waits for, in words
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """The club's campaigns of one game system side by side (GameSystem.comparison_row)."""
+
+    system: str
+    columns: tuple[str, ...]
+    rows: tuple  # (campaign, players, dice in words, values) per campaign
+
+
+DICE_WORDS = {
+    frozenset(): "none rolled yet",
+    frozenset({"server"}): "rolled by the server",
+    frozenset({"entered"}): "entered from the table",
+    frozenset({"server", "entered"}): "server and entered",
+}
+
+
+def club_comparisons(campaigns) -> list[Comparison]:
+    """For each game system that compares its campaigns, one table of the campaigns' rows, read
+    from what any club member may see of each (never a side's private part), with who plays and
+    how the public dice were rolled."""
+    from ..models import Event, SidePlayer
+    from ..systems import all_systems
+
+    systems = all_systems()
+    compared = [
+        c
+        for c in campaigns
+        if c.system in systems
+        and systems[c.system].comparison_columns
+        and c.status != Campaign.SETUP
+    ]
+    if not compared:
+        return []
+    states = current_states(compared)
+    sources: dict[int, set] = {c.pk: set() for c in compared}
+    for campaign_id, source in (
+        Event.objects.filter(
+            campaign__in=[c.pk for c in compared],
+            kind="dice.rolled",
+            audience=Event.PUBLIC,
+        )
+        .values_list("campaign_id", "data__source")
+        .distinct()
+    ):
+        sources[campaign_id].add(source)
+    players: dict[int, list] = {c.pk: [] for c in compared}
+    for campaign_id, username in (
+        SidePlayer.objects.filter(side__campaign__in=compared)
+        .order_by("user__username")
+        .values_list("side__campaign_id", "user__username")
+    ):
+        players[campaign_id].append(username)
+    member = Viewer.club_member()
+    tables = []
+    for slug in sorted({c.system for c in compared}):
+        system = systems[slug]
+        rows = []
+        for campaign in (c for c in compared if c.system == slug):
+            values = system.comparison_row(visibility.view_state(states[campaign.pk], member))
+            if values is not None:
+                dice = DICE_WORDS.get(frozenset(sources[campaign.pk]), "")
+                rows.append((campaign, ", ".join(players[campaign.pk]), dice, tuple(values)))
+        if rows:
+            tables.append(Comparison(system.name, tuple(system.comparison_columns), tuple(rows)))
+    return tables
+
+
+CLUB_LOG_SHOWN = 30
+
+
+def club_page(user, club) -> ClubPage:
+    role = visibility.role_in(user, club)
+    if role is None:
+        raise NotFound("club")
+    invitations = log = None
+    if role == "organizer":
+        invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
+        log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
+    campaigns = list(
+        visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")
+    )
+    return ClubPage(
+        club=club,
+        role=role,
+        members=list(club.memberships.select_related("user").order_by("user__username")),
+        campaigns=campaigns,
+        invitations=invitations,
+        log=log,
+        comparisons=club_comparisons(campaigns),
+        waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
+    )
+
+
+def members_of(club) -> list[str]:
+    return list(
+        club.memberships.order_by("user__username").values_list("user__username", flat=True)
+    )

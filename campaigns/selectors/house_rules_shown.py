@@ -1,0 +1,45 @@
+"""What a house rule may override, in words, with the book's value."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class HouseRuleChoice:
+    key: str
+    label: str
+    book: object
+
+
+def house_rule_choices(system) -> list[HouseRuleChoice]:
+    """Every value a house rule may override: the system's constants, then each
+    table cell, with the book value."""
+    from ..tables import cell_key
+
+    found = [
+        HouseRuleChoice(key, f"{c.get('label', key)} ({c.get('rule', '')})", c["value"])
+        for key, c in system.constants().items()
+    ]
+    for table in system.tables.tables.values():
+        for row in table.rows:
+            for column, value in row.cells.items():
+                heading = table.columns.get(column, column)
+                found.append(
+                    HouseRuleChoice(
+                        cell_key(table.id, row.label, column),
+                        f"{table.name} ({table.rule}), {row.label}, {heading}",
+                        value,
+                    )
+                )
+    return found
+
+
+_LABELS: dict[str, dict] = {}
+
+
+def house_rule_labels(system) -> dict[str, str]:
+    """key -> words of every value a house rule may override (computed once per system)."""
+    if system.slug not in _LABELS:
+        _LABELS[system.slug] = {c.key: c.label for c in house_rule_choices(system)}
+    return _LABELS[system.slug]

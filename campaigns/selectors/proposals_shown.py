@@ -1,0 +1,91 @@
+"""Proposals as the pages show them: what each is about in words and what a correction changes."""
+
+from __future__ import annotations
+
+from .. import visibility
+from ..models import Campaign
+from ..records import Record, Viewer
+from ..systems import get_system
+from .history import describe
+
+
+def proposal_summary(proposal: dict, state: dict) -> str:
+    """A proposal in words, as far as every reader of it may know ("seat carol as referee")."""
+    if proposal["action"] == "seat" and isinstance(proposal.get("data"), dict):
+        kind, data = proposal["data"]["kind"], proposal["data"]["data"]
+        side = state["sides"].get(data.get("side"), {}).get("name", data.get("side"))
+        if kind == "referee.assigned":
+            return f"seat {data['username']} as referee"
+        if kind == "player.assigned":
+            return f"seat {data['username']} with {side}"
+        if kind == "player.removed":
+            return f"take {data['username']} off {side}"
+        return f"seat {data['new']} with {side} instead of {data['old']}"
+    return f"a proposed {proposal['action'].replace('_', ' ')}"
+
+
+def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
+    """The viewer's cut of the proposals, each with what it is about in words and, for a
+    correction, what it changes (before → after), for the page."""
+    system = get_system(campaign.system)
+    targets = {p.get("target_uid") for p in view["proposals"].values() if p.get("target_uid")}
+    events = {
+        str(e.uid): e for e in visibility.events_for(viewer, campaign).filter(uid__in=targets)
+    }
+    rows = {}
+    for uid, proposal in view["proposals"].items():
+        row = dict(proposal)
+        event = events.get(proposal.get("target_uid") or "")
+        if event is not None and not proposal.get("hidden"):
+            record = Record.from_event(event)
+            row["target_text"] = describe(system, record, view)
+            if proposal["action"] == "correct" and isinstance(proposal.get("data"), dict):
+                kind = system.event_kind(record.kind)
+                row["changes"] = _changes(
+                    record.data, proposal["data"], kind.fields if kind else ()
+                )
+        rows[uid] = row
+    return rows
+
+
+def _changes(before: dict, after: dict, fields=()) -> list[tuple[str, str, str]]:
+    """What a correction changes, in words: each field by its label, each value by its words
+    (a choice's label, yes/no for a tick), as the event kind declares them."""
+    by_name = {f.name: f for f in fields}
+    return [
+        (
+            _field_title(by_name.get(key), key),
+            _value_words(by_name.get(key), before.get(key)),
+            _value_words(by_name.get(key), after.get(key)),
+        )
+        for key in after
+        if before.get(key) != after.get(key)
+    ]
+
+
+def _field_title(f, key: str) -> str:
+    return f.title if f is not None else key.replace("_", " ").capitalize()
+
+
+def _lower_first(text: str) -> str:
+    """ "Fate" -> "fate", but "PP over IPC" stays as it is."""
+    return text[:1].lower() + text[1:] if text[1:2].islower() else text
+
+
+def _value_words(f, value) -> str:
+    if isinstance(value, bool):
+        return "yes" if value else "no"
+    if value in (None, ""):
+        return "—"
+    if isinstance(value, list):
+        item = f.item if f is not None else None
+        return ", ".join(_value_words(item, v) for v in value) or "none"
+    if isinstance(value, dict):
+        subs = {s.name: s for s in (f.fields if f is not None else ())}
+        return "; ".join(
+            f"{_lower_first(_field_title(subs.get(k), k))} {_value_words(subs.get(k), v)}"
+            for k, v in value.items()
+        )
+    if f is not None and f.choices:
+        return f.choice_label(value)
+    return str(value)

@@ -1,0 +1,65 @@
+"""Whom a campaign waits for, in words anyone in its club may read."""
+
+from __future__ import annotations
+
+from .. import visibility
+from ..proposals import is_complete
+from ..records import Viewer
+from ..services.state import current_states
+from ..systems import get_system
+
+
+def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
+    """Whom a campaign waits for, in words anyone in the club may read (never a side's secret);
+    the viewer's own side is "you"."""
+    if state["status"] != "active":
+        return []
+    system = get_system(state["system"])
+    names = {slug: side["name"] for slug, side in state["sides"].items()}
+    if viewer is not None and viewer.playing in names:
+        names[viewer.playing] = "you"
+    out = []
+    current = state["current"]
+    if current is not None:
+        scenario = state["scenarios"][current]
+        what = system.pending_words(state, current)
+        if scenario["status"] == "pending":
+            others = [names[s] for s in names if s != scenario["pending"]["side"]]
+            out.append(f"{' or '.join(others) or 'the referee'} to confirm {what}")
+        elif scenario["status"] == "disputed":
+            out.append(f"the referee to settle {what}")
+    for sealed in state["sealed"].values():
+        if sealed["open"] and not sealed["revealed"]:
+            chosen = set(
+                sealed.get("submitted") or sealed["choices"]
+            )  # a viewer's cut lists who chose
+            missing = [names[s] for s in sealed["sides"] if s not in chosen]
+            if missing:
+                out.append(f"{', '.join(missing)}: {sealed['label']}")
+    for proposal in state["proposals"].values():
+        if proposal["status"] == "pending" and not is_complete(proposal):
+            missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or [
+                "the referee"
+            ]
+            out.append(
+                f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}"
+            )
+    for side, words in system.waiting_on(state):
+        name = state["sides"][side]["name"] if side in state["sides"] else None
+        if names.get(side) == "you" and name and words.startswith(name):
+            words = (
+                "you" + words[len(name) :]
+            )  # "Allied: ..." -> "you: ..."; other words stay as written
+        out.append(words)
+    return out
+
+
+def campaigns_waiting_on(campaigns) -> dict[int, list[str]]:
+    """Whom each campaign waits for, as any member of its club may read it (one query for all)."""
+    states = current_states(campaigns)
+    member = Viewer.club_member()
+    return {
+        c.pk: waiting_on(visibility.view_state(states[c.pk], member))
+        for c in campaigns
+        if c.pk in states
+    }
