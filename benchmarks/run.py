@@ -63,7 +63,7 @@ def main(argv=None) -> int:
     data = _data(args.reuse)
     result = {
         "name": args.name,
-        "date": datetime.datetime.now(datetime.timezone.utc).isoformat(timespec="seconds"),
+        "date": datetime.datetime.now(datetime.UTC).isoformat(timespec="seconds"),
         "machine": machine(),
         "data": generate.counts(),
     }
@@ -464,9 +464,9 @@ def _mean(a, b):
 
 def session_cookie() -> str:
     """A signed-in session for the benchmark user, made the way django.contrib.auth.login makes one."""
-    from django.conf import settings
     from importlib import import_module
 
+    from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
     SessionStore = import_module(settings.SESSION_ENGINE).SessionStore

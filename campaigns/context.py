@@ -26,7 +26,7 @@ class Ctx:
         self.provider = provider
 
     @classmethod
-    def reading(cls, system, state: dict) -> "Ctx":
+    def reading(cls, system, state: dict) -> Ctx:
         """A context for reading tables and constants (house rules applied); it rolls nothing."""
         from .rolling import DiceProvider as Refuse
 

@@ -11,8 +11,7 @@ from __future__ import annotations
 import json
 import uuid
 from dataclasses import dataclass
-from datetime import datetime, timedelta
-from datetime import timezone as dt_timezone
+from datetime import UTC, datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,8 +24,7 @@ from .models import Campaign, Club, Event
 from .records import Record, Viewer
 from .rolling import DicePool
 from .schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json, parse_json, shown_key, text_problem
-from .services import clubs as club_services
-from .services import projections
+from .services import clubs as club_services, projections
 from .services.state import current_state, load_records, store_snapshot
 from .systems import get_system
 
@@ -104,7 +102,7 @@ def _event_dict(event: Event, full: bool, uid_of: dict) -> dict:
 
 MAX_DEPTH = 64  # a journal nests its events' data a few levels deep
 CLOCK_SKEW = timedelta(minutes=5)  # clocks that step back a little, or run a little fast
-EARLIEST = datetime(2020, 1, 1, tzinfo=dt_timezone.utc)  # before Muster's journal format existed
+EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)  # before Muster's journal format existed
 NAME_MAX = 150  # a username (Django's limit)
 
 

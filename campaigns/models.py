@@ -212,7 +212,8 @@ class Event(models.Model):
     side = models.CharField(max_length=40, blank=True)
     audience = models.CharField(max_length=10, choices=AUDIENCES, default=PUBLIC)
     created_at = models.DateTimeField(default=timezone.now)
-    idempotency_key = models.CharField(max_length=80, null=True, blank=True)
+    # NULL, not "": the unique constraint below must not hold two events without a key.
+    idempotency_key = models.CharField(max_length=80, null=True, blank=True)  # noqa: DJ001
 
     class Meta:
         constraints = [
@@ -225,13 +226,13 @@ class Event(models.Model):
         ]
         ordering = ["campaign", "seq"]
 
+    def __str__(self) -> str:
+        return f"#{self.seq} {self.kind}"
+
     def save(self, *args, **kwargs):
         if self.pk is not None and not kwargs.pop("_allow_update", False):
             raise RuntimeError("Journal events are append-only.")
         super().save(*args, **kwargs)
-
-    def __str__(self) -> str:
-        return f"#{self.seq} {self.kind}"
 
 
 class JournalArchive(models.Model):

@@ -20,11 +20,11 @@ class Record:
     at: str = ""  # ISO 8601, UTC
     uid: str = ""
 
-    def with_data(self, data: dict) -> "Record":
+    def with_data(self, data: dict) -> Record:
         return replace(self, data=data)
 
     @classmethod
-    def from_event(cls, event) -> "Record":
+    def from_event(cls, event) -> Record:
         return cls(
             seq=event.seq,
             kind=event.kind,
@@ -66,13 +66,13 @@ class Viewer:
         return self.referee or (self.organizer and self.playing is None)
 
     @classmethod
-    def everything(cls, sides) -> "Viewer":
+    def everything(cls, sides) -> Viewer:
         return cls(username=None, sides=frozenset(sides), referee=True, member=True)
 
     @classmethod
-    def for_side(cls, side: str, username: str | None = None) -> "Viewer":
+    def for_side(cls, side: str, username: str | None = None) -> Viewer:
         return cls(username=username, sides=frozenset([side]), playing=side, member=True)
 
     @classmethod
-    def club_member(cls, username: str | None = None) -> "Viewer":
+    def club_member(cls, username: str | None = None) -> Viewer:
         return cls(username=username, member=True)

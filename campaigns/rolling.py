@@ -26,7 +26,7 @@ class DicePool:
     requested: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_records(cls, records) -> "DicePool":
+    def from_records(cls, records) -> DicePool:
         pool = cls()
         for record in records:
             if record.kind == "dice.rolled":

@@ -157,8 +157,8 @@ class Field:
     min: int | None = None
     max: int | None = None
     max_length: int = 2000
-    item: "Field | None" = None  # for lists
-    fields: tuple["Field", ...] = ()  # for objects
+    item: Field | None = None  # for lists
+    fields: tuple[Field, ...] = ()  # for objects
     help: str = ""
     labels: tuple = ()  # ((choice, "words"), ...) for pages
     rows: tuple = field(default=(), compare=False, hash=False)  # initial rows of a list of objects
@@ -177,7 +177,7 @@ class Field:
                 return words
         return str(value).replace("_", " ")  # no words given: at least no snake_case on a page
 
-    def but(self, **changes) -> "Field":
+    def but(self, **changes) -> Field:
         """A copy with some attributes changed (form_fields makes declared fields concrete)."""
         return replace(self, **changes)
 

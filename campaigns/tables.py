@@ -83,7 +83,7 @@ class Table:
     notes: dict = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: dict) -> "Table":
+    def from_dict(cls, data: dict) -> Table:
         rows = []
         for raw in data.get("rows", []):
             cells = {k: v for k, v in raw.items() if k not in ("range", "key")}
@@ -186,7 +186,7 @@ class TableSet:
         self.tables = tables
 
     @classmethod
-    def load(cls, folder: Path) -> "TableSet":
+    def load(cls, folder: Path) -> TableSet:
         tables: dict[str, Table] = {}
         for path in sorted(Path(folder).glob("*.yaml")):
             with path.open(encoding="utf-8") as handle:

@@ -91,19 +91,19 @@ class Upgrade:
         a correction's data for an event of that kind. Return ``data`` itself when unchanged."""
         return data
 
-    def before(self, state: dict, record: Record, journal: "OldJournal") -> list[Insert]:
+    def before(self, state: dict, record: Record, journal: OldJournal) -> list[Insert]:
         """Events to insert before the old event ``record``, given ``state``: the journal up to it,
         folded by today's code (the old fold's state, as far as today's code reads it), and the
         old ``journal`` (``journal.after(record)``: what the old journal went on to hold). Called for
         every old event that folds (not for undone ones), with corrections applied."""
         return []
 
-    def at_end(self, state: dict, journal: "OldJournal") -> list[Insert]:
+    def at_end(self, state: dict, journal: OldJournal) -> list[Insert]:
         """Events to add after the last old event (a campaign stopped where the new version needs
         one), given the state after the whole journal."""
         return []
 
-    def drop(self, state: dict, record: Record, journal: "OldJournal") -> bool:
+    def drop(self, state: dict, record: Record, journal: OldJournal) -> bool:
         """True: the old event ``record`` has no place in the new version and is left out (a step the
         new rules skip as having nothing to do, where the old ones ran it and it changed nothing).
         Left-out events are listed by the journal.upgraded events (and kept in a stored campaign's

@@ -17,8 +17,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
-from django.core.cache.backends.redis import RedisCache as DjangoRedisCache
-from django.core.cache.backends.redis import RedisCacheClient
+from django.core.cache.backends.redis import RedisCache as DjangoRedisCache, RedisCacheClient
 
 from .memory import Recent
 

@@ -118,7 +118,7 @@ def _spliced(html: str, starts: list[int], edits) -> str:
             _WORD.sub(
                 lambda m: (
                     f'<span class="long-word">{m.group(0)}</span>'
-                    if m.group(0) in wide
+                    if m.group(0) in wide  # noqa: B023 - used at once, by this sub()
                     else m.group(0)
                 ),
                 data,

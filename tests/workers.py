@@ -91,7 +91,7 @@ class CeleryWorker:
         }
         self.process: subprocess.Popen | None = None
 
-    def start(self, timeout: float = 60) -> "CeleryWorker":
+    def start(self, timeout: float = 60) -> CeleryWorker:
         command = [
             sys.executable,
             "-m",

@@ -3,9 +3,9 @@ every door starts from."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
-from typing import Callable
 
 from .. import viewcache, visibility
 from ..errors import NotFound

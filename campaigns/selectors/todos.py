@@ -3,8 +3,8 @@ waiting for confirmation, and the dashboard's "what waits for me"."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import replace
-from typing import Callable
 
 from .. import visibility
 from ..models import Campaign

@@ -23,7 +23,7 @@ from django.utils import timezone
 
 from .. import engine, holdings, permissions, visibility
 from ..core_events import KINDS as CORE_KINDS
-from ..errors import Conflict, DiceNeeded, DomainError, Forbidden, NotFound
+from ..errors import Conflict, DiceNeeded, DomainError, Forbidden
 from ..models import Campaign, Event
 from ..proposals import is_complete, stand_in_may_answer
 from ..records import Record, Viewer

@@ -5,8 +5,8 @@ is where a club looks across its campaigns."""
 
 from __future__ import annotations
 
-from ..seats import SEAT_KINDS
 from ..models import ClubLogEntry
+from ..seats import SEAT_KINDS
 
 
 def _change(kind: str, data: dict) -> dict:

@@ -8,7 +8,6 @@ from .. import engine
 from ..models import Campaign, Snapshot
 from ..records import Record
 
-
 _RECORD_COLUMNS = (
     "seq",
     "kind",

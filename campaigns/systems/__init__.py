@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import importlib
 import pkgutil
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 from django.conf import settings
@@ -18,7 +18,7 @@ from django.conf import settings
 from .base import GameSystem
 
 
-@lru_cache(maxsize=None)
+@cache
 def _load(extra: tuple[str, ...]) -> dict[str, GameSystem]:
     found: dict[str, GameSystem] = {}
     names = [f"{__name__}.{m.name}" for m in pkgutil.iter_modules(__path__) if m.ispkg]
@@ -50,7 +50,7 @@ def game_folders() -> dict[str, Path]:
     return _folders(tuple(getattr(settings, "MUSTER_EXTRA_SYSTEMS", ())))
 
 
-@lru_cache(maxsize=None)
+@cache
 def _folders(extra: tuple[str, ...]) -> dict[str, Path]:
     here = Path(__file__).parent
     found = {m.name: here / m.name for m in pkgutil.iter_modules(__path__) if m.ispkg}

@@ -12,8 +12,7 @@ import json
 import re
 
 import pytest
-from hypothesis import HealthCheck, event, given, settings
-from hypothesis import strategies as st
+from hypothesis import HealthCheck, event, given, settings, strategies as st
 from rest_framework.test import APIClient
 
 from campaigns import engine

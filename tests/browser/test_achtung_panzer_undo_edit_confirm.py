@@ -13,7 +13,6 @@ import pytest
 from playwright.sync_api import expect
 
 from tests.browser import pagechecks
-from tests.browser.conftest import _phone_tab
 from tests.browser.session import log_in
 from tests.browser.test_achtung_panzer_at_the_table import Player, fill_choices, unfold
 from tests.browser.test_sheets_in_the_browser import prepare_and_download, text_of

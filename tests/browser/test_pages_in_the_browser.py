@@ -6,6 +6,7 @@ page logs a JavaScript error."""
 import re
 
 from playwright.sync_api import expect
+
 from tests.browser.session import log_in, log_out
 
 

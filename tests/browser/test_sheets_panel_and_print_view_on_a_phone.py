@@ -4,6 +4,7 @@ view with fixed column widths (long names wrap inside their column; the table ne
 sideways)."""
 
 from playwright.sync_api import expect
+
 from tests.browser.pagechecks import check
 from tests.testsystem import SYSTEM as SKIRMISH
 

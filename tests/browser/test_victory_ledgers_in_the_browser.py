@@ -8,8 +8,8 @@ import time
 from playwright.sync_api import expect
 
 from campaigns.journal_io import full_state
-from tests.browser.pagechecks import problems
 from campaigns.systems.victory_ledger.tests.harness import Game
+from tests.browser.pagechecks import problems
 from tests.browser.session import log_in
 
 FAB_SYMBOLS = {"23": ("yellow_star", 1), "47": ("yellow_star", 1), "33": ("white_stars", 2)}

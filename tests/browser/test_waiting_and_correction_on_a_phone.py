@@ -4,6 +4,7 @@ campaign waits for, and a player's correction page offers a real form (no JSON b
 import re
 
 from playwright.sync_api import expect
+
 from campaigns.systems.achtung_panzer.tests.table_play import aftermath, play_cg
 from tests.browser.pagechecks import check
 

@@ -9,8 +9,8 @@ from campaigns.errors import DomainError
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system
-from tests.rosters.helpers import play_round
 from campaigns.systems.victory_ledger.tests.harness import Game
+from tests.rosters.helpers import play_round
 
 
 def propose_export(campaign, user, n):

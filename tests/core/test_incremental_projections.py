@@ -8,12 +8,11 @@ from django.test import override_settings
 from django.test.utils import CaptureQueriesContext
 
 from campaigns.models import Campaign
-from campaigns.services import campaigns as svc
-from campaigns.services import projections
+from campaigns.services import campaigns as svc, projections
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
-from rosters.models import RosterEntry
 from campaigns.systems.achtung_panzer.tests.table_play import correct_and_undo, play_cg
+from rosters.models import RosterEntry
 
 pytestmark = pytest.mark.django_db
 DRILL = ["tests.testsystem", "benchmarks.drill"]

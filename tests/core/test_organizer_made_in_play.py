@@ -9,8 +9,7 @@ from django.contrib.auth import get_user_model
 from rest_framework.test import APIClient
 
 from campaigns.errors import Forbidden
-from campaigns.services import campaigns as svc
-from campaigns.services import clubs
+from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 

@@ -20,8 +20,7 @@ from rest_framework.test import APIClient
 from campaigns import visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.models import ClubLogEntry
-from campaigns.services import campaigns as svc
-from campaigns.services import clubs
+from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 

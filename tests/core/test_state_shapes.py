@@ -48,7 +48,7 @@ def shape_problems(value, shape, path="state") -> list[str]:
         return [
             p for k, item in value.items() for p in shape_problems(item, args[1], f"{path}[{k}]")
         ]
-    if origin in (typing.Union, getattr(__import__("types"), "UnionType")):
+    if origin in (typing.Union, __import__("types").UnionType):
         if value is None and type(None) in args:
             return []
         shaped = [a for a in args if a is not type(None)]

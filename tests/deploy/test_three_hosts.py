@@ -50,7 +50,7 @@ class Network:
         ip("link", "add", self.bridge, "type", "bridge")
         ip("addr", "add", f"{self.host}/24", "dev", self.bridge)
         ip("link", "set", self.bridge, "up")
-        for name, (namespace, address) in self.nodes.items():
+        for namespace, address in self.nodes.values():
             outside, inside = f"{namespace}o", f"{namespace}i"
             ip("netns", "add", namespace)
             ip("link", "add", outside, "type", "veth", "peer", "name", inside)

@@ -329,8 +329,8 @@ class Site:
                 # One member asks for a dozen sheets here, faster than a club would (rosters.print_limits).
                 "SHEET_RENDERS_PER_MEMBER": "100",
                 "SHEET_RENDERS_PER_SIDE": "100",
-                "MEMBER_WRITES_PER_MINUTE": "100000",  # the test's writer is a machine, not a player
-                # And its clients write at machine speed, past a person's pace (muster.write_rate).
+                # The test's writer is a machine, not a player: its clients write at machine speed,
+                # past a person's pace (muster.write_rate).
                 "MEMBER_WRITES_PER_MINUTE": "100000",
             }
         )
@@ -338,7 +338,7 @@ class Site:
 
     # --- life -------------------------------------------------------------------------------
 
-    def __enter__(self) -> "Site":
+    def __enter__(self) -> Site:
         try:
             self.postgres.init()
             self.postgres.start()

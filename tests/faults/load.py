@@ -89,7 +89,7 @@ class Writes:
             self.send(f"{self.prefix}-{self._count}")
             self._stop.wait(self.pause)
 
-    def start(self) -> "Writes":
+    def start(self) -> Writes:
         self._thread = threading.Thread(
             target=self._loop, name=f"writes-{self.prefix}", daemon=True
         )

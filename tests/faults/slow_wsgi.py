@@ -7,10 +7,9 @@ import os
 import time
 from pathlib import Path
 
-from muster.wsgi import application  # noqa: F401
-
 from campaigns import holdings
 from campaigns.services import journal
+from muster.wsgi import application  # noqa: F401
 
 # The writer of the fault tests adds hundreds of notes to one scenario: more than a club may.
 holdings.MAX_NOTES_PER_SCENARIO_PER_SIDE = 100_000

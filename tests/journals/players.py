@@ -284,8 +284,8 @@ def pattons_vanguard():
 
 def pattons_vanguard_mid():
     """Scenario 1 after turn 2, turn 2 corrected by agreement; the campaign goes on."""
-    from campaigns.systems.victory_ledger.tests.harness import correct
     from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import T1, T2, scenario_one
+    from campaigns.systems.victory_ledger.tests.harness import correct
 
     club, named = people()
     game = scenario_one(club, named)
@@ -325,8 +325,8 @@ def pattons_vanguard_v2():
 
 def ardennes44_v2():
     """Scenario 2 to 17 AM under v2's replacements by unit type (A44-11)."""
-    from campaigns.systems.victory_ledger.tests.harness import Game
     from campaigns.systems.ardennes44.tests.test_ardennes44 import replacement_units
+    from campaigns.systems.victory_ledger.tests.harness import Game
 
     club, named = people()
     game = Game(club, named, "ardennes44", "s2")

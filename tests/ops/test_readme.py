@@ -2,7 +2,6 @@
 (said once, the same as the set-up script and the PDF error name), the worker check,
 and the production path through deploy/."""
 
-import re
 from pathlib import Path
 
 from rosters import pdf

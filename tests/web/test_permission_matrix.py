@@ -20,15 +20,13 @@ from dataclasses import dataclass, field
 
 import pytest
 from django.contrib.auth.tokens import default_token_generator
+from django.core.files.base import ContentFile
 from django.urls import URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from django.core.files.base import ContentFile
-
 from campaigns.models import Invitation
 from campaigns.services.journal import submit
-
 from rosters.models import PrintJob
 from rosters.services import request_sheet
 from tests.factories import UserFactory

@@ -18,7 +18,7 @@ import re
 from campaigns.game_interface import DomainError, Field, advance, finish, roll_on
 
 from . import aftermath, halfday, retained
-from .common import SIDES, public, private, record_public_roll, roll_key
+from .common import SIDES, private, public, record_public_roll, roll_key
 from .state import cg
 from .steps.base import DONE, PENDING, Step, kind_name
 

@@ -8,7 +8,7 @@ one public CG Roster line per half-day with its historical DRM (1.6161).
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -20,7 +20,7 @@ DATA = Path(__file__).parent
 TYPES = ("allied_assault", "german_assault", "dual")
 
 
-@lru_cache(maxsize=None)
+@cache
 def cgs() -> dict:
     with (DATA / "cgs.yaml").open(encoding="utf-8") as handle:
         return yaml.safe_load(handle)

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -24,15 +24,15 @@ from . import (
     halfday,
     odds,
     pages,
-    upgrades,
     retained,
     sequence,
     sheets as sheet_defs,
     state as initial,
+    upgrades,
     words,
 )
-from .steps import initiative
 from .common import HISTORICAL_TABLE, SIDES, private, public
+from .steps import initiative
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
 
 DATA = Path(__file__).parent
@@ -124,7 +124,7 @@ OWN_KINDS = (
 )
 
 
-@lru_cache(maxsize=None)
+@cache
 def _constants() -> dict:
     with (DATA / "constants.yaml").open(encoding="utf-8") as handle:
         return yaml.safe_load(handle)

@@ -9,8 +9,7 @@ from campaigns.game_interface import DomainError, Field
 from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import day_calendar
-from campaigns.systems.victory_ledger.setup import location
-from campaigns.systems.victory_ledger.setup import unit as location_unit
+from campaigns.systems.victory_ledger.setup import location, unit as location_unit
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
 from . import replacements, upgrades, victory

@@ -11,8 +11,8 @@ upgrades"; tests/journals/ replays journals of each version on every CI).
 
 from __future__ import annotations
 
-from campaigns.systems.victory_ledger.upgrades import RecordsConfirmed
 from campaigns.game_interface import Upgrade
+from campaigns.systems.victory_ledger.upgrades import RecordsConfirmed
 
 
 class HolderSpendsTheAdvantage(Upgrade):

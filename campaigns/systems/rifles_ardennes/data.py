@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -32,17 +32,17 @@ def _load(name: str):
         return yaml.safe_load(handle)
 
 
-@lru_cache(maxsize=None)
+@cache
 def armies() -> dict:
     return _load("armies.yaml")
 
 
-@lru_cache(maxsize=None)
+@cache
 def seed_catalog() -> dict:
     return _load("catalog.yaml")
 
 
-@lru_cache(maxsize=None)
+@cache
 def constants() -> dict:
     return _load("constants.yaml")
 

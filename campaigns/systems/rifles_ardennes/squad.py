@@ -13,7 +13,6 @@ from .leaders import make_leader
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural
 
-
 # --- the catalog and the missions -------------------------------------------------------------
 
 

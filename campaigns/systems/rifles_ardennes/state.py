@@ -148,8 +148,8 @@ def army_sheet_missing(state: dict) -> str | None:
         )
     if not any(i["may_lead"] for i in units):
         return (
-            f"No unit in the catalog may lead: a squad needs one Leader whose unit may lead (6). Mark the "
-            f"units your Army Sheet lets lead."
+            "No unit in the catalog may lead: a squad needs one Leader whose unit may lead (6). Mark the "
+            "units your Army Sheet lets lead."
         )
     return None
 

@@ -13,8 +13,8 @@ from campaigns.game_interface import DomainError, advance, finish
 
 from . import chart
 from .model import CHANGES, Evaluation, Outcome
-from .shapes import LedgerPublic
 from .setup import clean_locations, clean_units, location, unit
+from .shapes import LedgerPublic
 from .words import location_state_text
 
 

@@ -8,7 +8,7 @@ where the text has them, and the numbers its rules state (constants, house-rulab
 from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
-from functools import lru_cache
+from functools import cache
 from pathlib import Path
 
 import yaml
@@ -93,7 +93,7 @@ class Book:
         return [*self.units.get("all", []), *self.units.get(scenario, [])]
 
 
-@lru_cache(maxsize=None)
+@cache
 def load_book(path: Path) -> Book:
     with Path(path).open(encoding="utf-8") as handle:
         data = yaml.safe_load(handle)

@@ -2,17 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Callable
 
 from campaigns.game_interface import Field
-
 
 PENDING = "pending"
 DONE = "done"  # a repeatable step's run() saying the step is finished (nothing more to do in it)
 
 
-def kind_name(step: "Step") -> str:
+def kind_name(step: Step) -> str:
     return step.extra.get("kind") or f"ap.{step.id}"
 
 

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError, Field, roll_on
 
-from .. import common
+from .. import common, words
 from .base import PENDING, Step
-from .. import words
 from .helpers import (
     UNIT_KINDS_INFANTRY_MMC,
     clear_pending,

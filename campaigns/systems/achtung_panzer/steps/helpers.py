@@ -3,7 +3,7 @@ two-phase steps (roll first, the player's choice after) and upcoming rolls."""
 
 from __future__ import annotations
 
-from campaigns.game_interface import DomainError, Mod, UpcomingRoll
+from campaigns.game_interface import DomainError, Field, Mod, UpcomingRoll
 
 from .. import common
 
@@ -173,7 +173,7 @@ def won_this_half_day(state: dict, side: str) -> bool:
 # --- fields for the page (Step.form): choices drawn from the side's own units ----------------
 
 
-def hidden(name: str, value) -> "Field":
+def hidden(name: str, value) -> Field:
     from campaigns.game_interface import Field
 
     return Field(name, "str", required=False, default=value, widget="hidden")

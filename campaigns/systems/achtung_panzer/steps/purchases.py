@@ -358,7 +358,7 @@ def _buy(ctx, state: dict, side: str, data: dict) -> dict:
 
 def _remove(state: dict, side: str, purchase_id: str | None) -> None:
     private = common.private(state, side)
-    for index, record in enumerate(private["purchases"]):
+    for index, record in enumerate(private["purchases"]):  # noqa: B007 - used after the loop
         if record["id"] == purchase_id:
             break
     else:

@@ -27,8 +27,7 @@ from pathlib import Path
 
 from campaigns.game_interface import Mod, TableSet, plain_roll, roll_on
 
-from .. import common
-from .. import retained as retained_units
+from .. import common, retained as retained_units
 from . import purchases as P
 from .base import Step
 from .helpers import table_mod_value, upcoming

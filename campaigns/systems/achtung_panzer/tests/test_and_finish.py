@@ -26,7 +26,7 @@ def test_buy_and_finish_buying_is_one_submission(club, people):
     war = War(club, people, dice_mode="server")
     war.by("allied", "ap.declare", {"special": "none"})
     alice, page = page_of(people, war)
-    assert f'name="_then" value="1"' in page and FINISH in page
+    assert 'name="_then" value="1"' in page and FINISH in page
     response = alice.post(
         f"/campaigns/{war.campaign.pk}/submit/",
         {

@@ -10,14 +10,13 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.house_rules import check_house_rule
+from campaigns.context import Ctx
 from campaigns.errors import DomainError
 from campaigns.forms import HouseRuleForm
-from campaigns.systems.achtung_panzer import elr, sheets
-from campaigns.systems.achtung_panzer.steps import replenishment
+from campaigns.house_rules import check_house_rule
 from campaigns.systems import get_system
-from campaigns.context import Ctx
-from campaigns.systems.achtung_panzer import words
+from campaigns.systems.achtung_panzer import elr, sheets, words
+from campaigns.systems.achtung_panzer.steps import replenishment
 from campaigns.systems.achtung_panzer.tests.step_harness import (
     make_ctx,
     make_state,

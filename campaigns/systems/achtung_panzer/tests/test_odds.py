@@ -12,8 +12,8 @@ from campaigns.errors import Forbidden
 from campaigns.records import Viewer
 from campaigns.rolls import upcoming_odds
 from campaigns.systems.achtung_panzer import odds as ap_odds
-from campaigns.systems.base import UpcomingRoll
 from campaigns.systems.achtung_panzer.tests.step_harness import make_ctx, make_state
+from campaigns.systems.base import UpcomingRoll
 
 # 1.616 typed from the book: DR -> CPP
 CPP_ROWS = [
@@ -260,8 +260,8 @@ def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
     """Through the real services: at 5/29P's 1.616 the German odds show its CPP roll with its own
     modifiers, the Allied viewer never gets them."""
     from campaigns.services import odds
-    from campaigns.visibility import viewer_for
     from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
+    from campaigns.visibility import viewer_for
 
     war = War(club, people, dice_mode="entered")  # 1.6113 rolls 6s: no leader to choose
     war.by("allied", "ap.declare", {"special": "none"})

@@ -9,10 +9,8 @@ import copy
 import pytest
 
 from campaigns.errors import DiceNeeded
-from campaigns.systems.achtung_panzer import elr
-from campaigns.systems.achtung_panzer import state as ap_state
-from campaigns.systems.achtung_panzer.steps import purchases as P
-from campaigns.systems.achtung_panzer.steps import reinforcements as R
+from campaigns.systems.achtung_panzer import elr, state as ap_state
+from campaigns.systems.achtung_panzer.steps import purchases as P, reinforcements as R
 
 from .rg_harness import Run, make_state, run, side_state
 

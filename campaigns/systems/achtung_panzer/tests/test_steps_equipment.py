@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-
 from campaigns.systems.achtung_panzer.steps import equipment
 from campaigns.systems.achtung_panzer.tests.step_harness import (
     last_roll,

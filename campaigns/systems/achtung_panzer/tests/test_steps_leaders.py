@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.schema import clean_fields
 from campaigns.systems.achtung_panzer.steps import leaders
 from campaigns.systems.achtung_panzer.steps.base import PENDING
 from campaigns.systems.achtung_panzer.tests.step_harness import (
@@ -17,7 +18,6 @@ from campaigns.systems.achtung_panzer.tests.step_harness import (
     step_by_id,
     unit,
 )
-from campaigns.schema import clean_fields
 
 WOUNDED = step_by_id(leaders.STEPS, "1.610")
 HARDEN = step_by_id(leaders.STEPS, "1.6113")
@@ -100,7 +100,7 @@ def test_heroic_leaders_must_all_be_listed_and_harden():
         dice={KEY: [6, 6]},
     )
     # DR 12: "None" with no win DRM -> nothing more to resolve
-    result = run(
+    run(
         HARDEN,
         state,
         "german",

@@ -14,8 +14,8 @@ from campaigns.models import Campaign
 from campaigns.records import Record
 from campaigns.systems import get_system
 from campaigns.systems.achtung_panzer import SYSTEM, sequence
-from campaigns.systems.achtung_panzer.system import DATA
 from campaigns.systems.achtung_panzer.steps.base import kind_name
+from campaigns.systems.achtung_panzer.system import DATA
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War, refused
 
 BOTH = {"allied": QUIET, "german": QUIET}

@@ -5,7 +5,6 @@ server, and with dice entered from the table. Every page passes the page checks
 
 from __future__ import annotations
 
-
 import pytest
 from playwright.sync_api import expect
 
