@@ -47,7 +47,7 @@ def _neutral_since_start(campaign, viewer: Viewer) -> bool:
     return viewer.referee or visibility.organizer_since_start(campaign, viewer)
 
 
-def may_reject(proposals: dict, proposal: dict, viewer: Viewer, asked=()) -> bool:
+def may_reject(proposal: dict, viewer: Viewer, asked=()) -> bool:
     """May `viewer` turn down a pending proposal? Its proposer (withdrawing it), a side whose
     agreement it needs, the referee, and whoever is `asked` to agree to it (the uids their
     to-dos ask them to approve: a side's last player standing in for it)."""
@@ -69,7 +69,7 @@ def reject_todos(proposals: dict, viewer: Viewer, asked=()) -> list[Action]:
             initial={"proposal": proposal["uid"]},
         )
         for proposal in proposals.values()
-        if may_reject(proposals, proposal, viewer, asked)
+        if may_reject(proposal, viewer, asked)
     ]
 
 
@@ -98,6 +98,12 @@ def amendments(campaign, viewer: Viewer, system, kind: str, undone: bool = False
 def correctable(system, kind: str) -> bool:
     """Is an event of `kind` one a correction may be proposed for (whoever may propose it)?"""
     return amendable(system, kind, "correct")
+
+
+def may_ask_full_export(viewer: Viewer, page: CampaignPage, full_export: bool) -> bool:
+    """Does the page offer `viewer` to propose a full export? An organizer (the full export is
+    theirs to download) who may not download it yet and whom no agreement covers already."""
+    return viewer.organizer and not full_export and not page.export_approved
 
 
 def may_organize(viewer: Viewer) -> bool:

@@ -476,20 +476,19 @@ def _audience(kind_def, acting_side, data, journal: _Journal, viewer) -> tuple[s
     return audience, acting_side
 
 
+_EVENT_REFS = ("target", "proposal")  # keys of a proposal's data that name another event
+
+
 def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
     """People name events by uid, never by sequence number (the journal's own references):
     a number could be tried one by one, and any answer but one would tell a hidden event
     from a missing one. An event this person may not read is not found, exactly like one
     that does not exist, before anything else about it is checked."""
     data = dict(data)
-    refs = {
-        "proposal.made": "target",
-        "proposal.approved": "proposal",
-        "proposal.rejected": "proposal",
-    }
-    ref = refs.get(kind)
-    if ref and data.get(ref) is not None and not isinstance(data[ref], str):
-        raise DomainError(ref, "Name the event by its uid.")
+    if kind.startswith("proposal."):
+        for ref in _EVENT_REFS:
+            if data.get(ref) is not None and not isinstance(data[ref], str):
+                raise DomainError(ref, "Name the event by its uid.")
     if kind == "proposal.made" and isinstance(data.get("target"), str):
         event = (
             visibility.events_for(viewer, campaign)

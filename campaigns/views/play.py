@@ -179,6 +179,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
     shown = {box.do or actions.stable_id(box.todo) for box in boxes}
     may_propose = permissions.may_propose(campaign, viewer)
+    full_export = full_export_allowed(campaign, viewer, page_data)
     history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
 
     def state():
@@ -223,7 +224,8 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "system_panel": _system_template(system.panel_template),
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
-        "full_export": full_export_allowed(campaign, viewer, page_data),
+        "full_export": full_export,
+        "ask_full_export": permissions.may_ask_full_export(viewer, page_data, full_export),
         "house_rule_form": HouseRuleForm(
             system=system,
             table=request.GET.get("rule_table") or None,

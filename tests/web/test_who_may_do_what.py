@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 
 from campaigns import permissions
 from campaigns.errors import NotFound
-from campaigns.selectors.campaign_page import campaign_for, campaign_page
+from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
 from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
 from campaigns.systems.base import Action
@@ -221,7 +221,7 @@ def test_pages_and_api_offer_what_the_permissions_answer(club, people):
     for stage, campaign, named in _stages(club, people):
         for name in VIEWERS:
             user = named[name]
-            offered, viewer = _selector(campaign, user)
+            offered, _ = _selector(campaign, user)
             expected = EXPECTED[stage][name]
             page, api = _page(campaign, user), _api(campaign, user)
             if offered is NOT_FOUND:
@@ -239,7 +239,7 @@ def test_proposing_and_organizing_agree_on_both_doors(club, people):
     for stage, campaign, named in _stages(club, people):
         for name in VIEWERS:
             user = named[name]
-            offered, viewer = _selector(campaign, user)
+            _, viewer = _selector(campaign, user)
             if viewer is None:
                 assert _api_proposes(campaign, user) is NOT_FOUND
                 assert _organizes(campaign, user) == (404, 404)
@@ -249,6 +249,14 @@ def test_proposing_and_organizing_agree_on_both_doors(club, people):
             assert may == (stage in STAGES[1:4] and name in PROPOSERS), (stage, name)
             assert _page_proposes(campaign, user) == may, (stage, name)
             assert _api_proposes(campaign, user) == may, (stage, name)
+            page = campaign_page(campaign, viewer)
+            full = full_export_allowed(campaign, viewer, page)
+            asks = permissions.may_ask_full_export(viewer, page, full)
+            assert asks == (name in ORGANIZERS and (stage, name) != (STAGES[0], "pia"))
+            client = Client()
+            client.force_login(user)
+            drawn = client.get(f"/campaigns/{campaign.pk}/").content.decode()
+            assert (f"/campaigns/{campaign.pk}/propose/export/" in drawn) == asks, (stage, name)
             organizes = permissions.may_organize(viewer)
             assert organizes == (name in ORGANIZERS and (stage, name) != (STAGES[0], "pia"))
             assert _organizes(campaign, user) == ((200, 400) if organizes else (403, 403)), (
