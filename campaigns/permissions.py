@@ -14,11 +14,15 @@ questions when something is submitted, so a door never offers what the service w
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING
+
 from . import seats, visibility
-from .proposals import amendable
+from .proposals import amendable, is_complete, referee_may_approve, standing_in
 from .records import Viewer
-from .selectors.campaign_page import CampaignPage
 from .systems.base import Action
+
+if TYPE_CHECKING:  # the selectors ask here (selectors.todos): no import back at run time
+    from .selectors.campaign_page import CampaignPage
 
 _PEOPLE = ("player.", "referee.")  # kinds of who plays which side: the organizer's business
 
@@ -45,6 +49,17 @@ def may_settle(campaign, state: dict, viewer: Viewer) -> bool:
 
 def _neutral_since_start(campaign, viewer: Viewer) -> bool:
     return viewer.referee or visibility.organizer_since_start(campaign, viewer)
+
+
+def may_approve(state: dict, proposal: dict, viewer: Viewer) -> bool:
+    """May `viewer` agree to a proposal now (`state`: the full state, or a cut holding it)? The
+    referee (but not to a full export: each side for itself), a side whose agreement it needs
+    and has not given yet, a side's last player standing in for it (proposals.standing_in)."""
+    if proposal["status"] != "pending" or is_complete(proposal):
+        return False
+    as_referee = viewer.referee and referee_may_approve(proposal)
+    as_side = viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]
+    return bool(as_referee or as_side or standing_in(state, proposal, viewer.username))
 
 
 def may_reject(proposal: dict, viewer: Viewer, asked=()) -> bool:

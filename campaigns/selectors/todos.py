@@ -6,9 +6,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .. import visibility
+from .. import permissions, visibility
 from ..models import Campaign
-from ..proposals import is_complete, referee_may_approve, standing_in
 from ..records import Viewer
 from ..seats import may_settle
 from ..services.state import current_states
@@ -103,11 +102,7 @@ def actions_for(state: dict, viewer: Viewer) -> list[Action]:
                     )
                 )
     for proposal in state["proposals"].values():
-        if proposal["status"] != "pending" or is_complete(proposal):
-            continue
-        as_referee = viewer.referee and referee_may_approve(proposal)
-        as_side = viewer.playing in proposal["needs"] and viewer.playing not in proposal["approved"]
-        if as_referee or as_side or standing_in(state, proposal, viewer.username):
+        if permissions.may_approve(state, proposal, viewer):
             todos.append(
                 Action(
                     "proposal.approved",
