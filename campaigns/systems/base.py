@@ -72,8 +72,12 @@ class Action:
     # links to it (``?do=<id>``) and never sends its markup (issue 21, item 7).
     own_page: bool = False
     # That page first asks, on its own (a plain GET form), which rows of this list field to fill
-    # in, grouped (GameSystem.pick_groups); the others keep the common answer.
+    # in, grouped (GameSystem.pick_groups); the others keep the common answer. The game's words for
+    # that screen: its help, its button, and what it says when there is nothing to pick.
     pick: str = ""
+    pick_help: str = ""
+    pick_button: str = ""
+    pick_empty: str = ""
 
 
 @dataclass(frozen=True)

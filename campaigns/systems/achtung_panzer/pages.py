@@ -42,6 +42,9 @@ def actions(system, state: dict, side: str) -> list[Action]:
                 button="Record",
                 own_page=True,
                 pick="units",
+                pick_help="Tick the units something happened to; the next screen asks what.",
+                pick_button="Next: what happened to them",
+                pick_empty="No unit retained.",
             )
         )
     if pub["phase"] == "refit":

@@ -37,6 +37,10 @@ def test_the_end_of_the_scenario_is_picked_by_rg_then_asked_for_the_picked_units
     units = war.side("allied")["retained"]
     assert sorted(pick.choices("picked")) == sorted(u["id"] for u in units)
     assert re.search(r"<legend>RG [A-Z]\d", first)  # grouped by RG, named as the players name them
+    # In the game's words (Action.pick_help / pick_button), not the shared screen's defaults.
+    assert (
+        "Tick the units something happened to" in first and "Next: what happened to them" in first
+    )
 
     squad = next(u for u in units if u["kind"] == "squad")
     body = pick.body(picked=[squad["id"]])
