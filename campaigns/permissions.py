@@ -32,12 +32,18 @@ def offered(campaign, viewer: Viewer, page: CampaignPage) -> list[Action]:
     ``/actions/`` lists it: the system's and the core's to-dos (kept per audience,
     selectors.todos.actions_for), less a Settle the service would refuse this person, and a Reject
     (or Withdraw) for each proposal they may turn down."""
-    todos = [
+    todos = for_person(campaign, viewer, page.actions)
+    return [*todos, *reject_todos(page.proposals, viewer, _agreeing(todos))]
+
+
+def for_person(campaign, viewer: Viewer, todos: list[Action]) -> list[Action]:
+    """`todos` (selectors.todos.actions_for, drawn from the state) less what the service would
+    refuse this person for who they are in the club: a Settle for one made organizer in play."""
+    return [
         todo
-        for todo in page.actions
+        for todo in todos
         if todo.kind != "result.resolved" or _neutral_since_start(campaign, viewer)
     ]
-    return [*todos, *reject_todos(page.proposals, viewer, _agreeing(todos))]
 
 
 def may_settle(campaign, state: dict, viewer: Viewer) -> bool:

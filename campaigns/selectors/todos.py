@@ -207,7 +207,8 @@ def waiting_for(user) -> list[tuple[Campaign, list[Action]]]:
     found = []
     for campaign in involved:
         todos, seen = [], set()
-        for todo in actions_for(states[campaign.pk], viewers[campaign.pk]):
+        drawn = actions_for(states[campaign.pk], viewers[campaign.pk])
+        for todo in permissions.for_person(campaign, viewers[campaign.pk], drawn):
             if todo.optional or todo.label in seen:
                 continue  # the referee acting for both sides sees a shared step once
             seen.add(todo.label)

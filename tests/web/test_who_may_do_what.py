@@ -160,6 +160,13 @@ def _page(campaign, user) -> set | None:
     return {"".join(found) for found in _TODO_IDS.findall(response.content.decode())}
 
 
+def _dashboard_settles(user) -> bool:
+    """Does the dashboard's "what waits for me" list a Settle for `user`?"""
+    client = Client()
+    client.force_login(user)
+    return "Settle the result" in client.get("/").content.decode()
+
+
 def _api(campaign, user) -> set | None:
     """The to-dos the API lists at /actions/, by the ids the page gives them."""
     client = APIClient()
@@ -231,6 +238,8 @@ def test_pages_and_api_offer_what_the_permissions_answer(club, people):
                 cell = core == expected and page == set(offered) == api
             if not cell:
                 differences.append((stage, name, expected, offered, page, api))
+            if _dashboard_settles(user) != (expected is not NOT_FOUND and SETTLE in expected):
+                differences.append((stage, name, "the dashboard's Settle differs"))
     assert not differences, "\n".join(map(repr, differences))
 
 
