@@ -2,7 +2,7 @@
 client), with where its OpenAPI schema and docs are. Everyone may read it: it names
 addresses, never data."""
 
-import re
+from collections.abc import Callable
 
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
@@ -15,24 +15,10 @@ from rest_framework.views import APIView
 STARTS = ["api-token", "api-systems", "api-clubs", "api-campaigns", "api-invitation-accept"]
 
 
-def _template(route: str) -> str:
-    """'v1/campaigns/<int:campaign_id>/state/' -> '/api/v1/campaigns/{campaign_id}/state/'"""
-    return "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
-
-
-def endpoints() -> dict[str, str]:
-    from . import urls
-
-    found = {}
-    for pattern in urls.v1:
-        found[pattern.name] = _template(str(pattern.pattern))
-    for pattern in urls.rosters_v1():
-        found[pattern.name] = _template("v1/" + str(pattern.pattern))
-    return found
-
-
 class ApiRoot(APIView):
     permission_classes = [AllowAny]
+    # name -> path template of every endpoint; given by api.urls, which lists them (as_view).
+    endpoints: Callable[[], dict[str, str]] = dict
 
     @extend_schema(
         operation_id="api_root",
@@ -57,7 +43,7 @@ class ApiRoot(APIView):
                     name.removeprefix("api-"): reverse(name, request=request) for name in STARTS
                 },
                 "endpoints": {
-                    name.removeprefix("api-"): path for name, path in endpoints().items()
+                    name.removeprefix("api-"): path for name, path in self.endpoints().items()
                 },
             }
         )

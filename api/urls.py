@@ -1,5 +1,7 @@
 """The API: /api/v1/ (session or token auth), its OpenAPI 3 schema and its docs (assets served locally)."""
 
+import re
+
 from django.http import JsonResponse
 from django.urls import include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
@@ -18,7 +20,7 @@ def unknown_route(request, *args, **kwargs):
 
 
 v1 = [
-    path("v1/", ApiRoot.as_view(), name="api-root"),
+    path("v1/", ApiRoot.as_view(endpoints=lambda: endpoints()), name="api-root"),
     path("v1/auth/token/", auth.TokenObtainApi.as_view(), name="api-token"),
     path("v1/systems/", systems.SystemListApi.as_view(), name="api-systems"),
     path("v1/systems/<slug:slug>/", systems.SystemDetailApi.as_view(), name="api-system"),
@@ -68,6 +70,20 @@ v1 = [
     ),
     path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
 ]
+
+
+def _template(route: str) -> str:
+    """'v1/campaigns/<int:campaign_id>/state/' -> '/api/v1/campaigns/{campaign_id}/state/'"""
+    return "/api/" + re.sub(r"<(?:\w+:)?(\w+)>", r"{\1}", route)
+
+
+def endpoints() -> dict[str, str]:
+    found = {}
+    for pattern in v1:
+        found[pattern.name] = _template(str(pattern.pattern))
+    for pattern in rosters_v1():
+        found[pattern.name] = _template("v1/" + str(pattern.pattern))
+    return found
 
 
 def rosters_v1():

@@ -7,6 +7,8 @@ class CampaignsConfig(AppConfig):
     verbose_name = "Clubs and campaigns"
 
     def ready(self):
+        from . import tasks  # noqa: F401 - registers the tasks services send by name (muster.queues)
+
         post_migrate.connect(upgrade_journals_after_migrate, sender=self)
 
 

@@ -52,7 +52,7 @@ MARKER_MAX_UIDS = (
 
 
 def release() -> str:
-    from muster import __version__
+    from muster.release import __version__
 
     return __version__
 

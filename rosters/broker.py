@@ -31,7 +31,7 @@ def held_task_ids(queue: str) -> set[str] | None:
     """Ids of the tasks the broker holds for `queue` (waiting, or delivered and not acknowledged);
     None when it cannot say (tasks run inline, a broker other than Redis, unreachable, a queue
     too long to read)."""
-    from muster.celery import app
+    from celery import current_app as app
 
     if app.conf.task_always_eager:
         return None

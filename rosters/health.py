@@ -18,6 +18,8 @@ from django.conf import settings
 from django.db import DatabaseError, connection
 from django.db.models import Count, Min
 
+from muster import queues
+
 from . import pdf
 
 MAX_TIMEOUT = 600
@@ -87,11 +89,10 @@ class WorkerCheck:
 def check_worker(timeout: float) -> WorkerCheck:
     """Send worker_health to the sheets queue and to the odds queue and wait for both answers;
     read the broker's eviction policy."""
+    from celery import current_app as app
     from celery.exceptions import TimeoutError as CeleryTimeout
 
-    from muster.celery import app
-
-    from .tasks import worker_health
+    worker_health = queues.task("rosters.tasks.worker_health")
 
     queue = settings.CELERY_TASK_DEFAULT_QUEUE
     check = WorkerCheck(here=this_process(queue))

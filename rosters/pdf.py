@@ -17,18 +17,10 @@ whose message names the missing library.
 
 from __future__ import annotations
 
-import os
 import re
 from pathlib import Path
-from urllib.parse import unquote, urlsplit
 
-from django.conf import settings
-from django.contrib.staticfiles import finders
 from django.template.loader import render_to_string
-
-# Relative URLs in sheets resolve against this made-up origin, which the fetcher
-# maps to the static directories; nothing is ever requested from it.
-BASE_URL = "https://sheets.muster.invalid/"
 
 
 def debian_packages() -> list[str]:
@@ -41,41 +33,9 @@ def debian_packages() -> list[str]:
 WEASYPRINT_PACKAGES = " ".join(debian_packages())
 
 
-class RefusedURL(ValueError):
-    """A sheet asked for something outside the project's static files."""
-
-
 class PdfUnavailable(RuntimeError):
     """WeasyPrint cannot be loaded in this process: no PDF can be made here. The message
     says what is missing; it holds nothing of any sheet, so users may read it."""
-
-
-def static_roots() -> list[Path]:
-    roots = [
-        Path(d if isinstance(d, (str, os.PathLike)) else d[1]) for d in settings.STATICFILES_DIRS
-    ]
-    if settings.STATIC_ROOT:
-        roots.append(Path(settings.STATIC_ROOT))
-    return [r.resolve() for r in roots]
-
-
-def static_file(url: str) -> Path:
-    """The file a static URL of a sheet names, or RefusedURL."""
-    parts = urlsplit(url)
-    prefix = urlsplit(BASE_URL)
-    static_path = "/" + settings.STATIC_URL.strip("/") + "/"
-    if (parts.scheme, parts.netloc) != (prefix.scheme, prefix.netloc) or not parts.path.startswith(
-        static_path
-    ):
-        raise RefusedURL(f"Sheets may only use the site's static files, not {url[:100]}")
-    relative = unquote(parts.path[len(static_path) :])
-    found = finders.find(relative) if relative and ".." not in Path(relative).parts else None
-    candidates = [Path(found)] if found else [root / relative for root in static_roots()]
-    for candidate in candidates:
-        path = candidate.resolve()
-        if path.is_file() and any(path.is_relative_to(root) for root in static_roots()):
-            return path
-    raise RefusedURL(f"No static file {relative[:100]}")
 
 
 def sheet_html(template: str, context: dict, *, for_browser: bool = False) -> str:

@@ -32,7 +32,7 @@ from campaigns.errors import DomainError, Forbidden, NotFound
 from campaigns.selectors.campaign_page import campaign_for
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
-from muster import connection_loss
+from muster import connection_loss, queues
 from muster.connection_loss import DATABASE_ERRORS
 
 from . import broker, heartbeat, pdf, print_limits, sheets, storage
@@ -141,7 +141,7 @@ def enqueue(job_id) -> None:
     job: the sweep looks for it in the broker. If the broker cannot be reached the job stays
     queued with no task id, and the sweep sends it again once the broker is back; the request
     itself does not fail."""
-    from .tasks import render_sheet
+    render_sheet = queues.task("rosters.tasks.render_sheet")
 
     task_id = str(uuid.uuid4())
     try:

@@ -15,7 +15,7 @@ from weasyprint import HTML
 from weasyprint.urls import URLFetcher, URLFetcherResponse
 
 from . import pdf_parts
-from .pdf import BASE_URL, RefusedURL, static_file
+from .static_files import BASE_URL, RefusedURL, static_file
 
 logger = logging.getLogger("rosters.pdf")
 

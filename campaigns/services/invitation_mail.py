@@ -14,6 +14,8 @@ from django.db import transaction
 from django.urls import reverse
 from django.utils import dateformat, timezone
 
+from muster import queues
+
 from ..models import ClubLogEntry, Invitation, Membership
 
 logger = logging.getLogger(__name__)
@@ -24,8 +26,7 @@ EMAILED = "invitation.emailed"  # the club log's record that the mail went (sent
 def enqueue(invitation_id: int) -> None:
     """Send the task (call after commit: the worker must see the row). A broker outage leaves the
     invitation as it is, its link on the club page; the request itself does not fail."""
-    from ..tasks import send_invitation
-
+    send_invitation = queues.task("campaigns.tasks.send_invitation")
     try:
         send_invitation.apply_async(args=[invitation_id], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
     except Exception:  # noqa: BLE001 - a broker outage must not turn a saved invitation into a 500

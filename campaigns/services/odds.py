@@ -24,6 +24,8 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from muster import queues
+
 from .. import viewcache
 from ..context import Ctx
 from ..errors import Forbidden
@@ -90,7 +92,7 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
     campaign_id = campaign.pk
 
     def send():
-        from ..tasks import compute_odds
+        compute_odds = queues.task("campaigns.tasks.compute_odds")
 
         for side in sides:
             at = stored.get(f"side:{side}") if stored.get("seq") == campaign.last_seq else None

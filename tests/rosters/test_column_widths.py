@@ -7,7 +7,7 @@ import re
 
 import pytest
 
-from rosters import long_words, pdf, services, weasyprint_render, word_widths
+from rosters import long_words, pdf, services, static_files, weasyprint_render, word_widths
 from rosters.templatetags.rosters_sheets import column_widths
 from tests.testsystem import SYSTEM as SKIRMISH
 
@@ -115,7 +115,9 @@ def _table_width_pt(html: str) -> float:
     import weasyprint
 
     document = weasyprint.HTML(
-        string=html, base_url=pdf.BASE_URL, url_fetcher=weasyprint_render.StaticOnlyFetcher()
+        string=html,
+        base_url=static_files.BASE_URL,
+        url_fetcher=weasyprint_render.StaticOnlyFetcher(),
     ).render()
     found = []
 

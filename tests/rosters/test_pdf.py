@@ -6,7 +6,7 @@ import urllib.request
 
 import pytest
 
-from rosters import pdf, services, weasyprint_render
+from rosters import pdf, services, static_files, weasyprint_render
 from tests.testsystem import SYSTEM as SKIRMISH
 
 from .helpers import job_pdf, pdf_pages, pdf_reader, play_round
@@ -160,7 +160,9 @@ def test_user_content_cannot_make_the_render_fetch_anything(
     monkeypatch.setattr("rosters.services.current_state", lambda campaign: state)
     job = request_job(people["alice"], skirmish)
     assert job.status == "done"
-    assert fetched == [pdf.BASE_URL + "static/print/sheet.css"]  # only the sheet's own stylesheet
+    assert fetched == [
+        static_files.BASE_URL + "static/print/sheet.css"
+    ]  # only the sheet's own stylesheet
     assert (
         '<img src="http://127.0.0.1:9/track.png">' in pdf_pages(job_pdf(job))[0]
     )  # printed as text
@@ -184,28 +186,31 @@ def test_the_fetcher_refuses_everything_but_static_files_and_data(no_network):
         "file:///etc/passwd",
         "ftp://127.0.0.1/x.png",
         "http://127.0.0.1:9/track.png",
-        pdf.BASE_URL + "media/sheets/other.pdf",
+        static_files.BASE_URL + "media/sheets/other.pdf",
     } <= refused
-    assert any("passwd" in url and url.startswith(pdf.BASE_URL) for url in refused)
+    assert any("passwd" in url and url.startswith(static_files.BASE_URL) for url in refused)
 
 
 @pytest.mark.parametrize(
     "url",
     [
-        pdf.BASE_URL + "static/print/../../../../../etc/passwd",
-        pdf.BASE_URL + "static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
-        pdf.BASE_URL + "static/print/missing.css",
+        static_files.BASE_URL + "static/print/../../../../../etc/passwd",
+        static_files.BASE_URL + "static/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+        static_files.BASE_URL + "static/print/missing.css",
         "https://example.org/static/print/sheet.css",
         "file:///work/main/static/print/sheet.css",
     ],
 )
 def test_static_file_refusals(url):
-    with pytest.raises(pdf.RefusedURL):
-        pdf.static_file(url)
+    with pytest.raises(static_files.RefusedURL):
+        static_files.static_file(url)
 
 
 def test_static_files_are_served_to_the_renderer():
-    assert pdf.static_file(pdf.BASE_URL + "static/print/sheet.css").name == "sheet.css"
+    assert (
+        static_files.static_file(static_files.BASE_URL + "static/print/sheet.css").name
+        == "sheet.css"
+    )
 
 
 def test_a_render_pauses_the_cycle_collector_and_restores_it(monkeypatch):
