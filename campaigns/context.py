@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from .errors import DomainError
 from .records import Record
-from .rolling import DicePool, DiceProvider
+from .rolling import DicePool, RefuseMissingDice
 from .tables import BoundTable, CellValue
 
 
@@ -15,7 +15,7 @@ class Ctx:
         state: dict,
         record: Record,
         pool: DicePool,
-        provider: DiceProvider,
+        provider: RefuseMissingDice,
         journal=None,
     ):
         self.system = system
@@ -28,9 +28,7 @@ class Ctx:
     @classmethod
     def reading(cls, system, state: dict) -> Ctx:
         """A context for reading tables and constants (house rules applied); it rolls nothing."""
-        from .rolling import DiceProvider as Refuse
-
-        return cls(system, state, Record(0, "read", {}, ""), DicePool(), Refuse())
+        return cls(system, state, Record(0, "read", {}, ""), DicePool(), RefuseMissingDice())
 
     @property
     def journal_version(self) -> int:

@@ -16,7 +16,7 @@ from . import core_events, proposals, versions
 from .context import Ctx
 from .errors import DomainError
 from .records import Record
-from .rolling import DicePool, DiceProvider
+from .rolling import DicePool, RefuseMissingDice
 from .seats import playing
 from .state_copy import copy_state
 from .systems import get_system
@@ -63,7 +63,7 @@ def substitutions(records) -> dict[int, dict]:
 
 def fold(
     records: list[Record],
-    provider: DiceProvider | None = None,
+    provider: RefuseMissingDice | None = None,
     pool: DicePool | None = None,
     *,
     start_versions: dict | None = None,
@@ -74,7 +74,7 @@ def fold(
     `upgrade(state, record, apply) -> (state, skip)`, for upgrades (campaigns.versions): called before
     each record that folds (and with None after the last), it may apply events of its own first
     (``apply(state, record) -> state``) and say the record is left out (`skip`)."""
-    provider = provider or DiceProvider()
+    provider = provider or RefuseMissingDice()
     pool = pool or DicePool.from_records(records)
     subst = substitutions(records)
     journal = {r.seq: r for r in records}
@@ -120,7 +120,7 @@ def apply_record(
     state: dict | None,
     record: Record,
     pool: DicePool,
-    provider: DiceProvider,
+    provider: RefuseMissingDice,
     journal: dict | None = None,
 ) -> dict:
     """Apply one record (in place where a state exists); raise DomainError if it does not fit."""
@@ -223,7 +223,7 @@ def _check_acting_side(state: dict, record: Record) -> None:
 
 
 def try_apply(
-    state: dict, record: Record, pool: DicePool, provider: DiceProvider, journal=None
+    state: dict, record: Record, pool: DicePool, provider: RefuseMissingDice, journal=None
 ) -> dict:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
     return apply_record(copy_state(state), record, pool, provider, journal)

@@ -48,8 +48,10 @@ class DicePool:
         self.sides[key] = side
 
 
-class DiceProvider:
-    """Replaying stored events: every die must already be in the journal."""
+class RefuseMissingDice:
+    """Where the dice come from when none may be rolled now: replaying stored events, every die
+    must already be in the journal, and a missing one is refused. The base of every provider
+    (LiveProvider rolls or asks instead)."""
 
     def provide(self, key: str, expr: str, side: str, record: Record) -> list[int]:
         raise DomainError(
@@ -69,7 +71,7 @@ class NewRoll:
     source: str  # server | entered
 
 
-class LiveProvider(DiceProvider):
+class LiveProvider(RefuseMissingDice):
     """Submitting: the server rolls, or players enter dice (per campaign).
 
     `entered` holds dice the submitter typed in, by key. In "entered" mode a

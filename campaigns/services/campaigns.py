@@ -11,7 +11,7 @@ from .. import engine, permissions, versions
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
 from ..records import Record
-from ..rolling import DicePool, DiceProvider
+from ..rolling import DicePool, RefuseMissingDice
 from ..schema import Field, clean_fields, clean_name
 from ..seats import seat_problem
 from ..systems import all_systems, get_system
@@ -60,7 +60,7 @@ def create_campaign(
         at=timezone.now().isoformat(),
         uid=str(uuid.uuid4()),
     )
-    state = engine.apply_record(None, record, DicePool(), DiceProvider())
+    state = engine.apply_record(None, record, DicePool(), RefuseMissingDice())
     with transaction.atomic():
         campaign = Campaign.objects.create(
             club=club,

@@ -31,7 +31,7 @@ from ..context import Ctx
 from ..errors import Forbidden
 from ..models import Campaign
 from ..records import Record, Viewer
-from ..rolling import DicePool, DiceProvider
+from ..rolling import DicePool, RefuseMissingDice
 from ..rolls import upcoming_odds
 from ..systems import get_system
 from .state import current_state
@@ -60,7 +60,7 @@ def compute(campaign: Campaign, side: str) -> dict:
         and state.get("game") is not None
         and side in system.side_slugs()
     ):
-        ctx = Ctx(system, state, Record(state["seq"], "odds", {}, ""), DicePool(), DiceProvider())
+        ctx = Ctx(system, state, Record(state["seq"], "odds", {}, ""), DicePool(), RefuseMissingDice())
         upcoming = system.upcoming_rolls(state, side, ctx)
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
         rolls = (

@@ -16,7 +16,7 @@ from campaigns import dice as dicelib
 from campaigns.context import Ctx
 from campaigns.errors import DomainError
 from campaigns.records import Record
-from campaigns.rolling import DicePool, DiceProvider
+from campaigns.rolling import DicePool, RefuseMissingDice
 from campaigns.schema import clean_fields
 from campaigns.tables import TableSet
 
@@ -48,7 +48,7 @@ class FakeSystem:
 SYSTEM = FakeSystem()
 
 
-class GivenDice(DiceProvider):
+class GivenDice(RefuseMissingDice):
     """Serves the dice a test gives by key and remembers each roll's audience."""
 
     def __init__(self, dice: dict):

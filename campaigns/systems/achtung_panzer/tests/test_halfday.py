@@ -7,7 +7,7 @@ import pytest
 from campaigns.context import Ctx
 from campaigns.errors import DomainError
 from campaigns.records import Record
-from campaigns.rolling import DicePool, DiceProvider
+from campaigns.rolling import DicePool, RefuseMissingDice
 from campaigns.systems.achtung_panzer import SYSTEM, halfday
 from campaigns.systems.achtung_panzer.state import cg
 
@@ -22,7 +22,7 @@ def make_state(variant="cg1", initial=False, type_=None, current=1, destroyed=()
             {"index": i, "label": label} for i, label in enumerate(cg(variant)["half_days"])
         ],
     }
-    ctx = Ctx(SYSTEM, state, Record(1, "t", {}, "t"), DicePool(), DiceProvider())
+    ctx = Ctx(SYSTEM, state, Record(1, "t", {}, "t"), DicePool(), RefuseMissingDice())
     state["game"] = SYSTEM.initial_state(variant, {}, ctx)
     pub = state["game"]["public"]
     pub["initial"] = initial

@@ -104,10 +104,10 @@ def test_upcoming_rolls_come_from_the_sides_remaining_steps(club, people):
     war.result({"allied_objectives_end": "hill_520"})
     war.walk_both(until="1.615", answers=BOTH)
     from campaigns.context import Ctx
-    from campaigns.rolling import DicePool, DiceProvider
+    from campaigns.rolling import DicePool, RefuseMissingDice
 
     state = war.state
-    ctx = Ctx(SYSTEM, state, Record(1, "t", {}, "t"), DicePool(), DiceProvider())
+    ctx = Ctx(SYSTEM, state, Record(1, "t", {}, "t"), DicePool(), RefuseMissingDice())
     rolls = SYSTEM.upcoming_rolls(state, "allied", ctx)
     cpp = next(r for r in rolls if r.table == "1.616")
     assert cpp.key == "5/29P/1.616/allied"

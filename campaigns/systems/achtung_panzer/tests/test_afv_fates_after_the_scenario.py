@@ -1,4 +1,4 @@
-"""The fixes of the issue 8 review beyond the review's own tests (test_review_8.py): the paths each
+"""The fixes of the issue 8 review beyond its own tests (test_refit_and_aftermath_at_the_table.py): the paths each
 fix opened, worked out from the rules and the tables (refit_1610_1615.yaml)."""
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from campaigns.systems.achtung_panzer.tests.step_harness import (
     step_by_id,
     unit,
 )
-from campaigns.systems.achtung_panzer.tests.test_review_8 import CVP_LIST
+from campaigns.systems.achtung_panzer.tests.test_refit_and_aftermath_at_the_table import CVP_LIST
 
 IMMOB = step_by_id(equipment.STEPS, "1.6131")
 WITHDRAW = step_by_id(equipment.STEPS, "1.6142")

@@ -16,7 +16,7 @@ from campaigns.systems.achtung_panzer.tests.step_harness import (
     step_by_id,
     unit,
 )
-from campaigns.systems.achtung_panzer.tests.test_review_8 import CVP_LIST
+from campaigns.systems.achtung_panzer.tests.test_refit_and_aftermath_at_the_table import CVP_LIST
 
 IMMOB = step_by_id(equipment.STEPS, "1.6131")
 WEATHER = step_by_id(replenishment.STEPS, "1.618")
