@@ -3,6 +3,7 @@
 #              (127.0.0.1:8000 unless told otherwise: make run PORT=8080)
 #   make test  installs everything and runs the test suite
 #   make bench runs the benchmarks (benchmarks/README.md); not part of the tests
+#   make lint  ruff (lint and format check), mypy and import-linter (settings: pyproject.toml)
 # Both first check the system packages (scripts/system-packages.sh): as root they
 # install what is missing with apt-get, otherwise they stop before creating anything
 # and print the one command to run. A broken .venv is rebuilt (scripts/venv.sh).
@@ -17,7 +18,7 @@ export SITE_URL
 # DEBUG=1 make run: Django's technical pages and reloading on code changes.
 RELOAD := $(if $(filter 1 true True TRUE yes on,$(DEBUG)),,--noreload)
 
-.PHONY: run test install install-test bench system venv
+.PHONY: run test lint install install-test bench system venv
 
 system:
 	@sh scripts/system-packages.sh "$(PYTHON)"
@@ -41,6 +42,12 @@ run: install
 
 test: install-test
 	$(BIN)/python -m pytest $(PYTEST_ARGS)
+
+lint: install-test
+	$(BIN)/ruff check .
+	$(BIN)/ruff format --check .
+	$(BIN)/mypy
+	$(BIN)/lint-imports
 
 bench: install-test
 	$(BIN)/python -m benchmarks.run $(BENCH_ARGS)

@@ -60,7 +60,9 @@ def compute(campaign: Campaign, side: str) -> dict:
         and state.get("game") is not None
         and side in system.side_slugs()
     ):
-        ctx = Ctx(system, state, Record(state["seq"], "odds", {}, ""), DicePool(), RefuseMissingDice())
+        ctx = Ctx(
+            system, state, Record(state["seq"], "odds", {}, ""), DicePool(), RefuseMissingDice()
+        )
         upcoming = system.upcoming_rolls(state, side, ctx)
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
         rolls = (
