@@ -136,7 +136,9 @@ def test_the_panel_shows_the_viewers_side_only(club, people):
         or "Allied: your side's records" in pages["alice"]
     )
     assert "German: your side" not in pages["alice"] and "Allied: your side" not in pages["bob"]
-    assert "German: your side" in pages["rita"] and "Allied: your side" in pages["rita"]
+    # The referee reads both, each named by its side, never "your side" (issue 21, item 9).
+    assert "German side's records" in pages["rita"] and "Allied side's records" in pages["rita"]
+    assert "your side" not in pages["rita"]
     assert 'id="ap-roster-h"' in pages["alice"] and "5/31P" in pages["bob"]  # this system's panel
     # bob's purchase (A4 Pz IIIF) and CPP left (8 − 7 = 1) never reach alice's page.
     assert "Pz IIIF" not in pages["alice"] and "RG A4" not in pages["alice"]
