@@ -141,10 +141,10 @@ class ViewCache:
 
         from django.test import Client
 
-        from campaigns import viewcache
+        from campaigns import audiences
 
         if self.mode == "cold":
-            self.monkeypatch.setattr(viewcache, "BUILD", f"cold-{uuid.uuid4().hex[:8]}")
+            self.monkeypatch.setattr(audiences, "BUILD", f"cold-{uuid.uuid4().hex[:8]}")
             return
         for name in self.PEOPLE:
             client = Client()

@@ -25,7 +25,8 @@ from .records import Record, Viewer
 from .rolling import DicePool
 from .schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json, parse_json, shown_key, text_problem
 from .services import clubs as club_services, projections
-from .services.state import current_state, load_records, store_snapshot
+from .services.snapshots import store_snapshot
+from .services.state import current_state, load_records
 from .systems import get_system
 
 FORMAT = "muster.journal"

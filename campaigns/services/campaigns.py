@@ -17,7 +17,8 @@ from ..seats import seat_problem
 from ..systems import all_systems, get_system
 from . import projections
 from .journal import submit
-from .state import current_state, store_snapshot
+from .snapshots import store_snapshot
+from .state import current_state
 
 DICE_MODE = Field(
     "dice_mode",

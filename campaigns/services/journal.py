@@ -31,7 +31,8 @@ from ..rolling import DicePool, LiveProvider
 from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
 from ..systems import get_system
 from . import odds, projections, seat_log
-from .state import current_state, load_records, store_snapshot
+from .snapshots import store_snapshot
+from .state import current_state, load_records
 
 
 @dataclass

@@ -26,7 +26,7 @@ from django.utils import timezone
 
 from muster import queues
 
-from .. import viewcache
+from .. import audiences, viewcache
 from ..context import Ctx
 from ..errors import Forbidden
 from ..models import Campaign
@@ -72,7 +72,7 @@ def compute(campaign: Campaign, side: str) -> dict:
         )
     data = {"side": side, "rolls": rolls}
     stored = campaign.positions or {}
-    at = stored if stored.get("seq") == state["seq"] else viewcache.positions(campaign, state)
+    at = stored if stored.get("seq") == state["seq"] else audiences.positions(campaign, state)
     viewcache.put(cache_key(campaign.pk, side, at[f"side:{side}"]), data, TIMEOUT)
     return data
 

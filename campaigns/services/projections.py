@@ -12,7 +12,7 @@ from django.utils import timezone
 
 from rosters import projection as roster_projection
 
-from .. import viewcache
+from .. import audiences
 from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
@@ -51,10 +51,10 @@ def refresh(
     campaign.last_seq = state["seq"]
     if public_change:
         campaign.updated_at = timezone.now()
-    campaign.positions = viewcache.positions(
+    campaign.positions = audiences.positions(
         campaign, state, newest=newest, roster=entries, summaries=summaries
     )
-    campaign.positions["projected"] = viewcache.BUILD
+    campaign.positions["projected"] = audiences.BUILD
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
     if people_changed:
         _refresh_sides(campaign, state, users)
@@ -71,7 +71,7 @@ def _projected(stored: dict, before: dict) -> bool:
     """The rows were last written for `before` by this code (positions are written with them)."""
     return (
         stored.get("seq") == before["seq"]
-        and stored.get("projected") == viewcache.BUILD
+        and stored.get("projected") == audiences.BUILD
         and "newest" in stored
     )
 

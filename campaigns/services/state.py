@@ -7,6 +7,7 @@ import logging
 from .. import engine
 from ..models import Campaign, Snapshot
 from ..records import Record
+from .snapshots import store_snapshot
 
 _RECORD_COLUMNS = (
     "seq",
@@ -97,18 +98,3 @@ def current_states(campaigns) -> dict[int, dict]:
         fresh = _fresh(snapshot, campaign) and not _stale_versions(campaign)
         states[campaign.pk] = snapshot.state if fresh else current_state(campaign)
     return states
-
-
-def store_snapshot(campaign: Campaign, state: dict) -> None:
-    """Keeps `state` unless a later one is kept already: a reader outside the journal's lock (the
-    odds task) that folded an older journal must not overwrite what a writer stored since, or
-    the next append would fold the whole journal again."""
-    # An UPDATE first: a campaign has its snapshot from its first event on (no read before the write).
-    if Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(
-        seq=state["seq"], state=state
-    ):
-        return
-    if not Snapshot.objects.filter(campaign=campaign).exists():
-        Snapshot.objects.update_or_create(
-            campaign=campaign, defaults={"seq": state["seq"], "state": state}
-        )

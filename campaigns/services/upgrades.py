@@ -23,7 +23,7 @@ from ..models import Campaign, Event, JournalArchive
 from ..records import Record
 from ..systems import get_system
 from . import projections
-from .state import store_snapshot
+from .snapshots import store_snapshot
 
 log = logging.getLogger(__name__)
 _FAILED: dict[

@@ -5,7 +5,7 @@ from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from campaigns import viewcache
+from campaigns import audiences
 from campaigns.systems import get_system
 from muster.memory import Recent
 
@@ -37,7 +37,7 @@ def _choices_html(context, campaign, viewer) -> str:
     who = (
         (tuple(sorted(viewer.sides)), viewer.referee, viewer.member) if viewer is not None else None
     )
-    key = (viewcache.BUILD, campaign.pk, campaign.system, who)
+    key = (audiences.BUILD, campaign.pk, campaign.system, who)
     drawn = _CHOICES.get(key)
     if drawn is None:
         choices = []

@@ -143,7 +143,7 @@ def test_rows_not_known_to_be_the_last_states_are_compared_in_full(club, people,
 
 def test_an_older_fold_never_overwrites_a_later_snapshot(skirmish, people):
     from campaigns.models import Snapshot
-    from campaigns.services.state import store_snapshot
+    from campaigns.services.snapshots import store_snapshot
 
     older = current_state(skirmish)
     submit(skirmish, people["alice"], "skirmish.supply")

@@ -15,17 +15,6 @@ import pytest
 PACKAGES = ("campaigns", "rosters", "api", "muster")
 
 KNOWN: dict[frozenset[str], str] = {
-    # services: reading the state upgrades an old journal (state -> upgrades), which stores the
-    # snapshot (-> state) and refreshes the projections (-> viewcache, whose positions of a row
-    # stored before they existed are computed from the state).
-    frozenset(
-        {
-            "campaigns.services.state",
-            "campaigns.services.upgrades",
-            "campaigns.services.projections",
-            "campaigns.viewcache",
-        }
-    ): "tools (issue 25 item 3): positions and the build digest out of viewcache",
     # A!P!: the sequence split (table).
     frozenset(
         {

@@ -5,7 +5,7 @@ import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns import viewcache, visibility
+from campaigns import audiences, viewcache, visibility
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 
@@ -49,7 +49,7 @@ def test_positions_are_what_a_fresh_computation_gives(skirmish, people):
     submit(skirmish, people["alice"], "skirmish.supply")
     skirmish.refresh_from_db()
     stored = {name: value for name, value in skirmish.positions.items() if name != "projected"}
-    assert viewcache.positions(skirmish, current_state(skirmish)) == stored
+    assert audiences.positions(skirmish, current_state(skirmish)) == stored
 
 
 def test_a_row_without_positions_gets_them_on_first_read(skirmish, people):

@@ -1,0 +1,114 @@
+"""Each audience's position in a campaign (campaigns.viewcache says what a position is and what is
+kept under it), and the digest of the code and templates that draw kept answers (BUILD). Pure
+reads of a state: the projections store the positions after every append
+(services.projections), the cache reads them (viewcache)."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+
+import orjson
+from django.conf import settings
+from django.core.signals import setting_changed
+from django.db.models import Max
+from django.dispatch import receiver
+
+from .records import Viewer
+from .systems import get_system
+from .visibility import view_state
+
+
+def audience(viewer: Viewer) -> str | None:
+    """The audience whose cut this viewer reads: "referee", "side:<slug>", "club"; None for nobody."""
+    if viewer.referee:
+        return "referee"
+    if not viewer.member:
+        return None
+    return "side:" + ",".join(sorted(viewer.sides)) if viewer.sides else "club"
+
+
+def _readers(sides) -> dict[str, Viewer]:
+    readers = {"club": Viewer.club_member(), "referee": Viewer.everything(sides)}
+    readers.update({f"side:{side}": Viewer.for_side(side) for side in sides})
+    return readers
+
+
+def positions(
+    campaign,
+    state: dict,
+    *,
+    newest: dict | None = None,
+    roster: list | None = None,
+    summaries: list | None = None,
+) -> dict:
+    """Every audience's position after `state` (the full state at ``state["seq"]``).
+
+    `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
+    system's projections of `state`) when the caller has them; otherwise read and drawn here."""
+    from .models import Event
+
+    if newest is None:
+        newest = {
+            f"{row['audience']}|{row['side']}": row["newest"]
+            for row in Event.objects.filter(campaign=campaign, seq__lte=state["seq"])
+            .values("audience", "side")
+            .annotate(newest=Max("seq"))
+            .order_by()
+        }
+    system = get_system(state["system"])
+    # Projections drawn from the whole state (a public roster entry may come from a side's
+    # private records): what each audience reads of them is part of its position.
+    if roster is None:
+        roster = system.roster(state) if state.get("game") is not None else []
+    if summaries is None:
+        summaries = [system.scenario_summary(state, s["index"]) for s in state["scenarios"]]
+    out = {"seq": state["seq"], "newest": newest}
+    filed = [(*name.split("|", 1), seq) for name, seq in newest.items()]
+    for name, reader in _readers(list(state["sides"])).items():
+        seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
+        readable = [
+            e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))
+        ]
+        digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
+        digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())
+        out[name] = digest.hexdigest()[:32]
+    return out
+
+
+def _canonical(value) -> bytes:
+    return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+
+
+def _build_digest() -> str:
+    """A digest of the code and templates that draw cached answers (extra systems and every
+    template folder included)."""
+    base = Path(settings.BASE_DIR)
+    digest = hashlib.sha256()
+    roots = [base / name for name in ("campaigns", "api", "rosters")]
+    roots += [
+        base.joinpath(*module.split("."))
+        for module in getattr(settings, "MUSTER_EXTRA_SYSTEMS", [])
+    ]
+    roots += [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])]
+    for root in roots:
+        for path in sorted(root.rglob("*")):
+            if path.suffix in (".py", ".html", ".yaml") and path.is_file():
+                digest.update(str(path).encode())
+                digest.update(path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+def _build() -> str:
+    return getattr(settings, "MUSTER_BUILD", "") or _build_digest()
+
+
+BUILD = _build()
+
+
+@receiver(setting_changed)
+def _settings_changed(setting, **kwargs):
+    """Tests that swap templates or systems get keys of their own."""
+    global BUILD
+    if setting in ("TEMPLATES", "MUSTER_EXTRA_SYSTEMS", "MUSTER_BUILD"):
+        BUILD = _build()
