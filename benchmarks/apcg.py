@@ -148,6 +148,10 @@ def _hardening(game, state, side, step, kind, units, pending):
         for u in units
         if u["kind"] in ("squad", "half_squad", "crew") and not u.get("vehicular")
     ]
+    if not pending:  # the MMC named with the DR (A!P! v6): the first it allows harden
+        order = [{"unit": u, "becomes": "548"} for u in mmc[:2]]
+        game.by(side, kind, {"action": "roll", "hardened": order})
+        return
     allowed = pending.get("mmc", 0) + pending.get("heroes", 0)
     if not game.attempt(
         side,

@@ -93,6 +93,14 @@ TARGETS = (
         AP_TABLE,
     ),
     Target(
+        "c548a25-achtung-panzer-v5",
+        "c548a25",
+        "Achtung! Panzer! at v5, before 1.6112 and 1.6113 took the choice with the DR (R-A26, "
+        "issue 21 item 5; the commit before it): the MMC and the leader chosen after each DR",
+        {"core": 2, "achtung_panzer": 5},
+        AP_TABLE,
+    ),
+    Target(
         "v0.1.0",
         "v0.1.0",
         "Muster 0.1.0, the first release (tag v0.1.0)",

@@ -11,6 +11,18 @@ from fractions import Fraction
 from campaigns.game_interface import Mod
 
 SIDES = ("allied", "german")
+JOURNAL_VERSION = 6  # the A!P! journal version written today (system.py; upgrades.py)
+CHOICES_BEFORE_ROLL_SINCE = 6  # 1.6112/1.6113: the choice may be given with the roll (R-A26)
+
+
+def journal_version(state: dict) -> int:
+    """The A!P! journal version the events being folded were written under (today's for a page:
+    a stored campaign is upgraded before it is played on)."""
+    return state.get("journals", {}).get("achtung_panzer", JOURNAL_VERSION)
+
+
+def choices_before_roll(state: dict) -> bool:
+    return journal_version(state) >= CHOICES_BEFORE_ROLL_SINCE
 
 
 def other(side: str) -> str:

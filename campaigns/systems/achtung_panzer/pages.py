@@ -187,27 +187,32 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
             joint=True,
         )
         nxt = sequence.own_after_table(state, side)
-        if nxt is None or nxt.id not in _FOLDED_AFTER_TABLE or span[-1].id != "1.6066":
+        if nxt is None or nxt.id not in _FOLDED_AFTER_TABLE:
             return [joint]
-        # The map steps confirmed with this side's losses (issue 21, item 5): one submission. The
-        # confirmation on its own stays, after it: for control the Refit Phase changed (1.6066),
-        # and for the referee, who confirms them once for both sides.
-        losses = Action(
+        # The map steps up to this side's own next step are confirmed with it (issue 21, item 5):
+        # its escape (1.6063) after 1.601-1.606, its losses after 1.6064-1.6066; one submission.
+        before_it = [s for s in span if sequence.before(s, nxt)]
+        if not before_it or not sequence.confirmable(state, before_it[-1]):
+            return [joint]
+        names = "; ".join(f"{s.rule} {s.label}" for s in before_it)
+        folded = Action(
             kind_name(nxt),
             nxt.label,
             side,
             nxt.rule,
-            f"Recording them also confirms, for both sides, what was done on the map: {names}. "
+            f"Sending it also confirms, for both sides, what was done on the map: {names}. "
             f"{nxt.help}",
             button=_button(nxt),
-            before=(("ap.joint", {"through": span[-1].id}),),
+            before=(("ap.joint", {"through": before_it[-1].id}),),
         )
+        # The confirmation on its own stays, after it: for control the Refit Phase changed
+        # (1.6066), and for the referee, who confirms the map steps once for both sides.
         return [
-            losses,
+            folded,
             replace(
                 joint,
                 help=f"{joint.help} On its own only to give the final control, if the "
-                "Refit Phase changed it; otherwise recording your losses confirms them.",
+                f"Refit Phase changed it; otherwise sending {nxt.short or nxt.label} confirms them.",
             ),
         ]
     if sequence.waiting(state, side):
@@ -323,10 +328,10 @@ _FINISH = {
 # Decisions whose form reads nothing the steps with nothing to decide before them change (1.615
 # asks for the side's own fortifications; 1.6131-1.6142 and their checklists touch AFVs and
 # weapons): a "Continue" before them is sent with them.
-_FOLDED = ("1.615",)
-# Own steps the joint map steps are confirmed with (they read nothing the map steps change but
-# units 1.603 may eliminate, which the service then refuses by name).
-_FOLDED_AFTER_TABLE = ("1.6066.losses",)
+_FOLDED = ("1.6112", "1.6113", "1.6131", "1.6132", "1.615")
+# Own steps the joint map steps before them are confirmed with (they read nothing the map steps
+# change but units 1.603 may eliminate, which the service then refuses by name).
+_FOLDED_AFTER_TABLE = ("1.6063", "1.6066.losses")
 
 
 def _server_dice(state: dict) -> bool:
@@ -437,6 +442,10 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
         from .steps.leaders import resolve_data
 
         return resolve_data(dict(data))
+    if kind == "ap.1.6113" and "win_drm" in data:
+        from .steps.leaders import LATER
+
+        return dict(data, win_drm=None) if data["win_drm"] in (LATER, "") else data
     if kind == "ap.1.6132" and "afv_weapons" in data:  # the page asks SW and AFV weapons apart
         data = dict(data)
         afv = data.pop("afv_weapons")

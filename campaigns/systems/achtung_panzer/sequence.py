@@ -644,6 +644,27 @@ def decision_after(state: dict, side: str, span: list[Step]) -> Step | None:
     return None
 
 
+def before(step: Step, other: Step) -> bool:
+    """`step` comes before `other` in the Refit Phase."""
+    return STEPS.index(step) < STEPS.index(other)
+
+
+def confirmable(state: dict, last: Step) -> bool:
+    """Every joint step from the current ones through `last` can be confirmed now: no side has an
+    own step still to do between them (a side's escape comes before 1.6064)."""
+    steps = active_steps(state)
+    for step in steps[: steps.index(last) + 1]:
+        for side in SIDES:
+            if status(state, step, side) is not None:
+                continue
+            if step.scope == "joint":
+                continue
+            if step.scope in ("side", "allied") and not step.applies(state, side):
+                continue
+            return False
+    return True
+
+
 def own_after_table(state: dict, side: str) -> Step | None:
     """The side's first own step still to do after the joint steps it is at (what it does once they
     are confirmed at the table), when it applies; None if something else comes first."""

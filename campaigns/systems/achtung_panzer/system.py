@@ -20,6 +20,7 @@ from campaigns.game_interface import (
 )
 
 from . import (
+    common,
     elr,
     halfday,
     odds,
@@ -165,7 +166,8 @@ class AchtungPanzer(GameSystem):
     # 30f6652); v3: Muster 0.1.0; v4: the CVP of units the club's list does not cover asked on
     # their own (c0d149e). The upgrades are in upgrades.py.
     # v5: ELR by nationality (CG14; elr.py): earlier journals fold with one ELR per side.
-    journal_version = 5
+    # v6: 1.6112 and 1.6113 take the choice the DR leads to with the DR itself (R-A26).
+    journal_version = common.JOURNAL_VERSION
     journal_version_before_versions = 3  # Muster 0.1.0 wrote A!P! v3
     long_forms = ("result.submitted", "result.resolved")  # a row per objective hex of 1.2
     journal_upgrades = upgrades.STEPS

@@ -5,6 +5,11 @@ Two events of its kind:
    lets one MMC battle harden; the secret DR gives how many retained infantry MMC may harden.
 2. ``{"action": "harden", "hardened": [{"unit", "becomes", "fanatic"}]}`` — the player names the
    MMC (at most the DR's number plus one per hero) and what each becomes (ASL A15: entered).
+
+From journal version 6 (R-A26) the roll may carry the choice: ``hardened`` on the roll lists the
+MMC the player would harden, in the order he wants them (``priority``, then as listed); the DR's
+number (plus one per hero) of them harden at once, and the second event is not needed. A roll
+with none listed still waits for the choice after the DR.
 """
 
 from __future__ import annotations
@@ -54,6 +59,9 @@ def run(ctx, state, side, data):
         return _harden(state, side, data.get("hardened") or [], pend)
     if pend is not None:
         raise DomainError("action", "The MMC battle hardening DR has been made: name the MMC.")
+    orders = []
+    if data.get("hardened") and common.choices_before_roll(state):  # before v6 they were not read
+        orders = _ordered(state, side, data["hardened"])  # checked before the DR is made
     heroes = [u for u in retained(state, side) if u.get("kind") == "hero"]
     report = roll_on(
         ctx,
@@ -70,8 +78,21 @@ def run(ctx, state, side, data):
     common.record_roll(state, side, report, "1.6112")
     if count + len(heroes) == 0:
         return None
-    set_pending(state, side, "1.6112", {"mmc": count, "heroes": len(heroes)})
+    pend = {"mmc": count, "heroes": len(heroes)}
+    if orders:  # the choice given with the roll (v6): the first of them, as many as allowed
+        _apply(state, side, orders[: count + len(heroes)])
+        return None
+    set_pending(state, side, "1.6112", pend)
     return PENDING
+
+
+def _ordered(state, side, entries) -> list[tuple[dict, str, bool]]:
+    """The MMC listed with the roll, best first (by `priority`, then as listed), checked."""
+    ranked = sorted(
+        enumerate(entries),
+        key=lambda pair: (pair[1].get("priority") or len(entries) + 1, pair[0]),
+    )
+    return _plan(state, side, [entry for _, entry in ranked])
 
 
 def _harden(state, side, entries, pend):
@@ -84,6 +105,12 @@ def _harden(state, side, entries, pend):
             f"At most {allowed} MMC may battle harden ({pend['mmc']} by the DR, "
             f"{pend['heroes']} by heroes).",
         )
+    _apply(state, side, _plan(state, side, entries))
+    clear_pending(state, side, "1.6112")
+    return None
+
+
+def _plan(state, side, entries) -> list[tuple[dict, str, bool]]:
     seen = set()
     plan = []
     for i, entry in enumerate(entries):
@@ -108,6 +135,10 @@ def _harden(state, side, entries, pend):
         if not becomes:
             raise DomainError(f"hardened[{i}].becomes", f"Enter what the {unit['type']} becomes.")
         plan.append((unit, becomes, elite))
+    return plan
+
+
+def _apply(state, side, plan) -> None:
     for unit, becomes, fanatic in plan:
         unit["note"] = f"battle hardened from {unit['type']} (1.6112)"
         unit["type"] = becomes
@@ -120,8 +151,6 @@ def _harden(state, side, entries, pend):
                 {"unit": u["id"], "to": b, "fanatic": f} for u, b, f in plan
             ]
             break
-    clear_pending(state, side, "1.6112")
-    return None
 
 
 def upcoming_rolls(state, side, ctx):
@@ -147,15 +176,16 @@ def candidates(state, side) -> list[dict]:
 
 
 def auto(state, side):
-    """The DR needs no decision; naming the MMC afterwards does."""
-    return None if pending_for(state, side, "1.6112") is not None else {"action": "roll"}
+    """Before v6 the DR needed no decision (naming the MMC afterwards did); since, the MMC may be
+    named with it, so the DR waits for the side when it has MMC to harden."""
+    if pending_for(state, side, "1.6112") is not None:
+        return None
+    if common.choices_before_roll(state) and candidates(state, side):
+        return None
+    return {"action": "roll"}
 
 
-def form(ctx, view, side):
-    pend = pending_for(view, side, "1.6112")
-    if pend is None:
-        return (hidden("action", "roll"),)
-    allowed = pend["mmc"] + pend["heroes"]
+def _rows(view, side) -> list[dict]:
     rows = []
     for unit in candidates(view, side):
         elite = is_elite(view, side, unit)
@@ -166,6 +196,25 @@ def form(ctx, view, side):
                 "_label": words.unit_label(unit, words.names_for(view, side)) + note,
             }
         )
+    return rows
+
+
+_BECOMES = Field(
+    "becomes",
+    required=False,
+    default="",
+    max_length=20,
+    label="Becomes",
+    help="The unit type after battle hardening (ASL A15), e.g. 548; an elite one keeps its type.",
+)
+
+
+def form(ctx, view, side):
+    pend = pending_for(view, side, "1.6112")
+    if pend is None:
+        return _roll_form(ctx, view, side)
+    allowed = pend["mmc"] + pend["heroes"]
+    rows = _rows(view, side)
     why = f"{pend['mmc']} by the DR" + (
         f" + {pend['heroes']} for the heroes eliminated" if pend["heroes"] else ""
     )
@@ -186,17 +235,51 @@ def form(ctx, view, side):
                 "object",
                 fields=(
                     Field("unit", labels=tuple((r["unit"], r["_label"]) for r in rows)),
-                    Field(
-                        "becomes",
-                        required=False,
-                        default="",
-                        max_length=20,
-                        label="Becomes",
-                        help="The unit type after battle hardening (ASL A15), e.g. 548; an elite one keeps its type.",
-                    ),
+                    _BECOMES,
                 ),
             ),
             help=f"Tick up to {allowed} MMC ({why}); none may harden twice.",
+        ),
+    )
+
+
+def _roll_form(ctx, view, side):
+    """The DR with the MMC named before it (v6, R-A26): the DR says how many of them harden."""
+    rows = _rows(view, side)
+    if not rows or not common.choices_before_roll(view):
+        return (hidden("action", "roll"),)
+    return (
+        hidden("action", "roll"),
+        Field(
+            "hardened",
+            "list",
+            label="MMC to battle harden, if the DR allows",
+            required=False,
+            default=[],
+            key="unit",
+            widget="pick",
+            rows=tuple(rows),
+            item=Field(
+                "entry",
+                "object",
+                fields=(
+                    Field("unit", labels=tuple((r["unit"], r["_label"]) for r in rows)),
+                    _BECOMES,
+                    Field(
+                        "priority",
+                        "int",
+                        required=False,
+                        default=None,
+                        min=1,
+                        max=99,
+                        label="Order (1 first)",
+                        help="When the DR allows fewer than you tick, the first in this order harden.",
+                    ),
+                ),
+            ),
+            help="The DR gives how many retained infantry MMC may battle harden (one more per hero "
+            "eliminated): tick them now, with what each becomes, and they harden as soon as the DR "
+            "is made; tick none to choose after the DR.",
         ),
     )
 
@@ -225,9 +308,11 @@ STEPS = [
                         Field("unit"),
                         Field("becomes", required=False, default=""),
                         Field("fanatic", "bool", required=False, default=False),
+                        Field("priority", "int", required=False, default=None, min=1, max=99),
                     ),
                 ),
-                help="The MMC that battle harden and what each becomes (an elite MMC becomes fanatic).",
+                help="The MMC that battle harden and what each becomes (an elite MMC becomes "
+                "fanatic); with the roll (v6), those the player would harden, best first.",
             ),
         ),
         help="Heroes are eliminated (one MMC each); a DR gives how many more MMC may battle harden.",

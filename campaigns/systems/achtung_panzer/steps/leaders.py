@@ -8,6 +8,12 @@
    — after seeing the DR, a side that won may ignore the win DRM or apply only the reduced one;
    the table's leader type names the leader that hardens (or, if none of that type is retained,
    the lowest-grade retained non-wounded leader), and the player enters what he becomes.
+
+From journal version 6 (R-A26) the roll may carry that choice: ``win_drm`` (kept, reduced or
+ignored, when the side won) and ``if_hardened`` ``[{"leader", "becomes"}]``, what each leader
+becomes should he be the one who hardens. When they settle the result (the win DRM is known and
+a leader named there hardens, the first listed of several of the type the DR names; or none can),
+it is resolved at once; otherwise the choice is asked after the DR as before.
 """
 
 from __future__ import annotations
@@ -261,7 +267,33 @@ def run_hardening(ctx, state, side, data):
         common.record_roll(state, side, report, "1.6113")
         return None  # nobody can harden, whatever the choice
     set_pending(state, side, "1.6113", pend)
+    decided = _given_with_roll(ctx, state, side, pend, data)
+    if decided is not None:
+        return _resolve(ctx, state, side, decided, pend)
     return PENDING
+
+
+def _given_with_roll(ctx, state, side, pend, data) -> dict | None:
+    """The choice after the DR as the roll gave it (v6), when it settles the result."""
+    if not common.choices_before_roll(state):
+        return None  # before v6 a roll's other fields were not read
+    outcomes = pend["outcomes"]
+    choice = "none" if "none" in outcomes else data.get("win_drm")
+    if choice not in outcomes:
+        return None  # the win DRM is chosen after the DR
+    who = candidates(ctx, state, side, pend, outcomes[choice]["leader"])
+    orders = {
+        entry["leader"]: (entry.get("becomes") or "").strip()
+        for entry in data.get("if_hardened") or []
+        if (entry.get("becomes") or "").strip()
+    }
+    if not who:
+        return {"win_drm": choice, "leader": "", "becomes": ""}
+    # Of several leaders of the type the DR names, the first the player listed hardens.
+    named = sorted((u for u in who if u["id"] in orders), key=lambda u: list(orders).index(u["id"]))
+    if named:
+        return {"win_drm": choice, "leader": named[0]["id"], "becomes": orders[named[0]["id"]]}
+    return None
 
 
 def _resolve(ctx, state, side, data, pend):
@@ -377,6 +409,10 @@ def auto_hardening(state, side):
         return None
     if _heroic_leaders(state, side) or _promotable(state, side):
         return None
+    if common.choices_before_roll(state) and any(
+        u.get("kind") in LEADER_KINDS for u in retained(state, side)
+    ):
+        return None  # what a leader becomes is given with the DR (v6)
     kinds, nationalities = _kinds_held(state, side), _nationalities_held(state, side)
     if len(kinds) > 1 or len(nationalities) > 1:
         return None
@@ -456,6 +492,7 @@ def form_hardening(ctx, view, side):
                 ),
             )
         )
+    fields += _choice_with_roll(ctx, view, side)
     promotable = _promotable(view, side)
     if promotable:
         fields.append(
@@ -469,6 +506,78 @@ def form_hardening(ctx, view, side):
             )
         )
     return tuple(fields)
+
+
+LATER = "later"  # the page's "choose after the DR" for the win DRM (no standing choice sent)
+
+
+def _choice_with_roll(ctx, view, side) -> list:
+    """The choice after the DR, given with it (v6, R-A26): the win DRM, and what each leader
+    becomes should he be the one who hardens. Left open, it is asked after the DR."""
+    leaders = [u for u in retained(view, side) if u.get("kind") in LEADER_KINDS]
+    if not leaders or not common.choices_before_roll(view):
+        return []
+    fields = []
+    if won_this_half_day(view, side):
+        nationality = _nationalities_held(view, side)[0]
+        full = table_mod_value(ctx, _table_id(nationality), "won_this_half_day")
+        reduced = int(ctx.value("battle_hardening.leader_win_drm_reduced"))
+        fields.append(
+            Field(
+                "win_drm",
+                "choice",
+                choices=(LATER, "full", "reduced", "ignore"),
+                widget="radios",
+                required=False,
+                default=LATER,
+                label="Won this half-day: the DRM",
+                labels=(
+                    (LATER, "Choose after the DR (1.6113 allows it)"),
+                    ("full", f"Keep the {_signed(full)}"),
+                    ("reduced", f"Apply only {_signed(reduced)}"),
+                    ("ignore", f"Ignore the {_signed(full)}"),
+                ),
+            )
+        )
+    names = words.names_for(view, side)
+    fields.append(
+        Field(
+            "if_hardened",
+            "list",
+            label="If he is the one who hardens, he becomes",
+            key="leader",
+            required=False,
+            default=[],
+            rows=tuple({"leader": u["id"]} for u in leaders),
+            item=Field(
+                "entry",
+                "object",
+                fields=(
+                    Field(
+                        "leader",
+                        "choice",
+                        label="Leader",
+                        choices=tuple(u["id"] for u in leaders),
+                        labels=tuple((u["id"], words.unit_label(u, names)) for u in leaders),
+                    ),
+                    Field(
+                        "becomes",
+                        required=False,
+                        default="",
+                        max_length=20,
+                        label="Becomes",
+                        help="His type after battle hardening (ASL A15), e.g. 9-1; empty: "
+                        "say it after the DR.",
+                    ),
+                ),
+            ),
+            help="The DR names the leader type that hardens (your lowest-grade leader if you "
+            "have none of it): say now what each would become and it is settled with the DR; "
+            "of several of that type, the first listed with what he becomes hardens. Leave a "
+            "leader empty to keep him out of it.",
+        )
+    )
+    return fields
 
 
 def _resolve_form(ctx, view, side, pend):
@@ -607,6 +716,18 @@ STEPS = [
                 help="After the DR, a side that won this half-day keeps, reduces or ignores the win DRM.",
             ),
             Field("leader", required=False, default="", help="The leader that battle hardens."),
+            Field(
+                "if_hardened",
+                "list",
+                required=False,
+                default=[],
+                item=Field(
+                    "entry",
+                    "object",
+                    fields=(Field("leader"), Field("becomes", required=False, default="")),
+                ),
+                help="With the DR (v6): what each leader becomes should he be the one who hardens.",
+            ),
             Field(
                 "becomes", required=False, default="", help="The leader type he becomes (ASL A15)."
             ),

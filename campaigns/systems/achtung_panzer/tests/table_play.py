@@ -113,6 +113,10 @@ class Table(War):
                 for u in units
                 if u["kind"] in ("squad", "half_squad", "crew") and not u.get("vehicular")
             ]
+            if not pending:  # the MMC named with the DR (v6): the first it allows harden
+                order = [{"unit": u, "becomes": "548"} for u in mmc[:2]]
+                self.by(side, kind, {"action": "roll", "hardened": order})
+                return
             allowed = pending["mmc"] + pending["heroes"]
             self.by(
                 side,
