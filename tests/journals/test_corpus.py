@@ -101,13 +101,15 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
     )
     assert err.getvalue() == (
         "Journal written by Muster journal achtung_panzer v1 (a file from before journal versions); upgraded to "
-        "v5: v1→v2: end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; Refit "
+        "v6: v1→v2: end-of-scenario records (1.12) added: every unit as it stood, the CVP already confirmed; Refit "
         "Phase steps with nothing to do left out (6 events added, 12 events left out); v2→v3: losses steps before "
         "1.6067 (R-A19) added as nothing more lost (6 events added); v3→v4: the CVP of lost units the club's CVP "
         "list does not cover asked on their own; earlier records keep the total they gave (nothing to change); "
         "v4→v5: played with one ELR per side, as then: British units and German pioneers keep the side's ELR "
-        "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under). "
-        "And Muster journal core v1 (a file from before journal versions), upgraded to v2: v1→v2: seating someone "
+        "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under); "
+        "v5→v6: battle hardening played as then: the MMC (1.6112) and the leader's result (1.6113) chosen after the "
+        "DR (campaigns begun since may give the choice with the DR) (earlier events keep the rules they were written "
+        "under). And Muster journal core v1 (a file from before journal versions), upgraded to v2: v1→v2: seating someone "
         "on a side in play needs that side's agreement (or the referee's) (earlier events keep the rules they were "
         "written under).\n"
     )
@@ -120,14 +122,14 @@ def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
     document = json.loads((HERE / "v0.1.0" / "ap-cg1-table.json").read_text())
     newer = tmp_path / "newer.json"
     newer.write_text(
-        json.dumps({**document, "muster": "0.9.0", "journals": {"core": 1, "achtung_panzer": 6}})
+        json.dumps({**document, "muster": "0.9.0", "journals": {"core": 1, "achtung_panzer": 7}})
     )
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", str(newer), "--create-club", "--create-people")
     assert error.value.returncode == 2
     assert str(error.value) == (
-        "journals.achtung_panzer: Written by Muster 0.9.0 with journal achtung_panzer v6; this site runs Muster "
-        f"{versions.release()}, which reads up to v5. Upgrade Muster on this site (docs/operations.md) before "
+        "journals.achtung_panzer: Written by Muster 0.9.0 with journal achtung_panzer v7; this site runs Muster "
+        f"{versions.release()}, which reads up to v6. Upgrade Muster on this site (docs/operations.md) before "
         "replaying this file."
     )
     assert not Campaign.objects.exists() and not Club.objects.exists()
