@@ -498,8 +498,9 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(
     if dice_mode == "server":
         assert 0 < counts["allied"] <= 12 and 0 < counts["german"] <= 12, counts
     else:  # most second buttons and folded "Continue"s need Muster's dice; each step that rolls asks once
-        assert counts["allied"] <= 16 and counts["german"] <= 12, counts
-        assert rounds["allied"] <= 8 and rounds["german"] <= 6, rounds
+        # (16 and 13 before the checklists' "Continue" was folded with dice entered too)
+        assert counts["allied"] <= 15 and counts["german"] <= 12, counts
+        assert rounds["allied"] <= 9 and rounds["german"] <= 5, rounds
     for player in players.values():
         player.open()
         player.snap("next-half-day")

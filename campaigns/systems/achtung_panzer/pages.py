@@ -221,7 +221,10 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
     before = ()
     if steps:
         nxt = sequence.decision_after(state, side, steps)
-        if nxt is None or nxt.id not in _FOLDED or not _server_dice(state):
+        rolls = any(not s.checklist for s in steps)
+        if nxt is None or nxt.id not in _FOLDED or (rolls and not _server_dice(state)):
+            # With dice entered from the table, only a "Continue" that rolls nothing is folded:
+            # its dice would be asked on a form that is not the one shown.
             return [_continue_action(steps, side)]
         # "Continue" folded into the decision after it (issue 21, item 5): its form does not depend
         # on what the steps before it do, so both are sent in one submission.

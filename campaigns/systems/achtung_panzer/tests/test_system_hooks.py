@@ -196,11 +196,12 @@ def test_a_step_waiting_for_a_choice_after_its_roll_says_so(club, people):
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
     war.walk_both(until="1.6111", answers=BOTH)
-    war.by(
-        "allied", "ap.continue", {"checklists": True}
-    )  # confirms 1.6111, rolls 1.6112: a choice follows
+    war.by("allied", "ap.continue", {"checklists": True})  # confirms 1.6111
+    # The DR with no MMC named before it (R-A26): the choice follows it.
+    war.by("allied", "ap.1.6112", {"action": "roll"})
     labels = [a.label for a in SYSTEM.actions(war.state, "allied")]
     assert "Heroes and MMC battle hardening: your choice after the roll" in labels
-    assert [a.label for a in SYSTEM.actions(war.state, "german") if a.kind == "ap.continue"] == [
-        "Continue: 1.611–1.6112"
-    ]  # the map step confirmed, then the DR
+    german = [a for a in SYSTEM.actions(war.state, "german") if a.kind == "ap.1.6112"]
+    assert [a.label for a in german] == ["Heroes and MMC battle hardening"]
+    # The map step 1.6111 is confirmed with the DR (it rolls nothing: folded with entered dice too).
+    assert german[0].before == (("ap.continue", {"checklists": True}),)
