@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from campaigns.systems.achtung_panzer import common
-from campaigns.systems.achtung_panzer.steps import hardening, leaders
+from campaigns.systems.achtung_panzer.steps import hardening
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War, refused
 
 BOTH = {"allied": QUIET, "german": QUIET}
