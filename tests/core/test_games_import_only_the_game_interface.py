@@ -15,6 +15,7 @@ SYSTEMS = ROOT / "campaigns" / "systems"
 # Test games: each one folder (or module) listed in MUSTER_EXTRA_SYSTEMS by the tests.
 TEST_GAMES = (
     ROOT / "tests" / "testsystem",
+    ROOT / "tests" / "night_patrol",
     ROOT / "tests" / "core" / "drill",
     ROOT / "benchmarks" / "drill",
 )
@@ -97,9 +98,14 @@ def test_games_import_only_the_game_interface_their_own_folder_and_shared_game_p
                 path.read_text(), module_name(path), own, is_package=path.name == "__init__.py"
             )
     # Every game was read, the shared package and the test games too.
-    assert {"achtung_panzer", "rifles_ardennes", "victory_ledger", "testsystem", "drill"} <= set(
-        read
-    )
+    assert {
+        "achtung_panzer",
+        "rifles_ardennes",
+        "victory_ledger",
+        "testsystem",
+        "night_patrol",
+        "drill",
+    } <= set(read)
     assert read["achtung_panzer"] > 20
     assert not bad, "A game reaches the core only through campaigns.game_interface:\n" + "\n".join(
         bad
