@@ -44,6 +44,9 @@ def test_a_sealed_choice_waits_for_the_other_side(phone, skirmish, people):
     choose = phone.locator("form.action", has=phone.locator("input[value='sealed.submitted']"))
     choose.get_by_label("Attack").check()
     choose.get_by_role("button", name="Submit").click()
+    # "waiting for the other side" is on the page before the choice too ("0 of 2 …"): wait for the
+    # page the submission reloads, or "Log out" may be clicked on the page being left (and lost).
+    expect(phone.locator("#status")).to_contain_text("1 of 2 sides have chosen")
     expect(phone.locator("#status")).to_contain_text("waiting for the other side")
     log_out(phone)
     log_in(phone, "bob")
