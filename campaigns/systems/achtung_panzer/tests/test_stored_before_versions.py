@@ -65,13 +65,14 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     before = campaign.events.count()
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 5}
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 6}
     markers = campaign.events.filter(kind="journal.upgraded", audience="public").order_by("seq")
     assert [(m.data["from"], m.data["to"], m.data["step"]) for m in markers] == [
         (1, 2, "core-seat-needs-the-sides-agreement"),
         (2, 3, "ap-losses-before-victory"),
         (3, 4, "ap-cvp-of-unlisted-units"),
         (4, 5, "ap-elr-by-nationality"),
+        (5, 6, "ap-choices-with-the-roll"),
     ]
     losses = list(campaign.events.filter(kind="ap.losses").order_by("seq"))
     assert [(e.side, e.data) for e in losses] == [
@@ -86,8 +87,9 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
             joint.data.get("through"),
             joint.data.get("step"),
         )
-    # four losses steps; a public note per step run (core v1→2, A!P! v2→3, 3→4, 4→5); each side's note of its own
-    assert campaign.events.count() == before + 4 + 4 + 2
+    # four losses steps; a public note per step run (core v1→2, A!P! v2→3, 3→4, 4→5, 5→6); each side's
+    # note of its own
+    assert campaign.events.count() == before + 4 + 5 + 2
     assert JournalArchive.objects.get(campaign=campaign).events[-1]["seq"] == before
     # 1.6067 decided both half-days as it did then; the losses steps are done, not counted as skipped.
     lines = [line for line in state["game"]["public"]["roster"] if line.get("played")]
@@ -135,7 +137,7 @@ def test_a_campaign_stored_before_the_end_of_scenario_record_survives_a_correcti
     campaign = stored_then(club, people, V1)
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 5}
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "achtung_panzer": 6}
     expected = json.loads(V1.with_name("ap-v1-cg1.expected.json").read_text())
     assert values(state) == expected  # what v1 computed
     assert campaign.events.filter(kind="ap.aftermath").count() == 6
