@@ -1,7 +1,8 @@
 """The fold and the game interface sit in no import circle: engine -> core_events, proposals ->
 seats, house_rules, progress -> errors …, versions declares and upgrading runs, and a game reaches
 them through campaigns.game_interface. Nor does any game's own folder hold a circle (Rifles'
-squad and briefing, system -> demo -> forms -> system were). Read from the source with `ast`,
+squad and briefing, system -> demo -> forms -> system were; A!P!'s aftermath -> halfday ->
+sequence and elr <-> words <-> steps.helpers were). Read from the source with `ast`,
 imports inside functions included (they are circles too, only hidden from the interpreter)."""
 
 from __future__ import annotations
@@ -25,7 +26,11 @@ FOLD = {
     "campaigns.systems.base",
     "campaigns.game_interface",
 }
-GAMES = ("campaigns.systems.rifles_ardennes", "campaigns.systems.victory_ledger")
+GAMES = (
+    "campaigns.systems.rifles_ardennes",
+    "campaigns.systems.victory_ledger",
+    "campaigns.systems.achtung_panzer",
+)
 
 
 def graph(root: Path, package: str) -> dict[str, set[str]]:
@@ -111,7 +116,7 @@ def offending(groups: list[set[str]]) -> list[list[str]]:
     ]
 
 
-def test_no_import_circle_runs_through_the_fold_the_game_interface_or_rifles():
+def test_no_import_circle_runs_through_the_fold_the_game_interface_or_a_game():
     assert offending(circles(graph(ROOT, "campaigns"))) == []
 
 

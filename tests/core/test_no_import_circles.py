@@ -14,24 +14,7 @@ import pytest
 
 PACKAGES = ("campaigns", "rosters", "api", "muster")
 
-KNOWN: dict[frozenset[str], str] = {
-    # A!P!: the sequence split (table).
-    frozenset(
-        {
-            "campaigns.systems.achtung_panzer.aftermath",
-            "campaigns.systems.achtung_panzer.halfday",
-            "campaigns.systems.achtung_panzer.pages",
-            "campaigns.systems.achtung_panzer.sequence",
-        }
-    ): "table: A!P! aftermath -> halfday -> sequence",
-    frozenset(
-        {
-            "campaigns.systems.achtung_panzer.elr",
-            "campaigns.systems.achtung_panzer.steps.helpers",
-            "campaigns.systems.achtung_panzer.words",
-        }
-    ): "table: A!P! elr <-> words <-> steps.helpers",
-}
+KNOWN: dict[frozenset[str], str] = {}
 
 
 def _code(module: str) -> bool:

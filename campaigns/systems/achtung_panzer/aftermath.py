@@ -400,6 +400,42 @@ def oba_retention(state: dict, side: str, line: dict) -> None:
             purchase["retained_oba"] = True
 
 
+def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
+    """What the club's CVP list (A26.2, not in the campaign rules) covers of the side's units, in
+    words for the top of the form, and the one number asked: the CVP of the lost units of the kinds
+    it does not cover (nothing when it covers every kind the side has)."""
+    values = cvp_values(ctx)
+    missing = uncovered(ctx, units)
+    kinds = {u.get("kind") for u in units}
+    counted = ", ".join(
+        f"{words.KIND_WORDS[k]} {values[k]}" for k in CVP_KINDS if k in values and k in kinds
+    )
+    if not missing:
+        return (
+            f"CVP are counted from the club's CVP list (A26.2): {counted or 'nothing lost counts'}.",
+            [],
+        )
+    names = words.kinds_words(units, missing)
+    text = (
+        f"The club's CVP list (A26.2, not in the campaign rules) has no value for {names}: enter the CVP of "
+        f"those you lost"
+        + (f"; the others are counted from the list ({counted})." if counted else ".")
+    )
+    plural = words.join_words(words.KINDS_PLURAL.get(k, words.plain(k)) for k in missing)
+    return text, [
+        Field(
+            "cvp_unlisted",
+            "int",
+            required=False,
+            default=None,
+            min=0,
+            max=limit,
+            label=f"CVP of the {plural} you lost",
+            help="Leave empty if you lost none of them.",
+        )
+    ]
+
+
 def eliminate_by_rule(
     state: dict, side: str, units: list[dict], step: str, reason: str, ctx
 ) -> None:

@@ -12,6 +12,8 @@ moved together by 1.617 within 0-4, as Muster read the rules then.
 
 from __future__ import annotations
 
+from .book import group_type
+
 GROUPS = {"allied": ("french", "british"), "german": ("german", "german_pioneers")}
 MAIN = {"allied": "french", "german": "german"}
 WORDS = {
@@ -75,8 +77,6 @@ def groups(values, side: str) -> dict:
 
 
 def is_pioneer(purchase: dict | None) -> bool:
-    from .words import group_type
-
     return (
         bool(purchase)
         and purchase.get("nationality") == "german"

@@ -8,6 +8,7 @@ because the steps before it (melee, escape, pockets) can still change control an
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 
 from campaigns.game_interface import DomainError, Field, clean_fields
 
@@ -386,16 +387,17 @@ def played_line(state: dict) -> dict:
     return lines[-1]
 
 
-def add_cvp(state: dict, side: str, cvp: int, cpp_step=None) -> None:
+def add_cvp(
+    state: dict, side: str, cvp: int, rolled_1616: Callable[[], bool] | None = None
+) -> None:
     """CVP of units eliminated in the RePh: before 1.6067 they count for victory; after it
-    only for the CPP/ELR DRM (1.6067), so not once the side has rolled 1.616."""
-    from . import sequence
-
+    only for the CPP/ELR DRM (1.6067), so not once the side has rolled 1.616 (`rolled_1616`
+    answers that: the progress machine sits above this module)."""
     line = played_line(state)
     if line["winner"] is None:
         line["cvp"][side] += cvp
         return
-    if cpp_step is not None and sequence.status(state, cpp_step, side) is not None:
+    if rolled_1616 is not None and rolled_1616():
         raise DomainError(
             "cvp", "1.616 has been rolled: CVP eliminated now no longer count (1.6067)."
         )

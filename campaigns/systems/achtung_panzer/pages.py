@@ -91,7 +91,7 @@ def actions(system, state: dict, side: str) -> list[Action]:
     found = [_for_the_referee(a, side) for a in found]
     if any(a.kind in _CVP_KINDS for a in found):
         # What the club's CVP list covers of the side's units, up front, and where to complete it.
-        said, _ = cvp_fields(ctx, units, 0)
+        said, _ = aftermath.cvp_fields(ctx, units, 0)
         links = _cvp_list_links(ctx, units)
         found = [
             replace(a, help=f"{a.help} {said}", links=links) if a.kind in _CVP_KINDS else a
@@ -127,44 +127,6 @@ def _cvp_list_links(ctx, units) -> tuple:
             f"?rule_table=constants&rule_row=cvp.{missing[0]}#house-rule",
         ),
     )
-
-
-def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
-    """What the club's CVP list (A26.2, not in the campaign rules) covers of the side's units, in
-    words for the top of the form, and the one number asked: the CVP of the lost units of the kinds
-    it does not cover (nothing when it covers every kind the side has)."""
-    values = aftermath.cvp_values(ctx)
-    missing = aftermath.uncovered(ctx, units)
-    kinds = {u.get("kind") for u in units}
-    counted = ", ".join(
-        f"{words.KIND_WORDS[k]} {values[k]}"
-        for k in aftermath.CVP_KINDS
-        if k in values and k in kinds
-    )
-    if not missing:
-        return (
-            f"CVP are counted from the club's CVP list (A26.2): {counted or 'nothing lost counts'}.",
-            [],
-        )
-    names = words.kinds_words(units, missing)
-    text = (
-        f"The club's CVP list (A26.2, not in the campaign rules) has no value for {names}: enter the CVP of "
-        f"those you lost"
-        + (f"; the others are counted from the list ({counted})." if counted else ".")
-    )
-    plural = words.join_words(words.KINDS_PLURAL.get(k, words.plain(k)) for k in missing)
-    return text, [
-        Field(
-            "cvp_unlisted",
-            "int",
-            required=False,
-            default=None,
-            min=0,
-            max=limit,
-            label=f"CVP of the {plural} you lost",
-            help="Leave empty if you lost none of them.",
-        )
-    ]
 
 
 def _refit_actions(state: dict, side: str) -> list[Action]:
@@ -670,7 +632,7 @@ def aftermath_form(ctx, view: dict, side: str, picked: list | None = None) -> tu
             help="Weapons or AFVs captured from the enemy, heroes created in play (A15).",
         )
     )
-    fields += cvp_fields(ctx, units, 10000)[1]
+    fields += aftermath.cvp_fields(ctx, units, 10000)[1]
     fields.append(
         Field("note", required=False, default="", max_length=500, label="Note (your side only)")
     )

@@ -151,7 +151,7 @@ def _recall(ctx, state, side):
             gone.append(unit)
     cvp = aftermath.cvp_of(ctx, gone) if gone else None
     if cvp:
-        halfday.add_cvp(state, side, cvp, BY_ID["1.616"])
+        halfday.add_cvp(state, side, cvp, _rolled_1616(state, side))
 
 
 def _run_aftermath(ctx, state, side, data):
@@ -197,7 +197,6 @@ LOSS_FIELDS = (
 
 
 def losses_form(ctx, view: dict, side: str) -> tuple:
-    from .pages import cvp_fields
     from .steps.helpers import unit_choices
 
     units = private(view, side)["retained"]
@@ -210,7 +209,7 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
             default=[],
             item=Field("unit", "choice", **unit_choices(units, view, side)),
         ),
-        *cvp_fields(ctx, units, 1000)[1],
+        *aftermath.cvp_fields(ctx, units, 1000)[1],
         Field(
             "note",
             required=False,
@@ -412,6 +411,12 @@ def status(state: dict, step: Step, side: str) -> str | None:
     if is_own(step):
         return _side_marks(state, side).get(step.id)
     return _marks(state).get(step.id, {}).get(side)
+
+
+def _rolled_1616(state: dict, side: str):
+    """Asked by halfday.add_cvp only once the half-day has a winner (reading the marks adds them)."""
+    step = BY_ID.get("1.616")
+    return lambda: step is not None and status(state, step, side) is not None
 
 
 def skipped(state: dict, side: str) -> list[str]:
@@ -873,7 +878,7 @@ def record_losses(ctx, state: dict, side: str, data: dict, where: str | None) ->
     if where is None:
         step = current(state, side)
         where = step.id if step else "refit"
-    halfday.add_cvp(state, side, cvp, BY_ID.get("1.616"))
+    halfday.add_cvp(state, side, cvp, _rolled_1616(state, side))
     for unit in units:
         retained.eliminate(
             state, side, unit, where, data.get("note") or "eliminated in the Refit Phase"

@@ -9,6 +9,7 @@ from __future__ import annotations
 import re
 
 from . import elr
+from .book import group_type
 
 KIND_WORDS = {
     "squad": "squad",
@@ -198,24 +199,6 @@ def name_ids(text: str, names: Names) -> str:
         return ident
 
     return _AN_ID.sub(one, text)
-
-
-def group_type(purchase: dict) -> str:
-    """An RG's type from its record, else from the book's RG table (RGs given in an initial OB carry
-    only their table id and a note such as "1st Line Coy ×2"), else its note."""
-    if purchase.get("group_type"):
-        return purchase["group_type"]
-    table_id = f"1.619.{purchase.get('nationality')}"
-    if purchase.get("rg"):
-        from .steps.helpers import _book
-
-        book = _book()
-        if table_id in book.tables:
-            try:
-                return book.tables[table_id].row(purchase["rg"]).cells["group_type"]
-            except KeyError:
-                pass
-    return purchase.get("note") or ""
 
 
 def names_for(state: dict, side: str | None) -> Names:

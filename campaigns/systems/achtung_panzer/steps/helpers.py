@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError, Field, Mod, UpcomingRoll
 
-from .. import common
+from .. import book, common
 
 UNIT_KINDS_SMC = ("leader", "armor_leader", "hero")
 UNIT_KINDS_INFANTRY_MMC = ("squad", "half_squad", "crew")
@@ -197,7 +197,7 @@ def choice_words(choices, words_map) -> tuple:
 
 def elite_rgs(state: dict, side: str) -> set[str]:
     """Purchase ids of the side's elite infantry companies (1.6202 rows "<nationality>:elite")."""
-    table = _book().tables["1.6202"]
+    table = book.tables().tables["1.6202"]
     elite = {
         (row.label.split(":", 1)[0], row.cells.get("rg"))
         for row in table.rows
@@ -213,17 +213,3 @@ def elite_rgs(state: dict, side: str) -> set[str]:
 def is_elite(state: dict, side: str, unit: dict) -> bool:
     """An elite MMC: marked so, or of an elite company (1.6202 "Elite")."""
     return bool(unit.get("elite")) or (unit.get("rg") in elite_rgs(state, side))
-
-
-_BOOK_TABLES = None
-
-
-def _book():
-    global _BOOK_TABLES
-    if _BOOK_TABLES is None:
-        from pathlib import Path
-
-        from campaigns.game_interface import TableSet
-
-        _BOOK_TABLES = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
-    return _BOOK_TABLES
