@@ -2,8 +2,8 @@
 
 STEPS holds every RePh step: the map actions players only confirm (checklists), the
 system steps applied here (1.6067 victory, 1.6121 new half-day, 1.625 commencement)
-and the table steps of the step modules (each exposes ``STEPS``). A module that is not
-there yet simply contributes no steps.
+and the table steps of the step modules (each exposes ``STEPS``; steps/registry.py imports
+them and lists them in order).
 
 Each side works through the list on its own; a joint or system step (or one with
 extra["sync"]) waits until both sides have finished everything before it. After the
@@ -12,7 +12,6 @@ Initial Scenario's set-up only 1.619-1.622 run (1.5), then 1.625.
 
 from __future__ import annotations
 
-import importlib
 import re
 
 from campaigns.game_interface import DomainError, Field, advance, finish, roll_on
@@ -20,22 +19,9 @@ from campaigns.game_interface import DomainError, Field, advance, finish, roll_o
 from . import aftermath, halfday, retained
 from .common import SIDES, private, public, record_public_roll, roll_key
 from .state import cg
+from .steps import registry
 from .steps.base import DONE, PENDING, Step, kind_name
 
-STEP_MODULES = (
-    "escape",
-    "leaders",
-    "hardening",
-    "san",
-    "equipment",
-    "fortification_removal",
-    "replenishment",
-    "purchases",
-    "reinforcements",
-    "fortifications",
-    "recon",
-    "initiative",
-)
 NAMES = {"allied": "Allied", "german": "German"}
 
 
@@ -343,10 +329,7 @@ def _order_key(step: Step) -> str:
 
 
 def load_steps() -> list[Step]:
-    found: list[Step] = []
-    for name in STEP_MODULES:
-        found.extend(importlib.import_module(f"{__package__}.steps.{name}").STEPS)
-    steps = [*OWN_STEPS, *found]
+    steps = [*OWN_STEPS, *registry.module_steps()]
     if len({s.id for s in steps}) != len(steps):
         raise RuntimeError("Two Refit Phase steps share an id")
     return sorted(
