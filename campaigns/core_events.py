@@ -18,6 +18,7 @@ from .house_rules import set_house_rule
 from .progress import advance, finish
 from .schema import EventKind, Field
 from .seats import apply_seat, playing, remember_seat
+from .state_shapes import CampaignState
 from .systems import get_system
 
 _SCENARIO = Field("scenario", "int", min=0)
@@ -206,7 +207,7 @@ UNDOABLE = AMENDABLE | {
 }
 
 
-def new_state(record) -> dict:
+def new_state(record) -> CampaignState:
     data = KINDS["campaign.created"].clean(record.data)
     try:
         system = get_system(data["system"])

@@ -12,6 +12,8 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
+from typing import cast
+
 from . import core_events, proposals, versions
 from .context import Ctx
 from .errors import DomainError
@@ -127,7 +129,8 @@ def apply_record(
     if record.kind == "campaign.created":
         if state is not None:
             raise DomainError("kind", "The campaign already exists.")
-        return core_events.new_state(record)
+        # The fold works on plain dicts; CampaignState (state_shapes) names their keys.
+        return cast(dict, core_events.new_state(record))
     if state is None:
         raise DomainError("kind", "A journal starts with a campaign.created event.")
     system = get_system(state["system"])

@@ -45,7 +45,7 @@ class GameState(TypedDict):
 
 class CampaignState(TypedDict):
     version: int
-    shape: int  # campaigns.engine.STATE_SHAPE when it was folded
+    shape: str  # campaigns.engine.STATE_SHAPE when it was folded
     journals: dict[str, int]  # stream ("core", the game's slug) -> journal version it folds under
     seq: int  # the last event folded
     system: str

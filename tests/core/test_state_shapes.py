@@ -2,15 +2,19 @@
 `shapes` modules) describe the states the fold really builds: every campaign of the demo
 club, in every game, is checked key by key against them, down through nested parts."""
 
+import json
 import typing
 from io import StringIO
+from pathlib import Path
 
 import pytest
 from django.core.management import call_command
 
+from campaigns import journal_io
 from campaigns.models import Campaign
 from campaigns.services.state import current_state
 from campaigns.state_shapes import CampaignState
+from campaigns.systems.achtung_panzer.shapes import APGame
 from campaigns.systems.pattons_vanguard.shapes import PattonsGame
 from campaigns.systems.rifles_ardennes.shapes import RiflesGame
 from campaigns.systems.victory_ledger.shapes import LedgerGame
@@ -73,6 +77,7 @@ def test_the_checker_finds_a_missing_and_an_unnamed_key():
 
 
 GAME_SHAPES = {
+    "achtung_panzer": APGame,
     "rifles_ardennes": RiflesGame,
     "pattons_vanguard": PattonsGame,
     "ardennes44": LedgerGame,
@@ -90,3 +95,18 @@ def test_every_demo_campaign_has_the_shape_its_types_name():
             assert shape_problems(state["game"], GAME_SHAPES[campaign.system], "game") == []
             seen.add(campaign.system)
     assert seen == set(GAME_SHAPES)
+
+
+LONG_CAMPAIGNS = sorted(
+    (Path(__file__).parents[1] / "journals" / "c548a25-achtung-panzer-v5").glob("ap-*-table.json")
+)
+
+
+@pytest.mark.parametrize("path", LONG_CAMPAIGNS, ids=lambda path: path.stem)
+def test_long_achtung_panzer_campaigns_have_the_shape_their_types_name(path):
+    """The corpus' CG journals, played over several half-days and Refit Phases (keys a short demo
+    never reaches: the end of each half-day, marks, forfeited FPP …)."""
+    campaign = journal_io.replay(json.loads(path.read_text()), create_club=True, create_people=True)
+    state = current_state(campaign)
+    assert shape_problems(state, CampaignState) == []
+    assert shape_problems(state["game"], APGame, "game") == []

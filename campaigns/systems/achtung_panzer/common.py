@@ -10,6 +10,8 @@ from fractions import Fraction
 
 from campaigns.game_interface import Mod
 
+from .shapes import Public, Side
+
 SIDES = ("allied", "german")
 JOURNAL_VERSION = 6  # the A!P! journal version written today (system.py; upgrades.py)
 CHOICES_BEFORE_ROLL_SINCE = 6  # 1.6112/1.6113: the choice may be given with the roll (R-A26)
@@ -29,11 +31,11 @@ def other(side: str) -> str:
     return "german" if side == "allied" else "allied"
 
 
-def public(state: dict) -> dict:
+def public(state: dict) -> Public:
     return state["game"]["public"]
 
 
-def private(state: dict, side: str) -> dict:
+def private(state: dict, side: str) -> Side:
     return state["game"]["sides"][side]
 
 
