@@ -111,9 +111,15 @@ def amendments(campaign, viewer: Viewer, system, kind: str, undone: bool = False
     kinds the proposals accept (proposals.amendable); who plays which side only by an organizer."""
     if undone or not may_propose(campaign, viewer):
         return False, False
-    if kind.startswith(_PEOPLE) and not viewer.organizer:
+    if not may_amend_kind(viewer, kind):
         return False, False
     return amendable(system, kind, "correct"), amendable(system, kind, "undo")
+
+
+def may_amend_kind(viewer: Viewer, kind: str) -> bool:
+    """Events of who plays which side are corrected or undone by an organizer only: the page
+    offers it to nobody else, and the journal service refuses it to anybody else."""
+    return viewer.organizer or not kind.startswith(_PEOPLE)
 
 
 def correctable(system, kind: str) -> bool:

@@ -175,6 +175,7 @@ def _submit_locked(
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
     _check_taking_off(campaign, viewer, kind, data, state)
+    _check_amending_seats(campaign, viewer, kind, data)
     _check_version(state, acting_side, expected_version)
     if dice and state["options"].get("dice_mode", "server") == "server":
         # Where Muster rolls the dice, a player never picks their own (issue 24).
@@ -387,6 +388,19 @@ class _Writer:
             public_change=public,
             before=self.before,
             added=[record for record, _ in self.pending],
+        )
+
+
+def _check_amending_seats(campaign, viewer: Viewer, kind: str, data: dict) -> None:
+    """A correction or undo of who plays which side is an organizer's (permissions.may_amend_kind),
+    through the API as on the page, which never offered it to anybody else. The seat events are
+    public: the refusal tells nothing of what a side did in secret."""
+    if kind != "proposal.made" or data.get("action") not in ("correct", "undo"):
+        return
+    target = campaign.events.filter(seq=data.get("target")).values_list("kind", flat=True).first()
+    if target and not permissions.may_amend_kind(viewer, target):
+        raise Forbidden(
+            "Only a club organizer proposes to change who plays which side (the setup page)."
         )
 
 
