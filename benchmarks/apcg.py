@@ -15,7 +15,7 @@ from campaigns.errors import DiceNeeded, DomainError
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
-from campaigns.systems.achtung_panzer import sequence
+from campaigns.systems.achtung_panzer import refit_progress
 from campaigns.systems.achtung_panzer.steps.base import kind_name
 
 SIDES = ("allied", "german")
@@ -90,10 +90,10 @@ class Game:
     def refit(self, side: str, limit: int = 80) -> None:
         for _ in range(limit):
             state = self.state
-            step = sequence.current(state, side)
-            if step is None or sequence.waiting(state, side):
+            step = refit_progress.current(state, side)
+            if step is None or refit_progress.waiting(state, side):
                 return
-            settle = sequence.without_decision(state, side, step)
+            settle = refit_progress.without_decision(state, side, step)
             if settle:
                 self.by(side, *settle)
             else:
@@ -102,10 +102,12 @@ class Game:
 
     def both(self, rounds: int = 12) -> None:
         for _ in range(rounds):
-            before = {s: getattr(sequence.current(self.state, s), "id", None) for s in SIDES}
+            before = {s: getattr(refit_progress.current(self.state, s), "id", None) for s in SIDES}
             for side in SIDES:
                 self.refit(side)
-            if {s: getattr(sequence.current(self.state, s), "id", None) for s in SIDES} == before:
+            if {
+                s: getattr(refit_progress.current(self.state, s), "id", None) for s in SIDES
+            } == before:
                 return
 
     def decide(self, state, side, step) -> None:
@@ -120,7 +122,7 @@ class Game:
         answer(self, state, side, step, kind, units, pending)
         after = self.state
         if (
-            sequence.current(after, side) is step
+            refit_progress.current(after, side) is step
             and step.repeatable
             and not after["game"]["sides"][side].get("pending", {}).get(step.id)
         ):
@@ -255,7 +257,7 @@ def _replenish(game, state, side, step, kind, units, pending):
         side, kind, {"items": [{"kind": "wire", "location": "7D7", "position": "front_line"}]}
     ):
         game.by(side, kind, {"items": []})
-    if sequence.current(game.state, side) is step:
+    if refit_progress.current(game.state, side) is step:
         game.by(side, kind, {"items": []})
 
 

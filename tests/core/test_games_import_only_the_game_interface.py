@@ -130,7 +130,7 @@ import json
 from campaigns.core_events import finish
 import campaigns.models
 from campaigns import dice
-from ..achtung_panzer import sequence
+from ..achtung_panzer import refit_progress
 from ...services import journal
 from django.db import transaction
 
@@ -145,7 +145,7 @@ def demo(table):
         f"{own}.system:8 imports campaigns.core_events.finish",
         f"{own}.system:9 imports campaigns.models",
         f"{own}.system:10 imports campaigns.dice",
-        f"{own}.system:11 imports campaigns.systems.achtung_panzer.sequence",
+        f"{own}.system:11 imports campaigns.systems.achtung_panzer.refit_progress",
         f"{own}.system:12 imports campaigns.services.journal",
         f"{own}.system:13 imports django.db.transaction",
         f"{own}.system:17 imports campaigns.services.journal.submit",

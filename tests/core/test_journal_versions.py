@@ -57,10 +57,12 @@ def test_a_changed_field_without_a_bump_is_named(monkeypatch):
 
 
 def test_a_changed_step_sequence_without_a_bump_is_named(monkeypatch):
-    from campaigns.systems.achtung_panzer import sequence
+    from campaigns.systems.achtung_panzer import refit_steps
 
     system = all_systems()["achtung_panzer"]
-    monkeypatch.setattr(sequence, "STEPS", [s for s in sequence.STEPS if s.id != "1.6066.losses"])
+    monkeypatch.setattr(
+        refit_steps, "STEPS", [s for s in refit_steps.STEPS if s.id != "1.6066.losses"]
+    )
     problem = signatures.problem(
         "achtung_panzer",
         system.journal_version,

@@ -255,17 +255,17 @@ def _submit(browser, campaign, action, data):
 def table_answer(campaign, side, kind):
     """What a player at the table answers at the side's current A!P! step (campaigns/systems/achtung_panzer/tests/
     table_play.py's answers, recorded instead of sent)."""
-    from campaigns.systems.achtung_panzer import sequence
+    from campaigns.systems.achtung_panzer import refit_progress
     from campaigns.systems.achtung_panzer.steps.base import kind_name
     from campaigns.systems.achtung_panzer.tests.table_play import Table, aftermath
 
     state = current_state(campaign)
     if kind == "ap.aftermath":
         return aftermath(state, side)
-    step = sequence.current(state, side)
+    step = refit_progress.current(state, side)
     if step is None or kind_name(step) != kind:
         return None
-    settle = sequence.without_decision(state, side, step)
+    settle = refit_progress.without_decision(state, side, step)
     if settle:
         return settle[1]
 

@@ -41,7 +41,7 @@ def private(state: dict, side: str) -> Side:
 
 def half_day(state: dict) -> str:
     """Label of the current CG half-day ("5/30A"): the one whose RePh is running
-    before 1.6121, the new one from 1.6121 on (sequence.py moves it)."""
+    before 1.6121, the new one from 1.6121 on (refit_own_steps.py moves it)."""
     return public(state)["half_day"]
 
 

@@ -10,7 +10,7 @@ players take over.
 
 from __future__ import annotations
 
-from .sequence import current, waiting, without_decision
+from .refit_progress import current, waiting, without_decision
 from .steps.base import kind_name
 
 SIDES = ("allied", "german")

@@ -10,7 +10,15 @@ from dataclasses import replace
 
 from campaigns.game_interface import Action, Ctx, Field
 
-from . import aftermath, halfday, retained, sequence, words
+from . import (
+    aftermath,
+    halfday,
+    refit_losses,
+    refit_progress,
+    refit_steps,
+    retained,
+    words,
+)
 from .common import SIDES, private, public
 from .steps import fortifications, purchases
 from .steps.base import kind_name
@@ -74,7 +82,9 @@ def actions(system, state: dict, side: str) -> list[Action]:
             button="Add",
         )
     )
-    losses_step = (step := sequence.current(state, side)) is not None and step.id == "1.6066.losses"
+    losses_step = (
+        step := refit_progress.current(state, side)
+    ) is not None and step.id == "1.6066.losses"
     if pub["phase"] == "refit" and not pub["refit_initial"] and not losses_step:
         found.append(
             Action(
@@ -130,13 +140,13 @@ def _cvp_list_links(ctx, units) -> tuple:
 
 
 def _refit_actions(state: dict, side: str) -> list[Action]:
-    step = sequence.current(state, side)
+    step = refit_progress.current(state, side)
     if step is None:
         return []
     if step.scope == "joint":
-        if not sequence.reached_by_all(state, step):
+        if not refit_progress.reached_by_all(state, step):
             return []
-        span = sequence.joint_span(state)
+        span = refit_progress.joint_span(state)
         names = "; ".join(f"{s.rule} {s.label}" for s in span)
         joint = Action(
             "ap.joint",
@@ -148,13 +158,13 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
             button="Done at the table",
             joint=True,
         )
-        nxt = sequence.own_after_table(state, side)
+        nxt = refit_progress.own_after_table(state, side)
         if nxt is None or nxt.id not in _FOLDED_AFTER_TABLE:
             return [joint]
         # The map steps up to this side's own next step are confirmed with it (issue 21, item 5):
         # its escape (1.6063) after 1.601-1.606, its losses after 1.6064-1.6066; one submission.
-        before_it = [s for s in span if sequence.before(s, nxt)]
-        if not before_it or not sequence.confirmable(state, before_it[-1]):
+        before_it = [s for s in span if refit_progress.before(s, nxt)]
+        if not before_it or not refit_progress.confirmable(state, before_it[-1]):
             return [joint]
         names = "; ".join(f"{s.rule} {s.label}" for s in before_it)
         folded = Action(
@@ -177,12 +187,12 @@ def _refit_actions(state: dict, side: str) -> list[Action]:
                 f"Refit Phase changed it; otherwise sending {nxt.short or nxt.label} confirms them.",
             ),
         ]
-    if sequence.waiting(state, side):
+    if refit_progress.waiting(state, side):
         return []
-    steps = sequence.runnable(state, side, checklists=True)
+    steps = refit_progress.runnable(state, side, checklists=True)
     before = ()
     if steps:
-        nxt = sequence.decision_after(state, side, steps)
+        nxt = refit_progress.decision_after(state, side, steps)
         rolls = any(not s.checklist for s in steps)
         if nxt is None or nxt.id not in _FOLDED or (rolls and not _server_dice(state)):
             # With dice entered from the table, only a "Continue" that rolls nothing is folded:
@@ -393,7 +403,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
         return purchases.form_remove(ctx, view, side)
     if kind == "ap.fortify" and initial.get("action") == "remove":
         return fortifications.form_remove(ctx, view, side)
-    step = sequence.BY_KIND.get(kind)
+    step = refit_steps.BY_KIND.get(kind)
     if step is not None and step.form is not None:
         return step.form(ctx, view, side)
     return None
@@ -641,7 +651,7 @@ def aftermath_form(ctx, view: dict, side: str, picked: list | None = None) -> tu
 
 def joint_form(ctx, view: dict, initial: dict) -> tuple:
     fields = [hidden("through", initial.get("through"))]
-    current = next(iter(sequence.joint_span(view)), None)
+    current = next(iter(refit_progress.joint_span(view)), None)
     if current is not None and current.id == "1.6066":
         line = public(view)["roster"][view["current"]]
         area_list = halfday.areas(ctx.table("1.2"))
@@ -667,7 +677,7 @@ def _control_data(control: dict) -> dict:
 
 
 def cvp_form(ctx, view: dict, side: str) -> tuple:
-    return sequence.losses_form(ctx, view, side)
+    return refit_losses.losses_form(ctx, view, side)
 
 
 def _unit_fields(view: dict, side: str, unit: dict) -> tuple:

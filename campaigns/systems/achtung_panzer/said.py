@@ -4,7 +4,7 @@ rolls that followed are reported by the core after this sentence."""
 
 from __future__ import annotations
 
-from . import sequence, words
+from . import refit_steps, words
 from .common import SIDES, private
 from .steps import purchases as P
 from .steps.fortifications import fortification_words
@@ -90,7 +90,7 @@ def words_half_day(view) -> str:
 
 
 def _check(view, side, data, names) -> str | None:
-    step = sequence.BY_ID.get(data.get("step"))
+    step = refit_steps.BY_ID.get(data.get("step"))
     if step is None:
         return None
     mine = private(view, side)

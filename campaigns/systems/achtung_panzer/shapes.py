@@ -3,7 +3,7 @@
 `public` is what both players and the club read (the CG Roster, the half-day, weather, each side's
 ELR and SAN once announced); each side's entry is its secrets (CPP, purchases, retained units,
 rolls), read only by that side and the referee (campaigns/visibility.py). Written by
-`state.initial_state` and the appliers of sequence.py and the steps; rule numbers are the CG's.
+`state.initial_state` and the Refit Phase appliers (refit_*.py) and the steps; rule numbers are the CG's.
 """
 
 # No `from __future__ import annotations`: TypedDict needs NotRequired evaluated (3.11).

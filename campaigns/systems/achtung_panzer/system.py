@@ -25,8 +25,12 @@ from . import (
     halfday,
     odds,
     pages,
+    refit_events,
+    refit_losses,
+    refit_marks,
+    refit_progress,
+    refit_steps,
     retained,
-    sequence,
     sheets as sheet_defs,
     state as initial,
     upgrades,
@@ -54,7 +58,7 @@ def _variants() -> tuple[Variant, ...]:
 
 def _step_kinds() -> tuple[EventKind, ...]:
     kinds = []
-    for step in sequence.STEPS:
+    for step in refit_steps.STEPS:
         if step.checklist or step.scope == "system":
             continue
         audience = "public" if step.audience == "public" or step.scope == "joint" else "side"
@@ -77,7 +81,7 @@ OWN_KINDS = (
     EventKind(
         "ap.cvp",
         "Units eliminated in the Refit Phase",
-        sequence.LOSS_FIELDS,
+        refit_losses.LOSS_FIELDS,
         audience="side",
         rule="1.6067",
         help="Before 1.6067 they count for the half-day's victory; after it only for 1.616/1.617.",
@@ -176,7 +180,7 @@ class AchtungPanzer(GameSystem):
         return _constants()
 
     def journal_sequence(self):
-        return sequence.signature()
+        return refit_steps.signature()
 
     # --- the fold ---------------------------------------------------------------------------
     def initial_state(self, variant, options, ctx):
@@ -199,21 +203,21 @@ class AchtungPanzer(GameSystem):
             raise
 
     def _apply(self, state, record, ctx):
-        sequence.progress(
+        refit_progress.progress(
             state, ctx
         )  # steps that became skippable since (e.g. right after the start)
         if record.kind == "ap.retained":
-            sequence.apply_retained(state, record, ctx)
+            refit_events.apply_retained(state, record, ctx)
         elif record.kind == "ap.cvp":
-            sequence.apply_cvp(state, record, ctx)
+            refit_events.apply_cvp(state, record, ctx)
         elif record.kind == "ap.check":
-            sequence.apply_check(state, record, ctx)
+            refit_events.apply_check(state, record, ctx)
         elif record.kind == "ap.joint":
-            sequence.apply_joint(state, record, ctx)
+            refit_events.apply_joint(state, record, ctx)
         elif record.kind == "ap.continue":
-            sequence.apply_continue(state, record, ctx)
-        elif record.kind in sequence.BY_KIND:
-            sequence.apply_step_event(state, record, ctx)
+            refit_events.apply_continue(state, record, ctx)
+        elif record.kind in refit_steps.BY_KIND:
+            refit_events.apply_step_event(state, record, ctx)
         else:
             raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
 
@@ -233,8 +237,8 @@ class AchtungPanzer(GameSystem):
 
     def on_result(self, state, index, result, ctx):
         halfday.log_result(state, index, result)
-        sequence.start_refit(state, index)
-        sequence.progress(state, ctx)
+        refit_progress.start_refit(state, index)
+        refit_progress.progress(state, ctx)
 
     def on_calendar_end(self, state, ctx):
         winner, reason = halfday.calendar_end_winner(state)
@@ -243,7 +247,7 @@ class AchtungPanzer(GameSystem):
 
     def on_sealed_revealed(self, state, key, choices, ctx):
         initiative.on_revealed(state, key, choices, ctx)
-        sequence.complete_pending(state, ctx)
+        refit_progress.complete_pending(state, ctx)
 
     def clean_sealed_choice(self, state, key, choice, ctx):
         return initiative.clean_choice(state, key, choice, ctx)
@@ -266,7 +270,7 @@ class AchtungPanzer(GameSystem):
     def follow_ups(self, state, record):
         if state.get("game") is None:
             return []
-        return sequence.follow_ups(state, record)
+        return refit_events.follow_ups(state, record)
 
     def submitted_words(self, view, record):
         from . import said
@@ -310,10 +314,10 @@ class AchtungPanzer(GameSystem):
         ):
             return []
         lines = []
-        for step in sequence.active_steps(state):
+        for step in refit_progress.active_steps(state):
             if step.scope in ("joint", "system"):
-                done = all(sequence.status(state, step, s) for s in SIDES)
-                cur = not done and sequence.reached_by_all(state, step)
+                done = all(refit_marks.status(state, step, s) for s in SIDES)
+                cur = not done and refit_progress.reached_by_all(state, step)
                 detail = ""
                 if cur and step.id in public(state)["pending_steps"]:
                     detail = "Both sides choose in secret; the choices are revealed together."
@@ -344,12 +348,12 @@ class AchtungPanzer(GameSystem):
         return lines
 
     def _own_status(self, state, step, side):
-        if step.id in sequence.skipped(state, side):
+        if step.id in refit_marks.skipped(state, side):
             return "skipped"
-        if sequence.status(state, step, side):
+        if refit_marks.status(state, step, side):
             return "done"
-        if sequence.current(state, side) is step:
-            return "waiting" if sequence.waiting(state, side) else "current"
+        if refit_progress.current(state, side) is step:
+            return "waiting" if refit_progress.waiting(state, side) else "current"
         return "waiting"
 
     def waiting_on(self, state):
@@ -362,8 +366,8 @@ class AchtungPanzer(GameSystem):
             return []
         shared = [
             s
-            for s in sequence.active_steps(state)
-            if not sequence.is_own(s) and not all(sequence.status(state, s, x) for x in SIDES)
+            for s in refit_progress.active_steps(state)
+            if not refit_marks.is_own(s) and not all(refit_marks.status(state, s, x) for x in SIDES)
         ]
         if not shared:
             return []
@@ -382,14 +386,14 @@ class AchtungPanzer(GameSystem):
     def upcoming_rolls(self, state, side, ctx):
         if state.get("game") is None or public(state)["phase"] != "refit":
             return []
-        victory = sequence.BY_ID["1.6067"]
+        victory = refit_steps.BY_ID["1.6067"]
         decided = (
-            public(state)["refit_initial"] or sequence.status(state, victory, side) is not None
+            public(state)["refit_initial"] or refit_marks.status(state, victory, side) is not None
         )
         found = []
-        steps = sequence.active_steps(state)
+        steps = refit_progress.active_steps(state)
         for step in steps:
-            if step.scope == "system" or sequence.status(state, step, side) is not None:
+            if step.scope == "system" or refit_marks.status(state, step, side) is not None:
                 continue
             if step.scope == "allied" and side != "allied":
                 continue
@@ -482,7 +486,7 @@ class AchtungPanzer(GameSystem):
     def describe(self, record):
         data = record.data or {}
         if record.kind in ("ap.check", "ap.joint"):
-            step = sequence.BY_ID.get(data.get("through") or data.get("step"))
+            step = refit_steps.BY_ID.get(data.get("through") or data.get("step"))
             if step is None:
                 return "Refit Phase step done"
             if data.get("through"):
@@ -520,7 +524,7 @@ class AchtungPanzer(GameSystem):
                 if data.get("ec")
                 else "Weather rolled (1.618)"
             )
-        step = sequence.BY_KIND.get(record.kind)
+        step = refit_steps.BY_KIND.get(record.kind)
         if step is not None:
             return f"{step.label} ({step.rule})"
         kind = self.event_kind(record.kind)

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 from campaigns.game_interface import Insert, Upgrade
 
-from . import retained, sequence
+from . import refit_marks, refit_progress, refit_steps, retained
 from .common import SIDES, private, public
 
 
@@ -36,7 +36,11 @@ def _refit_at(state: dict, step_id: str) -> list[str]:
     game = state.get("game")
     if state["status"] != "active" or game is None or game["public"].get("phase") != "refit":
         return []
-    return [side for side in SIDES if getattr(sequence.current(state, side), "id", None) == step_id]
+    return [
+        side
+        for side in SIDES
+        if getattr(refit_progress.current(state, side), "id", None) == step_id
+    ]
 
 
 class EndOfScenarioRecords(Upgrade):
@@ -62,12 +66,12 @@ def skipped_step(state: dict, record) -> bool:
     """An old event for a Refit Phase step today's rules skip for that side as having nothing to do
     (v1 ran 1.6132 for any AFV, 1.6142 for any platoon, even with nothing to repair or roll): it
     changed nothing, and today's fold has no place for it."""
-    step = sequence.BY_KIND.get(record.kind)
+    step = refit_steps.BY_KIND.get(record.kind)
     if step is None or record.side not in SIDES or state.get("game") is None:
         return False
-    if public(state).get("phase") != "refit" or sequence.current(state, record.side) is step:
+    if public(state).get("phase") != "refit" or refit_progress.current(state, record.side) is step:
         return False
-    return step.id in sequence.skipped(state, record.side) and not any(
+    return step.id in refit_marks.skipped(state, record.side) and not any(
         record.data.get(f.name) for f in step.fields
     )
 

@@ -43,7 +43,7 @@ class Step:
     checklist: True for a physical action on the map that players only confirm (no table).
     initial: True if the step is also run in the Initial Scenario's refit (1.5: 1.619-1.622).
 
-    How the sequencer (sequence.py) runs a step:
+    How the sequencer (refit_progress.py, refit_events.py) runs a step:
     - event kind: extra["kind"] if given, else kind_name(step) = "ap.<id>" ("ap.1.616"); checklist steps
       have no kind of their own: a side step is confirmed with "ap.check" {"step": id} (side-private),
       a joint one with "ap.joint" {"step": id} (public).
@@ -77,7 +77,7 @@ class Step:
     # auto(state, side) -> the data to run the step with when the side has nothing to decide
     # in it now (a roll and nothing else), or None when a decision is needed. Steps without
     # fields need none. Such steps are done together ("Continue") and right after the side's
-    # own previous step (sequence.follow_ups).
+    # own previous step (refit_events.follow_ups).
     auto: Callable | None = None
     # form(ctx, view, side) -> the step's fields made concrete for the page now (choices from
     # the side's own units, rows per candidate), or None for the declared fields.

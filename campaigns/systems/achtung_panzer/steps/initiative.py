@@ -7,7 +7,7 @@ choice with the core's ``sealed.submitted`` (the system's clean_sealed_choice ca
 core reveals them together and ``on_sealed_revealed`` calls ``on_revealed``: the attack chits
 are paid, the chit table gives the scenario type, and the set-up / move order follows.
 A Dual Attack's set-up dr is rolled here (public); its move-first dr is rolled once, at
-1.625 commencement (sequence.py), because 1.6231 makes it "after set up".
+1.625 commencement (refit_own_steps.py), because 1.6231 makes it "after set up".
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """Every step module of the Refit Phase, imported by name (so tools see them) and listed in the
-order their steps are read: sequence.py sorts the steps into rulebook order with a stable sort, so
-this order decides between steps of one rule number."""
+order their steps are read: refit_steps.py sorts the steps into rulebook order with a stable sort,
+so this order decides between steps of one rule number."""
 
 from __future__ import annotations
 

@@ -12,7 +12,7 @@ from campaigns.errors import DiceNeeded, DomainError
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
-from campaigns.systems.achtung_panzer import sequence
+from campaigns.systems.achtung_panzer import refit_progress
 from campaigns.systems.achtung_panzer.steps.base import kind_name
 
 PLAYERS = {"allied": "alice", "german": "bob"}
@@ -99,7 +99,7 @@ class War:
         raise AssertionError("dice kept missing")
 
     def current(self, side: str):
-        return sequence.current(self.state, side)
+        return refit_progress.current(self.state, side)
 
     def result(self, data: dict, submitter="allied", confirmer="german"):
         index = self.state["current"]
@@ -111,8 +111,8 @@ class War:
         answers = {k: (list(v) if isinstance(v, list) else v) for k, v in (answers or {}).items()}
         for _ in range(limit):
             state = self.state
-            step = sequence.current(state, side)
-            if step is None or step.id == until or sequence.waiting(state, side):
+            step = refit_progress.current(state, side)
+            if step is None or step.id == until or refit_progress.waiting(state, side):
                 return step
             if step.checklist:
                 kind = "ap.joint" if step.scope == "joint" else "ap.check"

@@ -11,7 +11,7 @@ from __future__ import annotations
 
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.services.journal import submit
-from campaigns.systems.achtung_panzer import sequence
+from campaigns.systems.achtung_panzer import refit_progress
 from campaigns.systems.achtung_panzer.steps.base import kind_name
 from campaigns.systems.achtung_panzer.tests.campaign_harness import PLAYERS, War, default_faces
 
@@ -66,10 +66,14 @@ class Table(War):
     def play_refit(self, side: str, stop_at: str | None = None, limit: int = 60) -> None:
         for _ in range(limit):
             state = self.state
-            step = sequence.current(state, side)
-            if step is None or sequence.waiting(state, side) or (stop_at and step.id == stop_at):
+            step = refit_progress.current(state, side)
+            if (
+                step is None
+                or refit_progress.waiting(state, side)
+                or (stop_at and step.id == stop_at)
+            ):
                 return
-            settle = sequence.without_decision(state, side, step)
+            settle = refit_progress.without_decision(state, side, step)
             if settle:
                 self.by(side, *settle)
             else:
@@ -103,7 +107,7 @@ class Table(War):
                     },
                 )
                 if (
-                    sequence.current(self.state, side) is step
+                    refit_progress.current(self.state, side) is step
                     and not self.state["game"]["sides"][side]["pending"]
                 ):
                     self.by(side, "ap.check", {"step": step.id})
@@ -215,7 +219,7 @@ class Table(War):
                 {"items": [{"kind": "wire", "location": "7D7", "position": "front_line"}]},
             ):
                 self.by(side, kind, {"items": []})
-            if sequence.current(self.state, side) is step:
+            if refit_progress.current(self.state, side) is step:
                 self.by(side, kind, {"items": []})
         elif step.id == "1.618":
             self.by(side, kind, {"ec": "Moist"})

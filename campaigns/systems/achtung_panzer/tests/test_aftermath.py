@@ -9,7 +9,7 @@ import pytest
 
 from campaigns.errors import DomainError
 from campaigns.schema import clean_fields
-from campaigns.systems.achtung_panzer import aftermath, sequence
+from campaigns.systems.achtung_panzer import aftermath, refit_losses, refit_steps
 from campaigns.systems.achtung_panzer.tests.step_harness import make_ctx, make_state, unit
 
 
@@ -199,7 +199,7 @@ def test_1_603_eliminates_disrupted_french_infantry_when_the_players_confirm_it(
             ]
         },
     )
-    step = sequence.BY_ID["1.603"]
+    step = refit_steps.BY_ID["1.603"]
     step.confirm(make_ctx(state), state, None)
     assert [u["id"] for u in state["game"]["sides"]["allied"]["retained"]] == ["F2"]
     assert "(1.603)" in state["game"]["sides"]["allied"]["eliminated"][-1]["reason"]
@@ -216,7 +216,7 @@ def test_1_6141_eliminates_mobile_non_isolated_afv_under_recall():
             ]
         }
     )
-    sequence.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
+    refit_steps.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
     assert [u["id"] for u in state["game"]["sides"]["german"]["retained"]] == ["T2", "T3", "T4"]
 
 
@@ -255,12 +255,12 @@ def test_the_losses_step_asks_the_cvp_of_the_uncovered_kinds_only():
     state["house_rules"] = rules
     state["game"]["public"]["roster"][0].update(played=True, winner=None)
     ctx = make_ctx(state)
-    data = clean_fields(sequence.LOSS_FIELDS, {"units": ["S1", "T1"]})
+    data = clean_fields(refit_losses.LOSS_FIELDS, {"units": ["S1", "T1"]})
     with pytest.raises(DomainError) as caught:
-        sequence.record_losses(ctx, state, "german", data, "1.6067")
+        refit_losses.record_losses(ctx, state, "german", data, "1.6067")
     assert caught.value.field == "cvp_unlisted"
     assert caught.value.message.startswith("Enter the CVP of PzIIA AFV:")  # named, never by id
     assert caught.value.message.endswith("has no value for AFVs (PzIIA).")
     before = state["game"]["public"]["roster"][0]["cvp"]["german"]
-    sequence.record_losses(ctx, state, "german", dict(data, cvp_unlisted=6), "1.6067")
+    refit_losses.record_losses(ctx, state, "german", dict(data, cvp_unlisted=6), "1.6067")
     assert state["game"]["public"]["roster"][0]["cvp"]["german"] == before + 2 + 6

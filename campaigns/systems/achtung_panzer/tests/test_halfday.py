@@ -323,14 +323,14 @@ def test_cg3_most_cumulative_objective_points_win_and_a_tie_has_no_winner():
 
 
 def test_1_6067_of_the_last_half_day_ends_the_cg():
-    from campaigns.systems.achtung_panzer import sequence
+    from campaigns.systems.achtung_panzer import refit_own_steps
 
     state, ctx = make_state("cg1", type_="german_assault", current=5)
     state.update(status="active", sealed={}, winner=None, finish_reason="")
     for scenario in state["scenarios"]:
         scenario["status"] = "played"
     log(state, ctx, allied_objectives_end="hill_520")
-    sequence._victory(ctx, state, None, {})
+    refit_own_steps._victory(ctx, state, None, {})
     assert state["status"] == "finished" and state["current"] is None
     assert state["winner"] == "german" and "goal was not met" in state["finish_reason"]  # R-A8
     assert state["game"]["public"]["phase"] == "finished"
@@ -340,11 +340,11 @@ def test_1_6067_of_the_last_half_day_ends_the_cg():
 
 
 def test_1_6067_before_the_last_half_day_goes_on():
-    from campaigns.systems.achtung_panzer import sequence
+    from campaigns.systems.achtung_panzer import refit_own_steps
 
     state, ctx = make_state("cg1", type_="german_assault", current=2)
     state.update(status="active", sealed={}, winner=None, finish_reason="")
     log(state, ctx, german_objectives_end=hexes(6))
-    sequence._victory(ctx, state, None, {})
+    refit_own_steps._victory(ctx, state, None, {})
     assert state["status"] == "active" and state["current"] == 2
     assert state["game"]["public"]["roster"][2]["winner"] == "german"

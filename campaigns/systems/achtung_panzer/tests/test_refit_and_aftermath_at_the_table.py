@@ -10,7 +10,13 @@ import pytest
 from django.test import Client
 
 from campaigns.errors import DomainError
-from campaigns.systems.achtung_panzer import SYSTEM, aftermath, sequence, words
+from campaigns.systems.achtung_panzer import (
+    SYSTEM,
+    aftermath,
+    refit_events,
+    refit_steps,
+    words,
+)
 from campaigns.systems.achtung_panzer.steps import (
     equipment,
     escape,
@@ -263,7 +269,7 @@ def test_afv_eliminated_under_recall_count_their_cvp_for_1_616():
         refit_key="5/29P",
         german={"retained": [unit("T1", "afv", status="recalled")]},
     )
-    sequence.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
+    refit_steps.BY_ID["1.6141"].confirm(make_ctx(state), state, "german")
     german = state["game"]["sides"]["german"]
     assert [u["id"] for u in german["eliminated"]] == ["T1"]
     assert german.get("cvp_after_victory", {}).get("5/29A") == 5
@@ -337,12 +343,12 @@ def test_the_dual_attack_set_up_roll_is_named_in_words():
 
 
 def test_a_refused_check_names_the_step_in_words():
-    """sequence.apply_check refuses "1.619.declare Allied declaration: … is not confirmed this way."
+    """refit_events.apply_check refuses "1.619.declare Allied declaration: … is not confirmed this way."
     (a dotted step id on the page, for a form posted with another step)."""
     state = make_state(allied={"retained": []})
     record = type("R", (), {"side": "allied", "data": {"step": "1.619.declare"}})()
     with pytest.raises(DomainError) as caught:
-        sequence.apply_check(state, record, make_ctx(state))
+        refit_events.apply_check(state, record, make_ctx(state))
     assert not STEP_ID.findall(caught.value.message), caught.value.message
 
 

@@ -7,7 +7,7 @@ from campaigns import visibility
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import history
-from campaigns.systems.achtung_panzer import SYSTEM, sequence
+from campaigns.systems.achtung_panzer import SYSTEM, refit_marks, refit_progress, refit_steps
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War, refused
 
 pytestmark = pytest.mark.django_db
@@ -26,8 +26,8 @@ def _events(war):
 
 
 def test_steps_are_in_rulebook_order():
-    ids = [s.id for s in sequence.STEPS]
-    numbers = [sequence._order_key(s) for s in sequence.STEPS]
+    ids = [s.id for s in refit_steps.STEPS]
+    numbers = [refit_steps._order_key(s) for s in refit_steps.STEPS]
     assert numbers == sorted(numbers)
     for earlier, later in [
         ("1.601", "1.6066"),
@@ -40,8 +40,8 @@ def test_steps_are_in_rulebook_order():
         ("1.619", "1.625"),
     ]:
         assert ids.index(earlier) < ids.index(later)
-    assert [s.id for s in sequence.STEPS if s.scope == "system"][:2] == ["1.6067", "1.6121"]
-    assert sequence.STEPS[-1].id == "1.625"
+    assert [s.id for s in refit_steps.STEPS if s.scope == "system"][:2] == ["1.6067", "1.6121"]
+    assert refit_steps.STEPS[-1].id == "1.625"
 
 
 def test_the_initial_scenario_runs_only_1_619_to_1_622_then_commences(war):
@@ -51,9 +51,9 @@ def test_the_initial_scenario_runs_only_1_619_to_1_622_then_commences(war):
         line.id.split(":")[0]
         for line in SYSTEM.procedure(war.state, frozenset({"allied", "german"}))
     }
-    assert listed == {s.id for s in sequence.STEPS if s.initial}
+    assert listed == {s.id for s in refit_steps.STEPS if s.initial}
     assert "1.616" not in listed and "1.601" not in listed and "1.623" not in listed
-    assert all(s.id.startswith(("1.619", "1.62")) for s in sequence.STEPS if s.initial)
+    assert all(s.id.startswith(("1.619", "1.62")) for s in refit_steps.STEPS if s.initial)
     error = refused(war.by, "allied", "result.submitted", {"scenario": 0, "data": WIN_INITIAL})
     assert "Refit Phase is not finished" in error.message
     war.walk_both(answers=BOTH)
@@ -98,7 +98,7 @@ def test_after_a_half_day_the_refit_starts_at_1_601_and_1_6067_waits_for_both_si
     # Neither side recorded the end of the scenario while playing: that comes first, then the map steps.
     assert war.current("allied").id == war.current("german").id == "1.600"
     war.by("allied", "ap.aftermath", {})
-    assert war.current("allied").id == "1.601" and sequence.waiting(war.state, "allied")
+    assert war.current("allied").id == "1.601" and refit_progress.waiting(war.state, "allied")
     war.by("german", "ap.aftermath", {})
     assert war.current("allied").id == war.current("german").id == "1.601"
     assert refused(war.by, "allied", "ap.check", {"step": "1.607"}).message.startswith("Not yet")
@@ -112,7 +112,7 @@ def test_after_a_half_day_the_refit_starts_at_1_601_and_1_6067_waits_for_both_si
     # 1.6067 waits for each side's losses of the map steps (R-A19), then runs.
     assert war.current("allied").id == "1.6066.losses" and war.public["roster"][0]["winner"] is None
     war.by("allied", "ap.losses", {})
-    assert war.public["roster"][0]["winner"] is None and sequence.waiting(war.state, "allied")
+    assert war.public["roster"][0]["winner"] is None and refit_progress.waiting(war.state, "allied")
     war.by("german", "ap.losses", {})
     line = war.public["roster"][0]
     assert line["winner"] == "allied" and "Initial Scenario" in line["victory"]["text"]
@@ -124,7 +124,7 @@ def test_sides_work_on_their_own_and_wait_at_the_new_half_day(war, people):
     war.result(WIN_INITIAL)
     war.walk_both(until="1.607", answers=BOTH)
     war.walk("allied", answers=QUIET)
-    assert war.current("allied").id == "1.6121" and sequence.waiting(war.state, "allied")
+    assert war.current("allied").id == "1.6121" and refit_progress.waiting(war.state, "allied")
     assert war.current("german").id == "1.607"
     page = campaign_page(war.campaign, visibility.viewer_for(people["alice"], war.campaign))
     mine = {line.id: line.status for line in page.procedure if line.side == "allied"}
@@ -146,11 +146,11 @@ def test_skipped_steps_show_only_to_their_own_side(war, people):
     war.result(WIN_INITIAL)
     war.walk_both(until="1.6121", answers=BOTH)
     state = war.state
-    skipped = sequence.skipped(state, "allied")
+    skipped = refit_marks.skipped(state, "allied")
     assert skipped, "a side with no wounded leader skips 1.610"
     # Public marks are those of the shared steps only; a side's own steps are marked in private.
     public_marks = state["game"]["public"]["steps"][state["game"]["public"]["refit_key"]]
-    assert set(public_marks) <= {s.id for s in sequence.STEPS if not sequence.is_own(s)}
+    assert set(public_marks) <= {s.id for s in refit_steps.STEPS if not refit_marks.is_own(s)}
     assert (
         "1.610" in state["game"]["sides"]["allied"]["marks"][state["game"]["public"]["refit_key"]]
     )

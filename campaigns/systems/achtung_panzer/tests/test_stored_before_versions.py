@@ -4,7 +4,7 @@ R-A19 (30f6652) gave each side a losses step before 1.6067. A campaign stored be
 journal at achtung_panzer v2, from before journals had versions) whose Refit Phase went past 1.6066
 is upgraded when read: its losses steps are added as "nothing more lost" where 1.6066 was passed,
 so 1.6067 stays where it ran and both sides go on to the next half-day. (This replaced a special
-case in sequence.status that counted the missing step as skipped.)"""
+case in refit_marks.status that counted the missing step as skipped.)"""
 
 import json
 from datetime import datetime
@@ -15,7 +15,7 @@ import pytest
 from campaigns import versions
 from campaigns.models import Campaign, Event, JournalArchive
 from campaigns.services.state import current_state
-from campaigns.systems.achtung_panzer import sequence
+from campaigns.systems.achtung_panzer import refit_progress, refit_steps
 from campaigns.systems.achtung_panzer.tests.table_play import PLAYERS, Table
 
 pytestmark = pytest.mark.django_db
@@ -98,7 +98,7 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     for side in ("allied", "german"):
         assert state["game"]["sides"][side]["marks"][key]["1.6066.losses"] == "done"
         assert "1.6066.losses" not in state["game"]["sides"][side]["skipped"].get(key, [])
-    assert sequence.reached_by_all(state, sequence.BY_ID["1.607"])
+    assert refit_progress.reached_by_all(state, refit_steps.BY_ID["1.607"])
     # Every reader's history says so, in words; each side reads the note of its own events only.
     from django.test import Client
 

@@ -13,7 +13,7 @@ from campaigns import visibility
 from campaigns.models import Campaign
 from campaigns.records import Record
 from campaigns.systems import get_system
-from campaigns.systems.achtung_panzer import SYSTEM, sequence
+from campaigns.systems.achtung_panzer import SYSTEM, refit_steps
 from campaigns.systems.achtung_panzer.steps.base import kind_name
 from campaigns.systems.achtung_panzer.system import DATA
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War, refused
@@ -34,7 +34,7 @@ def test_declarations():
 
 
 def test_every_step_with_input_has_its_event_kind_and_audience():
-    for step in sequence.STEPS:
+    for step in refit_steps.STEPS:
         if step.checklist or step.scope == "system":
             assert SYSTEM.event_kind(kind_name(step)) is None or step.checklist is False
             continue

@@ -1,0 +1,51 @@
+"""Which Refit Phase steps each side has done or skipped: the marks, and nothing else.
+
+The marks of the steps both sides share (joint and system steps) are public; those of a side's
+own steps are private to it. This module reads only the state, so every other part of the Refit
+Phase (the own steps, the step list, the progress machine, the event appliers) may use it.
+"""
+
+from __future__ import annotations
+
+from .common import private, public
+from .steps.base import Step
+
+
+def refit_key(state: dict) -> str:
+    return public(state)["refit_key"]
+
+
+def _marks(state: dict) -> dict:
+    """Marks of the steps both sides share (joint and system steps): public."""
+    return public(state)["steps"].setdefault(refit_key(state), {})
+
+
+def _side_marks(state: dict, side: str) -> dict:
+    """Marks of a side's own steps: private to it (which it did, skipped or did together depends
+    on its secrets; rules-notes R-A16)."""
+    return private(state, side).setdefault("marks", {}).setdefault(refit_key(state), {})
+
+
+def is_own(step: Step) -> bool:
+    return step.scope in ("side", "allied")
+
+
+def status(state: dict, step: Step, side: str) -> str | None:
+    if step.scope == "allied" and side != "allied":
+        return "done"  # nothing for the Germans to do
+    if is_own(step):
+        return _side_marks(state, side).get(step.id)
+    return _marks(state).get(step.id, {}).get(side)
+
+
+def skipped(state: dict, side: str) -> list[str]:
+    return private(state, side)["skipped"].get(refit_key(state), [])
+
+
+def mark(state: dict, step: Step, side: str, skip: bool = False) -> None:
+    if is_own(step):
+        _side_marks(state, side)[step.id] = "done"
+    else:
+        _marks(state).setdefault(step.id, {})[side] = "done"
+    if skip:
+        private(state, side)["skipped"].setdefault(refit_key(state), []).append(step.id)
