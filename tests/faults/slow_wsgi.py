@@ -7,9 +7,14 @@ import os
 import time
 from pathlib import Path
 
+# isort: off
+# First: it sets Django up, before anything below imports a model (sorted, it came last and
+# gunicorn's workers died with AppRegistryNotReady).
+from muster.wsgi import application  # noqa: F401
+
+# isort: on
 from campaigns import holdings
 from campaigns.services import journal
-from muster.wsgi import application  # noqa: F401
 
 # The writer of the fault tests adds hundreds of notes to one scenario: more than a club may.
 holdings.MAX_NOTES_PER_SCENARIO_PER_SIDE = 100_000
