@@ -10,6 +10,8 @@ from __future__ import annotations
 import ast
 from pathlib import Path
 
+from tests.core.test_no_import_circles import circles  # one Tarjan for both checks
+
 ROOT = Path(__file__).resolve().parents[2]
 # Modules that must sit in no circle, and packages none of whose modules may.
 FOLD = {
@@ -66,48 +68,6 @@ def graph(root: Path, package: str) -> dict[str, set[str]]:
                 if found and found != name:
                     edges[name].add(found)
     return edges
-
-
-def circles(edges: dict[str, set[str]]) -> list[set[str]]:
-    """The strongly connected groups of more than one module (Tarjan's, iteratively)."""
-    index: dict[str, int] = {}
-    low: dict[str, int] = {}
-    stack: list[str] = []
-    on_stack: set[str] = set()
-    found = []
-    for start in edges:
-        if start in index:
-            continue
-        work = [(start, iter(sorted(edges[start])))]
-        index[start] = low[start] = len(index)
-        stack.append(start)
-        on_stack.add(start)
-        while work:
-            node, successors = work[-1]
-            for succ in successors:
-                if succ not in index:
-                    index[succ] = low[succ] = len(index)
-                    stack.append(succ)
-                    on_stack.add(succ)
-                    work.append((succ, iter(sorted(edges[succ]))))
-                    break
-                if succ in on_stack:
-                    low[node] = min(low[node], index[succ])
-            else:
-                work.pop()
-                if work:
-                    low[work[-1][0]] = min(low[work[-1][0]], low[node])
-                if low[node] == index[node]:
-                    group = set()
-                    while True:
-                        member = stack.pop()
-                        on_stack.discard(member)
-                        group.add(member)
-                        if member == node:
-                            break
-                    if len(group) > 1:
-                        found.append(group)
-    return found
 
 
 def offending(groups: list[set[str]]) -> list[list[str]]:
