@@ -16,6 +16,7 @@ from .helpers import (
     eliminate,
     is_immobilized,
     mods,
+    picked_units,
     ratio,
     retained,
     table_mod,
@@ -563,29 +564,20 @@ def form_immobilization(ctx, view, side):
     at_table = _at_table(view, side)
     if at_table:
         fields.append(
-            Field(
+            picked_units(
                 "at_table",
-                "list",
-                label="Shock/UK and bogged AFVs (1.6131b-c)",
-                key="afv",
-                widget="pick",
-                rows=tuple({"afv": u["id"], "_on": True} for u in at_table),
-                required=False,
-                default=[],
-                item=Field(
-                    "entry",
-                    "object",
-                    fields=(
-                        Field("afv", **unit_choices(at_table, view, side)),
-                        Field(
-                            "outcome",
-                            "choice",
-                            choices=tuple(k for k, _ in AT_TABLE_WORDS),
-                            labels=AT_TABLE_WORDS,
-                            label="How it ended",
-                        ),
-                    ),
+                "Shock/UK and bogged AFVs (1.6131b-c)",
+                at_table,
+                view,
+                side,
+                Field(
+                    "outcome",
+                    "choice",
+                    choices=tuple(k for k, _ in AT_TABLE_WORDS),
+                    labels=AT_TABLE_WORDS,
+                    label="How it ended",
                 ),
+                key="afv",
                 help="Roll these at the table with the ASL rules (C7.47, D8.3) and say how each "
                 "ended; a bogged AFV that ends immobilized also rolls below (tick it there).",
             )
@@ -593,23 +585,15 @@ def form_immobilization(ctx, view, side):
     if abandoned:
         crews = _crews(view, side)
         fields.append(
-            Field(
+            picked_units(
                 "remanned",
-                "list",
-                label="Remanning abandoned AFVs (1.6131a)",
+                "Remanning abandoned AFVs (1.6131a)",
+                abandoned,
+                view,
+                side,
+                Field("by", "choice", label="Manned by", **unit_choices(crews, view, side)),
                 key="afv",
-                widget="pick",
-                rows=tuple({"afv": u["id"]} for u in abandoned),
-                required=False,
-                default=[],
-                item=Field(
-                    "entry",
-                    "object",
-                    fields=(
-                        Field("afv", **unit_choices(abandoned, view, side)),
-                        Field("by", "choice", label="Manned by", **unit_choices(crews, view, side)),
-                    ),
-                ),
+                rows=({"afv": u["id"]} for u in abandoned),  # none ticked: remanning is a choice
                 help="Tick an AFV to reman it; it is then manned and must roll if immobilized.",
             )
         )
@@ -680,56 +664,39 @@ def form_repair(ctx, view, side):
     fields = []
     if weapons:  # a SW or Gun is the weapon itself: nothing to name
         fields.append(
-            Field(
+            picked_units(
                 "weapons",
-                "list",
-                label="Malfunctioned SW and Guns",
-                key="unit",
-                widget="pick",
-                rows=tuple({"unit": u["id"], "_on": True} for u in weapons),
-                required=False,
-                default=[],
-                item=Field(
-                    "entry",
-                    "object",
-                    fields=(Field("unit", **unit_choices(weapons, view, side)), non_qualified),
-                ),
+                "Malfunctioned SW and Guns",
+                weapons,
+                view,
+                side,
+                non_qualified,
                 help="Each one rolls (1.6132): repaired, or eliminated.",
             )
         )
     if afvs:
         fields.append(
-            Field(
+            picked_units(
                 "afv_weapons",
-                "list",
-                label="AFVs with a malfunctioned weapon",
-                key="unit",
-                widget="pick",
-                rows=tuple({"unit": u["id"], "_on": True} for u in afvs),
-                required=False,
-                default=[],
-                item=Field(
-                    "entry",
-                    "object",
-                    fields=(
-                        Field("unit", **unit_choices(afvs, view, side)),
-                        Field(
-                            "weapon",
-                            required=False,
-                            default="",
-                            max_length=20,
-                            label="Which weapon (MA, CMG, BMG …)",
-                        ),
-                        Field(
-                            "main_armament",
-                            "bool",
-                            required=False,
-                            default=False,
-                            label="It is the main armament (MA): disabled, the AFV is recalled",
-                        ),
-                        non_qualified,
-                    ),
+                "AFVs with a malfunctioned weapon",
+                afvs,
+                view,
+                side,
+                Field(
+                    "weapon",
+                    required=False,
+                    default="",
+                    max_length=20,
+                    label="Which weapon (MA, CMG, BMG …)",
                 ),
+                Field(
+                    "main_armament",
+                    "bool",
+                    required=False,
+                    default=False,
+                    label="It is the main armament (MA): disabled, the AFV is recalled",
+                ),
+                non_qualified,
                 help="Each rolls (1.6132): repaired, or disabled.",
             )
         )
@@ -739,29 +706,19 @@ def form_repair(ctx, view, side):
 def form_captured(ctx, view, side):
     afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS and u.get("captured")]
     return (
-        Field(
+        picked_units(
             "vehicular",
-            "list",
-            label="Weapons of captured AFVs",
-            key="unit",
-            widget="pick",
-            rows=tuple({"unit": u["id"], "_on": True} for u in afvs),
-            required=False,
-            default=[],
-            item=Field(
-                "entry",
-                "object",
-                fields=(
-                    Field("unit", **unit_choices(afvs, view, side)),
-                    Field("weapon", max_length=20, label="Weapon", help="MA, CMG, BMG …"),
-                    Field(
-                        "malfunctioned",
-                        "bool",
-                        required=False,
-                        default=False,
-                        label="Already malfunctioned",
-                    ),
-                ),
+            "Weapons of captured AFVs",
+            afvs,
+            view,
+            side,
+            Field("weapon", max_length=20, label="Weapon", help="MA, CMG, BMG …"),
+            Field(
+                "malfunctioned",
+                "bool",
+                required=False,
+                default=False,
+                label="Already malfunctioned",
             ),
             help="Captured SW and Guns are rolled for on their own.",
         ),

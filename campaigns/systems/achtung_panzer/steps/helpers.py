@@ -191,6 +191,27 @@ def unit_choices(units, view: dict | None = None, side: str | None = None) -> di
     }
 
 
+def picked_units(
+    name: str, label: str, units, view, side, *more: Field, key: str = "unit", rows=None, help=""
+) -> Field:
+    """A list with one row per unit, each ticked unless `rows` say otherwise (the pick widget):
+    the unit under `key`, then the row's other fields `more`."""
+    return Field(
+        name,
+        "list",
+        label=label,
+        key=key,
+        widget="pick",
+        rows=tuple(rows) if rows is not None else tuple({key: u["id"], "_on": True} for u in units),
+        required=False,
+        default=[],
+        item=Field(
+            "entry", "object", fields=(Field(key, **unit_choices(units, view, side)), *more)
+        ),
+        help=help,
+    )
+
+
 def choice_words(choices, words_map) -> tuple:
     return tuple((c, words_map.get(c, str(c).replace("_", " "))) for c in choices)
 
