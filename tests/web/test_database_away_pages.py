@@ -46,6 +46,11 @@ def test_a_page_answers_503_saying_what_to_do(people, how):
     assert answer["Retry-After"] == ("2" if how == "away" else "5")
     text = answer.content.decode()
     assert "Try again in a moment" in text and "Something went wrong" not in text
+    # A phone's page (no sideways scroll: the site's stylesheet and viewport), and nothing of the
+    # error itself: neither the database's message nor a stack.
+    assert 'name="viewport" content="width=device-width' in text and "muster.css" in text
+    assert "server closed" not in text and "canceling statement" not in text
+    assert "Traceback" not in text
     if how == "timeout":
         assert "it took too long" in text
     else:
@@ -60,6 +65,7 @@ def test_the_api_says_which_of_the_two_it_was(people, how):
         answer = client.get("/api/v1/clubs/")
     assert answer.status_code == 503
     detail = answer.json()["detail"]
+    assert "server closed" not in detail and "canceling statement" not in detail
     if how == "timeout":
         assert "took too long" in detail and answer["Retry-After"] == "5"
     else:
