@@ -32,8 +32,9 @@ REUSED = (
 )
 
 
-def check(user, campaign) -> None:
-    """Refuse (TooMany) a new print job beyond the limits. Call inside the transaction that creates
+def check(user, campaign, playing: str | None) -> None:
+    """Refuse (TooMany) a new print job beyond the limits; `playing` is the side the user plays
+    (visibility's viewer), whose players' jobs count together. Call inside the transaction that creates
     the job: it locks the member's and the campaign's rows (in that order), so simultaneous
     requests are counted one after the other, not all against the same count."""
     since = timezone.now() - WINDOW
@@ -59,35 +60,24 @@ def check(user, campaign) -> None:
         )
     _within(
         PrintJob.objects.filter(campaign=campaign, created_at__gt=since).filter(
-            _same_seat(user, campaign)
+            _same_seat(playing, campaign)
         ),
         settings.SHEET_RENDERS_PER_SIDE,
         lambda limit, wait: (
-            f"At most {_sheets(limit)} of one campaign are printed for {_whom(user, campaign)} "
+            f"At most {_sheets(limit)} of one campaign are printed for {'your side' if playing else 'those who play no side'} "
             f"in {_minutes(WINDOW)}, and {limit} have been asked for: another can be asked for "
             f"in {wait}. {REUSED}"
         ),
     )
 
 
-def _side_played(user, campaign) -> str | None:
-    seat = SidePlayer.objects.filter(side__campaign=campaign, user=user).first()
-    return seat.side.slug if seat else None
-
-
-def _same_seat(user, campaign) -> Q:
+def _same_seat(playing: str | None, campaign) -> Q:
     """The jobs that count with this user's: asked for by the players of their side now, or,
     for someone who plays no side, by everyone who plays none."""
-    side = _side_played(user, campaign) if user.is_authenticated else None
     players = SidePlayer.objects.filter(side__campaign=campaign)
-    if side is not None:
-        return Q(requested_by__in=players.filter(side__slug=side).values("user"))
+    if playing is not None:
+        return Q(requested_by__in=players.filter(side__slug=playing).values("user"))
     return ~Q(requested_by__in=players.values("user")) | Q(requested_by__isnull=True)
-
-
-def _whom(user, campaign) -> str:
-    side = _side_played(user, campaign) if user.is_authenticated else None
-    return "your side" if side else "those who play no side"
 
 
 def _within(recent_jobs, limit: int, message) -> None:

@@ -79,7 +79,7 @@ def request_sheet(
         return existing, False
     try:
         with transaction.atomic():
-            print_limits.check(user, campaign)  # only a new render counts: the job above is free
+            print_limits.check(user, campaign, viewer.playing)  # only a new render counts
             job = PrintJob.objects.create(
                 campaign=campaign,
                 sheet=sheet_def.slug,
