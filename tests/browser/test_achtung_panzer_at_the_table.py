@@ -382,32 +382,40 @@ def confirm_on_one_screen(table, bob):
     assert bob.submit(confirm) in (200, 204, 302)
 
 
+def edit_a_leaders_rg(table, player, side: str, shot: str) -> tuple[dict, dict]:
+    """Correct a retained unit (issue 21, item 2) as a player does: pick the unit, its form opens
+    filled with what it is now, change the leader's RG only; his type and every other field stay.
+    Returns the leader as he was and the RG he is in now."""
+    units = table.side(side)["retained"]
+    leader = next(u for u in units if u["kind"] == "leader")
+    new_rg = next(p for p in table.side(side)["purchases"] if p["id"] != leader["rg"])
+    player.open()
+    other_things(player, "Correct your retained units: change or remove a unit")
+    pick = player.tab.locator("#now form.action[method=get]")
+    pick.get_by_label("Unit").select_option(leader["id"])
+    pick.get_by_role("button", name="Open this unit").click()
+    player.tab.wait_for_load_state()
+    player.check()
+    edit = player.tab.locator(f"#now form.action:has(input[name=id][value={leader['id']}])")
+    expect(edit.get_by_label("Type")).to_have_value(leader["type"])  # filled with what it is now
+    expect(edit.get_by_label("Kind")).to_have_value("leader")
+    edit.get_by_label("RG", exact=True).select_option(new_rg["id"])
+    player.snap(shot)
+    assert player.submit(unfold(edit), "Save the change") == 204
+    after = next(u for u in table.side(side)["retained"] if u["id"] == leader["id"])
+    assert after["rg"] == new_rg["id"]
+    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == {
+        k: v for k, v in leader.items() if k not in ("rg", "history")
+    }
+    return leader, new_rg
+
+
 def change_one_field(table, alice):
     """Correct a retained unit (item 2): the leader's RG only; his type and the rest stay, on the
     page and in the printed sheet (PDF)."""
     from campaigns.systems.achtung_panzer.words import Names
 
-    units = table.side("allied")["retained"]
-    leader = next(u for u in units if u["kind"] == "leader")
-    new_rg = next(p for p in table.side("allied")["purchases"] if p["id"] != leader["rg"])
-    alice.open()
-    other_things(alice, "Correct your retained units: change or remove a unit")
-    pick = alice.tab.locator("#now form.action[method=get]")
-    pick.get_by_label("Unit").select_option(leader["id"])
-    pick.get_by_role("button", name="Open this unit").click()
-    alice.tab.wait_for_load_state()
-    alice.check()
-    edit = alice.tab.locator(f"#now form.action:has(input[name=id][value={leader['id']}])")
-    expect(edit.get_by_label("Type")).to_have_value(leader["type"])  # filled with what it is now
-    expect(edit.get_by_label("Kind")).to_have_value("leader")
-    edit.get_by_label("RG", exact=True).select_option(new_rg["id"])
-    alice.snap("edit-unit")
-    assert alice.submit(unfold(edit), "Save the change") == 204
-    after = next(u for u in table.side("allied")["retained"] if u["id"] == leader["id"])
-    assert after["rg"] == new_rg["id"]
-    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == {
-        k: v for k, v in leader.items() if k not in ("rg", "history")
-    }
+    leader, new_rg = edit_a_leaders_rg(table, alice, "allied", "edit-unit")
     alice.open()
     from tests.browser.test_sheets_in_the_browser import prepare_and_download, text_of
 

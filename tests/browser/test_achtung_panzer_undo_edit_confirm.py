@@ -14,17 +14,15 @@ from playwright.sync_api import expect
 
 from tests.browser import pagechecks
 from tests.browser.session import log_in
-from tests.browser.test_achtung_panzer_at_the_table import Player, fill_choices, unfold
+from tests.browser.test_achtung_panzer_at_the_table import (
+    Player,
+    edit_a_leaders_rg,
+    fill_choices,
+    other_things,
+)
 from tests.browser.test_sheets_in_the_browser import prepare_and_download, text_of
 
 pytestmark = pytest.mark.django_db(transaction=True)
-
-
-def other_things(player: Player, words: str):
-    """Follow a link among "Other things you can do" (it opens that form at the top)."""
-    player.tab.locator("#now .more").get_by_role("link", name=words).click()
-    player.tab.wait_for_load_state()
-    player.check()
 
 
 def test_give_back_correct_and_confirm_on_two_phones(
@@ -103,27 +101,7 @@ def test_give_back_correct_and_confirm_on_two_phones(
     assert table.side("german")["fpp"] == fpp and not table.side("german")["fortifications"]
 
     # --- Correct your retained units: one field of a leader, the others stay ---------------
-    units = table.side("german")["retained"]
-    leader = next(u for u in units if u["kind"] == "leader")
-    new_rg = next(p for p in table.side("german")["purchases"] if p["id"] != leader["rg"])
-    bob.open()
-    other_things(bob, "Correct your retained units: change or remove a unit")
-    pick = bob.tab.locator("#now form.action[method=get]")
-    pick.get_by_label("Unit").select_option(leader["id"])
-    pick.get_by_role("button", name="Open this unit").click()
-    bob.tab.wait_for_load_state()
-    bob.check()
-    edit = bob.tab.locator(f"#now form.action:has(input[name=id][value={leader['id']}])")
-    expect(edit.get_by_label("Type")).to_have_value(leader["type"])  # filled with what it is now
-    expect(edit.get_by_label("Kind")).to_have_value("leader")
-    edit.get_by_label("RG", exact=True).select_option(new_rg["id"])
-    bob.snap("fix-edit-unit")
-    assert bob.submit(unfold(edit), "Save the change") == 204
-    after = next(u for u in table.side("german")["retained"] if u["id"] == leader["id"])
-    assert after["rg"] == new_rg["id"]
-    assert {k: v for k, v in after.items() if k not in ("rg", "history")} == {
-        k: v for k, v in leader.items() if k not in ("rg", "history")
-    }
+    leader, new_rg = edit_a_leaders_rg(table, bob, "german", "fix-edit-unit")
     bob.check()
     bob.tab.goto(f"/campaigns/{table.campaign.pk}/records/")  # the side's records in full
     bob.check()
