@@ -10,7 +10,7 @@ from dataclasses import replace
 
 from campaigns.game_interface import Action, Ctx, Field
 
-from . import (
+from .. import (
     aftermath,
     halfday,
     refit_losses,
@@ -19,10 +19,10 @@ from . import (
     retained,
     words,
 )
-from .common import SIDES, private, public
-from .steps import fortifications, purchases
-from .steps.base import kind_name
-from .steps.helpers import choice_words, hidden, unit_choices
+from ..common import SIDES, private, public
+from ..steps import fortifications, purchases
+from ..steps.base import kind_name
+from ..steps.helpers import choice_words, hidden, unit_choices
 
 NAMES = {"allied": "Allied", "german": "German"}
 
@@ -414,11 +414,11 @@ def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
         index = data.pop("scenario")
         return {"scenario": index, "data": halfday.result_data(view, index, data)}
     if kind == "ap.1.6113" and data.get("action") == "resolve":
-        from .steps.leaders import resolve_data
+        from ..steps.leaders import resolve_data
 
         return resolve_data(dict(data))
     if kind == "ap.1.6113" and "win_drm" in data:
-        from .steps.leaders import LATER
+        from ..steps.leaders import LATER
 
         return dict(data, win_drm=None) if data["win_drm"] in (LATER, "") else data
     if kind == "ap.1.6132" and "afv_weapons" in data:  # the page asks SW and AFV weapons apart
