@@ -438,11 +438,24 @@ def _start_control(state: dict, index: int) -> dict | None:
 
 
 def result_form(ctx, view: dict, index: int) -> tuple:
-    from campaigns.game_interface import Field
-
     area_list = areas(ctx.table("1.2"))
     gone = set(public(view)["bridges_destroyed"])
     start = _start_control(view, index)
+    bridges = [a for a in live_areas(area_list, gone) if a["kind"] == "bridge"]
+    reported = (
+        public(view).get("cvp_reported", {}).get(public(view)["roster"][index]["half_day"], {})
+    )
+    fields = [
+        _objectives_field(_objective_rows(area_list, gone, start), start),
+        _bridges_field(bridges),
+    ]
+    for side in SIDES:
+        fields += _side_result_fields(side, reported)
+    return tuple(fields)
+
+
+def _objective_rows(area_list, gone: set, start: dict | None) -> list[dict]:
+    """A row per objective hex still standing, starting from who held it at the start."""
     rows = []
     for area in live_areas(area_list, gone):
         for hex_ in area["hexes"]:
@@ -459,6 +472,12 @@ def result_form(ctx, view: dict, index: int) -> tuple:
                     ),
                 }
             )
+    return rows
+
+
+def _objectives_field(rows: list[dict], start: dict | None) -> Field:
+    """Control of each objective hex at the start (asked only before the first half-day played)
+    and at the end."""
     start_field = (
         Field(
             "start",
@@ -471,104 +490,101 @@ def result_form(ctx, view: dict, index: int) -> tuple:
         if start is None
         else Field("start", widget="hidden")
     )
-    bridges = [a for a in live_areas(area_list, gone) if a["kind"] == "bridge"]
-    reported = (
-        public(view).get("cvp_reported", {}).get(public(view)["roster"][index]["half_day"], {})
-    )
-    fields = [
-        Field(
-            "objectives",
-            "list",
-            label="Objective hexes (1.2)",
-            key="hex",
-            rows=tuple(rows),
-            item=Field(
-                "row",
-                "object",
-                fields=(
-                    Field("hex"),
-                    start_field,
-                    Field(
-                        "end",
-                        "choice",
-                        choices=CONTROL,
-                        labels=CONTROL_LABELS,
-                        widget="radios",
-                        label="At the end",
-                    ),
+    return Field(
+        "objectives",
+        "list",
+        label="Objective hexes (1.2)",
+        key="hex",
+        rows=tuple(rows),
+        item=Field(
+            "row",
+            "object",
+            fields=(
+                Field("hex"),
+                start_field,
+                Field(
+                    "end",
+                    "choice",
+                    choices=CONTROL,
+                    labels=CONTROL_LABELS,
+                    widget="radios",
+                    label="At the end",
                 ),
             ),
-            help="Who controls each objective hex (the start is the end of the last half-day, 1.3).",
+        ),
+        help="Who controls each objective hex (the start is the end of the last half-day, 1.3).",
+    )
+
+
+def _bridges_field(bridges: list[dict]) -> Field:
+    return Field(
+        "bridges_destroyed",
+        "list",
+        required=False,
+        default=[],
+        label="Bridges destroyed (CG15)",
+        item=Field(
+            "bridge",
+            "choice",
+            choices=tuple(a["key"] for a in bridges),
+            labels=tuple((a["key"], " & ".join(h.upper() for h in a["hexes"])) for a in bridges),
+        ),
+    )
+
+
+def _side_result_fields(side: str, reported: dict) -> list[Field]:
+    """One side's CVP, half boards, air support, OBA missions and perimeter."""
+    group = NAMES[side]
+    return [
+        Field(
+            f"{side}_cvp",
+            "int",
+            min=0,
+            max=10000,
+            default=reported.get(side),
+            group=group,
+            label="CVP sustained (A26.2)",
+            help="From the side's end-of-scenario record when recorded.",
         ),
         Field(
-            "bridges_destroyed",
-            "list",
+            f"{side}_half_boards",
+            "int",
             required=False,
-            default=[],
-            label="Bridges destroyed (CG15)",
-            item=Field(
-                "bridge",
-                "choice",
-                choices=tuple(a["key"] for a in bridges),
-                labels=tuple(
-                    (a["key"], " & ".join(h.upper() for h in a["hexes"])) for a in bridges
-                ),
-            ),
+            default=0,
+            min=0,
+            max=100,
+            group=group,
+            label="Half boards completely within its perimeter",
+            help="Counts in a Dual Attack (1.6232).",
+        ),
+        Field(
+            f"{side}_air_support",
+            "bool",
+            required=False,
+            default=False,
+            group=group,
+            label="Used air support",
+        ),
+        Field(
+            f"{side}_oba_missions",
+            "int",
+            required=False,
+            default=0,
+            min=0,
+            max=100,
+            group=group,
+            label="OBA Fire Missions used",
+            help="An OBA RG without Fire Missions is retained (CG4).",
+        ),
+        Field(
+            f"{side}_perimeter",
+            required=False,
+            default="",
+            max_length=20000,
+            group=group,
+            label="Perimeter hexes (a record, optional)",
         ),
     ]
-    for side in SIDES:
-        group = NAMES[side]
-        fields += [
-            Field(
-                f"{side}_cvp",
-                "int",
-                min=0,
-                max=10000,
-                default=reported.get(side),
-                group=group,
-                label="CVP sustained (A26.2)",
-                help="From the side's end-of-scenario record when recorded.",
-            ),
-            Field(
-                f"{side}_half_boards",
-                "int",
-                required=False,
-                default=0,
-                min=0,
-                max=100,
-                group=group,
-                label="Half boards completely within its perimeter",
-                help="Counts in a Dual Attack (1.6232).",
-            ),
-            Field(
-                f"{side}_air_support",
-                "bool",
-                required=False,
-                default=False,
-                group=group,
-                label="Used air support",
-            ),
-            Field(
-                f"{side}_oba_missions",
-                "int",
-                required=False,
-                default=0,
-                min=0,
-                max=100,
-                group=group,
-                label="OBA Fire Missions used",
-                help="An OBA RG without Fire Missions is retained (CG4).",
-            ),
-            Field(
-                f"{side}_perimeter",
-                required=False,
-                default="",
-                max_length=20000,
-                group=group,
-                label="Perimeter hexes (a record, optional)",
-            ),
-        ]
-    return tuple(fields)
 
 
 def result_data(view: dict, index: int, data: dict) -> dict:

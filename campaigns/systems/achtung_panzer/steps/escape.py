@@ -289,75 +289,83 @@ def finish(ctx, state, side):
 
 def form(ctx, view, side):
     pend = pending_for(view, side, "1.6063")
-    names = words.names_for(view, side)
     if pend is not None:
-        rows = []
-        for stack in pend["stacks"]:
-            units = [
-                unit_by_id(view, side, uid, "stack")
-                for uid in stack["units"]
-                if _has(view, side, uid)
-            ]
-            what = stack["result"] + (
-                " — Heat of Battle (A15): anything but hero creation or battle hardening "
-                "eliminates the unit (1.6064)"
-                if stack["heat_of_battle"]
-                else ""
-            )
-            rows.append(
-                {
-                    "stack": stack["stack"],
-                    "unit": units[0]["id"] if len(units) == 1 else None,
-                    "_label": f"Stack of {words.join_words(names.unit(u) for u in units)}: {what}",
-                }
-            )
-        everyone = [
-            u
-            for stack in pend["stacks"]
-            for uid in stack["units"]
-            if _has(view, side, uid)
-            for u in [unit_by_id(view, side, uid, "stack")]
+        return _outcomes_form(view, side, pend)
+    return _stacks_form(view, side)
+
+
+def _outcomes_form(view, side, pend: dict) -> tuple:
+    """After the roll: per stack, the unit Random Selection picked and what it becomes."""
+    names = words.names_for(view, side)
+    rows = []
+    for stack in pend["stacks"]:
+        units = [
+            unit_by_id(view, side, uid, "stack") for uid in stack["units"] if _has(view, side, uid)
         ]
-        return (
-            hidden("action", "resolve"),
-            Field(
-                "outcomes",
-                "list",
-                label="What the affected units become",
-                key="stack",
-                rows=tuple(rows),
-                item=Field(
-                    "outcome",
-                    "object",
-                    fields=(
-                        Field("stack"),
-                        Field(
-                            "unit",
-                            "choice",
-                            label="Affected unit (Random Selection)",
-                            **unit_choices(everyone, view, side),
-                        ),
-                        Field(
-                            "becomes",
-                            required=False,
-                            default="",
-                            max_length=20,
-                            label="Becomes",
-                            help="Its new type (ASL replacement, Casualty Reduction, A15); empty if eliminated.",
-                        ),
-                        Field(
-                            "hero",
-                            "bool",
-                            required=False,
-                            default=False,
-                            label="Heat of Battle created a hero (A15)",
-                            help="The unit stays (as it is, or as it becomes) and a hero joins it.",
-                        ),
+        what = stack["result"] + (
+            " — Heat of Battle (A15): anything but hero creation or battle hardening "
+            "eliminates the unit (1.6064)"
+            if stack["heat_of_battle"]
+            else ""
+        )
+        rows.append(
+            {
+                "stack": stack["stack"],
+                "unit": units[0]["id"] if len(units) == 1 else None,
+                "_label": f"Stack of {words.join_words(names.unit(u) for u in units)}: {what}",
+            }
+        )
+    everyone = [
+        u
+        for stack in pend["stacks"]
+        for uid in stack["units"]
+        if _has(view, side, uid)
+        for u in [unit_by_id(view, side, uid, "stack")]
+    ]
+    return (
+        hidden("action", "resolve"),
+        Field(
+            "outcomes",
+            "list",
+            label="What the affected units become",
+            key="stack",
+            rows=tuple(rows),
+            item=Field(
+                "outcome",
+                "object",
+                fields=(
+                    Field("stack"),
+                    Field(
+                        "unit",
+                        "choice",
+                        label="Affected unit (Random Selection)",
+                        **unit_choices(everyone, view, side),
+                    ),
+                    Field(
+                        "becomes",
+                        required=False,
+                        default="",
+                        max_length=20,
+                        label="Becomes",
+                        help="Its new type (ASL replacement, Casualty Reduction, A15); empty if eliminated.",
+                    ),
+                    Field(
+                        "hero",
+                        "bool",
+                        required=False,
+                        default=False,
+                        label="Heat of Battle created a hero (A15)",
+                        help="The unit stays (as it is, or as it becomes) and a hero joins it.",
                     ),
                 ),
-                help="Per stack, the unit Random Selection picked at the table and what it becomes.",
             ),
-        )
+            help="Per stack, the unit Random Selection picked at the table and what it becomes.",
+        ),
+    )
+
+
+def _stacks_form(view, side) -> tuple:
+    """Before the roll: the isolated units not yet tried, one stack each to start with."""
     untried = _untried(view, side)
     rows = tuple({"units": [u["id"]], "_label": f"Stack {i + 1}"} for i, u in enumerate(untried))
     return (
@@ -368,51 +376,49 @@ def form(ctx, view, side):
             label="Stacks attempting escape",
             rows=rows,
             max=len(untried),
-            item=Field(
-                "stack",
-                "object",
-                fields=(
-                    Field(
-                        "units",
-                        "list",
-                        label="Units",
-                        item=Field("unit", "choice", **unit_choices(untried, view, side)),
-                    ),
-                    Field(
-                        "leader_drm",
-                        "int",
-                        required=False,
-                        default=0,
-                        min=-5,
-                        max=5,
-                        label="(Armor-) leader/heroic DRM",
-                        help="Not for a lone SMC.",
-                    ),
-                    Field(
-                        "distance",
-                        "choice",
-                        required=False,
-                        default="farther",
-                        label="Nearest friendly non-isolated hex",
-                        choices=("adjacent", "within_two", "farther"),
-                        labels=choice_words(
-                            ("adjacent", "within_two", "farther"), words.DISTANCE_WORDS
-                        ),
-                    ),
-                    Field(
-                        "pp_over_ipc",
-                        "int",
-                        required=False,
-                        default=0,
-                        min=0,
-                        max=20,
-                        label="PP carried over IPC",
-                    ),
-                ),
-            ),
+            item=Field("stack", "object", fields=_stack_fields(view, side, untried)),
             help="One stack per unit to start with: move units together to roll one DR for them; untick a "
             "unit that stays in its pocket (a lone SMC must attempt escape). Encircled units get +2 "
             "from your end-of-scenario record.",
+        ),
+    )
+
+
+def _stack_fields(view, side, untried: list) -> tuple:
+    return (
+        Field(
+            "units",
+            "list",
+            label="Units",
+            item=Field("unit", "choice", **unit_choices(untried, view, side)),
+        ),
+        Field(
+            "leader_drm",
+            "int",
+            required=False,
+            default=0,
+            min=-5,
+            max=5,
+            label="(Armor-) leader/heroic DRM",
+            help="Not for a lone SMC.",
+        ),
+        Field(
+            "distance",
+            "choice",
+            required=False,
+            default="farther",
+            label="Nearest friendly non-isolated hex",
+            choices=("adjacent", "within_two", "farther"),
+            labels=choice_words(("adjacent", "within_two", "farther"), words.DISTANCE_WORDS),
+        ),
+        Field(
+            "pp_over_ipc",
+            "int",
+            required=False,
+            default=0,
+            min=0,
+            max=20,
+            label="PP carried over IPC",
         ),
     )
 

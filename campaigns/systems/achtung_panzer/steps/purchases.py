@@ -195,38 +195,77 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
             "rg", f"No {name} RG {rg or '(none)'} in the {name} RG table (1.619)."
         ) from None
     label = f"{rg} {table.value(row, 'group_type')}"
-    rule = f"1.619 {name} RG table"
     kind = table.value(row, "kind")
     hd = common.half_day(state)
     special = special_half_day(state)
+    _check_declaration(state, side, nationality, kind, label)
+    options, base, cost = _options_and_cost(ctx, table, row, nationality, data, label)
+    _check_maxima(state, side, table, row, nationality, rg, label)
+    if kind == "oba":
+        _check_oba_modules(ctx, state, side, label)
+    # CG13: one French armored RG ("A...") per half-day unless an Armor half-day.
+    if nationality == "french" and rg.startswith("A") and special != "armor":
+        _check_french_armored(ctx, state, side, label)
+    cpp = common.private(state, side)["cpp"]
+    if cost > cpp:
+        raise DomainError("rg", f"{label}: costs {cost} CPP, {cpp} CPP available (1.619).")
 
-    # CG13: the Allied declaration first ("Before any units are purchased"), for both sides.
+    grants = dict(table.value(row, "grants") or {})
+    return {
+        "half_day": hd,
+        "rg": rg,
+        "nationality": nationality,
+        "group_type": table.value(row, "group_type"),
+        "kind": kind,
+        "base_cost": base,
+        "cost": cost,
+        "options": options,
+        "given": False,
+        "grants": grants,
+        "strength": None,
+        "attached": None,
+        "sw": [],
+        "leaders": [],
+        "armor_leader": None,
+        "ammo": None,
+        "guns": None,
+        "units": [],
+    }
+
+
+def _check_declaration(state: dict, side: str, nationality: str, kind: str, label: str) -> None:
+    """CG13: the Allied declaration first ("Before any units are purchased"), for both sides;
+    British only on a British half-day, no French then; an Armor half-day's exclusions."""
+    special = special_half_day(state)
     if side == "german" and not declared(state):
         raise DomainError(
             "rg", "Purchases start once the Allied player has declared the half-day (CG13)."
         )
-    # British only on a British half-day, no French then.
-    if side == "allied":
-        if not declared(state):
-            raise DomainError(
-                "rg", "Declare a normal, Armor or British half-day before purchasing (CG13)."
-            )
-        if nationality == "british" and special != "british":
-            raise DomainError(
-                "rg", f"{label}: British RGs only on a declared British half-day (CG13)."
-            )
-        if nationality == "french" and special == "british":
-            raise DomainError(
-                "rg",
-                f"{label}: British may not be purchased on a half-day when French units are purchased; "
-                "this is a British half-day (CG13).",
-            )
-        if special == "armor" and kind in ARMOR_DAY_FORBIDDEN:
-            raise DomainError(
-                "rg", f"{label}: no {ARMOR_DAY_FORBIDDEN[kind]} on an Armor half-day (CG13)."
-            )
+    if side != "allied":
+        return
+    if not declared(state):
+        raise DomainError(
+            "rg", "Declare a normal, Armor or British half-day before purchasing (CG13)."
+        )
+    if nationality == "british" and special != "british":
+        raise DomainError("rg", f"{label}: British RGs only on a declared British half-day (CG13).")
+    if nationality == "french" and special == "british":
+        raise DomainError(
+            "rg",
+            f"{label}: British may not be purchased on a half-day when French units are purchased; "
+            "this is a British half-day (CG13).",
+        )
+    if special == "armor" and kind in ARMOR_DAY_FORBIDDEN:
+        raise DomainError(
+            "rg", f"{label}: no {ARMOR_DAY_FORBIDDEN[kind]} on an Armor half-day (CG13)."
+        )
 
-    # Options and cost (1.16911, 1.16912, OBA footnotes).
+
+def _options_and_cost(ctx, table, row, nationality: str, data: dict, label: str):
+    """The options asked for and what they cost on top of the RG (1.16911, 1.16912, OBA
+    footnotes): (options, base cost, cost)."""
+    rule = f"1.619 {NATIONALITY_NAMES[nationality]} RG table"
+    kind = table.value(row, "kind")
     options = {
         "on_map": bool(data.get("on_map")),
         "reserve": bool(data.get("reserve")),
@@ -261,8 +300,15 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
                 f"{label}: a pre-registered hex is bought with an OBA RG only ({rule} notes).",
             )
         cost += int(ctx.value(f"purchase.pre_registered_extra.{nationality}"))
+    return options, base, cost
 
-    # Maxima: ½-day, CG, and the month's (given RGs are not counted: R-C1).
+
+def _check_maxima(
+    state: dict, side: str, table, row, nationality: str, rg: str, label: str
+) -> None:
+    """Maxima: ½-day, CG, and the month's (given RGs are not counted: R-C1)."""
+    rule = f"1.619 {NATIONALITY_NAMES[nationality]} RG table"
+    hd = common.half_day(state)
     mine = [p for p in bought(state, side) if p["nationality"] == nationality and p["rg"] == rg]
     now = [p for p in mine if p["half_day"] == hd]
     for count, column, what in (
@@ -279,60 +325,37 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
         if len(in_month) + 1 > limit:
             raise DomainError("rg", f"{label}: {mon.capitalize()} maximum is {limit} ({rule}).")
 
-    # CG4: at most two OBA modules per half-day (given modules are in use too).
-    if kind == "oba":
-        limit = int(ctx.value("oba.max_modules_per_half_day"))
-        used = [p for p in this_half_day(state, side, include_given=True) if _kind(ctx, p) == "oba"]
-        # Modules kept from an earlier half-day because they fired no mission are in use too (R-C2).
-        used += [
-            p
-            for p in purchases(state, side)
-            if p.get("retained_oba") and not p.get("fired") and p["half_day"] != hd
-        ]
-        if len(used) + 1 > limit:
-            raise DomainError("rg", f"{label}: at most {limit} OBA modules per CG half-day (CG4).")
 
-    # CG13: one French armored RG ("A...") per half-day unless an Armor half-day.
-    if nationality == "french" and rg.startswith("A") and special != "armor":
-        limit = int(ctx.value("french.max_armored_rg_per_half_day"))
-        armored = [
-            p
-            for p in bought(state, side)
-            if p["half_day"] == hd
-            and p["nationality"] == "french"
-            and (p.get("rg") or "").startswith("A")
-        ]
-        if len(armored) + 1 > limit:
-            raise DomainError(
-                "rg",
-                f"{label}: the French may purchase at most {limit} armored RG per half-day unless an Armor half-day is declared (CG13).",
-            )
+def _check_oba_modules(ctx, state: dict, side: str, label: str) -> None:
+    """CG4: at most two OBA modules per half-day (given modules are in use too)."""
+    hd = common.half_day(state)
+    limit = int(ctx.value("oba.max_modules_per_half_day"))
+    used = [p for p in this_half_day(state, side, include_given=True) if _kind(ctx, p) == "oba"]
+    # Modules kept from an earlier half-day because they fired no mission are in use too (R-C2).
+    used += [
+        p
+        for p in purchases(state, side)
+        if p.get("retained_oba") and not p.get("fired") and p["half_day"] != hd
+    ]
+    if len(used) + 1 > limit:
+        raise DomainError("rg", f"{label}: at most {limit} OBA modules per CG half-day (CG4).")
 
-    cpp = common.private(state, side)["cpp"]
-    if cost > cpp:
-        raise DomainError("rg", f"{label}: costs {cost} CPP, {cpp} CPP available (1.619).")
 
-    grants = dict(table.value(row, "grants") or {})
-    return {
-        "half_day": hd,
-        "rg": rg,
-        "nationality": nationality,
-        "group_type": table.value(row, "group_type"),
-        "kind": kind,
-        "base_cost": base,
-        "cost": cost,
-        "options": options,
-        "given": False,
-        "grants": grants,
-        "strength": None,
-        "attached": None,
-        "sw": [],
-        "leaders": [],
-        "armor_leader": None,
-        "ammo": None,
-        "guns": None,
-        "units": [],
-    }
+def _check_french_armored(ctx, state: dict, side: str, label: str) -> None:
+    hd = common.half_day(state)
+    limit = int(ctx.value("french.max_armored_rg_per_half_day"))
+    armored = [
+        p
+        for p in bought(state, side)
+        if p["half_day"] == hd
+        and p["nationality"] == "french"
+        and (p.get("rg") or "").startswith("A")
+    ]
+    if len(armored) + 1 > limit:
+        raise DomainError(
+            "rg",
+            f"{label}: the French may purchase at most {limit} armored RG per half-day unless an Armor half-day is declared (CG13).",
+        )
 
 
 def _kind(ctx, purchase: dict) -> str | None:
