@@ -31,7 +31,7 @@ from .helpers import (
     table_mod,
     this_line,
     unit_by_id,
-    upcoming,
+    upcoming_roll,
     won_this_half_day,
 )
 
@@ -157,12 +157,8 @@ def upcoming_rolls(state, side, ctx):
     if pending_for(state, side, "1.6112") is not None:
         return []
     return [
-        upcoming(
-            common.roll_key(state, "1.6112", side),
-            "MMC battle hardening",
-            "1.6112",
-            hardening_mods(ctx, state, side),
-            "mmc",
+        upcoming_roll(
+            state, side, "1.6112", "MMC battle hardening", hardening_mods(ctx, state, side), "mmc"
         )
     ]
 

@@ -43,6 +43,22 @@ def upcoming(key: str, label: str, table: str, mod_list, column: str | None = No
     )
 
 
+def upcoming_roll(
+    state: dict,
+    side: str,
+    step_id: str,
+    label: str,
+    mod_list,
+    column: str | None = None,
+    subject: str = "",
+    table: str | None = None,
+) -> UpcomingRoll:
+    """A roll of a table step still to come, keyed as the step's own roll will be
+    (common.roll_key: half-day, step, side, subject), on the step's table unless `table` is given."""
+    key = common.roll_key(state, step_id, side, subject)
+    return upcoming(key, label, table or step_id, mod_list, column)
+
+
 # --- retained units ---------------------------------------------------------------------
 
 

@@ -36,7 +36,7 @@ from .helpers import (
     table_mod_value,
     unit_by_id,
     unit_choices,
-    upcoming,
+    upcoming_roll,
     won_this_half_day,
 )
 
@@ -87,12 +87,14 @@ def run_wounded(ctx, state, side, data):
 
 def upcoming_wounded(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.610", side, u["id"]),
-            f"Wounded leader {u['type']} ({u['id']})",
+        upcoming_roll(
+            state,
+            side,
             "1.610",
+            f"Wounded leader {u['type']} ({u['id']})",
             wounded_mods(ctx, u),
             "effect",
+            subject=u["id"],
         )
         for u in _wounded(state, side)
     ]
@@ -348,12 +350,14 @@ def upcoming_hardening(state, side, ctx):
     nationality = _nationalities(side)[0]
     first = next(iter(_win_options(ctx, state, side, nationality).values()))
     return [
-        upcoming(
-            common.roll_key(state, "1.6113", side),
+        upcoming_roll(
+            state,
+            side,
+            "1.6113",
             f"Leader battle hardening ({words.NATIONALITY_WORDS[nationality]} table)",
-            _table_id(nationality),
             mods(first),
             "leader",
+            table=_table_id(nationality),
         )
     ]
 
@@ -441,6 +445,29 @@ def form_hardening(ctx, view, side):
             ),
         )
     ]
+    fields += _table_fields(view, side)
+    heroic = _heroic_leaders(view, side)
+    if heroic:
+        fields.append(_heroic_field(heroic, view, side))
+    fields += _choice_with_roll(ctx, view, side)
+    promotable = _promotable(view, side)
+    if promotable:
+        fields.append(
+            Field(
+                "promote",
+                "choice",
+                required=False,
+                label="Leader to exchange (1.6114)",
+                **unit_choices(promotable, view, side),
+                help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0.",
+            )
+        )
+    return tuple(fields)
+
+
+def _table_fields(view, side) -> list:
+    """Which nationality's table and which kind of leader: asked when the side holds more than one."""
+    fields = []
     if len(_nationalities_held(view, side)) > 1:
         fields.append(
             Field(
@@ -471,41 +498,28 @@ def form_hardening(ctx, view, side):
         )
     else:
         fields.append(hidden("leader_kind", (kinds or ["infantry"])[0]))
-    heroic = _heroic_leaders(view, side)
-    if heroic:
-        fields.append(
-            HEROIC.but(
-                key="unit",
-                rows=tuple({"unit": u["id"]} for u in heroic),
-                item=HEROIC.item.but(
-                    fields=(
-                        Field("unit", **unit_choices(heroic, view, side)),
-                        Field(
-                            "becomes",
-                            required=False,
-                            default="",
-                            max_length=20,
-                            label="Becomes",
-                            help="The leader type he battle hardens to (a 10-3 just loses his heroic status).",
-                        ),
-                    )
+    return fields
+
+
+def _heroic_field(heroic: list, view, side) -> Field:
+    """What each heroic leader battle hardens to."""
+    return HEROIC.but(
+        key="unit",
+        rows=tuple({"unit": u["id"]} for u in heroic),
+        item=HEROIC.item.but(
+            fields=(
+                Field("unit", **unit_choices(heroic, view, side)),
+                Field(
+                    "becomes",
+                    required=False,
+                    default="",
+                    max_length=20,
+                    label="Becomes",
+                    help="The leader type he battle hardens to (a 10-3 just loses his heroic status).",
                 ),
             )
-        )
-    fields += _choice_with_roll(ctx, view, side)
-    promotable = _promotable(view, side)
-    if promotable:
-        fields.append(
-            Field(
-                "promote",
-                "choice",
-                required=False,
-                label="Leader to exchange (1.6114)",
-                **unit_choices(promotable, view, side),
-                help="An 8-0 becomes two 7-0; an 8-1 becomes an 8-0 and a 7-0.",
-            )
-        )
-    return tuple(fields)
+        ),
+    )
 
 
 LATER = "later"  # the page's "choose after the DR" for the win DRM (no standing choice sent)

@@ -8,7 +8,7 @@ from campaigns.game_interface import DomainError, Field, Mod, plain_roll
 
 from .. import common
 from .base import Step
-from .helpers import after_new_half_day, upcoming
+from .helpers import after_new_half_day, upcoming_roll
 
 DICE = "1d6"
 
@@ -79,11 +79,13 @@ def run(ctx, state, side, data):
 
 def upcoming_rolls(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.622", side),
+        upcoming_roll(
+            state,
+            side,
+            "1.622",
             "Recon (Locations)",
-            f"dice:{DICE}",
             recon_mods(ctx, state, side, False),
+            table=f"dice:{DICE}",
         )
     ]
 

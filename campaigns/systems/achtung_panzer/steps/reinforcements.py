@@ -30,7 +30,7 @@ from campaigns.game_interface import Mod, TableSet, plain_roll, roll_on
 from .. import common, retained as retained_units
 from . import purchases as P
 from .base import Step
-from .helpers import table_mod_value, upcoming
+from .helpers import table_mod_value, upcoming_roll
 
 _BOOK = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
 
@@ -636,12 +636,8 @@ def _name(purchase: dict) -> str:
 def upcoming_strength(state, side, ctx):
     mods = _strength_mods(ctx, state, side)
     return [
-        upcoming(
-            common.roll_key(state, "1.6201", side, p["id"]),
-            f"RG strength: {_name(p)}",
-            "1.6201",
-            mods,
-            "strength",
+        upcoming_roll(
+            state, side, "1.6201", f"RG strength: {_name(p)}", mods, "strength", subject=p["id"]
         )
         for p in to_roll(state, side)
         if needs_strength(p) and not p.get("no_depletion")
@@ -656,22 +652,28 @@ def upcoming_1_6204(state, side, ctx):
             continue
         if kind_of(p) == "oba":
             found.append(
-                upcoming(
-                    common.roll_key(state, "1.6204", side, p["id"]),
+                upcoming_roll(
+                    state,
+                    side,
+                    "1.6204",
                     f"OBA ammo: {_name(p)}",
-                    f"1.6204.oba.{p['nationality']}",
                     mods,
                     "ammo",
+                    subject=p["id"],
+                    table=f"1.6204.oba.{p['nationality']}",
                 )
             )
         else:
             found.append(
-                upcoming(
-                    common.roll_key(state, "1.6204", side, p["id"]),
+                upcoming_roll(
+                    state,
+                    side,
+                    "1.6204",
                     f"Gun battery: {_name(p)}",
-                    "1.6204.guns",
                     mods,
                     "strength",
+                    subject=p["id"],
+                    table="1.6204.guns",
                 )
             )
     return found
@@ -679,11 +681,13 @@ def upcoming_1_6204(state, side, ctx):
 
 def upcoming_leaders(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.6205", side, p["id"]),
-            f"Infantry leaders: {_name(p)}",
+        upcoming_roll(
+            state,
+            side,
             "1.6205",
+            f"Infantry leaders: {_name(p)}",
             leader_mods(ctx, p),
+            subject=p["id"],
         )
         for p in to_roll(state, side)
         if _needs_leaders_book(p)
@@ -692,11 +696,13 @@ def upcoming_leaders(state, side, ctx):
 
 def upcoming_armor_leaders(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.6206", side, p["id"]),
-            f"Armor leader: {_name(p)}",
+        upcoming_roll(
+            state,
+            side,
             "1.6206",
+            f"Armor leader: {_name(p)}",
             armor_leader_mods(ctx, p),
+            subject=p["id"],
         )
         for p in to_roll(state, side)
         if _needs_armor_leader_book(p)

@@ -10,7 +10,7 @@ from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, elr
 from .base import DONE, PENDING, Step
-from .helpers import after_new_half_day, mods, table_mod, upcoming
+from .helpers import after_new_half_day, mods, table_mod, upcoming_roll
 
 # ASL B25.5 Environmental Conditions: 1.618 prints no EC table, so the players roll the EC
 # dr at the table with their ASL rules and enter the result (docs/rules-notes.md).
@@ -41,33 +41,31 @@ def cpp_mods(ctx, state: dict, side: str) -> list:
 
 def run_cpp(ctx, state, side, data):
     private = common.private(state, side)
-    report = roll_on(
-        ctx,
-        "1.616",
-        common.roll_key(state, "1.616", side),
-        cpp_mods(ctx, state, side),
-        side=side,
-        label="CPP replenishment",
+
+    def replenish(result: dict) -> dict:
+        gained = int(result["cpp"])
+        before = private["cpp"]
+        private["cpp"] += gained
+        return {"cpp_before": before, "cpp_gained": gained, "cpp_after": before + gained}
+
+    _secret_roll(
+        ctx, state, side, "1.616", "CPP replenishment", cpp_mods(ctx, state, side), replenish
     )
-    gained = int(report["result"]["cpp"])
-    report["effect"] = {
-        "cpp_before": private["cpp"],
-        "cpp_gained": gained,
-        "cpp_after": private["cpp"] + gained,
-    }
-    private["cpp"] += gained
-    common.record_roll(state, side, report, "1.616")
+
+
+def _secret_roll(ctx, state, side, step_id: str, label: str, mod_list, apply) -> None:
+    """The side's secret DR of 1.616 or 1.617: `apply` changes the side's value by the table's
+    result and returns what the report records of the change."""
+    report = roll_on(
+        ctx, step_id, common.roll_key(state, step_id, side), mod_list, side=side, label=label
+    )
+    report["effect"] = apply(report["result"])
+    common.record_roll(state, side, report, step_id)
 
 
 def upcoming_cpp(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.616", side),
-            "CPP replenishment",
-            "1.616",
-            cpp_mods(ctx, state, side),
-            "cpp",
-        )
+        upcoming_roll(state, side, "1.616", "CPP replenishment", cpp_mods(ctx, state, side), "cpp")
     ]
 
 
@@ -151,29 +149,19 @@ def elr_mods(ctx, state: dict, side: str) -> list:
 
 def run_elr(ctx, state, side, data):
     private = common.private(state, side)
-    report = roll_on(
-        ctx,
-        "1.617",
-        common.roll_key(state, "1.617", side),
-        elr_mods(ctx, state, side),
-        side=side,
-        label="ELR loss/gain",
-    )
-    before = private["elr"]
-    after = elr.after_roll(ctx, side, before, int(report["result"]["elr_change"]))
-    report["effect"] = {"elr_before": before, "elr_after": after}
-    private["elr"] = after
-    common.record_roll(state, side, report, "1.617")
+
+    def move(result: dict) -> dict:
+        before = private["elr"]
+        private["elr"] = elr.after_roll(ctx, side, before, int(result["elr_change"]))
+        return {"elr_before": before, "elr_after": private["elr"]}
+
+    _secret_roll(ctx, state, side, "1.617", "ELR loss/gain", elr_mods(ctx, state, side), move)
 
 
 def upcoming_elr(state, side, ctx):
     return [
-        upcoming(
-            common.roll_key(state, "1.617", side),
-            "ELR loss/gain",
-            "1.617",
-            elr_mods(ctx, state, side),
-            "elr_change",
+        upcoming_roll(
+            state, side, "1.617", "ELR loss/gain", elr_mods(ctx, state, side), "elr_change"
         )
     ]
 
@@ -239,7 +227,7 @@ def form_weather(ctx, view, side):
 def upcoming_weather(state, side, ctx):
     if side != "allied" or common.public(state).get("weather") is not None:
         return []  # the German does not roll; once rolled it is no longer to come
-    return [upcoming(common.roll_key(state, "1.618", "allied"), "Weather", "1.618", [], "weather")]
+    return [upcoming_roll(state, "allied", "1.618", "Weather", [], "weather")]
 
 
 STEPS = [

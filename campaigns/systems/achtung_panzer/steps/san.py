@@ -9,7 +9,7 @@ from campaigns.game_interface import Mod, roll_on
 
 from .. import common
 from .base import Step
-from .helpers import after_new_half_day, upcoming
+from .helpers import after_new_half_day, upcoming_roll
 
 
 def _must_roll(ctx, san: int) -> bool:
@@ -50,12 +50,8 @@ def upcoming_rolls(state, side, ctx):
     if not _must_roll(ctx, common.private(state, side)["san"]):
         return []
     return [
-        upcoming(
-            common.roll_key(state, "1.6122", side),
-            "SAN adjustment",
-            "1.6122",
-            san_mods(ctx, state, side),
-            "san_change",
+        upcoming_roll(
+            state, side, "1.6122", "SAN adjustment", san_mods(ctx, state, side), "san_change"
         )
     ]
 
