@@ -303,7 +303,7 @@ def test_an_smc_with_only_a_support_weapon_in_its_pocket_is_lone():
 def test_a_fortification_can_be_given_back_from_the_page(club, people):
     """R-C21: "a purchase can be removed until the side finishes the step"; fortifications._applies
     keeps 1.621 current "for one that spent them all ... may still give one back" and
-    fortifications.form_remove exists, but pages._refit_actions offers no such to-do at 1.621 (only
+    fortifications.form_remove exists, but pages.refit_todos.refit_actions offers no such to-do at 1.621 (only
     "Done with fortifications"), so no form ever posts action=remove."""
     war = War(club, people, dice_mode="server")
     war.by("allied", "ap.declare", {"special": "none"})
