@@ -30,6 +30,7 @@ from . import (
     refit_marks,
     refit_progress,
     refit_steps,
+    result_page,
     retained,
     sheets as sheet_defs,
     state as initial,
@@ -457,14 +458,14 @@ class AchtungPanzer(GameSystem):
     def result_words(self, view, index, data, ctx=None):
         if view.get("game") is None or not data:
             return super().result_words(view, index, data, ctx)
-        lines = halfday.result_sentences(view, index, data, ctx)
+        lines = result_page.result_sentences(view, index, data, ctx)
         line = public(view)["roster"][index]
         if line.get("winner"):
             who = "A draw" if line["winner"] == "draw" else f"{NAMES[line['winner']]} won"
             lines.append(f"{who} (1.6067): {(line.get('victory') or {}).get('text', '')}")
         elif ctx is not None:
             try:
-                lines.append(halfday.provisional(view, index, data, ctx))
+                lines.append(result_page.provisional(view, index, data, ctx))
             except DomainError:
                 pass
         return lines

@@ -4,7 +4,7 @@ module that draws it."""
 
 from __future__ import annotations
 
-from .. import halfday, refit_losses, refit_steps
+from .. import refit_losses, refit_steps, result_page
 from ..steps import fortifications, purchases
 from ..steps.helpers import hidden
 from .aftermath_form import aftermath_form
@@ -19,7 +19,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
     ctx = reading_ctx(system, view)
     if kind in ("result.submitted", "result.resolved"):
         index = view["current"] if initial.get("scenario") is None else initial["scenario"]
-        return (hidden("scenario", index), *halfday.result_form(ctx, view, index))
+        return (hidden("scenario", index), *result_page.result_form(ctx, view, index))
     if kind != "ap.joint" and side not in view["game"].get("sides", {}):
         return None  # not a side this viewer may read: the service refuses the post
     if kind == "ap.aftermath":
@@ -47,7 +47,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
 def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
     if kind in ("result.submitted", "result.resolved") and "objectives" in data:
         index = data.pop("scenario")
-        return {"scenario": index, "data": halfday.result_data(view, index, data)}
+        return {"scenario": index, "data": result_page.result_data(view, index, data)}
     if kind == "ap.1.6113" and data.get("action") == "resolve":
         from ..steps.leaders import resolve_data
 
