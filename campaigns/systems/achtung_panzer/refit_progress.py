@@ -250,7 +250,7 @@ def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
         if getattr(ctx.provider, "missing", None) and not step.independent_dice:
             # Dice entered from the table and some still missing: a step whose dice may depend
             # on them waits for them, so nobody is asked for a die the real ones make unnecessary;
-            # one whose dice are due whatever they show is asked in the same form (issue 21.6).
+            # one whose dice are due whatever they show is asked in the same form, so a player enters every die due at once.
             return done
         if step.checklist:
             confirm(ctx, state, step, side)

@@ -17,7 +17,7 @@ upgrades"; the corpus in tests/journals/ replays journals of each version on eve
   pioneers), British at 4 and pioneers at 5 from the start. Folded by version: events of v4 keep
   one ELR per side (every group at the side's value, moved together by 1.617 within 0-4), as they
   were played; elr.py reads ``ctx.journal_version``.
-- v5 → v6 (issue 21 item 5, R-A26): the 1.6112 and 1.6113 DRs may carry the choice they lead to
+- v5 → v6 (R-A26): the 1.6112 and 1.6113 DRs may carry the choice they lead to
   (the MMC in order; the win DRM and what each leader becomes), resolved with the DR, and 1.6112
   waits for the side when it has MMC to harden. Folded by version: a v5 roll's other fields are
   not read and 1.6112 is rolled with the steps before it, as then (common.choices_before_roll).

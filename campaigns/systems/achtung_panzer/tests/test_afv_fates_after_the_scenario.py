@@ -1,5 +1,6 @@
-"""The fixes of the issue 8 review beyond its own tests (test_refit_and_aftermath_at_the_table.py): the paths each
-fix opened, worked out from the rules and the tables (refit_1610_1615.yaml)."""
+"""AFVs after the scenario: bogged and shocked/UK AFVs at 1.6131, captured and isolated AFVs of a
+withdrawn platoon (1.6142, 1.6143), disabled weapons, and how corrections and lists read back;
+worked out from the rules and the tables (refit_1610_1615.yaml)."""
 
 from __future__ import annotations
 

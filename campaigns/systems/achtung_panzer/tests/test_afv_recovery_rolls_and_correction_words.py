@@ -1,5 +1,7 @@
-"""Review of the issue 8 review fixes (30f6652^..6a02a5e): each test is one finding and fails on
-main as reviewed. The rule and the arithmetic each rests on are in its comments."""
+"""AFV recovery at 1.6131 (a shocked AFV still immobilized, a refused roll named by the row sent),
+the weather no longer upcoming once rolled, an EC event without an EC, a malfunctioned AFV weapon
+that must roll, and corrections worded with the declared labels. The rule and the arithmetic each
+rests on are in its comments."""
 
 from __future__ import annotations
 

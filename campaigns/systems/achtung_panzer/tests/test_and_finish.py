@@ -1,4 +1,4 @@
-"""The last event of a repeatable step and its end in one submission (issue 21, item 5): the
+"""The last event of a repeatable step and its end in one submission: the
 purchase form's second button "Buy and finish buying" sends the purchase, then "Done buying",
 through the page, all or nothing; not offered with dice entered from the table."""
 

@@ -216,7 +216,7 @@ def test_cg1_three_half_days_with_entered_dice_replay_to_the_hand_computed_state
     exported = journal_io.export_journal(war.campaign)
     Campaign.objects.all().delete()
     Club.objects.all().delete()
-    # The people are still here: the operator says they are the journal's (issue 9: never assumed).
+    # The people are still here: the operator says they are the journal's (never assumed).
     same = {name: name for name in ("olga", "alice", "bob", "rita")}
     replayed = journal_io.replay(exported, create_club=True, user_map=same)
     state = journal_io.full_state(replayed)

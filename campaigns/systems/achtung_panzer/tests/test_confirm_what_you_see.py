@@ -1,4 +1,4 @@
-"""A player confirms only what they can see (issue "second pass", item 3): the result being
+"""A player confirms only what they can see: the result being
 confirmed stands in words inside the Confirm form, right before Dispute: every field, the
 objective points and CVP it implies, and the winner it gives."""
 

@@ -1,5 +1,5 @@
-"""The dead ends a club met at the table, each through the page (issue "A!P! playable at the
-table"): a fortification breaking the page, "Edit retained units" that could never be sent,
+"""The dead ends a club met at the table, each through the page: a
+fortification breaking the page, "Edit retained units" that could never be sent,
 a refusal pasted inside the form, entered dice dropped when a roll asks for another."""
 
 from __future__ import annotations
@@ -112,7 +112,7 @@ def test_entered_dice_stay_on_the_form_while_a_follow_up_roll_is_asked_for(club,
     form = asked.content.decode()
     names = re.findall(r'name="(dice:[^"]+)"', form)
     strength = f"dice:5/29A/1.6201/allied/{bought}"
-    # Every die certainly due, of 1.6201 to 1.6206, in this one form (issue 21.6); not the attached dr.
+    # Every die certainly due, of 1.6201 to 1.6206, in this one form; not the attached dr (it depends on another).
     assert strength in names and {name.split("/")[2] for name in names} >= {
         "1.6201",
         "1.6202",

@@ -1,4 +1,4 @@
-"""ELR by nationality (issue 26; CG14, 1.617, 1.625, 1.31; docs/rules-notes.md R-A25).
+"""ELR by nationality (CG14, 1.617, 1.625, 1.31; docs/rules-notes.md R-A25).
 
 CG14: "all German units have an ELR of 3, all French units have an ELR of 3 and all British units
 have an ELR of 4. German pioneers have an ELR of 5". 1.617: "On a Final DR of ≤ 2 that side's current

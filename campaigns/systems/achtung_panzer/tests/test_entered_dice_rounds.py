@@ -1,4 +1,4 @@
-"""Entered (table) dice after "Done buying" (issue 21, item 6): every die that is certainly due
+"""Entered (table) dice after "Done buying": every die that is certainly due
 (1.6201 strength and unit types, 1.6202 support weapons, 1.6204 batteries and OBA, 1.6205 and
 1.6206 leaders) is asked in one form; only a die that depends on another's result (the attached
 weapon after "Attached", R-C10; a depleted HW platoon's lost weapon) waits one more round, and no

@@ -82,11 +82,11 @@ class Pages:
                 assert response.status_code in (200, 403), (url, name, response.status_code)
                 self.rendered += 1
                 if response.status_code == 200 and "/print/" not in url and url != "/":
-                    # Words, not keys, on the campaign and history pages (issue 21, items 8 and 10).
+                    # Words, not keys, on the campaign and history pages.
                     page = response.content.decode()
                     for problem in raw_words(visible_text(page)):
                         self.words.setdefault(problem, f"{name} {url}")
-                    # The long forms the campaign page links to, on their own pages (issue 21, item 7):
+                    # The long forms the campaign page links to, on their own pages:
                     # the first screen, and the form with no row picked.
                     base = f"/campaigns/{table.campaign.pk}/"
                     if url == base:

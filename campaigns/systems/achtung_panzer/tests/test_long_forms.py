@@ -1,4 +1,4 @@
-"""Long forms on pages of their own (issue 21, item 7): the end of the scenario is a link on the
+"""Long forms on pages of their own: the end of the scenario is a link on the
 campaign page; its page first asks, grouped by RG, which units something happened to, then asks
 only about those; a refused post comes back on that page with the same rows, and a good one
 records the losses. Works without JavaScript: plain links and GET forms."""

@@ -1,4 +1,4 @@
-"""The losses step (1.6067) and the club's CVP list (issue "second pass", item 4): ASL's A26.2 is
+"""The losses step (1.6067) and the club's CVP list: ASL's A26.2 is
 not in the campaign rules, so the club's list per unit kind may be incomplete. The form names up
 front the kinds among the side's units the list does not cover, asks the CVP of the lost units of
 those kinds only (the rest still counted from the list) and links to completing the list."""

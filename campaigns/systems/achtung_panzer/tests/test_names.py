@@ -1,4 +1,4 @@
-"""Units and RGs named as the players name them (issue "second pass", item 8): an RG by its table
+"""Units and RGs named as the players name them: an RG by its table
 id and type, with an ordinal when a side has several of one; a unit by type and kind with its
 ordinal among those of its RG; eliminated units keep their place; ids never reach a sentence."""
 

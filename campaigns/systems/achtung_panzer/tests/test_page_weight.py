@@ -1,4 +1,4 @@
-"""Page weight does not grow with the campaign (issue 21, item 7): the benchmark's CG III
+"""Page weight does not grow with the campaign: the benchmark's CG III
 campaign (benchmarks/apcg.py, the benchmark's own player) played over its 13 half-days, and at a
 few positions (the Initial Scenario in play after the initial refit, Refit Phases begun, scenarios
 in play mid-campaign, the 13th half-day) the campaign page of every seat is weighed: each side's

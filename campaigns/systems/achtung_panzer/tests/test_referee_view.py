@@ -1,4 +1,4 @@
-"""The referee's seat (issue "second pass", item 9): he acts for both sides, so each thing he
+"""The referee's seat: he acts for both sides, so each thing he
 can do names the side it is for ("what happened to the Allied units", never "your units"); a
 map step either player confirms for both appears once; his result needs no confirmation."""
 

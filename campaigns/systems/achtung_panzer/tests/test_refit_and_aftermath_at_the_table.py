@@ -1,6 +1,7 @@
-"""Review of issue 8 ("A!P! playable at the table"): each test is one finding of the review and
-fails on main as reviewed (d47b5d0). The arithmetic and the rule each one rests on are in its
-comments; the report (review-8) gives file:line and the proposed fix."""
+"""The Refit Phase and the end of the scenario played at the table: forms posted for the other
+side, losses and CVP counted before and after 1.6067, corrections from the page, AFV weapons and
+platoons, lone SMC, fortifications given back, steps and refusals in words, fanatic MMC, bogged
+AFVs. The arithmetic and the rule each one rests on are in its comments."""
 
 from __future__ import annotations
 

@@ -54,7 +54,7 @@ def test_given_rgs_roll_with_entered_dice(war):
     dice = {key: [4, 4] for key in keys[:-1]}  # 8 +1 = 9: depleted
     dice["5/29A/1.6201/german/p1"] = [1, 1]  # 2 +1 = 3: full
     dice["5/29A/1.6201/german/p6/type"] = [6]  # m: 5-6 → PzKwII F
-    # The dice of 1.6202-1.6206 are due whatever these show: asked in the same form (issue 21.6).
+    # The dice of 1.6202-1.6206 are due whatever these show: asked in the same form.
     assert {n["key"].split("/")[2] for n in needed.value.needs} == {
         "1.6201",
         "1.6202",

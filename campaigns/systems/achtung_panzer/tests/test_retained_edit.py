@@ -1,4 +1,4 @@
-"""Correct your retained units → change a unit (issue "second pass", item 2): the unit is picked
+"""Correct your retained units → change a unit: the unit is picked
 first (a plain GET form, no JavaScript needed), its form opens filled with what it is now, and
 the event records only the fields the person changed, so nothing left alone is written over."""
 

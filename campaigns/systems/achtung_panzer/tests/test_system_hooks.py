@@ -136,7 +136,7 @@ def test_the_panel_shows_the_viewers_side_only(club, people):
         or "Allied: your side's records" in pages["alice"]
     )
     assert "German: your side" not in pages["alice"] and "Allied: your side" not in pages["bob"]
-    # The referee reads both, each named by its side, never "your side" (issue 21, item 9).
+    # The referee reads both, each named by its side, never "your side".
     assert "German side's records" in pages["rita"] and "Allied side's records" in pages["rita"]
     assert "your side" not in pages["rita"]
     assert 'id="ap-roster-h"' in pages["alice"] and "5/31P" in pages["bob"]  # this system's panel

@@ -51,7 +51,7 @@ def test_a_refit_and_a_half_day_log_through_the_page(club, people):
     page = alice.get(f"/campaigns/{war.campaign.pk}/").content.decode()
     assert (
         'name="objectives-0-end"' not in page
-    )  # a long form: a page of its own (issue 21, item 7)
+    )  # a long form: a page of its own, to keep the campaign page light
     page = long_form_page(alice, page, "result.submitted")
     # Objectives are ticked hex by hex from 1.2 (Hill 520 is 7 hexes), never typed.
     assert 'name="objectives-0-end"' in page and 'name="german_cvp"' in page and "Hill 520" in page

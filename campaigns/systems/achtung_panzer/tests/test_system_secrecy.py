@@ -263,7 +263,7 @@ def test_the_germans_lists_and_odds_status_stay_put_while_the_allies_buy_in_secr
 
 
 def test_the_germans_cannot_tell_from_the_procedure_whether_the_allies_have_fpp(club, people):
-    """Issue 9: 1.6206 and 1.621 turning done together told the German the Allies had no FPP. The
+    """1.6206 and 1.621 turning done together would tell the German the Allies have no FPP. The
     Allies buy F1 (20 FPP) in one campaign and nothing in the other; once they are done buying
     (1.620 rolled at once), one is at 1.621 and the other skipped it to 1.622. The German's cut of
     the state, his procedure and whom the campaign waits for are the same in both."""

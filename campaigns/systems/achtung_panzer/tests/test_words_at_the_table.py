@@ -1,4 +1,4 @@
-"""Words a player reads (issue "second pass", item 10): the message after a purchase says what
+"""Words a player reads: the message after a purchase says what
 was bought and what is left; "Done buying" and "Done with fortifications" list what was bought;
 weapon repair asks an AFV's weapon only for AFVs; the leader hardening choice is a sentence."""
 
