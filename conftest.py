@@ -123,7 +123,7 @@ def _cache_starts_empty():
 
 
 class ViewCache:
-    """The per-audience answer cache (campaigns.viewcache) as a leak test's reads find it.
+    """The per-audience answer cache (campaigns.kept_answers.viewcache) as a leak test's reads find it.
 
     ``settle(*campaigns)`` before the reads being compared: "cold" gives the view cache a new
     key space (nothing kept is found; the odds, kept elsewhere, stay); "warm" keeps what the
@@ -141,7 +141,7 @@ class ViewCache:
 
         from django.test import Client
 
-        from campaigns import audiences
+        from campaigns.kept_answers import audiences
 
         if self.mode == "cold":
             self.monkeypatch.setattr(audiences, "BUILD", f"cold-{uuid.uuid4().hex[:8]}")

@@ -7,7 +7,8 @@ from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import viewcache, visibility
+from campaigns.access import visibility
+from campaigns.kept_answers import viewcache
 from campaigns.models import Campaign, Scenario
 from campaigns.selectors.campaign_page import campaign_for, campaign_page
 from campaigns.services import campaigns as campaign_services

@@ -1,6 +1,6 @@
 """Clubs, members and invitations.
 
-Every lookup goes through campaigns.visibility (a non-member gets 404); the
+Every lookup goes through campaigns.access.visibility (a non-member gets 404); the
 organizer-only rules live in campaigns.services.clubs (403 for other members).
 """
 
@@ -9,7 +9,7 @@ from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import NotFound
 from campaigns.models import Membership
 from campaigns.selectors.clubs import club_invitations

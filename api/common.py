@@ -4,7 +4,7 @@ import orjson
 from django.http import HttpResponse
 from rest_framework.response import Response
 
-from campaigns import viewcache
+from campaigns.kept_answers import viewcache
 from campaigns.selectors.campaign_page import campaign_for
 
 from .renderers import JSONRenderer
@@ -31,7 +31,7 @@ class CampaignScoped:
 
 
 def cached_json(request, campaign, viewer, representation: str, build):
-    """An answer kept as JSON bytes per audience position (campaigns.viewcache): `build()` gives
+    """An answer kept as JSON bytes per audience position (campaigns.kept_answers.viewcache): `build()` gives
     the data, encoded once; later requests of the audience are served the bytes. The browsable
     API (asked for HTML) gets the same data as an ordinary Response."""
     # Through the renderer, so what orjson refuses (keys that are not text) falls back as in any answer.

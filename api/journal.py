@@ -9,11 +9,11 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns import journal_io, permissions
+from campaigns.access import permissions
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import history_by_uid
-from campaigns.services import odds
+from campaigns.services import journal_files, odds
 from campaigns.services.journal import submit
 
 from .common import CampaignScoped, cached_json, valid_input
@@ -268,7 +268,7 @@ class ExportApi(CampaignScoped, generics.GenericAPIView):
     )
     def get(self, request, campaign_id):
         campaign, viewer = self.campaign_and_viewer()
-        return Response(JournalSerializer(journal_io.export_journal(campaign, viewer)).data)
+        return Response(JournalSerializer(journal_files.export_journal(campaign, viewer)).data)
 
 
 # --- odds before rolling ------------------------------------------------------------------------

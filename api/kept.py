@@ -1,11 +1,11 @@
 """Kept answers and the campaign list, served before the API's machinery.
 
 A campaign's detail and state answers are kept as JSON bytes per audience position
-(``campaigns.viewcache``). Through the whole stack a kept answer still cost about ten times
+(``campaigns.kept_answers.viewcache``). Through the whole stack a kept answer still cost about ten times
 what serving bytes costs: the session, the user row, the campaign row, DRF's request,
 negotiation and permission checks. For a plain GET of those URLs, signed in with the session
 cookie, this middleware settles the session, the user and the campaign in one prepared query
-(``campaigns.signed_in``) and answers with the bytes from the process's memory of kept answers
+(``campaigns.access.signed_in``) and answers with the bytes from the process's memory of kept answers
 (``muster.cache``; Redis behind it). The campaign list's first page (``?club=`` or nothing) is
 drawn from one query the same way (``visibility.signed_in_campaign_list``).
 
@@ -24,7 +24,8 @@ from functools import cache
 from django.http import HttpResponse
 from rest_framework.utils.urls import replace_query_param
 
-from campaigns import signed_in, viewcache
+from campaigns.access import signed_in
+from campaigns.kept_answers import viewcache
 
 from .campaigns import CampaignDetailApi, CampaignListCreateApi, detail_representation, summaries
 from .journal import StateApi

@@ -4,7 +4,7 @@ deeper than a request needs (a too-large body never gets here: muster.limits).""
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
-from campaigns.schema import parse_json
+from campaigns.schema.fields import parse_json
 
 BODY_MAX_DEPTH = 32  # the deepest legitimate body (an event's data in a submission) is far less
 

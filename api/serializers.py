@@ -6,7 +6,7 @@ from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.selectors.history import entries_for_events
 from campaigns.services.state import current_state
 from muster import connection_loss
@@ -48,7 +48,7 @@ class ViewerSerializer(serializers.Serializer):
 
 @extend_schema_field(OpenApiTypes.OBJECT)
 class StateField(serializers.JSONField):
-    """The viewer's cut of the campaign state (campaigns.visibility.view_state)."""
+    """The viewer's cut of the campaign state (campaigns.access.visibility.view_state)."""
 
 
 class SubmissionOutputSerializer(serializers.Serializer):

@@ -5,8 +5,8 @@ from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
 from rest_framework.response import Response
 
-from campaigns.core_events import KINDS as CORE_KINDS
 from campaigns.errors import NotFound
+from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.services.campaigns import option_fields
 from campaigns.systems import all_systems
 
@@ -14,7 +14,7 @@ from .openapi import errors
 
 
 class FieldSpecSerializer(serializers.Serializer):
-    """One field of event data, options or results (campaigns.schema.Field)."""
+    """One field of event data, options or results (campaigns.schema.fields.Field)."""
 
     name = serializers.CharField()
     type = serializers.ChoiceField(("str", "int", "bool", "choice", "list", "object", "json"))

@@ -168,7 +168,7 @@ def _hardening(game, state, side, step, kind, units, pending):
 
 def _leaders(game, state, side, step, kind, units, pending):
     if pending:
-        from campaigns.context import Ctx
+        from campaigns.journal.context import Ctx
         from campaigns.systems.achtung_panzer import SYSTEM
         from campaigns.systems.achtung_panzer.steps.leaders import candidates
 

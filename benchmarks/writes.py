@@ -175,7 +175,7 @@ def run(port, clients, *, seconds: float, interval: float | None, processes: int
 
 def check(clients, appended: dict[int, int], before: dict[int, int]) -> list[dict]:
     """Every journal folded again equals its snapshot; events = before + appends answered 201."""
-    from campaigns import engine
+    from campaigns.journal import engine
     from campaigns.models import Campaign, Snapshot
     from campaigns.services.state import load_records
 

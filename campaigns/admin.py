@@ -1,13 +1,14 @@
 """The admin is for site operators: they manage clubs, people, memberships and
 invitations. Play data (campaigns, sides, scenarios, the journal, snapshots) is
 read-only here, and operators are not referees: an event's data is shown only
-when it is public to the club (campaigns.visibility.operator_viewer decides).
+when it is public to the club (campaigns.access.visibility.operator_viewer decides).
 """
 
 from django.contrib import admin
 from django.utils.html import format_html
 
-from . import visibility
+from campaigns.access import visibility
+
 from .models import (
     Campaign,
     Club,

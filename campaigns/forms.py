@@ -1,7 +1,7 @@
 """Page forms. They only turn posted text into the values the services expect;
 every rule is checked by the services (a DomainError becomes a form error).
 
-Forms built from an event kind's schema fields live in campaigns.schema_forms
+Forms built from an event kind's schema fields live in campaigns.schema.forms
 (SchemaForm: real widgets, never a JSON box); the ones here are for people, clubs
 and campaign setup.
 """
@@ -15,8 +15,9 @@ from django.contrib.auth import authenticate, get_user_model, password_validatio
 from django.contrib.auth.forms import PasswordChangeForm, UsernameField
 from django.core.exceptions import ValidationError
 
+from campaigns.schema.forms import SchemaForm
+
 from .models import Membership
-from .schema_forms import SchemaForm
 
 # --- people -----------------------------------------------------------------------------
 
@@ -208,7 +209,7 @@ class HouseRuleForm(forms.Form):
             elif cleaned.get("value") in (None, ""):
                 self.add_error("value", "Give the club's value.")
         elif not key and self.table is not None:
-            from .tables import cell_key
+            from campaigns.dice.tables import cell_key
 
             if cleaned.get("row") and cleaned.get("column"):
                 key = cell_key(self.table.id, cleaned["row"], cleaned["column"])

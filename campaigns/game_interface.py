@@ -9,14 +9,16 @@ something of the core not listed here adds it here, in the group it belongs to, 
 
 from __future__ import annotations
 
-from .context import Ctx
-from .core_events import KINDS as _CORE_KINDS
-from .dice import parse as parse_dice
+from campaigns.dice.expressions import parse as parse_dice
+from campaigns.dice.table_rolls import Mod, plain_roll, roll_on, upcoming_odds
+from campaigns.dice.tables import TableSet
+from campaigns.journal.context import Ctx
+from campaigns.journal.core_events import KINDS as _CORE_KINDS
+from campaigns.journal.progress import advance, finish, open_sealed
+from campaigns.journal.records import Record
+from campaigns.schema.fields import EventKind, Field, clean_fields
+
 from .errors import DomainError
-from .progress import advance, finish, open_sealed
-from .records import Record
-from .rolls import Mod, plain_roll, roll_on, upcoming_odds
-from .schema import EventKind, Field, clean_fields
 from .systems.base import (
     Action,
     GameSystem,
@@ -27,7 +29,6 @@ from .systems.base import (
     UpcomingRoll,
     Variant,
 )
-from .tables import TableSet
 from .versions import Insert, Upgrade
 
 

@@ -131,7 +131,7 @@ class Campaign(models.Model):
     last_seq = models.PositiveIntegerField(default=0)
     # The last change every member can see (a side's hidden steps leave it alone).
     updated_at = models.DateTimeField(default=timezone.now)
-    # Each audience's position at last_seq (campaigns.viewcache): cache keys, never shown.
+    # Each audience's position at last_seq (campaigns.kept_answers.viewcache): cache keys, never shown.
     positions = models.JSONField(default=dict, blank=True)
     # The journal versions its events are at ({"core": 1, "<system>": 3}: campaigns.versions) and the
     # Muster release that wrote or last upgraded them; None for campaigns stored before versions

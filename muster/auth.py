@@ -9,7 +9,7 @@ from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
 from django.core.exceptions import ValidationError
 
-from campaigns import prepared
+from campaigns.kept_answers import prepared
 
 _SQL: list[str] = []
 

@@ -6,7 +6,7 @@ table of response callbacks (hundreds of entries): about 0.15 ms, as long as a G
 Redis takes. A client holds only the pool (connections are taken from it per command, and the
 pool reopens them in a forked child), so one per pool is safe to share.
 
-Kept answers (``campaigns.viewcache``: keys starting ``muster:view:``) are named by what they
+Kept answers (``campaigns.kept_answers.viewcache``: keys starting ``muster:view:``) are named by what they
 show, so an entry never changes under its key: the bytes and text among them are also kept in
 the memory of this process (least recently used first out, ``MUSTER_LOCAL_CACHE_BYTES`` in all),
 and a request served from there makes no round trip for them. Objects are not: a caller may

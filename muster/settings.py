@@ -119,7 +119,7 @@ if DATABASES["default"]["ENGINE"] not in (
     )
 DATABASES["default"]["CONN_MAX_AGE"] = env.int("CONN_MAX_AGE", default=60)
 DATABASES["default"]["CONN_HEALTH_CHECKS"] = True
-# The fixed lookups of every request are prepared statements on PostgreSQL (campaigns/prepared.py);
+# The fixed lookups of every request are prepared statements on PostgreSQL (campaigns/kept_answers/prepared.py);
 # off for a pooler that keeps none (PgBouncer before 1.21 in transaction mode).
 DB_PREPARED_LOOKUPS = env.bool("DB_PREPARED_LOOKUPS", default=True)
 if DATABASES["default"]["ENGINE"] == "django.db.backends.sqlite3":
@@ -313,7 +313,7 @@ SPECTACULAR_SETTINGS = {
 SECURE_PROXY_SSL_HEADER = ("HTTP_X_FORWARDED_PROTO", "https")
 SECURE_SSL_REDIRECT = env.bool("SECURE_SSL_REDIRECT", default=PUBLIC_SITE)
 # Sessions read from the cache, written through to the database: a signed-in request's session
-# costs a cache read, not a query (campaigns/signed_in.py asks the database only whether it lives).
+# costs a cache read, not a query (campaigns/access/signed_in.py asks the database only whether it lives).
 SESSION_ENGINE = "muster.sessions"  # Django's cached_db, refusing keys Django never makes
 SESSION_COOKIE_SECURE = env.bool("SESSION_COOKIE_SECURE", default=PUBLIC_SITE)
 CSRF_COOKIE_SECURE = env.bool("CSRF_COOKIE_SECURE", default=PUBLIC_SITE)
@@ -326,7 +326,7 @@ X_FRAME_OPTIONS = "DENY"
 
 # --- Muster -------------------------------------------------------------------
 # The largest request body accepted (pages and API; 413 beyond). An event's data is
-# bounded separately (campaigns.schema.EVENT_MAX_BYTES).
+# bounded separately (campaigns.schema.fields.EVENT_MAX_BYTES).
 MUSTER_MAX_REQUEST_BYTES = env.int("MUSTER_MAX_REQUEST_BYTES", default=256 * 1024)
 DATA_UPLOAD_MAX_MEMORY_SIZE = MUSTER_MAX_REQUEST_BYTES
 # The largest journal file replay_campaign reads (refused before parsing beyond it).

@@ -9,7 +9,7 @@ UTF-8 store takes a lone surrogate, so either one reaching a lookup was a 500.
   path in the body; the 400 page otherwise). The API reads no forms (its parser takes JSON only
   and answers 415), so its form bodies are left to it unread.
 
-Other control characters are the schema's business (campaigns.schema.text_problem): they are
+Other control characters are the schema's business (campaigns.schema.fields.text_problem): they are
 stored nowhere, but they can be looked up, so a lookup answers "not found" as for any other name."""
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ import unicodedata
 from django.http import JsonResponse
 from django.shortcuts import render
 
-from campaigns.schema import parse_json
+from campaigns.schema.fields import parse_json
 
 UNSTORABLE_MESSAGE = "Contains a character that cannot be stored (a NUL byte or a lone surrogate)."
 _UNSTORABLE = re.compile("[\x00\ud800-\udfff]")
@@ -87,7 +87,7 @@ class UnstorableCharacters:
         """The first field (query parameter, form field, header, "body") holding what cannot be stored."""
         for name, value in request.META.items():
             # Cookies are left out: a cookie the browser keeps would refuse every request of its
-            # holder; an unreadable session cookie is no session (campaigns.signed_in).
+            # holder; an unreadable session cookie is no session (campaigns.access.signed_in).
             if (
                 name.startswith("HTTP_")
                 and name != "HTTP_COOKIE"

@@ -2,7 +2,7 @@
 
 Pages, the API and the Celery task call these; they decide nothing themselves.
 
-- ``request_sheet`` decides the audience (campaigns.visibility), builds what the
+- ``request_sheet`` decides the audience (campaigns.access.visibility), builds what the
   sheet prints, hashes it, and returns the job of that hash: an existing one (no
   re-render) or a new one, within rosters.print_limits, enqueued once the transaction commits.
 - ``run_job`` (the task's body) claims the job with a conditional UPDATE, renders,
@@ -27,7 +27,7 @@ from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound
 from campaigns.selectors.campaign_page import campaign_for
 from campaigns.services.state import current_state

@@ -5,7 +5,7 @@ its own through ``GameSystem.sheets`` (SheetDef) and ``GameSystem.sheet_context`
 A system sheet with the slug of a core sheet replaces it.
 
 A sheet prints exactly its *render context*: a JSON-able dict built here from the
-campaign state as the sheet's audience may see it (campaigns.visibility). The
+campaign state as the sheet's audience may see it (campaigns.access.visibility). The
 context is hashed (with the audience, paper, sheet and template version) and stored
 with the print job, so a render depends on nothing but its job.
 """
@@ -21,8 +21,8 @@ from django.db.models import Max
 from django.template.loader import get_template
 from django.utils import timezone
 
-from campaigns import visibility
-from campaigns.records import Viewer
+from campaigns.access import visibility
+from campaigns.journal.records import Viewer
 from campaigns.systems import get_system
 from campaigns.systems.base import SheetDef
 
@@ -126,7 +126,7 @@ def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper:
 def summary(system, state: dict, view: dict) -> dict:
     """The campaign summary: sides and players, the timeline with results in words and the
     after-action notes the audience may read, standings."""
-    from campaigns.context import Ctx
+    from campaigns.journal.context import Ctx
     from campaigns.selectors.house_rules_shown import house_rule_labels
 
     sides = view["sides"]

@@ -7,10 +7,12 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
-from .. import viewcache, visibility
+from campaigns.access import visibility
+from campaigns.journal.records import Viewer
+from campaigns.kept_answers import viewcache
+
 from ..errors import NotFound
 from ..models import Campaign
-from ..records import Viewer
 from ..services.state import current_state
 from ..systems import get_system
 from .todos import actions_for
@@ -20,7 +22,7 @@ from .waiting import waiting_on
 @dataclass
 class CampaignPage:
     """What a campaign page or API answer shows a viewer. The parts are kept per audience
-    (campaigns.viewcache); the whole cut of the state (`state`) is loaded only when asked for."""
+    (campaigns.kept_answers.viewcache); the whole cut of the state (`state`) is loaded only when asked for."""
 
     campaign: Campaign
     viewer: Viewer
@@ -89,7 +91,7 @@ def full_export_allowed(
 ) -> bool:
     """May this viewer download the full journal (every side's secrets)? The referee may;
     an organizer once every side agreed (the cut says whether they did), if they were an
-    organizer then already (visibility.organizer_when_export_agreed, as journal_io.may_export_full)."""
+    organizer then already (visibility.organizer_when_export_agreed, as journal_files.may_export_full)."""
     page = page or campaign_page(campaign, viewer)
     if viewer.referee:
         return True

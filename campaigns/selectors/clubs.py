@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import visibility
+from campaigns.access import visibility
+from campaigns.journal.records import Viewer
+
 from ..errors import Forbidden, NotFound
 from ..models import Campaign
-from ..records import Viewer
 from ..services.state import current_states
 from .waiting import campaigns_waiting_on
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from .. import visibility
+from campaigns.access import visibility
+
 from ..models import Campaign
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on

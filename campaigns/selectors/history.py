@@ -4,10 +4,12 @@ from __future__ import annotations
 
 from dataclasses import dataclass, replace
 
-from .. import viewcache, visibility
+from campaigns.access import visibility
+from campaigns.journal.records import Record, Viewer
+from campaigns.kept_answers import viewcache
+
 from ..errors import NotFound
 from ..models import Campaign
-from ..records import Record, Viewer
 from ..services.state import current_state
 from ..systems import get_system
 from .house_rules_shown import house_rule_labels
@@ -84,7 +86,7 @@ def describe(system, record: Record, state: dict) -> str:
         ),
     }.get(record.kind)
     if text is None:
-        from ..core_events import KINDS
+        from campaigns.journal.core_events import KINDS
 
         kind = KINDS.get(record.kind)
         text = kind.label if kind else system.describe(record)
@@ -153,7 +155,7 @@ def history_by_uid(
 ) -> list[HistoryEntry]:
     """``history``, with the references of proposal events to other events given as
     uids: the journal stores sequence numbers, which would count hidden events. Kept per
-    audience (campaigns.viewcache)."""
+    audience (campaigns.kept_answers.viewcache)."""
     return viewcache.cached(
         campaign,
         viewer,

@@ -15,7 +15,7 @@ class HouseRuleChoice:
 def house_rule_choices(system) -> list[HouseRuleChoice]:
     """Every value a house rule may override: the system's constants, then each
     table cell, with the book value."""
-    from ..tables import cell_key
+    from campaigns.dice.tables import cell_key
 
     found = [
         HouseRuleChoice(key, f"{c.get('label', key)} ({c.get('rule', '')})", c["value"])

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .. import visibility
+from campaigns.access import visibility
+from campaigns.journal.records import Record, Viewer
+
 from ..models import Campaign
-from ..records import Record, Viewer
 from ..systems import get_system
 from .history import describe
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import replace
 
-from .. import permissions, visibility
+from campaigns.access import permissions, visibility
+from campaigns.access.seats import may_settle
+from campaigns.journal.records import Viewer
+
 from ..models import Campaign
-from ..records import Viewer
-from ..seats import may_settle
 from ..services.state import current_states
 from ..systems import get_system
 from ..systems.base import Action
@@ -171,7 +172,7 @@ def result_to_confirm(state: dict, index: int) -> dict | None:
     """The result waiting for confirmation in scenario `index`, in the words a person confirms or
     disputes it by: who entered it and every field as sentences (the game's result_words, with
     what it implies). `state` is the viewer's cut; the result itself is public."""
-    from ..context import Ctx
+    from campaigns.journal.context import Ctx
 
     scenario = state["scenarios"][index]
     pending = scenario.get("pending")

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from .. import visibility
-from ..proposals import is_complete
-from ..records import Viewer
+from campaigns.access import visibility
+from campaigns.journal.proposals import is_complete
+from campaigns.journal.records import Viewer
+
 from ..services.state import current_states
 from ..systems import get_system
 

@@ -7,13 +7,16 @@ import uuid
 from django.db import transaction
 from django.utils import timezone
 
-from .. import engine, permissions, versions
+from campaigns import versions
+from campaigns.access import permissions
+from campaigns.access.seats import seat_problem
+from campaigns.dice.pool import DicePool, RefuseMissingDice
+from campaigns.journal import engine
+from campaigns.journal.records import Record
+from campaigns.schema.fields import Field, clean_fields, clean_name
+
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
-from ..records import Record
-from ..rolling import DicePool, RefuseMissingDice
-from ..schema import Field, clean_fields, clean_name
-from ..seats import seat_problem
 from ..systems import all_systems, get_system
 from . import projections
 from .journal import submit
@@ -110,7 +113,7 @@ def _seat(campaign, user, kind: str, data: dict):
     """Make a seat change directly, or, once play has started, propose it when it needs the
     agreement of the sides it reaches (seats.seat_needs: anyone seated on a side, a new
     referee, a side's player taken off by one who plays or played another): the answer's first
-    event is then the proposal (campaigns.seats.seat_problem)."""
+    event is then the proposal (campaigns.access.seats.seat_problem)."""
     state = current_state(campaign)
     needs_agreement = seat_problem(state, kind, data, agreed=False, actor=user.username) is not None
     if (

@@ -11,10 +11,11 @@ from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
 
-from .. import visibility
+from campaigns.access import visibility
+from campaigns.schema.fields import clean_name
+
 from ..errors import DomainError, Forbidden, NotFound, TooMany
 from ..models import Club, ClubLogEntry, Invitation, Membership
-from ..schema import clean_name
 
 
 def _log(club: Club, actor, action: str, **detail) -> None:
@@ -180,7 +181,7 @@ def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
     return membership
 
 
-# --- a site operator's changes (replaying a journal file: campaigns.journal_io) ----------------
+# --- a site operator's changes (replaying a journal file: campaigns.services.journal_files) ----------------
 # The operator is no member: these entries have no actor and say "by": "operator".
 
 

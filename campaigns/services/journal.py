@@ -21,14 +21,16 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from .. import engine, holdings, permissions, visibility
-from ..core_events import KINDS as CORE_KINDS
+from campaigns.access import permissions, visibility
+from campaigns.dice.pool import DicePool, LiveProvider
+from campaigns.journal import engine, holdings
+from campaigns.journal.core_events import KINDS as CORE_KINDS
+from campaigns.journal.proposals import is_complete, stand_in_may_answer
+from campaigns.journal.records import Record, Viewer
+from campaigns.schema.fields import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
+
 from ..errors import Conflict, DiceNeeded, DomainError, Forbidden
 from ..models import Campaign, Event
-from ..proposals import is_complete, stand_in_may_answer
-from ..records import Record, Viewer
-from ..rolling import DicePool, LiveProvider
-from ..schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
 from ..systems import get_system
 from . import odds, projections, seat_log
 from .snapshots import store_snapshot
@@ -481,7 +483,7 @@ def _audience(kind_def, acting_side, data, journal: _Journal, viewer) -> tuple[s
         return target.audience, acting_side
     audience = kind_def.audience
     if kind_def.name == "note.added":
-        from ..core_events import note_audience
+        from campaigns.journal.core_events import note_audience
 
         audience = note_audience(data)
     if audience == "side":

@@ -2,11 +2,11 @@
 
 Computed in a background task after every change of a campaign (``enqueue``) and kept in the
 Django cache (Redis in production) under campaign + side + that side's position
-(campaigns.viewcache: a digest of *what that side can see*), so a stale answer is never shown
+(campaigns.kept_answers.viewcache: a digest of *what that side can see*), so a stale answer is never shown
 as current, and the other side's hidden steps never make a side's odds "pending" (the journal
 position would count them). A side whose position did not move keeps its odds: no task runs
 for it. ``odds_for`` is the read: it returns only the sides the viewer may read
-(campaigns.visibility decides), and needs no state.
+(campaigns.access.visibility decides), and needs no state.
 
 A task sent is noted for ASKED_FOR seconds (``asked_key``): reads and changes in that time send no
 second one (a busy page polling a pending panel used to queue one per read). A task lost with the
@@ -24,15 +24,15 @@ from django.conf import settings
 from django.db import transaction
 from django.utils import timezone
 
+from campaigns.dice.pool import DicePool, RefuseMissingDice
+from campaigns.dice.table_rolls import upcoming_odds
+from campaigns.journal.context import Ctx
+from campaigns.journal.records import Record, Viewer
+from campaigns.kept_answers import audiences, viewcache
 from muster import queues
 
-from .. import audiences, viewcache
-from ..context import Ctx
 from ..errors import Forbidden
 from ..models import Campaign
-from ..records import Record, Viewer
-from ..rolling import DicePool, RefuseMissingDice
-from ..rolls import upcoming_odds
 from ..systems import get_system
 from .state import current_state
 

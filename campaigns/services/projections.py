@@ -10,9 +10,9 @@ from __future__ import annotations
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from campaigns.kept_answers import audiences
 from rosters import projection as roster_projection
 
-from .. import audiences
 from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 

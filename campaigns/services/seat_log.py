@@ -5,8 +5,9 @@ is where a club looks across its campaigns."""
 
 from __future__ import annotations
 
+from campaigns.access.seats import SEAT_KINDS
+
 from ..models import ClubLogEntry
-from ..seats import SEAT_KINDS
 
 
 def _change(kind: str, data: dict) -> dict:

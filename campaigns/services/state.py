@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import logging
 
-from .. import engine
+from campaigns.journal import engine
+from campaigns.journal.records import Record
+
 from ..models import Campaign, Snapshot
-from ..records import Record
 from .snapshots import store_snapshot
 
 _RECORD_COLUMNS = (

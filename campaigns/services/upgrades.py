@@ -17,10 +17,13 @@ from datetime import datetime
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from .. import engine, upgrading, versions
+from campaigns import versions
+from campaigns.journal import engine
+from campaigns.journal.records import Record
+from campaigns.versions import upgrading
+
 from ..errors import DomainError
 from ..models import Campaign, Event, JournalArchive
-from ..records import Record
 from ..systems import get_system
 from . import projections
 from .snapshots import store_snapshot

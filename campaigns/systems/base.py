@@ -18,9 +18,9 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..progress import advance
-from ..schema import EventKind
-from ..tables import TableSet
+from campaigns.dice.tables import TableSet
+from campaigns.journal.progress import advance
+from campaigns.schema.fields import EventKind
 
 
 @dataclass(frozen=True)
@@ -187,7 +187,7 @@ class GameSystem:
 
     def journal_sequence(self) -> tuple[str, ...]:
         """The game's step sequence as the journal depends on it (one line per step: its id, scope,
-        kind …), for the journal signature (campaigns.signatures): a step added, removed or moved
+        kind …), for the journal signature (campaigns.versions.signatures): a step added, removed or moved
         changes which events a journal holds and where. Games without a sequence of their own: ()."""
         return ()
 
@@ -206,7 +206,7 @@ class GameSystem:
 
     def clean_result(self, state: dict, index: int, data: dict, ctx) -> dict:
         """Validate a scenario result; return the cleaned data."""
-        from ..schema import clean_fields
+        from campaigns.schema.fields import clean_fields
 
         return clean_fields(self.result_fields, data)
 
@@ -333,7 +333,7 @@ class GameSystem:
         they may read it. None: "Done: <the to-do's words>."."""
         return None
 
-    # The most units a side's record may hold (campaigns.holdings; docs/architecture.md).
+    # The most units a side's record may hold (campaigns.journal.holdings; docs/architecture.md).
     max_units_per_side: int = 200
 
     def units_held(self, state: dict) -> dict[str, int]:

@@ -1,6 +1,6 @@
 """{% viewcache "name" [unless var] %}…{% endviewcache %}: a page fragment kept per audience position.
 
-The view puts `view_key` (campaigns.viewcache.key: campaign, the audience's position, the
+The view puts `view_key` (campaigns.kept_answers.viewcache.key: campaign, the audience's position, the
 audience, organizer or not) in the context; the fragment is drawn once per key and then served
 from the cache, and the lazy context values inside it are never computed. Without a key (no
 position yet), or when `var` is true, it is drawn every time. Never around a form: forms carry
@@ -10,7 +10,7 @@ a per-render idempotency key and CSRF token (`unless` names when a fragment woul
 from django import template
 from django.utils.safestring import mark_safe
 
-from campaigns import viewcache
+from campaigns.kept_answers import viewcache
 
 register = template.Library()
 

@@ -9,7 +9,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError, NotFound
 from campaigns.forms import SignupForm, ThrottledPasswordChangeForm
 from campaigns.selectors.clubs import invitation_by_code

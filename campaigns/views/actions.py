@@ -12,9 +12,9 @@ import json
 import uuid
 from dataclasses import dataclass, field, replace
 
-from campaigns.core_events import KINDS as CORE_KINDS
-from campaigns.schema import Field
-from campaigns.schema_forms import SchemaForm
+from campaigns.journal.core_events import KINDS as CORE_KINDS
+from campaigns.schema.fields import Field
+from campaigns.schema.forms import SchemaForm
 from campaigns.systems.base import Action
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")

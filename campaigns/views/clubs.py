@@ -8,7 +8,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
 from campaigns.selectors.clubs import club_invitations, club_page, members_of

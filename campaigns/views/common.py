@@ -10,14 +10,14 @@ from django.core.exceptions import PermissionDenied
 from django.http import Http404, HttpResponse
 from django.shortcuts import redirect, render
 
-from campaigns import signed_in
+from campaigns.access import signed_in
 from campaigns.errors import Forbidden, NotFound
 
 
 def page(view):
     """A signed-in page. NotFound is a 404 (a stranger learns nothing), Forbidden a
     403 page with the service's reason. A campaign's page (`pk`) read by GET settles the
-    session, the user and the campaign in one query first (campaigns.signed_in)."""
+    session, the user and the campaign in one query first (campaigns.access.signed_in)."""
 
     @login_required
     @wraps(view)

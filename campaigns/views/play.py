@@ -16,10 +16,11 @@ from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
 
-from campaigns import journal_io, permissions, viewcache, visibility
-from campaigns.core_events import KINDS as CORE_KINDS
+from campaigns.access import permissions, visibility
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
+from campaigns.journal.core_events import KINDS as CORE_KINDS
+from campaigns.kept_answers import viewcache
 from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
 from campaigns.selectors.history import (
     history_by_uid,
@@ -31,7 +32,7 @@ from campaigns.selectors.history import (
 from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.selectors.proposals_shown import proposal_rows
 from campaigns.selectors.todos import result_to_confirm
-from campaigns.services import odds as odds_service
+from campaigns.services import journal_files, odds as odds_service
 from campaigns.services.journal import submit, submit_then
 from campaigns.services.suggested import suggested_data
 from campaigns.systems import get_system
@@ -115,7 +116,7 @@ def _scenarios(system, state, full: bool = True) -> list[dict]:
     Not `full` (the campaign page): only the scenario being played or confirmed and the last one
     played have them; the others are a line with a link to the scenarios page, so that the
     campaign page does not grow with the scenarios played (issue 21, item 7)."""
-    from campaigns.context import Ctx
+    from campaigns.journal.context import Ctx
 
     ctx = Ctx.reading(system, state)
     played = [s["index"] for s in state["scenarios"] if s.get("result")]
@@ -173,7 +174,7 @@ def _more_scenarios(rows, state) -> bool:
 
 def page_context(request, campaign, viewer, bound=None) -> dict:
     """The page's context. What the cached fragments of the template draw (`{% viewcache %}`,
-    campaigns.viewcache) is computed only when a fragment is drawn: lazily."""
+    campaigns.kept_answers.viewcache) is computed only when a fragment is drawn: lazily."""
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
@@ -618,7 +619,7 @@ def campaign_history(request, pk: int):
 @page
 def campaign_export(request, pk: int):
     campaign, viewer = campaign_for(request.user, pk)
-    journal = journal_io.export_journal(campaign, viewer)
+    journal = journal_files.export_journal(campaign, viewer)
     scope = journal["scope"].replace(":", "-").replace(",", "-")
     response = HttpResponse(
         json.dumps(journal, indent=2, ensure_ascii=False), content_type="application/json"

@@ -10,7 +10,7 @@ from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
 
-from campaigns import permissions, visibility
+from campaigns.access import permissions, visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.forms import (
     FinishForm,

@@ -5,7 +5,7 @@ from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
-from campaigns import audiences
+from campaigns.kept_answers import audiences
 from campaigns.systems import get_system
 from muster.memory import Recent
 

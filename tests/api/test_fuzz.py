@@ -15,9 +15,9 @@ import pytest
 from hypothesis import HealthCheck, event, given, settings, strategies as st
 from rest_framework.test import APIClient
 
-from campaigns import engine
-from campaigns.core_events import KINDS
 from campaigns.errors import Conflict, DomainError, Forbidden, NotFound
+from campaigns.journal import engine
+from campaigns.journal.core_events import KINDS
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system

@@ -8,9 +8,9 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from campaigns import engine
+from campaigns.journal import engine
 from campaigns.models import Event
-from campaigns.schema import JSON_MAX_DEPTH
+from campaigns.schema.fields import JSON_MAX_DEPTH
 from campaigns.services.journal import submit
 
 from .conftest import post

@@ -200,7 +200,7 @@ def test_the_list_of_another_club_or_of_a_non_member_is_empty(skirmish, people):
 def test_a_club_that_cannot_be_a_slug_goes_to_the_view(skirmish, people, asked, monkeypatch):
     from urllib.parse import urlencode
 
-    from campaigns import visibility
+    from campaigns.access import visibility
 
     monkeypatch.setattr(
         visibility, "signed_in_campaign_list", lambda *args: pytest.fail("the kept path ran")

@@ -1,6 +1,6 @@
 """Every list endpoint answers in a number of queries that does not grow with its rows:
 measured with 2 rows, then held to that count with 20; with the cache of per-audience answers
-(campaigns.viewcache) cold and warm alike."""
+(campaigns.kept_answers.viewcache) cold and warm alike."""
 
 import pytest
 from django.core.cache import cache

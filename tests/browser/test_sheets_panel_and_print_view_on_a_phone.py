@@ -1,4 +1,4 @@
-"""At 390 px: the campaign page settled in one query (campaigns.signed_in) with its sheets panel
+"""At 390 px: the campaign page settled in one query (campaigns.access.signed_in) with its sheets panel
 drawn once per audience, the history page from its kept fragment, and a generic table sheet's print
 view with fixed column widths (long names wrap inside their column; the table never pushes the page
 sideways)."""

@@ -7,7 +7,7 @@ import time
 
 from playwright.sync_api import expect
 
-from campaigns.journal_io import full_state
+from campaigns.services.journal_files import full_state
 from campaigns.systems.victory_ledger.tests.harness import Game
 from tests.browser.pagechecks import problems
 from tests.browser.session import log_in

@@ -11,10 +11,9 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaigns import club_io, journal_io
 from campaigns.errors import DomainError
 from campaigns.models import Campaign, Club, Invitation, Membership
-from campaigns.services import clubs as club_services
+from campaigns.services import club_archive, clubs as club_services, journal_files
 from campaigns.services.journal import submit
 from tests.core.test_journal import _play_round
 
@@ -51,7 +50,7 @@ def _wipe():
 def test_the_archive_holds_the_club_and_its_campaigns_and_no_secret_of_the_site(
     club, skirmish, people, moving
 ):
-    data = club_io.export_club(club)
+    data = club_archive.export_club(club)
     entries = _entries(data)
     assert sorted(entries) == ["campaigns/001.json", "club.json"]
     head = json.loads(entries["club.json"])
@@ -67,21 +66,21 @@ def test_the_archive_holds_the_club_and_its_campaigns_and_no_secret_of_the_site(
         ("olga", "organizer"),
         ("rita", "player"),
     ]
-    assert json.loads(entries["campaigns/001.json"]) == journal_io.export_journal(skirmish)
+    assert json.loads(entries["campaigns/001.json"]) == journal_files.export_journal(skirmish)
     text = "".join(entries.values())
     assert (
         moving.code not in text and "new@example.org" not in text
     )  # an open invitation stays here
     assert all(user.password not in text for user in people.values())
     assert "pbkdf2" not in text and "md5$" not in text and "password" not in text
-    assert club_io.export_club(club) == data  # the same bytes for the same club
+    assert club_archive.export_club(club) == data  # the same bytes for the same club
 
 
 def test_export_replay_export_is_identical_and_restores_the_club(
     club, skirmish, people, moving, tmp_path
 ):
     joined = {m.user.username: m.joined_at for m in club.memberships.select_related("user")}
-    states = {skirmish.name: journal_io.full_state(skirmish)}
+    states = {skirmish.name: journal_files.full_state(skirmish)}
     path = tmp_path / "tuesday.zip"
     call_command("export_club", "tuesday", "--output", str(path), stderr=io.StringIO())
     data = path.read_bytes()
@@ -102,16 +101,16 @@ def test_export_replay_export_is_identical_and_restores_the_club(
         u.has_usable_password() for u in get_user_model().objects.all()
     )  # "forgot password"
     campaign = Campaign.objects.get(club=restored)
-    assert journal_io.full_state(campaign) == states[campaign.name]
-    assert club_io.export_club(restored) == data
+    assert journal_files.full_state(campaign) == states[campaign.name]
+    assert club_archive.export_club(restored) == data
 
 
 def test_a_club_that_exists_or_a_bad_journal_is_refused_and_nothing_is_written(
     club, skirmish, people, moving, tmp_path
 ):
-    data = club_io.export_club(club)
+    data = club_archive.export_club(club)
     with pytest.raises(DomainError, match="A club 'tuesday' already exists here"):
-        club_io.replay_club(data, create_people=True)
+        club_archive.replay_club(data, create_people=True)
     entries = _entries(data)
     journal = json.loads(entries["campaigns/001.json"])
     journal["events"][8]["data"] = {"scenario": 0, "data": {"red": -1, "blue": 1}}
@@ -141,7 +140,7 @@ def test_dry_run_says_what_it_would_restore_and_writes_nothing(
     club, skirmish, people, moving, tmp_path
 ):
     path = tmp_path / "tuesday.zip"
-    path.write_bytes(club_io.export_club(club))
+    path.write_bytes(club_archive.export_club(club))
     _wipe()
     out = io.StringIO()
     call_command("replay_club", str(path), "--create-people", "--dry-run", stdout=out)

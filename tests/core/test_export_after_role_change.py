@@ -4,9 +4,9 @@ gives them no path to the sides' secrets: they never agreed to that reader."""
 
 from __future__ import annotations
 
-from campaigns import journal_io, visibility
+from campaigns.access import visibility
 from campaigns.selectors.campaign_page import full_export_allowed
-from campaigns.services import clubs
+from campaigns.services import clubs, journal_files
 from campaigns.services.journal import submit
 
 
@@ -19,7 +19,7 @@ def _agreed(skirmish, people):
 
 
 def _scope(skirmish, user):
-    return journal_io.export_journal(skirmish, visibility.viewer_for(user, skirmish))["scope"]
+    return journal_files.export_journal(skirmish, visibility.viewer_for(user, skirmish))["scope"]
 
 
 def test_an_organizer_made_after_the_agreement_exports_only_what_they_see(skirmish, people):

@@ -1,12 +1,12 @@
 """Issue 24, item 1 (review): an organizer who has played a side is no neutral party. Leaving her
 side must not make her the one who settles the campaign's disputes (the referee's power), as
-someone who played a side may never referee (campaigns.core_events)."""
+someone who played a side may never referee (campaigns.journal.core_events)."""
 
 from __future__ import annotations
 
 import pytest
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import Forbidden
 from campaigns.selectors.todos import actions_for
 from campaigns.services import campaigns as svc, clubs

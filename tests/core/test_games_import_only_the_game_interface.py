@@ -67,7 +67,7 @@ def imported(source: str, name: str, is_package: bool) -> list[tuple[int, str]]:
                 module = ".".join(base + ([node.module] if node.module else []))
             else:
                 module = node.module or ""
-            # `from campaigns import dice` imports campaigns.dice: name each one.
+            # `from campaigns import errors` imports campaigns.errors: name each one.
             found += [(node.lineno, f"{module}.{alias.name}") for alias in node.names]
         elif (
             isinstance(node, ast.Call)
@@ -127,7 +127,7 @@ from . import rules
 from .rules import table
 import json
 
-from campaigns.core_events import finish
+from campaigns.journal.core_events import finish
 import campaigns.models
 from campaigns import dice
 from ..achtung_panzer import refit_progress
@@ -142,7 +142,7 @@ def demo(table):
     importlib.import_module(".steps", __package__)
 '''
     assert refused(source, f"{own}.system", own) == [
-        f"{own}.system:8 imports campaigns.core_events.finish",
+        f"{own}.system:8 imports campaigns.journal.core_events.finish",
         f"{own}.system:9 imports campaigns.models",
         f"{own}.system:10 imports campaigns.dice",
         f"{own}.system:11 imports campaigns.systems.achtung_panzer.refit_progress",

@@ -4,8 +4,8 @@ fold: a journal that already holds more folds, replays and takes what does not a
 
 import pytest
 
-from campaigns import engine, holdings
 from campaigns.errors import DomainError
+from campaigns.journal import engine, holdings
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system

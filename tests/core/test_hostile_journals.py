@@ -15,8 +15,8 @@ from django.contrib.auth import get_user_model
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaigns import journal_io
 from campaigns.models import Campaign, Club, ClubLogEntry, Event
+from campaigns.services import journal_files
 from campaigns.services.journal import submit
 from tests.core.test_journal import _play_round
 
@@ -33,7 +33,7 @@ def exported(skirmish, people):
         skirmish, people["alice"], "proposal.made", {"action": "undo", "target": str(supply.uid)}
     )
     submit(skirmish, people["rita"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
-    document = journal_io.export_journal(skirmish)
+    document = journal_files.export_journal(skirmish)
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
@@ -65,7 +65,7 @@ def _index(document, kind, **match):
 
 def test_the_clean_file_replays(exported):
     call_command("replay_campaign", _write(exported), *FRESH, stdout=io.StringIO())
-    assert journal_io.export_journal(Campaign.objects.get()) == exported
+    assert journal_files.export_journal(Campaign.objects.get()) == exported
 
 
 @pytest.mark.parametrize(
@@ -234,7 +234,7 @@ def test_a_file_that_is_not_utf8_exits_2(db):
 def test_a_file_over_the_size_limit_is_refused_before_parsing(exported, settings, monkeypatch):
     settings.MUSTER_JOURNAL_MAX_BYTES = 1000
     monkeypatch.setattr(
-        journal_io, "parse_json", lambda *a, **k: pytest.fail("parsed a file over the limit")
+        journal_files, "parse_json", lambda *a, **k: pytest.fail("parsed a file over the limit")
     )
     assert "Larger than" in _refused(_write(exported), *FRESH)
 

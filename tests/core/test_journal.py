@@ -3,8 +3,8 @@ corrections and undo, idempotency and per-side staleness (Skirmish system)."""
 
 import pytest
 
-from campaigns import engine
 from campaigns.errors import Conflict, DiceNeeded, DomainError, Forbidden
+from campaigns.journal import engine
 from campaigns.models import Event
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state, load_records

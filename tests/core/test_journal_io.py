@@ -9,8 +9,8 @@ import pytest
 from django.core.management import call_command
 from django.core.management.base import CommandError
 
-from campaigns import journal_io
 from campaigns.models import Campaign, Club, Event
+from campaigns.services import journal_files
 from campaigns.services.journal import submit
 from tests.core.test_journal import _play_round
 
@@ -43,8 +43,8 @@ def _wipe():
 
 
 def test_export_replay_export_is_identical(played):
-    exported = journal_io.export_journal(played)
-    state_before = journal_io.full_state(played)
+    exported = journal_files.export_journal(played)
+    state_before = journal_files.full_state(played)
     _wipe()
     out = io.StringIO()
     path = _write(exported)
@@ -52,7 +52,7 @@ def test_export_replay_export_is_identical(played):
     printed = json.loads(out.getvalue())
     assert printed["state"] == state_before
     again = Campaign.objects.get()
-    assert journal_io.export_journal(again) == exported
+    assert journal_files.export_journal(again) == exported
     assert again.club.slug == "tuesday"
     from django.contrib.auth import get_user_model
 
@@ -71,12 +71,12 @@ def _write(document):
 def test_export_command_writes_the_journal(played):
     out = io.StringIO()
     call_command("export_campaign", str(played.pk), stdout=out)
-    assert json.loads(out.getvalue()) == journal_io.export_journal(played)
+    assert json.loads(out.getvalue()) == journal_files.export_journal(played)
 
 
 def test_side_export_holds_only_that_side(played, people):
-    red = journal_io.export_journal(played, _viewer(played, people["alice"]))
-    blue = journal_io.export_journal(played, _viewer(played, people["bob"]))
+    red = journal_files.export_journal(played, _viewer(played, people["alice"]))
+    blue = journal_files.export_journal(played, _viewer(played, people["bob"]))
     assert red["scope"] == "side:red" and blue["scope"] == "side:blue"
     assert all("seq" not in e for e in blue["events"])
     assert all(e["audience"] == "public" or e["side"] == "blue" for e in blue["events"])
@@ -87,11 +87,11 @@ def test_side_export_holds_only_that_side(played, people):
     approvals = [e for e in blue["events"] if e["kind"] == "proposal.approved"]
     assert approvals and all(isinstance(e["data"]["proposal"], str) for e in approvals)
     with pytest.raises(Exception):  # noqa: B017 - whichever refusal: a side's file is no full journal
-        journal_io.parse_journal(blue)
+        journal_files.parse_journal(blue)
 
 
 def _viewer(campaign, user):
-    from campaigns import visibility
+    from campaigns.access import visibility
 
     return visibility.viewer_for(user, campaign)
 
@@ -107,10 +107,10 @@ def test_export_as_a_player_on_the_command_line(played):
 
 def test_organizer_full_export_needs_every_side(played, people):
     olga = _viewer(played, people["olga"])  # olga plays red
-    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    assert journal_files.export_journal(played, olga)["scope"] == "side:red"
     proposal = submit(played, people["olga"], "proposal.made", {"action": "export"})
     submit(played, people["bob"], "proposal.approved", {"proposal": str(proposal.events[0].uid)})
-    assert journal_io.export_journal(played, olga)["scope"] == "full"
+    assert journal_files.export_journal(played, olga)["scope"] == "full"
 
 
 def test_the_referees_approval_does_not_open_a_full_export(played, people):
@@ -123,18 +123,20 @@ def test_the_referees_approval_does_not_open_a_full_export(played, people):
     with pytest.raises(DomainError) as error:
         submit(played, people["rita"], "proposal.approved", {"proposal": str(proposal.uid)})
     assert error.value.field == "proposal"
-    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    assert journal_files.export_journal(played, olga)["scope"] == "side:red"
     assert not Event.objects.filter(kind="proposal.applied", data__proposal=proposal.seq).exists()
 
 
 def test_a_referees_export_proposal_needs_every_side(played, people):
     rita_proposal = submit(played, people["rita"], "proposal.made", {"action": "export"}).events[0]
     olga = _viewer(played, people["olga"])
-    assert journal_io.export_journal(played, olga)["scope"] == "side:red"
+    assert journal_files.export_journal(played, olga)["scope"] == "side:red"
     submit(played, people["alice"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
-    assert journal_io.export_journal(played, olga)["scope"] == "side:red"  # blue has not agreed yet
+    assert (
+        journal_files.export_journal(played, olga)["scope"] == "side:red"
+    )  # blue has not agreed yet
     submit(played, people["bob"], "proposal.approved", {"proposal": str(rita_proposal.uid)})
-    assert journal_io.export_journal(played, olga)["scope"] == "full"
+    assert journal_files.export_journal(played, olga)["scope"] == "full"
 
 
 def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, people):
@@ -144,14 +146,14 @@ def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, peopl
     later = submit(
         played, people["bob"], "skirmish.supply"
     ).events  # blue's secret, after the agreement
-    exported = journal_io.export_journal(played, _viewer(played, people["olga"]))
+    exported = journal_files.export_journal(played, _viewer(played, people["olga"]))
     assert exported["scope"] == "full" and exported["events"][-1]["seq"] == applied.seq
     assert not {str(e.uid) for e in later} & {e["uid"] for e in exported["events"]}
     # The referee (who sees everything anyway) and the operator get the whole journal.
-    assert journal_io.export_journal(played, _viewer(played, people["rita"]))["events"][-1][
+    assert journal_files.export_journal(played, _viewer(played, people["rita"]))["events"][-1][
         "uid"
     ] == str(later[-1].uid)
-    assert journal_io.export_journal(played)["events"][-1]["uid"] == str(later[-1].uid)
+    assert journal_files.export_journal(played)["events"][-1]["uid"] == str(later[-1].uid)
 
 
 @pytest.mark.parametrize(
@@ -167,7 +169,7 @@ def test_an_agreed_export_covers_the_journal_as_it_was_when_agreed(played, peopl
     ],
 )
 def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
-    document = copy.deepcopy(journal_io.export_journal(played))
+    document = copy.deepcopy(journal_files.export_journal(played))
     mutate(document)
     _wipe()
     with pytest.raises(CommandError) as error:
@@ -178,7 +180,7 @@ def test_malformed_journal_is_refused_naming_the_field(played, mutate, field):
 
 
 def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
-    document = copy.deepcopy(journal_io.export_journal(played))
+    document = copy.deepcopy(journal_files.export_journal(played))
     confirm = next(i for i, e in enumerate(document["events"]) if e["kind"] == "result.confirmed")
     document["events"][confirm]["actor"] = "alice"  # red confirming red's own result
     document["events"][confirm]["side"] = "red"
@@ -193,7 +195,7 @@ def test_an_event_that_does_not_fit_is_refused_and_nothing_is_written(played):
 
 
 def test_missing_dice_are_reported(played):
-    document = copy.deepcopy(journal_io.export_journal(played))
+    document = copy.deepcopy(journal_files.export_journal(played))
     dice_at = next(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled")
     del document["events"][dice_at]
     for i, event in enumerate(document["events"]):
@@ -207,7 +209,7 @@ def test_missing_dice_are_reported(played):
 def test_replay_maps_people(played):
     from django.contrib.auth import get_user_model
 
-    document = journal_io.export_journal(played)
+    document = journal_files.export_journal(played)
     _wipe()
     get_user_model().objects.create_user("alicia", password="x-pass-1234")
     call_command(
@@ -219,7 +221,7 @@ def test_replay_maps_people(played):
         "--create-people",
         stdout=io.StringIO(),
     )
-    state = journal_io.full_state(Campaign.objects.get())
+    state = journal_files.full_state(Campaign.objects.get())
     assert state["sides"]["red"]["players"] == ["olga", "alicia"]
     assert not get_user_model().objects.filter(username="alice").exists()
 
@@ -237,7 +239,7 @@ def _supply_events(document) -> list[int]:
 
 def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, people):
     """Issue 24, item 6: named as the key it is (it was "same event uids", from the database)."""
-    document = journal_io.export_journal(played)
+    document = journal_files.export_journal(played)
     mine = [i for i, e in enumerate(document["events"]) if e["actor"] == "alice"][:2]
     assert len(mine) == 2
     bad = _keyed(document, dict.fromkeys(mine, "alice-step-1"))
@@ -257,22 +259,22 @@ def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, peopl
 def test_two_people_may_each_have_used_one_key(played, people):
     """Issue 24, item 4: keys are per person, in a file as in the database."""
     submit(played, people["bob"], "skirmish.supply")
-    document = journal_io.export_journal(played)
+    document = journal_files.export_journal(played)
     alices = next(i for i in _supply_events(document) if document["events"][i]["actor"] == "alice")
     bobs = next(i for i in _supply_events(document) if document["events"][i]["actor"] == "bob")
     keyed = _keyed(document, {alices: "step-1", bobs: "step-1"})
     _wipe()
-    campaign = journal_io.replay(keyed, create_club=True, create_people=True)
+    campaign = journal_files.replay(keyed, create_club=True, create_people=True)
     assert sorted(
         campaign.events.filter(idempotency_key="step-1").values_list("actor__username", flat=True)
     ) == ["alice", "bob"]
-    assert journal_io.export_journal(campaign) == keyed
+    assert journal_files.export_journal(campaign) == keyed
 
 
 def test_entered_dice_in_a_server_dice_campaign_are_refused_naming_the_event(played):
     """Issue 24, item 6: a file of a campaign whose dice Muster rolls cannot bring dice of its own
     choosing (it had replayed them as if typed in at the table)."""
-    document = copy.deepcopy(journal_io.export_journal(played))
+    document = copy.deepcopy(journal_files.export_journal(played))
     assert document["events"][0]["data"]["options"]["dice_mode"] == "server"
     index = next(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled")
     document["events"][index]["data"]["source"] = "entered"
@@ -290,7 +292,7 @@ def test_entered_dice_in_a_server_dice_campaign_are_refused_naming_the_event(pla
 
 
 def test_replaying_twice_into_one_database_is_refused(played):
-    document = journal_io.export_journal(played)
+    document = journal_files.export_journal(played)
     with pytest.raises(CommandError) as error:
         call_command("replay_campaign", _write(document), "--club", "tuesday")
     assert "already in this database" in str(error.value)

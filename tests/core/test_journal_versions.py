@@ -1,5 +1,5 @@
 """A game's kinds, fields or step sequence never change without a journal version bump: each
-journal's signature today must be the one kept for its version (campaigns.signatures), and each
+journal's signature today must be the one kept for its version (campaigns.versions.signatures), and each
 version has its upgrade step from the one before (docs/journal.md, "Bumping a version")."""
 
 import dataclasses
@@ -7,8 +7,9 @@ import json
 
 import pytest
 
-from campaigns import signatures, versions
+from campaigns import versions
 from campaigns.systems import all_systems
+from campaigns.versions import signatures
 
 JOURNALS = {
     journal: (version, signature, path)

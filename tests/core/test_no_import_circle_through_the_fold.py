@@ -15,15 +15,15 @@ from tests.core.test_no_import_circles import circles  # one Tarjan for both che
 ROOT = Path(__file__).resolve().parents[2]
 # Modules that must sit in no circle, and packages none of whose modules may.
 FOLD = {
-    "campaigns.engine",
-    "campaigns.core_events",
-    "campaigns.proposals",
-    "campaigns.seats",
-    "campaigns.house_rules",
-    "campaigns.progress",
-    "campaigns.state_copy",
+    "campaigns.journal.engine",
+    "campaigns.journal.core_events",
+    "campaigns.journal.proposals",
+    "campaigns.access.seats",
+    "campaigns.journal.house_rules",
+    "campaigns.journal.progress",
+    "campaigns.journal.state_copy",
     "campaigns.versions",
-    "campaigns.upgrading",
+    "campaigns.versions.upgrading",
     "campaigns.systems",
     "campaigns.systems.base",
     "campaigns.game_interface",
@@ -83,16 +83,18 @@ def test_no_import_circle_runs_through_the_fold_the_game_interface_or_a_game():
 def test_the_check_finds_a_circle(tmp_path):
     package = tmp_path / "campaigns"
     (package / "systems" / "rifles_ardennes").mkdir(parents=True)
+    (package / "journal").mkdir()
     (package / "__init__.py").write_text("")
     (package / "systems" / "__init__.py").write_text("")
-    (package / "engine.py").write_text("from . import core_events\n")
-    (package / "core_events.py").write_text("def f():\n    from .engine import fold\n")
+    (package / "journal" / "__init__.py").write_text("")
+    (package / "journal" / "engine.py").write_text("from . import core_events\n")
+    (package / "journal" / "core_events.py").write_text("def f():\n    from .engine import fold\n")
     (package / "errors.py").write_text("")
     rifles = package / "systems" / "rifles_ardennes"
     (rifles / "__init__.py").write_text("")
     (rifles / "squad.py").write_text("from . import briefing\nfrom campaigns import errors\n")
     (rifles / "briefing.py").write_text("from .squad import x\n")
     assert sorted(offending(circles(graph(tmp_path, "campaigns")))) == [
-        ["campaigns.core_events", "campaigns.engine"],
+        ["campaigns.journal.core_events", "campaigns.journal.engine"],
         ["campaigns.systems.rifles_ardennes.briefing", "campaigns.systems.rifles_ardennes.squad"],
     ]

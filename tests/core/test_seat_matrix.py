@@ -17,7 +17,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.models import ClubLogEntry
 from campaigns.services import campaigns as svc, clubs
@@ -299,8 +299,8 @@ def test_a_side_with_nobody_left_is_agreed_for_by_its_last_player(club, people):
 def test_the_matrix_holds_on_replay(club, people):
     """A journal file is held to the rule too: red's organizer seating someone on blue directly
     is refused when the file is replayed (the fold checks who acted)."""
-    from campaigns.engine import JournalError, fold
-    from campaigns.records import Record
+    from campaigns.journal.engine import JournalError, fold
+    from campaigns.journal.records import Record
 
     campaign = _campaign(club, people, organizer="playing", referee=False, started=True)
     from campaigns.services.state import load_records
@@ -328,14 +328,15 @@ def test_a_core_v1_journal_keeps_the_seat_rule_it_was_written_under(club, people
 
     from django.contrib.auth import get_user_model
 
-    from campaigns import journal_io, versions
-    from campaigns.engine import JournalError, fold
+    from campaigns import versions
+    from campaigns.journal.engine import JournalError, fold
+    from campaigns.journal.records import Record
     from campaigns.models import Campaign, Club
-    from campaigns.records import Record
+    from campaigns.services import journal_files
     from campaigns.services.state import load_records
 
     campaign = _campaign(club, people, organizer="playing", referee=False, started=True)
-    document = journal_io.export_journal(campaign)
+    document = journal_files.export_journal(campaign)
     last = document["events"][-1]
     document["events"].append(
         {
@@ -354,7 +355,7 @@ def test_a_core_v1_journal_keeps_the_seat_rule_it_was_written_under(club, people
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
-    replayed = journal_io.replay(document, create_club=True, create_people=True)
+    replayed = journal_files.replay(document, create_club=True, create_people=True)
     assert (
         replayed.upgraded.start["core"] == 1
         and replayed.journal_versions["core"] == versions.CORE_VERSION

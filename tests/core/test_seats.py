@@ -8,7 +8,7 @@ secrets is a "seat" proposal that needs the other side's agreement, or the sitti
 
 import pytest
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden
 from campaigns.models import Event
 from campaigns.services import campaigns as svc

@@ -1,5 +1,5 @@
 """A campaign's GET settles the session, the user and the campaign in one query
-(campaigns.signed_in), and only when Django would have signed the request in as that user."""
+(campaigns.access.signed_in), and only when Django would have signed the request in as that user."""
 
 import pytest
 from django.conf import settings
@@ -8,7 +8,7 @@ from django.test import Client
 from django.test.utils import CaptureQueriesContext
 from django.urls import reverse
 
-from campaigns import visibility
+from campaigns.access import visibility
 
 pytestmark = pytest.mark.django_db
 
@@ -70,7 +70,7 @@ def test_the_campaign_read_with_the_user_answers_the_first_lookup_only(skirmish,
 
 def test_without_it_the_user_would_be_read_alone(skirmish, people, monkeypatch):
     """The first test's check can fail: with the settling turned off, Django reads the user's row."""
-    from campaigns import signed_in
+    from campaigns.access import signed_in
 
     monkeypatch.setattr(signed_in, "campaign", lambda request, pk: None)
     client = _signed_in(people["bob"])

@@ -1,4 +1,4 @@
-"""The TypedDicts that name the state's keys (campaigns/state_shapes.py and the games'
+"""The TypedDicts that name the state's keys (campaigns/journal/state_shapes.py and the games'
 `shapes` modules) describe the states the fold really builds: every campaign of the demo
 club, in every game, is checked key by key against them, down through nested parts."""
 
@@ -10,10 +10,10 @@ from pathlib import Path
 import pytest
 from django.core.management import call_command
 
-from campaigns import journal_io
+from campaigns.journal.state_shapes import CampaignState
 from campaigns.models import Campaign
+from campaigns.services import journal_files
 from campaigns.services.state import current_state
-from campaigns.state_shapes import CampaignState
 from campaigns.systems.achtung_panzer.shapes import APGame
 from campaigns.systems.pattons_vanguard.shapes import PattonsGame
 from campaigns.systems.rifles_ardennes.shapes import RiflesGame
@@ -106,7 +106,9 @@ LONG_CAMPAIGNS = sorted(
 def test_long_achtung_panzer_campaigns_have_the_shape_their_types_name(path):
     """The corpus' CG journals, played over several half-days and Refit Phases (keys a short demo
     never reaches: the end of each half-day, marks, forfeited FPP …)."""
-    campaign = journal_io.replay(json.loads(path.read_text()), create_club=True, create_people=True)
+    campaign = journal_files.replay(
+        json.loads(path.read_text()), create_club=True, create_people=True
+    )
     state = current_state(campaign)
     assert shape_problems(state, CampaignState) == []
     assert shape_problems(state["game"], APGame, "game") == []

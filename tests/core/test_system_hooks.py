@@ -5,7 +5,7 @@ history sentence of the system's own, the club page's comparison of campaigns.""
 import pytest
 
 from campaigns.errors import DomainError
-from campaigns.records import Viewer
+from campaigns.journal.records import Viewer
 from campaigns.selectors.clubs import club_page
 from campaigns.selectors.history import history
 from campaigns.services import campaigns as svc

@@ -2,8 +2,8 @@ from fractions import Fraction
 
 import pytest
 
+from campaigns.dice.tables import Table, parse_range
 from campaigns.errors import DomainError
-from campaigns.tables import Table, parse_range
 
 CPP = Table.from_dict(
     {
@@ -54,7 +54,7 @@ def test_a_gap_in_a_table_is_an_error_not_a_guess():
 
 
 def test_house_rule_overrides_a_cell_and_keeps_the_book_value():
-    from campaigns.tables import BoundTable
+    from campaigns.dice.tables import BoundTable
 
     bound = BoundTable(CPP, {"t:3-4:cpp": 13})
     cell = bound.cell("3-4", "cpp")
@@ -63,7 +63,7 @@ def test_house_rule_overrides_a_cell_and_keeps_the_book_value():
 
 
 def test_distribution_is_exact_by_enumeration():
-    from campaigns.tables import BoundTable
+    from campaigns.dice.tables import BoundTable
 
     dist = dict(BoundTable(CPP, {}).distribution(modifier=1))
     # 2d6+1: final ≤2 never (min 3); 3-4 = original 2-3 = 3/36; >12 = original 12 = 1/36
@@ -75,7 +75,7 @@ def test_distribution_is_exact_by_enumeration():
 
 
 def test_cell_keys_allow_colons_in_row_keys():
-    from campaigns.tables import split_cell_key
+    from campaigns.dice.tables import split_cell_key
 
     assert split_cell_key("1.6202:german:first_line:lmg") == ("1.6202", "german:first_line", "lmg")
     assert split_cell_key("1.616:3-4:cpp") == ("1.616", "3-4", "cpp")

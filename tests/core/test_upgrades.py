@@ -13,10 +13,10 @@ from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.test import override_settings
 
-from campaigns import journal_io, versions
+from campaigns import versions
 from campaigns.errors import DomainError
 from campaigns.models import Campaign, Club, Event, JournalArchive
-from campaigns.services import campaigns as svc
+from campaigns.services import campaigns as svc, journal_files
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 
@@ -70,7 +70,7 @@ def played_under_v1(club, people):
         submit(campaign, people["alice"], "drill.orders", {"units": 2})
         campaign.refresh_from_db()
         assert campaign.journal_versions == {"core": versions.CORE_VERSION, "drill": 1}
-        return campaign, journal_io.export_journal(campaign)
+        return campaign, journal_files.export_journal(campaign)
 
 
 def _wipe():
@@ -87,7 +87,9 @@ def _write(tmp_path, document) -> str:
 
 def test_a_file_says_the_versions_and_the_release_it_was_written_under(club, people):
     _, exported = played_under_v1(club, people)
-    assert exported["version"] == journal_io.VERSION == 1  # the file format's own version, separate
+    assert (
+        exported["version"] == journal_files.VERSION == 1
+    )  # the file format's own version, separate
     assert exported["journals"] == {"core": versions.CORE_VERSION, "drill": 1}
     assert exported["muster"] == versions.release()
 
@@ -153,22 +155,22 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
         assert [state["game"]["sides"][s]["troops"] for s in ("red", "blue")] == [5, 7]
         assert state["journals"] == {"core": versions.CORE_VERSION, "drill": 2}
         # The upgraded journal is today's: export -> replay -> export is identical, nothing upgraded again.
-        again = journal_io.export_journal(campaign)
+        again = journal_files.export_journal(campaign)
         assert again["journals"] == {"core": versions.CORE_VERSION, "drill": 2}
         _wipe()
-        replayed = journal_io.replay(again, create_club=True, create_people=True)
+        replayed = journal_files.replay(again, create_club=True, create_people=True)
         assert not replayed.upgraded.ran
-        assert journal_io.export_journal(replayed) == again
+        assert journal_files.export_journal(replayed) == again
 
 
 def test_the_upgrade_is_in_every_readers_history_in_words(club, people):
     _, exported = played_under_v1(club, people)
     _wipe()
-    from campaigns import visibility
+    from campaigns.access import visibility
     from campaigns.selectors.history import history
 
     with drill(2):
-        campaign = journal_io.replay(exported, create_club=True, create_people=True)
+        campaign = journal_files.replay(exported, create_club=True, create_people=True)
         bob = get_user_model().objects.get(username="bob")
         texts = [
             e.text
@@ -188,7 +190,7 @@ def test_a_file_from_before_versions_is_read_as_the_version_it_fits(club, people
     _wipe()
     unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
     with drill(2):
-        campaign = journal_io.replay(unversioned, create_club=True, create_people=True)
+        campaign = journal_files.replay(unversioned, create_club=True, create_people=True)
     assert campaign.upgraded.detected and campaign.upgraded.start == {
         "core": versions.CORE_VERSION_BEFORE_VERSIONS,
         "drill": 1,
@@ -237,7 +239,7 @@ def test_a_file_whose_upgraded_journal_is_newer_than_its_header_is_refused(club,
     )
     _wipe()
     with drill(2), pytest.raises(DomainError) as error:
-        journal_io.replay(forged, create_club=True, create_people=True)
+        journal_files.replay(forged, create_club=True, create_people=True)
     assert "newer Muster" in error.value.message
 
 
@@ -252,7 +254,7 @@ def test_a_journal_no_upgrade_carries_is_refused_naming_the_version(club, people
         try:
             type(system).journal_upgrades = ()
             with pytest.raises(DomainError) as error:
-                journal_io.replay(exported, create_club=True, create_people=True)
+                journal_files.replay(exported, create_club=True, create_people=True)
         finally:
             type(system).journal_upgrades = steps
     assert error.value.field == "journals.drill"
@@ -329,9 +331,9 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
         submit(campaign, people["bob"], "result.confirmed", {"scenario": 1})
         assert current_state(campaign)["status"] == "finished"
         # Its export replays as it is.
-        exported = journal_io.export_journal(campaign)
+        exported = journal_files.export_journal(campaign)
         _wipe()
-        assert not journal_io.replay(exported, create_club=True, create_people=True).upgraded.ran
+        assert not journal_files.replay(exported, create_club=True, create_people=True).upgraded.ran
 
 
 def test_migrate_and_upgrade_journals_upgrade_every_stored_campaign(club, people):
@@ -388,7 +390,7 @@ def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, peo
     with drill(2):
         campaign = _start(club, people)
         submit(campaign, people["bob"], "drill.orders", {"troops": 8})
-        exported = journal_io.export_journal(campaign)
+        exported = journal_files.export_journal(campaign)
     with drill(3):
         state = current_state(Campaign.objects.get(pk=campaign.pk))
         campaign.refresh_from_db()
@@ -415,7 +417,7 @@ def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, peo
         assert current_state(campaign)["game"]["sides"]["blue"]["troops"] == 14
         # The same file replayed today: the marker goes at its end, its order keeps the old rule.
         _wipe()
-        replayed = journal_io.replay(exported, create_club=True, create_people=True)
+        replayed = journal_files.replay(exported, create_club=True, create_people=True)
         assert [r.text() for r in replayed.upgraded.ran] == [
             "v2→v3: at most 5 troops per order (earlier events keep the rules they were written under)"
         ]
@@ -429,7 +431,7 @@ def test_a_file_from_before_versions_that_fits_no_version_is_refused_saying_so(c
     orders = next(e for e in unversioned["events"] if e["kind"] == "drill.orders")
     orders["data"] = {"units": 3, "men": 2}  # no version of Drill wrote this
     with drill(2), pytest.raises(DomainError) as error:
-        journal_io.replay(unversioned, create_club=True, create_people=True)
+        journal_files.replay(unversioned, create_club=True, create_people=True)
     assert error.value.field == f"events[{orders['seq'] - 1}].data.units"
     assert error.value.message.endswith(
         "(a file from before journal versions: it fits neither today's drill journal v2 nor an earlier one this "

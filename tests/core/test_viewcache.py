@@ -1,11 +1,12 @@
-"""Answers kept per audience position (campaigns.viewcache): what moves a position, what a
+"""Answers kept per audience position (campaigns.kept_answers.viewcache): what moves a position, what a
 cached answer costs, and that one audience's entry never answers another."""
 
 import pytest
 from django.db import connection
 from django.test.utils import CaptureQueriesContext
 
-from campaigns import audiences, viewcache, visibility
+from campaigns.access import visibility
+from campaigns.kept_answers import audiences, viewcache
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 

@@ -13,7 +13,7 @@ from pathlib import Path
 from muster.wsgi import application  # noqa: F401
 
 # isort: on
-from campaigns import holdings
+from campaigns.journal import holdings
 from campaigns.services import journal
 
 # The writer of the fault tests adds hundreds of notes to one scenario: more than a club may.

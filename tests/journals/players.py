@@ -165,8 +165,18 @@ def ap_v1_cg3():
     return _ap_v1("cg3", 1, "1.6112", seed=3)
 
 
+def _core_module(today: str, before: str):
+    """A core module where the commit being run keeps it: this file runs in earlier commits too,
+    where the core's modules lay flat in campaigns/ (campaigns.dice, campaigns.journal_io)."""
+    try:
+        return importlib.import_module(today)
+    except ImportError:
+        return importlib.import_module(before)
+
+
 class SeededDice:
-    """The server's dice (campaigns.dice uses `secrets`), seeded: the same journal at every run."""
+    """The server's dice (campaigns.dice.expressions uses `secrets`), seeded: the same journal at
+    every run."""
 
     def __init__(self, seed):
         self.rng = random.Random(seed)
@@ -178,8 +188,9 @@ class SeededDice:
 def seeded(play, seeds=range(1, 9)):
     """Play with the server's dice seeded; a seed whose dice lead the commit's own harness into a
     decision it does not answer is passed over (the next one is tried)."""
-    from campaigns import dice
     from campaigns.models import Campaign
+
+    dice = _core_module("campaigns.dice.expressions", "campaigns.dice")
 
     def run():
         for seed in seeds:
@@ -246,8 +257,7 @@ def rifles_mid_briefing():
     Squad = _tests_of("rifles_ardennes", "harness").Squad
 
     club, named = people()
-    from campaigns import dice
-
+    dice = _core_module("campaigns.dice.expressions", "campaigns.dice")
     dice.secrets = SeededDice(5)
     squad = Squad(club, named, variant="five", dice_mode="server", name="Easy Company")
     squad.create()
@@ -435,11 +445,12 @@ def main(out: str, names: list[str], keep: bool = False) -> None:
     each on an empty database."""
     from django.core.management import call_command
 
-    from campaigns import journal_io
     from campaigns.models import Campaign, Club
     from campaigns.services.state import current_state
 
     from .values import values
+
+    journal_files = _core_module("campaigns.services.journal_files", "campaigns.journal_io")
 
     call_command("migrate", verbosity=0, interactive=False)
     from django.contrib.auth import get_user_model
@@ -451,7 +462,7 @@ def main(out: str, names: list[str], keep: bool = False) -> None:
             get_user_model().objects.all().delete()
         campaign = PLAYERS[name]()
         campaign.refresh_from_db()
-        exported = journal_io.export_journal(campaign)
+        exported = journal_files.export_journal(campaign)
         state = current_state(campaign)
         write_journal(os.path.join(out, f"{name}.json"), exported)
         with open(os.path.join(out, f"{name}.expected.json"), "w", encoding="utf-8") as handle:

@@ -9,8 +9,9 @@ from pathlib import Path
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns import journal_io, versions
+from campaigns import versions
 from campaigns.models import Campaign, Club
+from campaigns.services import journal_files
 from campaigns.systems import get_system
 
 from .values import values
@@ -48,7 +49,7 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
     made = json.loads((HERE / directory / "made.json").read_text())
     document = json.loads((HERE / directory / f"{name}.json").read_text())
     expected = json.loads((HERE / directory / f"{name}.expected.json").read_text())
-    campaign = journal_io.replay(document, create_club=True, create_people=True)
+    campaign = journal_files.replay(document, create_club=True, create_people=True)
     system, written = campaign.system, made["journals"][campaign.system]
     start = campaign.upgraded.start
     # Read as the version it was written under and upgraded from it, the upgrade named; a file of
@@ -64,15 +65,15 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
             f"before journal versions); upgraded to "
             f"v{campaign.journal_versions[system]}"
         )
-    assert values(journal_io.full_state(campaign)) == expected
+    assert values(journal_files.full_state(campaign)) == expected
     if (
         campaign.upgraded.ran
     ):  # the upgraded journal is today's (files of today's versions: test_journal_io)
-        exported = journal_io.export_journal(campaign)
+        exported = journal_files.export_journal(campaign)
         _wipe()
-        again = journal_io.replay(exported, create_club=True, create_people=True)
+        again = journal_files.replay(exported, create_club=True, create_people=True)
         assert not again.upgraded.ran
-        assert journal_io.export_journal(again) == exported
+        assert journal_files.export_journal(again) == exported
 
 
 def test_the_corpus_holds_every_game_and_the_previous_release():

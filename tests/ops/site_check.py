@@ -23,7 +23,7 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from campaigns import engine  # noqa: E402
+from campaigns.journal import engine  # noqa: E402
 from campaigns.models import Campaign, Snapshot  # noqa: E402
 from campaigns.services.state import load_records  # noqa: E402
 from rosters.models import PrintJob  # noqa: E402

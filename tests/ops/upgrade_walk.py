@@ -33,9 +33,10 @@ django.setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.test import Client  # noqa: E402
 
-from campaigns import journal_io, versions  # noqa: E402
+from campaigns import versions  # noqa: E402
 from campaigns.errors import DomainError  # noqa: E402
 from campaigns.models import Campaign  # noqa: E402
+from campaigns.services import journal_files  # noqa: E402
 from campaigns.services.state import current_state  # noqa: E402
 from campaigns.systems import get_system  # noqa: E402
 from tests.journals.values import values  # noqa: E402
@@ -321,9 +322,9 @@ def main(expected_dir: str) -> None:
             answer = client(referee).get(f"/api/v1/campaigns/{campaign.pk}/export/")
             entry["export"], exported = answer.status_code, answer.json()
         else:
-            entry["export"], exported = "operator", journal_io.export_journal(campaign)
+            entry["export"], exported = "operator", journal_files.export_journal(campaign)
         try:
-            plan = journal_io.plan_replay(exported, club_slug=campaign.club.slug)
+            plan = journal_files.plan_replay(exported, club_slug=campaign.club.slug)
             entry["replays"] = (
                 not plan.upgraded.ran and len(plan.records) == campaign.events.count()
             )

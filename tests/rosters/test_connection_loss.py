@@ -98,7 +98,7 @@ def test_the_failure_path_never_fails_itself(queued_job, monkeypatch):
 
 
 def test_the_odds_task_retries_on_a_fresh_connection(skirmish, people):
-    from campaigns import visibility
+    from campaigns.access import visibility
 
     lose_connection()
     compute_odds.apply(args=[skirmish.pk, "red"])

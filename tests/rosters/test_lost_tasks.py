@@ -14,7 +14,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.services import odds
 from rosters import broker, heartbeat, services
 from rosters.models import PrintJob

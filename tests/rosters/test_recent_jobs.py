@@ -3,7 +3,7 @@ visibility.print_jobs_for, newest first, for every viewer."""
 
 import pytest
 
-from campaigns import visibility
+from campaigns.access import visibility
 from rosters.services import request_sheet
 
 pytestmark = pytest.mark.django_db

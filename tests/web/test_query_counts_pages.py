@@ -229,7 +229,7 @@ def test_summary_sheet_print_view(skirmish, people, client_for, django_assert_ma
 def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people):
     """visibility.viewers_for (used by the dashboard to stay at a fixed number of
     queries) answers exactly what viewer_for answers, person by person."""
-    from campaigns import visibility
+    from campaigns.access import visibility
     from campaigns.models import Campaign
 
     _new_campaign(

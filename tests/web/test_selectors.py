@@ -7,7 +7,7 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import NotFound
 from campaigns.models import Invitation
 from campaigns.selectors.campaign_page import full_export_allowed
@@ -78,6 +78,6 @@ def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(ski
     assert full_export_allowed(skirmish, rita) and not full_export_allowed(skirmish, olga)
     made = submit(skirmish, people["olga"], "proposal.made", {"action": "export"}).events[0]
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.uid)})
-    skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.viewcache)
+    skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.kept_answers.viewcache)
     assert full_export_allowed(skirmish, olga)
     assert not full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))

@@ -1,5 +1,5 @@
 """Who may do what, through both doors: every kind of viewer × every stage of a campaign, the
-campaign page (HTML) and the API (JSON) offer exactly what campaigns.permissions answers, and
+campaign page (HTML) and the API (JSON) offer exactly what campaigns.access.permissions answers, and
 that answer is the one written here by hand.
 
 Viewers: alice (red), bob (blue), rita (referee), olga (organizer who plays red), nora (an
@@ -8,7 +8,7 @@ it), pia (a member made organizer once play had started), carol (a club member p
 (no member). Stages: before the start, in play with a proposal pending (alice's late house rule),
 a provisional result (alice's), that result disputed (by bob), finished.
 
-Before campaigns.permissions the doors disagreed: the API's /actions/ listed no Reject or
+Before campaigns.access.permissions the doors disagreed: the API's /actions/ listed no Reject or
 Withdraw of a proposal, and Settle was drawn (page and API) for pia, whom the journal service
 then refused with a 403.
 """
@@ -21,7 +21,7 @@ import pytest
 from django.test import Client
 from rest_framework.test import APIClient
 
-from campaigns import permissions
+from campaigns.access import permissions
 from campaigns.errors import NotFound
 from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
 from campaigns.services import campaigns as svc, clubs
@@ -140,7 +140,7 @@ def _stages(club, people):
 
 
 def _selector(campaign, user):
-    """What campaigns.permissions offers `user`: {todo id: todo}, or NOT_FOUND."""
+    """What campaigns.access.permissions offers `user`: {todo id: todo}, or NOT_FOUND."""
     try:
         campaign, viewer = campaign_for(user, campaign.pk)
     except NotFound:

@@ -5,9 +5,9 @@ import json
 from django.contrib.auth import get_user_model
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns import visibility
-from campaigns.journal_io import export_journal
+from campaigns.access import visibility
 from campaigns.models import Campaign
+from campaigns.services.journal_files import export_journal
 
 
 class Command(BaseCommand):

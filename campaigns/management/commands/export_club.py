@@ -4,8 +4,8 @@ import sys
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns.club_io import export_club
 from campaigns.models import Club
+from campaigns.services.club_archive import export_club
 
 
 class Command(BaseCommand):

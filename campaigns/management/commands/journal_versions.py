@@ -3,7 +3,8 @@ are the ones kept for those versions (docs/journal.md, "Bumping a version")."""
 
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns import signatures, versions
+from campaigns import versions
+from campaigns.versions import signatures
 
 
 class Command(BaseCommand):

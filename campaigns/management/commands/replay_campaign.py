@@ -7,7 +7,7 @@ from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
 from campaigns.errors import DomainError
-from campaigns.journal_io import full_state, plan_replay, read_journal, replay
+from campaigns.services.journal_files import full_state, plan_replay, read_journal, replay
 
 
 class Command(BaseCommand):

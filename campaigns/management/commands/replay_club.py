@@ -3,8 +3,8 @@
 from django.conf import settings
 from django.core.management.base import BaseCommand, CommandError
 
-from campaigns.club_io import MAX_CAMPAIGNS, replay_club
 from campaigns.errors import DomainError
+from campaigns.services.club_archive import MAX_CAMPAIGNS, replay_club
 
 
 class Command(BaseCommand):

@@ -1,6 +1,6 @@
 """Exact odds of a side's upcoming A!P! rolls, for the odds panel (computed by the odds task).
 
-Each entry is campaigns.rolls.upcoming_odds of one UpcomingRoll (every outcome with its exact
+Each entry is campaigns.dice.table_rolls.upcoming_odds of one UpcomingRoll (every outcome with its exact
 fraction, by enumerating the dice). For the rolls that change a side value the entry also gives
 the distribution of the value afterwards: CPP after replenishment (1.616), ELR after 1.617 (bounded
 by the constants), so a player reads "next half-day's CPP" and "the chance of losing ELR" directly.

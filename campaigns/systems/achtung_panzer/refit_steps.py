@@ -39,7 +39,7 @@ BY_KIND = {kind_name(s): s for s in STEPS if not s.checklist and s.scope != "sys
 
 
 def signature() -> tuple[str, ...]:
-    """The Refit Phase as the journal depends on it (campaigns.signatures): each step's id, scope,
+    """The Refit Phase as the journal depends on it (campaigns.versions.signatures): each step's id, scope,
     event kind and how it is done, in order."""
     return tuple(
         f"{s.id} {s.scope} {'checklist' if s.checklist else kind_name(s)}"

@@ -2,7 +2,7 @@
 
 `public` is what both players and the club read (the CG Roster, the half-day, weather, each side's
 ELR and SAN once announced); each side's entry is its secrets (CPP, purchases, retained units,
-rolls), read only by that side and the referee (campaigns/visibility.py). Written by
+rolls), read only by that side and the referee (campaigns/access/visibility.py). Written by
 `state.initial_state` and the Refit Phase appliers (refit_*.py) and the steps; rule numbers are the CG's.
 """
 

@@ -2,7 +2,7 @@
 retained-unit roster (side-private).
 
 ``sheet_context`` reads **only** ``view``, the campaign state as the sheet's audience may see it
-(rosters.sheets builds it with campaigns.visibility): a side sheet finds its side in
+(rosters.sheets builds it with campaigns.access.visibility): a side sheet finds its side in
 ``view["game"]["sides"]`` (a side's audience holds exactly that side), so nothing of another side
 can reach it even by mistake. Contexts are plain JSON values (they are hashed for the print cache).
 """

@@ -278,7 +278,7 @@ class AchtungPanzer(GameSystem):
 
         return said.submitted_words(view, record)
 
-    # A side's record of units, retained and eliminated together over a whole CG (campaigns.holdings):
+    # A side's record of units, retained and eliminated together over a whole CG (campaigns.journal.holdings):
     # every counter of each purchase is one (squads, leaders, support weapons, vehicles), and
     # `ap.retained` adds up to 40 at once; far more than the largest force a side buys.
     max_units_per_side = 1000

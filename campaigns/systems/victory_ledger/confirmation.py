@@ -1,6 +1,6 @@
 """Records the other side confirms (VL-5): a side's turn record, and FAB's end-of-game result, stay
 provisional until the other side confirms them, as a scenario result does, through the core's own
-result events (campaigns.core_events): ``result.confirmed`` by the other side or the referee,
+result events (campaigns.journal.core_events): ``result.confirmed`` by the other side or the referee,
 ``result.disputed`` by the other side, ``result.resolved`` by the referee or an organizer who plays
 no side (with the record as settled), ``result.withdrawn`` by the side that recorded it.
 

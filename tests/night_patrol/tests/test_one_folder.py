@@ -50,7 +50,7 @@ def test_no_file_outside_its_folder_names_it():
 
 
 def test_its_journal_signature_is_kept_in_its_folder():
-    from campaigns import signatures
+    from campaigns.versions import signatures
 
     found = {journal: rest for journal, *rest in signatures.journals()}
     version, signature, path = found["night_patrol"]

@@ -33,7 +33,7 @@ class Step:
              "allied" - only the Allied side does it (e.g. weather 1.618, CG13 declaration)
              "joint"  - a shared table step confirmed once by either side (public)
              "system" - applied automatically by the sequencer (no event), via run(ctx, state, None, {})
-    fields:  the event's input fields (campaigns.schema.Field), validated before run()
+    fields:  the event's input fields (campaigns.schema.fields.Field), validated before run()
     run(ctx, state, side, data): apply the step to state["game"] in place; raise DomainError on bad input.
              Secret rolls use side=<side> in ctx.roll / rolls.roll_on; reports go to
              state["game"]["sides"][side]["rolls"] (side-private) via common.record_roll.

@@ -155,7 +155,7 @@ def default_faces(key: str, expr: str) -> list[int]:
 def fix_server_dice(monkeypatch) -> None:
     """Muster's own dice, fixed for a test (never a setting): `default_faces` for every roll the
     server makes."""
-    from campaigns.rolling import LiveProvider
+    from campaigns.dice.pool import LiveProvider
 
     rolled = LiveProvider.provide
 

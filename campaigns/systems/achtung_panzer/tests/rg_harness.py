@@ -11,10 +11,10 @@ from pathlib import Path
 
 import yaml
 
-from campaigns.context import Ctx
-from campaigns.records import Record
-from campaigns.rolling import DicePool, LiveProvider
-from campaigns.tables import TableSet
+from campaigns.dice.pool import DicePool, LiveProvider
+from campaigns.dice.tables import TableSet
+from campaigns.journal.context import Ctx
+from campaigns.journal.records import Record
 
 SYSTEM_DIR = Path(__file__).resolve().parents[1]
 

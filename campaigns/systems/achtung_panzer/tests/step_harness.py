@@ -12,13 +12,13 @@ from pathlib import Path
 import pytest
 import yaml
 
-from campaigns import dice as dicelib
-from campaigns.context import Ctx
+from campaigns.dice import expressions as dicelib
+from campaigns.dice.pool import DicePool, RefuseMissingDice
+from campaigns.dice.tables import TableSet
 from campaigns.errors import DomainError
-from campaigns.records import Record
-from campaigns.rolling import DicePool, RefuseMissingDice
-from campaigns.schema import clean_fields
-from campaigns.tables import TableSet
+from campaigns.journal.context import Ctx
+from campaigns.journal.records import Record
+from campaigns.schema.fields import clean_fields
 
 SYSTEM_DIR = Path(__file__).resolve().parents[1]
 

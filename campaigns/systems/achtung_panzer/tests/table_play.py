@@ -133,7 +133,7 @@ class Table(War):
         elif step.id == "1.6113":
             if pending:
                 outcome = next(iter(pending["outcomes"]))
-                from campaigns.context import Ctx
+                from campaigns.journal.context import Ctx
                 from campaigns.systems.achtung_panzer import SYSTEM
                 from campaigns.systems.achtung_panzer.steps.leaders import candidates
 

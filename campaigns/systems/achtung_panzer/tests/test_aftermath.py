@@ -8,7 +8,7 @@ import copy
 import pytest
 
 from campaigns.errors import DomainError
-from campaigns.schema import clean_fields
+from campaigns.schema.fields import clean_fields
 from campaigns.systems.achtung_panzer import aftermath, refit_losses, refit_steps
 from campaigns.systems.achtung_panzer.tests.step_harness import make_ctx, make_state, unit
 

@@ -7,8 +7,8 @@ from __future__ import annotations
 import pytest
 from django.http import QueryDict
 
-from campaigns.schema import Field
-from campaigns.schema_forms import SchemaForm
+from campaigns.schema.fields import Field
+from campaigns.schema.forms import SchemaForm
 from campaigns.selectors.proposals_shown import _changes
 from campaigns.systems.achtung_panzer import aftermath
 from campaigns.systems.achtung_panzer.steps import equipment

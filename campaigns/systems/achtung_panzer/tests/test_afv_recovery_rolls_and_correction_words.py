@@ -5,7 +5,7 @@ rests on are in its comments."""
 
 from __future__ import annotations
 
-from campaigns.records import Record
+from campaigns.journal.records import Record
 from campaigns.selectors.proposals_shown import _changes
 from campaigns.systems.achtung_panzer import SYSTEM
 from campaigns.systems.achtung_panzer.steps import equipment, escape, replenishment

@@ -1,6 +1,6 @@
 """THE ACCEPTANCE TEST: a CG I journal of three half-days (the Initial Scenario 5/29A, then
 5/29P and 5/30A) played with ENTERED dice through the real services, exported, replayed into an
-empty database (journal_io) and exported again: the replayed side states match the values
+empty database (journal_files) and exported again: the replayed side states match the values
 worked out by hand from the rulebook below.
 
 Every die that matters is given here by key; the others (1.620 strength, weapons and leaders of
@@ -50,8 +50,8 @@ OP per half-day A 7/8/8 (23), G 7/4/6 (17); CVP per half-day A 14/30/10, G 28/12
 
 import pytest
 
-from campaigns import journal_io
 from campaigns.models import Campaign, Club, Event
+from campaigns.services import journal_files
 from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
 
 pytestmark = pytest.mark.django_db
@@ -213,13 +213,13 @@ def test_cg1_three_half_days_with_entered_dice_replay_to_the_hand_computed_state
     given = {e.data["key"]: e.data["dice"] for e in rolled}
     assert all(given[key] == faces for key, faces in DICE.items())
 
-    exported = journal_io.export_journal(war.campaign)
+    exported = journal_files.export_journal(war.campaign)
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     # The people are still here: the operator says they are the journal's (never assumed).
     same = {name: name for name in ("olga", "alice", "bob", "rita")}
-    replayed = journal_io.replay(exported, create_club=True, user_map=same)
-    state = journal_io.full_state(replayed)
+    replayed = journal_files.replay(exported, create_club=True, user_map=same)
+    state = journal_files.full_state(replayed)
     check(state)
     assert state["game"] == played["game"]
-    assert journal_io.export_journal(replayed) == exported
+    assert journal_files.export_journal(replayed) == exported

@@ -10,10 +10,10 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.context import Ctx
 from campaigns.errors import DomainError
 from campaigns.forms import HouseRuleForm
-from campaigns.house_rules import check_house_rule
+from campaigns.journal.context import Ctx
+from campaigns.journal.house_rules import check_house_rule
 from campaigns.systems import get_system
 from campaigns.systems.achtung_panzer import elr, sheets, words
 from campaigns.systems.achtung_panzer.steps import replenishment

@@ -15,7 +15,7 @@ from html import unescape
 import pytest
 from django.test import Client
 
-from campaigns import journal_io
+from campaigns.services import journal_files
 from campaigns.services.state import current_state
 from campaigns.systems.achtung_panzer.tests.table_play import correct_and_undo, play_cg
 from tests.page_words import raw_words, visible_text
@@ -65,7 +65,7 @@ class Pages:
         return urls
 
     def __call__(self, table) -> None:
-        from campaigns import visibility
+        from campaigns.access import visibility
 
         self.positions += 1
         new = list(table.campaign.events.filter(seq__gt=self.seen))
@@ -102,9 +102,9 @@ class Pages:
 
 def _replays_to_the_same_state(table):
     """The full export, checked and folded as replay folds a file, gives the stored state."""
-    journal = journal_io.export_journal(table.campaign, None)
-    _, records = journal_io.parse_journal(journal)
-    assert journal_io.fold_checked(records)["game"] == current_state(table.campaign)["game"]
+    journal = journal_files.export_journal(table.campaign, None)
+    _, records = journal_files.parse_journal(journal)
+    assert journal_files.fold_checked(records)["game"] == current_state(table.campaign)["game"]
 
 
 def test_cg1_with_server_dice_every_page_after_every_submission(club, people):

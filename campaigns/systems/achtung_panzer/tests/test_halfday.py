@@ -4,10 +4,10 @@ Pure functions on a state built like the real one; no database."""
 
 import pytest
 
-from campaigns.context import Ctx
+from campaigns.dice.pool import DicePool, RefuseMissingDice
 from campaigns.errors import DomainError
-from campaigns.records import Record
-from campaigns.rolling import DicePool, RefuseMissingDice
+from campaigns.journal.context import Ctx
+from campaigns.journal.records import Record
 from campaigns.systems.achtung_panzer import SYSTEM, halfday
 from campaigns.systems.achtung_panzer.state import cg
 

@@ -8,9 +8,9 @@ from itertools import product
 
 import pytest
 
+from campaigns.dice.table_rolls import upcoming_odds
 from campaigns.errors import Forbidden
-from campaigns.records import Viewer
-from campaigns.rolls import upcoming_odds
+from campaigns.journal.records import Viewer
 from campaigns.systems.achtung_panzer import odds as ap_odds
 from campaigns.systems.achtung_panzer.tests.step_harness import make_ctx, make_state
 from campaigns.systems.base import UpcomingRoll
@@ -161,8 +161,8 @@ def _lose_a_round(campaign, people):
 
 
 def test_odds_are_computed_per_side_and_read_only_by_that_side(skirmish, people, fresh_cache):
+    from campaigns.access.visibility import viewer_for
     from campaigns.services import odds
-    from campaigns.visibility import viewer_for
 
     _lose_a_round(skirmish, people)
     red = odds.compute(skirmish, "red")
@@ -259,9 +259,9 @@ def test_the_system_gives_the_task_cpp_and_elr_after_the_roll():
 def test_odds_of_a_real_cg1_refit_are_the_sides_own(club, people, fresh_cache):
     """Through the real services: at 5/29P's 1.616 the German odds show its CPP roll with its own
     modifiers, the Allied viewer never gets them."""
+    from campaigns.access.visibility import viewer_for
     from campaigns.services import odds
     from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
-    from campaigns.visibility import viewer_for
 
     war = War(club, people, dice_mode="entered")  # 1.6113 rolls 6s: no leader to choose
     war.by("allied", "ap.declare", {"special": "none"})

@@ -68,7 +68,7 @@ def seeded_dice(monkeypatch):
     import random
     from types import SimpleNamespace
 
-    from campaigns import dice
+    from campaigns.dice import expressions as dice
 
     generator = random.Random(1944)
     monkeypatch.setattr(dice, "secrets", SimpleNamespace(randbelow=generator.randrange))

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from campaigns.errors import DomainError
-from campaigns.schema import clean_fields
+from campaigns.schema.fields import clean_fields
 from campaigns.systems.achtung_panzer.steps import purchases as P
 
 from .rg_harness import make_state, run, side_state, snapshot

@@ -540,7 +540,7 @@ def test_upcoming_rolls_carry_the_modifiers():
     from fractions import Fraction
     from itertools import product
 
-    from campaigns.rolls import odds
+    from campaigns.dice.table_rolls import odds
 
     state = rich()
     bought(state, "german", "I2")

@@ -6,10 +6,10 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.access.visibility import view_state
 from campaigns.errors import DiceNeeded
+from campaigns.journal.records import Viewer
 from campaigns.models import Event
-from campaigns.records import Viewer
-from campaigns.visibility import view_state
 
 from .campaign_harness import War, refused
 

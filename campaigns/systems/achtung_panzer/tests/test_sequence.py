@@ -3,7 +3,7 @@ the Initial Scenario path (1.5), sync points, checklists, phases and the end of 
 
 import pytest
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import history
@@ -174,7 +174,7 @@ def test_side_events_are_described_by_their_label_only_and_hidden_from_the_other
     assert not [
         h for h in alice_history if h.kind in ("ap.purchase", "dice.rolled") and h.side == "german"
     ]
-    from campaigns.records import Record
+    from campaigns.journal.records import Record
 
     assert (
         SYSTEM.describe(Record.from_event(event)) == "RG I1 bought"

@@ -7,14 +7,14 @@ import json
 
 import pytest
 
-from campaigns.records import Viewer
+from campaigns.access.visibility import view_game
+from campaigns.journal.records import Viewer
 from campaigns.systems.achtung_panzer import sheets as S
 from campaigns.systems.achtung_panzer.steps import (
     fortifications as F,
     purchases as P,
     reinforcements as R,
 )
-from campaigns.visibility import view_game
 
 from .rg_harness import make_state, run, side_state
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns.schema import clean_fields
+from campaigns.schema.fields import clean_fields
 from campaigns.systems.achtung_panzer.steps import leaders
 from campaigns.systems.achtung_panzer.steps.base import PENDING
 from campaigns.systems.achtung_panzer.tests.step_harness import (

@@ -9,9 +9,9 @@ from django.core.management import call_command
 from django.test import Client
 from django.urls import reverse
 
-from campaigns import visibility
+from campaigns.access import visibility
+from campaigns.journal.records import Record
 from campaigns.models import Campaign
-from campaigns.records import Record
 from campaigns.systems import get_system
 from campaigns.systems.achtung_panzer import SYSTEM, refit_steps
 from campaigns.systems.achtung_panzer.steps.base import kind_name
@@ -103,8 +103,8 @@ def test_upcoming_rolls_come_from_the_sides_remaining_steps(club, people):
     war.walk_both(answers=BOTH)
     war.result({"allied_objectives_end": "hill_520"})
     war.walk_both(until="1.615", answers=BOTH)
-    from campaigns.context import Ctx
-    from campaigns.rolling import DicePool, RefuseMissingDice
+    from campaigns.dice.pool import DicePool, RefuseMissingDice
+    from campaigns.journal.context import Ctx
 
     state = war.state
     ctx = Ctx(SYSTEM, state, Record(1, "t", {}, "t"), DicePool(), RefuseMissingDice())

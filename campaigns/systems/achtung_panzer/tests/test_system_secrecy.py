@@ -8,7 +8,7 @@ import re
 import pytest
 from rest_framework.test import APIClient
 
-from campaigns import visibility
+from campaigns.access import visibility
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import history
 from campaigns.services.state import current_state

@@ -13,8 +13,8 @@ from pathlib import Path
 import pytest
 import yaml
 
-from campaigns.dice import parse as parse_dice
-from campaigns.tables import TableSet
+from campaigns.dice.expressions import parse as parse_dice
+from campaigns.dice.tables import TableSet
 
 SYSTEM = Path(__file__).resolve().parents[1]
 

@@ -452,7 +452,7 @@ def test_a_v1_turn_record_of_the_advantage_spent_by_its_non_holder_still_replays
     recorded spending the Advantage the German held; a v2 journal saying so is refused."""
     import copy
 
-    from campaigns import journal_io
+    from campaigns.services import journal_files
 
     game = scenario_one(club, people)
     # The referee's record is final at once (VL-5): the journal has no confirmation a v1 one lacked.
@@ -463,7 +463,7 @@ def test_a_v1_turn_record_of_the_advantage_spent_by_its_non_holder_still_replays
         side="american",
     )  # → the German holds it
     assert game.pub["advantage"] == "german"
-    exported = journal_io.export_journal(game.campaign)
+    exported = journal_files.export_journal(game.campaign)
     last = exported["events"][-1]
     spent_by_american = copy.deepcopy(last)
     spent_by_american.update(
@@ -483,9 +483,9 @@ def test_a_v1_turn_record_of_the_advantage_spent_by_its_non_holder_still_replays
     Club.objects.all().delete()
     people_map = {name: name for name in ("olga", "alice", "bob", "rita")}
     with pytest.raises(DomainError, match="only the German may spend it"):
-        journal_io.replay(v2, create_club=True, user_map=people_map)
-    campaign = journal_io.replay(v1, create_club=True, user_map=people_map)
-    pub = journal_io.full_state(campaign)["game"]["public"]
+        journal_files.replay(v2, create_club=True, user_map=people_map)
+    campaign = journal_files.replay(v1, create_club=True, user_map=people_map)
+    pub = journal_files.full_state(campaign)["game"]["public"]
     assert dict(pub["ledger"][-1]["extras"])["Replacement points"].startswith(
         "German 1, American 4"
     )

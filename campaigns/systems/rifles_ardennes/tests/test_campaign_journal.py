@@ -47,9 +47,9 @@ from __future__ import annotations
 
 import pytest
 
-from campaigns import journal_io
 from campaigns.errors import DomainError
 from campaigns.models import Campaign
+from campaigns.services import journal_files
 
 from .harness import Squad
 
@@ -223,12 +223,12 @@ def test_three_missions_with_entered_dice_give_the_squad_worked_out_by_hand(club
 def test_the_journal_replays_to_the_same_squad(club, people):
     squad = Squad(club, people)
     _play(squad)
-    exported = journal_io.export_journal(squad.campaign)
-    before = journal_io.full_state(squad.campaign)
+    exported = journal_files.export_journal(squad.campaign)
+    before = journal_files.full_state(squad.campaign)
     squad.campaign.delete()  # event uids are unique: the file goes into a database without it
-    copy = journal_io.replay(exported, club_slug=club.slug)
+    copy = journal_files.replay(exported, club_slug=club.slug)
     assert Campaign.objects.count() == 1
-    after = journal_io.full_state(copy)
+    after = journal_files.full_state(copy)
     _check_squad(after["game"]["public"])
     assert after["game"] == before["game"]
-    assert journal_io.export_journal(copy)["events"] == exported["events"]
+    assert journal_files.export_journal(copy)["events"] == exported["events"]

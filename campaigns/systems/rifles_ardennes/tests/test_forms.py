@@ -4,9 +4,9 @@ filled form sends is an event the services accept."""
 
 from __future__ import annotations
 
-from campaigns import visibility
-from campaigns.records import Viewer
-from campaigns.schema_forms import SchemaForm
+from campaigns.access import visibility
+from campaigns.journal.records import Viewer
+from campaigns.schema.forms import SchemaForm
 from campaigns.systems import get_system
 
 from .harness import Squad

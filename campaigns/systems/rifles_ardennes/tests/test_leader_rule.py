@@ -17,8 +17,9 @@ import contextlib
 import pytest
 from django.contrib.auth import get_user_model
 
-from campaigns import journal_io, versions
+from campaigns import versions
 from campaigns.models import Campaign, Club
+from campaigns.services import journal_files
 from campaigns.services.state import current_state
 from campaigns.systems.rifles_ardennes.procedure import actions, steps
 from campaigns.systems.rifles_ardennes.system import RiflesArdennes
@@ -197,7 +198,7 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
             "core": versions.CORE_VERSION,
             "rifles_ardennes": 1,
         }
-        exported = journal_io.export_journal(squad.campaign)
+        exported = journal_files.export_journal(squad.campaign)
     # Read by today's Muster: upgraded the "fold" way, the old naming keeps v1's rule.
     campaign = Campaign.objects.get(pk=squad.campaign.pk)
     state = current_state(campaign)
@@ -215,7 +216,7 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
-    replayed = journal_io.replay(exported, create_club=True, create_people=True)
+    replayed = journal_files.replay(exported, create_club=True, create_people=True)
     assert [r.text() for r in replayed.upgraded.ran] == [
         "v1→v2: a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
         "no available soldier may lead, and only until the end of the next mission (6, 8.2) (earlier events keep "

@@ -78,7 +78,7 @@ def test_the_squads_player_reads_what_the_squad_waits_for_in_plain_words(club, p
     """The squad not yet created: the campaign waits for "the squad to be created" (words that do
     not begin with the side's name). The player reads them as they are, like a club member does;
     review found "youthe squad to be created" for the player."""
-    from campaigns import visibility
+    from campaigns.access import visibility
     from campaigns.selectors.waiting import waiting_on
     from campaigns.services.state import current_state
 

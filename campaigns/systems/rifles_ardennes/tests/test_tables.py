@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 import yaml
 
-from campaigns.tables import TableSet
+from campaigns.dice.tables import TableSet
 
 SYSTEM = Path(__file__).resolve().parents[1]
 

@@ -8,8 +8,7 @@ changes as [(code, change)] or [(code, change, via)].
 
 from __future__ import annotations
 
-from campaigns import journal_io
-from campaigns.services import campaigns as svc
+from campaigns.services import campaigns as svc, journal_files
 from campaigns.services.journal import submit
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
@@ -106,17 +105,17 @@ class Game:
         export of the replayed campaign)."""
         from campaigns.models import Campaign, Club
 
-        exported = journal_io.export_journal(self.campaign)
+        exported = journal_files.export_journal(self.campaign)
         from django.contrib.auth import get_user_model
 
         people = set(get_user_model().objects.values_list("username", flat=True))
         Campaign.objects.all().delete()
         Club.objects.all().delete()
         # The people are still here: the operator says they are the journal's (never assumed).
-        campaign = journal_io.replay(
+        campaign = journal_files.replay(
             exported, create_club=True, user_map={name: name for name in people}
         )
-        return exported, journal_io.full_state(campaign), journal_io.export_journal(campaign)
+        return exported, journal_files.full_state(campaign), journal_files.export_journal(campaign)
 
 
 def correct(

@@ -14,7 +14,7 @@ import pytest
 from django.test import Client
 
 from campaigns.errors import DomainError, Forbidden
-from campaigns.records import Viewer
+from campaigns.journal.records import Viewer
 from campaigns.selectors.todos import actions_for, result_to_confirm
 from campaigns.systems.pattons_vanguard.tests.test_pattons_vanguard import T1, T2, scenario_one
 from campaigns.systems.victory_ledger.tests.harness import Game

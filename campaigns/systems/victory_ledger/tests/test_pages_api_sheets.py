@@ -7,11 +7,11 @@ import pytest
 from django.core.management import call_command
 from rest_framework.test import APIClient
 
+from campaigns.access.visibility import view_state, viewer_for
 from campaigns.models import Campaign
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
 from campaigns.systems.victory_ledger.tests.harness import Game
-from campaigns.visibility import view_state, viewer_for
 
 pytestmark = pytest.mark.django_db
 SYSTEMS = ("pattons_vanguard", "ardennes44", "fab_bulge")

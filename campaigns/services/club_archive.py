@@ -23,10 +23,11 @@ from django.conf import settings
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
-from . import journal_io, versions
-from .errors import DomainError
-from .models import Campaign, Club, Membership
-from .schema import text_problem
+from campaigns import versions
+from campaigns.errors import DomainError
+from campaigns.models import Campaign, Club, Membership
+from campaigns.schema.fields import text_problem
+from campaigns.services import journal_files
 
 FORMAT = "muster.club"
 VERSION = 1
@@ -65,7 +66,7 @@ def export_club(club: Club) -> bytes:
     with zipfile.ZipFile(buffer, "w", compression=zipfile.ZIP_DEFLATED) as archive:
         _write(archive, "club.json", head)
         for name, campaign in zip(names, campaigns):
-            _write(archive, name, journal_io.export_journal(campaign))
+            _write(archive, name, journal_files.export_journal(campaign))
     return buffer.getvalue()
 
 
@@ -106,7 +107,7 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
         if len(data) > limit:
             raise DomainError(name, "Larger than it says.")
         try:
-            return journal_io.read_journal(data)
+            return journal_files.read_journal(data)
         except DomainError as error:
             raise DomainError(name, error.message) from None
 
@@ -178,7 +179,7 @@ def replay_club(
 ) -> tuple[Club | None, list[str]]:
     """Restore a club from its archive: the club, its members and roles, every campaign. All or
     nothing. -> (the club, or None on a dry run; what was (or would be) done, in sentences)."""
-    from .services import clubs as club_services
+    from campaigns.services import clubs as club_services
 
     user_map = user_map or {}
     head, journals = read_archive(raw)
@@ -255,7 +256,7 @@ def replay_club(
             )
         for index, journal in enumerate(journals):
             try:
-                campaign = journal_io.replay(
+                campaign = journal_files.replay(
                     journal, user_map=user_map, club_slug=slug, create_people=create_people
                 )
             except DomainError as error:

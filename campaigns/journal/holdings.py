@@ -13,7 +13,7 @@ from __future__ import annotations
 import json
 from collections import Counter
 
-from .errors import DomainError
+from campaigns.errors import DomainError
 
 MAX_OPEN_PROPOSALS_PER_SIDE = (
     5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)

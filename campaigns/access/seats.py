@@ -1,16 +1,16 @@
 """Seats: who plays which side, who referees, and who must agree to a change of them.
 
-The rules are the fold's (campaigns.core_events applies player.* and referee.assigned through
-apply_seat, campaigns.proposals a "seat" proposal once agreed), so a replayed journal is held to
+The rules are the fold's (campaigns.journal.core_events applies player.* and referee.assigned through
+apply_seat, campaigns.journal.proposals a "seat" proposal once agreed), so a replayed journal is held to
 them too; the services ask seat_problem before they write, and may_settle / stand_in_for say who
 may settle a dispute or agree for a side left empty.
 """
 
 from __future__ import annotations
 
-from . import versions
-from .errors import DomainError
-from .state_copy import copy_state
+from campaigns import versions
+from campaigns.errors import DomainError
+from campaigns.journal.state_copy import copy_state
 
 
 def _side(state, slug, field="side"):
@@ -36,7 +36,7 @@ def playing(state, username) -> str | None:
 # that side's agreement (one of its current players) or the referee's, whoever seats them: the
 # organizer who plays red seating a fresh account on blue is a puppet reading blue's secrets,
 # so blue must agree. Who acts counts for their own side only; the other sides' approval never
-# does for it. The seat changes that need agreement are "seat" proposals (campaigns.proposals)
+# does for it. The seat changes that need agreement are "seat" proposals (campaigns.journal.proposals)
 # whose `needs` are exactly the sides reached. Where a side has nobody left to agree (its last
 # player left, no referee), the player who left it stands in for it (`departed`, stand_in_for).
 # Journals of core v1 keep the rule they were written under (_needs_v1: only someone who had

@@ -18,16 +18,26 @@ from django.contrib.auth import get_user_model
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from . import engine, upgrading, versions, visibility
-from .errors import DomainError
-from .models import Campaign, Club, Event
-from .records import Record, Viewer
-from .rolling import DicePool
-from .schema import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json, parse_json, shown_key, text_problem
-from .services import clubs as club_services, projections
-from .services.snapshots import store_snapshot
-from .services.state import current_state, load_records
-from .systems import get_system
+from campaigns import versions
+from campaigns.access import visibility
+from campaigns.dice.pool import DicePool
+from campaigns.errors import DomainError
+from campaigns.journal import engine
+from campaigns.journal.records import Record, Viewer
+from campaigns.models import Campaign, Club, Event
+from campaigns.schema.fields import (
+    EVENT_MAX_BYTES,
+    JSON_MAX_DEPTH,
+    check_json,
+    parse_json,
+    shown_key,
+    text_problem,
+)
+from campaigns.services import clubs as club_services, projections
+from campaigns.services.snapshots import store_snapshot
+from campaigns.services.state import current_state, load_records
+from campaigns.systems import get_system
+from campaigns.versions import upgrading
 
 FORMAT = "muster.journal"
 VERSION = (
@@ -99,7 +109,7 @@ def _event_dict(event: Event, full: bool, uid_of: dict) -> dict:
 # --- replay ---------------------------------------------------------------------------
 # A journal file is checked, never trusted: its shape, every value's bounds, its times, who
 # is who (only as the operator says), and where every event is filed (audience and side
-# follow from the kind and the rules: campaigns.engine.filing, and for dice whose roll it is).
+# follow from the kind and the rules: campaigns.journal.engine.filing, and for dice whose roll it is).
 
 MAX_DEPTH = 64  # a journal nests its events' data a few levels deep
 CLOCK_SKEW = timedelta(minutes=5)  # clocks that step back a little, or run a little fast
@@ -483,7 +493,7 @@ def replay(
     created with `create_club` (or `club_slug` names an existing one); a person named in the
     journal is `user_map`'s choice, else an existing member of that club with the same
     username, else created with `create_people`. Everything made is recorded in the club log.
-    The campaign's `upgraded` attribute says what upgrade ran (campaigns.upgrading.Upgraded)."""
+    The campaign's `upgraded` attribute says what upgrade ran (campaigns.versions.upgrading.Upgraded)."""
     plan = plan_replay(
         document,
         user_map=user_map,

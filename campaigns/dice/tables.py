@@ -31,8 +31,8 @@ from pathlib import Path
 
 import yaml
 
-from . import dice as dicelib
-from .errors import DomainError
+from campaigns.dice import expressions as dicelib
+from campaigns.errors import DomainError
 
 _RANGE_PATTERNS = [
     (re.compile(r"^(?:≤|<=)\s*(-?\d+)$"), lambda a: (None, a)),

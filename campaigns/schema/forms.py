@@ -1,4 +1,4 @@
-"""Page forms drawn from schema fields (campaigns.schema.Field), with real widgets.
+"""Page forms drawn from schema fields (campaigns.schema.fields.Field), with real widgets.
 
 A person never types JSON. Every field an event kind declares becomes an input a
 phone can use:
@@ -28,7 +28,7 @@ from dataclasses import dataclass, field
 from django import forms
 from django.core.exceptions import ValidationError
 
-from .schema import Field, parse_json
+from campaigns.schema.fields import Field, parse_json
 
 _SCALAR = ("str", "int", "bool", "choice")
 DICE_PREFIX = "dice:"

@@ -11,7 +11,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from fractions import Fraction
 
-from . import dice as dicelib
+from campaigns.dice import expressions as dicelib
 
 
 @dataclass(frozen=True)

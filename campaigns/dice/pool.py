@@ -11,9 +11,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from . import dice as dicelib
-from .errors import DiceNeeded, DomainError
-from .records import Record
+from campaigns.dice import expressions as dicelib
+from campaigns.errors import DiceNeeded, DomainError
+from campaigns.journal.records import Record
 
 
 @dataclass
@@ -22,7 +22,7 @@ class DicePool:
     exprs: dict[str, str] = field(default_factory=dict)
     sides: dict[str, str] = field(default_factory=dict)
     # key -> the side the rules roll it for ("" public), as asked during folds: a journal
-    # file's dice are held to it (campaigns.journal_io).
+    # file's dice are held to it (campaigns.services.journal_files).
     requested: dict[str, str] = field(default_factory=dict)
 
     @classmethod

@@ -6,7 +6,7 @@ campaigns.game_interface). They touch the state only: no game, no journal, no da
 
 from __future__ import annotations
 
-from .errors import DomainError
+from campaigns.errors import DomainError
 
 
 def advance(state: dict, ctx) -> None:

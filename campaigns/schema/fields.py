@@ -12,7 +12,7 @@ import math
 import unicodedata
 from dataclasses import dataclass, field, replace
 
-from .errors import DomainError
+from campaigns.errors import DomainError
 
 # Bounds on every free-form value a person, a client or a journal file may send (json
 # fields, lists without an item type, any text). Generous for play, small enough that no

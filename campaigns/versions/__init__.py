@@ -25,8 +25,8 @@ from __future__ import annotations
 import uuid
 from dataclasses import dataclass
 
-from .errors import DomainError
-from .records import Record
+from campaigns.errors import DomainError
+from campaigns.journal.records import Record
 
 CORE = "core"
 # The core's journal: its kinds (core_events.KINDS), proposals, seats, filing. Bump it (and add
@@ -121,7 +121,7 @@ class Upgrade:
 class SeatAgreement(Upgrade):
     """Core v1 -> v2 (issue 24): once play has started, seating someone on a side (or taking a
     side's player off, by one who plays or played a side) needs that side's agreement or the
-    referee's, whoever seats them (campaigns.seats.seat_needs). v1 asked it only for
+    referee's, whoever seats them (campaigns.access.seats.seat_needs). v1 asked it only for
     someone who had seen another side's secrets; its seat changes keep the rule they were made
     under."""
 

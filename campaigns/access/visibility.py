@@ -11,10 +11,10 @@ from __future__ import annotations
 
 from django.db.models import Q, QuerySet
 
-from . import prepared
-from .errors import NotFound
-from .models import Campaign, Club, Event, Membership, SidePlayer
-from .records import Viewer
+from campaigns.errors import NotFound
+from campaigns.journal.records import Viewer
+from campaigns.kept_answers import prepared
+from campaigns.models import Campaign, Club, Event, Membership, SidePlayer
 
 # --- querysets scoped to the person asking ------------------------------------------------
 
@@ -65,7 +65,7 @@ def organizer_since(campaign: Campaign, viewer: Viewer, seq: int | None) -> bool
     the operator), a player of the other side or a fresh account named by one, never gains a path
     or a power by it (issue 24). An organizer with no entry in the club log (made before the log
     existed) counts as before."""
-    from .models import ClubLogEntry
+    from campaigns.models import ClubLogEntry
 
     if not viewer.organizer or seq is None:
         return False
@@ -137,7 +137,7 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     if kept is not None and kept[0] == pk and not lock:
         del (
             user.signed_in_campaign
-        )  # read with the user (campaigns.signed_in): used once, by the first asking
+        )  # read with the user (campaigns.access.signed_in): used once, by the first asking
         return kept[1], kept[2]
     sql = _campaign_sql(signed_in=False)
     if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
@@ -154,7 +154,7 @@ def signed_in_campaign(
     user_id, pk, session_key: str
 ) -> tuple[object, bool, Campaign, Viewer] | None:
     """``campaign_and_viewer`` for the user of a session, with what decides whether the session
-    still signs them in (``campaigns.signed_in``): the user (their whole row) and whether the
+    still signs them in (``campaigns.access.signed_in``): the user (their whole row) and whether the
     session's row is there and unexpired. One query for all. None where ``campaign_and_viewer``
     raises NotFound."""
     from django.contrib.auth import get_user_model
@@ -181,7 +181,7 @@ def signed_in_campaign_list(
 ) -> tuple[object, bool, list[dict], int] | None:
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
     empty), newest first: the first `limit` and how many in all, with what decides whether the
-    session still signs them in (``campaigns.signed_in``): the user (id, password, active; the rest
+    session still signs them in (``campaigns.access.signed_in``): the user (id, password, active; the rest
     deferred) and whether the session's row is there and unexpired. One query. Rows have the list's columns
     (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
@@ -255,7 +255,7 @@ def _campaign_pk(pk, missing=None) -> int:
 def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]:
     from django.contrib.auth import get_user_model
 
-    from .systems import get_system
+    from campaigns.systems import get_system
 
     User = get_user_model()
     campaign.club = Club.from_db(
@@ -309,7 +309,7 @@ def _campaign_sql(signed_in: bool) -> str:
         from django.contrib.auth import get_user_model
         from django.contrib.sessions.models import Session
 
-        from .models import Side
+        from campaigns.models import Side
 
         table = {
             m: m._meta.db_table
@@ -346,7 +346,7 @@ def _campaign_sql(signed_in: bool) -> str:
 def viewers_for(user, campaigns) -> dict[int, Viewer]:
     """``viewer_for`` of many campaigns at once, in a fixed number of queries (for lists
     such as the dashboard's "what waits for me"); same answers, campaign pk -> Viewer."""
-    from .models import Side
+    from campaigns.models import Side
 
     campaigns = list(campaigns)
     if not campaigns or not user.is_authenticated:
@@ -515,7 +515,7 @@ def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
 
 def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
     """The newest `limit` of ``print_jobs_for``, their contexts not read: the campaign page's
-    sheets panel, on every view of it, so one prepared query (campaigns.prepared) rather than
+    sheets panel, on every view of it, so one prepared query (campaigns.kept_answers.prepared) rather than
     the ORM's (whose building costs several times running it)."""
     from rosters.models import PrintJob
 

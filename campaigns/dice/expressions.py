@@ -13,7 +13,7 @@ import secrets
 from dataclasses import dataclass
 from itertools import product
 
-from .errors import DomainError
+from campaigns.errors import DomainError
 
 _EXPR = re.compile(r"^(\d+)d(3|6|10)$")
 

@@ -2,7 +2,7 @@
 
 ``fold(records)`` rebuilds the state from scratch; ``apply_record`` applies one
 event to a state in place. Core event kinds (people, results, sealed choices,
-proposals, dice) are handled in campaigns.core_events; every other kind belongs
+proposals, dice) are handled in campaigns.journal.core_events; every other kind belongs
 to the campaign's game system.
 
 Approved corrections and undos act on the past: before folding, every applied
@@ -14,14 +14,15 @@ from __future__ import annotations
 
 from typing import cast
 
-from . import core_events, proposals, versions
-from .context import Ctx
-from .errors import DomainError
-from .records import Record
-from .rolling import DicePool, RefuseMissingDice
-from .seats import playing
-from .state_copy import copy_state
-from .systems import get_system
+from campaigns import versions
+from campaigns.access.seats import playing
+from campaigns.dice.pool import DicePool, RefuseMissingDice
+from campaigns.errors import DomainError
+from campaigns.journal import core_events, proposals
+from campaigns.journal.context import Ctx
+from campaigns.journal.records import Record
+from campaigns.journal.state_copy import copy_state
+from campaigns.systems import get_system
 
 STATE_SHAPE = core_events.STATE_SHAPE
 # Every core kind's handler: the people, results, sealed choices … and the proposals.
@@ -164,7 +165,7 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
     kind = core_events.KINDS.get(record.kind) or system.event_kind(record.kind)
     if kind is None:
         raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
-    if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_io
+    if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_files
         return ("side" if record.side else "public"), record.side
     if record.kind == versions.UPGRADED:  # an upgrade's note to one side lists that side's events
         return ("side" if record.side else "public"), record.side

@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-from .errors import DomainError
-from .records import Record
-from .rolling import DicePool, RefuseMissingDice
-from .tables import BoundTable, CellValue
+from campaigns.dice.pool import DicePool, RefuseMissingDice
+from campaigns.dice.tables import BoundTable, CellValue
+from campaigns.errors import DomainError
+from campaigns.journal.records import Record
 
 
 class Ctx:

@@ -30,8 +30,8 @@ from typing import TypeVar
 
 from django.core.cache import cache
 
-from . import audiences
-from .records import Viewer
+from campaigns.journal.records import Viewer
+from campaigns.kept_answers import audiences
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -51,8 +51,8 @@ def position(campaign, name: str, *, refresh_missing: bool = True) -> str | None
 def refresh(campaign) -> dict:
     """Positions for a row that has none for its journal (written before they existed): computed
     from the current state and stored only if the journal has not moved meanwhile."""
-    from .models import Campaign
-    from .services.state import current_state
+    from campaigns.models import Campaign
+    from campaigns.services.state import current_state
 
     state = current_state(campaign)
     found = audiences.positions(campaign, state)

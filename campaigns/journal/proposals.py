@@ -2,21 +2,18 @@
 
 A proposal corrects or undoes an earlier event, sets a house rule after play has
 started, seats someone once play has started who needs the sides' agreement (a new
-referee, a player who has seen another side's secrets: campaigns.seats), or
+referee, a player who has seen another side's secrets: campaigns.access.seats), or
 allows the organizers a full export. It is approved by one player of
 each side other than the proposer's, or by the referee alone (but a full export
 reveals every side's secrets: each side must agree to it itself, the referee's word
 does not do); the service then appends ``proposal.applied``. Corrections and undos are applied to the past by
-the fold (campaigns.engine.substitutions); the others take effect where
+the fold (campaigns.journal.engine.substitutions); the others take effect where
 ``proposal.applied`` stands in the journal.
 """
 
 from __future__ import annotations
 
-from .core_events import AMENDABLE, KINDS, UNDOABLE
-from .errors import DomainError
-from .house_rules import check_house_rule, set_house_rule
-from .seats import (
+from campaigns.access.seats import (
     SEAT_KINDS,
     SEAT_RULES,
     apply_seat,
@@ -25,6 +22,9 @@ from .seats import (
     seat_problem,
     stand_in_for,
 )
+from campaigns.errors import DomainError
+from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE
+from campaigns.journal.house_rules import check_house_rule, set_house_rule
 
 
 def amendable(system, kind: str, action: str) -> bool:

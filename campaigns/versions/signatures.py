@@ -15,7 +15,7 @@ import inspect
 import json
 from pathlib import Path
 
-from . import versions
+from campaigns import versions
 
 CORE_FILE = Path(__file__).parent / "journal_versions.json"
 
@@ -73,7 +73,7 @@ def system_signature(system) -> dict:
 
 
 def core_signature() -> dict:
-    from .core_events import AMENDABLE, KINDS, UNDOABLE
+    from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE
 
     return {
         "kinds": {name: _kind(kind) for name, kind in KINDS.items()},
@@ -141,7 +141,7 @@ def file_of(system) -> Path:
 
 def journals():
     """(journal name, version today, signature today, its file) for the core and every game."""
-    from .systems import all_systems
+    from campaigns.systems import all_systems
 
     yield versions.CORE, versions.CORE_VERSION, core_signature(), CORE_FILE
     for slug, system in sorted(all_systems().items()):

@@ -1,9 +1,9 @@
 """Event kinds every campaign has, whatever its game, and their handlers in the fold: people,
 house rules, results and their confirmation, sealed choices, dice, notes, journal upgrades, and
 the kinds of proposals (corrections, undo, late house rules, full exports, seating people once
-play has started) that need agreement, whose handlers are campaigns.proposals'. The rules of
-seats are campaigns.seats, of house rules campaigns.house_rules; a game moves the campaign on with
-campaigns.progress (through campaigns.game_interface).
+play has started) that need agreement, whose handlers are campaigns.journal.proposals'. The rules of
+seats are campaigns.access.seats, of house rules campaigns.journal.house_rules; a game moves the campaign on with
+campaigns.journal.progress (through campaigns.game_interface).
 
 Who may submit what is checked twice: club roles (organizer) by the services,
 which know the club; side rules (who plays which side, who confirms whom) here,
@@ -12,14 +12,14 @@ so a replayed journal is held to them too.
 
 from __future__ import annotations
 
-from . import versions
-from .errors import DomainError
-from .house_rules import set_house_rule
-from .progress import advance, finish
-from .schema import EventKind, Field
-from .seats import apply_seat, playing, remember_seat
-from .state_shapes import CampaignState
-from .systems import get_system
+from campaigns import versions
+from campaigns.access.seats import apply_seat, playing, remember_seat
+from campaigns.errors import DomainError
+from campaigns.journal.house_rules import set_house_rule
+from campaigns.journal.progress import advance, finish
+from campaigns.journal.state_shapes import CampaignState
+from campaigns.schema.fields import EventKind, Field
+from campaigns.systems import get_system
 
 _SCENARIO = Field("scenario", "int", min=0)
 
@@ -404,7 +404,7 @@ def note_audience(data: dict) -> str:
 
 
 def _dice_rolled(state, rec, ctx):
-    pass  # dice are read from the pool (campaigns.rolling) by key
+    pass  # dice are read from the pool (campaigns.dice.pool) by key
 
 
 def _journal_upgraded(state, rec, ctx):

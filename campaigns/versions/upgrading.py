@@ -1,18 +1,18 @@
 """Carrying an old journal to today's versions (campaigns.versions declares them, and the steps):
 the steps run in order over the old events, today's fold inserting the events today's rules need,
 references renumbered, and a ``journal.upgraded`` marker recorded per step. Used where a journal is
-read: a stored campaign (services.upgrades) and a journal file (journal_io)."""
+read: a stored campaign (services.upgrades) and a journal file (journal_files)."""
 
 from __future__ import annotations
 
 import uuid
 from dataclasses import dataclass, field, replace
 
-from . import engine
-from .errors import DomainError
-from .records import Record
-from .systems import get_system
-from .versions import (
+from campaigns.errors import DomainError
+from campaigns.journal import engine
+from campaigns.journal.records import Record
+from campaigns.systems import get_system
+from campaigns.versions import (
     CORE,
     CORE_VERSION,
     CORE_VERSION_BEFORE_VERSIONS,

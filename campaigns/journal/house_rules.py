@@ -1,13 +1,13 @@
 """House rules: a table cell or a constant of the game set to another value than the book's.
 
 Set by the organizer before play (core_events: house_rule.set) or, once play has started, by a
-"house_rule" proposal every side agrees to (campaigns.proposals); the book's value is kept beside
+"house_rule" proposal every side agrees to (campaigns.journal.proposals); the book's value is kept beside
 the club's, and setting the book's value again removes the house rule.
 """
 
 from __future__ import annotations
 
-from .errors import DomainError
+from campaigns.errors import DomainError
 
 
 def check_house_rule(state, ctx, key, value):

@@ -3,7 +3,7 @@
 The state is a JSON-able dict (docs/architecture.md, "The journal is the truth"): these
 TypedDicts name its keys and what each holds, so a reader does not have to find the fold
 that writes them. They describe, they do not check: the fold and the journal's own checks
-(`campaigns.schema`) decide what is stored. `GameState` is the convention every game's
+(`campaigns.schema.fields`) decide what is stored. `GameState` is the convention every game's
 own state follows; each game names its own parts in its folder (its `shapes` module).
 """
 
@@ -45,7 +45,7 @@ class GameState(TypedDict):
 
 class CampaignState(TypedDict):
     version: int
-    shape: str  # campaigns.engine.STATE_SHAPE when it was folded
+    shape: str  # campaigns.journal.engine.STATE_SHAPE when it was folded
     journals: dict[str, int]  # stream ("core", the game's slug) -> journal version it folds under
     seq: int  # the last event folded
     system: str

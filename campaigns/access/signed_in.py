@@ -19,10 +19,9 @@ from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
 from django.utils.crypto import constant_time_compare
 
+from campaigns.access import visibility
 from muster.memory import Recent
 from muster.sessions import KEY
-
-from . import visibility
 
 MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).

@@ -1,4 +1,4 @@
-"""Each audience's position in a campaign (campaigns.viewcache says what a position is and what is
+"""Each audience's position in a campaign (campaigns.kept_answers.viewcache says what a position is and what is
 kept under it), and the digest of the code and templates that draw kept answers (BUILD). Pure
 reads of a state: the projections store the positions after every append
 (services.projections), the cache reads them (viewcache)."""
@@ -14,9 +14,9 @@ from django.core.signals import setting_changed
 from django.db.models import Max
 from django.dispatch import receiver
 
-from .records import Viewer
-from .systems import get_system
-from .visibility import view_state
+from campaigns.access.visibility import view_state
+from campaigns.journal.records import Viewer
+from campaigns.systems import get_system
 
 
 def audience(viewer: Viewer) -> str | None:
@@ -46,7 +46,7 @@ def positions(
 
     `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
     system's projections of `state`) when the caller has them; otherwise read and drawn here."""
-    from .models import Event
+    from campaigns.models import Event
 
     if newest is None:
         newest = {

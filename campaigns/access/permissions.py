@@ -16,13 +16,13 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING
 
-from . import seats, visibility
-from .proposals import amendable, is_complete, referee_may_approve, standing_in
-from .records import Viewer
-from .systems.base import Action
+from campaigns.access import seats, visibility
+from campaigns.journal.proposals import amendable, is_complete, referee_may_approve, standing_in
+from campaigns.journal.records import Viewer
+from campaigns.systems.base import Action
 
 if TYPE_CHECKING:  # the selectors ask here (selectors.todos): no import back at run time
-    from .selectors.campaign_page import CampaignPage
+    from campaigns.selectors.campaign_page import CampaignPage
 
 _PEOPLE = ("player.", "referee.")  # kinds of who plays which side: the organizer's business
 

@@ -1,0 +1,1 @@
+"""Dice: expressions and secure rolling, the pool a fold draws from, rules tables and rolling on them."""

@@ -1,0 +1,1 @@
+"""Event data's declared fields and their bounds (fields), and the page forms drawn from them (forms)."""
