@@ -179,15 +179,38 @@ def replay_club(
 ) -> tuple[Club | None, list[str]]:
     """Restore a club from its archive: the club, its members and roles, every campaign. All or
     nothing. -> (the club, or None on a dry run; what was (or would be) done, in sentences)."""
-    from campaigns.services import clubs as club_services
-
     user_map = user_map or {}
     head, journals = read_archive(raw)
     slug = head["club"]["slug"]
     if Club.objects.filter(slug=slug).exists():
         raise DomainError("club.json.club.slug", f"A club {slug!r} already exists here.")
-    User = get_user_model()
     members = {m["username"]: m for m in head["members"]}
+    existing = _people_named(members, user_map, create_people)
+    said = [
+        f"Club “{head['club']['name']}” ({slug}), {len(members)} members, {len(journals)} campaigns."
+    ]
+    new_people = sorted(user_map.get(n, n) for n in members if user_map.get(n, n) not in existing)
+    if new_people:
+        said.append(
+            f"People created without a password (they choose one with \"forgot password\"): "
+            f"{', '.join(new_people)}."
+        )
+    with transaction.atomic():
+        people = _people_made(members, user_map, existing)
+        club = _club_with_members(head, members, people, user_map, new_people)
+        for index, journal in enumerate(journals):
+            said.append(_campaign_replayed(head, index, journal, user_map, slug, create_people))
+        if dry_run:
+            transaction.set_rollback(True)
+            return None, said
+    return Club.objects.get(pk=club.pk), said
+
+
+def _people_named(members: dict, user_map: dict[str, str], create_people: bool) -> dict:
+    """The people of this site the archive's members are (by --map or by name), checked first:
+    a name taken here must be mapped, a mapped name must exist, a missing one needs
+    --create-people."""
+    User = get_user_model()
     names = {user_map.get(n, n) for n in members}
     existing = {u.username: u for u in User.objects.filter(username__in=names)}
     mapped = set(user_map.values())
@@ -207,72 +230,76 @@ def replay_club(
                 f"{name!r} is not a person of this site: map them (--map {old}=USERNAME) "
                 "or pass --create-people.",
             )
-    said = [
-        f"Club “{head['club']['name']}” ({slug}), {len(members)} members, {len(journals)} campaigns."
-    ]
-    new_people = sorted(user_map.get(n, n) for n in members if user_map.get(n, n) not in existing)
-    if new_people:
-        said.append(
-            f"People created without a password (they choose one with \"forgot password\"): "
-            f"{', '.join(new_people)}."
-        )
-    with transaction.atomic():
-        people = dict(existing)
-        for old, member in members.items():
-            name = user_map.get(old, old)
-            if name not in people:
-                user = User(
-                    username=name,
-                    email=member.get("email", ""),
-                    first_name=member.get("first_name", ""),
-                    last_name=member.get("last_name", ""),
-                )
-                user.set_unusable_password()
-                user.save()
-                people[name] = user
-        organizer = next(
-            people[user_map.get(n, n)]
-            for n, m in members.items()
-            if m["role"] == Membership.ORGANIZER
-        )
-        club = club_services.operator_create_club(
-            slug=slug, name=head["club"]["name"], organizer=organizer
-        )
-        Club.objects.filter(pk=club.pk).update(
-            created_at=_when(head["club"].get("created_at")) or club.created_at
-        )
-        for old, member in members.items():
-            user = people[user_map.get(old, old)]
-            membership = Membership.objects.filter(
-                club=club, user=user
-            ).first()  # the organizer's, made above
-            if membership is None:
-                membership = club_services.operator_add_member(
-                    club=club, user=user, journal_name=old, new_person=user.username in new_people
-                )
-            Membership.objects.filter(pk=membership.pk).update(
-                role=member["role"],
-                joined_at=_when(member.get("joined_at")) or membership.joined_at,
+    return existing
+
+
+def _people_made(members: dict, user_map: dict[str, str], existing: dict) -> dict:
+    """Every member as a person of this site: the existing ones, and the missing ones made
+    without a password."""
+    User = get_user_model()
+    people = dict(existing)
+    for old, member in members.items():
+        name = user_map.get(old, old)
+        if name not in people:
+            user = User(
+                username=name,
+                email=member.get("email", ""),
+                first_name=member.get("first_name", ""),
+                last_name=member.get("last_name", ""),
             )
-        for index, journal in enumerate(journals):
-            try:
-                campaign = journal_files.replay(
-                    journal, user_map=user_map, club_slug=slug, create_people=create_people
-                )
-            except DomainError as error:
-                raise DomainError(
-                    f"{head['campaigns'][index]} {error.field}", error.message
-                ) from None
-            upgrade = campaign.upgraded.summary()
-            said.append(
-                f"Campaign “{campaign.name}” ({campaign.system}): {campaign.last_seq} events"
-                + (f"; journal {upgrade}" if upgrade else "")
-                + "."
+            user.set_unusable_password()
+            user.save()
+            people[name] = user
+    return people
+
+
+def _club_with_members(
+    head: dict, members: dict, people: dict, user_map: dict[str, str], new_people: list[str]
+) -> Club:
+    """The club made by the operator with its organizer, then every member with the role and the
+    joining date of the archive."""
+    from campaigns.services import clubs as club_services
+
+    organizer = next(
+        people[user_map.get(n, n)] for n, m in members.items() if m["role"] == Membership.ORGANIZER
+    )
+    club = club_services.operator_create_club(
+        slug=head["club"]["slug"], name=head["club"]["name"], organizer=organizer
+    )
+    Club.objects.filter(pk=club.pk).update(
+        created_at=_when(head["club"].get("created_at")) or club.created_at
+    )
+    for old, member in members.items():
+        user = people[user_map.get(old, old)]
+        membership = Membership.objects.filter(club=club, user=user).first()  # the organizer's
+        if membership is None:
+            membership = club_services.operator_add_member(
+                club=club, user=user, journal_name=old, new_person=user.username in new_people
             )
-        if dry_run:
-            transaction.set_rollback(True)
-            return None, said
-    return Club.objects.get(pk=club.pk), said
+        Membership.objects.filter(pk=membership.pk).update(
+            role=member["role"],
+            joined_at=_when(member.get("joined_at")) or membership.joined_at,
+        )
+    return club
+
+
+def _campaign_replayed(
+    head: dict, index: int, journal: dict, user_map: dict[str, str], slug: str, create_people: bool
+) -> str:
+    """One campaign of the archive replayed into the club, said in a sentence; a refusal names the
+    campaign's file."""
+    try:
+        campaign = journal_files.replay(
+            journal, user_map=user_map, club_slug=slug, create_people=create_people
+        )
+    except DomainError as error:
+        raise DomainError(f"{head['campaigns'][index]} {error.field}", error.message) from None
+    upgrade = campaign.upgraded.summary()
+    return (
+        f"Campaign “{campaign.name}” ({campaign.system}): {campaign.last_seq} events"
+        + (f"; journal {upgrade}" if upgrade else "")
+        + "."
+    )
 
 
 def _when(value):

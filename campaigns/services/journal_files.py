@@ -503,28 +503,9 @@ def replay(
     )
     user_map = user_map or {}
     head, records, state = plan.head, plan.records, plan.state
-    creator = user_map.get(head["created_by"], head["created_by"])
     with transaction.atomic():
-        users = dict(plan.users)
-        for name in plan.new_people:
-            user = get_user_model()(username=name)
-            user.set_unusable_password()  # a replayed person has no password until reset
-            user.save()
-            users[name] = user
-        club = plan.club
-        if club is None:
-            club = club_services.operator_create_club(
-                slug=head["club"]["slug"], name=head["club"]["name"], organizer=users[creator]
-            )
-        members = set(club.memberships.values_list("user__username", flat=True))
-        reverse = {new: old for old, new in user_map.items()}
-        for name in sorted(set(users) - members):
-            club_services.operator_add_member(
-                club=club,
-                user=users[name],
-                new_person=name in plan.new_people,
-                journal_name=reverse.get(name, name),
-            )
+        users, club = _people_and_club(plan, user_map)
+        creator = user_map.get(head["created_by"], head["created_by"])
         campaign = Campaign.objects.create(
             club=club,
             system=head["system"],
@@ -535,35 +516,69 @@ def replay(
             journal_versions=plan.upgraded.versions,
             muster_release=versions.release(),
         )
-        try:
-            with transaction.atomic():
-                Event.objects.bulk_create(
-                    [
-                        Event(
-                            campaign=campaign,
-                            seq=r.seq,
-                            kind=r.kind,
-                            data=r.data,
-                            actor=users[r.actor],
-                            side=r.side,
-                            audience=r.audience,
-                            created_at=datetime.fromisoformat(r.at),
-                            idempotency_key=plan.keys.get(r.uid),
-                            uid=r.uid,
-                        )
-                        for r in records
-                    ]
-                )
-        except IntegrityError:
-            raise DomainError(
-                "events", "This journal's events are already in this database (same event uids)."
-            ) from None
+        _write_events(campaign, records, users, plan.keys)
         campaign.last_seq = records[-1].seq
         store_snapshot(campaign, state)
         projections.refresh(campaign, state)
         club_services.log_campaign_replayed(club=club, campaign=campaign, events=len(records))
     campaign.upgraded = plan.upgraded
     return campaign
+
+
+def _people_and_club(plan, user_map: dict[str, str]):
+    """The people the plan makes (without a password until they reset it), and the club the
+    campaign goes to (made by the operator when the plan says so) with every person a member."""
+    head = plan.head
+    creator = user_map.get(head["created_by"], head["created_by"])
+    users = dict(plan.users)
+    for name in plan.new_people:
+        user = get_user_model()(username=name)
+        user.set_unusable_password()  # a replayed person has no password until reset
+        user.save()
+        users[name] = user
+    club = plan.club
+    if club is None:
+        club = club_services.operator_create_club(
+            slug=head["club"]["slug"], name=head["club"]["name"], organizer=users[creator]
+        )
+    members = set(club.memberships.values_list("user__username", flat=True))
+    reverse = {new: old for old, new in user_map.items()}
+    for name in sorted(set(users) - members):
+        club_services.operator_add_member(
+            club=club,
+            user=users[name],
+            new_person=name in plan.new_people,
+            journal_name=reverse.get(name, name),
+        )
+    return users, club
+
+
+def _write_events(campaign: Campaign, records: list, users: dict, keys: dict) -> None:
+    """The journal's events as rows, all at once; a journal already in this database (the same
+    event uids) is refused."""
+    try:
+        with transaction.atomic():
+            Event.objects.bulk_create(
+                [
+                    Event(
+                        campaign=campaign,
+                        seq=r.seq,
+                        kind=r.kind,
+                        data=r.data,
+                        actor=users[r.actor],
+                        side=r.side,
+                        audience=r.audience,
+                        created_at=datetime.fromisoformat(r.at),
+                        idempotency_key=keys.get(r.uid),
+                        uid=r.uid,
+                    )
+                    for r in records
+                ]
+            )
+    except IntegrityError:
+        raise DomainError(
+            "events", "This journal's events are already in this database (same event uids)."
+        ) from None
 
 
 def _people_in(state) -> list[str]:
