@@ -9,7 +9,7 @@ rolls), read only by that side and the referee (campaigns/access/visibility.py).
 # No `from __future__ import annotations`: TypedDict needs NotRequired evaluated (3.11).
 from typing import Any, Literal, NotRequired, TypedDict
 
-Phase = Literal["refit", "play", "over"]
+Phase = Literal["refit", "play", "finished"]
 
 
 class RosterLine(TypedDict):
@@ -36,6 +36,7 @@ class RosterLine(TypedDict):
     moves_first: str | None
     attack_chits: dict[str, bool | None]
     elr: NotRequired[dict[str, Any]]  # each side's ELR announced for the half-day (1.625)
+    cvp_after_victory: NotRequired[dict[str, int]]  # per side, before they were side-private
 
 
 class WinLoss(TypedDict):
@@ -60,10 +61,10 @@ class Public(TypedDict):
     special_half_day: str | None  # CG13's declaration
     british_half_days: int
     armor_half_days: int
-    scenario_type: str
-    sets_up_first: str
-    moves_first: str
-    attack_chits: dict[str, bool]
+    scenario_type: str | None  # None from 1.6121 until 1.623 sets it
+    sets_up_first: str | None
+    moves_first: str | None
+    attack_chits: dict[str, bool | None]  # None until revealed (1.6241)
     bridges_destroyed: list[str]
     refit_key: str
     refit_initial: bool
@@ -87,7 +88,7 @@ class Side(TypedDict):
     retained: list[dict[str, Any]]  # the units kept from half-day to half-day
     eliminated: list[dict[str, Any]]
     next_id: int  # the number of the next purchase, unit or fortification id
-    attack_chit: bool
+    attack_chit: bool | None  # None from 1.6121 until chosen
     recon: dict[str, Any]  # 1.622
     pending: dict[str, Any]  # a step's answer waiting for its dice
     skipped: dict[str, Any]
@@ -104,3 +105,39 @@ class APGame(TypedDict):
     public: Public
     sides: dict[str, Side]
     referee: dict[str, Any]
+
+
+class APState(TypedDict):
+    """The campaign state the A!P! fold, steps and pages are handed: the core's keys (those of
+    campaigns.journal.state_shapes.CampaignState, kept equal by tests/test_state_shape.py) with
+    `game` its A!P! part. The game is set up whenever a rule runs; the pages' entry points check
+    `state.get("game")` first."""
+
+    version: int
+    shape: str
+    # stream -> the journal version it folds under (common.journal_version)
+    journals: dict[str, int]
+    seq: int
+    system: str
+    variant: str  # "cg1", "cg2", "cg3"
+    name: str
+    options: dict[str, Any]  # the campaign's options: dice_mode, balance (1.31) …
+    status: Literal["setup", "active", "finished"]
+    winner: str | None
+    finish_reason: str
+    sides: dict[str, Any]  # the seats of each side
+    referee: str | None
+    house_rules: dict[str, Any]  # the club's house rules (the CVP list, constants changed)
+    scenarios: list[dict[str, Any]]  # the CG half-days of the variant, in order
+    current: int | None  # index of the half-day being refitted for or played
+    sealed: dict[str, Any]
+    proposals: dict[str, Any]
+    streams: dict[str, Any]
+    export_approved: int | None
+    played: dict[str, list[str]]
+    refereed: list[str]
+    departed: dict[str, str]
+    undone: dict[str, Any]
+    corrected: dict[str, Any]
+    notes: NotRequired[list[dict[str, Any]]]
+    game: APGame
