@@ -27,6 +27,7 @@ from campaigns.game_interface import DomainError, EventKind, Field
 
 from . import retained as retained_units, words
 from .common import half_day, private, public
+from .shapes import APState, RosterLine
 
 FATES = ("kept", "eliminated", "captured", "exited")
 FATE_WORDS = {
@@ -196,11 +197,11 @@ EVENT = EventKind(
 )
 
 
-def recorded(state: dict, side: str, label: str | None = None) -> dict | None:
+def recorded(state: APState, side: str, label: str | None = None) -> dict | None:
     return private(state, side).get("aftermath", {}).get(label or half_day(state))
 
 
-def open_for(state: dict) -> str | None:
+def open_for(state: APState) -> str | None:
     """The half-day whose end of scenario can be recorded now, or why not."""
     if public(state)["phase"] == "play":
         return None
@@ -265,7 +266,7 @@ def cvp_of(ctx, units) -> int | None:
     return total
 
 
-def apply(state: dict, side: str, data: dict, ctx, step: str = "play") -> dict:
+def apply(state: APState, side: str, data: dict, ctx, step: str = "play") -> dict:
     label = half_day(state)
     if recorded(state, side, label) is not None:
         raise DomainError(
@@ -361,7 +362,7 @@ def _mark(unit: dict, row: dict | None, label: str) -> None:
         unit["exited"] = label
 
 
-def _platoons(state: dict, side: str) -> set:
+def _platoons(state: APState, side: str) -> set:
     return {
         u["platoon"]
         for u in private(state, side)["retained"]
@@ -369,7 +370,7 @@ def _platoons(state: dict, side: str) -> set:
     }
 
 
-def oba_in_use(state: dict, side: str) -> list[dict]:
+def oba_in_use(state: APState, side: str) -> list[dict]:
     """OBA modules in play this half-day: bought or given for it, or retained from earlier because
     they never fired (CG4: "An OBA RG are retained if no Fire Missions were used")."""
     from .steps.reinforcements import kind_of
@@ -384,7 +385,7 @@ def oba_in_use(state: dict, side: str) -> list[dict]:
     ]
 
 
-def oba_retention(state: dict, side: str, line: dict) -> None:
+def oba_retention(state: APState, side: str, line: RosterLine) -> None:
     """CG4 at 1.6067: the modules in use that fired no Fire Mission are retained for the next
     half-day. With no mission logged for the side, none fired; with one module in use, the logged
     missions are its own; otherwise the side's end-of-scenario record says which fired."""
@@ -437,7 +438,7 @@ def cvp_fields(ctx, units: list, limit: int) -> tuple[str, list]:
 
 
 def eliminate_by_rule(
-    state: dict, side: str, units: list[dict], step: str, reason: str, ctx
+    state: APState, side: str, units: list[dict], step: str, reason: str, ctx
 ) -> None:
     """Units the rules eliminate in the RePh before 1.6067 (1.603): their CVP count for the half-day
     when the club's CVP list has them (else the side enters them with ap.cvp)."""

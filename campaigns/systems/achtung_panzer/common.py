@@ -7,23 +7,24 @@ State shape (docs/achtung-panzer.md): state["game"] = {"public": {...}, "sides":
 from __future__ import annotations
 
 from fractions import Fraction
+from typing import cast
 
 from campaigns.game_interface import Mod
 
-from .shapes import Public, Side
+from .shapes import APState, Public, RosterLine, Side
 
 SIDES = ("allied", "german")
 JOURNAL_VERSION = 6  # the A!P! journal version written today (system.py; upgrades.py)
 CHOICES_BEFORE_ROLL_SINCE = 6  # 1.6112/1.6113: the choice may be given with the roll (R-A26)
 
 
-def journal_version(state: dict) -> int:
+def journal_version(state: APState) -> int:
     """The A!P! journal version the events being folded were written under (today's for a page:
     a stored campaign is upgraded before it is played on)."""
     return state.get("journals", {}).get("achtung_panzer", JOURNAL_VERSION)
 
 
-def choices_before_roll(state: dict) -> bool:
+def choices_before_roll(state: APState) -> bool:
     return journal_version(state) >= CHOICES_BEFORE_ROLL_SINCE
 
 
@@ -31,34 +32,48 @@ def other(side: str) -> str:
     return "german" if side == "allied" else "allied"
 
 
-def public(state: dict) -> Public:
+def public(state: APState) -> Public:
     return state["game"]["public"]
 
 
-def private(state: dict, side: str) -> Side:
+def private(state: APState, side: str) -> Side:
     return state["game"]["sides"][side]
 
 
-def half_day(state: dict) -> str:
+def current_index(state: APState) -> int:
+    """The index of the half-day being refitted for or played (the core's current scenario), set
+    whenever a rule of the half-day runs."""
+    index = state["current"]
+    assert index is not None, "no current half-day"
+    return index
+
+
+def core_state(state: APState) -> dict:
+    """The state as the core's helpers (advance, finish, open_sealed, Ctx.reading) take it: a plain
+    dict, the same object."""
+    return cast(dict, state)
+
+
+def half_day(state: APState) -> str:
     """Label of the current CG half-day ("5/30A"): the one whose RePh is running
     before 1.6121, the new one from 1.6121 on (refit_own_steps.py moves it)."""
     return public(state)["half_day"]
 
 
-def roll_key(state: dict, step_id: str, side: str, subject: str = "") -> str:
+def roll_key(state: APState, step_id: str, side: str, subject: str = "") -> str:
     """Dice are keyed by half-day, step, side and subject: "5/30A/1.616/allied"."""
     key = f"{half_day(state)}/{step_id}/{side}"
     return f"{key}/{subject}" if subject else key
 
 
-def record_roll(state: dict, side: str, report: dict, step_id: str) -> dict:
+def record_roll(state: APState, side: str, report: dict, step_id: str) -> dict:
     """Keep a roll report where only its side (and the referee) can read it."""
     report = dict(report, step=step_id, half_day=half_day(state))
     private(state, side)["rolls"].append(report)
     return report
 
 
-def record_public_roll(state: dict, report: dict, step_id: str) -> dict:
+def record_public_roll(state: APState, report: dict, step_id: str) -> dict:
     report = dict(report, step=step_id, half_day=half_day(state))
     public(state)["rolls"].append(report)
     return report
@@ -67,23 +82,23 @@ def record_public_roll(state: dict, report: dict, step_id: str) -> dict:
 # --- history the modifiers depend on -------------------------------------------------
 
 
-def completed(state: dict) -> list[dict]:
+def completed(state: APState) -> list[RosterLine]:
     """The CG roster lines of half-days whose winner has been determined (1.6067)."""
     return [line for line in public(state)["roster"] if line.get("winner") is not None]
 
 
-def previous_line(state: dict) -> dict | None:
+def previous_line(state: APState) -> RosterLine | None:
     """The roster line of the just-completed (previous) half-day, if any."""
     done = completed(state)
     return done[-1] if done else None
 
 
-def won_previous(state: dict, side: str) -> bool:
+def won_previous(state: APState, side: str) -> bool:
     line = previous_line(state)
     return bool(line and line["winner"] == side)
 
 
-def cvp_sustained_previous(state: dict, side: str, include_refit: bool = True) -> int:
+def cvp_sustained_previous(state: APState, side: str, include_refit: bool = True) -> int:
     """CVP the side sustained in the previous half-day. Units eliminated in the RePh
     after 1.6067 count for the CPP DRM only (include_refit=True there)."""
     line = previous_line(state)
@@ -97,7 +112,7 @@ def cvp_sustained_previous(state: dict, side: str, include_refit: bool = True) -
     return cvp
 
 
-def win_loss(state: dict, side: str) -> tuple[int, int]:
+def win_loss(state: APState, side: str) -> tuple[int, int]:
     record = public(state)["record"][side]
     return record["won"], record["lost"]
 
@@ -107,14 +122,14 @@ HISTORICAL_TABLE = (
 )
 
 
-def historical_mod(ctx, state: dict, side: str) -> Mod:
+def historical_mod(ctx, state: APState, side: str) -> Mod:
     """1.6161: the side's historical DRM for the current half-day, from the CG Roster's chart (where
     the 1.6161 chart differs, 6/3P German, the roster's is the rule: rules-notes R-A11)."""
     value = ctx.table(HISTORICAL_TABLE).value(half_day(state), side)
     return Mod(f"Historical DRM ({half_day(state)})", "1.6161", int(value))
 
 
-def balance_mod(ctx, state: dict, side: str) -> Mod | None:
+def balance_mod(ctx, state: APState, side: str) -> Mod | None:
     """1.32: applies itself from the win:loss record; at most one of its two DRMs."""
     won, lost = win_loss(state, side)
     played = len(completed(state))  # every decided half-day, a drawn Dual Attack too
@@ -127,5 +142,5 @@ def balance_mod(ctx, state: dict, side: str) -> Mod | None:
     return None
 
 
-def nationality_of(side: str, state: dict | None = None) -> str:
+def nationality_of(side: str, state: APState | None = None) -> str:
     return "german" if side == "german" else "french"

@@ -77,11 +77,9 @@ def groups(values, side: str) -> dict:
 
 
 def is_pioneer(purchase: dict | None) -> bool:
-    return (
-        bool(purchase)
-        and purchase.get("nationality") == "german"
-        and group_type(purchase) == "Pioneer"
-    )
+    if not purchase:
+        return False
+    return purchase.get("nationality") == "german" and group_type(purchase) == "Pioneer"
 
 
 def group_of(side: str, nationality: str | None, purchase: dict | None = None) -> str:
@@ -91,7 +89,7 @@ def group_of(side: str, nationality: str | None, purchase: dict | None = None) -
     return nationality if nationality in GROUPS[side] else MAIN[side]
 
 
-def unit_elr(values: dict, side: str, unit: dict, purchases: dict):
+def unit_elr(values: dict | None, side: str, unit: dict, purchases: dict):
     """A retained unit's ELR; `purchases`: {id: purchase}. ELR is a Multi-Man Counter's (ASL A19.1),
     so other units have none."""
     if unit.get("kind") not in ("squad", "half_squad", "crew") or values is None:

@@ -12,7 +12,8 @@ from collections.abc import Callable
 
 from campaigns.game_interface import DomainError, Field, clean_fields
 
-from .common import SIDES, other, private, public
+from .common import SIDES, current_index, other, private, public
+from .shapes import APState, RosterLine
 from .state import cg
 
 NAMES = {"allied": "Allied", "german": "German"}
@@ -170,7 +171,7 @@ def all_objective_hexes(area_list, destroyed) -> set[str]:
 # --- the log --------------------------------------------------------------------------------
 
 
-def clean_result(state: dict, data: dict, ctx) -> dict:
+def clean_result(state: APState, data: dict, ctx) -> dict:
     if not isinstance(data, dict):
         raise DomainError("data", "Must be an object.")
     raw = dict(data)
@@ -211,7 +212,7 @@ def clean_result(state: dict, data: dict, ctx) -> dict:
     return out
 
 
-def log_result(state: dict, index: int, result: dict) -> dict:
+def log_result(state: APState, index: int, result: dict) -> RosterLine:
     """Copy the confirmed log into the CG Roster line of half-day `index`."""
     line = public(state)["roster"][index]
     line["played"] = True
@@ -294,7 +295,7 @@ def _dual(line) -> tuple[str, dict]:
     }
 
 
-def scenario_winner(state: dict, line: dict, ctx) -> tuple[str, dict]:
+def scenario_winner(state: APState, line: RosterLine, ctx) -> tuple[str, dict]:
     """The winner of the just-completed half-day: initial scenario VC, CG II's per-scenario VC,
     or the 1.6232 VC of the scenario type."""
     pub = public(state)
@@ -313,10 +314,10 @@ def scenario_winner(state: dict, line: dict, ctx) -> tuple[str, dict]:
     raise DomainError("scenario", "The scenario type of this half-day is unknown (1.623).")
 
 
-def determine_victory(state: dict, ctx) -> dict:
+def determine_victory(state: APState, ctx) -> RosterLine:
     """1.6067: decide the half-day, update the win:loss record and the objective points."""
     pub = public(state)
-    index = state["current"]
+    index = current_index(state)
     line = pub["roster"][index]
     winner, why = scenario_winner(state, line, ctx)
     line["winner"], line["victory"] = winner, why
@@ -337,21 +338,21 @@ def determine_victory(state: dict, ctx) -> dict:
     return line
 
 
-def cg_victory(state: dict, ctx) -> tuple[str, str] | None:
+def cg_victory(state: APState, ctx) -> tuple[str, str] | None:
     """1.51/1.52: the CG's victory conditions after the just-completed half-day, or None."""
     pub = public(state)
     data = cg(pub["cg"])
     goal = data["cg_victory"]
     if goal["kind"] != "control_all_objectives":
         return None
-    line = pub["roster"][state["current"]]
+    line = pub["roster"][current_index(state)]
     needed = all_objective_hexes(areas(ctx.table("1.2")), pub["bridges_destroyed"])
     if needed and needed <= set(line["objectives_end"][goal["side"]]):
         return goal["side"], f"{data['cg_victory_text']} ({line['half_day']})"
     return None
 
 
-def calendar_end_winner(state: dict) -> tuple[str | None, str]:
+def calendar_end_winner(state: APState) -> tuple[str | None, str]:
     """The last half-day is done and no CG victory ended the campaign earlier."""
     pub = public(state)
     data = cg(pub["cg"])
@@ -374,12 +375,12 @@ def calendar_end_winner(state: dict) -> tuple[str | None, str]:
     )
 
 
-def total_op(state: dict) -> dict:
+def total_op(state: APState) -> dict:
     lines = public(state)["roster"]
     return {s: sum(line["op"][s] or 0 for line in lines) for s in SIDES}
 
 
-def played_line(state: dict) -> dict:
+def played_line(state: APState) -> RosterLine:
     """The CG Roster line of the last half-day played (the one whose RePh is running)."""
     lines = [line for line in public(state)["roster"] if line["played"]]
     if not lines:
@@ -388,7 +389,7 @@ def played_line(state: dict) -> dict:
 
 
 def add_cvp(
-    state: dict, side: str, cvp: int, rolled_1616: Callable[[], bool] | None = None
+    state: APState, side: str, cvp: int, rolled_1616: Callable[[], bool] | None = None
 ) -> None:
     """CVP of units eliminated in the RePh: before 1.6067 they count for victory; after it
     only for the CPP/ELR DRM (1.6067), so not once the side has rolled 1.616 (`rolled_1616`

@@ -13,6 +13,7 @@ from fractions import Fraction
 from campaigns.game_interface import upcoming_odds
 
 from . import common, elr
+from .shapes import APState
 
 
 def _after(entry: dict, start: int, lo: int | None = None, hi: int | None = None) -> list[dict]:
@@ -30,7 +31,7 @@ def _after(entry: dict, start: int, lo: int | None = None, hi: int | None = None
     ]
 
 
-def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
+def side_odds(state: APState, side: str, ctx, rolls) -> list[dict]:
     """`rolls`: the side's UpcomingRoll list (system.upcoming_rolls)."""
     private = common.private(state, side)
     entries = []
@@ -55,7 +56,7 @@ def side_odds(state: dict, side: str, ctx, rolls) -> list[dict]:
     return entries
 
 
-def _name_leaders(state: dict, side: str, ctx, roll, entry: dict) -> None:
+def _name_leaders(state: APState, side: str, ctx, roll, entry: dict) -> None:
     """1.6113: each result names the retained leader(s) it would battle harden (the leader of that
     type, else the lowest-grade non-wounded one), as the player reads it at the table."""
     from . import words

@@ -4,19 +4,23 @@ RGs, fortifications, retained units grouped by RG and its rolls as sentences."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from . import elr, words
 from .common import SIDES
+from .shapes import APState
 from .steps.fortifications import fortification_words
 
 ROLLS_SHOWN = 40
 
 
-def context(view: dict) -> dict:
+def context(view: APState) -> dict:
     game = view.get("game")
     if not game:
         return {}
     pub = game["public"]
-    facts = []
+    facts: list[tuple[str, str | None, str]] = []
     if pub.get("scenario_type"):
         facts.append(
             (
@@ -25,17 +29,15 @@ def context(view: dict) -> dict:
                 "1.623",
             )
         )
-    for key, label in (("sets_up_first", "Sets up first"), ("moves_first", "Moves first")):
-        if pub.get(key):
-            facts.append((label, words.SIDE_WORDS.get(pub[key], pub[key]), "1.6231"))
+    for label, who in (
+        ("Sets up first", pub.get("sets_up_first")),
+        ("Moves first", pub.get("moves_first")),
+    ):
+        if who:
+            facts.append((label, words.SIDE_WORDS.get(who, who), "1.6231"))
     if pub.get("weather"):
-        facts.append(
-            (
-                "Weather / EC",
-                f"{pub['weather']}{' / ' + pub['ec'] if pub.get('ec') else ''}",
-                "1.618",
-            )
-        )
+        ec = pub.get("ec")
+        facts.append(("Weather / EC", f"{pub['weather']}{' / ' + ec if ec else ''}", "1.618"))
     if pub.get("special_half_day"):
         facts.append(
             ("Allied special half-day", words.SPECIAL_WORDS.get(pub["special_half_day"]), "CG13")
@@ -72,7 +74,7 @@ def context(view: dict) -> dict:
     }
 
 
-def _roster_line(line: dict) -> dict:
+def _roster_line(line: Mapping[str, Any]) -> dict:
     winner = line.get("winner")
     return {
         "half_day": line["half_day"],
@@ -90,7 +92,7 @@ def _roster_line(line: dict) -> dict:
     }
 
 
-def _side(side: str, private: dict, half_day: str | None) -> dict:
+def _side(side: str, private: Mapping[str, Any], half_day: str | None) -> dict:
     """`half_day`: the half-day whose Refit Phase is under way (None in play)."""
     purchases = private.get("purchases", [])
     units = private.get("retained", [])
@@ -136,7 +138,7 @@ def _side(side: str, private: dict, half_day: str | None) -> dict:
     }
 
 
-def _bought_now(private: dict, groups: list, half_day: str | None) -> list[str]:
+def _bought_now(private: Mapping[str, Any], groups: list, half_day: str | None) -> list[str]:
     """What this Refit Phase bought (RGs, then fortifications), shown on the campaign page itself;
     everything else is on the records page."""
     if half_day is None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError
 
 from . import aftermath, halfday, refit_steps, retained
-from .common import SIDES, public
+from .common import SIDES, current_index, public
 from .refit_losses import record_losses
 from .refit_marks import mark, status
 from .refit_progress import (
@@ -20,10 +20,11 @@ from .refit_progress import (
     runnable,
     waiting,
 )
+from .shapes import APState
 from .steps.base import Step
 
 
-def _not_now(state: dict, side: str, wanted: Step) -> DomainError:
+def _not_now(state: APState, side: str, wanted: Step) -> DomainError:
     pub = public(state)
     if pub["phase"] != "refit":
         return DomainError(
@@ -54,7 +55,7 @@ def _acting(record) -> str:
     return record.side
 
 
-def apply_step_event(state: dict, record, ctx) -> None:
+def apply_step_event(state: APState, record, ctx) -> None:
     step = refit_steps.BY_KIND[record.kind]
     side = _acting(record)
     if step.id == "1.600" and public(state)["phase"] == "play":
@@ -71,7 +72,7 @@ def apply_step_event(state: dict, record, ctx) -> None:
     run_step(ctx, state, side, step, record.data)
 
 
-def apply_continue(state: dict, record, ctx) -> None:
+def apply_continue(state: APState, record, ctx) -> None:
     """ap.continue: the steps with nothing to decide, done together (checklists confirmed)."""
     side = _acting(record)
     if public(state)["phase"] != "refit":
@@ -86,7 +87,7 @@ def apply_continue(state: dict, record, ctx) -> None:
         raise DomainError("kind", f"{step.label} needs your decision first.")
 
 
-def follow_ups(state: dict, record) -> list[tuple[str, dict]]:
+def follow_ups(state: APState, record) -> list[tuple[str, dict]]:
     """After a side's own step, the steps with nothing to decide that follow it (rolls) are done
     in the same submission; checklists wait for the players' confirmation."""
     side = record.side
@@ -103,7 +104,7 @@ def follow_ups(state: dict, record) -> list[tuple[str, dict]]:
     return [("ap.continue", {"checklists": False})]
 
 
-def apply_check(state: dict, record, ctx) -> None:
+def apply_check(state: APState, record, ctx) -> None:
     """ap.check: a side confirms its checklist step or finishes a repeatable step."""
     side = _acting(record)
     step = refit_steps.BY_ID.get(record.data["step"])
@@ -121,7 +122,7 @@ def apply_check(state: dict, record, ctx) -> None:
     progress(state, ctx)
 
 
-def apply_joint(state: dict, record, ctx) -> None:
+def apply_joint(state: APState, record, ctx) -> None:
     """ap.joint: either side (or the referee) confirms map actions both sides did together:
     ``step`` one of them, or ``through`` every joint step up to that one, as far as both sides
     can go now (a side's escape from isolation comes before 1.6064)."""
@@ -160,11 +161,11 @@ def apply_joint(state: dict, record, ctx) -> None:
         raise DomainError("control", "Control is corrected when the perimeter is drawn (1.6066).")
 
 
-def _update_control(state: dict, control: dict, ctx) -> None:
+def _update_control(state: APState, control: dict, ctx) -> None:
     """Control changed in the RePh before 1.6067 (melee, escape, evacuated pockets)."""
     if not isinstance(control, dict):
         raise DomainError("control", "Must be an object.")
-    line = public(state)["roster"][state["current"]]
+    line = public(state)["roster"][current_index(state)]
     data = {f"{s}_objectives_start": line["objectives_start"][s] for s in SIDES}
     data["bridges_destroyed"] = line["bridges_destroyed"]
     for s in SIDES:
@@ -185,7 +186,7 @@ def _update_control(state: dict, control: dict, ctx) -> None:
         line["half_boards"][s] = cleaned[f"{s}_half_boards"]
 
 
-def apply_cvp(state: dict, record, ctx) -> None:
+def apply_cvp(state: APState, record, ctx) -> None:
     """Units eliminated at the table in the RePh (melee, encirclement, minefields …) and their CVP
     (entered, or from the club's CVP list)."""
     side = _acting(record)
@@ -198,7 +199,7 @@ def apply_cvp(state: dict, record, ctx) -> None:
     record_losses(ctx, state, side, record.data, step.id if step else "refit")
 
 
-def apply_retained(state: dict, record, ctx) -> None:
+def apply_retained(state: APState, record, ctx) -> None:
     side = _acting(record)
     step = current(state, side)
     retained.apply(state, side, record.data, step.id if step else public(state)["phase"])

@@ -12,6 +12,7 @@ from campaigns.game_interface import DomainError, Field
 from . import aftermath, halfday, retained
 from .common import private
 from .refit_marks import status
+from .shapes import APState
 from .steps import replenishment
 
 # 1.616 (CPP replenishment) is one of replenishment's steps.
@@ -56,7 +57,7 @@ LOSS_FIELDS = (
 )
 
 
-def losses_form(ctx, view: dict, side: str) -> tuple:
+def losses_form(ctx, view: APState, side: str) -> tuple:
     from .steps.helpers import unit_choices
 
     units = private(view, side)["retained"]
@@ -80,13 +81,13 @@ def losses_form(ctx, view: dict, side: str) -> tuple:
     )
 
 
-def rolled_1616(state: dict, side: str):
+def rolled_1616(state: APState, side: str):
     """Asked by halfday.add_cvp only once the half-day has a winner (reading the marks adds them)."""
     step = CPP_STEP
     return lambda: step is not None and status(state, step, side) is not None
 
 
-def record_losses(ctx, state: dict, side: str, data: dict, where: str) -> None:
+def record_losses(ctx, state: APState, side: str, data: dict, where: str) -> None:
     """Eliminate the units and add their CVP; `where` names the step (or phase) they are
     recorded at."""
     units = []
@@ -100,6 +101,7 @@ def record_losses(ctx, state: dict, side: str, data: dict, where: str) -> None:
     )
     if not units and not cvp:
         raise DomainError("cvp", "Give the units eliminated or the CVP sustained.")
+    assert cvp is not None  # required=True: refused rather than left unknown
     halfday.add_cvp(state, side, cvp, rolled_1616(state, side))
     for unit in units:
         retained.eliminate(

@@ -8,19 +8,20 @@ Phase (the own steps, the step list, the progress machine, the event appliers) m
 from __future__ import annotations
 
 from .common import private, public
+from .shapes import APState
 from .steps.base import Step
 
 
-def refit_key(state: dict) -> str:
+def refit_key(state: APState) -> str:
     return public(state)["refit_key"]
 
 
-def _marks(state: dict) -> dict:
+def _marks(state: APState) -> dict:
     """Marks of the steps both sides share (joint and system steps): public."""
     return public(state)["steps"].setdefault(refit_key(state), {})
 
 
-def _side_marks(state: dict, side: str) -> dict:
+def _side_marks(state: APState, side: str) -> dict:
     """Marks of a side's own steps: private to it (which it did, skipped or did together depends
     on its secrets; rules-notes R-A16)."""
     return private(state, side).setdefault("marks", {}).setdefault(refit_key(state), {})
@@ -30,7 +31,7 @@ def is_own(step: Step) -> bool:
     return step.scope in ("side", "allied")
 
 
-def status(state: dict, step: Step, side: str) -> str | None:
+def status(state: APState, step: Step, side: str) -> str | None:
     if step.scope == "allied" and side != "allied":
         return "done"  # nothing for the Germans to do
     if is_own(step):
@@ -38,11 +39,11 @@ def status(state: dict, step: Step, side: str) -> str | None:
     return _marks(state).get(step.id, {}).get(side)
 
 
-def skipped(state: dict, side: str) -> list[str]:
+def skipped(state: APState, side: str) -> list[str]:
     return private(state, side)["skipped"].get(refit_key(state), [])
 
 
-def mark(state: dict, step: Step, side: str, skip: bool = False) -> None:
+def mark(state: APState, step: Step, side: str, skip: bool = False) -> None:
     if is_own(step):
         _side_marks(state, side)[step.id] = "done"
     else:

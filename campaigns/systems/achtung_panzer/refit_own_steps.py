@@ -9,12 +9,21 @@ from __future__ import annotations
 from campaigns.game_interface import advance, finish, roll_on
 
 from . import aftermath, halfday, retained
-from .common import SIDES, private, public, record_public_roll, roll_key
+from .common import (
+    SIDES,
+    core_state,
+    current_index,
+    private,
+    public,
+    record_public_roll,
+    roll_key,
+)
 from .refit_losses import LOSS_FIELDS, losses_form, record_losses, rolled_1616
+from .shapes import APState
 from .steps.base import Step
 
 
-def _victory(ctx, state, side, data):
+def _victory(ctx, state: APState, side, data):
     line = halfday.determine_victory(state, ctx)
     for s in SIDES:
         aftermath.oba_retention(state, s, line)
@@ -22,39 +31,41 @@ def _victory(ctx, state, side, data):
     won = halfday.cg_victory(state, ctx)
     if won:
         pub["phase"] = "finished"
-        finish(state, won[0], won[1])
+        finish(core_state(state), won[0], won[1])
     elif state["current"] == len(state["scenarios"]) - 1:
         pub["phase"] = "finished"
-        advance(state, ctx)  # past the last half-day: on_calendar_end decides
+        advance(core_state(state), ctx)  # past the last half-day: on_calendar_end decides
 
 
-def _new_half_day(ctx, state, side, data):
+def _new_half_day(ctx, state: APState, side, data):
     """1.6121: the new CG half-day begins (the core's next scenario)."""
-    advance(state, ctx)
+    advance(core_state(state), ctx)
     pub = public(state)
-    pub["half_day"] = state["scenarios"][state["current"]]["label"]
+    pub["half_day"] = state["scenarios"][current_index(state)]["label"]
     pub["initial"] = False
     pub.update(
-        weather=None,
-        ec=None,
-        wind=None,
-        special_half_day=None,
-        scenario_type=None,
-        sets_up_first=None,
-        moves_first=None,
-        attack_chits={s: None for s in SIDES},
+        {
+            "weather": None,
+            "ec": None,
+            "wind": None,
+            "special_half_day": None,
+            "scenario_type": None,
+            "sets_up_first": None,
+            "moves_first": None,
+            "attack_chits": {s: None for s in SIDES},
+        }
     )
     for s in SIDES:
         private(state, s)["attack_chit"] = None
 
 
-def _commencement(ctx, state, side, data):
+def _commencement(ctx, state: APState, side, data):
     """1.625: ELR and SAN are announced; the half-day is played."""
     pub = public(state)
     for s in SIDES:
         pub["elr"][s] = dict(private(state, s)["elr"])  # every nationality the side fields (CG14)
         pub["san"][s] = private(state, s)["san"]
-    pub["roster"][state["current"]]["elr"] = dict(
+    pub["roster"][current_index(state)]["elr"] = dict(
         pub["elr"]
     )  # the CG Roster keeps what was announced
     if pub.get("special_half_day") == "armor":
@@ -70,14 +81,16 @@ def _commencement(ctx, state, side, data):
         )
         record_public_roll(state, report, "1.625")
         pub["moves_first"] = report["result"]["side"]
-    line = pub["roster"][state["current"]]
+    line = pub["roster"][current_index(state)]
     line.update(
-        type=pub["scenario_type"],
-        weather=pub["weather"],
-        ec=pub["ec"],
-        sets_up_first=pub["sets_up_first"],
-        moves_first=pub["moves_first"],
-        attack_chits=dict(pub["attack_chits"] or {}),
+        {
+            "type": pub["scenario_type"],
+            "weather": pub["weather"],
+            "ec": pub["ec"],
+            "sets_up_first": pub["sets_up_first"],
+            "moves_first": pub["moves_first"],
+            "attack_chits": dict(pub["attack_chits"] or {}),
+        }
     )
     pub["phase"] = "play"
 
@@ -97,7 +110,7 @@ def _check(id_, label, rule, scope="side", help_="", confirm=None, short=""):
     )
 
 
-def _disrupted_french(ctx, state, side):
+def _disrupted_french(ctx, state: APState, side):
     """1.603: "Disrupted French infantry are immediately eliminated" (marked at the end of the scenario)."""
     for s in SIDES:
         units = [u for u in private(state, s)["retained"] if u.get("disrupted")]
@@ -106,7 +119,7 @@ def _disrupted_french(ctx, state, side):
         )
 
 
-def _recall(ctx, state, side):
+def _recall(ctx, state: APState, side):
     """1.6141: "Each Mobile, non-isolated retained AFV under recall is eliminated." Their CVP count for
     1.616 (after 1.6067) when the club's CVP list covers them (R-A18)."""
     gone = []
@@ -126,21 +139,21 @@ def _recall(ctx, state, side):
         halfday.add_cvp(state, side, cvp, rolled_1616(state, side))
 
 
-def _run_aftermath(ctx, state, side, data):
+def _run_aftermath(ctx, state: APState, side, data):
     aftermath.apply(state, side, data, ctx, step="1.600")
 
 
-def _played_lines(state) -> list:
+def _played_lines(state: APState) -> list:
     return [line for line in public(state)["roster"] if line.get("played")]
 
 
-def _before_victory(state, side) -> bool:
+def _before_victory(state: APState, side) -> bool:
     """The losses step is for a Refit Phase whose 1.6067 has not run (`applies`)."""
     lines = _played_lines(state)
     return bool(lines) and lines[-1].get("winner") is None
 
 
-def _run_losses(ctx, state, side, data):
+def _run_losses(ctx, state: APState, side, data):
     if data.get("units") or data.get("cvp") or data.get("cvp_unlisted") is not None:
         record_losses(ctx, state, side, data, "1.6067")
 

@@ -13,16 +13,17 @@ from campaigns.game_interface import clean_fields
 from . import refit_steps
 from .common import SIDES, public
 from .refit_marks import is_own, mark, status
+from .shapes import APState
 from .steps.base import DONE, PENDING, Step
 
 
-def active_steps(state: dict) -> list[Step]:
+def active_steps(state: APState) -> list[Step]:
     if public(state)["refit_initial"]:
         return [s for s in refit_steps.STEPS if s.initial]
     return list(refit_steps.STEPS)
 
 
-def publish_reached(state: dict) -> None:
+def publish_reached(state: APState) -> None:
     """What the other side may know of a side's Refit Phase: the shared step it has reached
     (every step of its own before it done), or None while it works on its own steps."""
     pub = public(state)
@@ -36,7 +37,7 @@ def publish_reached(state: dict) -> None:
     pub["reached"] = reached
 
 
-def current(state: dict, side: str) -> Step | None:
+def current(state: APState, side: str) -> Step | None:
     if public(state)["phase"] != "refit":
         return None
     for step in active_steps(state):
@@ -49,7 +50,7 @@ def is_shared(step: Step) -> bool:
     return step.scope in ("joint", "system") or bool(step.extra.get("sync"))
 
 
-def reached_by_all(state: dict, step: Step) -> bool:
+def reached_by_all(state: APState, step: Step) -> bool:
     """Both sides have finished every step before `step`."""
     steps = active_steps(state)
     return all(
@@ -59,7 +60,7 @@ def reached_by_all(state: dict, step: Step) -> bool:
     )
 
 
-def waiting(state: dict, side: str) -> bool:
+def waiting(state: APState, side: str) -> bool:
     """The side's current step waits for the other side (a sync point) or for something else."""
     step = current(state, side)
     if step is None:
@@ -69,13 +70,13 @@ def waiting(state: dict, side: str) -> bool:
     return step.scope == "system"
 
 
-def progress(state: dict, ctx) -> None:
+def progress(state: APState, ctx) -> None:
     """Skip what does not apply and run the system steps every side has reached."""
     _progress(state, ctx)
     publish_reached(state)
 
 
-def _progress(state: dict, ctx) -> None:
+def _progress(state: APState, ctx) -> None:
     moved = True
     while moved and state["status"] == "active" and public(state)["phase"] == "refit":
         moved = False
@@ -88,13 +89,13 @@ def _progress(state: dict, ctx) -> None:
                 moved = True
         if moved:
             continue
-        for step in {
-            current(state, s).id: current(state, s) for s in SIDES if current(state, s)
-        }.values():
+        now = [step for step in (current(state, s) for s in SIDES) if step is not None]
+        for step in {step.id: step for step in now}.values():
             if step.scope != "system" or not reached_by_all(state, step):
                 continue
             if step.id in public(state)["pending_steps"]:
                 continue
+            assert step.run is not None  # a system step is run by the sequencer: it has its run()
             if step.run(ctx, state, None, {}) == PENDING:
                 public(state)["pending_steps"].append(step.id)
                 continue
@@ -104,7 +105,7 @@ def _progress(state: dict, ctx) -> None:
             break
 
 
-def complete_pending(state: dict, ctx) -> None:
+def complete_pending(state: APState, ctx) -> None:
     """Something outside the steps finished a pending system step (the sealed initiative choice)."""
     pub = public(state)
     for step_id in pub["pending_steps"]:
@@ -114,7 +115,7 @@ def complete_pending(state: dict, ctx) -> None:
     progress(state, ctx)
 
 
-def run_step(ctx, state: dict, side: str, step: Step, data: dict) -> None:
+def run_step(ctx, state: APState, side: str, step: Step, data: dict) -> None:
     """Apply one side's step with its (cleaned) data; mark it done unless it waits for more."""
     result = step.run(ctx, state, side, dict(data)) if step.run else None
     if result == DONE or (result != PENDING and not step.repeatable):
@@ -123,7 +124,7 @@ def run_step(ctx, state: dict, side: str, step: Step, data: dict) -> None:
     progress(state, ctx)
 
 
-def start_refit(state: dict, index: int) -> None:
+def start_refit(state: APState, index: int) -> None:
     pub = public(state)
     labels = [s["label"] for s in state["scenarios"]]
     pub["phase"] = "refit"
@@ -135,7 +136,7 @@ def start_refit(state: dict, index: int) -> None:
 # --- steps with nothing to decide --------------------------------------------------------------
 
 
-def auto_data(state: dict, side: str, step: Step) -> dict | None:
+def auto_data(state: APState, side: str, step: Step) -> dict | None:
     """The data a step runs with when the side has nothing to decide in it now, else None."""
     if step.checklist:
         return {}
@@ -146,7 +147,7 @@ def auto_data(state: dict, side: str, step: Step) -> dict | None:
     return {}
 
 
-def without_decision(state: dict, side: str, step: Step) -> tuple[str, dict] | None:
+def without_decision(state: APState, side: str, step: Step) -> tuple[str, dict] | None:
     """The submission that settles `step` (the side's current one) when nothing is decided in it:
     the joint steps confirmed as done at the table, as the page offers them, or the steps that run
     on their own. None when the step asks for a decision."""
@@ -157,17 +158,14 @@ def without_decision(state: dict, side: str, step: Step) -> tuple[str, dict] | N
     return None
 
 
-def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
+def runnable(state: APState, side: str, checklists: bool = True) -> list[Step]:
     """The side's next steps that need no decision, in order, as far as can be seen now (a roll
     may still change what comes after it); stops at a decision, a joint step or a wait."""
     if waiting(state, side):
         return []
     found = []
-    for step in (
-        active_steps(state)[active_steps(state).index(current(state, side)) :]
-        if current(state, side)
-        else []
-    ):
+    now = current(state, side)
+    for step in active_steps(state)[active_steps(state).index(now) :] if now else []:
         if status(state, step, side) is not None:
             continue
         if step.scope not in ("side", "allied") or (step.checklist and not checklists):
@@ -180,7 +178,7 @@ def runnable(state: dict, side: str, checklists: bool = True) -> list[Step]:
     return found
 
 
-def decision_after(state: dict, side: str, span: list[Step]) -> Step | None:
+def decision_after(state: APState, side: str, span: list[Step]) -> Step | None:
     """The side's own decision step right after `span` (what `runnable` found), when nothing but
     steps that do not apply lie between: the step a "Continue" may be folded into."""
     if not span:
@@ -202,7 +200,7 @@ def before(step: Step, other: Step) -> bool:
     return refit_steps.STEPS.index(step) < refit_steps.STEPS.index(other)
 
 
-def confirmable(state: dict, last: Step) -> bool:
+def confirmable(state: APState, last: Step) -> bool:
     """Every joint step from the current ones through `last` can be confirmed now: no side has an
     own step still to do between them (a side's escape comes before 1.6064)."""
     steps = active_steps(state)
@@ -218,7 +216,7 @@ def confirmable(state: dict, last: Step) -> bool:
     return True
 
 
-def own_after_table(state: dict, side: str) -> Step | None:
+def own_after_table(state: APState, side: str) -> Step | None:
     """The side's first own step still to do after the joint steps it is at (what it does once they
     are confirmed at the table), when it applies; None if something else comes first."""
     steps = active_steps(state)
@@ -235,7 +233,7 @@ def own_after_table(state: dict, side: str) -> Step | None:
     return None
 
 
-def continue_steps(ctx, state: dict, side: str, checklists: bool) -> list[str]:
+def continue_steps(ctx, state: APState, side: str, checklists: bool) -> list[str]:
     """Run the side's steps that need no decision (checklists confirmed only when asked)."""
     done: list[str] = []
     while True:
@@ -265,13 +263,13 @@ def _clean(step: Step, data: dict) -> dict:
     return clean_fields(step.fields, data)
 
 
-def confirm(ctx, state: dict, step: Step, side: str | None) -> None:
+def confirm(ctx, state: APState, step: Step, side: str | None) -> None:
     """A checklist step's own consequence once confirmed (1.603 disrupted French, 1.6141 recall)."""
     if step.confirm is not None:
         step.confirm(ctx, state, side)
 
 
-def joint_span(state: dict) -> list[Step]:
+def joint_span(state: APState) -> list[Step]:
     """The joint steps from the current one up to the next system step (1.601-1.6066 before
     1.6067): what players confirm together as done at the table. Reads public marks only."""
     found = []

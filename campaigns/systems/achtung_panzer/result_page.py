@@ -17,6 +17,7 @@ from .halfday import (
     objective_points,
     scenario_winner,
 )
+from .shapes import APState
 
 # Objectives ticked hex by hex from the CG's objective list (1.2).
 CONTROL = ("allied", "german", "none")
@@ -38,7 +39,7 @@ def area_words(area: dict) -> str:
     return f"{kind.capitalize()} {name}"
 
 
-def _start_control(state: dict, index: int) -> dict | None:
+def _start_control(state: APState, index: int) -> dict | None:
     """hex -> side holding it at the start of half-day `index`: the end of the last half-day played
     (1.3: the start lines are the control of the last-completed scenario), None before the first."""
     lines = [line for line in public(state)["roster"][:index] if line.get("played")]
@@ -48,7 +49,7 @@ def _start_control(state: dict, index: int) -> dict | None:
     return {h: side for side in SIDES for h in last["objectives_end"][side]}
 
 
-def result_form(ctx, view: dict, index: int) -> tuple:
+def result_form(ctx, view: APState, index: int) -> tuple:
     area_list = areas(ctx.table("1.2"))
     gone = set(public(view)["bridges_destroyed"])
     start = _start_control(view, index)
@@ -198,7 +199,7 @@ def _side_result_fields(side: str, reported: dict) -> list[Field]:
     ]
 
 
-def result_data(view: dict, index: int, data: dict) -> dict:
+def result_data(view: APState, index: int, data: dict) -> dict:
     """The page's rows of hexes back into the log's lists (one list of hexes per side and moment)."""
     out = {k: v for k, v in data.items() if k not in ("objectives", "bridges_destroyed")}
     start = _start_control(view, index)
@@ -237,7 +238,7 @@ def _held_words(hexes, area_list) -> str:
     return "; ".join(parts)
 
 
-def result_sentences(state: dict, index: int, data: dict, ctx) -> list[str]:
+def result_sentences(state: APState, index: int, data: dict, ctx) -> list[str]:
     """Every field of a half-day's log in words, with the objective points and CVP it implies
     and the winner it gives (final once 1.6067 has run): what a player confirms or disputes."""
     lines = []
@@ -291,7 +292,7 @@ def result_sentences(state: dict, index: int, data: dict, ctx) -> list[str]:
     return lines
 
 
-def provisional(state: dict, index: int, data: dict, ctx) -> str:
+def provisional(state: APState, index: int, data: dict, ctx) -> str:
     """The winner the logged result gives by 1.6232 / 1.51-1.53, before the RePh (final at 1.6067)."""
     import copy
 

@@ -12,6 +12,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, EventKind, Field
 
 from .common import half_day, private
+from .shapes import APState
 
 KINDS = (
     "squad",
@@ -91,7 +92,7 @@ EVENT = EventKind(
 )
 
 
-def new_unit(state: dict, side: str, fields: dict) -> dict:
+def new_unit(state: APState, side: str, fields: dict) -> dict:
     """Add one unit to the side's retained units (for the steps too); returns it."""
     mine = private(state, side)
     unit = {
@@ -113,20 +114,20 @@ def new_unit(state: dict, side: str, fields: dict) -> dict:
     return unit
 
 
-def find(state: dict, side: str, unit_id: str | None, field: str = "id") -> dict:
+def find(state: APState, side: str, unit_id: str | None, field: str = "id") -> dict:
     for unit in private(state, side)["retained"]:
         if unit["id"] == unit_id:
             return unit
     raise DomainError(field, f"Your side retains no unit {unit_id or '(none given)'}.")
 
 
-def eliminate(state: dict, side: str, unit: dict, step: str, reason: str) -> None:
+def eliminate(state: APState, side: str, unit: dict, step: str, reason: str) -> None:
     mine = private(state, side)
     mine["retained"].remove(unit)
     mine["eliminated"].append(dict(unit, half_day=half_day(state), step=step, reason=reason))
 
 
-def apply(state: dict, side: str, data: dict, step: str) -> None:
+def apply(state: APState, side: str, data: dict, step: str) -> None:
     action = data["action"]
     if action == "add":
         if not data.get("kind") or not data.get("type"):

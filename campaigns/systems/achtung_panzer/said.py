@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from . import refit_steps, words
 from .common import SIDES, private
+from .shapes import APState
 from .steps import purchases as P
 from .steps.fortifications import fortification_words
 
@@ -23,7 +24,7 @@ _FIELD_WORDS = {
 }
 
 
-def submitted_words(view: dict, record) -> str | None:
+def submitted_words(view: APState, record) -> str | None:
     side = record.side
     if side not in SIDES or side not in (view.get("game") or {}).get("sides", {}):
         return None
@@ -46,14 +47,14 @@ def submitted_words(view: dict, record) -> str | None:
     return None
 
 
-def _bought_now(view, side, names) -> str:
+def _bought_now(view: APState, side, names) -> str:
     bought = P.this_half_day(view, side)
     if not bought:
         return "nothing bought in this step"
     return words.join_words(f"{names.rg(p['id'])} ({p['cost']} CPP)" for p in bought)
 
 
-def _purchase(view, side, data, names) -> str:
+def _purchase(view: APState, side, data, names) -> str | None:
     cpp = private(view, side)["cpp"]
     if data.get("action") == "remove":
         return (
@@ -70,7 +71,7 @@ def _purchase(view, side, data, names) -> str:
     )
 
 
-def _fortify(view, side, data) -> str:
+def _fortify(view: APState, side, data) -> str | None:
     mine = private(view, side)
     fpp = mine.get("fpp", 0)
     if data.get("action") == "remove":
@@ -85,11 +86,11 @@ def _fortify(view, side, data) -> str:
     return f"Bought {fortification_words(now[-1])} for {now[-1]['cost']} FPP; {fpp} FPP left."
 
 
-def words_half_day(view) -> str:
+def words_half_day(view: APState) -> str:
     return view["game"]["public"]["half_day"]
 
 
-def _check(view, side, data, names) -> str | None:
+def _check(view: APState, side, data, names) -> str | None:
     step = refit_steps.BY_ID.get(data.get("step"))
     if step is None:
         return None
@@ -149,7 +150,7 @@ def _retained(mine, data, names) -> str | None:
     return f"Changed the {names.unit(unit)}: {'; '.join(changes)}." if changes else None
 
 
-def history_words(view: dict, record) -> str | None:
+def history_words(view: APState, record) -> str | None:
     """A retained-unit correction in the history, the unit named (the reader may read the side)."""
     if record.kind != "ap.retained" or record.side not in (view.get("game") or {}).get("sides", {}):
         return None

@@ -9,12 +9,17 @@ can reach it even by mistake. Contexts are plain JSON values (they are hashed fo
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 from campaigns.game_interface import SheetDef
 
-from . import elr, words
+from . import book, elr, words
+from .shapes import APState, Side
 
 SIDES = ("allied", "german")
 NAMES = {"allied": "Allied", "german": "German"}
+CG_NUMERALS: dict[str | None, str] = {"cg1": "I", "cg2": "II", "cg3": "III"}
 
 SHEETS = (
     SheetDef(
@@ -44,7 +49,7 @@ KIND_ORDER = (
     "fortification",
     "other",
 )
-KIND_NAMES = {
+KIND_NAMES: dict[str | None, str] = {
     "leader": "Leader",
     "armor_leader": "Armor leader",
     "hero": "Hero",
@@ -73,7 +78,7 @@ def _num(value) -> str:
 # --- CG Roster (public) -----------------------------------------------------------------------
 
 
-def cg_roster(public: dict) -> dict:
+def cg_roster(public: Mapping[str, Any]) -> dict:
     """One line per half-day of the CG, as the rulebook's CAMPAIGN GAME ROSTER: date, and for each
     side its historical modifier, objective points and casualties (CVP of the scenario and of its
     RePh, 1.12); the winner once determined (1.6067)."""
@@ -97,7 +102,7 @@ def cg_roster(public: dict) -> dict:
             totals[side]["cvp"] += cvp if decided else 0
         lines.append(row)
     return {
-        "cg": {"cg1": "I", "cg2": "II", "cg3": "III"}.get(public.get("cg"), public.get("cg") or ""),
+        "cg": CG_NUMERALS.get(public.get("cg"), public.get("cg") or ""),
         "lines": lines,
         "totals": {s: {k: str(v) for k, v in t.items()} for s, t in totals.items()},
         "record": {NAMES[s]: public.get("record", {}).get(s, {}) for s in SIDES},
@@ -114,7 +119,7 @@ def cg_roster(public: dict) -> dict:
 
 
 def _group_type(purchase: dict) -> str:
-    return words.group_type(purchase)
+    return book.group_type(purchase)
 
 
 def _options(purchase: dict) -> str:
@@ -188,18 +193,21 @@ def _leader_rank(text: str) -> tuple[int, int]:
     return (0, 0)
 
 
-def _side(view: dict) -> tuple[str | None, dict | None]:
+def _side(view: APState) -> tuple[str, Side] | None:
+    """The side a side sheet is printed for, with its records: None unless the view holds exactly
+    one side."""
     sides = (view.get("game") or {}).get("sides") or {}
     if len(sides) != 1:
-        return None, None  # a side sheet is printed for exactly one side
+        return None
     ((slug, private),) = sides.items()
     return slug, private
 
 
-def rg_purchases(view: dict) -> dict:
-    side, private = _side(view)
-    if private is None:
+def rg_purchases(view: APState) -> dict:
+    found = _side(view)
+    if found is None:
         return {"side": None, "rows": [], "fortifications": []}
+    side, private = found
     units = {u["id"]: u for u in private.get("retained", [])}
     rows = []
     for p in private.get("purchases", []):
@@ -265,13 +273,14 @@ def rg_purchases(view: dict) -> dict:
     }
 
 
-def retained_roster(view: dict) -> dict:
-    side, private = _side(view)
-    if private is None:
+def retained_roster(view: APState) -> dict:
+    found = _side(view)
+    if found is None:
         return {"side": None, "rows": []}
+    side, private = found
     names = words.Names(private)
     purchases = {p["id"]: p for p in private.get("purchases", [])}
-    order = {k: i for i, k in enumerate(KIND_ORDER)}
+    order: dict[str | None, int] = {k: i for i, k in enumerate(KIND_ORDER)}
     units = sorted(
         private.get("retained", []),
         key=lambda u: (
@@ -310,7 +319,7 @@ def retained_roster(view: dict) -> dict:
     }
 
 
-def sheet_context(sheet: str, view: dict) -> dict:
+def sheet_context(sheet: str, view: APState) -> dict:
     """What the sheet prints: built from `view` only (the audience's cut of the state)."""
     game = view.get("game") or {}
     if sheet == "cg_roster":

@@ -38,11 +38,17 @@ from . import (
     words,
 )
 from .common import HISTORICAL_TABLE, SIDES, private, public
+from .shapes import APState
 from .steps import initiative
 from .steps.base import PENDING, kind_name  # noqa: F401  (re-exported for step authors)
 
 DATA = Path(__file__).parent
 NAMES = {"allied": "Allied", "german": "German"}
+_RETAINED_EDITS: dict[str | None, str] = {
+    "add": "Retained units added",
+    "update": "A retained unit changed",
+    "remove": "A retained unit removed",
+}
 
 
 def _variants() -> tuple[Variant, ...]:
@@ -203,7 +209,7 @@ class AchtungPanzer(GameSystem):
                 error.args = (f"{error.field}: {error.message}",)
             raise
 
-    def _apply(self, state, record, ctx):
+    def _apply(self, state: APState, record, ctx):
         refit_progress.progress(
             state, ctx
         )  # steps that became skippable since (e.g. right after the start)
@@ -348,7 +354,7 @@ class AchtungPanzer(GameSystem):
                     )
         return lines
 
-    def _own_status(self, state, step, side):
+    def _own_status(self, state: APState, step, side):
         if step.id in refit_marks.skipped(state, side):
             return "skipped"
         if refit_marks.status(state, step, side):
@@ -374,7 +380,7 @@ class AchtungPanzer(GameSystem):
             return []
         nxt = shared[0]
         reached = pub.get("reached") or {}
-        out = []
+        out: list[tuple[str | None, str]] = []
         for side in SIDES:
             if reached.get(side) is None:
                 out.append(
@@ -407,7 +413,7 @@ class AchtungPanzer(GameSystem):
                 found.append(roll)
         return found
 
-    def side_odds(self, state, side, ctx, rolls):
+    def side_odds(self, state: APState, side, ctx, rolls):
         """The odds task's hook (campaigns/services/odds.py): exact odds plus value-after summaries."""
         return odds.side_odds(state, side, ctx, rolls)
 
@@ -487,7 +493,8 @@ class AchtungPanzer(GameSystem):
     def describe(self, record):
         data = record.data or {}
         if record.kind in ("ap.check", "ap.joint"):
-            step = refit_steps.BY_ID.get(data.get("through") or data.get("step"))
+            step_id = data.get("through") or data.get("step")
+            step = refit_steps.BY_ID.get(step_id) if step_id else None
             if step is None:
                 return "Refit Phase step done"
             if data.get("through"):
@@ -514,11 +521,7 @@ class AchtungPanzer(GameSystem):
                 else "Fortification given back"
             )
         if record.kind == "ap.retained":
-            return {
-                "add": "Retained units added",
-                "update": "A retained unit changed",
-                "remove": "A retained unit removed",
-            }.get(data.get("action"), "Retained units edited")
+            return _RETAINED_EDITS.get(data.get("action"), "Retained units edited")
         if record.kind == "ap.1.618":
             return (
                 f"Environmental conditions: {data['ec']} (1.618)"

@@ -28,10 +28,11 @@ from __future__ import annotations
 from campaigns.game_interface import Insert, Upgrade
 
 from . import refit_marks, refit_progress, refit_steps, retained
-from .common import SIDES, private, public
+from .common import SIDES, current_index, private, public
+from .shapes import APState
 
 
-def _refit_at(state: dict, step_id: str) -> list[str]:
+def _refit_at(state: APState, step_id: str) -> list[str]:
     """The sides whose current Refit Phase step is `step_id`."""
     game = state.get("game")
     if state["status"] != "active" or game is None or game["public"].get("phase") != "refit":
@@ -62,7 +63,7 @@ class EndOfScenarioRecords(Upgrade):
         return skipped_step(state, record)
 
 
-def skipped_step(state: dict, record) -> bool:
+def skipped_step(state: APState, record) -> bool:
     """An old event for a Refit Phase step today's rules skip for that side as having nothing to do
     (v1 ran 1.6132 for any AFV, 1.6142 for any platoon, even with nothing to repair or roll): it
     changed nothing, and today's fold has no place for it."""
@@ -76,7 +77,7 @@ def skipped_step(state: dict, record) -> bool:
     )
 
 
-def as_it_stood(state: dict, side: str, later) -> dict:
+def as_it_stood(state: APState, side: str, later) -> dict:
     """The end-of-scenario record that changes nothing: every retained unit kept, in the state it was
     in; the CVP the half-day's confirmed result gave the side; the AFV platoons its 1.6142 step went
     on to roll for in this Refit Phase (today's 1.6142 rolls the platoons recorded here)."""
@@ -95,7 +96,7 @@ def as_it_stood(state: dict, side: str, later) -> dict:
                 "elite": bool(unit.get("elite")),
             }
         )
-    line = public(state)["roster"][state["current"]]
+    line = public(state)["roster"][current_index(state)]
     platoons = []
     for record in later:
         if record.kind in ("result.submitted", "result.confirmed", "result.resolved"):
@@ -127,7 +128,7 @@ class LossesBeforeVictory(Upgrade):
         return skipped_step(state, record)
 
     @staticmethod
-    def _nothing_lost(state, record):
+    def _nothing_lost(state: APState, record):
         return [
             Insert("ap.losses", {"units": [], "cvp": None, "note": ""}, side=side)
             for side in _refit_at(state, "1.6066.losses")

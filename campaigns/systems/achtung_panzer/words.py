@@ -7,11 +7,16 @@ Pages never show a dice key, a step's internal id, an option value or a table's 
 from __future__ import annotations
 
 import re
+from collections.abc import Mapping
+from typing import Any
 
 from . import elr
 from .book import group_type
+from .shapes import APState, Side
 
-KIND_WORDS = {
+# The word maps looked up with a value read from the state or an event are keyed `str | None`:
+# a missing value (None) gets the lookup's default.
+KIND_WORDS: dict[str | None, str] = {
     "squad": "squad",
     "half_squad": "half-squad",
     "leader": "leader",
@@ -26,14 +31,14 @@ KIND_WORDS = {
     "other": "unit",
 }
 NATIONALITY_WORDS = {"german": "German", "french": "French", "british": "British"}
-SIDE_WORDS = {"allied": "Allied", "german": "German", "draw": "draw"}
-TYPE_WORDS = {
+SIDE_WORDS: dict[str | None, str] = {"allied": "Allied", "german": "German", "draw": "draw"}
+TYPE_WORDS: dict[str | None, str] = {
     "allied_assault": "Allied assault",
     "german_assault": "German assault",
     "dual": "Dual Attack",
     "dual_attack": "Dual Attack",
 }
-SPECIAL_WORDS = {
+SPECIAL_WORDS: dict[str | None, str] = {
     "none": "a normal half-day",
     "armor": "an Armor half-day",
     "british": "a British half-day",
@@ -51,7 +56,7 @@ EFFECT_WORDS = {
     "no_effect": "no effect",
     "disabled": "disabled",
 }
-STATUS_WORDS = {
+STATUS_WORDS: dict[str | None, str] = {
     "ok": "ok",
     "wounded": "wounded",
     "heroic": "heroic",
@@ -124,7 +129,7 @@ class Names:
     among those of its RG, "2nd 467 squad of RG I2 (1st Line Coy)" (eliminated ones keep their
     place, so a name does not move when another unit is lost). Ids stay inside forms."""
 
-    def __init__(self, private: dict | None):
+    def __init__(self, private: Mapping[str, Any] | None):
         private = private or {}
         self.purchases = {p["id"]: p for p in private.get("purchases", []) if p.get("id")}
         self._rg: dict[str, str] = {}
@@ -137,7 +142,7 @@ class Names:
             for n, ident in enumerate(ids, 1):
                 base = self._rg_base(self.purchases[ident])
                 self._rg[ident] = f"{ordinal(n)} {base}" if len(ids) > 1 else base
-        self._unit: dict[str, tuple[int, int]] = {}
+        self._unit: dict[str | None, tuple[int, int]] = {}
         groups: dict[tuple, list] = {}
         placed: set = set()
         for unit in [*private.get("retained", []), *private.get("eliminated", [])]:
@@ -201,9 +206,10 @@ def name_ids(text: str, names: Names) -> str:
     return _AN_ID.sub(one, text)
 
 
-def names_for(state: dict, side: str | None) -> Names:
-    sides = ((state or {}).get("game") or {}).get("sides") or {}
-    return Names(sides.get(side))
+def names_for(state: APState | None, side: str | None) -> Names:
+    game = state.get("game") if state else None
+    sides: Mapping[str, Side] = (game.get("sides") if game else None) or {}
+    return Names(sides.get(side) if side is not None else None)
 
 
 def unit_words(unit: dict, names: Names | None = None) -> str:
@@ -371,7 +377,7 @@ def subject_words(label: str, names: Names | None = None) -> str:
     return label
 
 
-def find_report(view: dict, key: str) -> dict | None:
+def find_report(view: APState, key: str) -> dict | None:
     game = (view or {}).get("game") or {}
     pools = [game.get("public", {}).get("rolls", [])]
     pools += [private.get("rolls", []) for private in (game.get("sides") or {}).values()]
@@ -418,7 +424,7 @@ _TAILS = {
 }
 
 
-def key_words(key: str, view: dict | None = None) -> str:
+def key_words(key: str, view: APState | None = None) -> str:
     """A roll key ("5/29A/1.6201/allied/p1/attached") in words: "5/29A, RG strength of RG p1:
     attached weapon (1.6201)"."""
     parts = key.split("/")
@@ -445,7 +451,7 @@ def key_words(key: str, view: dict | None = None) -> str:
     return f"{half_day} {what}" + (f" of {subject}" if subject else "") + f" ({step})"
 
 
-def _subject(head: str, view: dict | None, side: str) -> str:
+def _subject(head: str, view: APState | None, side: str) -> str:
     names = names_for(view, side)
     if head in names.purchases:
         return names.rg(head)

@@ -8,6 +8,7 @@ from campaigns.game_interface import Field
 
 from .. import aftermath, retained, words
 from ..common import private
+from ..shapes import APState
 from ..steps.helpers import choice_words, unit_choices
 
 
@@ -16,7 +17,7 @@ def _marked(unit: dict) -> bool:
     return bool(unit.get("status") not in (None, "ok") or unit.get("isolated"))
 
 
-def pick_groups(view: dict, side: str, kind: str, field: str) -> list[dict]:
+def pick_groups(view: APState, side: str, kind: str, field: str) -> list[dict]:
     """The side's retained units grouped by RG (in the order bought), for the end of the scenario's
     first screen: the units something happened to are ticked there, the rest keep their state."""
     if (
@@ -44,7 +45,7 @@ def pick_groups(view: dict, side: str, kind: str, field: str) -> list[dict]:
     return groups
 
 
-def aftermath_form(ctx, view: dict, side: str, picked: list | None = None) -> tuple:
+def aftermath_form(ctx, view: APState, side: str, picked: list | None = None) -> tuple:
     """The end of the scenario. `picked`: the units its first screen ticked (pick_groups), the only
     rows asked for; None: a row for every retained unit (a form posted without that screen)."""
     units = private(view, side)["retained"]
@@ -86,7 +87,7 @@ def _unit_rows(units: list, picked: list | None) -> list[dict]:
     return rows
 
 
-def _units_field(units: list, rows: list[dict], view: dict, side: str) -> Field:
+def _units_field(units: list, rows: list[dict], view: APState, side: str) -> Field:
     return Field(
         "units",
         "list",
@@ -102,7 +103,7 @@ def _units_field(units: list, rows: list[dict], view: dict, side: str) -> Field:
     )
 
 
-def _unit_entry_fields(units: list, view: dict, side: str) -> tuple:
+def _unit_entry_fields(units: list, view: APState, side: str) -> tuple:
     """What one row asks of a unit: its fate, state, isolation and pocket, and 1.603-1.6112's marks."""
     return (
         Field("unit", **unit_choices(units, view, side)),

@@ -5,6 +5,8 @@ module that draws it."""
 from __future__ import annotations
 
 from .. import refit_losses, refit_steps, result_page
+from ..common import current_index
+from ..shapes import APState
 from ..steps import fortifications, purchases
 from ..steps.helpers import hidden
 from .aftermath_form import aftermath_form
@@ -13,19 +15,19 @@ from .retained_form import retained_changes, retained_form
 from .todos import reading_ctx
 
 
-def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) -> tuple | None:
+def form_fields(system, view: APState, side: str | None, kind: str, initial: dict) -> tuple | None:
     if view.get("game") is None:
         return None
     ctx = reading_ctx(system, view)
     if kind in ("result.submitted", "result.resolved"):
-        index = view["current"] if initial.get("scenario") is None else initial["scenario"]
+        index = current_index(view) if initial.get("scenario") is None else initial["scenario"]
         return (hidden("scenario", index), *result_page.result_form(ctx, view, index))
-    if kind != "ap.joint" and side not in view["game"].get("sides", {}):
+    if kind == "ap.joint":
+        return joint_form(ctx, view, initial)
+    if side is None or side not in view["game"].get("sides", {}):
         return None  # not a side this viewer may read: the service refuses the post
     if kind == "ap.aftermath":
         return aftermath_form(ctx, view, side, initial.get("picked"))
-    if kind == "ap.joint":
-        return joint_form(ctx, view, initial)
     if kind == "ap.continue":
         return (hidden("checklists", "true"),)
     if kind == "ap.check":
@@ -44,7 +46,7 @@ def form_fields(system, view: dict, side: str | None, kind: str, initial: dict) 
     return None
 
 
-def form_data(view: dict, side: str | None, kind: str, data: dict) -> dict:
+def form_data(view: APState, side: str | None, kind: str, data: dict) -> dict:
     if kind in ("result.submitted", "result.resolved") and "objectives" in data:
         index = data.pop("scenario")
         return {"scenario": index, "data": result_page.result_data(view, index, data)}

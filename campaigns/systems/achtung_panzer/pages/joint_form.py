@@ -6,16 +6,17 @@ from __future__ import annotations
 from campaigns.game_interface import Field
 
 from .. import halfday, refit_progress
-from ..common import SIDES, public
+from ..common import SIDES, current_index, public
+from ..shapes import APState
 from ..steps.helpers import hidden
 from .todos import NAMES
 
 
-def joint_form(ctx, view: dict, initial: dict) -> tuple:
+def joint_form(ctx, view: APState, initial: dict) -> tuple:
     fields = [hidden("through", initial.get("through"))]
     current = next(iter(refit_progress.joint_span(view)), None)
     if current is not None and current.id == "1.6066":
-        line = public(view)["roster"][view["current"]]
+        line = public(view)["roster"][current_index(view)]
         area_list = halfday.areas(ctx.table("1.2"))
         hexes = sorted(halfday.all_objective_hexes(area_list, public(view)["bridges_destroyed"]))
         for side in SIDES:

@@ -11,6 +11,7 @@ from campaigns.game_interface import Action
 
 from .. import refit_progress
 from ..common import private, public
+from ..shapes import APState
 from ..steps import fortifications, purchases
 from ..steps.base import kind_name
 
@@ -39,7 +40,7 @@ _FOLDED = ("1.6112", "1.6113", "1.6131", "1.6132", "1.615")
 _FOLDED_AFTER_TABLE = ("1.6063", "1.6066.losses")
 
 
-def refit_actions(state: dict, side: str) -> list[Action]:
+def refit_actions(state: APState, side: str) -> list[Action]:
     step = refit_progress.current(state, side)
     if step is None:
         return []
@@ -48,7 +49,7 @@ def refit_actions(state: dict, side: str) -> list[Action]:
     if refit_progress.waiting(state, side):
         return []
     steps = refit_progress.runnable(state, side, checklists=True)
-    before = ()
+    before: tuple = ()
     if steps:
         nxt = refit_progress.decision_after(state, side, steps)
         rolls = any(not s.checklist for s in steps)
@@ -62,7 +63,7 @@ def refit_actions(state: dict, side: str) -> list[Action]:
     return [_step_action(state, side, step, steps, before), *_step_extras(state, side, step)]
 
 
-def _joint_actions(state: dict, side: str, step) -> list[Action]:
+def _joint_actions(state: APState, side: str, step) -> list[Action]:
     """The map steps both sides do at the table, confirmed by either player for both; folded
     into this side's own next step when that step reads nothing they change."""
     if not refit_progress.reached_by_all(state, step):
@@ -109,7 +110,7 @@ def _joint_actions(state: dict, side: str, step) -> list[Action]:
     ]
 
 
-def _step_action(state: dict, side: str, step, steps, before) -> Action:
+def _step_action(state: APState, side: str, step, steps, before) -> Action:
     """The to-do of the step the side has reached (after its roll, when it rolls first)."""
     asked = private(state, side).get("pending", {}).get(step.id)
     after_roll = bool(asked and asked.get("half_day", pub_half_day(state)) == pub_half_day(state))
@@ -127,7 +128,7 @@ def _step_action(state: dict, side: str, step, steps, before) -> Action:
     )
 
 
-def _step_extras(state: dict, side: str, step) -> list[Action]:
+def _step_extras(state: APState, side: str, step) -> list[Action]:
     """The to-dos beside a repeatable step's own: its end, and giving back what it bought."""
     if step.id == "1.619":
         return _buying_extras(state, side, step)
@@ -148,7 +149,7 @@ def _step_extras(state: dict, side: str, step) -> list[Action]:
     return []  # 1.615: an empty submission finishes it
 
 
-def _buying_extras(state: dict, side: str, step) -> list[Action]:
+def _buying_extras(state: APState, side: str, step) -> list[Action]:
     found = [
         Action(
             "ap.check",
@@ -176,7 +177,7 @@ def _buying_extras(state: dict, side: str, step) -> list[Action]:
     return found
 
 
-def _fortifying_extras(state: dict, side: str, step) -> list[Action]:
+def _fortifying_extras(state: APState, side: str, step) -> list[Action]:
     found = [
         Action(
             "ap.check",
@@ -204,7 +205,7 @@ def _fortifying_extras(state: dict, side: str, step) -> list[Action]:
     return found
 
 
-def _server_dice(state: dict) -> bool:
+def _server_dice(state: APState) -> bool:
     return state["options"].get("dice_mode", "server") == "server"
 
 
@@ -213,14 +214,14 @@ def _server_dice(state: dict) -> bool:
 _ROLLS_NOTHING_AFTER = ("1.621", "1.618")
 
 
-def _and_finish(state: dict, step) -> dict:
+def _and_finish(state: APState, step) -> dict:
     if step.id not in _FINISH or not (_server_dice(state) or step.id in _ROLLS_NOTHING_AFTER):
         return {}
     then, words = _FINISH[step.id]
     return {"then": (then,), "then_button": words}
 
 
-def pub_half_day(state: dict) -> str:
+def pub_half_day(state: APState) -> str:
     return public(state)["half_day"]
 
 

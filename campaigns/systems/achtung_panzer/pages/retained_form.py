@@ -7,10 +7,11 @@ from campaigns.game_interface import Field
 
 from .. import retained, words
 from ..common import private
+from ..shapes import APState
 from ..steps.helpers import choice_words, hidden, unit_choices
 
 
-def _unit_fields(view: dict, side: str, unit: dict) -> tuple:
+def _unit_fields(view: APState, side: str, unit: dict) -> tuple:
     """What a retained unit is, each field starting from `unit` (its current values, or a new
     unit's defaults): an edit changes only what the person changes."""
     bought = private(view, side)["purchases"]
@@ -90,7 +91,7 @@ _REASON = Field(
 )
 
 
-def retained_form(ctx, view: dict, side: str, initial: dict) -> tuple:
+def retained_form(ctx, view: APState, side: str, initial: dict) -> tuple:
     """Correct the side's retained units: add units; or, once a unit is picked (the to-do's
     `choose`), change or remove that unit, its form filled with what it is now."""
     units = private(view, side)["retained"]
@@ -135,11 +136,12 @@ def _same(before, after) -> bool:
     )
 
 
-def retained_changes(view: dict, side: str, data: dict) -> dict:
+def retained_changes(view: APState, side: str | None, data: dict) -> dict:
     """A change of one unit as the event records it: only the fields that differ from the unit
     as it is (the form starts from its current values), so what the person left alone is never
     written over; a removal only with its reason."""
-    units = private(view, side)["retained"] if side in view["game"].get("sides", {}) else []
+    sides = view["game"].get("sides", {})
+    units = private(view, side)["retained"] if side is not None and side in sides else []
     unit = next((u for u in units if u["id"] == data.get("id")), None)
     if unit is None:
         return data

@@ -10,7 +10,8 @@ from dataclasses import replace
 from campaigns.game_interface import Action, Ctx
 
 from .. import aftermath, refit_progress
-from ..common import private, public
+from ..common import core_state, private, public
+from ..shapes import APState, Public
 from .refit_todos import refit_actions
 
 NAMES = {"allied": "Allied", "german": "German"}
@@ -19,11 +20,11 @@ _CVP_KINDS = ("ap.aftermath", "ap.losses", "ap.cvp")
 _YOUR = re.compile(r"\b([Yy])our\b")
 
 
-def reading_ctx(system, view: dict) -> Ctx:
-    return Ctx.reading(system, view)
+def reading_ctx(system, view: APState) -> Ctx:
+    return Ctx.reading(system, core_state(view))
 
 
-def actions(system, state: dict, side: str) -> list[Action]:
+def actions(system, state: APState, side: str) -> list[Action]:
     pub = public(state)
     found: list[Action] = []
     ctx = reading_ctx(system, state)
@@ -61,7 +62,7 @@ def actions(system, state: dict, side: str) -> list[Action]:
     return found
 
 
-def _aftermath_action(pub: dict, side: str) -> Action:
+def _aftermath_action(pub: Public, side: str) -> Action:
     return Action(
         "ap.aftermath",
         f"End of {pub['half_day']}: what happened to your units",

@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .equipment_kinds import (
     AFV_KINDS,
@@ -37,7 +38,7 @@ def immobilization_mods(ctx, afv: dict, entry: dict) -> list:
     )
 
 
-def _manned_immobilized(state, side, remanned_ids) -> list[dict]:
+def _manned_immobilized(state: APState, side, remanned_ids) -> list[dict]:
     return [
         u
         for u in retained(state, side)
@@ -58,7 +59,7 @@ AT_TABLE_WORDS = (
 )
 
 
-def _at_table(state, side) -> list[dict]:
+def _at_table(state: APState, side) -> list[dict]:
     return [
         u
         for u in retained(state, side)
@@ -66,7 +67,7 @@ def _at_table(state, side) -> list[dict]:
     ]
 
 
-def _plan_at_table(state, side, entries) -> list[tuple[dict, str]]:
+def _plan_at_table(state: APState, side, entries) -> list[tuple[dict, str]]:
     """How each bogged/shocked AFV ended, checked (nothing applied yet)."""
     check_items(entries, "at_table", key=lambda e: e["afv"])
     waiting = {u["id"]: u for u in _at_table(state, side)}
@@ -92,7 +93,7 @@ def _plan_at_table(state, side, entries) -> list[tuple[dict, str]]:
     return plan
 
 
-def _apply_at_table(ctx, state, side, plan) -> None:
+def _apply_at_table(ctx, state: APState, side, plan) -> None:
     lost = []
     for afv, outcome in plan:
         if outcome == "eliminated":
@@ -105,7 +106,7 @@ def _apply_at_table(ctx, state, side, plan) -> None:
     count_after_victory(ctx, state, side, lost)
 
 
-def run_immobilization(ctx, state, side, data):
+def run_immobilization(ctx, state: APState, side, data):
     at_table = _plan_at_table(state, side, data.get("at_table") or [])
     gone = {afv["id"] for afv, outcome in at_table if outcome == "eliminated"}
     # No 1.6131d dr for an AFV eliminated or unbogged at the table, nor one that recovered mobile.
@@ -180,7 +181,7 @@ def run_immobilization(ctx, state, side, data):
         common.record_roll(state, side, report, "1.6131")
 
 
-def upcoming_immobilization(state, side, ctx):
+def upcoming_immobilization(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,
@@ -195,7 +196,7 @@ def upcoming_immobilization(state, side, ctx):
     ]
 
 
-def _applies_immobilization(state, side):
+def _applies_immobilization(state: APState, side):
     return bool(_at_table(state, side)) or any(
         u.get("kind") in AFV_KINDS
         and ((u.get("status") == "abandoned" and not u.get("isolated")) or is_immobilized(u))
@@ -206,11 +207,11 @@ def _applies_immobilization(state, side):
 # --- the page ------------------------------------------------------------------------------
 
 
-def _crews(state, side) -> list[dict]:
+def _crews(state: APState, side) -> list[dict]:
     return [u for u in retained(state, side) if u.get("kind") not in AFV_KINDS + WEAPON_KINDS]
 
 
-def form_immobilization(ctx, view, side):
+def form_immobilization(ctx, view: APState, side):
     afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS]
     abandoned = [u for u in afvs if u.get("status") == "abandoned" and not u.get("isolated")]
     immobile = [u for u in afvs if is_immobilized(u) or u.get("status") == "bogged"]
@@ -225,7 +226,7 @@ def form_immobilization(ctx, view, side):
     return tuple(fields)
 
 
-def _at_table_field(at_table: list, view, side) -> Field:
+def _at_table_field(at_table: list, view: APState, side) -> Field:
     return picked_units(
         "at_table",
         "Shock/UK and bogged AFVs (1.6131b-c)",
@@ -245,7 +246,7 @@ def _at_table_field(at_table: list, view, side) -> Field:
     )
 
 
-def _remanned_field(abandoned: list, view, side) -> Field:
+def _remanned_field(abandoned: list, view: APState, side) -> Field:
     crews = _crews(view, side)
     return picked_units(
         "remanned",
@@ -260,7 +261,7 @@ def _remanned_field(abandoned: list, view, side) -> Field:
     )
 
 
-def _rolls_field(immobile: list, view, side) -> Field:
+def _rolls_field(immobile: list, view: APState, side) -> Field:
     """The immobilization removal dr of each immobilized AFV, ticked when it is manned."""
     return Field(
         "rolls",

@@ -4,22 +4,35 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from typing import Any
 
 from campaigns.game_interface import Field
 
+from ..shapes import APState
+
 PENDING = "pending"
 DONE = "done"  # a repeatable step's run() saying the step is finished (nothing more to do in it)
+
+
+# The step's functions, as the sequencer calls them (ctx is the core's Ctx; side None for a
+# system or joint step).
+Run = Callable[[Any, APState, Any, dict], Any]  # run(ctx, state, side, data)
+Applies = Callable[[APState, str], bool]  # applies(state, side)
+Upcoming = Callable[[APState, str, Any], list]  # upcoming(state, side, ctx)
+Auto = Callable[[APState, str], dict | None]  # auto(state, side)
+Form = Callable[[Any, APState, str], tuple | None]  # form(ctx, view, side)
+Confirm = Callable[[Any, APState, Any], Any]  # confirm(ctx, state, side)
 
 
 def kind_name(step: Step) -> str:
     return step.extra.get("kind") or f"ap.{step.id}"
 
 
-def _always(state: dict, side: str) -> bool:
+def _always(state: APState, side: str) -> bool:
     return True
 
 
-def _no_rolls(state: dict, side: str, ctx) -> list:
+def _no_rolls(state: APState, side: str, ctx) -> list:
     return []
 
 
@@ -65,9 +78,9 @@ class Step:
     rule: str
     scope: str = "side"
     fields: tuple[Field, ...] = ()
-    run: Callable | None = None
-    applies: Callable[[dict, str], bool] = _always
-    upcoming: Callable = _no_rolls
+    run: Run | None = None
+    applies: Applies = _always
+    upcoming: Upcoming = _no_rolls
     audience: str = "side"
     checklist: bool = False
     initial: bool = False
@@ -78,13 +91,13 @@ class Step:
     # in it now (a roll and nothing else), or None when a decision is needed. Steps without
     # fields need none. Such steps are done together ("Continue") and right after the side's
     # own previous step (refit_events.follow_ups).
-    auto: Callable | None = None
+    auto: Auto | None = None
     # form(ctx, view, side) -> the step's fields made concrete for the page now (choices from
     # the side's own units, rows per candidate), or None for the declared fields.
-    form: Callable | None = None
+    form: Form | None = None
     # confirm(ctx, state, side) for a checklist step: what the rules do on their own when the
     # players confirm it (1.603 eliminates disrupted French infantry); side None for a joint one.
-    confirm: Callable | None = None
+    confirm: Confirm | None = None
     short: str = ""  # a few words for lists ("AFV", "Purchases")
     # True when whether the step applies and which dice it rolls never depend on the dice of the
     # steps run before it in the same submission (1.6202-1.6206 after 1.6201): with dice entered

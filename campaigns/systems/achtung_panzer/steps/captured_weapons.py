@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .equipment_kinds import (
     AFV_KINDS,
@@ -23,14 +24,14 @@ from .helpers import (
 )
 
 
-def _captured_weapons(state, side) -> list[dict]:
+def _captured_weapons(state: APState, side) -> list[dict]:
     return [u for u in retained(state, side) if u.get("kind") in WEAPON_KINDS and u.get("captured")]
 
 
-def run_captured(ctx, state, side, data):
+def run_captured(ctx, state: APState, side, data):
     items = data.get("vehicular") or []
     check_items(items, "vehicular", key=lambda e: (e["unit"], (e.get("weapon") or "").strip()))
-    plan = []
+    plan: list[tuple[dict, str | None, bool]] = []
     for i, entry in enumerate(items):
         path = f"vehicular[{i}]"
         unit = unit_by_id(state, side, entry["unit"], f"{path}.unit")
@@ -68,7 +69,7 @@ def run_captured(ctx, state, side, data):
             common.record_roll(state, side, report, "1.6135")
 
 
-def upcoming_captured(state, side, ctx):
+def upcoming_captured(state: APState, side, ctx):
     return [
         upcoming_roll(
             state, side, "1.6135", f"Captured weapon ({u['id']})", [], "effect", subject=u["id"]
@@ -78,11 +79,11 @@ def upcoming_captured(state, side, ctx):
     ]
 
 
-def _applies_captured(state, side):
+def _applies_captured(state: APState, side):
     return any(u.get("captured") for u in retained(state, side))
 
 
-def _auto_captured(state, side):
+def _auto_captured(state: APState, side):
     """Captured SW and Guns roll on their own; the weapons of a captured AFV are named by the side."""
     return (
         None
@@ -94,7 +95,7 @@ def _auto_captured(state, side):
 # --- the page ------------------------------------------------------------------------------
 
 
-def form_captured(ctx, view, side):
+def form_captured(ctx, view: APState, side):
     afvs = [u for u in retained(view, side) if u.get("kind") in AFV_KINDS and u.get("captured")]
     return (
         picked_units(

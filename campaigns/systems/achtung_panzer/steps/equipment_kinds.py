@@ -10,6 +10,8 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError
 
+from ..shapes import APState
+
 AFV_KINDS = ("afv", "vehicle")
 WEAPON_KINDS = ("sw", "gun")
 
@@ -46,7 +48,7 @@ def vehicular_item(unit: dict, entry: dict, path: str, want: str) -> str:
     return weapon
 
 
-def count_after_victory(ctx, state, side, units) -> None:
+def count_after_victory(ctx, state: APState, side, units) -> None:
     """Eliminated after 1.6067: their CVP count for 1.616 only, privately (R-A18), when the club's
     CVP list covers them."""
     from .. import aftermath, halfday

@@ -14,6 +14,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common, words
+from ..shapes import APState
 from .base import DONE, PENDING, Step
 from .helpers import (
     UNIT_KINDS_INFANTRY_MMC,
@@ -33,7 +34,11 @@ from .helpers import (
 )
 
 AFV_KINDS = ("afv", "vehicle")
-HS_EQUIVALENT = {"squad": 2, "half_squad": 1, "crew": 1}  # ASL: a squad is two half-squads
+HS_EQUIVALENT: dict[str | None, int] = {
+    "squad": 2,
+    "half_squad": 1,
+    "crew": 1,
+}  # ASL: a squad is two half-squads
 NEEDS_PLAYER = ("replaced", "Casualty Reduced")
 HEAT_OF_BATTLE = "Escapes"  # the Infantry column's row 1 result, with footnote 1's Heat of Battle
 
@@ -42,7 +47,7 @@ def _nationality(unit: dict, side: str) -> str:
     return unit.get("nationality") or common.nationality_of(side)
 
 
-def escape_mods(ctx, state, side, units: list[dict], entry: dict) -> list[Mod]:
+def escape_mods(ctx, state: APState, side, units: list[dict], entry: dict) -> list[Mod]:
     afv = units[0].get("kind") in AFV_KINDS
     lone_smc = len(units) == 1 and units[0].get("kind") in UNIT_KINDS_SMC
     hs = sum(HS_EQUIVALENT.get(u.get("kind"), 0) for u in units)
@@ -82,7 +87,7 @@ def escape_mods(ctx, state, side, units: list[dict], entry: dict) -> list[Mod]:
     )
 
 
-def _check_stacks(state, side, stacks) -> list[list[dict]]:
+def _check_stacks(state: APState, side, stacks) -> list[list[dict]]:
     tried = set(done_list(state, side, "1.6063"))
     seen = set()
     checked = []
@@ -107,7 +112,7 @@ def _check_stacks(state, side, stacks) -> list[list[dict]]:
     return checked
 
 
-def run(ctx, state, side, data):
+def run(ctx, state: APState, side, data):
     if data["action"] == "resolve":
         return _resolve(ctx, state, side, data.get("outcomes") or [])
     stacks = data.get("stacks") or []
@@ -153,7 +158,7 @@ def run(ctx, state, side, data):
     return DONE if not _untried(state, side) else None
 
 
-def _untried(state, side) -> list[dict]:
+def _untried(state: APState, side) -> list[dict]:
     tried = set(done_list(state, side, "1.6063"))
     return [
         u
@@ -162,7 +167,7 @@ def _untried(state, side) -> list[dict]:
     ]
 
 
-def _lone_smc(state, side) -> list[dict]:
+def _lone_smc(state: APState, side) -> list[dict]:
     """1.606: "Isolated, lone SMC must attempt escape". An isolated SMC is lone unless an isolated MMC
     of its side is in the same pocket (an SMC alone creates no pocket, 1.6056, so one without a pocket
     is lone)."""
@@ -180,7 +185,7 @@ def _lone_smc(state, side) -> list[dict]:
     ]
 
 
-def _eliminated(ctx, state, side, units, reason):
+def _eliminated(ctx, state: APState, side, units, reason):
     """Units lost in escape leave the roster before 1.6067: their CVP count for the half-day when
     the club's CVP list covers them (R-L2), as nobody can list them later."""
     from .. import aftermath
@@ -188,7 +193,7 @@ def _eliminated(ctx, state, side, units, reason):
     aftermath.eliminate_by_rule(state, side, units, "1.6063", reason, ctx)
 
 
-def _apply(ctx, state, side, units, result, afv):
+def _apply(ctx, state: APState, side, units, result, afv):
     if result.startswith("Eliminated"):
         _eliminated(ctx, state, side, units, f"escape: {result} (1.6063)")
         return
@@ -210,7 +215,7 @@ def _apply(ctx, state, side, units, result, afv):
         )  # escapes: retained with its SW (1.6064)
 
 
-def _resolve(ctx, state, side, outcomes):
+def _resolve(ctx, state: APState, side, outcomes):
     pend = pending_for(state, side, "1.6063")
     if pend is None:
         raise DomainError("action", "No escape result waits for a resolution.")
@@ -270,12 +275,12 @@ def _resolve(ctx, state, side, outcomes):
     return DONE if not _untried(state, side) else None
 
 
-def applies(state, side):
+def applies(state: APState, side):
     """Only a side with isolated units has anything to escape (skipped shows as done to the other side)."""
     return any(u.get("isolated") for u in common.private(state, side).get("retained", []))
 
 
-def finish(ctx, state, side):
+def finish(ctx, state: APState, side):
     if pending_for(state, side, "1.6063") is not None:
         raise DomainError("step", "An escape result still waits for what happens to its units.")
     lone = _lone_smc(state, side)
@@ -287,14 +292,14 @@ def finish(ctx, state, side):
 # --- the page ------------------------------------------------------------------------------
 
 
-def form(ctx, view, side):
+def form(ctx, view: APState, side):
     pend = pending_for(view, side, "1.6063")
     if pend is not None:
         return _outcomes_form(view, side, pend)
     return _stacks_form(view, side)
 
 
-def _outcomes_form(view, side, pend: dict) -> tuple:
+def _outcomes_form(view: APState, side, pend: dict) -> tuple:
     """After the roll: per stack, the unit Random Selection picked and what it becomes."""
     names = words.names_for(view, side)
     rows = []
@@ -364,7 +369,7 @@ def _outcomes_form(view, side, pend: dict) -> tuple:
     )
 
 
-def _stacks_form(view, side) -> tuple:
+def _stacks_form(view: APState, side) -> tuple:
     """Before the roll: the isolated units not yet tried, one stack each to start with."""
     untried = _untried(view, side)
     rows = tuple({"units": [u["id"]], "_label": f"Stack {i + 1}"} for i, u in enumerate(untried))
@@ -384,7 +389,7 @@ def _stacks_form(view, side) -> tuple:
     )
 
 
-def _stack_fields(view, side, untried: list) -> tuple:
+def _stack_fields(view: APState, side, untried: list) -> tuple:
     return (
         Field(
             "units",
@@ -423,7 +428,7 @@ def _stack_fields(view, side, untried: list) -> tuple:
     )
 
 
-def _has(state, side, unit_id) -> bool:
+def _has(state: APState, side, unit_id) -> bool:
     return any(u["id"] == unit_id for u in common.private(state, side).get("retained", []))
 
 

@@ -9,6 +9,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, words
+from ..shapes import APState
 from .base import DONE, Step
 from .fortifications import fortification_labels
 from .helpers import choice_words, done_list, done_marker, mods, table_mod
@@ -36,7 +37,7 @@ def item_mods(ctx, entry: dict, sappers: bool) -> list:
     )
 
 
-def run(ctx, state, side, data):
+def run(ctx, state: APState, side, data):
     private = common.private(state, side)
     items = data.get("items") or []
     if not items:
@@ -101,7 +102,7 @@ KIND_WORDS = {
 }
 
 
-def form(ctx, view, side):
+def form(ctx, view: APState, side):
     own = common.private(view, side).get("fortifications", [])
     tried = done_list(view, side, "1.615")
     return (

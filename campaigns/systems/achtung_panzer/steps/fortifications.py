@@ -12,10 +12,12 @@ from __future__ import annotations
 
 import math
 import re
+from typing import Any
 
 from campaigns.game_interface import DomainError, Field
 
 from .. import common
+from ..shapes import APState
 from . import purchases as P
 from .base import Step
 
@@ -82,7 +84,7 @@ def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
     elif item == "Pillbox":
         formula = str(table.value(item, "cost")).replace(" ", "")
         match = _PILLBOX.match(formula)
-        values = [data.get(k) for k in ("x", "y", "z")]
+        values: list[Any] = [data.get(k) for k in ("x", "y", "z")]
         if not match:
             raise DomainError("item", f"Pillbox: the cost {formula!r} cannot be read (TH1.621).")
         if any(v is None for v in values):
@@ -99,7 +101,7 @@ def cost_of(ctx, side: str, data: dict) -> tuple[int, dict]:
     return int(unit) * count, dict(detail, count=count)
 
 
-def run_fortify(ctx, state: dict, side: str, data: dict) -> None:
+def run_fortify(ctx, state: APState, side: str, data: dict) -> None:
     if P.step_done(state, "1.621", side):
         raise DomainError(
             "action", f"1.621 is already done for this side on {common.half_day(state)}."
@@ -130,7 +132,7 @@ def run_fortify(ctx, state: dict, side: str, data: dict) -> None:
     )
 
 
-def _remove(state: dict, side: str, fort_id: str | None) -> None:
+def _remove(state: APState, side: str, fort_id: str | None) -> None:
     private = common.private(state, side)
     for fort in private["fortifications"]:
         if fort["id"] == fort_id:
@@ -146,7 +148,7 @@ def _remove(state: dict, side: str, fort_id: str | None) -> None:
     private["fortifications"].remove(fort)
 
 
-def finish_fortify(ctx, state: dict, side: str) -> None:
+def finish_fortify(ctx, state: APState, side: str) -> None:
     """ap.check {"step": "1.621"}: every unspent FPP is forfeit."""
     private = common.private(state, side)
     left = private.get("fpp", 0)
@@ -215,7 +217,7 @@ def _cost_words(table, item: str) -> str:
     return f"{costs} FPP"
 
 
-def form(ctx, view, side):
+def form(ctx, view: APState, side):
     table = ctx.table(TABLE)
     fpp = common.private(view, side).get("fpp", 0)
     labels = tuple((item, f"{item} — {_cost_words(table, item)}") for item in ITEMS)
@@ -280,7 +282,7 @@ def form(ctx, view, side):
     )
 
 
-def bought_now(state: dict, side: str) -> list[dict]:
+def bought_now(state: APState, side: str) -> list[dict]:
     """Fortifications bought with FPP in this step (they can still be given back, R-C21)."""
     return [
         f
@@ -289,7 +291,7 @@ def bought_now(state: dict, side: str) -> list[dict]:
     ]
 
 
-def form_remove(ctx, view, side):
+def form_remove(ctx, view: APState, side):
     """The fortifications bought in this step, the last one (a mis-tap is the latest) chosen."""
     mine = bought_now(view, side)
     return (
@@ -337,7 +339,7 @@ def fortification_words(f: dict) -> str:
     return text + (f" ({', '.join(details)})" if details else "")
 
 
-def _applies(state: dict, side: str) -> bool:
+def _applies(state: APState, side: str) -> bool:
     """A side with FPP buys; one that spent them all in this step may still give one back."""
     return common.private(state, side).get("fpp", 0) > 0 or bool(bought_now(state, side))
 

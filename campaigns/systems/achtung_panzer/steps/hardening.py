@@ -17,6 +17,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, words
+from ..shapes import APState
 from .base import PENDING, Step
 from .helpers import (
     UNIT_KINDS_INFANTRY_MMC,
@@ -36,7 +37,7 @@ from .helpers import (
 )
 
 
-def hardening_mods(ctx, state: dict, side: str) -> list:
+def hardening_mods(ctx, state: APState, side: str) -> list:
     line = this_line(state)  # before 1.6121: the half-day just played
     amassed = line["cvp"][common.other(side)] if line else 0  # 1.6067: RePh CVP do not count
     per = int(ctx.value("battle_hardening.cvp_per_drm"))
@@ -53,7 +54,7 @@ def hardening_mods(ctx, state: dict, side: str) -> list:
     )
 
 
-def run(ctx, state, side, data):
+def run(ctx, state: APState, side, data):
     pend = pending_for(state, side, "1.6112")
     if data["action"] == "harden":
         return _harden(state, side, data.get("hardened") or [], pend)
@@ -86,7 +87,7 @@ def run(ctx, state, side, data):
     return PENDING
 
 
-def _ordered(state, side, entries) -> list[tuple[dict, str, bool]]:
+def _ordered(state: APState, side, entries) -> list[tuple[dict, str, bool]]:
     """The MMC listed with the roll, best first (by `priority`, then as listed), checked."""
     ranked = sorted(
         enumerate(entries),
@@ -95,7 +96,7 @@ def _ordered(state, side, entries) -> list[tuple[dict, str, bool]]:
     return _plan(state, side, [entry for _, entry in ranked])
 
 
-def _harden(state, side, entries, pend):
+def _harden(state: APState, side, entries, pend):
     if pend is None:
         raise DomainError("action", "Make the MMC battle hardening DR first.")
     allowed = pend["mmc"] + pend["heroes"]
@@ -110,7 +111,7 @@ def _harden(state, side, entries, pend):
     return None
 
 
-def _plan(state, side, entries) -> list[tuple[dict, str, bool]]:
+def _plan(state: APState, side, entries) -> list[tuple[dict, str, bool]]:
     seen = set()
     plan = []
     for i, entry in enumerate(entries):
@@ -138,7 +139,7 @@ def _plan(state, side, entries) -> list[tuple[dict, str, bool]]:
     return plan
 
 
-def _apply(state, side, plan) -> None:
+def _apply(state: APState, side, plan) -> None:
     for unit, becomes, fanatic in plan:
         unit["note"] = f"battle hardened from {unit['type']} (1.6112)"
         unit["type"] = becomes
@@ -153,7 +154,7 @@ def _apply(state, side, plan) -> None:
             break
 
 
-def upcoming_rolls(state, side, ctx):
+def upcoming_rolls(state: APState, side, ctx):
     if pending_for(state, side, "1.6112") is not None:
         return []
     return [
@@ -163,7 +164,7 @@ def upcoming_rolls(state, side, ctx):
     ]
 
 
-def candidates(state, side) -> list[dict]:
+def candidates(state: APState, side) -> list[dict]:
     return [
         u
         for u in retained(state, side)
@@ -171,7 +172,7 @@ def candidates(state, side) -> list[dict]:
     ]
 
 
-def auto(state, side):
+def auto(state: APState, side):
     """Before v6 the DR needed no decision (naming the MMC afterwards did); since, the MMC may be
     named with it, so the DR waits for the side when it has MMC to harden."""
     if pending_for(state, side, "1.6112") is not None:
@@ -181,7 +182,7 @@ def auto(state, side):
     return {"action": "roll"}
 
 
-def _rows(view, side) -> list[dict]:
+def _rows(view: APState, side) -> list[dict]:
     rows = []
     for unit in candidates(view, side):
         elite = is_elite(view, side, unit)
@@ -205,7 +206,7 @@ _BECOMES = Field(
 )
 
 
-def form(ctx, view, side):
+def form(ctx, view: APState, side):
     pend = pending_for(view, side, "1.6112")
     if pend is None:
         return _roll_form(ctx, view, side)
@@ -239,7 +240,7 @@ def form(ctx, view, side):
     )
 
 
-def _roll_form(ctx, view, side):
+def _roll_form(ctx, view: APState, side):
     """The DR with the MMC named before it (v6, R-A26): the DR says how many of them harden."""
     rows = _rows(view, side)
     if not rows or not common.choices_before_roll(view):

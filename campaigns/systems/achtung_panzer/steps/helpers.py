@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, Mod, UpcomingRoll
 
 from .. import book, common
+from ..shapes import APState, RosterLine
 
 UNIT_KINDS_SMC = ("leader", "armor_leader", "hero")
 UNIT_KINDS_INFANTRY_MMC = ("squad", "half_squad", "crew")
@@ -44,7 +45,7 @@ def upcoming(key: str, label: str, table: str, mod_list, column: str | None = No
 
 
 def upcoming_roll(
-    state: dict,
+    state: APState,
     side: str,
     step_id: str,
     label: str,
@@ -62,11 +63,11 @@ def upcoming_roll(
 # --- retained units ---------------------------------------------------------------------
 
 
-def retained(state: dict, side: str) -> list[dict]:
+def retained(state: APState, side: str) -> list[dict]:
     return common.private(state, side).setdefault("retained", [])
 
 
-def unit_by_id(state: dict, side: str, unit_id, path: str) -> dict:
+def unit_by_id(state: APState, side: str, unit_id, path: str) -> dict:
     for unit in retained(state, side):
         if unit["id"] == unit_id:
             return unit
@@ -81,13 +82,13 @@ def check_unique(ids, path: str) -> None:
         seen.add(unit_id)
 
 
-def eliminate(state: dict, side: str, unit: dict, step_id: str, reason: str) -> None:
+def eliminate(state: APState, side: str, unit: dict, step_id: str, reason: str) -> None:
     from .. import retained as retained_units  # one place for the shape of retained units
 
     retained_units.eliminate(state, side, unit, step_id, reason)
 
 
-def new_unit(state: dict, side: str, **fields) -> dict:
+def new_unit(state: APState, side: str, **fields) -> dict:
     from .. import retained as retained_units
 
     return retained_units.new_unit(state, side, fields)
@@ -100,26 +101,26 @@ def is_immobilized(unit: dict) -> bool:
 # --- steps done in two events: the roll, then the player's choice -----------------------
 
 
-def pending(state: dict, side: str) -> dict:
+def pending(state: APState, side: str) -> dict:
     return common.private(state, side).setdefault("pending", {})
 
 
-def pending_for(state: dict, side: str, step_id: str) -> dict | None:
+def pending_for(state: APState, side: str, step_id: str) -> dict | None:
     entry = pending(state, side).get(step_id)
     if entry and entry.get("half_day") == common.half_day(state):
         return entry
     return None
 
 
-def set_pending(state: dict, side: str, step_id: str, entry: dict) -> None:
+def set_pending(state: APState, side: str, step_id: str, entry: dict) -> None:
     pending(state, side)[step_id] = dict(entry, half_day=common.half_day(state))
 
 
-def clear_pending(state: dict, side: str, step_id: str) -> None:
+def clear_pending(state: APState, side: str, step_id: str) -> None:
     pending(state, side).pop(step_id, None)
 
 
-def done_marker(state: dict, side: str, step_id: str) -> list:
+def done_marker(state: APState, side: str, step_id: str) -> list:
     """Sub-step bookkeeping private to the side (e.g. which units already tried to escape)."""
     return (
         common.private(state, side)
@@ -128,7 +129,7 @@ def done_marker(state: dict, side: str, step_id: str) -> list:
     )
 
 
-def done_list(state: dict, side: str, step_id: str) -> list:
+def done_list(state: APState, side: str, step_id: str) -> list:
     """Read-only view of done_marker (validation must not change the state)."""
     return (
         common.private(state, side).get("done", {}).get(f"{common.half_day(state)}/{step_id}", [])
@@ -143,7 +144,7 @@ def ratio(text: str) -> tuple[int, int]:
 # --- odds shown before 1.6121 for the steps after it ---------------------------------------------
 
 
-def upcoming_view(state: dict) -> dict:
+def upcoming_view(state: APState) -> APState:
     """The state as the steps after 1.6121 will see it: before the new half-day has begun, the
     odds panel already shows their rolls with the new half-day's label and historical DRM."""
     pub = common.public(state)
@@ -152,26 +153,30 @@ def upcoming_view(state: dict) -> dict:
         return state
     if "1.6121" in pub.get("steps", {}).get(key, {}):
         return state
-    nxt = (state.get("current") if state.get("current") is not None else -1) + 1
+    current = state.get("current")
+    nxt = (current if current is not None else -1) + 1
     scenarios = state.get("scenarios") or []
     if nxt >= len(scenarios):
         return state
-    view = dict(state, game=dict(state["game"]))
-    view["game"]["public"] = dict(pub, half_day=scenarios[nxt]["label"])
+    game = state["game"].copy()
+    game["public"] = pub.copy()
+    game["public"]["half_day"] = scenarios[nxt]["label"]
+    view = state.copy()
+    view["game"] = game
     return view
 
 
 def after_new_half_day(upcoming_fn):
     """Wrap the upcoming() of a step that runs after 1.6121 (see upcoming_view)."""
 
-    def wrapped(state, side, ctx):
+    def wrapped(state: APState, side, ctx):
         return upcoming_fn(upcoming_view(state), side, ctx)
 
     wrapped.__name__ = upcoming_fn.__name__
     return wrapped
 
 
-def this_line(state: dict) -> dict | None:
+def this_line(state: APState) -> RosterLine | None:
     """The roster line of the half-day just played, for the steps before 1.6121 (1.610-1.6113)."""
     for line in common.public(state)["roster"]:
         if line.get("half_day") == common.half_day(state):
@@ -179,7 +184,7 @@ def this_line(state: dict) -> dict | None:
     return common.previous_line(state)
 
 
-def won_this_half_day(state: dict, side: str) -> bool:
+def won_this_half_day(state: APState, side: str) -> bool:
     """1.6112/1.6113 "won this CG half-day's scenario". Before 1.6067 has decided it (odds shown
     early) it counts as not won."""
     line = this_line(state)
@@ -195,7 +200,7 @@ def hidden(name: str, value) -> Field:
     return Field(name, "str", required=False, default=value, widget="hidden")
 
 
-def unit_choices(units, view: dict | None = None, side: str | None = None) -> dict:
+def unit_choices(units, view: APState | None = None, side: str | None = None) -> dict:
     """choices/labels of a unit Field: each unit by id, shown by the name the players give it
     (words.Names, from the side's own records in `view`)."""
     from .. import words
@@ -208,7 +213,15 @@ def unit_choices(units, view: dict | None = None, side: str | None = None) -> di
 
 
 def picked_units(
-    name: str, label: str, units, view, side, *more: Field, key: str = "unit", rows=None, help=""
+    name: str,
+    label: str,
+    units,
+    view: APState,
+    side,
+    *more: Field,
+    key: str = "unit",
+    rows=None,
+    help="",
 ) -> Field:
     """A list with one row per unit, each ticked unless `rows` say otherwise (the pick widget):
     the unit under `key`, then the row's other fields `more`."""
@@ -232,7 +245,7 @@ def choice_words(choices, words_map) -> tuple:
     return tuple((c, words_map.get(c, str(c).replace("_", " "))) for c in choices)
 
 
-def elite_rgs(state: dict, side: str) -> set[str]:
+def elite_rgs(state: APState, side: str) -> set[str]:
     """Purchase ids of the side's elite infantry companies (1.6202 rows "<nationality>:elite")."""
     table = book.tables().tables["1.6202"]
     elite = {
@@ -247,6 +260,6 @@ def elite_rgs(state: dict, side: str) -> set[str]:
     }
 
 
-def is_elite(state: dict, side: str, unit: dict) -> bool:
+def is_elite(state: APState, side: str, unit: dict) -> bool:
     """An elite MMC: marked so, or of an elite company (1.6202 "Elite")."""
     return bool(unit.get("elite")) or (unit.get("rg") in elite_rgs(state, side))

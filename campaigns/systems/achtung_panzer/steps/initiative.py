@@ -15,6 +15,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, open_sealed, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import PENDING, Step
 
 OPTIONS = ["attack", "idle"]
@@ -25,14 +26,14 @@ TYPE_ROWS = {
 }
 
 
-def sealed_key(state: dict) -> str:
+def sealed_key(state: APState) -> str:
     return f"initiative:{common.half_day(state)}"
 
 
-def open_initiative(state: dict, ctx=None) -> str:
+def open_initiative(state: APState, ctx=None) -> str:
     key = sealed_key(state)
     open_sealed(
-        state,
+        common.core_state(state),
         key,
         f"Initiative for {common.half_day(state)} (1.623)",
         list(common.SIDES),
@@ -41,7 +42,7 @@ def open_initiative(state: dict, ctx=None) -> str:
     return key
 
 
-def clean_choice(state: dict, key: str, choice, ctx):
+def clean_choice(state: APState, key: str, choice, ctx):
     """Refuse an attack chit the side cannot pay for (the message names only its own CPP)."""
     side = ctx.record.side
     if choice not in OPTIONS:
@@ -54,7 +55,7 @@ def clean_choice(state: dict, key: str, choice, ctx):
     return choice
 
 
-def on_revealed(state: dict, key: str, choices: dict, ctx) -> dict:
+def on_revealed(state: APState, key: str, choices: dict, ctx) -> dict:
     """Both choices are known: pay the chits, set the scenario type and who sets up / moves first."""
     cost = int(ctx.value("initiative.attack_chit_cost"))
     attack = {side: choices[side] == "attack" for side in common.SIDES}
@@ -95,7 +96,7 @@ def on_revealed(state: dict, key: str, choices: dict, ctx) -> dict:
 on_initiative_revealed = on_revealed  # the name the brief used
 
 
-def run_open(ctx, state, side, data):
+def run_open(ctx, state: APState, side, data):
     open_initiative(state, ctx)
     return PENDING
 

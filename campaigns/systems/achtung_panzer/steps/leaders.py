@@ -21,6 +21,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, Mod, roll_on
 
 from .. import common, words
+from ..shapes import APState
 from .base import PENDING, Step
 from .helpers import (
     choice_words,
@@ -47,7 +48,7 @@ NONE = "None"  # the table's "no leader" row
 # --- 1.610 wounded leaders -----------------------------------------------------------------
 
 
-def _wounded(state, side):
+def _wounded(state: APState, side):
     return [
         u
         for u in retained(state, side)
@@ -55,7 +56,7 @@ def _wounded(state, side):
     ]
 
 
-def applies_wounded(state, side):
+def applies_wounded(state: APState, side):
     return bool(_wounded(state, side))
 
 
@@ -63,7 +64,7 @@ def wounded_mods(ctx, leader: dict) -> list:
     return mods(table_mod(ctx, "1.610", "isolated") if leader.get("isolated") else None)
 
 
-def run_wounded(ctx, state, side, data):
+def run_wounded(ctx, state: APState, side, data):
     results = []
     for leader in _wounded(state, side):
         report = roll_on(
@@ -85,7 +86,7 @@ def run_wounded(ctx, state, side, data):
         common.record_roll(state, side, report, "1.610")
 
 
-def upcoming_wounded(state, side, ctx):
+def upcoming_wounded(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,
@@ -111,7 +112,7 @@ def _table_id(nationality: str) -> str:
     return f"1.6113.{nationality}"
 
 
-def _win_options(ctx, state, side, nationality) -> dict:
+def _win_options(ctx, state: APState, side, nationality) -> dict:
     """The win DRM the player may keep, reduce or ignore after the DR (only if the side won)."""
     if not won_this_half_day(
         state, side
@@ -134,7 +135,7 @@ def _grade_order(ctx, nationality: str) -> list[str]:
     ]
 
 
-def _leaders(state, side, leader_kind: str, nationality: str) -> list[dict]:
+def _leaders(state: APState, side, leader_kind: str, nationality: str) -> list[dict]:
     kind = "armor_leader" if leader_kind == "armor" else "leader"
     default = common.nationality_of(side)
     return [
@@ -144,7 +145,7 @@ def _leaders(state, side, leader_kind: str, nationality: str) -> list[dict]:
     ]
 
 
-def candidates(ctx, state, side, pend: dict, leader_type: str) -> list[dict]:
+def candidates(ctx, state: APState, side, pend: dict, leader_type: str) -> list[dict]:
     """Who hardens for a table result: the leaders of that type, else the lowest-grade non-wounded one(s)."""
     if leader_type == NONE:
         return []
@@ -161,7 +162,7 @@ def candidates(ctx, state, side, pend: dict, leader_type: str) -> list[dict]:
     return [u for u in fit if rank[u["id"]] == lowest]
 
 
-def _check_heroic(ctx, state, side, entries) -> list[tuple[dict, str | None]]:
+def _check_heroic(ctx, state: APState, side, entries) -> list[tuple[dict, str | None]]:
     heroic = [
         u
         for u in retained(state, side)
@@ -191,7 +192,7 @@ def _check_heroic(ctx, state, side, entries) -> list[tuple[dict, str | None]]:
     return list(listed.values())
 
 
-def _apply_heroic(state, side, hardened) -> None:
+def _apply_heroic(state: APState, side, hardened) -> None:
     for unit, becomes in hardened:
         unit["status"] = "ok"
         if becomes:
@@ -199,7 +200,7 @@ def _apply_heroic(state, side, hardened) -> None:
             unit["type"] = becomes
 
 
-def _check_promotion(ctx, state, side, unit_id) -> tuple[dict, list[str]]:
+def _check_promotion(ctx, state: APState, side, unit_id) -> tuple[dict, list[str]]:
     if not unit_id:
         raise DomainError("promote", "Name the leader to exchange (1.6114).")
     unit = unit_by_id(state, side, unit_id, "promote")
@@ -213,7 +214,7 @@ def _check_promotion(ctx, state, side, unit_id) -> tuple[dict, list[str]]:
     return unit, list(ctx.value(key))
 
 
-def run_hardening(ctx, state, side, data):
+def run_hardening(ctx, state: APState, side, data):
     action = data["action"]
     pend = pending_for(state, side, "1.6113")
     if action == "resolve":
@@ -275,7 +276,7 @@ def run_hardening(ctx, state, side, data):
     return PENDING
 
 
-def _given_with_roll(ctx, state, side, pend, data) -> dict | None:
+def _given_with_roll(ctx, state: APState, side, pend, data) -> dict | None:
     """The choice after the DR as the roll gave it (v6), when it settles the result."""
     if not common.choices_before_roll(state):
         return None  # before v6 a roll's other fields were not read
@@ -298,7 +299,7 @@ def _given_with_roll(ctx, state, side, pend, data) -> dict | None:
     return None
 
 
-def _resolve(ctx, state, side, data, pend):
+def _resolve(ctx, state: APState, side, data, pend):
     if pend is None:
         raise DomainError("action", "Make the battle hardening DR first.")
     choice = data.get("win_drm") or ("none" if "none" in pend["outcomes"] else None)
@@ -343,7 +344,7 @@ def _resolve(ctx, state, side, data, pend):
     return None
 
 
-def upcoming_hardening(state, side, ctx):
+def upcoming_hardening(state: APState, side, ctx):
     pend = pending_for(state, side, "1.6113")
     if pend is not None:
         return []
@@ -367,7 +368,7 @@ def upcoming_hardening(state, side, ctx):
 PROMOTABLE = ("8-0", "8-1")  # 1.6114 a) and b)
 
 
-def _heroic_leaders(state, side):
+def _heroic_leaders(state: APState, side):
     return [
         u
         for u in retained(state, side)
@@ -375,7 +376,7 @@ def _heroic_leaders(state, side):
     ]
 
 
-def _promotable(state, side):
+def _promotable(state: APState, side):
     return [
         u
         for u in retained(state, side)
@@ -386,7 +387,7 @@ def _promotable(state, side):
     ]
 
 
-def _kinds_held(state, side) -> list[str]:
+def _kinds_held(state: APState, side) -> list[str]:
     held = {u.get("kind") for u in retained(state, side)}
     return [
         k
@@ -395,7 +396,7 @@ def _kinds_held(state, side) -> list[str]:
     ]
 
 
-def _nationalities_held(state, side) -> list[str]:
+def _nationalities_held(state: APState, side) -> list[str]:
     if side == "german":
         return ["german"]
     held = {
@@ -406,7 +407,7 @@ def _nationalities_held(state, side) -> list[str]:
     return [n for n in _nationalities(side) if n in held] or ["french"]
 
 
-def auto_hardening(state, side):
+def auto_hardening(state: APState, side):
     """The DR is made without asking when there is nothing to choose before it: no heroic leader,
     no leader to promote out of the ranks, one kind of leader and one nationality."""
     if pending_for(state, side, "1.6113") is not None:
@@ -427,7 +428,7 @@ def auto_hardening(state, side):
     }
 
 
-def form_hardening(ctx, view, side):
+def form_hardening(ctx, view: APState, side):
     pend = pending_for(view, side, "1.6113")
     if pend is not None:
         return _resolve_form(ctx, view, side, pend)
@@ -465,7 +466,7 @@ def form_hardening(ctx, view, side):
     return tuple(fields)
 
 
-def _table_fields(view, side) -> list:
+def _table_fields(view: APState, side) -> list:
     """Which nationality's table and which kind of leader: asked when the side holds more than one."""
     fields = []
     if len(_nationalities_held(view, side)) > 1:
@@ -501,12 +502,14 @@ def _table_fields(view, side) -> list:
     return fields
 
 
-def _heroic_field(heroic: list, view, side) -> Field:
+def _heroic_field(heroic: list, view: APState, side) -> Field:
     """What each heroic leader battle hardens to."""
+    item = HEROIC.item
+    assert item is not None  # HEROIC is a list: its rows are of one item
     return HEROIC.but(
         key="unit",
         rows=tuple({"unit": u["id"]} for u in heroic),
-        item=HEROIC.item.but(
+        item=item.but(
             fields=(
                 Field("unit", **unit_choices(heroic, view, side)),
                 Field(
@@ -525,7 +528,7 @@ def _heroic_field(heroic: list, view, side) -> Field:
 LATER = "later"  # the page's "choose after the DR" for the win DRM (no standing choice sent)
 
 
-def _choice_with_roll(ctx, view, side) -> list:
+def _choice_with_roll(ctx, view: APState, side) -> list:
     """The choice after the DR, given with it (v6, R-A26): the win DRM, and what each leader
     becomes should he be the one who hardens. Left open, it is asked after the DR."""
     leaders = [u for u in retained(view, side) if u.get("kind") in LEADER_KINDS]
@@ -594,7 +597,7 @@ def _choice_with_roll(ctx, view, side) -> list:
     return fields
 
 
-def _resolve_form(ctx, view, side, pend):
+def _resolve_form(ctx, view: APState, side, pend):
     """One choice per outcome and leader, as a sentence: "Keep the −2 (won this half-day): final DR
     3, the table names a 9-2; you have none, so your lowest, the 8-0 leader of RG I2 (…),
     battle hardens"."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .equipment_kinds import (
     AFV_KINDS,
@@ -23,7 +24,7 @@ from .helpers import (
 )
 
 
-def withdrawal_mods(ctx, state: dict, side: str) -> list:
+def withdrawal_mods(ctx, state: APState, side: str) -> list:
     if len(common.completed(state)) < int(ctx.value("afv_withdrawal.min_half_days_completed")):
         return []
     won, lost = common.win_loss(state, side)
@@ -33,7 +34,7 @@ def withdrawal_mods(ctx, state: dict, side: str) -> list:
     return []
 
 
-def _platoon(state, side, platoon) -> list[dict]:
+def _platoon(state: APState, side, platoon) -> list[dict]:
     """The units of a platoon; a captured AFV (no platoon of its own) is a portion by itself."""
     return [
         u
@@ -43,7 +44,7 @@ def _platoon(state, side, platoon) -> list[dict]:
     ]
 
 
-def _captured_afvs(state, side) -> list[str]:
+def _captured_afvs(state: APState, side) -> list[str]:
     """1.6142 "(including captured)": a captured AFV was on the map where it was captured."""
     return [
         u["id"]
@@ -55,20 +56,20 @@ def _captured_afvs(state, side) -> list[str]:
     ]
 
 
-def _with_afv(state, side, platoon) -> bool:
+def _with_afv(state: APState, side, platoon) -> bool:
     return any(
         u.get("kind") in AFV_KINDS and not u.get("isolated") for u in _platoon(state, side, platoon)
     )
 
 
-def qualifying_platoons(state, side) -> list[str]:
+def qualifying_platoons(state: APState, side) -> list[str]:
     """1.6142: each non-isolated retained AFV platoon "that has had at least one AFV of it's platoon on
     the map in at least one CG scenario" (the side's end-of-scenario records say which were)."""
     on_map = common.private(state, side).get("platoons_on_map", [])
     return [p for p in on_map if _with_afv(state, side, p)] + _captured_afvs(state, side)
 
 
-def run_withdrawal(ctx, state, side, data):
+def run_withdrawal(ctx, state: APState, side, data):
     given = data.get("platoons") or []
     check_items([{"unit": p} for p in given], "platoons")
     for i, platoon in enumerate(given):
@@ -111,7 +112,7 @@ def run_withdrawal(ctx, state, side, data):
         common.record_roll(state, side, report, "1.6142")
 
 
-def upcoming_withdrawal(state, side, ctx):
+def upcoming_withdrawal(state: APState, side, ctx):
     platoons = qualifying_platoons(state, side)
     return [
         upcoming_roll(
@@ -127,7 +128,7 @@ def upcoming_withdrawal(state, side, ctx):
     ]
 
 
-def _applies_withdrawal(state, side):
+def _applies_withdrawal(state: APState, side):
     return bool(qualifying_platoons(state, side))
 
 

@@ -22,6 +22,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 
 NATIONALITIES = {"german": ("german",), "allied": ("french", "british")}
@@ -59,16 +60,16 @@ def month(label: str) -> str:
     return {"5": "may", "6": "june"}.get(label.split("/", 1)[0], "")
 
 
-def purchases(state: dict, side: str) -> list[dict]:
+def purchases(state: APState, side: str) -> list[dict]:
     return common.private(state, side)["purchases"]
 
 
-def bought(state: dict, side: str) -> list[dict]:
+def bought(state: APState, side: str) -> list[dict]:
     """RGs bought with CPP (RGs given in an initial OB are not "purchased": rules-notes R-C1)."""
     return [p for p in purchases(state, side) if not p.get("given")]
 
 
-def this_half_day(state: dict, side: str, include_given: bool = False) -> list[dict]:
+def this_half_day(state: APState, side: str, include_given: bool = False) -> list[dict]:
     hd = common.half_day(state)
     return [
         p
@@ -77,15 +78,15 @@ def this_half_day(state: dict, side: str, include_given: bool = False) -> list[d
     ]
 
 
-def special_half_day(state: dict) -> str | None:
+def special_half_day(state: APState) -> str | None:
     return common.public(state).get("special_half_day")
 
 
-def declared(state: dict) -> bool:
+def declared(state: APState) -> bool:
     return common.public(state).get("special_declared") == common.half_day(state)
 
 
-def step_done(state: dict, step_id: str, side: str) -> bool:
+def step_done(state: APState, step_id: str, side: str) -> bool:
     """Whether the side finished its own step `step_id` in this Refit Phase (its private marks)."""
     key = common.public(state).get("refit_key", common.half_day(state))
     return common.private(state, side).get("marks", {}).get(key, {}).get(step_id) in (
@@ -94,14 +95,14 @@ def step_done(state: dict, step_id: str, side: str) -> bool:
     )
 
 
-def new_id(state: dict, side: str, prefix: str) -> str:
+def new_id(state: APState, side: str, prefix: str) -> str:
     private = common.private(state, side)
     number = private.get("next_id", 1)
     private["next_id"] = number + 1
     return f"{prefix}{number}"
 
 
-def given_records(state: dict, side: str, rgs: list[dict], half_day: str) -> list[dict]:
+def given_records(state: APState, side: str, rgs: list[dict], half_day: str) -> list[dict]:
     """Purchase records for RGs given in an initial OB (cgs.yaml ``rgs``), one per RG, in the shape
     state.py builds (tests use it; ``count: 2`` gives two records). 1.620 rolls them like bought ones."""
     records = []
@@ -141,13 +142,13 @@ def given_records(state: dict, side: str, rgs: list[dict], half_day: str) -> lis
 # --- 1.619.declare ---------------------------------------------------------------------------
 
 
-def _british_half_days_max(ctx, state: dict) -> tuple[int, str]:
+def _british_half_days_max(ctx, state: APState) -> tuple[int, str]:
     if common.public(state).get("cg") == "cg3":
         return int(ctx.value("british.max_half_days_cg3")), "CG13, CG III"
     return int(ctx.value("british.max_half_days_per_cg")), "CG13"
 
 
-def run_declare(ctx, state: dict, side: str, data: dict) -> None:
+def run_declare(ctx, state: APState, side: str, data: dict) -> None:
     public = common.public(state)
     if declared(state):
         raise DomainError(
@@ -171,7 +172,7 @@ def run_declare(ctx, state: dict, side: str, data: dict) -> None:
 # --- 1.619 purchases -----------------------------------------------------------------------
 
 
-def _nationality(state: dict, side: str, requested: str | None) -> str:
+def _nationality(state: APState, side: str, requested: str | None) -> str:
     if side == "german":
         if requested not in (None, "german"):
             raise DomainError("nationality", "The German side buys German RGs.")
@@ -182,7 +183,7 @@ def _nationality(state: dict, side: str, requested: str | None) -> str:
     return nationality
 
 
-def quote(ctx, state: dict, side: str, data: dict) -> dict:
+def quote(ctx, state: APState, side: str, data: dict) -> dict:
     """Validate one purchase against every limit and return its record (nothing is changed)."""
     nationality = _nationality(state, side, data.get("nationality"))
     name = NATIONALITY_NAMES[nationality]
@@ -233,7 +234,7 @@ def quote(ctx, state: dict, side: str, data: dict) -> dict:
     }
 
 
-def _check_declaration(state: dict, side: str, nationality: str, kind: str, label: str) -> None:
+def _check_declaration(state: APState, side: str, nationality: str, kind: str, label: str) -> None:
     """CG13: the Allied declaration first ("Before any units are purchased"), for both sides;
     British only on a British half-day, no French then; an Armor half-day's exclusions."""
     special = special_half_day(state)
@@ -304,7 +305,7 @@ def _options_and_cost(ctx, table, row, nationality: str, data: dict, label: str)
 
 
 def _check_maxima(
-    state: dict, side: str, table, row, nationality: str, rg: str, label: str
+    state: APState, side: str, table, row, nationality: str, rg: str, label: str
 ) -> None:
     """Maxima: ½-day, CG, and the month's (given RGs are not counted: R-C1)."""
     rule = f"1.619 {NATIONALITY_NAMES[nationality]} RG table"
@@ -326,7 +327,7 @@ def _check_maxima(
             raise DomainError("rg", f"{label}: {mon.capitalize()} maximum is {limit} ({rule}).")
 
 
-def _check_oba_modules(ctx, state: dict, side: str, label: str) -> None:
+def _check_oba_modules(ctx, state: APState, side: str, label: str) -> None:
     """CG4: at most two OBA modules per half-day (given modules are in use too)."""
     hd = common.half_day(state)
     limit = int(ctx.value("oba.max_modules_per_half_day"))
@@ -341,7 +342,7 @@ def _check_oba_modules(ctx, state: dict, side: str, label: str) -> None:
         raise DomainError("rg", f"{label}: at most {limit} OBA modules per CG half-day (CG4).")
 
 
-def _check_french_armored(ctx, state: dict, side: str, label: str) -> None:
+def _check_french_armored(ctx, state: APState, side: str, label: str) -> None:
     hd = common.half_day(state)
     limit = int(ctx.value("french.max_armored_rg_per_half_day"))
     armored = [
@@ -366,7 +367,7 @@ def _kind(ctx, purchase: dict) -> str | None:
     return rg_cell(ctx, purchase["nationality"], purchase["rg"], "kind")
 
 
-def _buy(ctx, state: dict, side: str, data: dict) -> dict:
+def _buy(ctx, state: APState, side: str, data: dict) -> dict:
     record = quote(ctx, state, side, data)
     private = common.private(state, side)
     record["id"] = new_id(state, side, "p")
@@ -379,7 +380,7 @@ def _buy(ctx, state: dict, side: str, data: dict) -> dict:
     return record
 
 
-def _remove(state: dict, side: str, purchase_id: str | None) -> None:
+def _remove(state: APState, side: str, purchase_id: str | None) -> None:
     private = common.private(state, side)
     for index, record in enumerate(private["purchases"]):  # noqa: B007 - used after the loop
         if record["id"] == purchase_id:
@@ -400,7 +401,7 @@ def _remove(state: dict, side: str, purchase_id: str | None) -> None:
     del private["purchases"][index]
 
 
-def run_purchase(ctx, state: dict, side: str, data: dict) -> None:
+def run_purchase(ctx, state: APState, side: str, data: dict) -> None:
     if step_done(state, "1.619", side):
         raise DomainError(
             "action", f"1.619 is already done for this side on {common.half_day(state)}."
@@ -411,7 +412,7 @@ def run_purchase(ctx, state: dict, side: str, data: dict) -> None:
         _remove(state, side, data.get("purchase"))
 
 
-def finish_purchases(ctx, state: dict, side: str) -> None:
+def finish_purchases(ctx, state: APState, side: str) -> None:
     """ap.check {"step": "1.619"}: the side is done buying (the sequencer marks the step done)."""
     if side == "allied" and not declared(state):
         raise DomainError("step", "Declare a normal, Armor or British half-day first (CG13).")
@@ -429,7 +430,7 @@ SPECIAL_LABELS = (
 )
 
 
-def form_declare(ctx, view, side):
+def form_declare(ctx, view: APState, side):
     limit, rule = _british_half_days_max(ctx, view)
     used = common.public(view).get("british_half_days", 0)
     labels = tuple(
@@ -449,7 +450,7 @@ def form_declare(ctx, view, side):
     )
 
 
-def _left(ctx, state, side, nationality, row, rg) -> str:
+def _left(ctx, state: APState, side, nationality, row, rg) -> str:
     table = rg_table(ctx, nationality)
     mine = [p for p in bought(state, side) if p["nationality"] == nationality and p["rg"] == rg]
     hd = common.half_day(state)
@@ -467,7 +468,7 @@ def _left(ctx, state, side, nationality, row, rg) -> str:
     return ", ".join(parts)
 
 
-def picker(ctx, view, side, nationality) -> tuple[list, list, list]:
+def picker(ctx, view: APState, side, nationality) -> tuple[list, list, list]:
     """(choices, labels, disabled) of the RG radio list: each row of the side's table with its cost,
     what is left of its limits and the CPP left after it; rows that cannot be bought greyed with
     the reason the service would give."""
@@ -495,7 +496,7 @@ def picker(ctx, view, side, nationality) -> tuple[list, list, list]:
     return choices, labels, disabled
 
 
-def form_purchase(ctx, view, side):
+def form_purchase(ctx, view: APState, side):
     if side == "allied" and not declared(view):
         return None
     nationality = _nationality(view, side, None)
@@ -548,7 +549,7 @@ def form_purchase(ctx, view, side):
     return tuple(fields)
 
 
-def form_remove(ctx, view, side):
+def form_remove(ctx, view: APState, side):
     """The RGs bought in this step, the last one (a mis-tap is the latest) chosen."""
     mine = this_half_day(view, side)
     return (

@@ -7,6 +7,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, Mod, plain_roll
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .helpers import after_new_half_day, upcoming_roll
 
@@ -19,12 +20,12 @@ def _cost(ctx, side: str, extra: bool) -> int:
     )
 
 
-def _air_support_previous(state, side) -> bool:
+def _air_support_previous(state: APState, side) -> bool:
     line = common.previous_line(state)
     return bool(line and (line.get("air_support") or {}).get(side))
 
 
-def recon_mods(ctx, state, side, extra: bool) -> list[Mod]:
+def recon_mods(ctx, state: APState, side, extra: bool) -> list[Mod]:
     out = []
     if extra:
         out.append(Mod("Extra CPP spent", "1.622", int(ctx.value("recon.extra_cpp_drm"))))
@@ -39,7 +40,7 @@ def recon_mods(ctx, state, side, extra: bool) -> list[Mod]:
     return out
 
 
-def run(ctx, state, side, data):
+def run(ctx, state: APState, side, data):
     private = common.private(state, side)
     if not data["conduct"]:
         if data.get("extra_cpp"):
@@ -77,7 +78,7 @@ def run(ctx, state, side, data):
     return None
 
 
-def upcoming_rolls(state, side, ctx):
+def upcoming_rolls(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,
@@ -90,7 +91,7 @@ def upcoming_rolls(state, side, ctx):
     ]
 
 
-def form(ctx, view, side):
+def form(ctx, view: APState, side):
     cost = _cost(ctx, side, False)
     extra = int(ctx.value("recon.extra_cpp_cost"))
     cpp = common.private(view, side)["cpp"]

@@ -24,10 +24,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from campaigns.game_interface import Mod, TableSet, plain_roll, roll_on
 
 from .. import common, retained as retained_units
+from ..shapes import APState
 from . import purchases as P
 from .base import Step
 from .helpers import table_mod_value, upcoming_roll
@@ -86,7 +88,7 @@ def sw_row_key(purchase: dict) -> str | None:
     return None
 
 
-def to_roll(state: dict, side: str) -> list[dict]:
+def to_roll(state: APState, side: str) -> list[dict]:
     """This half-day's RGs, bought and given, in purchase order."""
     return P.this_half_day(state, side, include_given=True)
 
@@ -99,7 +101,7 @@ def _mark(purchase: dict, step_id: str) -> None:
     purchase.setdefault("rolled", []).append(step_id)
 
 
-def _strength_mods(ctx, state: dict, side: str) -> list[Mod]:
+def _strength_mods(ctx, state: APState, side: str) -> list[Mod]:
     mods = [common.historical_mod(ctx, state, side)]
     balance = common.balance_mod(ctx, state, side)
     if balance:
@@ -107,14 +109,14 @@ def _strength_mods(ctx, state: dict, side: str) -> list[Mod]:
     return [m for m in mods if m.value]
 
 
-def _roll(ctx, state, side, table_id, step_id, subject, mods=(), label=""):
+def _roll(ctx, state: APState, side, table_id, step_id, subject, mods=(), label=""):
     report = roll_on(
         ctx, table_id, common.roll_key(state, step_id, side, subject), mods, side=side, label=label
     )
     return common.record_roll(state, side, report, step_id)
 
 
-def _dr(ctx, state, side, step_id, subject, expr="1d6", mods=(), label="", rule=""):
+def _dr(ctx, state: APState, side, step_id, subject, expr="1d6", mods=(), label="", rule=""):
     report = plain_roll(
         ctx,
         common.roll_key(state, step_id, side, subject),
@@ -127,7 +129,7 @@ def _dr(ctx, state, side, step_id, subject, expr="1d6", mods=(), label="", rule=
     return report
 
 
-def random_pick(ctx, state, side, step_id, subject, count: int, label: str) -> int:
+def random_pick(ctx, state: APState, side, step_id, subject, count: int, label: str) -> int:
     """Random Selection of one of `count` items (0-based) with d6: 1d3 for three, a dr split in two
     halves for two, otherwise a dr re-rolled while it exceeds `count` (each re-roll its own key)."""
     if count <= 1:
@@ -157,7 +159,7 @@ def discovering(ctx) -> bool:
     return bool(getattr(ctx.provider, "missing", None))
 
 
-def _add(state, side, purchase, kind, type_, count=1, **extra) -> list[dict]:
+def _add(state: APState, side, purchase, kind, type_, count=1, **extra) -> list[dict]:
     units = []
     for _ in range(count):
         fields = {
@@ -186,7 +188,7 @@ def needs_strength(purchase: dict) -> bool:
     return kind_of(purchase) in STRENGTH_KINDS and not _done(purchase, "1.6201")
 
 
-def _unit_lines(ctx, state, side, purchase: dict) -> list[dict]:
+def _unit_lines(ctx, state: APState, side, purchase: dict) -> list[dict]:
     """The RG's unit lines {type, full, depleted}, after the type sub-tables (footnotes b, m-q)."""
     if purchase.get("given_units"):
         return [
@@ -217,7 +219,7 @@ def _unit_lines(ctx, state, side, purchase: dict) -> list[dict]:
     return lines
 
 
-def _attach(ctx, state, side, purchase: dict) -> None:
+def _attach(ctx, state: APState, side, purchase: dict) -> None:
     report = _roll(ctx, state, side, "1.6201.attached", "1.6201", f"{purchase['id']}/attached")
     item = report["result"][purchase["nationality"]]
     purchase["attached"] = item
@@ -240,7 +242,7 @@ def _attach(ctx, state, side, purchase: dict) -> None:
         _add(state, side, purchase, crew[0], crew[1], note=f"with the attached {item} (1.6201)")
 
 
-def _strength(ctx, state, side, purchase: dict) -> None:
+def _strength(ctx, state: APState, side, purchase: dict) -> None:
     kind = kind_of(purchase)
     if purchase.get("no_depletion"):
         purchase["strength"] = "full"
@@ -303,7 +305,7 @@ def _strength(ctx, state, side, purchase: dict) -> None:
         _attach(ctx, state, side, purchase)
 
 
-def run_strength(ctx, state: dict, side: str, data: dict) -> None:
+def run_strength(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_strength(purchase):
             _strength(ctx, state, side, purchase)
@@ -314,7 +316,7 @@ def run_strength(ctx, state: dict, side: str, data: dict) -> None:
 
 
 def needs_sw(purchase: dict) -> bool:
-    return bool(sw_row_key(purchase)) and purchase.get("strength") and not _done(purchase, "1.6202")
+    return bool(sw_row_key(purchase) and purchase.get("strength") and not _done(purchase, "1.6202"))
 
 
 def _sw_name(table, column: str, row) -> str:
@@ -324,18 +326,18 @@ def _sw_name(table, column: str, row) -> str:
     return name
 
 
-def _support_weapons(ctx, state, side, purchase: dict) -> None:
+def _support_weapons(ctx, state: APState, side, purchase: dict) -> None:
     table = ctx.table("1.6202")
     row = table.row(sw_row_key(purchase))
     depleted = purchase["strength"] == "depleted"
     mods = [Mod("Depleted RG", "1.6202", int(ctx.value("sw.depleted_drm")))] if depleted else []
-    received = []
+    received: list[dict[str, Any]] = []
     for column in SW_COLUMNS:
         entry = table.value(row, column)
         if not entry:
             continue
         name = _sw_name(table, column, row)
-        got = []
+        got: list[dict[str, Any]] = []
         for n in range(1, int(entry["count"]) + 1):
             if entry.get("exponent") is None:
                 got.append({"type": name, "column": column, "roll": None})
@@ -400,7 +402,7 @@ def _support_weapons(ctx, state, side, purchase: dict) -> None:
             _add(state, side, purchase, "crew", crew, note=f"crew of the {weapon['type']}")
 
 
-def run_support_weapons(ctx, state: dict, side: str, data: dict) -> None:
+def run_support_weapons(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_sw(purchase):
             _support_weapons(ctx, state, side, purchase)
@@ -414,7 +416,7 @@ def needs_1_6204(purchase: dict) -> bool:
     return kind_of(purchase) in ("oba", "gun") and not _done(purchase, "1.6204")
 
 
-def _guns(ctx, state, side, purchase: dict) -> None:
+def _guns(ctx, state: APState, side, purchase: dict) -> None:
     report = _roll(
         ctx,
         state,
@@ -463,7 +465,7 @@ def _guns(ctx, state, side, purchase: dict) -> None:
             _add(state, side, purchase, "vehicle", other, note=f"portee for the {gun}")
 
 
-def run_oba_and_guns(ctx, state: dict, side: str, data: dict) -> None:
+def run_oba_and_guns(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if not needs_1_6204(purchase):
             continue
@@ -532,7 +534,7 @@ def leader_mods(ctx, purchase: dict) -> list[Mod]:
     return mods
 
 
-def _leaders(ctx, state, side, purchase: dict) -> None:
+def _leaders(ctx, state: APState, side, purchase: dict) -> None:
     mods = leader_mods(ctx, purchase)
     report = _roll(
         ctx,
@@ -563,7 +565,7 @@ def _leaders(ctx, state, side, purchase: dict) -> None:
         _add(state, side, purchase, "leader", leader)
 
 
-def run_leaders(ctx, state: dict, side: str, data: dict) -> None:
+def run_leaders(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_leaders(ctx, purchase):
             _leaders(ctx, state, side, purchase)
@@ -593,7 +595,7 @@ def armor_leader_mods(ctx, purchase: dict) -> list[Mod]:
     return mods
 
 
-def _armor_leader(ctx, state, side, purchase: dict) -> None:
+def _armor_leader(ctx, state: APState, side, purchase: dict) -> None:
     mods = armor_leader_mods(ctx, purchase)
     report = _roll(
         ctx,
@@ -619,7 +621,7 @@ def _armor_leader(ctx, state, side, purchase: dict) -> None:
         _add(state, side, purchase, "armor_leader", leader)
 
 
-def run_armor_leaders(ctx, state: dict, side: str, data: dict) -> None:
+def run_armor_leaders(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_armor_leader(ctx, purchase):
             _armor_leader(ctx, state, side, purchase)
@@ -633,7 +635,7 @@ def _name(purchase: dict) -> str:
     return purchase.get("rg") or purchase.get("note") or purchase["id"]
 
 
-def upcoming_strength(state, side, ctx):
+def upcoming_strength(state: APState, side, ctx):
     mods = _strength_mods(ctx, state, side)
     return [
         upcoming_roll(
@@ -644,7 +646,7 @@ def upcoming_strength(state, side, ctx):
     ]
 
 
-def upcoming_1_6204(state, side, ctx):
+def upcoming_1_6204(state: APState, side, ctx):
     mods = _strength_mods(ctx, state, side)
     found = []
     for p in to_roll(state, side):
@@ -679,7 +681,7 @@ def upcoming_1_6204(state, side, ctx):
     return found
 
 
-def upcoming_leaders(state, side, ctx):
+def upcoming_leaders(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,
@@ -694,7 +696,7 @@ def upcoming_leaders(state, side, ctx):
     ]
 
 
-def upcoming_armor_leaders(state, side, ctx):
+def upcoming_armor_leaders(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,

@@ -9,6 +9,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common, elr
+from ..shapes import APState, RosterLine
 from .base import DONE, PENDING, Step
 from .helpers import after_new_half_day, mods, table_mod, upcoming_roll
 
@@ -20,7 +21,7 @@ EC_CHOICES = ("Very Dry", "Dry", "Moderate", "Moist", "Wet", "Very Wet")
 # --- 1.616 CPP replenishment ----------------------------------------------------------
 
 
-def cpp_mods(ctx, state: dict, side: str) -> list:
+def cpp_mods(ctx, state: APState, side: str) -> list:
     cvp = common.cvp_sustained_previous(
         state, side, include_refit=True
     )  # 1.6067: RePh CVP count here
@@ -39,7 +40,7 @@ def cpp_mods(ctx, state: dict, side: str) -> list:
     )
 
 
-def run_cpp(ctx, state, side, data):
+def run_cpp(ctx, state: APState, side, data):
     private = common.private(state, side)
 
     def replenish(result: dict) -> dict:
@@ -53,7 +54,7 @@ def run_cpp(ctx, state, side, data):
     )
 
 
-def _secret_roll(ctx, state, side, step_id: str, label: str, mod_list, apply) -> None:
+def _secret_roll(ctx, state: APState, side, step_id: str, label: str, mod_list, apply) -> None:
     """The side's secret DR of 1.616 or 1.617: `apply` changes the side's value by the table's
     result and returns what the report records of the change."""
     report = roll_on(
@@ -63,7 +64,7 @@ def _secret_roll(ctx, state, side, step_id: str, label: str, mod_list, apply) ->
     common.record_roll(state, side, report, step_id)
 
 
-def upcoming_cpp(state, side, ctx):
+def upcoming_cpp(state: APState, side, ctx):
     return [
         upcoming_roll(state, side, "1.616", "CPP replenishment", cpp_mods(ctx, state, side), "cpp")
     ]
@@ -88,7 +89,7 @@ def _rg_kind(ctx, nationality: str, rg: str | None) -> str | None:
         return None
 
 
-def previous_purchases(state: dict, side: str) -> list[dict]:
+def previous_purchases(state: APState, side: str) -> list[dict]:
     """RGs bought (not given in an initial OB: docs/rules-notes.md) on the previous half-day."""
     line = common.previous_line(state)
     if not line:
@@ -100,7 +101,7 @@ def previous_purchases(state: dict, side: str) -> list[dict]:
     ]
 
 
-def attack_chit_previous(state: dict, side: str) -> bool:
+def attack_chit_previous(state: APState, side: str) -> bool:
     line = common.previous_line(state)
     if not line:
         return False
@@ -108,7 +109,7 @@ def attack_chit_previous(state: dict, side: str) -> bool:
     return bool((line.get("attack_chits") or {}).get(side))
 
 
-def elr_mods(ctx, state: dict, side: str) -> list:
+def elr_mods(ctx, state: APState, side: str) -> list:
     elite = first_line = afv = 0
     for purchase in previous_purchases(state, side):
         nationality = purchase.get("nationality") or common.nationality_of(side)
@@ -147,7 +148,7 @@ def elr_mods(ctx, state: dict, side: str) -> list:
     )
 
 
-def run_elr(ctx, state, side, data):
+def run_elr(ctx, state: APState, side, data):
     private = common.private(state, side)
 
     def move(result: dict) -> dict:
@@ -158,7 +159,7 @@ def run_elr(ctx, state, side, data):
     _secret_roll(ctx, state, side, "1.617", "ELR loss/gain", elr_mods(ctx, state, side), move)
 
 
-def upcoming_elr(state, side, ctx):
+def upcoming_elr(state: APState, side, ctx):
     return [
         upcoming_roll(
             state, side, "1.617", "ELR loss/gain", elr_mods(ctx, state, side), "elr_change"
@@ -169,14 +170,14 @@ def upcoming_elr(state, side, ctx):
 # --- 1.618 weather and EC -------------------------------------------------------------
 
 
-def _current_line(state: dict) -> dict | None:
+def _current_line(state: APState) -> RosterLine | None:
     for line in common.public(state)["roster"]:
         if line.get("half_day") == common.half_day(state):
             return line
     return None
 
 
-def run_weather(ctx, state, side, data):
+def run_weather(ctx, state: APState, side, data):
     """1.618: the weather DR "then" the EC dr: the weather is rolled first (with nothing to decide,
     it is rolled on its own), the EC rolled at the table is entered once the weather is known.
     Both in one event (the EC given with it) is accepted too."""
@@ -204,11 +205,11 @@ def run_weather(ctx, state, side, data):
     return DONE
 
 
-def _weather_not_rolled(state, side):
+def _weather_not_rolled(state: APState, side):
     return {} if common.public(state).get("weather") is None else None
 
 
-def form_weather(ctx, view, side):
+def form_weather(ctx, view: APState, side):
     weather = common.public(view).get("weather")
     if weather is None:
         return None
@@ -224,7 +225,7 @@ def form_weather(ctx, view, side):
     )
 
 
-def upcoming_weather(state, side, ctx):
+def upcoming_weather(state: APState, side, ctx):
     if side != "allied" or common.public(state).get("weather") is not None:
         return []  # the German does not roll; once rolled it is no longer to come
     return [upcoming_roll(state, "allied", "1.618", "Weather", [], "weather")]

@@ -8,6 +8,7 @@ from __future__ import annotations
 from campaigns.game_interface import Mod, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .helpers import after_new_half_day, upcoming_roll
 
@@ -16,14 +17,14 @@ def _must_roll(ctx, san: int) -> bool:
     return san >= int(ctx.value("san.adjust_min"))
 
 
-def san_mods(ctx, state: dict, side: str) -> list[Mod]:
+def san_mods(ctx, state: APState, side: str) -> list[Mod]:
     san = common.private(state, side)["san"]
     base = int(ctx.value("san.adjust_drm_base"))
     label = next(m["label"] for m in ctx.table("1.6122").modifiers if m["key"] == "san_minus_4")
     return [Mod(f"{label} (SAN {san})", "1.6122", san - base)]
 
 
-def run(ctx, state, side, data):
+def run(ctx, state: APState, side, data):
     private = common.private(state, side)
     san = private["san"]
     if _must_roll(ctx, san):
@@ -42,11 +43,11 @@ def run(ctx, state, side, data):
         private["san"] = int(ctx.value("san.zero_raised_to"))
 
 
-def applies(state, side):
+def applies(state: APState, side):
     return True  # the sequencer shows the step; run() does nothing for a SAN of 1-3
 
 
-def upcoming_rolls(state, side, ctx):
+def upcoming_rolls(state: APState, side, ctx):
     if not _must_roll(ctx, common.private(state, side)["san"]):
         return []
     return [

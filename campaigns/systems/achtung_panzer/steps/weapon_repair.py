@@ -6,6 +6,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, Field, roll_on
 
 from .. import common
+from ..shapes import APState
 from .base import Step
 from .equipment_kinds import (
     AFV_KINDS,
@@ -33,7 +34,7 @@ def repair_mods(ctx, unit: dict, entry: dict) -> list:
     )
 
 
-def _malfunctioned_weapons(state, side) -> list[dict]:
+def _malfunctioned_weapons(state: APState, side) -> list[dict]:
     return [
         u
         for u in retained(state, side)
@@ -43,10 +44,10 @@ def _malfunctioned_weapons(state, side) -> list[dict]:
     ]
 
 
-def run_repair(ctx, state, side, data):
+def run_repair(ctx, state: APState, side, data):
     items = data.get("weapons") or []
     check_items(items, "weapons", key=lambda e: (e["unit"], (e.get("weapon") or "").strip()))
-    plan = []
+    plan: list[tuple[dict, str | None, dict]] = []
     for i, entry in enumerate(items):
         path = f"weapons[{i}]"
         unit = unit_by_id(state, side, entry["unit"], f"{path}.unit")
@@ -105,7 +106,7 @@ def run_repair(ctx, state, side, data):
         common.record_roll(state, side, report, "1.6132")
 
 
-def upcoming_repair(state, side, ctx):
+def upcoming_repair(state: APState, side, ctx):
     return [
         upcoming_roll(
             state,
@@ -120,7 +121,7 @@ def upcoming_repair(state, side, ctx):
     ]
 
 
-def _malfunctioned_afvs(state, side) -> list[dict]:
+def _malfunctioned_afvs(state: APState, side) -> list[dict]:
     """AFVs marked with a malfunctioned weapon at the end of the scenario (or in their weapons map)."""
     return [
         u
@@ -134,14 +135,14 @@ def _malfunctioned_afvs(state, side) -> list[dict]:
     ]
 
 
-def _applies_repair(state, side):
+def _applies_repair(state: APState, side):
     return bool(_malfunctioned_weapons(state, side)) or bool(_malfunctioned_afvs(state, side))
 
 
 # --- the page ------------------------------------------------------------------------------
 
 
-def form_repair(ctx, view, side):
+def form_repair(ctx, view: APState, side):
     weapons = _malfunctioned_weapons(view, side)
     afvs = _malfunctioned_afvs(view, side)
     non_qualified = Field(
