@@ -13,7 +13,13 @@ def pytest_configure(config):
     from django.conf import settings
 
     if "tests.testsystem" not in settings.MUSTER_EXTRA_SYSTEMS:
+        # The environment named other extra games: Skirmish's app joins them for the whole run.
+        from django.apps import apps
+
         settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.testsystem"]
+        settings.INSTALLED_APPS = [*settings.INSTALLED_APPS, "tests.testsystem"]
+        if apps.ready:
+            apps.set_installed_apps(settings.INSTALLED_APPS)
     # Fast hashing: the tests create many users.
     settings.PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
     # The suite drives pages and the API at machine speed, far past a person's pace: the limit on how

@@ -24,10 +24,11 @@ os.environ.setdefault("CELERY_QUEUE", "muster-bench")
 os.environ.setdefault("CELERY_ODDS_QUEUE", "muster-bench-odds")
 
 from muster.settings import *  # noqa: E402,F401,F403
-from muster.settings import MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa: E402
+from muster.settings import INSTALLED_APPS, MUSTER_EXTRA_SYSTEMS, STATIC_ROOT, STORAGES  # noqa: E402
 
 ROOT_URLCONF = "benchmarks.urls"
 MUSTER_EXTRA_SYSTEMS = [*MUSTER_EXTRA_SYSTEMS, "benchmarks.drill"]
+INSTALLED_APPS = [*INSTALLED_APPS, "benchmarks.drill"]
 # No collectstatic for a benchmark run: serve static files from the finders.
 STORAGES = {
     **STORAGES,

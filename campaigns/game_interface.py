@@ -1,6 +1,6 @@
 """What a game may use of the core: the one module games import from campaigns.
 
-A game (campaigns/systems/<game>/, a shared game package such as victory_ledger, or a module
+A game (campaigns/systems/<game>/, a shared game package such as victory_ledger, or a game app
 named in MUSTER_EXTRA_SYSTEMS) imports the core only from here; a test holds every game to it
 (tests/core/test_games_import_only_the_game_interface.py). The dependency runs one way: this
 module imports core modules, and no core module imports it or any game. A game that needs
@@ -19,6 +19,7 @@ from campaigns.journal.records import Record
 from campaigns.schema.fields import EventKind, Field, clean_fields
 
 from .errors import DomainError
+from .systems import GameAppConfig
 from .systems.base import (
     Action,
     GameSystem,
@@ -38,7 +39,8 @@ def core_kind(name: str) -> EventKind:
 
 
 __all__ = [
-    # What a game is: the class it subclasses and the values it declares.
+    # What a game is: its app (apps.py), the class it subclasses and the values it declares.
+    "GameAppConfig",
     "GameSystem",
     "SideDef",
     "Variant",

@@ -55,6 +55,12 @@ INSTALLED_APPS = [
     "campaigns",
     "rosters",
     "api",
+    # The games, by pattern: every package under campaigns/systems/ with an apps.py (its AppConfig
+    # names its system: campaigns/systems/__init__.py). MUSTER_EXTRA_SYSTEMS adds others, below.
+    *sorted(
+        f"campaigns.systems.{apps_module.parent.name}"
+        for apps_module in (BASE_DIR / "campaigns" / "systems").glob("*/apps.py")
+    ),
 ]
 
 MIDDLEWARE = [
@@ -331,8 +337,9 @@ MUSTER_MAX_REQUEST_BYTES = env.int("MUSTER_MAX_REQUEST_BYTES", default=256 * 102
 DATA_UPLOAD_MAX_MEMORY_SIZE = MUSTER_MAX_REQUEST_BYTES
 # The largest journal file replay_campaign reads (refused before parsing beyond it).
 MUSTER_JOURNAL_MAX_BYTES = env.int("MUSTER_JOURNAL_MAX_BYTES", default=16 * 1024 * 1024)
-# Game systems outside campaigns/systems/ (tests add a small test-only system).
+# Game apps outside campaigns/systems/ (the tests add their test-only games), installed too.
 MUSTER_EXTRA_SYSTEMS = env.list("MUSTER_EXTRA_SYSTEMS", default=[])
+INSTALLED_APPS += MUSTER_EXTRA_SYSTEMS
 # Tests that need PostgreSQL/Redis/a worker skip when absent, unless this is set (CI).
 MUSTER_REQUIRE_SERVICES = env.bool("MUSTER_REQUIRE_SERVICES", default=False)
 

@@ -1,6 +1,7 @@
 """Finds a game's own templates in its folder: "<game>/<file>" is <game folder>/templates/<file>
-(campaigns/systems/<game>/, a shared game package such as victory_ledger, or a module named in
-MUSTER_EXTRA_SYSTEMS: game_folders()). A new game adds no template folder to the settings."""
+(the game apps' folders: campaigns/systems/<game>/, a shared game package such as victory_ledger,
+or a game app named in MUSTER_EXTRA_SYSTEMS: game_folders()). A new game adds no template folder
+to the settings."""
 
 from __future__ import annotations
 

@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def drill(version: int):
     return override_settings(
-        MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.core.drill.v{version}"]
+        MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.core.drill.v{version}.App"]
     )
 
 

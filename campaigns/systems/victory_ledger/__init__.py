@@ -8,5 +8,6 @@ calendars, the numbers its rules state. The game's own module scores a turn and
 checks its victory conditions (``LedgerSystem.evaluate``); everything else (set-up,
 turns, unit changes, the ledger, the chart, the sheet, page forms) is here.
 
-This package has no ``SYSTEM``: the registry skips it, and the core never imports it.
+Its app (apps.py) names no system: the registry finds its folder (its templates) but counts no
+game here, and the core never imports it.
 """

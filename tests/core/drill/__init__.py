@@ -7,7 +7,8 @@ Two sides give orders each round (secretly: troops join their side), then a resu
   side before each result, from the state as it stood.
 - v3: at most 5 troops per order. Upgrade v2→v3 (fold): earlier orders keep the limit of 10.
 
-Each version is a module (v1, v2, v3) exposing SYSTEM, listed in MUSTER_EXTRA_SYSTEMS by the test.
+Each version is a module (v1, v2, v3) exposing SYSTEM and its app (App), named in MUSTER_EXTRA_SYSTEMS
+by the test.
 """
 
 from campaigns.game_interface import (

@@ -1,0 +1,9 @@
+"""Drill as a Django app: the game registry reads its system from here."""
+
+from campaigns.game_interface import GameAppConfig
+
+from . import SYSTEM
+
+
+class App(GameAppConfig):
+    system = SYSTEM

@@ -1,0 +1,9 @@
+"""Rifles in the Ardennes as a Django app: the game registry reads its system from here."""
+
+from campaigns.game_interface import GameAppConfig
+
+from .system import SYSTEM
+
+
+class App(GameAppConfig):
+    system = SYSTEM
