@@ -28,10 +28,10 @@ FOLD = {
     "campaigns.systems.base",
     "campaigns.game_interface",
 }
-GAMES = (
-    "campaigns.systems.rifles_ardennes",
-    "campaigns.systems.victory_ledger",
-    "campaigns.systems.achtung_panzer",
+# Every game app's package under campaigns/systems/ (found by its apps.py, not listed).
+GAMES = tuple(
+    f"campaigns.systems.{apps_module.parent.name}"
+    for apps_module in sorted((ROOT / "campaigns" / "systems").glob("*/apps.py"))
 )
 
 
