@@ -1,5 +1,5 @@
 """(b) Database queries per API call and per page, at two data sizes, with the cache of
-per-audience answers cold (a kept answer costs fewer: tests/core/test_viewcache.py).
+per-audience answers cold (a kept answer costs fewer: tests/kept_answers/test_viewcache.py).
 
 The same request is made against the small club and the large one (each by its
 organizer, who plays red in all its campaigns: the same kind of campaign, the same

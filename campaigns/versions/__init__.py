@@ -30,7 +30,7 @@ from campaigns.journal.records import Record
 
 CORE = "core"
 # The core's journal: its kinds (core_events.KINDS), proposals, seats, filing. Bump it (and add
-# an Upgrade to CORE_UPGRADES) when they change; tests/core/test_journal_versions.py checks.
+# an Upgrade to CORE_UPGRADES) when they change; tests/versions/test_journal_signatures.py checks.
 CORE_VERSION = 2
 CORE_UPGRADES: tuple = ()  # set below, once Upgrade is defined
 # The core's version in journals written before journals said their versions (Muster 0.1.0).

@@ -4,7 +4,7 @@ A game's journal version must change whenever what its journals mean changes: an
 added, removed or reshaped, a field's bounds, the sides, the calendars, the step sequence, the
 rule tables and constants its fold reads. ``signature(system)`` gathers those (never words: labels,
 help texts and notes may change freely); the game's ``journal_versions.json`` keeps the digest of
-each version, and tests/core/test_journal_versions.py fails the build when today's signature is
+each version, and tests/versions/test_journal_signatures.py fails the build when today's signature is
 not the one kept for today's version (docs/journal.md, "Bumping a version").
 """
 

@@ -127,7 +127,7 @@ COVERED_ELSEWHERE: set[tuple[str, str]] = {
     ("GET", "api/v1/jobs/<str:job_id>/"),
     ("POST", "api/v1/jobs/<str:job_id>/retry/"),
     ("GET", "api/v1/jobs/<str:job_id>/file/"),
-    # tests/api/test_hostile_input.py: any other address under /api/ is a JSON 404 for everyone.
+    # tests/api/test_input_is_bounded.py: any other address under /api/ is a JSON 404 for everyone.
     ("ANY", "api/^.*$"),
 }
 

@@ -35,6 +35,6 @@ def test_the_registry_is_the_systems_the_game_apps_name():
 def test_a_test_that_names_another_game_installs_its_app_for_its_own_duration(settings):
     before = set(all_systems())
     assert "drill" not in before
-    settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.core.drill.v1.App"]
-    assert apps.is_installed("tests.core.drill.v1") and set(all_systems()) == before | {"drill"}
+    settings.MUSTER_EXTRA_SYSTEMS = [*settings.MUSTER_EXTRA_SYSTEMS, "tests.versions.drill.v1.App"]
+    assert apps.is_installed("tests.versions.drill.v1") and set(all_systems()) == before | {"drill"}
     assert "v1" in game_folders()

@@ -1,5 +1,5 @@
 """Journal upgrades (campaigns.versions) with Drill, a game whose journal went through three
-versions (tests/core/drill): a file or a stored campaign of an earlier version is carried to
+versions (tests/versions/drill): a file or a stored campaign of an earlier version is carried to
 today's, the upgrade is recorded in the journal, references still name the same events, a file
 from a newer Muster is refused, and a rule changed the "fold" way keeps old events' rule."""
 
@@ -25,7 +25,7 @@ pytestmark = pytest.mark.django_db
 
 def drill(version: int):
     return override_settings(
-        MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.core.drill.v{version}.App"]
+        MUSTER_EXTRA_SYSTEMS=["tests.testsystem", f"tests.versions.drill.v{version}.App"]
     )
 
 

@@ -15,7 +15,7 @@ from campaigns.errors import DomainError
 from campaigns.models import Campaign, Club, Invitation, Membership
 from campaigns.services import club_archive, clubs as club_services, journal_files
 from campaigns.services.journal import submit
-from tests.core.test_journal import _play_round
+from tests.journal.test_the_journal_is_the_truth import _play_round
 
 pytestmark = pytest.mark.django_db
 

@@ -18,7 +18,7 @@ from django.core.management.base import CommandError
 from campaigns.models import Campaign, Club, ClubLogEntry, Event
 from campaigns.services import journal_files
 from campaigns.services.journal import submit
-from tests.core.test_journal import _play_round
+from tests.journal.test_the_journal_is_the_truth import _play_round
 
 FRESH = ("--create-club", "--create-people")
 

@@ -5,5 +5,5 @@ from . import DrillV3
 SYSTEM = DrillV3()
 
 
-class App(GameAppConfig):  # named in MUSTER_EXTRA_SYSTEMS as tests.core.drill.v3.App
+class App(GameAppConfig):  # named in MUSTER_EXTRA_SYSTEMS as tests.versions.drill.v3.App
     system = SYSTEM
