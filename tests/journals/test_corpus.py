@@ -66,9 +66,8 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
             f"v{campaign.journal_versions[system]}"
         )
     assert values(journal_files.full_state(campaign)) == expected
-    if (
-        campaign.upgraded.ran
-    ):  # the upgraded journal is today's (files of today's versions: tests/journal_files/test_export_and_replay.py)
+    # the upgraded journal is today's (files of today's versions: tests/journal_files)
+    if campaign.upgraded.ran:
         exported = journal_files.export_journal(campaign)
         _wipe()
         again = journal_files.replay(exported, create_club=True, create_people=True)
