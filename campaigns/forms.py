@@ -23,7 +23,7 @@ from .models import Membership
 
 
 class ThrottledPasswordChangeForm(PasswordChangeForm):
-    """Django's password change, the old password checked as a sign-in is (issue 24, item 6): a
+    """Django's password change, the old password checked as a sign-in is: a
     wrong one counts towards the sign-in lockout of that username from that address
     (muster.signin, django-axes), and while locked out even the right one is refused (429)."""
 

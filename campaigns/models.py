@@ -219,7 +219,7 @@ class Event(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["campaign", "seq"], name="event_seq_per_campaign"),
             # A key belongs to the person who sent it: another person's same key is a fresh one
-            # (issue 24: a shared key let one person probe for another's submissions).
+            # (a shared key would let one person probe for another's submissions).
             models.UniqueConstraint(
                 fields=["campaign", "actor", "idempotency_key"], name="event_idempotency_per_person"
             ),

@@ -1,6 +1,6 @@
-"""Characters no database stores are refused at the door (issue 24, item 3), before any view,
+"""Characters no database stores are refused at the door, before any view,
 session or sign-in lookup can hand them to a query: PostgreSQL refuses NUL in text, and no
-UTF-8 store takes a lone surrogate, so either one reaching a lookup was a 500.
+UTF-8 store takes a lone surrogate, so either one reaching a lookup would be a 500.
 
 - the path: any control character (C0, DEL, C1) names no address: 404;
 - the query string, form fields (names and values) of the pages, a JSON body under /api/ and the

@@ -1,4 +1,4 @@
-"""How fast a member may write (issue 24, item 2): at most settings.MEMBER_WRITES_PER_MINUTE
+"""How fast a member may write: at most settings.MEMBER_WRITES_PER_MINUTE
 requests that may change something (POST, PUT, PATCH, DELETE) per signed-in person per minute,
 pages and API together. Counted at the door, in the cache (Redis: one count for every web worker),
 per clock minute; never in the journal service, the fold or a replay, so a journal file or a

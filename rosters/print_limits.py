@@ -1,4 +1,4 @@
-"""How many new sheets may be printed (issue 24, item 5): a render holds a worker for up to ~8 s
+"""How many new sheets may be printed: a render holds a worker for up to ~8 s
 (a large A!P! roster), so asking for sheets faster than a club prints them would keep the queue
 busy for everyone. In any `WINDOW`, at most settings.SHEET_RENDERS_PER_MEMBER new print jobs for
 one member (every campaign together) and settings.SHEET_RENDERS_PER_SIDE for one side of a

@@ -32,7 +32,7 @@ def playing(state, username) -> str | None:
 # has played a side or refereed is remembered (state "played", "refereed"): someone who has
 # played a side may never referee the campaign (they would read the other side's secrets).
 #
-# From core journal v2 (SEAT_RULES, issue 24) nobody gains a path to a side's secrets without
+# From core journal v2 (SEAT_RULES) nobody gains a path to a side's secrets without
 # that side's agreement (one of its current players) or the referee's, whoever seats them: the
 # organizer who plays red seating a fresh account on blue is a puppet reading blue's secrets,
 # so blue must agree. Who acts counts for their own side only; the other sides' approval never

@@ -63,7 +63,7 @@ def organizer_since(campaign: Campaign, viewer: Viewer, seq: int | None) -> bool
     campaign's event `seq` (read from the club log)? What the sides agreed to, or what play started
     with, was the organizers as they were: one made organizer afterwards (set_role, an invitation,
     the operator), a player of the other side or a fresh account named by one, never gains a path
-    or a power by it (issue 24). An organizer with no entry in the club log (made before the log
+    or a power by it. An organizer with no entry in the club log (made before the log
     existed) counts as before."""
     from campaigns.models import ClubLogEntry
 

@@ -1,6 +1,6 @@
-"""What one campaign may hold (issue 24, item 2): every event is capped (schema.EVENT_MAX_BYTES),
-but not their number, and 40 proposals of 59 KB made every member's state and export 2.4 MB, 8
-unit lists 3,120 units. These bounds are checked by the journal service when a person submits
+"""What one campaign may hold: every event is capped (schema.EVENT_MAX_BYTES),
+but not their number, and unbounded, 40 proposals of 59 KB would make every member's state and
+export 2.4 MB, 8 unit lists 3,120 units. These bounds are checked by the journal service when a person submits
 (services.journal), on the state the submission would leave, never by the fold or a replay: a
 journal written before them (or a file holding more) still folds, replays and plays on, so no
 journal version changes (docs/architecture.md, "Bounds and hostile input").

@@ -180,7 +180,7 @@ def _submit_locked(
     _check_amending_seats(campaign, viewer, kind, data)
     _check_version(state, acting_side, expected_version)
     if dice and state["options"].get("dice_mode", "server") == "server":
-        # Where Muster rolls the dice, a player never picks their own (issue 24).
+        # Where Muster rolls the dice, a player never picks their own.
         raise DomainError("dice", "Muster rolls this campaign's dice: none can be entered.")
     audience, acting_side = _audience(kind_def, acting_side, data, journal, viewer)
     now = timezone.now()

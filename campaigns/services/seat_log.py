@@ -1,4 +1,4 @@
-"""Seat changes in play, in the club's log (issue 24): who was seated or taken off which side of
+"""Seat changes in play, in the club's log: who was seated or taken off which side of
 which campaign, who proposed it and who agreed for each side, above all when a side's last player,
 gone with no referee, agreed for it (seats.stand_in_for). The journal says it too; the log
 is where a club looks across its campaigns."""

@@ -119,7 +119,7 @@ class Upgrade:
 
 
 class SeatAgreement(Upgrade):
-    """Core v1 -> v2 (issue 24): once play has started, seating someone on a side (or taking a
+    """Core v1 -> v2: once play has started, seating someone on a side (or taking a
     side's player off, by one who plays or played a side) needs that side's agreement or the
     referee's, whoever seats them (campaigns.access.seats.seat_needs). v1 asked it only for
     someone who had seen another side's secrets; its seat changes keep the rule they were made

@@ -115,7 +115,7 @@ def _scenarios(system, state, full: bool = True) -> list[dict]:
     """The timeline: each scenario with its result (or the one waiting) in sentences, and its notes.
     Not `full` (the campaign page): only the scenario being played or confirmed and the last one
     played have them; the others are a line with a link to the scenarios page, so that the
-    campaign page does not grow with the scenarios played (issue 21, item 7)."""
+    campaign page does not grow with the scenarios played."""
     from campaigns.journal.context import Ctx
 
     ctx = Ctx.reading(system, state)
@@ -378,7 +378,7 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
     shown.key, shown.do, shown.picked = box.key, box.do, box.picked
-    # Every die due at once may be a couple of dozen (issue 21.6): each field names its roll.
+    # Every die due at once may be a couple of dozen: each field names its roll.
     shown.notice = (
         "Enter the dice rolled at the table for: " + "; ".join(n["label"] for n in needs) + "."
         if len(needs) <= 3
