@@ -7,6 +7,7 @@ backend (before this one was listed) keep working: it stays listed after this on
 
 from django.contrib.auth import get_user_model
 from django.contrib.auth.backends import ModelBackend as DjangoModelBackend
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 
 from campaigns.kept_answers import prepared
@@ -15,10 +16,11 @@ _SQL: list[str] = []
 
 
 class ModelBackend(DjangoModelBackend):
-    def get_user(self, user_id):
+    def get_user(self, user_id: object) -> User | None:
         User = get_user_model()
         if not _SQL:
-            columns = ", ".join(f.column for f in User._meta.concrete_fields)
+            # A concrete field is one with a column: the filter only says so to the type checker.
+            columns = ", ".join(f.column for f in User._meta.concrete_fields if f.column)
             _SQL.append(
                 f"SELECT {columns} FROM {User._meta.db_table} WHERE {User._meta.pk.column} = %s"
             )

@@ -15,9 +15,13 @@ change what it was given.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.conf import settings
 from django.core.cache.backends.base import DEFAULT_TIMEOUT
 from django.core.cache.backends.redis import RedisCache as DjangoRedisCache, RedisCacheClient
+from redis import ConnectionPool, Redis
 
 from .memory import Recent
 
@@ -25,11 +29,15 @@ IMMUTABLE = "muster:view:"
 
 
 class _Client(RedisCacheClient):
-    def __init__(self, *args, **kwargs):
-        super().__init__(*args, **kwargs)
-        self._clients: dict[int, object] = {}
+    # Django's own members, which the stubs leave out: the redis client class and the pool.
+    _client: type[Redis]
+    _get_connection_pool: Callable[[bool], ConnectionPool]
 
-    def get_client(self, key=None, *, write=False):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        super().__init__(*args, **kwargs)
+        self._clients: dict[int, Redis] = {}
+
+    def get_client(self, key: object = None, *, write: bool = False) -> Redis:
         pool = self._get_connection_pool(write)
         client = self._clients.get(id(pool))
         if client is None:
@@ -38,14 +46,14 @@ class _Client(RedisCacheClient):
 
 
 class RedisCache(DjangoRedisCache):
-    def __init__(self, server, params):
+    def __init__(self, server: str | list[str], params: dict[str, Any]) -> None:
         super().__init__(server, params)
         self._class = _Client
-        self._memory = Recent(
+        self._memory: Recent[str, bytes | str] = Recent(
             getattr(settings, "MUSTER_LOCAL_CACHE_BYTES", 32 * 1024 * 1024), weigh=len
         )
 
-    def get(self, key, default=None, version=None):
+    def get(self, key: str, default: Any = None, version: int | None = None) -> Any:
         if not key.startswith(IMMUTABLE):
             return super().get(key, default, version)
         name = self.make_and_validate_key(key, version=version)
@@ -58,20 +66,26 @@ class RedisCache(DjangoRedisCache):
         self._keep(name, found)
         return found
 
-    def set(self, key, value, timeout=DEFAULT_TIMEOUT, version=None):
+    def set(
+        self,
+        key: str,
+        value: Any,
+        timeout: float | None = DEFAULT_TIMEOUT,
+        version: int | None = None,
+    ) -> None:
         super().set(key, value, timeout, version)
         if key.startswith(IMMUTABLE):
             self._keep(self.make_and_validate_key(key, version=version), value)
 
-    def delete(self, key, version=None):
+    def delete(self, key: str, version: int | None = None) -> bool:
         if key.startswith(IMMUTABLE):
             self._memory.drop(self.make_and_validate_key(key, version=version))
         return super().delete(key, version)
 
-    def _keep(self, name, value) -> None:
+    def _keep(self, name: str, value: object) -> None:
         if isinstance(value, (bytes, str)):
             self._memory.put(name, value)
 
-    def clear(self):
+    def clear(self) -> None:
         self._memory.clear()
         return super().clear()

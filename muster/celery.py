@@ -1,6 +1,7 @@
 """The Celery app. Without REDIS_URL, tasks run inline (see settings)."""
 
 import os
+from typing import Any
 
 from celery import Celery, signals
 
@@ -14,8 +15,7 @@ app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
-@signals.worker_init.connect
-def _load_game_systems(**kwargs):
+def _load_game_systems(**kwargs: Any) -> None:
     """Load the game systems (their rule tables) once in the worker's main process,
     before it forks its pool: a new pool process (after a crash, a time limit, or
     max-tasks-per-child) then starts work at once instead of re-reading every table."""
@@ -31,8 +31,7 @@ def _load_game_systems(**kwargs):
     gc.freeze()
 
 
-@signals.worker_ready.connect
-def _start_the_heartbeat_and_the_sweep(**kwargs):
+def _start_the_heartbeat_and_the_sweep(**kwargs: Any) -> None:
     """This worker's print jobs say it is alive (rosters.heartbeat); work whose task is gone (a
     worker killed whole, Redis restarted empty) is sent again by every worker within seconds
     (rosters.sweep)."""
@@ -42,9 +41,15 @@ def _start_the_heartbeat_and_the_sweep(**kwargs):
     sweep.start()
 
 
-@signals.worker_shutdown.connect
-def _stop_the_heartbeat_and_the_sweep(**kwargs):
+def _stop_the_heartbeat_and_the_sweep(**kwargs: Any) -> None:
     from rosters import heartbeat, sweep
 
     heartbeat.stop()
     sweep.stop()
+
+
+# Connected by a call, as the decorator would (celery ships no types: a decorator from it would
+# leave the functions untyped).
+signals.worker_init.connect(_load_game_systems)
+signals.worker_ready.connect(_start_the_heartbeat_and_the_sweep)
+signals.worker_shutdown.connect(_stop_the_heartbeat_and_the_sweep)

@@ -9,8 +9,9 @@ plain HTML, rendered without a context: the database may still be away."""
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.template.loader import render_to_string
 
 from .connection_loss import DATABASE_ERRORS, drop_connection, timed_out
@@ -19,13 +20,13 @@ logger = logging.getLogger(__name__)
 
 
 class DatabaseAwayPages:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_exception(self, request, exception):
+    def process_exception(self, request: HttpRequest, exception: Exception) -> HttpResponse | None:
         if not isinstance(exception, DATABASE_ERRORS) or request.path.startswith("/api/"):
             return None  # the API answers in its own shapes (api/errors.py)
         too_long = timed_out(exception)

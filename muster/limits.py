@@ -1,8 +1,10 @@
 """Request bodies are bounded before any view reads them (settings.MUSTER_MAX_REQUEST_BYTES):
 413 Request Entity Too Large, as JSON under /api/ and as text for the pages."""
 
+from collections.abc import Callable
+
 from django.conf import settings
-from django.http import HttpResponse, JsonResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase, JsonResponse
 
 
 def too_large_message() -> str:
@@ -12,10 +14,10 @@ def too_large_message() -> str:
 
 
 class RequestBodyLimit:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         try:
             length = int(request.META.get("CONTENT_LENGTH") or 0)
         except ValueError:

@@ -4,32 +4,40 @@ from __future__ import annotations
 
 import threading
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
+from typing import Generic, TypeVar
+
+K = TypeVar("K", bound=Hashable)
+V = TypeVar("V")
 
 
-class Recent:
-    """Up to `limit` in all, each entry weighing `weigh(value)` (1 by default); an entry heavier
-    than `largest` (an eighth of the limit by default) is not kept."""
+def _one(value: object) -> int:
+    return 1
+
+
+class Recent(Generic[K, V]):
+    """Keys K to values V: up to `limit` in all, each entry weighing `weigh(value)` (1 by
+    default); an entry heavier than `largest` (an eighth of the limit by default) is not kept."""
 
     def __init__(
         self,
         limit: int,
-        weigh: Callable[[object], int] = lambda value: 1,
+        weigh: Callable[[V], int] = _one,
         largest: int | None = None,
-    ):
+    ) -> None:
         self.limit, self.weigh, self.size = limit, weigh, 0
         self.largest = largest if largest is not None else max(1, limit // 8)
-        self.entries: OrderedDict = OrderedDict()
+        self.entries: OrderedDict[K, V] = OrderedDict()
         self.lock = threading.Lock()
 
-    def get(self, key):
+    def get(self, key: K) -> V | None:
         with self.lock:
             value = self.entries.get(key)
             if value is not None:
                 self.entries.move_to_end(key)
             return value
 
-    def put(self, key, value) -> None:
+    def put(self, key: K, value: V) -> None:
         weight = self.weigh(value)
         if weight > self.largest:
             return
@@ -42,7 +50,7 @@ class Recent:
                 _, dropped = self.entries.popitem(last=False)
                 self.size -= self.weigh(dropped)
 
-    def drop(self, key) -> None:
+    def drop(self, key: K) -> None:
         with self.lock:
             if key in self.entries:
                 self.size -= self.weigh(self.entries.pop(key))

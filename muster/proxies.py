@@ -17,17 +17,19 @@ import ipaddress
 import logging
 
 from django.conf import settings
+from django.http import HttpRequest
 
 log = logging.getLogger(__name__)
 _warned = False
 
 
-def client_address(request) -> str:
-    remote = request.META.get("REMOTE_ADDR", "")
-    count = settings.TRUSTED_PROXY_COUNT
+def client_address(request: HttpRequest) -> str:
+    remote = str(request.META.get("REMOTE_ADDR", ""))
+    count: int = settings.TRUSTED_PROXY_COUNT
     if count <= 0:
         return remote
-    chain = [entry.strip() for entry in request.META.get("HTTP_X_FORWARDED_FOR", "").split(",")]
+    forwarded: str = request.META.get("HTTP_X_FORWARDED_FOR", "")
+    chain = [entry.strip() for entry in forwarded.split(",")]
     chain = [entry for entry in chain if entry]
     if len(chain) >= count:
         try:

@@ -10,6 +10,7 @@ loopback the same DEBUG-off settings serve plain HTTP with a key kept in var/.
 from __future__ import annotations
 
 import secrets
+from collections.abc import Iterable
 from pathlib import Path
 
 # Host names that only this machine can reach (and Django's test client's).
@@ -22,11 +23,11 @@ MIN_KEY_CHARACTERS = 5
 GENERATE_KEY_COMMAND = "python3 -c 'import secrets; print(secrets.token_urlsafe(50))'"
 
 
-def names_beyond_loopback(allowed_hosts) -> bool:
+def names_beyond_loopback(allowed_hosts: Iterable[object]) -> bool:
     return any(str(host).strip().lower() not in LOOPBACK_HOSTS for host in allowed_hosts)
 
 
-def is_public(debug: bool, allowed_hosts) -> bool:
+def is_public(debug: bool, allowed_hosts: Iterable[object]) -> bool:
     """Served to other machines with DEBUG off: the production rules apply."""
     return not debug and names_beyond_loopback(allowed_hosts)
 

@@ -15,6 +15,7 @@ go through Muster's own permission-checked view. Read by the settings: no Django
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from urllib.parse import parse_qs, urlsplit
 
 LOCAL = {"BACKEND": "django.core.files.storage.FileSystemStorage"}
@@ -22,7 +23,7 @@ S3_BACKEND = "storages.backends.s3.S3Storage"
 URL_OPTIONS = {"endpoint_url", "region_name", "addressing_style", "signature_version"}
 
 
-def backend(url: str, environ) -> dict:
+def backend(url: str, environ: Mapping[str, str]) -> dict[str, object]:
     """The STORAGES entry for the sheets, or ValueError saying what is wrong with the URL."""
     if url:
         return {"BACKEND": S3_BACKEND, "OPTIONS": {**_private(), **_from_url(url)}}
@@ -40,7 +41,7 @@ def backend(url: str, environ) -> dict:
     return {"BACKEND": S3_BACKEND, "OPTIONS": {**_private(), **options}}
 
 
-def _from_url(url: str) -> dict:
+def _from_url(url: str) -> dict[str, str]:
     parts = urlsplit(url)
     if parts.scheme != "s3" or not parts.hostname:
         raise ValueError(
@@ -62,7 +63,7 @@ def _from_url(url: str) -> dict:
     return {"bucket_name": parts.hostname, "location": parts.path.strip("/"), **query}
 
 
-def _private() -> dict:
+def _private() -> dict[str, object]:
     return {
         "default_acl": None,  # the bucket's own (private): never public-read
         "querystring_auth": True,  # any URL the storage makes is signed and short-lived

@@ -3,7 +3,7 @@ from one address, that username is locked for LOGIN_COOLOFF_MINUTES from that ad
 with the right password. Pages, the admin and the API token (api.auth) share the count."""
 
 from django.conf import settings
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 
 
@@ -15,7 +15,11 @@ def locked_out_message() -> str:
     )
 
 
-def locked_out(request, original_response=None, credentials=None):
+def locked_out(
+    request: HttpRequest,
+    original_response: HttpResponse | None = None,
+    credentials: dict[str, object] | None = None,
+) -> HttpResponse:
     """AXES_LOCKOUT_CALLABLE: 429, JSON under /api/, the page otherwise."""
     if request.path.startswith("/api/"):
         return JsonResponse({"detail": locked_out_message()}, status=429)

@@ -16,8 +16,9 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from collections.abc import Callable
 
-from django.http import JsonResponse
+from django.http import HttpRequest, HttpResponseBase, JsonResponse
 from django.shortcuts import render
 
 from campaigns.schema.fields import parse_json
@@ -66,10 +67,10 @@ def json_text_unstorable(text: str) -> bool:
 
 
 class UnstorableCharacters:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         api = request.path.startswith("/api/")
         if path_has_controls(request.path_info):
             if api:
@@ -83,7 +84,7 @@ class UnstorableCharacters:
         return self.get_response(request)
 
     @staticmethod
-    def unstorable_field(request, api: bool) -> str | None:
+    def unstorable_field(request: HttpRequest, api: bool) -> str | None:
         """The first field (query parameter, form field, header, "body") holding what cannot be stored."""
         for name, value in request.META.items():
             # Cookies are left out: a cookie the browser keeps would refuse every request of its

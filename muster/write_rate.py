@@ -10,22 +10,30 @@ from __future__ import annotations
 import logging
 import math
 import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import render
 from django.utils.html import format_html
 from rest_framework.throttling import BaseThrottle
 
 from campaigns.errors import TooMany
 
+if TYPE_CHECKING:  # DRF imports this module while its views load: for the types only
+    from django.contrib.auth.base_user import AbstractBaseUser
+    from django.contrib.auth.models import AnonymousUser
+    from rest_framework.request import Request
+    from rest_framework.views import APIView
+
 logger = logging.getLogger(__name__)
 
 WRITES = ("POST", "PUT", "PATCH", "DELETE")
 
 
-def count_write(user) -> None:
+def count_write(user: AbstractBaseUser | AnonymousUser) -> None:
     """Count one write of `user`; TooMany past the limit. With the cache away (Redis restarting) the
     write is not counted and goes through: a limit must not turn an outage into refused writes."""
     limit = settings.MEMBER_WRITES_PER_MINUTE
@@ -55,13 +63,19 @@ class PageWrites:
     """The pages' door (after sign-in is known): the API counts its own (MemberWrites), since a
     token is only read by DRF."""
 
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         return self.get_response(request)
 
-    def process_view(self, request, view, args, kwargs):
+    def process_view(
+        self,
+        request: HttpRequest,
+        view: Callable[..., HttpResponseBase],
+        args: tuple[Any, ...],
+        kwargs: dict[str, Any],
+    ) -> HttpResponse | None:
         """After CSRF's own check (an earlier middleware's process_view): a forged cross-site post
         is refused there and never counted, so another site cannot use up a member's writes."""
         if (
@@ -89,7 +103,7 @@ class PageWrites:
 class MemberWrites(BaseThrottle):
     """The API's door: TooMany reaches api.errors, a 429 {"detail"} naming the limit."""
 
-    def allow_request(self, request, view):
+    def allow_request(self, request: Request, view: APIView) -> bool:
         if request.method in WRITES and request.user and request.user.is_authenticated:
             count_write(request.user)
         return True

@@ -18,7 +18,7 @@ PAPERS = PrintJob.PAPERS
 # The forms depend on the campaign, its system and the viewer's audience only: drawn once per
 # process, with a mark where each render puts its own CSRF token (a form's token is per render).
 _CSRF_MARK = "\x00csrf\x00"
-_CHOICES = Recent(4096)
+_CHOICES: Recent[tuple[object, ...], str] = Recent(4096)
 
 
 @register.simple_tag(takes_context=True)
