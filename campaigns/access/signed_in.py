@@ -30,7 +30,8 @@ DATABASE_SESSIONS = (
     "django.contrib.sessions.backends.db",
     "django.contrib.sessions.backends.cached_db",
 )
-_SESSIONS: Recent[str, tuple[object, str]] = Recent(10_000)  # session key -> (user id, auth hash), as the session holds them
+# session key -> (user id, auth hash), as the session holds them
+_SESSIONS: Recent[str, tuple[object, str]] = Recent(10_000)
 
 
 def campaign(request, pk):
