@@ -9,7 +9,6 @@ from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
 from rest_framework.response import Response
 
-from campaigns.access import permissions
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import history_by_uid
@@ -184,7 +183,7 @@ class ActionsApi(CampaignScoped, generics.GenericAPIView):
             return []
         campaign, viewer = self.campaign_and_viewer()
         # What the campaign page offers, proposals to reject or withdraw among them.
-        return permissions.offered(campaign, viewer, campaign_page(campaign, viewer))
+        return campaign_page(campaign, viewer).offered()
 
 
 _IDEMPOTENCY_HEADER = OpenApiParameter(

@@ -1,63 +1,131 @@
-"""Who may do what in a campaign, now: one answer for the pages and the API alike.
+"""Who may do what in a campaign, now: every yes/no, one answer for the pages and the API alike.
 
 The doors ask here and draw (or list) what they are told; the journal service asks the same
 questions when something is submitted, so a door never offers what the service would refuse.
+Every question takes plain facts: the viewer (journal.records.Viewer), the campaign, the state (or
+the part of it asked about: a scenario, a sealed choice, a proposal), never a page; this module
+imports no selector (selectors.todos draws the to-dos, and asks here for each of them).
 
-- act: the to-dos of `offered` (events to submit: results, steps, sealed choices, notes, the
-  answers to proposals: approve, reject, withdraw; settling a dispute), drawn from
-  selectors.todos.actions_for (what the viewer's audience may do, kept per audience) and made
-  personal here;
+- act: which sides a viewer acts for (`acting_sides`); enter, confirm, dispute, withdraw or settle
+  a result (`may_enter_result`, `may_confirm_result`, `may_dispute_result`, `may_withdraw_result`,
+  `may_settle_result`, `may_settle`); make a sealed choice (`may_choose_sealed`); write an
+  after-action note (`may_write_note`); agree to or turn down a proposal (`may_approve`,
+  `may_reject`); what the service refuses a person for who they are in the club (`may_take`);
 - propose: corrections, undos, house rules and exports (`may_propose`, `amendments`);
-- organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`);
-- settle a disputed result (`may_settle`).
+- export: download the full journal (`full_export_allowed`), ask for it (`may_ask_full_export`);
+- organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`).
 """
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from collections.abc import Callable, Collection, Mapping
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import seats, visibility
 from campaigns.journal.proposals import amendable, is_complete, referee_may_approve, standing_in
 from campaigns.journal.records import Viewer
-from campaigns.systems.base import Action
+from campaigns.models import Campaign, Club
+from campaigns.systems.base import Action, GameSystem
 
-if TYPE_CHECKING:  # the selectors ask here (selectors.todos): no import back at run time
-    from campaigns.selectors.campaign_page import CampaignPage
+State = Mapping[str, Any]  # a campaign state (journal.state_shapes.CampaignState), or a cut of it
+Part = Mapping[str, Any]  # one part of it: a scenario, a sealed choice, a proposal
 
 _PEOPLE = ("player.", "referee.")  # kinds of who plays which side: the organizer's business
 
 
-def offered(campaign, viewer: Viewer, page: CampaignPage) -> list[Action]:
-    """Everything this viewer may submit now, as the campaign page draws it and the API's
-    ``/actions/`` lists it: the system's and the core's to-dos (kept per audience,
-    selectors.todos.actions_for), less a Settle the service would refuse this person, and a Reject
-    (or Withdraw) for each proposal they may turn down."""
-    todos = for_person(campaign, viewer, page.actions)
-    return [*todos, *reject_todos(page.proposals, viewer, _agreeing(todos))]
+# --- acting in play ----------------------------------------------------------------------------
 
 
-def for_person(campaign, viewer: Viewer, todos: list[Action]) -> list[Action]:
-    """`todos` (selectors.todos.actions_for, drawn from the state) less what the service would
-    refuse this person for who they are in the club: a Settle for one made organizer in play."""
-    return [
-        todo
-        for todo in todos
-        if todo.kind != "result.resolved" or _neutral_since_start(campaign, viewer)
-    ]
+def in_play(state: State) -> bool:
+    """Is anything to be done in the campaign now? Only while it is being played."""
+    return bool(state["status"] == "active")
 
 
-def may_settle(campaign, state: dict, viewer: Viewer) -> bool:
+def acting_sides(state: State, viewer: Viewer) -> list[str]:
+    """The sides `viewer` acts for: the side they play, every side for the referee, else none."""
+    if viewer.playing:
+        return [viewer.playing]
+    return list(state["sides"]) if viewer.referee else []
+
+
+def may_enter_result(state: dict[str, Any], viewer: Viewer, system: GameSystem) -> bool:
+    """May `viewer` enter the result of the current scenario? One who acts for a side (the referee
+    too: his result is final), while it is being played and the game holds no step open first."""
+    current = state["current"]
+    if current is None or state["scenarios"][current]["status"] != "current":
+        return False
+    return bool(acting_sides(state, viewer)) and system.result_open(state, current) is None
+
+
+def _entered_by(scenario: Part) -> str | None:
+    by: str | None = scenario["pending"]["side"]
+    return by
+
+
+def may_confirm_result(scenario: Part, viewer: Viewer) -> bool:
+    """May `viewer` confirm the result waiting in `scenario`? The referee, or a player of another
+    side than the one who entered it."""
+    if scenario["status"] != "pending":
+        return False
+    return viewer.referee or bool(viewer.playing and viewer.playing != _entered_by(scenario))
+
+
+def may_dispute_result(scenario: Part, viewer: Viewer) -> bool:
+    """May `viewer` dispute the result waiting in `scenario`? A player of another side than the
+    one who entered it (the referee settles instead)."""
+    if scenario["status"] != "pending":
+        return False
+    return bool(viewer.playing and viewer.playing != _entered_by(scenario))
+
+
+def may_withdraw_result(scenario: Part, viewer: Viewer) -> bool:
+    """May `viewer` withdraw the result waiting in `scenario`? Whoever acts for the side that
+    entered it."""
+    return scenario["status"] == "pending" and viewer.playing == _entered_by(scenario)
+
+
+def may_settle_result(state: State, scenario: Part, viewer: Viewer) -> bool:
+    """Is `viewer` offered to settle the result of `scenario`, as far as the state tells (whether
+    waiting or disputed; seats.may_settle)? `may_take` then asks who they were in the club."""
+    return scenario["status"] in ("pending", "disputed") and seats.may_settle(state, viewer)
+
+
+def may_settle(campaign: Campaign, state: State, viewer: Viewer) -> bool:
     """May `viewer` settle a disputed result? The referee; or an organizer who plays no side, has
     played none in this campaign (seats.may_settle) and was an organizer when play started
     (one made in play could be a side's choice of judge: visibility.organizer_since_start)."""
     return seats.may_settle(state, viewer) and _neutral_since_start(campaign, viewer)
 
 
-def _neutral_since_start(campaign, viewer: Viewer) -> bool:
+def may_take(campaign: Campaign, viewer: Viewer, action: Action) -> bool:
+    """May this person take `action`, drawn from the state for their audience? Not a Settle the
+    service would refuse them for who they are in the club (one made organizer in play)."""
+    return action.kind != "result.resolved" or _neutral_since_start(campaign, viewer)
+
+
+def _neutral_since_start(campaign: Campaign, viewer: Viewer) -> bool:
     return viewer.referee or visibility.organizer_since_start(campaign, viewer)
 
 
-def may_approve(state: dict, proposal: dict, viewer: Viewer) -> bool:
+def may_choose_sealed(sealed: Part, side: str) -> bool:
+    """May `side` make the sealed choice `sealed` now? While it is open, if it is asked of the
+    side and the side has not chosen yet."""
+    return bool(sealed["open"] and side in sealed["sides"] and side not in sealed["choices"])
+
+
+def may_write_note(state: State, viewer: Viewer) -> bool:
+    """May `viewer` write an after-action note? A player or the referee, once a scenario began."""
+    began = any(s["status"] != "upcoming" for s in state["scenarios"])
+    return began and bool(viewer.playing or viewer.referee)
+
+
+# --- answering proposals -----------------------------------------------------------------------
+
+
+def may_approve(state: State, proposal: Part, viewer: Viewer) -> bool:
     """May `viewer` agree to a proposal now (`state`: the full state, or a cut holding it)? The
     referee (but not to a full export: each side for itself), a side whose agreement it needs
     and has not given yet, a side's last player standing in for it (proposals.standing_in)."""
@@ -68,7 +136,7 @@ def may_approve(state: dict, proposal: dict, viewer: Viewer) -> bool:
     return bool(as_referee or as_side or standing_in(state, proposal, viewer.username))
 
 
-def may_reject(proposal: dict, viewer: Viewer, asked=()) -> bool:
+def may_reject(proposal: Part, viewer: Viewer, asked: Collection[str | None] = ()) -> bool:
     """May `viewer` turn down a pending proposal? Its proposer (withdrawing it), a side whose
     agreement it needs, the referee, and whoever is `asked` to agree to it (the uids their
     to-dos ask them to approve: a side's last player standing in for it)."""
@@ -79,26 +147,10 @@ def may_reject(proposal: dict, viewer: Viewer, asked=()) -> bool:
     return bool(viewer.referee or mine or needed or proposal["uid"] in asked)
 
 
-def reject_todos(proposals: dict, viewer: Viewer, asked=()) -> list[Action]:
-    """A Reject (or, for one's own proposal, a Withdraw) for each proposal `viewer` may turn
-    down; `proposals` is the viewer's cut of them (the state's ``proposals``)."""
-    return [
-        Action(
-            "proposal.rejected",
-            "Withdraw the proposal" if proposal["by"] == viewer.username else "Reject",
-            viewer.playing,
-            initial={"proposal": proposal["uid"]},
-        )
-        for proposal in proposals.values()
-        if may_reject(proposal, viewer, asked)
-    ]
+# --- proposing ---------------------------------------------------------------------------------
 
 
-def _agreeing(todos: list[Action]) -> set:
-    return {t.initial.get("proposal") for t in todos if t.kind == "proposal.approved"}
-
-
-def may_propose(campaign, viewer: Viewer) -> bool:
+def may_propose(campaign: Campaign, viewer: Viewer) -> bool:
     """May `viewer` propose a correction, an undo, a house rule or an export? In play, the
     campaign's players, its referee and the club's organizers."""
     return campaign.status == "active" and bool(
@@ -106,7 +158,9 @@ def may_propose(campaign, viewer: Viewer) -> bool:
     )
 
 
-def amendments(campaign, viewer: Viewer, system, kind: str, undone: bool = False):
+def amendments(
+    campaign: Campaign, viewer: Viewer, system: GameSystem, kind: str, undone: bool = False
+) -> tuple[bool, bool]:
     """(correct, undo): may `viewer` propose to correct, or to undo, an event of `kind`? The
     kinds the proposals accept (proposals.amendable); who plays which side only by an organizer."""
     if undone or not may_propose(campaign, viewer):
@@ -122,15 +176,38 @@ def may_amend_kind(viewer: Viewer, kind: str) -> bool:
     return viewer.organizer or not kind.startswith(_PEOPLE)
 
 
-def correctable(system, kind: str) -> bool:
+def correctable(system: GameSystem, kind: str) -> bool:
     """Is an event of `kind` one a correction may be proposed for (whoever may propose it)?"""
     return amendable(system, kind, "correct")
 
 
-def may_ask_full_export(viewer: Viewer, page: CampaignPage, full_export: bool) -> bool:
-    """Does the page offer `viewer` to propose a full export? An organizer (the full export is
-    theirs to download) who may not download it yet and whom no agreement covers already."""
-    return viewer.organizer and not full_export and not page.export_approved
+# --- the full journal --------------------------------------------------------------------------
+
+
+def full_export_allowed(
+    campaign: Campaign, viewer: Viewer, agreed: bool, agreed_at: Callable[[], int | None]
+) -> bool:
+    """May this viewer download the full journal (every side's secrets)? The referee may; an
+    organizer once every side agreed (`agreed`: the viewer's cut says so), if they were an
+    organizer then already (visibility.organizer_when_export_agreed, as
+    journal_files.may_export_full). `agreed_at` gives the agreement's event (the full state's
+    "export_approved"): asked only for an organizer once the sides agreed."""
+    if viewer.referee:
+        return True
+    return (
+        viewer.organizer
+        and agreed
+        and visibility.organizer_when_export_agreed(campaign, viewer, agreed_at())
+    )
+
+
+def may_ask_full_export(viewer: Viewer, agreed: bool, full_export: bool) -> bool:
+    """Is `viewer` offered to propose a full export? An organizer (the full export is theirs to
+    download) who may not download it yet and whom no agreement covers already (`agreed`)."""
+    return viewer.organizer and not full_export and not agreed
+
+
+# --- organizing --------------------------------------------------------------------------------
 
 
 def may_organize(viewer: Viewer) -> bool:
@@ -138,6 +215,6 @@ def may_organize(viewer: Viewer) -> bool:
     return viewer.organizer
 
 
-def may_start_campaign(user, club) -> bool:
+def may_start_campaign(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     """A new campaign is started by one of the club's organizers."""
     return visibility.is_organizer(user, club)

@@ -1,11 +1,18 @@
 """The campaign page as a viewer sees it (the parts kept per audience), and the campaign lookup
-every door starts from."""
+every door starts from. The page holds facts (its to-dos, the cut's proposals, whether every side
+agreed to a full export); whether the viewer may do anything is campaigns.access.permissions'
+answer, asked with those facts (the page's `offered`; permissions.full_export_allowed with
+`export_approved` and `export_agreed_at`)."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
@@ -15,34 +22,47 @@ from ..errors import NotFound
 from ..models import Campaign
 from ..services.state import current_state
 from ..systems import get_system
-from .todos import actions_for
+from ..systems.base import Action, StepStatus
+from .todos import actions_for, offered
 from .waiting import waiting_on
 
 
 @dataclass
 class CampaignPage:
     """What a campaign page or API answer shows a viewer. The parts are kept per audience
-    (campaigns.kept_answers.viewcache); the whole cut of the state (`state`) is loaded only when asked for."""
+    (campaigns.kept_answers.viewcache); the whole cut of the state (`state`) is loaded only when
+    asked for."""
 
     campaign: Campaign
     viewer: Viewer
-    actions: list = field(default_factory=list)
-    procedure: list = field(default_factory=list)
-    standings: list = field(default_factory=list)
-    proposals: dict = field(
-        default_factory=dict
-    )  # the cut's proposals (reject to-dos need no more)
-    waiting: list = field(default_factory=list)  # whom the campaign waits for, in words
+    actions: list[Action] = field(default_factory=list)  # todos.actions_for: the audience's
+    procedure: list[StepStatus] = field(default_factory=list)
+    standings: list[dict[str, Any]] = field(default_factory=list)
+    # the cut's proposals (reject to-dos need no more)
+    proposals: dict[str, Any] = field(default_factory=dict)
+    waiting: list[str] = field(default_factory=list)  # whom the campaign waits for, in words
     export_approved: bool = False  # the cut's: every side agreed to a full export
-    load: Callable[[], dict] | None = field(default=None, repr=False)
+    load: Callable[[], dict[str, Any]] | None = field(default=None, repr=False)
 
     @cached_property
-    def state(self) -> dict:
+    def state(self) -> dict[str, Any]:
         """The viewer's cut of the state (visibility.view_state)."""
+        assert self.load is not None, "a page built without its state"
         return self.load()
 
+    def offered(self) -> list[Action]:
+        """Everything this viewer may submit now (todos.offered): the page's to-dos made
+        personal, and a Reject (or Withdraw) for each proposal they may turn down."""
+        return offered(self.campaign, self.viewer, self.actions, self.proposals)
 
-def campaign_for(user, pk) -> tuple[Campaign, Viewer]:
+    def export_agreed_at(self) -> int | None:
+        """The event by which every side agreed to a full export (the full state's), for
+        permissions.full_export_allowed; loads the state."""
+        seq: int | None = current_state(self.campaign)["export_approved"]
+        return seq
+
+
+def campaign_for(user: AbstractBaseUser | AnonymousUser, pk: object) -> tuple[Campaign, Viewer]:
     campaign, viewer = visibility.campaign_and_viewer(user, pk)
     if not viewer.member:
         raise NotFound("campaign")
@@ -50,14 +70,14 @@ def campaign_for(user, pk) -> tuple[Campaign, Viewer]:
 
 
 def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
-    full: dict = {}
+    full: dict[str, dict[str, Any]] = {}
 
-    def state() -> dict:
+    def state() -> dict[str, Any]:
         if "state" not in full:
             full["state"] = current_state(campaign)
         return full["state"]
 
-    def parts() -> dict:
+    def parts() -> dict[str, Any]:
         system = get_system(campaign.system)
         cut = visibility.view_state(state(), viewer)
         return {
@@ -73,32 +93,15 @@ def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
             "export_approved": bool(cut["export_approved"]),
         }
 
-    def cut() -> dict:
-        return viewcache.cached(
+    def cut() -> dict[str, Any]:
+        view: dict[str, Any] = viewcache.cached(
             campaign, viewer, "view", lambda: visibility.view_state(state(), viewer)
         )
+        return view
 
     # One who plays no side may settle, or stand in for a side, by who they are (whether they
     # played, whom they left): their to-dos are kept per person, not per audience.
     kept_as = "page" if viewer.sides else f"page:{viewer.username}"
     return CampaignPage(
         campaign, viewer, **viewcache.cached(campaign, viewer, kept_as, parts), load=cut
-    )
-
-
-def full_export_allowed(
-    campaign: Campaign, viewer: Viewer, page: CampaignPage | None = None
-) -> bool:
-    """May this viewer download the full journal (every side's secrets)? The referee may;
-    an organizer once every side agreed (the cut says whether they did), if they were an
-    organizer then already (visibility.organizer_when_export_agreed, as journal_files.may_export_full)."""
-    page = page or campaign_page(campaign, viewer)
-    if viewer.referee:
-        return True
-    return (
-        viewer.organizer
-        and page.export_approved
-        and visibility.organizer_when_export_agreed(
-            campaign, viewer, current_state(campaign)["export_approved"]
-        )
     )

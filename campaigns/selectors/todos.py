@@ -1,134 +1,153 @@
 """What waits for a viewer: the to-dos of a campaign (core and game actions together), the result
-waiting for confirmation, and the dashboard's "what waits for me"."""
+waiting for confirmation, and the dashboard's "what waits for me".
+
+This module draws the to-dos (which Actions, in which words, with which forms' first data);
+whether the viewer may do each is campaigns.access.permissions' answer, asked here for every one.
+`actions_for` is what a viewer's audience may do (kept per audience by the campaign page);
+`offered` makes it personal (what the service would refuse this person, the proposals they may
+turn down)."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from dataclasses import replace
+from typing import Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import permissions, visibility
-from campaigns.access.seats import may_settle
 from campaigns.journal.records import Viewer
 
 from ..models import Campaign
 from ..services.state import current_states
 from ..systems import get_system
-from ..systems.base import Action
+from ..systems.base import Action, GameSystem
 from .proposals_shown import proposal_summary
 
+SideWords = Callable[[str, str], str]  # (side, label) -> the referee's words for a side's to-do
+_SEALED_HELP = (
+    "The choice stays hidden until every side has chosen; then they are revealed together."
+)
 
-def actions_for(state: dict, viewer: Viewer) -> list[Action]:
-    """What this viewer can (or should) do now, core and game actions together."""
-    todos: list[Action] = []
-    if state["status"] != "active":
-        return todos
+
+def actions_for(state: dict[str, Any], viewer: Viewer) -> list[Action]:
+    """What this viewer can (or should) do now, core and game actions together, as their audience
+    sees it (kept per audience); `offered` makes it personal. Each yes/no is permissions'."""
+    if not permissions.in_play(state):
+        return []
     system = get_system(state["system"])
-    acting = (
-        [viewer.playing] if viewer.playing else (list(state["sides"]) if viewer.referee else [])
-    )
     # The referee acts for every side: each of his to-dos names the side it is for.
     for_side = _referee_words(state) if viewer.referee and not viewer.playing else None
+    todos = [
+        *_result_todos(state, viewer, system, for_side is not None),
+        *_sealed_todos(state, viewer, for_side),
+        *_approve_todos(state, viewer),
+        *_note_todos(state, viewer),
+        *_game_todos(state, viewer, system, for_side),
+    ]
+    if system.long_forms:  # the core's to-dos whose form this game makes long: a page of their own
+        todos = [replace(t, own_page=True) if t.kind in system.long_forms else t for t in todos]
+    return todos
+
+
+def _result_todos(
+    state: dict[str, Any], viewer: Viewer, system: GameSystem, for_referee: bool
+) -> list[Action]:
+    """Enter, confirm, dispute, withdraw or settle the result of the current scenario."""
     current = state["current"]
-    if current is not None:
-        scenario = state["scenarios"][current]
-        if (
-            scenario["status"] == "current"
-            and acting
-            and system.result_open(state, current) is None
-        ):
-            if for_side:  # the referee's result is final (core_events._result_submitted)
-                todos.append(
-                    Action(
-                        "result.submitted",
-                        f"Enter the result of {scenario['label']} (final: the "
-                        "referee's result needs no confirmation)",
-                        None,
-                        initial={"scenario": current},
-                    )
-                )
-            else:
-                todos.append(
-                    Action(
-                        "result.submitted",
-                        f"Enter the result of {scenario['label']}",
-                        acting[0],
-                        initial={"scenario": current},
-                    )
-                )
-        what = system.pending_words(state, current)
-        if scenario["status"] == "pending":
-            by = scenario["pending"]["side"]
-            if viewer.referee or (viewer.playing and viewer.playing != by):
-                todos.append(
-                    Action(
-                        "result.confirmed",
-                        f"Confirm {what}",
-                        viewer.playing,
-                        initial={"scenario": current},
-                    )
-                )
-                if viewer.playing:
-                    todos.append(
-                        Action(
-                            "result.disputed",
-                            f"Dispute {what}",
-                            viewer.playing,
-                            initial={"scenario": current},
-                        )
-                    )
-            if viewer.playing == by:
-                todos.append(
-                    Action(
-                        "result.withdrawn",
-                        f"Withdraw {_yours(what)}",
-                        viewer.playing,
-                        initial={"scenario": current},
-                    )
-                )
-        if scenario["status"] in ("pending", "disputed") and may_settle(state, viewer):
-            todos.append(
-                Action("result.resolved", f"Settle {what}", None, initial={"scenario": current})
+    if current is None:
+        return []
+    todos: list[Action] = []
+    scenario = state["scenarios"][current]
+    at = {"scenario": current}
+    if permissions.may_enter_result(state, viewer, system):
+        if for_referee:  # the referee's result is final (core_events._result_submitted)
+            label = (
+                f"Enter the result of {scenario['label']} (final: the "
+                "referee's result needs no confirmation)"
             )
-    for key, sealed in state["sealed"].items():
-        for side in acting:
-            if sealed["open"] and side in sealed["sides"] and side not in sealed["choices"]:
-                label = f"Choose: {sealed['label']}"
-                todos.append(
-                    Action(
-                        "sealed.submitted",
-                        for_side(side, label) if for_side else label,
-                        side,
-                        initial={"key": key},
-                        help=_options_help(sealed),
-                    )
-                )
-    for proposal in state["proposals"].values():
-        if permissions.may_approve(state, proposal, viewer):
-            todos.append(
-                Action(
-                    "proposal.approved",
-                    f"Agree to {proposal_summary(proposal, state)}",
-                    viewer.playing,
-                    initial={"proposal": proposal["uid"]},
-                )
-            )
-    played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
-    if played and (viewer.playing or viewer.referee):
-        todos.append(
-            Action(
-                "note.added",
-                "Write an after-action note",
-                viewer.playing,
-                optional=True,
-                initial={"scenario": played[-1]["index"]},
-                button="Add the note",
-            )
+            todos.append(Action("result.submitted", label, None, initial=at))
+        else:
+            label = f"Enter the result of {scenario['label']}"
+            side = permissions.acting_sides(state, viewer)[0]
+            todos.append(Action("result.submitted", label, side, initial=at))
+    what = system.pending_words(state, current)
+    if permissions.may_confirm_result(scenario, viewer):
+        todos.append(Action("result.confirmed", f"Confirm {what}", viewer.playing, initial=at))
+    if permissions.may_dispute_result(scenario, viewer):
+        todos.append(Action("result.disputed", f"Dispute {what}", viewer.playing, initial=at))
+    if permissions.may_withdraw_result(scenario, viewer):
+        label = f"Withdraw {_yours(what)}"
+        todos.append(Action("result.withdrawn", label, viewer.playing, initial=at))
+    if permissions.may_settle_result(state, scenario, viewer):
+        todos.append(Action("result.resolved", f"Settle {what}", None, initial=at))
+    return todos
+
+
+def _sealed_todos(
+    state: dict[str, Any], viewer: Viewer, for_side: SideWords | None
+) -> list[Action]:
+    """A sealed choice for each side the viewer acts for that has yet to make it."""
+    return [
+        Action(
+            "sealed.submitted",
+            for_side(side, f"Choose: {sealed['label']}")
+            if for_side
+            else f"Choose: {sealed['label']}",
+            side,
+            initial={"key": key},
+            help=_SEALED_HELP,
         )
+        for key, sealed in state["sealed"].items()
+        for side in permissions.acting_sides(state, viewer)
+        if permissions.may_choose_sealed(sealed, side)
+    ]
+
+
+def _approve_todos(state: dict[str, Any], viewer: Viewer) -> list[Action]:
+    """An Agree for each proposal waiting for the viewer's agreement."""
+    return [
+        Action(
+            "proposal.approved",
+            f"Agree to {proposal_summary(proposal, state)}",
+            viewer.playing,
+            initial={"proposal": proposal["uid"]},
+        )
+        for proposal in state["proposals"].values()
+        if permissions.may_approve(state, proposal, viewer)
+    ]
+
+
+def _note_todos(state: dict[str, Any], viewer: Viewer) -> list[Action]:
+    """An after-action note on the last scenario begun (offered: nothing waits for it)."""
+    if not permissions.may_write_note(state, viewer):
+        return []
+    played = [s for s in state["scenarios"] if s["status"] != "upcoming"]
+    return [
+        Action(
+            "note.added",
+            "Write an after-action note",
+            viewer.playing,
+            optional=True,
+            initial={"scenario": played[-1]["index"]},
+            button="Add the note",
+        )
+    ]
+
+
+def _game_todos(
+    state: dict[str, Any], viewer: Viewer, system: GameSystem, for_side: SideWords | None
+) -> list[Action]:
+    """The game's to-dos for each side the viewer acts for; the referee's in his words, a joint
+    one (either side's to-do for both) once, for no side."""
+    todos: list[Action] = []
     joint_seen = set()
-    for side in acting:
+    for side in permissions.acting_sides(state, viewer):
         for action in system.actions(state, side):
-            label, acting_side = action.label, side
-            if for_side and action.joint:  # either side's to-do for both: once, for no side
+            label: str = action.label
+            acting_side: str | None = side
+            if for_side and action.joint:
                 seen = (action.kind, repr(sorted(action.initial.items())))
                 if seen in joint_seen:
                     continue
@@ -146,9 +165,45 @@ def actions_for(state: dict, viewer: Viewer) -> list[Action]:
                     before=tuple(action.before),
                 )
             )
-    if system.long_forms:  # the core's to-dos whose form this game makes long: a page of their own
-        todos = [replace(t, own_page=True) if t.kind in system.long_forms else t for t in todos]
     return todos
+
+
+def offered(
+    campaign: Campaign, viewer: Viewer, drawn: list[Action], proposals: dict[str, Any]
+) -> list[Action]:
+    """Everything this viewer may submit now, as the campaign page draws it and the API's
+    ``/actions/`` lists it: `drawn` (actions_for, kept per audience) less what the service would
+    refuse this person (permissions.may_take), and a Reject (or Withdraw) for each proposal they
+    may turn down (`proposals`: the viewer's cut of them, the state's ``proposals``)."""
+    todos = for_person(campaign, viewer, drawn)
+    return [*todos, *reject_todos(proposals, viewer, _agreeing(todos))]
+
+
+def for_person(campaign: Campaign, viewer: Viewer, drawn: list[Action]) -> list[Action]:
+    """`drawn` (actions_for) less what the service would refuse this person for who they are in
+    the club: a Settle for one made organizer in play."""
+    return [todo for todo in drawn if permissions.may_take(campaign, viewer, todo)]
+
+
+def reject_todos(
+    proposals: dict[str, Any], viewer: Viewer, asked: Collection[str | None] = ()
+) -> list[Action]:
+    """A Reject (or, for one's own proposal, a Withdraw) for each proposal `viewer` may turn
+    down (permissions.may_reject); `proposals` is the viewer's cut of them."""
+    return [
+        Action(
+            "proposal.rejected",
+            "Withdraw the proposal" if proposal["by"] == viewer.username else "Reject",
+            viewer.playing,
+            initial={"proposal": proposal["uid"]},
+        )
+        for proposal in proposals.values()
+        if permissions.may_reject(proposal, viewer, asked)
+    ]
+
+
+def _agreeing(todos: list[Action]) -> set[str | None]:
+    return {t.initial.get("proposal") for t in todos if t.kind == "proposal.approved"}
 
 
 def _yours(what: str) -> str:
@@ -159,16 +214,12 @@ def _yours(what: str) -> str:
     return f"your {rest}" if rest and head.startswith("the ") else what
 
 
-def _referee_words(state: dict) -> Callable[[str, str], str]:
+def _referee_words(state: dict[str, Any]) -> SideWords:
     names = {slug: side["name"] for slug, side in state["sides"].items()}
     return lambda side, label: f"{names.get(side, side)}: {label}"
 
 
-def _options_help(sealed) -> str:
-    return "The choice stays hidden until every side has chosen; then they are revealed together."
-
-
-def result_to_confirm(state: dict, index: int) -> dict | None:
+def result_to_confirm(state: dict[str, Any], index: int) -> dict[str, Any] | None:
     """The result waiting for confirmation in scenario `index`, in the words a person confirms or
     disputes it by: who entered it and every field as sentences (the game's result_words, with
     what it implies). `state` is the viewer's cut; the result itself is public."""
@@ -193,7 +244,7 @@ def result_to_confirm(state: dict, index: int) -> dict | None:
     }
 
 
-def waiting_for(user) -> list[tuple[Campaign, list[Action]]]:
+def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, list[Action]]]:
     """The dashboard's "what waits for me": campaigns in play with something to do."""
     # Viewers and states are fetched for all campaigns at once: the dashboard's
     # queries must not grow with the number of campaigns.
@@ -207,9 +258,10 @@ def waiting_for(user) -> list[tuple[Campaign, list[Action]]]:
     states = current_states(involved)
     found = []
     for campaign in involved:
-        todos, seen = [], set()
+        todos: list[Action] = []
+        seen: set[str] = set()
         drawn = actions_for(states[campaign.pk], viewers[campaign.pk])
-        for todo in permissions.for_person(campaign, viewers[campaign.pk], drawn):
+        for todo in for_person(campaign, viewers[campaign.pk], drawn):
             if todo.optional or todo.label in seen:
                 continue  # the referee acting for both sides sees a shared step once
             seen.add(todo.label)

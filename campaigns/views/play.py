@@ -21,7 +21,7 @@ from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.kept_answers import viewcache
-from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
+from campaigns.selectors.campaign_page import campaign_for, campaign_page
 from campaigns.selectors.history import (
     history_by_uid,
     history_entry,
@@ -56,7 +56,7 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Action.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
-    todos = permissions.offered(page_data.campaign, page_data.viewer, page_data)
+    todos = page_data.offered()
     boxes = []
     for todo in todos:
         listed = actions.stable_id(todo)
@@ -180,7 +180,9 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
     shown = {box.do or actions.stable_id(box.todo) for box in boxes}
     may_propose = permissions.may_propose(campaign, viewer)
-    full_export = full_export_allowed(campaign, viewer, page_data)
+    full_export = permissions.full_export_allowed(
+        campaign, viewer, page_data.export_approved, page_data.export_agreed_at
+    )
     history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
 
     def state():
@@ -226,7 +228,9 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
         "may_propose": may_propose,
         "full_export": full_export,
-        "ask_full_export": permissions.may_ask_full_export(viewer, page_data, full_export),
+        "ask_full_export": permissions.may_ask_full_export(
+            viewer, page_data.export_approved, full_export
+        ),
         "house_rule_form": HouseRuleForm(
             system=system,
             table=request.GET.get("rule_table") or None,
@@ -288,7 +292,7 @@ def campaign_submit(request, pk: int):
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     kind, side = actions.posted_kind(request.POST)
-    todos = permissions.offered(campaign, viewer, page_data)
+    todos = page_data.offered()
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
     listed = actions.stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first

@@ -1,11 +1,11 @@
-"""Issue 24, item 1 (review): the sides agree to a full export for the club's organizers as they
+"""The sides agree to a full export for the club's organizers as they
 are then. Making someone organizer afterwards (a player of the other side, or a fresh account)
 gives them no path to the sides' secrets: they never agreed to that reader."""
 
 from __future__ import annotations
 
-from campaigns.access import visibility
-from campaigns.selectors.campaign_page import full_export_allowed
+from campaigns.access import permissions, visibility
+from campaigns.selectors.campaign_page import campaign_page
 from campaigns.services import clubs, journal_files
 from campaigns.services.journal import submit
 
@@ -20,6 +20,14 @@ def _agreed(skirmish, people):
 
 def _scope(skirmish, user):
     return journal_files.export_journal(skirmish, visibility.viewer_for(user, skirmish))["scope"]
+
+
+def full_export_allowed(campaign, viewer) -> bool:
+    """permissions.full_export_allowed, asked with the facts of the viewer's campaign page."""
+    page = campaign_page(campaign, viewer)
+    return permissions.full_export_allowed(
+        campaign, viewer, page.export_approved, page.export_agreed_at
+    )
 
 
 def test_an_organizer_made_after_the_agreement_exports_only_what_they_see(skirmish, people):

@@ -1,11 +1,12 @@
 """No import circles in Muster's code (campaigns, rosters, api, muster): read by grimp (what
 import-linter reads), imports inside functions included (circles too, only hidden from the
-interpreter), imports for type checkers only left out (as import-linter leaves them). A module in a
-circle cannot be understood, tested or moved without the others.
+interpreter), and imports for type checkers only (under ``if TYPE_CHECKING:``) included as well: a
+circle the interpreter never walks still ties the modules together for whoever reads, types or moves
+them. A module in a circle cannot be understood, tested or moved without the others.
 
-KNOWN holds the circles left while they are being broken (issue 25), each with whose work it is;
-the test fails on any other circle, and on a KNOWN one that is gone (take it out: the list only
-shrinks). The goal is an empty KNOWN."""
+KNOWN holds the circles left while they are being broken, each with whose work it is; the test
+fails on any other circle, and on a KNOWN one that is gone (take it out: the list only shrinks).
+The goal is an empty KNOWN."""
 
 from __future__ import annotations
 
@@ -23,8 +24,9 @@ def _code(module: str) -> bool:
 
 
 def import_graph() -> dict[str, set[str]]:
-    """module -> the modules of PACKAGES it imports, tests and migrations left out."""
-    graph = grimp.build_graph(*PACKAGES, cache_dir=None, exclude_type_checking_imports=True)
+    """module -> the modules of PACKAGES it imports (type checkers' imports too), tests and
+    migrations left out."""
+    graph = grimp.build_graph(*PACKAGES, cache_dir=None, exclude_type_checking_imports=False)
     modules = {m for m in graph.modules if _code(m)}
     return {m: graph.find_modules_directly_imported_by(m) & modules for m in modules}
 

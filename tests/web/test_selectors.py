@@ -7,10 +7,10 @@ from datetime import timedelta
 import pytest
 from django.utils import timezone
 
-from campaigns.access import visibility
+from campaigns.access import permissions, visibility
 from campaigns.errors import NotFound
 from campaigns.models import Invitation
-from campaigns.selectors.campaign_page import full_export_allowed
+from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.clubs import club_page, invitation_by_code
 from campaigns.selectors.dashboard import dashboard
 from campaigns.selectors.history import history_entry
@@ -70,6 +70,14 @@ def test_history_entry_finds_only_what_the_viewer_may_read(skirmish, people):
     for uid in (str(secret.uid), str(uuid.uuid4()), "not-a-uuid"):
         with pytest.raises(NotFound):
             history_entry(skirmish, bob, uid)
+
+
+def full_export_allowed(campaign, viewer) -> bool:
+    """permissions.full_export_allowed, asked with the facts of the viewer's campaign page."""
+    page = campaign_page(campaign, viewer)
+    return permissions.full_export_allowed(
+        campaign, viewer, page.export_approved, page.export_agreed_at
+    )
 
 
 def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(skirmish, people):

@@ -23,7 +23,7 @@ from rest_framework.test import APIClient
 
 from campaigns.access import permissions
 from campaigns.errors import NotFound
-from campaigns.selectors.campaign_page import campaign_for, campaign_page, full_export_allowed
+from campaigns.selectors.campaign_page import campaign_for, campaign_page
 from campaigns.services import campaigns as svc, clubs
 from campaigns.services.journal import submit
 from campaigns.systems.base import Action
@@ -145,7 +145,7 @@ def _selector(campaign, user):
         campaign, viewer = campaign_for(user, campaign.pk)
     except NotFound:
         return NOT_FOUND, None
-    todos = permissions.offered(campaign, viewer, campaign_page(campaign, viewer))
+    todos = campaign_page(campaign, viewer).offered()
     return {stable_id(todo): todo for todo in todos}, viewer
 
 
@@ -259,8 +259,10 @@ def test_proposing_and_organizing_agree_on_both_doors(club, people):
             assert _page_proposes(campaign, user) == may, (stage, name)
             assert _api_proposes(campaign, user) == may, (stage, name)
             page = campaign_page(campaign, viewer)
-            full = full_export_allowed(campaign, viewer, page)
-            asks = permissions.may_ask_full_export(viewer, page, full)
+            full = permissions.full_export_allowed(
+                campaign, viewer, page.export_approved, page.export_agreed_at
+            )
+            asks = permissions.may_ask_full_export(viewer, page.export_approved, full)
             assert asks == (name in ORGANIZERS and (stage, name) != (STAGES[0], "pia"))
             client = Client()
             client.force_login(user)
