@@ -5,7 +5,6 @@ club, in every game, is checked key by key against them, down through nested par
 import json
 import typing
 from io import StringIO
-from pathlib import Path
 
 import pytest
 from django.core.management import call_command
@@ -14,6 +13,7 @@ from campaigns.journal.state_shapes import CampaignState
 from campaigns.models import Campaign
 from campaigns.services import journal_files
 from campaigns.services.state import current_state
+from campaigns.systems import game_folders
 from campaigns.systems.achtung_panzer.shapes import APGame
 from campaigns.systems.pattons_vanguard.shapes import PattonsGame
 from campaigns.systems.rifles_ardennes.shapes import RiflesGame
@@ -98,7 +98,9 @@ def test_every_demo_campaign_has_the_shape_its_types_name():
 
 
 LONG_CAMPAIGNS = sorted(
-    (Path(__file__).parents[1] / "journals" / "c548a25-achtung-panzer-v5").glob("ap-*-table.json")
+    (game_folders()["achtung_panzer"] / "journals" / "c548a25-achtung-panzer-v5").glob(
+        "ap-*-table.json"
+    )
 )
 
 

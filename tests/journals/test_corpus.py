@@ -1,10 +1,9 @@
-"""Every journal of the corpus (README.md: journals exported by earlier Muster commits) replays with
-today's code, upgraded from the version it was written under, to what its own Muster computed
+"""Every journal of the corpus (README.md: each game's journals, in its folder, exported by earlier
+Muster commits or by the working tree before a version bump) replays with today's code, upgraded from the version it was written under, to what its own Muster computed
 (standings, each side's values, rosters, scenario results: values.py); an upgraded journal is
 today's (export -> replay -> export is identical, nothing upgraded again)."""
 
 import json
-from pathlib import Path
 
 import pytest
 from django.contrib.auth import get_user_model
@@ -14,14 +13,11 @@ from campaigns.models import Campaign, Club
 from campaigns.services import journal_files
 from campaigns.systems import get_system
 
+from . import corpus
 from .values import values
 
-HERE = Path(__file__).parent
-CASES = [
-    (made.parent.name, name)
-    for made in sorted(HERE.glob("*/made.json"))
-    for name in json.loads(made.read_text())["files"]
-]
+CASES = corpus.cases()
+AP = corpus.journals_of("achtung_panzer")  # the files the tests of replay_campaign's words read
 
 pytestmark = pytest.mark.django_db
 
@@ -44,11 +40,13 @@ def _wipe():
     get_user_model().objects.all().delete()
 
 
-@pytest.mark.parametrize("directory,name", CASES)
+@pytest.mark.parametrize(
+    "directory,name", CASES, ids=[f"{d.parents[1].name}/{d.name}/{n}" for d, n in CASES]
+)
 def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, name):
-    made = json.loads((HERE / directory / "made.json").read_text())
-    document = json.loads((HERE / directory / f"{name}.json").read_text())
-    expected = json.loads((HERE / directory / f"{name}.expected.json").read_text())
+    made = json.loads((directory / "made.json").read_text())
+    document = json.loads((directory / f"{name}.json").read_text())
+    expected = json.loads((directory / f"{name}.expected.json").read_text())
     campaign = journal_files.replay(document, create_club=True, create_people=True)
     system, written = campaign.system, made["journals"][campaign.system]
     start = campaign.upgraded.start
@@ -75,14 +73,13 @@ def test_an_old_journal_replays_upgraded_to_what_its_muster_computed(directory, 
         assert journal_files.export_journal(again) == exported
 
 
-def test_the_corpus_holds_every_game_and_the_previous_release():
-    from campaigns.systems import all_systems
-
-    games = {
-        json.loads((HERE / d / f"{n}.json").read_text())["campaign"]["system"] for d, n in CASES
-    }
-    assert games == set(all_systems()) - {"skirmish"}
-    assert (HERE / "v0.1.0" / "made.json").exists()
+def test_the_corpus_holds_every_game_of_the_site_and_the_previous_release():
+    games = {json.loads((d / f"{n}.json").read_text())["campaign"]["system"] for d, n in CASES}
+    assert games >= corpus.site_games() and corpus.site_games()
+    for directory, name in CASES:  # each game's journals are its own
+        system = json.loads((directory / f"{name}.json").read_text())["campaign"]["system"]
+        assert directory.parent == corpus.journals_of(system), (directory, name)
+    assert any(d.name == "v0.1.0" for d in corpus.directories())  # the previous release's
 
 
 def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
@@ -93,7 +90,7 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
     err = io.StringIO()
     call_command(
         "replay_campaign",
-        str(HERE / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"),
+        str(AP / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"),
         "--create-club",
         "--create-people",
         stdout=io.StringIO(),
@@ -119,7 +116,7 @@ def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
     from django.core.management import call_command
     from django.core.management.base import CommandError
 
-    document = json.loads((HERE / "v0.1.0" / "ap-cg1-table.json").read_text())
+    document = json.loads((AP / "v0.1.0" / "ap-cg1-table.json").read_text())
     newer = tmp_path / "newer.json"
     newer.write_text(
         json.dumps({**document, "muster": "0.9.0", "journals": {"core": 1, "achtung_panzer": 7}})

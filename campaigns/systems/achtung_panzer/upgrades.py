@@ -1,5 +1,5 @@
 """Achtung! Panzer! journals of earlier versions, carried to today's (docs/journal.md, "Versions and
-upgrades"; the corpus in tests/journals/ replays journals of each version on every CI).
+upgrades"; the corpus in its journals/ folder replays journals of each version on every CI).
 
 - v1 → v2 (a787fca, 2026-11-23): the Refit Phase begins with each side's end-of-scenario record
   (``ap.aftermath``, 1.12, step 1.600), which the map steps 1.601-1.606 wait for. A v1 journal has

@@ -1,5 +1,5 @@
 """Ardennes '44 journals of earlier versions, carried to today's (docs/journal.md, "Versions and
-upgrades"; tests/journals/ replays journals of each version on every CI).
+upgrades"; its journals/ folder replays journals of each version on every CI).
 
 - v1 → v2 (issue 21, item 18; A44-11): Night-turn replacements go by the unit's type (25.2.1) and
   never to the units 25.2.5 lists; the set-up records each unit's type and flags. A v1 journal's

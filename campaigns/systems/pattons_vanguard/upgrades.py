@@ -1,5 +1,5 @@
 """Patton's Vanguard journals of earlier versions, carried to today's (docs/journal.md, "Versions and
-upgrades"; tests/journals/ replays journals of each version on every CI).
+upgrades"; its journals/ folder replays journals of each version on every CI).
 
 - v1 → v2 (issue 21, item 17; PV-12): only the player who held the Advantage when the Refit Phase
   began may spend it for one more RP (16.1D, 16.2). A v1 turn record could name either side as

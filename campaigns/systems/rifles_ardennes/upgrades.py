@@ -1,5 +1,5 @@
 """Rifles in the Ardennes journals of earlier versions, carried to today's (docs/journal.md,
-"Versions and upgrades"; the corpus in tests/journals/ replays v1 journals on every CI).
+"Versions and upgrades"; the corpus in its journals/ folder replays v1 journals on every CI).
 
 - v1 → v2 (issue 21, item 16; RA-9): between missions a soldier whose unit may not lead is named
   Leader only once reinforcements from HQ (8.2) are settled and still no available soldier may

@@ -19,7 +19,7 @@ from campaigns.systems.achtung_panzer import refit_progress, refit_steps
 from campaigns.systems.achtung_panzer.tests.table_play import PLAYERS, Table
 
 pytestmark = pytest.mark.django_db
-CORPUS = Path(__file__).resolve().parents[4] / "tests" / "journals"
+CORPUS = Path(__file__).resolve().parents[1] / "journals"  # the game's corpus journals
 V2 = CORPUS / "d47b5d0-achtung-panzer-v2" / "ap-cg1-table.json"
 V1 = CORPUS / "030a954-achtung-panzer-v1" / "ap-v1-cg1.json"
 
