@@ -130,3 +130,19 @@ def test_a_file_from_a_newer_muster_is_refused_naming_its_version(tmp_path):
         "replaying this file."
     )
     assert not Campaign.objects.exists() and not Club.objects.exists()
+
+
+def test_every_game_of_the_site_has_a_corpus_player_that_plays_its_journals():
+    """make_corpus.py makes a game's journals again with its own corpus player: each journal of a
+    game's corpus is one its player plays, and TODAY names those the working tree plays."""
+    from . import players
+    from .values import corpus_modules
+
+    modules = corpus_modules()
+    assert corpus.site_games() <= set(modules)
+    for directory, name in CASES:
+        slug = json.loads((directory / f"{name}.json").read_text())["campaign"]["system"]
+        assert name in modules[slug].players(players), (directory, name)
+    for slug, module in modules.items():
+        assert set(module.TODAY) <= set(module.players(players)), slug
+        assert set(module.IN_PLAY) <= set(module.TODAY), slug

@@ -1,9 +1,13 @@
 """What a journal computed, as kept beside each corpus file: standings, each side's values,
 rosters and scenario results, read through the game's own hooks (never the raw state, whose
-shape may change). The same code reads the state of the Muster that wrote a file (make_corpus.py
-runs it in a worktree of that commit) and today's (test_corpus.py): keep it working on both."""
+shape may change), and what the game's corpus player adds (its `side_values`: A!P!'s CPP, ELR …,
+Rifles' XP). The same code reads the state of the Muster that wrote a file (make_corpus.py runs it
+in a worktree of that commit) and today's (test_corpus.py): keep it working on both."""
 
 from __future__ import annotations
+
+import importlib
+from pathlib import Path
 
 
 def values(state: dict) -> dict:
@@ -36,10 +40,31 @@ def values(state: dict) -> dict:
         if game is not None
         else [],
     }
-    extra = SIDE_VALUES.get(state["system"])
+    extra = getattr(corpus_modules().get(state["system"]), "side_values", None)
     if extra is not None and game is not None:
         out["sides"] = extra(state)
     return out
+
+
+def corpus_modules() -> dict:
+    """Each game's corpus player by its slug: the copies beside this file (games/<slug>.py, in a
+    worktree of an earlier commit, whose games had none), else each game's own
+    <game folder>/tests/corpus.py, found through the game registry (its app)."""
+    copies = Path(__file__).resolve().parent / "games"
+    if copies.is_dir():
+        return {
+            path.stem: importlib.import_module(f"{__package__}.games.{path.stem}")
+            for path in sorted(copies.glob("*.py"))
+            if path.stem != "__init__"
+        }
+    from django.apps import apps
+
+    found = {}
+    for config in apps.get_app_configs():
+        system = getattr(config, "system", None)
+        if system is not None and (Path(config.path) / "tests" / "corpus.py").exists():
+            found[system.slug] = importlib.import_module(f"{config.name}.tests.corpus")
+    return found
 
 
 def _plain(value):
@@ -47,45 +72,3 @@ def _plain(value):
     import json
 
     return json.loads(json.dumps(value, default=str))
-
-
-def _achtung_panzer(state: dict) -> dict:
-    game = state["game"]
-    pub = game["public"]
-    out = {
-        side: {k: game["sides"][side].get(k) for k in ("cpp", "elr", "san", "fpp")}
-        for side in ("allied", "german")
-    }
-    for side in ("allied", "german"):
-        out[side]["elr"] = _one_elr(out[side]["elr"])
-    out["record"] = pub["record"]
-    out["bridges_destroyed"] = pub["bridges_destroyed"]
-    out["half_days"] = [
-        {k: line.get(k) for k in ("half_day", "type", "winner", "op", "cvp")}
-        for line in pub["roster"]
-        if line.get("played")
-    ]
-    out["phase"] = pub["phase"]
-    return out
-
-
-def _one_elr(value):
-    """Journals written before ELR by nationality (A!P! v5) kept one ELR per side; folded today they
-    keep it for every nationality of the side, so they compare as that one number (R-A25)."""
-    if isinstance(value, dict) and len(set(value.values())) == 1:
-        return next(iter(value.values()))
-    return value
-
-
-def _rifles(state: dict) -> dict:
-    pub = state["game"]["public"]
-    squad = pub["squad"]
-    return {
-        "xp": squad.get("xp"),
-        "xp_earned": squad.get("xp_earned"),
-        "phase": pub.get("phase"),
-        "missions": [(m.get("log") or {}).get("outcome") for m in pub["missions"]],
-    }
-
-
-SIDE_VALUES = {"achtung_panzer": _achtung_panzer, "rifles_ardennes": _rifles}

@@ -4,8 +4,9 @@ code's `migrate`; then every campaign reads what that release computed, takes it
 through the page and through the API, and its export replays.
 
 The previous release runs from a temporary `git worktree` of its tag, with this checkout's .venv
-(its requirements are a subset of today's), playing the campaigns with tests/journals/players.py
-(the corpus's players, which use that release's own harnesses) into a database of its own: a
+(its requirements are a subset of today's), playing the campaigns with the corpus's players
+(tests/journals/players.py and each game's corpus player, which use that release's own harnesses:
+tests/journals/make_corpus.py copies them in) into a database of its own: a
 fresh PostgreSQL database beside the test database when the tests run on PostgreSQL (as CI does),
 a SQLite file otherwise. docs/operations.md, "Upgrading", is the procedure this follows.
 """
@@ -22,6 +23,9 @@ from pathlib import Path
 import pytest
 
 from campaigns import versions
+from tests.journals import corpus
+from tests.journals.make_corpus import copy_players
+from tests.journals.values import corpus_modules
 
 from .conftest import run as _run
 
@@ -30,16 +34,10 @@ ROOT = Path(__file__).resolve().parents[2]
 # made without tags (as CI's may be) still finds it in main's history. Move both at each release.
 PREVIOUS = "v0.1.0"
 PREVIOUS_COMMIT = "8348a49f675b39e3235f2cc84c3421ddec132e00"
-# A campaign of every game stopped mid-procedure: A!P! mid-Refit Phase (CG I) and in play (CG III).
-PLAYED = (
-    "ap-cg1-table",
-    "ap-cg3-table",
-    "rifles-mid-briefing",
-    "pattons-vanguard-mid",
-    "ardennes44-mid",
-    "fab-bulge",
-)
-GAMES = {"achtung_panzer", "rifles_ardennes", "pattons_vanguard", "ardennes44", "fab_bulge"}
+# The games of the site, and a campaign of every game stopped mid-procedure (each game's corpus
+# player names them: IN_PLAY, e.g. A!P! mid-Refit Phase and in play).
+GAMES = corpus.site_games()
+PLAYED = tuple(name for game in sorted(GAMES) for name in corpus_modules()[game].IN_PLAY)
 
 
 def _git(*args, **kwargs):
@@ -60,10 +58,7 @@ def previous_release(tmp_path):
     tree = tmp_path / "previous"
     _git("worktree", "add", "--detach", str(tree), PREVIOUS_COMMIT, check=True)
     try:
-        (tree / "_corpus").mkdir()
-        (tree / "_corpus" / "__init__.py").write_text("")
-        for name in ("players.py", "values.py"):
-            shutil.copy(ROOT / "tests" / "journals" / name, tree / "_corpus" / name)
+        copy_players(tree)
         yield tree
     finally:
         _git("worktree", "remove", "--force", str(tree))

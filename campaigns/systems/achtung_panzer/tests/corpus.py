@@ -1,0 +1,175 @@
+"""Achtung! Panzer!'s corpus player (tests/journals/README.md): the campaigns its corpus journals
+play, through the game's own harnesses, and the side values kept beside each journal.
+
+`corpus` is the corpus's shared player (tests/journals/players.py: the club's people, seeded dice,
+a test module wherever the commit being run keeps it). The same players run on the working tree
+(`make_corpus.py achtung_panzer`: TODAY) and in a worktree of an earlier commit, which the files
+of this game's earlier corpus directories name (make_corpus.py --again)."""
+
+from __future__ import annotations
+
+import random
+
+TODAY = ("ap-cg1-table", "ap-cg2-table", "ap-cg3-table")  # a new corpus directory's journals
+IN_PLAY = ("ap-cg1-table", "ap-cg3-table")  # stopped mid-procedure (tests/ops: after an upgrade)
+BEFORE_ISSUE_25 = "tests.achtung_panzer"  # where its tests were before they moved to its folder
+
+
+def _tests(corpus, module):
+    return corpus.tests_of("achtung_panzer", module, BEFORE_ISSUE_25)
+
+
+def _objectives(variant):
+    """Objective areas of the CG map (1.2): (allied end, german end) as area keys, split in two."""
+    from campaigns.systems import get_system
+
+    table = get_system("achtung_panzer").tables.bound("1.2", {})
+    keys = [row.label for row in table.rows if table.value(row, "kind") != "bridge"]
+    return keys[: len(keys) // 2], keys[len(keys) // 2 :]
+
+
+def _ap_v1(corpus, variant, half_days, stop, seed):
+    """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
+    as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
+    chosen by a seeded random; stops at `stop` in the last Refit Phase."""
+    from campaigns.errors import DomainError
+
+    harness = _tests(corpus, "campaign_harness")
+
+    club, named = corpus.people()
+    war = harness.War(club, named, variant=variant, dice_mode="entered", name=f"Somme {variant}")
+    both = {"allied": harness.QUIET, "german": harness.QUIET}
+    allied_end, german_end = _objectives(variant)
+    rng = random.Random(seed)
+
+    def buy(side, rgs):
+        for rg in rgs:
+            try:
+                war.by(side, "ap.purchase", {"action": "buy", "rg": rg})
+            except DomainError:
+                pass
+
+    def refit(until=None):
+        war.walk_both(until="1.619", answers=both)
+        if until == "1.619":
+            return
+        buy("allied", ["I1", "I2", "F1"][: rng.randint(1, 2)])
+        buy("german", ["I1", "F2", "A4"][: rng.randint(1, 2)])
+        war.walk_both(until=until or "1.623", answers=both)
+        if until:
+            return
+        key = f"initiative:{war.public['half_day']}"
+        sealed = war.state["sealed"].get(key)
+        if sealed and sealed["open"]:
+            war.by(
+                "allied", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])}
+            )
+            war.by(
+                "german", "sealed.submitted", {"key": key, "choice": rng.choice(["attack", "idle"])}
+            )
+        war.walk_both(answers=both)
+
+    war.by("allied", "ap.declare", {"special": "none"})
+    refit()
+    for n in range(half_days):
+        split = rng.randint(1, len(allied_end))
+        war.result(
+            {
+                "allied_objectives_end": " ".join(allied_end[:split]),
+                "german_objectives_end": " ".join(german_end + allied_end[split:]),
+                "allied_cvp": rng.randint(0, 40),
+                "german_cvp": rng.randint(0, 40),
+            },
+            *(("allied", "german") if n % 2 == 0 else ("german", "allied")),
+        )
+        if n == half_days - 1:
+            if stop != "result":
+                war.walk_both(until=stop, answers=both)
+            break
+        refit()
+    return war.campaign
+
+
+def ap_v1_cg1(corpus):
+    """The CG I acceptance journal of the commit (3 half-days, dice entered, stopped after 1.617)."""
+    War = _tests(corpus, "campaign_harness").War
+    play_cg1 = _tests(corpus, "test_cg1_journal").play_cg1
+
+    club, named = corpus.people()
+    war = War(club, named, dice_mode="entered", name="Storming the Bridges")
+    play_cg1(war)
+    return war.campaign
+
+
+def ap_table(corpus, variant, half_days, dice_mode, stop=None, undo=False):
+    """A CG through table_play.py of the commit: every step answered as the page offers it
+    (purchases, fortifications, the end of the scenario, escape, hardening …), notes, a correction."""
+    table_play = _tests(corpus, "table_play")
+
+    club, named = corpus.people()
+    table = table_play.play_cg(
+        club, named, variant=variant, dice_mode=dice_mode, half_days=half_days
+    )
+    if undo:
+        table_play.correct_and_undo(table)
+    if stop:
+        index = table.state["current"]
+        for side in ("allied", "german"):
+            table.by(side, "ap.aftermath", table_play.aftermath(table.state, side))
+        table.result(
+            {
+                "allied_objectives_end": "23BB5 23X3",
+                "german_objectives_end": "23R4 23H4 hill_520",
+                "allied_cvp": 9,
+                "german_cvp": 4,
+            },
+            "german",
+            "allied",
+        )
+        assert table.state["scenarios"][index]["status"] == "played"
+        if stop != "result":
+            table.both(stop_at=stop)
+    return table.campaign
+
+
+def players(corpus):
+    return {
+        "ap-v1-cg1": lambda: ap_v1_cg1(corpus),
+        "ap-v1-cg2": lambda: _ap_v1(corpus, "cg2", 2, "1.616", seed=2),
+        "ap-v1-cg3": lambda: _ap_v1(corpus, "cg3", 1, "1.6112", seed=3),
+        "ap-cg1-table": corpus.seeded(lambda: ap_table(corpus, "cg1", 1, "server", stop="1.6112")),
+        "ap-cg2-table": corpus.seeded(
+            lambda: ap_table(corpus, "cg2", 2, "server", stop="result", undo=True)
+        ),
+        "ap-cg3-table": corpus.seeded(lambda: ap_table(corpus, "cg3", 1, "server")),
+    }
+
+
+def side_values(state: dict) -> dict:
+    """CPP, ELR, SAN, FPP of each side, the win:loss record, each half-day's type, winner, OP and
+    CVP, the phase."""
+    game = state["game"]
+    pub = game["public"]
+    out = {
+        side: {k: game["sides"][side].get(k) for k in ("cpp", "elr", "san", "fpp")}
+        for side in ("allied", "german")
+    }
+    for side in ("allied", "german"):
+        out[side]["elr"] = _one_elr(out[side]["elr"])
+    out["record"] = pub["record"]
+    out["bridges_destroyed"] = pub["bridges_destroyed"]
+    out["half_days"] = [
+        {k: line.get(k) for k in ("half_day", "type", "winner", "op", "cvp")}
+        for line in pub["roster"]
+        if line.get("played")
+    ]
+    out["phase"] = pub["phase"]
+    return out
+
+
+def _one_elr(value):
+    """Journals written before ELR by nationality (A!P! v5) kept one ELR per side; folded today they
+    keep it for every nationality of the side, so they compare as that one number (R-A25)."""
+    if isinstance(value, dict) and len(set(value.values())) == 1:
+        return next(iter(value.values()))
+    return value
