@@ -1,4 +1,4 @@
-"""Issue 24, item 1 (review): an organizer who has played a side is no neutral party. Leaving her
+"""An organizer who has played a side is no neutral party. Leaving her
 side must not make her the one who settles the campaign's disputes (the referee's power), as
 someone who played a side may never referee (campaigns.journal.core_events)."""
 

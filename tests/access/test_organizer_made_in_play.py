@@ -1,4 +1,4 @@
-"""Issue 24, item 1 (review): a neutral organizer takes a side's player off directly, but one
+"""A neutral organizer takes a side's player off directly, but one
 made organizer once play has started may be a side's puppet (the organizer who plays red invites
 a fresh account as organizer): it takes nobody off another side alone."""
 

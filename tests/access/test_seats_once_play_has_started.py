@@ -1,4 +1,4 @@
-"""Seats once play has started (issue 9, item 5: seat hopping).
+"""Seats once play has started, against seat hopping.
 
 The attack: the organizer who plays red takes herself off red, names herself referee, reads
 blue's secrets and rejoins red. Once a campaign has started, someone who has played a side
@@ -93,7 +93,7 @@ def test_moving_a_player_to_the_other_side_needs_that_sides_agreement(skirmish, 
 
 
 def test_a_newcomer_on_the_other_side_needs_that_sides_agreement(skirmish, people):
-    """Issue 24: a fresh account seated on blue by red's organizer would be red's puppet there."""
+    """A fresh account seated on blue by red's organizer would be red's puppet there."""
     olga = people["olga"]
     made = svc.assign_player(skirmish, olga, side="blue", username="carol")
     assert svc.is_proposal(made)

@@ -1,5 +1,5 @@
 """Who may seat whom: every seating path × page and API × before and after the start × with and
-without a referee × the organizer playing a side or none (issue 24, item 1: the puppet seat).
+without a referee × the organizer playing a side or none (against the puppet seat).
 
 The rule (docs/architecture.md, "Seats"): once play has started, nobody gains a path to a side's
 secrets without that side's agreement (one of its current players) or the referee's; one who

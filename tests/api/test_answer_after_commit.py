@@ -1,4 +1,4 @@
-"""After a commit the answer is never an error (issue 27, item 2).
+"""After a commit the answer is never an error.
 
 PostgreSQL ends the request's connection right after the submission committed (as a restart
 does): the answer is built on a fresh connection; if the database stays away, the answer is a

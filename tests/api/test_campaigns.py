@@ -285,7 +285,7 @@ def test_the_organizer_puts_a_member_on_a_side(skirmish, client_for):
 
 
 def test_the_organizer_playing_red_only_proposes_a_seat_on_blue(skirmish, client_for):
-    """Issue 24: olga plays red; a member she seats on blue would read blue's secrets for her."""
+    """Olga plays red; a member she seats on blue would read blue's secrets for her."""
     response = post(
         client_for("olga"),
         f"/api/v1/campaigns/{skirmish.pk}/players/",
@@ -351,7 +351,7 @@ def test_the_organizer_replaces_and_removes_players(skirmish, client_for):
         f"/api/v1/campaigns/{skirmish.pk}/players/replace/",
         {"side": "blue", "old": "bob", "new": "carol"},
     )
-    # olga plays red: blue agrees to it (issue 24), here bob, who leaves.
+    # olga plays red: blue agrees to it, here bob, who leaves.
     assert replaced.status_code == 200 and _players(skirmish)["blue"] == ["bob"]
     post(
         client_for("bob"),
@@ -368,7 +368,7 @@ def test_the_organizer_replaces_and_removes_players(skirmish, client_for):
 
 
 def test_the_organizer_names_and_clears_the_referee(skirmish, client_for):
-    """In play, a new referee is a proposal (issue 9, item 5): the sitting referee agrees here."""
+    """In play, a new referee is a proposal: the sitting referee agrees here."""
     olga = client_for("olga")
     response = post(olga, f"/api/v1/campaigns/{skirmish.pk}/referee/", {"username": "carol"})
     assert response.status_code == 200 and response.json()["state"]["referee"] == "rita"

@@ -1,4 +1,4 @@
-"""A bounded fuzz run (issue 9): hypothesis throws typed mutations of every event kind and
+"""A bounded fuzz run: hypothesis throws typed mutations of every event kind and
 hostile JSON at the journal service, and hostile bodies and parameters at every operation of
 the live OpenAPI schema, as every kind of user. Never a server error: every answer is one the
 schema documents, in its documented shape, and the campaign stays foldable and writable.

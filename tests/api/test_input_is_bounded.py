@@ -1,4 +1,4 @@
-"""Hostile input at the API's doors (issue 9, items 1, 3 and 10): every free-form value is
+"""Hostile input at the API's doors: every free-form value is
 bounded with a 400 naming the field, bodies are capped, nothing can make a campaign
 unwritable, hidden events cannot be probed, and every error answer has the documented shape."""
 
@@ -39,12 +39,12 @@ def _flat_field_errors(body) -> bool:
     )
 
 
-# --- item 1: unbounded JSON --------------------------------------------------------------------
+# --- unbounded JSON -------------------------------------------------------------------------------
 
 
 def test_a_deeply_nested_proposal_is_refused_and_the_campaign_stays_writable(skirmish, client_for):
-    """The attack of the issue: a 1 KB export proposal nesting 480 levels was accepted, and from
-    then on every write to the campaign failed (RecursionError copying the state)."""
+    """The attack: a 1 KB export proposal nesting 480 levels, were it accepted, would make every
+    later write to the campaign fail (RecursionError copying the state)."""
     alice, url = client_for("alice"), f"/api/v1/campaigns/{skirmish.pk}/events/"
     before = Event.objects.count()
     answer = post(
@@ -183,7 +183,7 @@ def test_entered_dice_are_bounded(skirmish, client_for):
     assert len(json.dumps(answer.json())) < 500  # the refusal does not echo 200 keys back
 
 
-# --- item 3: probing for hidden events -----------------------------------------------------------
+# --- probing for hidden events --------------------------------------------------------------------
 
 
 def test_hidden_missing_and_unchangeable_events_answer_alike_and_create_nothing(
@@ -230,7 +230,7 @@ def test_the_service_itself_takes_uids_only(skirmish, people):
     assert not Event.objects.filter(kind="proposal.made").exists()
 
 
-# --- item 10: error answers as the schema documents them ----------------------------------------
+# --- error answers as the schema documents them ---------------------------------------------------
 
 
 def test_an_unknown_route_under_api_is_a_json_404(client_for):
@@ -244,8 +244,8 @@ def test_an_unknown_route_under_api_is_a_json_404(client_for):
 
 
 def test_an_unknown_route_under_api_with_a_session_cookie_is_a_json_404(people):
-    """Issue 24, item 6: a signed-in browser's POST (session cookie, no CSRF token) to an address
-    the API does not have had CSRF's HTML 403 page; it is the API's JSON 404 like any other."""
+    """A signed-in browser's POST (session cookie, no CSRF token) to an address the API does not
+    have is the API's JSON 404 like any other, not CSRF's HTML 403 page."""
     from django.test import Client
 
     browser = Client(enforce_csrf_checks=True)

@@ -1,5 +1,5 @@
-"""Smaller holes of issue 9: an invitation is used up only by a person who joins (item 7);
-control characters are refused in names (item 9)."""
+"""An invitation is used up only by a person who joins; control characters are refused in names;
+a bad filter is a documented 400."""
 
 import pytest
 

@@ -221,7 +221,7 @@ def test_the_idempotency_key_header_works_like_the_field(skirmish, client_for):
 
 
 def test_someone_elses_idempotency_key_is_a_fresh_key(skirmish, client_for):
-    """Issue 24, item 4: a key belongs to whoever sent it. Bob reusing Alice's key learns nothing:
+    """A key belongs to whoever sent it. Bob reusing Alice's key learns nothing:
     an invalid event is answered exactly as with a key nobody used, a valid one is his own."""
     url = f"/api/v1/campaigns/{skirmish.pk}/events/"
     alice, bob = client_for("alice"), client_for("bob")
@@ -300,7 +300,7 @@ def test_dice_rolled_at_the_table_are_asked_for_then_used(club, people, client_f
 
 
 def test_nobody_enters_dice_where_muster_rolls_them(skirmish, client_for):
-    """Issue 24, item 6: a server-dice campaign had taken a player's own faces for their roll."""
+    """A server-dice campaign never takes a player's own faces for their roll."""
     url = f"/api/v1/campaigns/{skirmish.pk}/events/"
     before = Event.objects.count()
     chosen = post(

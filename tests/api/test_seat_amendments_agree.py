@@ -1,6 +1,6 @@
-"""Who plays which side is amended by an organizer only, through the API as on the page (issue 25,
-item 2: the doors agree). The page never offered a player "Fix this" on a seat event; the API took
-a player's proposal to undo one. Now the journal service refuses it (403) and writes nothing."""
+"""Who plays which side is amended by an organizer only, through the API as on the page (the doors
+agree). The page never offers a player "Fix this" on a seat event, and a player's proposal to undo
+one through the API is refused by the journal service (403), writing nothing."""
 
 from campaigns.models import Event
 

@@ -53,7 +53,7 @@ class Player:
         return unfold(found.first)
 
     def own_page_form(self, kind, ticked=0, units=None):
-        """A long form on a page of its own (the end of the scenario, issue 21 item 7): its link on the
+        """A long form on a page of its own (the end of the scenario): its link on the
         campaign page, then its first screen, where the first `ticked` units (or those of `units`,
         by id) are ticked."""
         self.tab.locator(f"#now .action.elsewhere[data-kind='{kind}'] a.button").click()
@@ -194,7 +194,7 @@ class Refit:
     buying"; "!" before one marks a mis-tap given back at once. With `fortify` the German buys
     wire (a mis-tap given back, then bought again with "Buy and finish"); with `remove` each
     side rolls to remove the enemy wire at 23R5 (1.615). Counted: what a side does to play its
-    Refit Phase; the mis-taps and give-backs are extra (issue 21, item 5). With dice entered at
+    Refit Phase; the mis-taps and give-backs are extra. With dice entered at
     the table, a form sent back asking for dice is filled and sent again (`rounds`)."""
 
     def __init__(self, players, buys, fortify=False, remove=False, referee=None):
@@ -272,7 +272,7 @@ class Refit:
             if status != 400 or "Enter the dice rolled at the table" not in asked.inner_text():
                 break
             # Every die certainly due is asked at once; only one that depends on another's
-            # result (R-C10, R-C15) comes in a second round (issue 21, item 6).
+            # result (R-C10, R-C15) comes in a second round.
             assert again <= 2, f"{side} at {title!r}: dice asked {again} times"
             fill_dice(asked)
             player.check()
@@ -303,7 +303,7 @@ class Refit:
 
 class Referee:
     """The referee's seat, a third browser: each to-do on the campaign page names its side; the map
-    steps either player confirms are listed once (issue 21, item 9)."""
+    steps either player confirms are listed once."""
 
     def __init__(self, tab, campaign):
         self.tab, self.campaign = tab, campaign
@@ -365,7 +365,7 @@ def end_of_scenario(table, player, side):
 
 
 def confirm_on_one_screen(table, bob):
-    """The German confirms the Allied result with every field of it on the same screen (item 3)."""
+    """The German confirms the Allied result with every field of it on the same screen."""
     bob.open()
     assert "Provisional result" in bob.tab.locator("#status").inner_text()
     confirm = bob.form("result.confirmed")
@@ -383,7 +383,7 @@ def confirm_on_one_screen(table, bob):
 
 
 def edit_a_leaders_rg(table, player, side: str, shot: str) -> tuple[dict, dict]:
-    """Correct a retained unit (issue 21, item 2) as a player does: pick the unit, its form opens
+    """Correct a retained unit as a player does: pick the unit, its form opens
     filled with what it is now, change the leader's RG only; his type and every other field stay.
     Returns the leader as he was and the RG he is in now."""
     units = table.side(side)["retained"]
@@ -411,7 +411,7 @@ def edit_a_leaders_rg(table, player, side: str, shot: str) -> tuple[dict, dict]:
 
 
 def change_one_field(table, alice):
-    """Correct a retained unit (item 2): the leader's RG only; his type and the rest stay, on the
+    """Correct a retained unit: the leader's RG only; his type and the rest stay, on the
     page and in the printed sheet (PDF)."""
     from campaigns.systems.achtung_panzer.words import Names
 
@@ -452,7 +452,7 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(
 
     # The end of the half-day: each side records its losses (the Allies also an isolated squad, an
     # immobilized AFV and a malfunctioned MMG), the Allies enter the result, the Germans confirm it
-    # with it on the same screen: one submission each besides the end of the scenario (item 5).
+    # with it on the same screen: one submission each besides the end of the scenario.
     sent = {side: player.submissions for side, player in players.items()}
     for side, player in players.items():
         end_of_scenario(table, player, side)
@@ -469,7 +469,7 @@ def test_a_cg1_half_day_and_its_refit_phase_on_two_phones(
     assert table.public["phase"] == "refit"
     assert all(player.submissions - sent[side] == 2 for side, player in players.items())
 
-    # The Refit Phase after it, on the path a real half-day takes (issue 21, item 5): escape, the
+    # The Refit Phase after it, on the path a real half-day takes: escape, the
     # map steps, losses, MMC and leader battle hardening with their choices, immobilization, weapon
     # repair, fortification removal, weather, two purchases each (the Allies mis-tap one and give
     # it back), German wire (a mis-tap given back), recon, initiative; the Allied player corrects
@@ -568,7 +568,7 @@ def test_a_refit_phase_with_entered_dice_keeps_the_dice_of_a_chained_roll(
     attached.fill("3")
     alice.snap("chained-roll")
     # Every other die of 1.6201-1.6206 was in the first form: "Done buying" came back twice in all,
-    # the second time for the die that depends on another (issue 21.6; it came back 6 times before).
+    # the second time for the die that depends on another (not once per die).
     assert alice.submit(again) in (200, 204, 302)
     record = next(p for p in table.side("allied")["purchases"] if p["id"] == bought["id"])
     assert record["strength"] == "attached" and record["attached"]

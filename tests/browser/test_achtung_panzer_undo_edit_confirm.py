@@ -1,5 +1,5 @@
 """Achtung! Panzer! on two 390×844 phones, the path a real player takes when something goes
-wrong (issue "second pass", items 1-3): the Allied player mis-taps a purchase and gives it back;
+wrong: the Allied player mis-taps a purchase and gives it back;
 the German player buys a fortification and gives it back with JavaScript off; he corrects one
 field of a retained leader and the others stay, on the page and in the printed sheet; at the
 end of the half-day he confirms the result with it on his screen. Every page passes the table

@@ -1,4 +1,4 @@
-"""One folder per game (issue 25): the templates a game names are found in its own folder
+"""One folder per game: the templates a game names are found in its own folder
 (campaigns/systems/template_loader.py), and nothing outside it is a game's."""
 
 from pathlib import Path

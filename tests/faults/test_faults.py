@@ -1,4 +1,4 @@
-"""Faults survived (issue 27, item 5), each caused on a site the test started for itself
+"""Faults survived, each caused on a site the test started for itself
 (tests/faults/harness.py: its own PostgreSQL cluster and Redis, gunicorn, a Celery worker):
 
 - a worker killed in the middle of a render: its pool process, then the whole worker (restarted

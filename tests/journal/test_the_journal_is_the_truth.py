@@ -209,7 +209,7 @@ def test_idempotency_key_appends_once(skirmish, people):
 
 
 def test_someone_elses_idempotency_key_is_a_fresh_key_and_shows_nothing(skirmish, people):
-    """Issue 24, item 4: a key is its sender's; bob's same key writes bob's own event."""
+    """A key is its sender's; bob's same key writes bob's own event."""
     red = submit(
         skirmish, people["alice"], "skirmish.supply", idempotency_key="guessable"
     )  # red's secret roll
@@ -382,7 +382,7 @@ def test_replacing_a_player_moves_the_seat(skirmish, people):
     from campaigns.services import campaigns as svc
 
     made = svc.replace_player(skirmish, people["olga"], side="blue", old="bob", new="carol")
-    # olga plays red: blue agrees to its new player (issue 24), here bob himself.
+    # olga plays red: blue agrees to its new player, here bob himself.
     submit(skirmish, people["bob"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     skirmish.refresh_from_db()
     assert list(skirmish.sides.get(slug="blue").players.values_list("username", flat=True)) == [

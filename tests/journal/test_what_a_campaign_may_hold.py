@@ -1,4 +1,4 @@
-"""What one campaign may hold (issue 24, item 2): proposals open at once per side, notes per
+"""What one campaign may hold: proposals open at once per side, notes per
 scenario and side, units per side. Refused when a person submits (naming the bound), never in the
 fold: a journal that already holds more folds, replays and takes what does not add to it."""
 
@@ -97,7 +97,7 @@ def _units(prefix, count, side="american"):
 
 
 def test_units_per_side_are_bounded_in_a_ledger(vanguard):
-    """The issue's flood: 8 unit lists of ~390 units each made 3,120 units."""
+    """The flood it stops: 8 unit lists of ~390 units each would make 3,120 units."""
     held = vanguard.system.units_held(vanguard.state)["american"]
     vanguard.by("american", "pv.units", {"units": _units("A", holdings.MAX_UNITS_PER_SIDE - held)})
     with pytest.raises(DomainError) as refused:

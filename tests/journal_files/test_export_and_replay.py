@@ -114,7 +114,7 @@ def test_organizer_full_export_needs_every_side(played, people):
 
 
 def test_the_referees_approval_does_not_open_a_full_export(played, people):
-    """Issue 9, item 4: olga (organizer, plays red) proposes a full export and the referee
+    """Olga (organizer, plays red) proposes a full export and the referee
     alone approves. Blue's secrets are blue's: the export stays red's own until blue agrees."""
     from campaigns.errors import DomainError
 
@@ -238,7 +238,7 @@ def _supply_events(document) -> list[int]:
 
 
 def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, people):
-    """Issue 24, item 6: named as the key it is (it was "same event uids", from the database)."""
+    """Named as the key it is, not as the database's "same event uids"."""
     document = journal_files.export_journal(played)
     mine = [i for i, e in enumerate(document["events"]) if e["actor"] == "alice"][:2]
     assert len(mine) == 2
@@ -257,7 +257,7 @@ def test_one_persons_key_twice_in_a_file_is_refused_naming_the_key(played, peopl
 
 
 def test_two_people_may_each_have_used_one_key(played, people):
-    """Issue 24, item 4: keys are per person, in a file as in the database."""
+    """Keys are per person, in a file as in the database."""
     submit(played, people["bob"], "skirmish.supply")
     document = journal_files.export_journal(played)
     alices = next(i for i in _supply_events(document) if document["events"][i]["actor"] == "alice")
@@ -272,8 +272,8 @@ def test_two_people_may_each_have_used_one_key(played, people):
 
 
 def test_entered_dice_in_a_server_dice_campaign_are_refused_naming_the_event(played):
-    """Issue 24, item 6: a file of a campaign whose dice Muster rolls cannot bring dice of its own
-    choosing (it had replayed them as if typed in at the table)."""
+    """A file of a campaign whose dice Muster rolls cannot bring dice of its own choosing (they
+    would replay as if typed in at the table)."""
     document = copy.deepcopy(journal_files.export_journal(played))
     assert document["events"][0]["data"]["options"]["dice_mode"] == "server"
     index = next(i for i, e in enumerate(document["events"]) if e["kind"] == "dice.rolled")

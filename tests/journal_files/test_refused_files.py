@@ -1,4 +1,4 @@
-"""Journal files are checked, never trusted (issue 9, item 2).
+"""Journal files are checked, never trusted.
 
 Each bad file exits with code 2, names what is wrong, and writes nothing: where an event is
 filed (audience, side) follows from its kind and the rules, times are sane, people and clubs

@@ -1,4 +1,4 @@
-"""Backups and moves (issue 22, item 6; docs/operations.md, "Backups"): a site's PostgreSQL
+"""Backups and moves (docs/operations.md, "Backups"): a site's PostgreSQL
 dumped with pg_dump and restored into a fresh database gives back every campaign, each journal
 folding to its stored snapshot; the printed sheets are not in the backup, and a sheet whose file
 is gone is printed again when asked for, never a link that leads nowhere."""

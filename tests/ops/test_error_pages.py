@@ -47,7 +47,7 @@ def test_the_500_page_claims_nothing_about_what_was_saved(visitor, db):
         visitor.get("/test-errors/broken/"), status=500, says="Something went wrong"
     )
     assert "half-written" not in html and "Nothing you submitted" not in html
-    assert "may or may not have been saved" in html  # issue 8: the purchase *was* stored
+    assert "may or may not have been saved" in html  # the submission may well be stored
     assert 'name="viewport"' in html  # a phone
 
 
@@ -137,5 +137,5 @@ def test_the_error_templates_are_the_sites():
     # Django picks these by name; a renamed file would silently bring back its bare defaults.
     for name in ("400.html", "403.html", "403_csrf.html", "404.html", "500.html"):
         assert (ROOT / "templates" / name).is_file()
-    # JSON under /api/ (issue 24, item 6); elsewhere Django's view, with 403_csrf.html.
+    # JSON under /api/; elsewhere Django's view, with 403_csrf.html.
     assert django_settings.CSRF_FAILURE_VIEW == "muster.error_pages.csrf_failure"

@@ -1,4 +1,4 @@
-"""Stored campaigns go on after an upgrade (issue 22, item 4): a database made by the previous
+"""Stored campaigns go on after an upgrade: a database made by the previous
 release's own code, with a campaign of every game stopped mid-procedure, is upgraded with this
 code's `migrate`; then every campaign reads what that release computed, takes its next step
 through the page and through the API, and its export replays.

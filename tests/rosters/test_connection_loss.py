@@ -1,4 +1,4 @@
-"""Tasks that touch the database survive a lost connection (issue 27, item 1).
+"""Tasks that touch the database survive a lost connection.
 
 The connection is really lost: PostgreSQL terminates the task's backend (as it does to every
 connection when it restarts), from a second connection. The task retries on a fresh connection

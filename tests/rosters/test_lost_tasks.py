@@ -1,4 +1,4 @@
-"""Lost work comes back within seconds, automatically (issue 27, item 3).
+"""Lost work comes back within seconds, automatically.
 
 A running job records a heartbeat; one with none for HEARTBEAT_STALE has lost its task (its worker
 was killed whole) and is queued again by the sweep, by a retry or by someone asking for the same

@@ -1,9 +1,9 @@
 """A member asking for a sheet while a write of theirs commits: no deadlock (found by the fault
-tests, issue 27). The print limits (rosters.print_limits) lock the member's row, then the
-campaign's; a submission holds the campaign's row and, at its commit, PostgreSQL checks the
-event's foreign key to the member's row (FOR KEY SHARE). A FOR UPDATE on the member's row blocks
-that check: each waited for the other, and PostgreSQL ended one ("deadlock detected", a 503 or a
-500 page). The limits take FOR NO KEY UPDATE, which such checks pass."""
+tests). The print limits (rosters.print_limits) lock the member's row, then the campaign's; a
+submission holds the campaign's row and, at its commit, PostgreSQL checks the event's foreign key
+to the member's row (FOR KEY SHARE). A FOR UPDATE on the member's row would block that check: each
+would wait for the other until PostgreSQL ended one ("deadlock detected", a 503 or a 500 page).
+The limits take FOR NO KEY UPDATE, which such checks pass."""
 
 import threading
 

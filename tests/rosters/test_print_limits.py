@@ -1,4 +1,4 @@
-"""The print queue cannot be flooded (issue 24, item 5): at most SHEET_RENDERS_PER_MEMBER new
+"""The print queue cannot be flooded: at most SHEET_RENDERS_PER_MEMBER new
 print jobs for one member and SHEET_RENDERS_PER_SIDE for one side of a campaign (those who play
 no side are one more group) in 10 minutes; beyond
 them the page and the API (429, Retry-After) name the limit and the wait. A sheet whose content did
@@ -67,8 +67,8 @@ def test_a_member_asking_for_new_sheets_faster_than_the_limit_is_refused_naming_
     assert (again.pk, created) == (job.pk, False)
 
 
-def test_the_issues_flood_renders_only_the_limit(queued, people):
-    """Eight new units and eight sheet requests in a row (issue 24): six renders at the defaults."""
+def test_a_flood_of_requests_renders_only_the_limit(queued, people):
+    """Eight new units and eight sheet requests in a row: six renders at the defaults."""
     answers = []
     for _ in range(8):
         new_content(queued, people)

@@ -103,7 +103,7 @@ def test_an_object_the_store_lost_is_printed_again_on_request(
     store, skirmish, people, request_job, django_capture_on_commit_callbacks
 ):
     """Never an empty answer, nor a link that leads nowhere: the download asks for the sheet again
-    (issue 22: a site restored from a backup keeps no sheets) and leads to the job's page."""
+    (a site restored from a backup keeps no sheets) and leads to the job's page."""
     job = request_job(people["alice"], skirmish)
     lost = job.file.name
     store.delete_object(Bucket=BUCKET, Key=f"sheets-site/{lost}")

@@ -1,4 +1,4 @@
-"""An invitation given an e-mail address is e-mailed (issue 21, item 15): by a Celery task that
+"""An invitation given an e-mail address is e-mailed: by a Celery task that
 is handed the invitation's id, never its code, through Django's mail backend (locmem here), in
 words a newcomer understands; and an organizer creates at most INVITATIONS_PER_HOUR invitations an
 hour, refused on the page and in the API with the limit named."""

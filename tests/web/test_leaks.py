@@ -126,7 +126,7 @@ def test_refusals_do_not_tell_about_the_other_sides_secrets(skirmish, people, cl
     assert all(status == 400 for status, _ in before)
 
 
-# --- order, counts and statuses (issue 9, item 6) ------------------------------------------------
+# --- order, counts and statuses -------------------------------------------------------------------
 
 
 def _second_campaign(club, people):

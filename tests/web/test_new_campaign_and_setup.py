@@ -164,7 +164,7 @@ def test_replacing_a_player_in_a_running_campaign_and_ending_it(skirmish, client
         setup_url(skirmish, "players/replace/"), {"side": "blue", "old": "bob", "new": "carol"}
     )
     assert response.status_code == 302
-    # olga plays red: blue's agreement (issue 24), here the referee's.
+    # olga plays red: blue's agreement, here the referee's.
     assert current_state(skirmish)["sides"]["blue"]["players"] == ["bob"]
     (proposal,) = current_state(skirmish)["proposals"].values()
     submit(skirmish, people["rita"], "proposal.approved", {"proposal": proposal["uid"]})

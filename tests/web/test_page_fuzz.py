@@ -1,9 +1,9 @@
-"""A bounded fuzz run over every route of the site (issue 24, item 3): pages, the API, its
+"""A bounded fuzz run over every route of the site: pages, the API, its
 schema and docs, the admin's front door. Each route's path values are real ones or hostile ones
 (NUL, other C0 and C1 control characters, escapes, broken UTF-8), form fields and query strings
 carry the same, as every kind of visitor, with every method. Never a server error, and under
 /api/ every error is JSON. It matters on PostgreSQL (CI): SQLite stores NUL, PostgreSQL refuses
-it, which made each NUL that reached a lookup a 500.
+it, which would make each NUL that reached a lookup a 500.
 
 Bounded: a fixed number of examples and no deadline."""
 

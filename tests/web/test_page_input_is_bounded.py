@@ -1,4 +1,4 @@
-"""Hostile input through the pages (issue 9, items 1 and 3): deep JSON in a form field is a
+"""Hostile input through the pages: deep JSON in a form field is a
 form error, never a traceback; a too-large body is refused before any view reads it; the page
 form takes no sequence numbers, and probing it makes no proposal."""
 
@@ -42,8 +42,8 @@ def test_a_too_large_page_body_is_refused(skirmish, client_for):
 
 
 def test_the_page_form_takes_no_sequence_numbers(skirmish, people, client_for):
-    """The issue's probe: an integer target on the page form told a hidden dice roll
-    ("cannot be changed this way") from a missing event ("No such earlier event")."""
+    """The probe: an integer target on the page form would tell a hidden dice roll ("cannot be
+    changed this way") from a missing event ("No such earlier event")."""
     submit(skirmish, people["alice"], "skirmish.supply")
     bob = client_for("bob")
     answers = set()

@@ -1,4 +1,4 @@
-"""Sign-in throttling (issue 9, item 8): after LOGIN_FAILURE_LIMIT (5) wrong passwords for one
+"""Sign-in throttling: after LOGIN_FAILURE_LIMIT (5) wrong passwords for one
 username from one address, even the right password is refused for LOGIN_COOLOFF_MINUTES, with
 a clear message; the API token, the login page and the admin share the count. Tests start with
 no attempts: they are rows of the test database, rolled back after each test."""
@@ -71,7 +71,7 @@ def test_the_limit_is_a_setting(people, settings, limit):
     assert _token("alice", RIGHT).status_code == 429
 
 
-# --- the address counted (muster/proxies.py) -----------------------------------------------------
+# --- the address counted (muster/proxies.py) ------------------------------------------------------
 
 
 def _from(address, forwarded=None, username="alice", password="wrong-guess"):
@@ -120,7 +120,7 @@ def test_a_proxy_that_sends_no_usable_header_counts_everyone_under_its_own_addre
     assert list(AccessAttempt.objects.values_list("ip_address", flat=True)) == ["127.0.0.1"]
 
 
-# --- the password-change form (issue 24, item 6) -------------------------------------------------
+# --- the password-change form ---------------------------------------------------------------------
 
 CHANGE = "/accounts/password/change/"
 

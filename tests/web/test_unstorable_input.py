@@ -1,7 +1,7 @@
-"""Issue 24, item 3: what no database stores (NUL, a lone surrogate) is refused at the door, on
+"""What no database stores (NUL, a lone surrogate) is refused at the door, on
 pages and in the API, before any lookup; errors under /api/ are JSON. On PostgreSQL each of these
-was a 500 (it refuses NUL in text); on SQLite they reached the lookups and answered as a missing
-name would, so the status codes below fail there too without the door."""
+would be a 500 (it refuses NUL in text); on SQLite they would reach the lookups and answer as a
+missing name would, so the status codes below fail there too without the door."""
 
 import json
 

@@ -1,4 +1,4 @@
-"""How fast a member may write (issue 24, item 2): MEMBER_WRITES_PER_MINUTE requests that may
+"""How fast a member may write: MEMBER_WRITES_PER_MINUTE requests that may
 change something per person and minute, pages and API together; beyond it 429 naming the limit,
 nothing written. Counted at the door only: the journal service takes any number (replays, the
 suite's own set-ups)."""
@@ -94,7 +94,7 @@ def test_forged_cross_site_posts_do_not_use_up_a_members_writes(skirmish, people
 def test_with_the_cache_away_writes_are_not_counted_and_go_through(
     skirmish, people, settings, monkeypatch
 ):
-    """Redis restarting must not turn every write into an error (issue 27; tests/faults stop a real
+    """Redis restarting must not turn every write into an error (tests/faults stop a real
     Redis): the count is skipped, the write stored."""
     from muster import write_rate
 
