@@ -159,7 +159,9 @@ CASES = [
         for c in CASES
     ],
 )
-def test_seat_matrix(club, people, door, organizer, referee, started, action):
+def test_each_seating_path_is_direct_or_needs_the_sides_it_reaches(
+    club, people, door, organizer, referee, started, action
+):
     campaign = _campaign(club, people, organizer=organizer, referee=referee, started=started)
     needs = IN_PLAY[(organizer, action)] if started else DIRECT
     before = _seats(_state(campaign))
