@@ -46,3 +46,8 @@ def cases() -> list[tuple[Path, str]]:
         for directory in directories()
         for name in json.loads((directory / "made.json").read_text())["files"]
     ]
+
+
+def missing(slugs) -> list[str]:
+    """The games among `slugs` with no corpus journal in their folder."""
+    return sorted(slug for slug in slugs if not any(journals_of(slug).glob("*/made.json")))

@@ -128,7 +128,7 @@ def main(arguments: list[str]) -> None:
             make_again(journals_of(slug) / directory, tuple(name))
         return
     for slug in arguments:
-        print(f"== {slug}: {make_today(slug).relative_to(ROOT)}", flush=True)
+        print(f"== {slug}: {make_today(slug)}", flush=True)
 
 
 if __name__ == "__main__":
