@@ -10,11 +10,13 @@ from rest_framework.test import APIClient
 from campaigns.access.visibility import view_state, viewer_for
 from campaigns.models import Campaign
 from campaigns.services.state import current_state
-from campaigns.systems import get_system
+from campaigns.systems import all_systems, get_system
+from campaigns.systems.victory_ledger.system import LedgerSystem
 from campaigns.systems.victory_ledger.tests.harness import Game
 
 pytestmark = pytest.mark.django_db
-SYSTEMS = ("pattons_vanguard", "ardennes44", "fab_bulge")
+# The games scored by a ledger, read from the registry.
+SYSTEMS = sorted(slug for slug, s in all_systems().items() if isinstance(s, LedgerSystem))
 
 
 def _all_fields(fields):
