@@ -1,20 +1,38 @@
 """Small pieces every API view shares."""
 
+from collections.abc import Callable
+from typing import Any, Protocol
+
 import orjson
 from django.http import HttpResponse
+from rest_framework import serializers
+from rest_framework.request import Request
 from rest_framework.response import Response
 
+from campaigns.journal.records import Viewer
 from campaigns.kept_answers import viewcache
+from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import campaign_for
 
 from .renderers import JSONRenderer
 
 
-def valid_input(serializer_class, request) -> dict:
+def valid_input(
+    serializer_class: type[serializers.Serializer[Any]], request: Request
+) -> dict[str, Any]:
     """The request body checked by an input serializer (400 with field errors otherwise)."""
     serializer = serializer_class(data=request.data)
     serializer.is_valid(raise_exception=True)
-    return serializer.validated_data
+    data: dict[str, Any] = serializer.validated_data
+    return data
+
+
+class _Scoped(Protocol):
+    """What CampaignScoped needs of the API view it is mixed into."""
+
+    request: Request
+    kwargs: dict[str, Any]
+    _campaign_and_viewer: tuple[Campaign, Viewer]
 
 
 class CampaignScoped:
@@ -24,13 +42,21 @@ class CampaignScoped:
     the requester is not a member of does not exist for them (404).
     """
 
-    def campaign_and_viewer(self):
+    _campaign_and_viewer: tuple[Campaign, Viewer]
+
+    def campaign_and_viewer(self: _Scoped) -> tuple[Campaign, Viewer]:
         if not hasattr(self, "_campaign_and_viewer"):
             self._campaign_and_viewer = campaign_for(self.request.user, self.kwargs["campaign_id"])
         return self._campaign_and_viewer
 
 
-def cached_json(request, campaign, viewer, representation: str, build):
+def cached_json(
+    request: Request,
+    campaign: Campaign,
+    viewer: Viewer,
+    representation: str,
+    build: Callable[[], Any],
+) -> HttpResponse | Response:
     """An answer kept as JSON bytes per audience position (campaigns.kept_answers.viewcache): `build()` gives
     the data, encoded once; later requests of the audience are served the bytes. The browsable
     API (asked for HTML) gets the same data as an ordinary Response."""

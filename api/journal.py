@@ -1,19 +1,27 @@
-"""A campaign's journal through the API: the viewer's state and to-dos, the
-history, submitting an event, and the journal file (export).
+"""A campaign's journal through the API: the viewer's state and what they may do now (their
+to-dos, each a `campaigns.systems.base.Action`), the history, submitting an event, and the journal
+file (export).
 
 Events are named by uid. Sequence numbers never leave the server for anyone
 but the referee's full export: they would count the other side's hidden events.
 """
 
+from typing import Any
+
+from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.filters import BaseFilterBackend
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnDict
 
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
-from campaigns.selectors.history import history_by_uid
+from campaigns.selectors.history import HistoryEntry, history_by_uid
 from campaigns.services import journal_files, odds
 from campaigns.services.journal import submit
+from campaigns.systems.base import Action, StepStatus
 
 from .common import CampaignScoped, cached_json, valid_input
 from .openapi import SUBMIT_400, errors
@@ -28,16 +36,16 @@ from .serializers import (
 # --- serializers ------------------------------------------------------------------------------
 
 
-class StepSerializer(serializers.Serializer):
+class StepSerializer(serializers.Serializer[StepStatus]):
     id = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     rule = serializers.CharField(allow_blank=True)
     side = serializers.CharField(allow_null=True)
     status = serializers.CharField(help_text="done | current | waiting | skipped")
     detail = serializers.CharField(allow_blank=True)
 
 
-class StateOutputSerializer(serializers.Serializer):
+class StateOutputSerializer(serializers.Serializer[Any]):
     viewer = ViewerSerializer()
     state = StateField(
         help_text="Your cut of the state; `streams` holds the versions to send as expected_version."
@@ -47,9 +55,9 @@ class StateOutputSerializer(serializers.Serializer):
     )
 
 
-class TodoSerializer(serializers.Serializer):
+class ActionSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(help_text="The event kind to submit.")
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     side = serializers.CharField(allow_null=True, help_text="The side to submit it for.")
     rule = serializers.CharField(allow_blank=True)
     initial = serializers.JSONField(help_text="Suggested `data` for the event.")
@@ -59,11 +67,11 @@ class TodoSerializer(serializers.Serializer):
     )
 
 
-class SubmitInputSerializer(serializers.Serializer):
+class SubmitInputSerializer(serializers.Serializer[Any]):
     kind = serializers.CharField(
         max_length=60, help_text="A core kind or one of the system's (GET /systems/)."
     )
-    data = serializers.DictField(required=False, default=dict)
+    data = serializers.DictField(required=False, default=dict)  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     side = serializers.SlugField(
         max_length=40,
         required=False,
@@ -97,7 +105,7 @@ class SubmitInputSerializer(serializers.Serializer):
     )
 
 
-class JournalCampaignSerializer(serializers.Serializer):
+class JournalCampaignSerializer(serializers.Serializer[Any]):
     club = serializers.DictField(child=serializers.CharField(), help_text="slug and name")
     system = serializers.CharField()
     variant = serializers.CharField()
@@ -105,7 +113,7 @@ class JournalCampaignSerializer(serializers.Serializer):
     created_by = serializers.CharField()
 
 
-class JournalEventSerializer(serializers.Serializer):
+class JournalEventSerializer(serializers.Serializer[Any]):
     seq = serializers.IntegerField(required=False, help_text="Full exports only.")
     uid = serializers.UUIDField()
     kind = serializers.CharField()
@@ -113,11 +121,11 @@ class JournalEventSerializer(serializers.Serializer):
     actor = serializers.CharField()
     side = serializers.CharField(allow_blank=True)
     audience = serializers.ChoiceField(("public", "side", "referee"))
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     idempotency_key = serializers.CharField(allow_null=True)
 
 
-class JournalSerializer(serializers.Serializer):
+class JournalSerializer(serializers.Serializer[Any]):
     """The journal file format (docs/journal.md)."""
 
     format = serializers.CharField()
@@ -144,7 +152,7 @@ class JournalSerializer(serializers.Serializer):
 
 
 @extend_schema(tags=["journal"])
-class StateApi(CampaignScoped, generics.GenericAPIView):
+class StateApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = StateOutputSerializer
 
     @extend_schema(
@@ -152,10 +160,10 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
         responses={200: StateOutputSerializer, **errors(404)},
         summary="The campaign state as you may see it",
     )
-    def get(self, request, campaign_id):
+    def get(self, request: Request, campaign_id: int) -> HttpResponse | Response:
         campaign, viewer = self.campaign_and_viewer()
 
-        def build():
+        def build() -> ReturnDict[str, Any]:
             page = campaign_page(campaign, viewer)
             return StateOutputSerializer(
                 {"viewer": viewer, "state": page.state, "procedure": page.procedure}
@@ -165,20 +173,22 @@ class StateApi(CampaignScoped, generics.GenericAPIView):
 
 
 @extend_schema(tags=["journal"])
-class ActionsApi(CampaignScoped, generics.GenericAPIView):
-    serializer_class = TodoSerializer
-    filter_backends: list = []
+class ActionsApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = ActionSerializer
+    filter_backends: list[type[BaseFilterBackend]] = []
     pagination_class = None  # a handful of to-dos, computed from the state
 
     @extend_schema(
         operation_id="campaigns_actions",
-        responses={200: TodoSerializer(many=True), **errors(404)},
+        responses={200: ActionSerializer(many=True), **errors(404)},
         summary="What you can (or should) do now",
     )
-    def get(self, request, campaign_id):
-        return Response(TodoSerializer(self.get_queryset(), many=True).data)
+    def get(self, request: Request, campaign_id: int) -> Response:
+        return Response(ActionSerializer(self.get_queryset(), many=True).data)
 
-    def get_queryset(self):
+    # DRF lists any sequence (the browsable API's filter form asks for it too); the stubs want a
+    # QuerySet.
+    def get_queryset(self) -> list[Action]:  # type: ignore[override]
         if getattr(self, "swagger_fake_view", False):
             return []
         campaign, viewer = self.campaign_and_viewer()
@@ -196,14 +206,15 @@ _IDEMPOTENCY_HEADER = OpenApiParameter(
 
 
 @extend_schema(tags=["journal"])
-class EventsApi(CampaignScoped, generics.ListAPIView):
+class EventsApi(CampaignScoped, generics.ListAPIView[Any]):
     serializer_class = EventEntrySerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
-    def get_serializer_class(self):  # the browsable API's form
+    def get_serializer_class(self) -> type[serializers.Serializer[Any]]:  # the browsable API's form
         return SubmitInputSerializer if self.request.method == "POST" else EventEntrySerializer
 
-    def get_queryset(self):
+    # DRF lists any sequence; the stubs want a QuerySet.
+    def get_queryset(self) -> list[HistoryEntry]:  # type: ignore[override]
         if getattr(self, "swagger_fake_view", False):
             return []
         campaign, viewer = self.campaign_and_viewer()
@@ -214,7 +225,7 @@ class EventsApi(CampaignScoped, generics.ListAPIView):
         responses={200: EventEntrySerializer(many=True), **errors(404)},
         summary="The history you may read, oldest first",
     )
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
     @extend_schema(
@@ -232,7 +243,7 @@ class EventsApi(CampaignScoped, generics.ListAPIView):
         "events when the idempotency key was used before. Proposals are answered with "
         '`{"kind": "proposal.approved", "data": {"proposal": "<uid>"}}`.',
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(SubmitInputSerializer, request)
         key = _idempotency_key(data["idempotency_key"], request.headers.get("Idempotency-Key"))
@@ -257,7 +268,7 @@ def _idempotency_key(body: str | None, header: str | None) -> str | None:
 
 
 @extend_schema(tags=["journal"])
-class ExportApi(CampaignScoped, generics.GenericAPIView):
+class ExportApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = JournalSerializer
 
     @extend_schema(
@@ -265,7 +276,7 @@ class ExportApi(CampaignScoped, generics.GenericAPIView):
         responses={200: JournalSerializer, **errors(404)},
         summary="The journal file: full for the referee (or an organizer once every side agreed), else your side's",
     )
-    def get(self, request, campaign_id):
+    def get(self, request: Request, campaign_id: int) -> Response:
         campaign, viewer = self.campaign_and_viewer()
         return Response(JournalSerializer(journal_files.export_journal(campaign, viewer)).data)
 
@@ -273,7 +284,7 @@ class ExportApi(CampaignScoped, generics.GenericAPIView):
 # --- odds before rolling ------------------------------------------------------------------------
 
 
-class SideOddsSerializer(serializers.Serializer):
+class SideOddsSerializer(serializers.Serializer[Any]):
     side = serializers.CharField()
     status = serializers.CharField(help_text="ready | pending (being computed in the background)")
     rolls = serializers.JSONField(
@@ -284,9 +295,9 @@ class SideOddsSerializer(serializers.Serializer):
 
 
 @extend_schema(tags=["journal"])
-class OddsApi(CampaignScoped, generics.GenericAPIView):
+class OddsApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = SideOddsSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
     pagination_class = None
 
     @extend_schema(
@@ -294,7 +305,7 @@ class OddsApi(CampaignScoped, generics.GenericAPIView):
         responses={200: SideOddsSerializer(many=True), **errors(404)},
         summary="Exact odds of your side's upcoming rolls (only the sides you may read)",
     )
-    def get(self, request, campaign_id):
+    def get(self, request: Request, campaign_id: int) -> Response:
         campaign, viewer = self.campaign_and_viewer()
         found = odds.odds_for(campaign, viewer)
         # The journal position would count the other side's hidden events: not shown.

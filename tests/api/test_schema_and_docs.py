@@ -53,6 +53,16 @@ def test_the_submit_operation_documents_idempotency_and_conflicts(schema):
     assert any(p["name"] == "Idempotency-Key" and p["in"] == "header" for p in submit["parameters"])
 
 
+def test_what_one_may_do_now_is_a_list_of_actions(schema):
+    answer = schema["paths"]["/api/v1/campaigns/{campaign_id}/actions/"]["get"]["responses"]["200"]
+    listed = answer["content"]["application/json"]["schema"]
+    assert listed["type"] == "array"
+    assert listed["items"]["$ref"] == "#/components/schemas/Action"
+    assert {"kind", "label", "side", "rule", "initial", "help", "optional"} == set(
+        schema["components"]["schemas"]["Action"]["properties"]
+    )
+
+
 @pytest.mark.parametrize("url", ["/api/docs/", "/api/redoc/"])
 def test_the_docs_pages_use_only_local_assets(url, db, client_for):
     response = client_for("anonymous").get(url)
