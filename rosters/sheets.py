@@ -23,6 +23,7 @@ from django.utils import timezone
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import CampaignState
 from campaigns.systems import get_system
 from campaigns.systems.base import SheetDef
 
@@ -94,7 +95,9 @@ def choices_for(viewer: Viewer, campaign, state: dict) -> list[SheetChoice]:
 # --- the render context ------------------------------------------------------------------------
 
 
-def render_context(campaign, state: dict, sheet: SheetDef, audience: str, paper: str) -> dict:
+def render_context(
+    campaign, state: CampaignState, sheet: SheetDef, audience: str, paper: str
+) -> dict:
     """Everything the sheet prints, as the audience may see it. JSON-able."""
     system = get_system(campaign.system)
     reader = audience_viewer(audience, state["sides"])

@@ -8,18 +8,22 @@ may settle a dispute or agree for a side left empty.
 
 from __future__ import annotations
 
+from typing import Any
+
 from campaigns import versions
 from campaigns.errors import DomainError
+from campaigns.journal.records import Viewer
 from campaigns.journal.state_copy import copy_state
+from campaigns.journal.state_shapes import CampaignState, HeldState, SideSeats
 
 
-def _side(state, slug, field="side"):
+def _side(state: CampaignState, slug: str, field: str = "side") -> SideSeats:
     if slug not in state["sides"]:
         raise DomainError(field, f"Unknown side {slug!r}.")
     return state["sides"][slug]
 
 
-def playing(state, username) -> str | None:
+def playing(state: HeldState, username: str | None) -> str | None:
     """The side this person plays, if any."""
     for slug, side in state["sides"].items():
         if username in side["players"]:
@@ -46,11 +50,11 @@ SEAT_KINDS = ("player.assigned", "player.replaced", "player.removed", "referee.a
 SEAT_RULES = 2  # the core journal version from which the rule above applies
 
 
-def _seen(state) -> tuple[dict, list]:
+def _seen(state: CampaignState) -> tuple[dict[str, list[str]], list[str]]:
     return state.setdefault("played", {}), state.setdefault("refereed", [])
 
 
-def remember_seat(state, user, side=None) -> None:
+def remember_seat(state: CampaignState, user: str | None, side: str | None = None) -> None:
     if state["status"] == "setup" or not user:
         return
     played, refereed = _seen(state)
@@ -61,11 +65,11 @@ def remember_seat(state, user, side=None) -> None:
         played[user].append(side)
 
 
-def core_version(state) -> int:
+def core_version(state: CampaignState) -> int:
     return state.get("journals", {}).get(versions.CORE, versions.CORE_VERSION)
 
 
-def seat_needs(state, kind: str, data: dict, actor: str) -> list[str]:
+def seat_needs(state: CampaignState, kind: str, data: dict[str, Any], actor: str) -> list[str]:
     """The sides that must agree to this seat change made by `actor` (in the state's side order;
     the referee's agreement does for all of them); [] when `actor` may make it directly."""
     if state["status"] == "setup" or actor and actor == state["referee"]:
@@ -73,8 +77,9 @@ def seat_needs(state, kind: str, data: dict, actor: str) -> list[str]:
     played, refereed = _seen(state)
     sides = list(state["sides"])
     mine = playing(state, actor)
+    reached: set[str | None]
     if kind == "referee.assigned":
-        user = data.get("username")
+        user: str | None = data.get("username")
         if not user or user == state["referee"]:
             return []  # nobody new reads anything
         reached = set(sides)
@@ -87,12 +92,12 @@ def seat_needs(state, kind: str, data: dict, actor: str) -> list[str]:
     else:
         user = data.get("username") if kind == "player.assigned" else data.get("new")
         # The side gains a reader; whatever the newcomer saw of other sides travels with them.
-        carried = sides if user in refereed else played.get(user, [])
+        carried = sides if user in refereed else played.get(user or "", [])  # "": nobody
         reached = {data.get("side"), *carried}
     return [s for s in sides if s in reached and s != mine]
 
 
-def _needs_v1(state, kind, data) -> bool:
+def _needs_v1(state: CampaignState, kind: str, data: dict[str, Any]) -> bool:
     """Core v1's rule: agreement only for a new referee or someone who had seen another side."""
     played, refereed = _seen(state)
     if kind == "referee.assigned":
@@ -101,10 +106,13 @@ def _needs_v1(state, kind, data) -> bool:
     if kind == "player.removed":
         return False
     user = data.get("username") if kind == "player.assigned" else data.get("new")
-    return bool([s for s in played.get(user, []) if s != data.get("side")] or user in refereed)
+    seen = played.get(user or "", [])  # "": nobody
+    return bool([s for s in seen if s != data.get("side")] or user in refereed)
 
 
-def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainError | None, bool]:
+def _agreement_needed(
+    state: CampaignState, kind: str, data: dict[str, Any], actor: str
+) -> tuple[DomainError | None, bool]:
     """(why the sides must agree to this seat change, or None; True if not even they can allow it)."""
     if state["status"] == "setup":
         return None, False
@@ -147,7 +155,7 @@ def _agreement_needed(state, kind: str, data: dict, actor: str) -> tuple[DomainE
     ), False
 
 
-def may_settle(state, viewer) -> bool:
+def may_settle(state: HeldState, viewer: Viewer) -> bool:
     """May `viewer` settle a disputed result (an "arbiter" event)? The referee, or an organizer
     who plays no side and never has in this campaign: one who left her side is no neutral party
     (as she may never referee it)."""
@@ -156,7 +164,7 @@ def may_settle(state, viewer) -> bool:
     return viewer.arbiter and viewer.username not in state.get("played", {})
 
 
-def stand_in_for(state, username) -> list[str]:
+def stand_in_for(state: HeldState, username: str | None) -> list[str]:
     """The sides `username` may agree for as the player who left them: a side with nobody left
     on it, no referee, and `username` playing no side now."""
     if not username or state.get("referee") or playing(state, username):
@@ -168,7 +176,9 @@ def stand_in_for(state, username) -> list[str]:
     ]
 
 
-def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> None:
+def apply_seat(
+    state: CampaignState, kind: str, data: dict[str, Any], agreed: bool, actor: str = ""
+) -> None:
     """Make a seat change (player.assigned / .replaced / .removed, referee.assigned) by `actor`;
     `agreed`: the sides it needs agreed to it (a "seat" proposal was applied)."""
     if kind == "player.assigned":
@@ -208,7 +218,9 @@ def apply_seat(state, kind: str, data: dict, agreed: bool, actor: str = "") -> N
         remember_seat(state, user)
 
 
-def seat_problem(state, kind: str, data: dict, agreed: bool, actor: str = "") -> DomainError | None:
+def seat_problem(
+    state: CampaignState, kind: str, data: dict[str, Any], agreed: bool, actor: str = ""
+) -> DomainError | None:
     """Why this seat change by `actor` may not happen now, directly or (`agreed`) once the sides
     agree; None if it may. Tried on a copy: the state is left as it is."""
     try:
@@ -218,7 +230,7 @@ def seat_problem(state, kind: str, data: dict, agreed: bool, actor: str = "") ->
     return None
 
 
-def _check_can_play(state, user):
+def _check_can_play(state: CampaignState, user: str) -> None:
     side = playing(state, user)
     if side:
         raise DomainError("username", f"{user} already plays {state['sides'][side]['name']}.")

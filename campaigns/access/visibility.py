@@ -13,6 +13,7 @@ from django.db.models import Q, QuerySet
 
 from campaigns.errors import NotFound
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import HeldState, StateView, plain
 from campaigns.kept_answers import prepared
 from campaigns.models import Campaign, Club, Event, Membership, SidePlayer
 
@@ -436,8 +437,9 @@ _PUBLIC_CORE = (
 )
 
 
-def view_state(state: dict, viewer: Viewer) -> dict:
-    """The part of a campaign state this viewer may read."""
+def view_state(held: HeldState, viewer: Viewer) -> StateView:
+    """The part of a campaign state this viewer may read: a cut of its JSON."""
+    state = plain(held)
     if not viewer.member and not viewer.referee:
         return {}
     out = {key: state[key] for key in _PUBLIC_CORE}

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 import secrets
+from collections.abc import Iterator
 from dataclasses import dataclass
 from itertools import product
 
@@ -38,7 +39,7 @@ class DiceExpr:
     def total(self, faces: list[int]) -> int:
         return sum(self.value_of_face(f) for f in faces)
 
-    def check_faces(self, faces, field: str = "dice") -> list[int]:
+    def check_faces(self, faces: object, field: str = "dice") -> list[int]:
         if not isinstance(faces, (list, tuple)) or len(faces) != self.count:
             raise DomainError(field, f"{self.text} needs {self.count} die value(s).")
         clean = []
@@ -57,12 +58,12 @@ class DiceExpr:
     def roll(self) -> list[int]:
         return [secrets.randbelow(self.die_faces) + 1 for _ in range(self.count)]
 
-    def outcomes(self):
+    def outcomes(self) -> Iterator[tuple[int, ...]]:
         """Every equally likely throw, as lists of faces."""
         return product(range(1, self.die_faces + 1), repeat=self.count)
 
 
-def parse(expr: str) -> DiceExpr:
+def parse(expr: str | None) -> DiceExpr:
     match = _EXPR.match(expr or "")
     if not match:
         raise DomainError("expr", f"Unknown dice expression {expr!r}.")

@@ -9,7 +9,9 @@ server rolls it, the player is asked for it, or (replaying a file) it is an erro
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from typing import Any, cast
 
 from campaigns.dice import expressions as dicelib
 from campaigns.errors import DiceNeeded, DomainError
@@ -26,21 +28,28 @@ class DicePool:
     requested: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_records(cls, records) -> DicePool:
+    def from_records(cls, records: Iterable[Record]) -> DicePool:
         pool = cls()
         for record in records:
             if record.kind == "dice.rolled":
-                key = record.data.get("key")
+                # The event's data as stored (JSON): its kind's fields say key and expr are text.
+                key = cast(str, record.data.get("key"))
                 if key in pool.faces:
                     raise DomainError(
                         f"event {record.seq}.key", f"The roll {key!r} is recorded twice."
                     )
                 pool.add(
-                    key, record.data.get("expr"), record.data.get("dice"), record.side, record.seq
+                    key,
+                    cast(str, record.data.get("expr")),
+                    record.data.get("dice"),
+                    record.side,
+                    record.seq,
                 )
         return pool
 
-    def add(self, key: str, expr: str, faces, side: str = "", seq: int | None = None):
+    def add(
+        self, key: str, expr: str, faces: object, side: str = "", seq: int | None = None
+    ) -> None:
         where = f"event {seq}." if seq is not None else ""
         parsed = dicelib.parse(expr)
         self.faces[key] = parsed.check_faces(faces, f"{where}dice")
@@ -81,14 +90,19 @@ class LiveProvider(RefuseMissingDice):
     revealed.
     """
 
-    def __init__(self, mode: str, entered: dict | None = None, may_see=lambda side: True):
+    def __init__(
+        self,
+        mode: str,
+        entered: dict[str, Any] | None = None,
+        may_see: Callable[[str], bool] = lambda side: True,
+    ):
         self.mode = mode
         self.entered = dict(entered or {})
         self.may_see = may_see
         self.new: list[NewRoll] = []
-        self.missing: list[dict] = []
+        self.missing: list[dict[str, str]] = []
 
-    def provide(self, key, expr, side, record):
+    def provide(self, key: str, expr: str, side: str, record: Record) -> list[int]:
         parsed = dicelib.parse(expr)
         if key in self.entered:
             faces = parsed.check_faces(self.entered.pop(key), f"dice.{key}")

@@ -8,10 +8,17 @@ each time the journal is folded; only the dice are stored.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
+from typing import TYPE_CHECKING, Any
 
 from campaigns.dice import expressions as dicelib
+from campaigns.dice.tables import BoundTable
+
+if TYPE_CHECKING:  # the context and the games' declarations import the dice, not the other way
+    from campaigns.journal.context import Ctx
+    from campaigns.systems.base import UpcomingRoll
 
 
 @dataclass(frozen=True)
@@ -20,15 +27,22 @@ class Mod:
     rule: str
     value: int
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, Any]:
         return {"label": self.label, "rule": self.rule, "value": self.value}
 
 
-def total(mods) -> int:
+def total(mods: Iterable[Mod]) -> int:
     return sum(m.value for m in mods)
 
 
-def roll_on(ctx, table_id: str, key: str, mods=(), side: str = "", label: str = "") -> dict:
+def roll_on(
+    ctx: Ctx,
+    table_id: str,
+    key: str,
+    mods: Sequence[Mod] = (),
+    side: str = "",
+    label: str = "",
+) -> dict[str, Any]:
     """Roll the table's dice for `key` and read the final roll on the table."""
     table = ctx.table(table_id)
     faces = ctx.roll(key, table.dice, side)
@@ -56,8 +70,14 @@ def roll_on(ctx, table_id: str, key: str, mods=(), side: str = "", label: str = 
 
 
 def plain_roll(
-    ctx, key: str, expr: str, mods=(), side: str = "", label: str = "", rule: str = ""
-) -> dict:
+    ctx: Ctx,
+    key: str,
+    expr: str,
+    mods: Sequence[Mod] = (),
+    side: str = "",
+    label: str = "",
+    rule: str = "",
+) -> dict[str, Any]:
     """A roll read directly (no table), e.g. a recon dr giving a number of Locations."""
     faces = ctx.roll(key, expr, side)
     original = dicelib.parse(expr).total(faces)
@@ -76,7 +96,9 @@ def plain_roll(
     }
 
 
-def odds(bound_table, mods=(), column: str | None = None) -> list[dict]:
+def odds(
+    bound_table: BoundTable, mods: Sequence[Mod] = (), column: str | None = None
+) -> list[dict[str, Any]]:
     """Exact chance of each outcome of the table for these modifiers."""
     rows = bound_table.distribution(total(mods), column)
     return [
@@ -85,11 +107,11 @@ def odds(bound_table, mods=(), column: str | None = None) -> list[dict]:
     ]
 
 
-def fraction_sum(entries) -> Fraction:
+def fraction_sum(entries: Iterable[dict[str, Any]]) -> Fraction:
     return sum((Fraction(e["fraction"]) for e in entries), Fraction(0))
 
 
-def dice_odds(expr: str, mods=()) -> list[dict]:
+def dice_odds(expr: str, mods: Sequence[Mod] = ()) -> list[dict[str, Any]]:
     """Exact chance of each final value of a plain roll (no table), e.g. a recon dr."""
     parsed = dicelib.parse(expr)
     counts: dict[int, int] = {}
@@ -107,7 +129,7 @@ def dice_odds(expr: str, mods=()) -> list[dict]:
     ]
 
 
-def upcoming_odds(ctx, roll) -> dict:
+def upcoming_odds(ctx: Ctx, roll: UpcomingRoll) -> dict[str, Any]:
     """The odds of one systems.base.UpcomingRoll: its table (or "dice:<expr>" for a plain roll),
     its modifiers as they stand now, and the exact chance of every outcome."""
     mods = [Mod(label, rule, value) for label, rule, value in roll.modifiers]

@@ -25,16 +25,19 @@ the book value stays available beside the house value wherever it is shown.
 from __future__ import annotations
 
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from pathlib import Path
+from typing import Any
 
 import yaml
 
 from campaigns.dice import expressions as dicelib
 from campaigns.errors import DomainError
 
-_RANGE_PATTERNS = [
+Bounds = tuple[int | None, int | None]
+_RANGE_PATTERNS: list[tuple[re.Pattern[str], Callable[[int], Bounds]]] = [
     (re.compile(r"^(?:≤|<=)\s*(-?\d+)$"), lambda a: (None, a)),
     (re.compile(r"^<\s*(-?\d+)$"), lambda a: (None, a - 1)),
     (re.compile(r"^(?:≥|>=)\s*(-?\d+)$"), lambda a: (a, None)),
@@ -44,7 +47,7 @@ _RANGE_PATTERNS = [
 _SPAN = re.compile(r"^(-?\d+)\s*[-–]\s*(-?\d+)$")
 
 
-def parse_range(text: str) -> tuple[int | None, int | None]:
+def parse_range(text: str) -> Bounds:
     """'≤2' -> (None, 2); '3-4' -> (3, 4); '>12' -> (13, None); '≤-1' -> (None, -1)."""
     cleaned = str(text).strip().replace("−", "-")
     span = _SPAN.match(cleaned)
@@ -65,7 +68,7 @@ class Row:
     label: str  # the printed range, or the row key
     lo: int | None
     hi: int | None
-    cells: dict
+    cells: dict[str, Any]
 
     def covers(self, value: int) -> bool:
         return (self.lo is None or value >= self.lo) and (self.hi is None or value <= self.hi)
@@ -77,13 +80,13 @@ class Table:
     name: str
     rule: str
     dice: str | None
-    columns: dict
+    columns: dict[str, str]
     rows: tuple[Row, ...]
-    modifiers: tuple[dict, ...] = ()
-    notes: dict = field(default_factory=dict)
+    modifiers: tuple[dict[str, Any], ...] = ()
+    notes: dict[str, str] = field(default_factory=dict)
 
     @classmethod
-    def from_dict(cls, data: dict) -> Table:
+    def from_dict(cls, data: dict[str, Any]) -> Table:
         rows = []
         for raw in data.get("rows", []):
             cells = {k: v for k, v in raw.items() if k not in ("range", "key")}
@@ -131,7 +134,7 @@ class CellValue:
     def house_ruled(self) -> bool:
         return self.value != self.book
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, object]:
         data = {"value": self.value}
         if self.house_ruled:
             data["book"] = self.book
@@ -141,11 +144,11 @@ class CellValue:
 class BoundTable:
     """A table seen through one campaign's house rules."""
 
-    def __init__(self, table: Table, overrides: dict):
+    def __init__(self, table: Table, overrides: dict[str, Any]):
         self.table = table
         self._overrides = overrides
 
-    def __getattr__(self, name):
+    def __getattr__(self, name: str) -> Any:  # the table's own attributes (id, dice, rows …)
         return getattr(self.table, name)
 
     def cell(self, row: Row | str, column: str) -> CellValue:
@@ -154,7 +157,7 @@ class BoundTable:
         key = cell_key(self.table.id, row.label, column)
         return CellValue(self._overrides.get(key, book), book)
 
-    def value(self, row: Row | str, column: str):
+    def value(self, row: Row | str, column: str) -> Any:  # a cell as the YAML holds it
         return self.cell(row, column).value
 
     def distribution(self, modifier: int, column: str | None = None) -> list[tuple[str, Fraction]]:
@@ -201,10 +204,10 @@ class TableSet:
     def __contains__(self, table_id: str) -> bool:
         return table_id in self.tables
 
-    def bound(self, table_id: str, overrides: dict | None = None) -> BoundTable:
+    def bound(self, table_id: str, overrides: dict[str, Any] | None = None) -> BoundTable:
         return BoundTable(self.tables[table_id], overrides or {})
 
-    def book_value(self, key: str):
+    def book_value(self, key: str) -> Any:
         """The book value of a cell key, or KeyError if it names no cell."""
         table_id, row_label, column = split_cell_key(key)
         table = self.tables[table_id]

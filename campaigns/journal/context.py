@@ -2,31 +2,39 @@
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from campaigns.dice.pool import DicePool, RefuseMissingDice
 from campaigns.dice.tables import BoundTable, CellValue
 from campaigns.errors import DomainError
-from campaigns.journal.records import Record
+from campaigns.journal.records import EventsBySeq, Record
+from campaigns.journal.state_shapes import HeldState, plain
+
+if TYPE_CHECKING:  # a game's declarations import the context's helpers, not the other way
+    from campaigns.systems.base import GameSystem
 
 
 class Ctx:
     def __init__(
         self,
-        system,
-        state: dict,
+        system: GameSystem,
+        state: HeldState,
         record: Record,
         pool: DicePool,
         provider: RefuseMissingDice,
-        journal=None,
+        journal: EventsBySeq | None = None,
     ):
         self.system = system
-        self.journal = journal or {}  # seq -> Record, for proposals naming earlier events
-        self.state = state
+        self.journal: EventsBySeq = (
+            journal or {}
+        )  # seq -> Record, for proposals naming earlier events
+        self.state = plain(state)  # as the game's hooks read it
         self.record = record
         self.pool = pool
         self.provider = provider
 
     @classmethod
-    def reading(cls, system, state: dict) -> Ctx:
+    def reading(cls, system: GameSystem, state: HeldState) -> Ctx:
         """A context for reading tables and constants (house rules applied); it rolls nothing."""
         return cls(system, state, Record(0, "read", {}, ""), DicePool(), RefuseMissingDice())
 
@@ -35,10 +43,13 @@ class Ctx:
         """The version of this game's journal the event being applied folds under: today's, or an
         earlier one for events written before a "fold" upgrade (campaigns.versions). A game that
         changed a rule that way keeps the old rule while this is below the version that changed it."""
-        return self.state.get("journals", {}).get(self.system.slug, self.system.journal_version)
+        version: int = self.state.get("journals", {}).get(
+            self.system.slug, self.system.journal_version
+        )
+        return version
 
     @property
-    def overrides(self) -> dict:
+    def overrides(self) -> dict[str, Any]:
         return {key: rule["value"] for key, rule in self.state.get("house_rules", {}).items()}
 
     def table(self, table_id: str) -> BoundTable:
@@ -49,7 +60,7 @@ class Ctx:
         rule = self.state.get("house_rules", {}).get(key)
         return CellValue(rule["value"] if rule else book, book)
 
-    def value(self, key: str):
+    def value(self, key: str) -> Any:  # a constant of the rules: a number, text, a list …
         return self.constant(key).value
 
     def roll(self, key: str, expr: str, side: str = "") -> list[int]:

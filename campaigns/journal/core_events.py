@@ -12,12 +12,25 @@ so a replayed journal is held to them too.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, cast
+
 from campaigns import versions
 from campaigns.access.seats import apply_seat, playing, remember_seat
 from campaigns.errors import DomainError
+from campaigns.journal.context import Ctx
 from campaigns.journal.house_rules import set_house_rule
 from campaigns.journal.progress import advance, finish
-from campaigns.journal.state_shapes import CampaignState
+from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import (
+    CampaignState,
+    GameState,
+    PendingResult,
+    Scenario,
+    ScenarioStatus,
+    SealedChoice,
+    plain,
+)
 from campaigns.schema.fields import EventKind, Field
 from campaigns.systems import get_system
 
@@ -207,7 +220,7 @@ UNDOABLE = AMENDABLE | {
 }
 
 
-def new_state(record) -> CampaignState:
+def new_state(record: Record) -> CampaignState:
     data = KINDS["campaign.created"].clean(record.data)
     try:
         system = get_system(data["system"])
@@ -255,27 +268,27 @@ def new_state(record) -> CampaignState:
 
 # --- handlers ------------------------------------------------------------------------
 
+# A core kind's handler: applies one event (its data cleaned) to the state in place.
+Handler = Callable[[CampaignState, Record, Ctx], None]
 
-# --- handlers ------------------------------------------------------------------------
 
-
-def _player_assigned(state, rec, ctx):
+def _player_assigned(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     apply_seat(state, "player.assigned", rec.data, agreed=False, actor=rec.actor)
 
 
-def _player_removed(state, rec, ctx):
+def _player_removed(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     apply_seat(state, "player.removed", rec.data, agreed=False, actor=rec.actor)
 
 
-def _player_replaced(state, rec, ctx):
+def _player_replaced(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     apply_seat(state, "player.replaced", rec.data, agreed=False, actor=rec.actor)
 
 
-def _referee_assigned(state, rec, ctx):
+def _referee_assigned(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     apply_seat(state, "referee.assigned", rec.data, agreed=False, actor=rec.actor)
 
 
-def _house_rule_set(state, rec, ctx):
+def _house_rule_set(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     if state["status"] != "setup":
         raise DomainError(
             "key", "Once play has started, a house rule needs every side's agreement (propose it)."
@@ -283,7 +296,7 @@ def _house_rule_set(state, rec, ctx):
     set_house_rule(state, ctx, rec.data["key"], rec.data["value"], rec.data["note"], rec.seq)
 
 
-def _campaign_started(state, rec, ctx):
+def _campaign_started(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     if state["status"] != "setup":
         raise DomainError("status", "The campaign has already started.")
     empty = [s["name"] for s in state["sides"].values() if not s["players"]]
@@ -294,18 +307,21 @@ def _campaign_started(state, rec, ctx):
         for user in side["players"]:
             remember_seat(state, user, slug)
     remember_seat(state, state["referee"])
-    state["game"] = ctx.system.initial_state(state["variant"], state["options"], ctx)
+    # The game's own part, as its hook builds it (a plain dict of GameState's keys).
+    state["game"] = cast(
+        GameState, ctx.system.initial_state(state["variant"], state["options"], ctx)
+    )
     state["current"] = None
     advance(state, ctx)
 
 
-def _campaign_finished(state, rec, ctx):
+def _campaign_finished(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     if state["status"] == "finished":
         raise DomainError("status", "The campaign has already ended.")
     finish(state, None, rec.data["reason"])
 
 
-def _scenario(state, index, statuses):
+def _scenario(state: CampaignState, index: int, statuses: tuple[ScenarioStatus, ...]) -> Scenario:
     if state["status"] != "active":
         raise DomainError("scenario", "The campaign is not in play.")
     if not 0 <= index < len(state["scenarios"]):
@@ -318,63 +334,74 @@ def _scenario(state, index, statuses):
     return scenario
 
 
-def _result_submitted(state, rec, ctx):
+def _provisional(scenario: Scenario) -> PendingResult:
+    """The provisional result of a scenario that is pending (or disputed)."""
+    pending = scenario["pending"]
+    assert pending is not None, "a pending scenario holds the result submitted"
+    return pending
+
+
+def _result_submitted(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     index = rec.data["scenario"]
     scenario = _scenario(state, index, ("current",))
     if not rec.side and rec.actor != state["referee"]:
         raise DomainError("side", "Submit the result for your side.")
-    reason = ctx.system.result_open(state, index)
+    reason = ctx.system.result_open(plain(state), index)
     if reason:
         raise DomainError("scenario", reason)
-    data = ctx.system.clean_result(state, index, rec.data["data"], ctx)
-    scenario.update(status="pending", pending={"side": rec.side, "by": rec.actor, "data": data})
+    data = ctx.system.clean_result(plain(state), index, rec.data["data"], ctx)
+    scenario["status"] = "pending"
+    scenario["pending"] = {"side": rec.side, "by": rec.actor, "data": data}
     if len(state["sides"]) == 1 or rec.actor == state["referee"]:
         confirm_result(state, index, data, ctx)
 
 
-def _result_withdrawn(state, rec, ctx):
+def _result_withdrawn(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     scenario = _scenario(state, rec.data["scenario"], ("pending",))
-    if rec.side != scenario["pending"]["side"] and rec.actor != state["referee"]:
+    if rec.side != _provisional(scenario)["side"] and rec.actor != state["referee"]:
         raise DomainError("scenario", "Only the side that submitted a result can withdraw it.")
-    scenario.update(status="current", pending=None)
+    scenario["status"] = "current"
+    scenario["pending"] = None
 
 
-def _result_confirmed(state, rec, ctx):
+def _result_confirmed(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     index = rec.data["scenario"]
     scenario = _scenario(state, index, ("pending",))
-    if rec.actor != state["referee"] and (not rec.side or rec.side == scenario["pending"]["side"]):
+    pending = _provisional(scenario)
+    if rec.actor != state["referee"] and (not rec.side or rec.side == pending["side"]):
         raise DomainError("scenario", "The other side (or the referee) confirms a result.")
-    confirm_result(state, index, scenario["pending"]["data"], ctx)
+    confirm_result(state, index, pending["data"], ctx)
 
 
-def _result_disputed(state, rec, ctx):
+def _result_disputed(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     scenario = _scenario(state, rec.data["scenario"], ("pending",))
-    if not rec.side or rec.side == scenario["pending"]["side"]:
+    if not rec.side or rec.side == _provisional(scenario)["side"]:
         raise DomainError("scenario", "Only the other side can dispute a result.")
-    scenario.update(
-        status="disputed", dispute={"side": rec.side, "by": rec.actor, "reason": rec.data["reason"]}
-    )
+    scenario["status"] = "disputed"
+    scenario["dispute"] = {"side": rec.side, "by": rec.actor, "reason": rec.data["reason"]}
 
 
-def _result_resolved(state, rec, ctx):
+def _result_resolved(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     index = rec.data["scenario"]
     _scenario(state, index, ("pending", "disputed"))
     if playing(state, rec.actor):
         raise DomainError(
             "scenario", "A dispute is settled by the referee or an organizer who plays no side."
         )
-    data = ctx.system.clean_result(state, index, rec.data["data"], ctx)
+    data = ctx.system.clean_result(plain(state), index, rec.data["data"], ctx)
     confirm_result(state, index, data, ctx)
 
 
-def confirm_result(state, index, data, ctx):
+def confirm_result(state: CampaignState, index: int, data: dict[str, Any], ctx: Ctx) -> None:
     scenario = state["scenarios"][index]
-    scenario.update(status="played", result=data, pending=None)
+    scenario["status"] = "played"
+    scenario["result"] = data
+    scenario["pending"] = None
     scenario.pop("dispute", None)
-    ctx.system.on_result(state, index, data, ctx)
+    ctx.system.on_result(plain(state), index, data, ctx)
 
 
-def _note_added(state, rec, ctx):
+def _note_added(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     """An after-action note on a scenario: public, or for the author's side only (its audience)."""
     index = rec.data["scenario"]
     if (
@@ -398,16 +425,16 @@ def _note_added(state, rec, ctx):
     )
 
 
-def note_audience(data: dict) -> str:
+def note_audience(data: dict[str, Any]) -> str:
     """The rule for who reads a note: the author's side when it says so, else the club."""
     return "side" if data.get("private") else "public"
 
 
-def _dice_rolled(state, rec, ctx):
+def _dice_rolled(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     pass  # dice are read from the pool (campaigns.dice.pool) by key
 
 
-def _journal_upgraded(state, rec, ctx):
+def _journal_upgraded(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     """An upgrade ran on this journal (campaigns.versions): from here on its events are at `to`."""
     data = rec.data
     journals = state.setdefault("journals", versions.current(ctx.system))
@@ -428,14 +455,14 @@ def _journal_upgraded(state, rec, ctx):
     journals[journal] = max(journals[journal], data["to"])
 
 
-def _sealed(state, key):
+def _sealed(state: CampaignState, key: str) -> SealedChoice:
     sealed = state["sealed"].get(key)
     if sealed is None or not sealed["open"]:
         raise DomainError("key", f"No sealed choice {key} is open.")
     return sealed
 
 
-def _sealed_submitted(state, rec, ctx):
+def _sealed_submitted(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     sealed = _sealed(state, rec.data["key"])
     if sealed["revealed"]:
         raise DomainError("key", "These choices have already been revealed.")
@@ -444,21 +471,22 @@ def _sealed_submitted(state, rec, ctx):
     if sealed["options"] is not None and rec.data["choice"] not in sealed["options"]:
         raise DomainError("choice", f"Choose one of: {', '.join(map(str, sealed['options']))}.")
     sealed["choices"][rec.side] = ctx.system.clean_sealed_choice(
-        state, rec.data["key"], rec.data["choice"], ctx
+        plain(state), rec.data["key"], rec.data["choice"], ctx
     )
 
 
-def _sealed_revealed(state, rec, ctx):
+def _sealed_revealed(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     sealed = _sealed(state, rec.data["key"])
     if sealed["revealed"] or set(sealed["choices"]) != set(sealed["sides"]):
         raise DomainError("key", "Choices are revealed once, when every side has chosen.")
     if rec.data["choices"] != sealed["choices"]:
         raise DomainError("choices", "The revealed choices differ from the submitted ones.")
-    sealed.update(revealed=True, open=False)
-    ctx.system.on_sealed_revealed(state, rec.data["key"], dict(sealed["choices"]), ctx)
+    sealed["revealed"] = True
+    sealed["open"] = False
+    ctx.system.on_sealed_revealed(plain(state), rec.data["key"], dict(sealed["choices"]), ctx)
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "player.assigned": _player_assigned,
     "player.removed": _player_removed,
     "player.replaced": _player_replaced,

@@ -12,7 +12,8 @@ event), so everything after it is recomputed, re-using the recorded dice by key.
 
 from __future__ import annotations
 
-from typing import cast
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
 
 from campaigns import versions
 from campaigns.access.seats import playing
@@ -20,13 +21,18 @@ from campaigns.dice.pool import DicePool, RefuseMissingDice
 from campaigns.errors import DomainError
 from campaigns.journal import core_events, proposals
 from campaigns.journal.context import Ctx
-from campaigns.journal.records import Record
+from campaigns.journal.records import EventsBySeq, Record
 from campaigns.journal.state_copy import copy_state
+from campaigns.journal.state_shapes import CampaignState, plain
 from campaigns.systems import get_system
+
+if TYPE_CHECKING:
+    from campaigns.schema.fields import EventKind
+    from campaigns.systems.base import GameSystem
 
 STATE_SHAPE = core_events.STATE_SHAPE
 # Every core kind's handler: the people, results, sealed choices … and the proposals.
-HANDLERS = {**core_events.HANDLERS, **proposals.HANDLERS}
+HANDLERS: dict[str, core_events.Handler] = {**core_events.HANDLERS, **proposals.HANDLERS}
 
 # Events the service writes itself; no player acts "for a side" with them.
 SYSTEM_WRITTEN = {
@@ -36,6 +42,15 @@ SYSTEM_WRITTEN = {
     "campaign.created",
     versions.UPGRADED,
 }
+
+
+# An upgrade run during a fold (campaigns.versions.upgrading): called with the state and the next
+# record (None after the last) and the fold's own `apply`; returns the state and whether the
+# record is left out.
+Applier = Callable[[CampaignState | None, Record], CampaignState]
+Upgrader = Callable[
+    [CampaignState | None, Record | None, Applier], tuple[CampaignState | None, bool]
+]
 
 
 class JournalError(DomainError):
@@ -51,10 +66,11 @@ class JournalError(DomainError):
         return f"event {self.record.seq} ({self.label}) no longer fits: {self.inner.field}: {self.inner.message}"
 
 
-def substitutions(records) -> dict[int, dict]:
+def substitutions(records: Sequence[Record]) -> dict[int, dict[str, Any]]:
     """target seq -> the applied proposal's data ({"action": "correct"|"undo", "data": ...})."""
-    proposals = {r.seq: r for r in records if r.kind == "proposal.made"}
-    found: dict[int, dict] = {}
+    # Looked up by the number an event's data names: JSON, so any value (a wrong one finds none).
+    proposals: dict[object, Record] = {r.seq: r for r in records if r.kind == "proposal.made"}
+    found: dict[int, dict[str, Any]] = {}
     for record in records:
         if record.kind != "proposal.applied":
             continue
@@ -69,9 +85,9 @@ def fold(
     provider: RefuseMissingDice | None = None,
     pool: DicePool | None = None,
     *,
-    start_versions: dict | None = None,
-    upgrade=None,
-) -> dict:
+    start_versions: dict[str, int] | None = None,
+    upgrade: Upgrader | None = None,
+) -> CampaignState:
     """The state after `records`. `start_versions`: journal versions the first events fold under
     where not today's (campaigns.versions: by default from the journal's "fold" upgrade markers).
     `upgrade(state, record, apply) -> (state, skip)`, for upgrades (campaigns.versions): called before
@@ -82,9 +98,9 @@ def fold(
     subst = substitutions(records)
     journal = {r.seq: r for r in records}
     start = versions.start_versions(records) if start_versions is None else start_versions
-    state: dict | None = None
+    state: CampaignState | None = None
 
-    def apply(state, record):
+    def apply(state: CampaignState | None, record: Record) -> CampaignState:
         try:
             return apply_record(state, record, pool, provider, journal)
         except DomainError as error:
@@ -96,6 +112,7 @@ def fold(
     for record in records:
         change = subst.get(record.seq)
         if change and change["action"] == "undo":
+            assert state is not None, "an undo proposal follows the campaign's creation"
             state["undone"][str(record.seq)] = change["proposal"]
             state["seq"] = record.seq
             continue
@@ -120,18 +137,17 @@ def fold(
 
 
 def apply_record(
-    state: dict | None,
+    state: CampaignState | None,
     record: Record,
     pool: DicePool,
     provider: RefuseMissingDice,
-    journal: dict | None = None,
-) -> dict:
+    journal: EventsBySeq | None = None,
+) -> CampaignState:
     """Apply one record (in place where a state exists); raise DomainError if it does not fit."""
     if record.kind == "campaign.created":
         if state is not None:
             raise DomainError("kind", "The campaign already exists.")
-        # The fold works on plain dicts; CampaignState (state_shapes) names their keys.
-        return cast(dict, core_events.new_state(record))
+        return core_events.new_state(record)
     if state is None:
         raise DomainError("kind", "A journal starts with a campaign.created event.")
     system = get_system(state["system"])
@@ -141,8 +157,7 @@ def apply_record(
     _check_filing(state, record, system, journal or {})
     handler = HANDLERS.get(record.kind)
     if handler is not None:
-        kind = core_events.KINDS[record.kind]
-        handler(state, record.with_data(kind.clean(record.data)), ctx)
+        handler(state, record.with_data(core_events.KINDS[record.kind].clean(record.data)), ctx)
     else:
         kind = system.event_kind(record.kind)
         if kind is None:
@@ -151,18 +166,20 @@ def apply_record(
             raise DomainError("kind", f"The campaign is over: {state['finish_reason']}")
         if state["status"] != "active":
             raise DomainError("kind", "The campaign is not in play.")
-        system.apply(state, record.with_data(kind.clean(record.data)), ctx)
+        system.apply(plain(state), record.with_data(kind.clean(record.data)), ctx)
     stream = f"side:{record.side}" if record.side else "campaign"
     state["streams"][stream] = state["streams"].get(stream, 0) + 1
     state["seq"] = record.seq
     return state
 
 
-def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str]:
+def filing(
+    state: CampaignState, record: Record, system: GameSystem, journal: EventsBySeq
+) -> tuple[str, str]:
     """(audience, side) an event must be filed under: they follow from its kind, who acted and
     the state, never from what a client or a journal file says. The journal service files new
     events this way (services.journal._audience); every fold holds each event to it."""
-    kind = core_events.KINDS.get(record.kind) or system.event_kind(record.kind)
+    kind: EventKind | None = core_events.KINDS.get(record.kind) or system.event_kind(record.kind)
     if kind is None:
         raise DomainError("kind", f"Unknown event kind {record.kind!r}.")
     if record.kind == "dice.rolled":  # whose roll it is: checked against the rules by journal_files
@@ -175,12 +192,13 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
     playing_side = playing(state, record.actor)
     if kind.actor == "member":
         side = playing_side or ""
-        target = journal.get(record.data.get("target")) if record.kind == "proposal.made" else None
-        if (
-            isinstance(record.data.get("target"), int)
-            and target is not None
-            and target.audience != "public"
-        ):
+        number = record.data.get("target")
+        target = (
+            journal.get(number)
+            if record.kind == "proposal.made" and isinstance(number, int)
+            else None
+        )
+        if target is not None and target.audience != "public":
             # A proposal about an event is as private as the event itself.
             return target.audience, (target.side if referee and not side else side)
         if record.kind == "note.added":
@@ -188,13 +206,15 @@ def filing(state: dict, record: Record, system, journal: dict) -> tuple[str, str
         return kind.audience, side
     if not referee and not playing_side:
         raise DomainError("side", f"{record.actor} plays no side.")
-    side = record.side if referee else playing_side
+    side = record.side if referee else (playing_side or "")
     if kind.audience == "side":
         return "side", side
     return kind.audience, side
 
 
-def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
+def _check_filing(
+    state: CampaignState, record: Record, system: GameSystem, journal: EventsBySeq
+) -> None:
     audience, side = filing(state, record, system, journal)
     if record.kind in ("dice.rolled", versions.UPGRADED):
         if record.audience != audience:
@@ -216,7 +236,7 @@ def _check_filing(state: dict, record: Record, system, journal: dict) -> None:
         raise DomainError("side", "Say which side this is for.")
 
 
-def _check_acting_side(state: dict, record: Record) -> None:
+def _check_acting_side(state: CampaignState, record: Record) -> None:
     if not record.side:
         return
     side = state["sides"].get(record.side)
@@ -227,7 +247,11 @@ def _check_acting_side(state: dict, record: Record) -> None:
 
 
 def try_apply(
-    state: dict, record: Record, pool: DicePool, provider: RefuseMissingDice, journal=None
-) -> dict:
+    state: CampaignState,
+    record: Record,
+    pool: DicePool,
+    provider: RefuseMissingDice,
+    journal: EventsBySeq | None = None,
+) -> CampaignState:
     """Apply to a copy, leaving `state` untouched if the record is refused."""
     return apply_record(copy_state(state), record, pool, provider, journal)

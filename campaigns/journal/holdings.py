@@ -12,8 +12,17 @@ from __future__ import annotations
 
 import json
 from collections import Counter
+from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from campaigns.errors import DomainError
+from campaigns.journal.state_shapes import CampaignState, SideSeats, plain
+
+if TYPE_CHECKING:
+    from campaigns.systems.base import GameSystem
+
+# What a count is kept by: a side ("" the referee's and organizers'), or (side, scenario).
+CountKey = str | tuple[str, int]
 
 MAX_OPEN_PROPOSALS_PER_SIDE = (
     5  # waiting for an answer at once, per proposing side (the referee's and organizers' together)
@@ -25,7 +34,7 @@ MAX_NOTES_PER_SCENARIO_PER_SIDE = 20  # after-action notes on one scenario, per 
 MAX_UNITS_PER_SIDE = 200  # units a side's record holds (GameSystem.units_held; a game may set its own max_units_per_side)
 
 
-def check(system, before: dict, after: dict) -> None:
+def check(system: GameSystem, before: CampaignState, after: CampaignState) -> None:
     """Refuse (DomainError) a submission whose state `after` holds more than a bound allows and
     more than `before` did."""
     _bounded(
@@ -77,23 +86,29 @@ def check(system, before: dict, after: dict) -> None:
     )
 
 
-def _bounded(before: Counter, after: Counter, limit: int, field: str, message, sides: dict) -> None:
+def _bounded(
+    before: Counter[CountKey],
+    after: Counter[CountKey],
+    limit: int,
+    field: str,
+    message: Callable[[str], str],
+    sides: dict[str, SideSeats],
+) -> None:
     for key, count in after.items():
         if count > limit and count > before.get(key, 0):
             raise DomainError(field, message(_who(key, sides)))
 
 
-def _who(key, sides: dict) -> str:
+def _who(key: CountKey, sides: dict[str, SideSeats]) -> str:
     """The side a count is of, by its name (never its key)."""
     side = key[0] if isinstance(key, tuple) else key
-    return (
-        f"The {sides.get(side, {}).get('name', side)} side"
-        if side
-        else "The referee's and organizers' side"
-    )
+    if not side:
+        return "The referee's and organizers' side"
+    seats = sides.get(side)
+    return f"The {seats['name'] if seats else side} side"
 
 
-def _open_proposals(state: dict) -> Counter:
+def _open_proposals(state: CampaignState) -> Counter[CountKey]:
     return Counter(
         p.get("side") or ""
         for p in state.get("proposals", {}).values()
@@ -101,10 +116,10 @@ def _open_proposals(state: dict) -> Counter:
     )
 
 
-def _proposal_bytes(state: dict) -> Counter:
+def _proposal_bytes(state: CampaignState) -> Counter[CountKey]:
     """Withdrawing one's own proposal answers it, so a side could otherwise propose and withdraw
     large ones for ever: what answered proposals hold counts too."""
-    sizes = Counter()
+    sizes: Counter[CountKey] = Counter()
     for proposal in state.get("proposals", {}).values():
         sizes[proposal.get("side") or ""] += len(
             json.dumps([proposal.get("data"), proposal.get("reason")])
@@ -112,11 +127,11 @@ def _proposal_bytes(state: dict) -> Counter:
     return sizes
 
 
-def _notes(state: dict) -> Counter:
+def _notes(state: CampaignState) -> Counter[CountKey]:
     return Counter((n.get("side") or "", n.get("scenario")) for n in state.get("notes", []))
 
 
-def _units(system, state: dict) -> Counter:
+def _units(system: GameSystem, state: CampaignState) -> Counter[CountKey]:
     if state.get("status") == "setup":
         return Counter()
-    return Counter(system.units_held(state))
+    return Counter(system.units_held(plain(state)))

@@ -7,10 +7,17 @@ the club's, and setting the book's value again removes the house rule.
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from campaigns.errors import DomainError
+from campaigns.journal.state_shapes import CampaignState
+
+if TYPE_CHECKING:
+    from campaigns.journal.context import Ctx
 
 
-def check_house_rule(state, ctx, key, value):
+def check_house_rule(state: CampaignState, ctx: Ctx, key: str, value: object) -> Any:
+    """The book's value `value` would replace, once the key and the value are checked."""
     system = ctx.system
     if key.count(":") >= 2:
         try:
@@ -40,7 +47,9 @@ def check_house_rule(state, ctx, key, value):
     return book
 
 
-def set_house_rule(state, ctx, key, value, note, seq):
+def set_house_rule(
+    state: CampaignState, ctx: Ctx, key: str, value: object, note: str, seq: int
+) -> None:
     book = check_house_rule(state, ctx, key, value)
     if value == book:
         state["house_rules"].pop(key, None)  # back to the book

@@ -13,6 +13,8 @@ the fold (campaigns.journal.engine.substitutions); the others take effect where
 
 from __future__ import annotations
 
+from typing import TYPE_CHECKING, Any
+
 from campaigns.access.seats import (
     SEAT_KINDS,
     SEAT_RULES,
@@ -23,11 +25,23 @@ from campaigns.access.seats import (
     stand_in_for,
 )
 from campaigns.errors import DomainError
-from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE
+from campaigns.journal.context import Ctx
+from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE, Handler
 from campaigns.journal.house_rules import check_house_rule, set_house_rule
+from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import (
+    CampaignState,
+    HeldState,
+    Proposal,
+    ProposalAction,
+    ShownProposal,
+)
+
+if TYPE_CHECKING:
+    from campaigns.systems.base import GameSystem
 
 
-def amendable(system, kind: str, action: str) -> bool:
+def amendable(system: GameSystem, kind: str, action: str) -> bool:
     """May an event of `kind` be corrected (`action` "correct") or undone ("undo")? The system's
     own events, and the core's listed as such (core_events.AMENDABLE / UNDOABLE)."""
     if system.event_kind(kind) is not None:
@@ -35,7 +49,7 @@ def amendable(system, kind: str, action: str) -> bool:
     return kind in (AMENDABLE if action == "correct" else UNDOABLE)
 
 
-def _target(state, rec, ctx):
+def _target(state: CampaignState, rec: Record, ctx: Ctx) -> Record:
     target = rec.data["target"]
     if target is None:
         raise DomainError("target", "Name the event to change.")
@@ -52,40 +66,46 @@ def _target(state, rec, ctx):
     return record
 
 
-def _proposal_made(state, rec, ctx):
+def _proposal_made(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     data = rec.data
-    action = data["action"]
-    entry = {
+    action: ProposalAction = data["action"]
+    target, stored = _checked_change(state, rec, ctx)
+    entry: Proposal = {
         "seq": rec.seq,
         "uid": rec.uid,
         "action": action,
         "target": data["target"],
-        "data": data["data"],
+        "data": stored,
         "reason": data["reason"],
         "by": rec.actor,
         "side": rec.side,
-        "audience": "public",
-        "target_side": "",
-        "target_kind": "",
+        "audience": target.audience if target else "public",
+        "target_side": target.side if target else "",
+        "target_kind": target.kind if target else "",
         "approved": [],
         "status": "pending",
+        "needs": _needs(state, rec, action, stored),
     }
+    if target is not None:
+        entry["target_uid"] = target.uid
+    state["proposals"][str(rec.seq)] = entry
+
+
+def _checked_change(state: CampaignState, rec: Record, ctx: Ctx) -> tuple[Record | None, Any]:
+    """(the event a correction or undo changes, the data the proposal keeps), once checked."""
+    data = rec.data
+    action = data["action"]
     if action in ("correct", "undo"):
         target = _target(state, rec, ctx)
-        entry.update(
-            audience=target.audience,
-            target_side=target.side,
-            target_kind=target.kind,
-            target_uid=target.uid,
-        )
-        if action == "correct":
-            kind = ctx.system.event_kind(target.kind)
-            if kind is None:
-                kind = KINDS[target.kind]
-            if not isinstance(data["data"], dict):
-                raise DomainError("data", "Give the corrected data of the event.")
-            entry["data"] = kind.clean(data["data"])
-    elif action == "house_rule":
+        if action == "undo":
+            return target, data["data"]
+        kind = ctx.system.event_kind(target.kind)
+        if kind is None:
+            kind = KINDS[target.kind]
+        if not isinstance(data["data"], dict):
+            raise DomainError("data", "Give the corrected data of the event.")
+        return target, kind.clean(data["data"])
+    if action == "house_rule":
         if state["status"] != "active":
             raise DomainError(
                 "action", "Before play starts the organizer sets house rules directly."
@@ -101,24 +121,26 @@ def _proposal_made(state, rec, ctx):
     elif action == "seat":
         if data["target"] is not None:
             raise DomainError("target", "A seating proposal names no event.")
-        entry["data"] = _seat_change(state, data["data"], rec.actor)
+        return None, _seat_change(state, data["data"], rec.actor)
     elif data["target"] is not None:
         raise DomainError("target", "An export proposal names no event.")
-    referee = rec.actor == state["referee"]
+    return None, data["data"]
+
+
+def _needs(state: CampaignState, rec: Record, action: ProposalAction, stored: Any) -> list[str]:
+    """The sides whose agreement a new proposal waits for."""
     if action == "export":
         # A full export reveals every side's secrets: each side agrees for itself (the
         # proposer for their own side); the referee's word does not do for them.
-        entry["needs"] = [s for s in state["sides"] if s != rec.side]
-    elif action == "seat" and core_version(state) >= SEAT_RULES:
+        return [s for s in state["sides"] if s != rec.side]
+    if action == "seat" and core_version(state) >= SEAT_RULES:
         # Exactly the sides the change reaches: the other sides' approval never does for them.
-        change = entry["data"]
-        entry["needs"] = seat_needs(state, change["kind"], change["data"], rec.actor)
-    else:
-        entry["needs"] = [] if referee else [s for s in state["sides"] if s != rec.side]
-    state["proposals"][str(rec.seq)] = entry
+        return seat_needs(state, stored["kind"], stored["data"], rec.actor)
+    referee = rec.actor == state["referee"]
+    return [] if referee else [s for s in state["sides"] if s != rec.side]
 
 
-def _seat_change(state, change, actor) -> dict:
+def _seat_change(state: CampaignState, change: object, actor: str) -> dict[str, Any]:
     """A "seat" proposal's data: {"kind": player.assigned | player.replaced | player.removed |
     referee.assigned, "data": that event's data}, checked against the state now (and again when
     applied)."""
@@ -139,7 +161,7 @@ def _seat_change(state, change, actor) -> dict:
     return {"kind": change["kind"], "data": cleaned}
 
 
-def _pending(state, number):
+def _pending(state: CampaignState, number: int) -> Proposal:
     proposal = state["proposals"].get(str(number))
     if proposal is None:
         raise DomainError("proposal", "No such proposal.")
@@ -148,7 +170,7 @@ def _pending(state, number):
     return proposal
 
 
-def _proposal_approved(state, rec, ctx):
+def _proposal_approved(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     proposal = _pending(state, rec.data["proposal"])
     if rec.actor == state["referee"] and referee_may_approve(proposal):
         proposal["approved"].append("referee")
@@ -162,7 +184,7 @@ def _proposal_approved(state, rec, ctx):
         raise DomainError("proposal", "Your approval is not needed for this proposal.")
 
 
-def _proposal_rejected(state, rec, ctx):
+def _proposal_rejected(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     proposal = _pending(state, rec.data["proposal"])
     allowed = (
         rec.actor in (state["referee"], proposal["by"])
@@ -174,7 +196,7 @@ def _proposal_rejected(state, rec, ctx):
     proposal["status"] = "rejected"
 
 
-def standing_in(state, proposal, username) -> list[str]:
+def standing_in(state: HeldState, proposal: ShownProposal, username: str | None) -> list[str]:
     """The sides of a seat proposal `username` agrees for as the player who left them empty (no
     referee: seats.stand_in_for)."""
     if proposal["action"] != "seat":
@@ -186,7 +208,7 @@ def standing_in(state, proposal, username) -> list[str]:
     ]
 
 
-def stand_in_may_answer(state, username) -> bool:
+def stand_in_may_answer(state: HeldState, username: str | None) -> bool:
     """May `username`, who plays no side, answer some open seat proposal for a side they left?"""
     return any(
         standing_in(state, p, username)
@@ -195,18 +217,18 @@ def stand_in_may_answer(state, username) -> bool:
     )
 
 
-def referee_may_approve(proposal) -> bool:
+def referee_may_approve(proposal: ShownProposal) -> bool:
     """The referee agrees for everyone, except to a full export (each side for itself)."""
     return proposal["action"] != "export"
 
 
-def is_complete(proposal) -> bool:
+def is_complete(proposal: ShownProposal) -> bool:
     if "referee" in proposal["approved"] and referee_may_approve(proposal):
         return True
     return set(proposal["needs"]) <= set(proposal["approved"])
 
 
-def _proposal_applied(state, rec, ctx):
+def _proposal_applied(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     proposal = _pending(state, rec.data["proposal"])
     if not is_complete(proposal):
         raise DomainError("proposal", "Not every side has agreed yet.")
@@ -222,7 +244,7 @@ def _proposal_applied(state, rec, ctx):
         apply_seat(state, change["kind"], change["data"], agreed=True, actor=proposal["by"])
 
 
-HANDLERS = {
+HANDLERS: dict[str, Handler] = {
     "proposal.made": _proposal_made,
     "proposal.approved": _proposal_approved,
     "proposal.rejected": _proposal_rejected,

@@ -6,25 +6,30 @@ candidate event being submitted, and a journal file being replayed.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING, Any, Protocol
+
+if TYPE_CHECKING:
+    from campaigns.models import Event
 
 
 @dataclass(frozen=True)
 class Record:
     seq: int
     kind: str
-    data: dict
+    data: dict[str, Any]  # the event's fields, as JSON
     actor: str  # username
     side: str = ""  # the side acted for, "" when none
     audience: str = "public"  # public | side | referee
     at: str = ""  # ISO 8601, UTC
     uid: str = ""
 
-    def with_data(self, data: dict) -> Record:
+    def with_data(self, data: dict[str, Any]) -> Record:
         return replace(self, data=data)
 
     @classmethod
-    def from_event(cls, event) -> Record:
+    def from_event(cls, event: Event) -> Record:
         return cls(
             seq=event.seq,
             kind=event.kind,
@@ -35,6 +40,13 @@ class Record:
             at=event.created_at.isoformat(),
             uid=str(event.uid),
         )
+
+
+class EventsBySeq(Protocol):
+    """The journal's earlier events by number, for a proposal naming one: a dict of them, or the
+    journal service's reader that loads them only when asked."""
+
+    def get(self, seq: int, /) -> Record | None: ...
 
 
 @dataclass(frozen=True)
@@ -66,7 +78,7 @@ class Viewer:
         return self.referee or (self.organizer and self.playing is None)
 
     @classmethod
-    def everything(cls, sides) -> Viewer:
+    def everything(cls, sides: Iterable[str]) -> Viewer:
         return cls(username=None, sides=frozenset(sides), referee=True, member=True)
 
     @classmethod

@@ -3,18 +3,23 @@ a change; a module of its own so both use it without importing each other."""
 
 from __future__ import annotations
 
+from typing import Any, TypeVar, cast
 
-def copy_state(value):
+T = TypeVar("T")
+
+
+def copy_state(value: T) -> T:
     """A deep copy of JSON-like data without recursion (copy.deepcopy recurses, and a
     deep enough value would make every later write to the campaign fail)."""
     if not isinstance(value, (dict, list)):
         return value
-    root = {} if isinstance(value, dict) else []
-    stack = [(value, root)]
+    root: dict[Any, Any] | list[Any] = {} if isinstance(value, dict) else []
+    stack: list[tuple[dict[Any, Any] | list[Any], dict[Any, Any] | list[Any]]] = [(value, root)]
     while stack:
         source, target = stack.pop()
         items = source.items() if isinstance(source, dict) else enumerate(source)
         for key, item in items:
+            inner: Any
             if isinstance(item, (dict, list)):
                 inner = {} if isinstance(item, dict) else []
                 stack.append((item, inner))
@@ -26,4 +31,4 @@ def copy_state(value):
                 target[key] = inner
             else:
                 target.append(inner)
-    return root
+    return cast(T, root)  # a copy of `value`: the same shape, built anew

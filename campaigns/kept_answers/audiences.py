@@ -16,6 +16,8 @@ from django.dispatch import receiver
 
 from campaigns.access.visibility import view_state
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import CampaignState, plain
+from campaigns.models import Campaign
 from campaigns.systems import get_system
 
 
@@ -35,8 +37,8 @@ def _readers(sides) -> dict[str, Viewer]:
 
 
 def positions(
-    campaign,
-    state: dict,
+    campaign: Campaign,
+    state: CampaignState,
     *,
     newest: dict | None = None,
     roster: list | None = None,
@@ -60,9 +62,9 @@ def positions(
     # Projections drawn from the whole state (a public roster entry may come from a side's
     # private records): what each audience reads of them is part of its position.
     if roster is None:
-        roster = system.roster(state) if state.get("game") is not None else []
+        roster = system.roster(plain(state)) if state.get("game") is not None else []
     if summaries is None:
-        summaries = [system.scenario_summary(state, s["index"]) for s in state["scenarios"]]
+        summaries = [system.scenario_summary(plain(state), s["index"]) for s in state["scenarios"]]
     out = {"seq": state["seq"], "newest": newest}
     filed = [(*name.split("|", 1), seq) for name, seq in newest.items()]
     for name, reader in _readers(list(state["sides"])).items():

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, replace
 
 from campaigns.access import visibility
 from campaigns.journal.records import Record, Viewer
+from campaigns.journal.state_shapes import CampaignState
 from campaigns.kept_answers import viewcache
 
 from ..errors import NotFound
-from ..models import Campaign
+from ..models import Campaign, Event
 from ..services.state import current_state
 from ..systems import get_system
 from .house_rules_shown import house_rule_labels
@@ -29,7 +31,9 @@ class HistoryEntry:
     corrected: bool
 
 
-def history(campaign: Campaign, viewer: Viewer, state: dict | None = None) -> list[HistoryEntry]:
+def history(
+    campaign: Campaign, viewer: Viewer, state: CampaignState | None = None
+) -> list[HistoryEntry]:
     """The journal as this viewer may read it, newest last.
 
     Undone/corrected marks come from the full state, but only for events the
@@ -175,7 +179,7 @@ def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[H
 
 
 def entries_for_events(
-    campaign: Campaign, viewer: Viewer, events, state: dict
+    campaign: Campaign, viewer: Viewer, events: Iterable[Event], state: CampaignState
 ) -> list[HistoryEntry]:
     """History entries for given Event rows (a submission's), only those the viewer
     may read, named by uid like ``history_by_uid``."""

@@ -11,11 +11,13 @@ a demo password or role that was changed is put back.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
 
 from campaigns.errors import DomainError
+from campaigns.journal.state_shapes import plain
 from campaigns.models import Campaign, Club, Membership
 from campaigns.systems import all_systems
 
@@ -98,15 +100,15 @@ class DemoTable:
             self.campaign, self.users["organizer"], username=self.username(role)
         )
 
-    def submit(self, role: str, kind: str, data: dict | None = None) -> dict:
+    def submit(self, role: str, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
         """The person of `role` submits an event; the campaign's state after it."""
         submit(self.campaign, self.users[role], kind, data or {})
         return self.state()
 
-    def state(self) -> dict:
-        """The campaign's whole state now (the demo plays every side)."""
+    def state(self) -> dict[str, Any]:
+        """The campaign's whole state now (the demo plays every side), as a game reads it."""
         self.campaign.refresh_from_db()
-        return current_state(self.campaign)
+        return plain(current_state(self.campaign))
 
 
 def _demo_user(username: str):

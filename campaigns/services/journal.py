@@ -217,22 +217,24 @@ class _Journal:
         self.new: list[Record] = []
         self._by_seq: dict[int, Record] | None = None
 
-    def stored(self) -> list[Record]:
+    def _stored_by_seq(self) -> dict[int, Record]:
         if self._by_seq is None:
             self._by_seq = {r.seq: r for r in load_records(self.campaign)}
-        return list(self._by_seq.values())
+        return self._by_seq
+
+    def stored(self) -> list[Record]:
+        return list(self._stored_by_seq().values())
 
     def all(self) -> list[Record]:
         return [*self.stored(), *self.new]
 
-    def get(self, seq, default=None):
+    def get(self, seq: int, default: Record | None = None) -> Record | None:
         found = next((r for r in self.new if r.seq == seq), None)
         if found is not None:
             return found
         if not isinstance(seq, int) or not 0 < seq <= self.campaign.last_seq:
             return default
-        self.stored()
-        return self._by_seq.get(seq, default)
+        return self._stored_by_seq().get(seq, default)
 
     @property
     def next_seq(self) -> int:

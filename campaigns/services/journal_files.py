@@ -24,6 +24,7 @@ from campaigns.dice.pool import DicePool
 from campaigns.errors import DomainError
 from campaigns.journal import engine
 from campaigns.journal.records import Record, Viewer
+from campaigns.journal.state_shapes import CampaignState
 from campaigns.models import Campaign, Club, Event
 from campaigns.schema.fields import (
     EVENT_MAX_BYTES,
@@ -313,7 +314,7 @@ def _map_users(kind, data, user_map):
     }
 
 
-def fold_checked(records: list[Record]) -> dict:
+def fold_checked(records: list[Record]) -> CampaignState:
     """Fold a journal file, holding its dice to the rules: the journal is folded, and so is every
     history a correction or undo replaced (the journal up to each applied one), noting whose side
     the rules roll each die for; each dice.rolled event must be filed under that side, and be
@@ -647,6 +648,6 @@ def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
     return users, created
 
 
-def full_state(campaign: Campaign) -> dict:
+def full_state(campaign: Campaign) -> CampaignState:
     """For the replay command's output: the whole folded state."""
     return engine.fold(load_records(campaign))

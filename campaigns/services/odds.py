@@ -28,6 +28,7 @@ from campaigns.dice.pool import DicePool, RefuseMissingDice
 from campaigns.dice.table_rolls import upcoming_odds
 from campaigns.journal.context import Ctx
 from campaigns.journal.records import Record, Viewer
+from campaigns.journal.state_shapes import plain
 from campaigns.kept_answers import audiences, viewcache
 from muster import queues
 
@@ -63,7 +64,7 @@ def compute(campaign: Campaign, side: str) -> dict:
         ctx = Ctx(
             system, state, Record(state["seq"], "odds", {}, ""), DicePool(), RefuseMissingDice()
         )
-        upcoming = system.upcoming_rolls(state, side, ctx)
+        upcoming = system.upcoming_rolls(plain(state), side, ctx)
         custom = getattr(system, "side_odds", None)  # a system may add value-after summaries
         rolls = (
             custom(state, side, ctx, upcoming)

@@ -7,23 +7,33 @@ folded state again.
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+from typing import TYPE_CHECKING, Any
+
 from django.contrib.auth import get_user_model
 from django.utils import timezone
 
+from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState, SideSeats, plain
 from campaigns.kept_answers import audiences
 from rosters import projection as roster_projection
 
 from ..models import Campaign, Scenario, Side, SidePlayer
 from ..systems import get_system
 
+if TYPE_CHECKING:
+    from django.contrib.auth.models import User
+
+    from ..systems.base import GameSystem
+
 
 def refresh(
     campaign: Campaign,
-    state: dict,
+    state: CampaignState,
     *,
     public_change: bool = True,
-    before: dict | None = None,
-    added=(),
+    before: CampaignState | None = None,
+    added: Sequence[Record] = (),
 ) -> None:
     """`public_change`: the change includes an event every member can read. Only then does
     `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
@@ -41,7 +51,7 @@ def refresh(
         for record in added:
             newest[f"{record.audience}|{record.side}"] = record.seq
     system = get_system(state["system"])
-    entries = system.roster(state) if state.get("game") is not None else []
+    entries = system.roster(plain(state)) if state.get("game") is not None else []
     summaries = _summaries(system, state)
     people_changed = before is None or _people(before) != _people(state)
     users = _users(state) if people_changed else {}
@@ -61,13 +71,13 @@ def refresh(
     _refresh_scenarios(campaign, state, summaries, before)
     roster_projection.refresh(
         campaign,
-        state,
+        plain(state),
         entries=entries,
         before=None if before is None else _roster_before(system, before),
     )
 
 
-def _projected(stored: dict, before: dict) -> bool:
+def _projected(stored: dict[str, Any], before: CampaignState) -> bool:
     """The rows were last written for `before` by this code (positions are written with them)."""
     return (
         stored.get("seq") == before["seq"]
@@ -76,28 +86,28 @@ def _projected(stored: dict, before: dict) -> bool:
     )
 
 
-def _summaries(system, state) -> list:
-    return [system.scenario_summary(state, entry["index"]) for entry in state["scenarios"]]
+def _summaries(system: GameSystem, state: CampaignState) -> list[dict[str, Any]]:
+    return [system.scenario_summary(plain(state), entry["index"]) for entry in state["scenarios"]]
 
 
-def _people(state) -> tuple:
+def _people(state: CampaignState) -> tuple[dict[str, SideSeats], str | None]:
     return state["sides"], state["referee"]
 
 
-def _roster_before(system, before):
-    return system.roster(before) if before.get("game") is not None else []
+def _roster_before(system: GameSystem, before: CampaignState) -> list[dict[str, Any]]:
+    return system.roster(plain(before)) if before.get("game") is not None else []
 
 
-def _users(state) -> dict:
+def _users(state: CampaignState) -> dict[str, User]:
     names = {name for side in state["sides"].values() for name in side["players"]}
     if state["referee"]:
         names.add(state["referee"])
     return {u.username: u for u in get_user_model().objects.filter(username__in=names)}
 
 
-def _refresh_sides(campaign, state, users) -> None:
+def _refresh_sides(campaign: Campaign, state: CampaignState, users: dict[str, User]) -> None:
     sides = {s.slug: s for s in campaign.sides.all()}
-    seated: dict[int, set] = {}  # side id -> user ids, every side's seats in one query
+    seated: dict[int, set[int]] = {}  # side id -> user ids, every side's seats in one query
     for side_id, user_id in SidePlayer.objects.filter(side__campaign=campaign).values_list(
         "side_id", "user_id"
     ):
@@ -116,7 +126,12 @@ def _refresh_sides(campaign, state, users) -> None:
             )
 
 
-def _refresh_scenarios(campaign, state, summaries: list, before=None) -> None:
+def _refresh_scenarios(
+    campaign: Campaign,
+    state: CampaignState,
+    summaries: list[dict[str, Any]],
+    before: CampaignState | None = None,
+) -> None:
     """Rows made to match the state's scenarios (`summaries` in their order): compared with
     `before`'s when given (the rows are known to be those), otherwise with the rows read."""
     if before is None:

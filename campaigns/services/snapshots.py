@@ -3,10 +3,12 @@ writers, an upgrade and the readers that fold (services.state)."""
 
 from __future__ import annotations
 
+from campaigns.journal.state_shapes import CampaignState
+
 from ..models import Campaign, Snapshot
 
 
-def store_snapshot(campaign: Campaign, state: dict) -> None:
+def store_snapshot(campaign: Campaign, state: CampaignState) -> None:
     """Keeps `state` unless a later one is kept already: a reader outside the journal's lock (the
     odds task) that folded an older journal must not overwrite what a writer stored since, or
     the next append would fold the whole journal again."""

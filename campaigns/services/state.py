@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Iterable
+from typing import cast
 
 from campaigns.journal import engine
 from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState
 
 from ..models import Campaign, Snapshot
 from .snapshots import store_snapshot
@@ -46,7 +49,7 @@ def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> li
 log = logging.getLogger(__name__)
 
 
-def _fresh(snapshot, campaign) -> bool:
+def _fresh(snapshot: Snapshot | None, campaign: Campaign) -> bool:
     return (
         snapshot is not None
         and snapshot.seq == campaign.last_seq
@@ -54,7 +57,7 @@ def _fresh(snapshot, campaign) -> bool:
     )
 
 
-def current_state(campaign: Campaign) -> dict:
+def current_state(campaign: Campaign) -> CampaignState:
     """The state after the whole journal; rebuilt (and cached) when stale or folded by older code.
     A campaign whose journal is at earlier versions is upgraded first (services.upgrades)."""
     if _stale_versions(campaign):
@@ -62,8 +65,8 @@ def current_state(campaign: Campaign) -> dict:
 
         upgrade_on_read(campaign)
     snapshot = Snapshot.objects.filter(campaign=campaign).first()
-    if _fresh(snapshot, campaign):
-        return snapshot.state
+    if snapshot is not None and _fresh(snapshot, campaign):
+        return _stored(snapshot)
     try:
         state = engine.fold(load_records(campaign))
     except engine.JournalError:
@@ -74,9 +77,14 @@ def current_state(campaign: Campaign) -> dict:
         log.warning(
             "campaign %s no longer folds with this code; its stored state is kept", campaign.pk
         )
-        return snapshot.state
+        return _stored(snapshot)
     store_snapshot(campaign, state)
     return state
+
+
+def _stored(snapshot: Snapshot) -> CampaignState:
+    """A snapshot's state, as the fold stored it (JSON)."""
+    return cast(CampaignState, snapshot.state)
 
 
 def _stale_versions(campaign: Campaign) -> bool:
@@ -86,16 +94,18 @@ def _stale_versions(campaign: Campaign) -> bool:
     return campaign.journal_versions != versions.current(get_system(campaign.system))
 
 
-def current_states(campaigns) -> dict[int, dict]:
+def current_states(campaigns: Iterable[Campaign]) -> dict[int, CampaignState]:
     """``current_state`` of many campaigns (pk -> state): their snapshots in one query;
     a stale one is rebuilt as current_state does."""
     campaigns = list(campaigns)
     snapshots = {
         s.campaign_id: s for s in Snapshot.objects.filter(campaign__in=[c.pk for c in campaigns])
     }
-    states = {}
+    states: dict[int, CampaignState] = {}
     for campaign in campaigns:
         snapshot = snapshots.get(campaign.pk)
         fresh = _fresh(snapshot, campaign) and not _stale_versions(campaign)
-        states[campaign.pk] = snapshot.state if fresh else current_state(campaign)
+        states[campaign.pk] = (
+            _stored(snapshot) if snapshot is not None and fresh else current_state(campaign)
+        )
     return states

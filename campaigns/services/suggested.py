@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 
+from campaigns.journal.state_shapes import CampaignState
+
 from ..models import Campaign
 from ..systems import get_system
 from .state import current_state
@@ -13,7 +15,7 @@ from .state import current_state
 EARLIER = 20  # how many of the club's earlier campaigns a game may look through
 
 
-def earlier_games(campaign: Campaign) -> Iterator[tuple[str, dict]]:
+def earlier_games(campaign: Campaign) -> Iterator[tuple[str, CampaignState]]:
     """(name, folded state) of the club's other campaigns of this campaign's game, newest first;
     each state is read only when the game asks for it."""
     found = Campaign.objects.filter(club=campaign.club, system=campaign.system).exclude(

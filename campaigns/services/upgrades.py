@@ -20,6 +20,7 @@ from django.db import transaction
 from campaigns import versions
 from campaigns.journal import engine
 from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState
 from campaigns.versions import upgrading
 
 from ..errors import DomainError
@@ -121,7 +122,11 @@ def upgrade_all(*, dry_run: bool = False, report=None) -> list:
 
 
 def _write(
-    campaign: Campaign, rows: list[Event], records: list[Record], upgraded, state: dict
+    campaign: Campaign,
+    rows: list[Event],
+    records: list[Record],
+    upgraded: upgrading.Upgraded,
+    state: CampaignState,
 ) -> None:
     new = upgraded.records
     if upgraded.ran:

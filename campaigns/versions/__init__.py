@@ -23,16 +23,22 @@ Two ways to carry old events, chosen per step (``Upgrade.how``):
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterator
 from dataclasses import dataclass
+from itertools import islice
+from typing import TYPE_CHECKING, Any, cast
 
 from campaigns.errors import DomainError
 from campaigns.journal.records import Record
+
+if TYPE_CHECKING:  # a game declares its upgrades with these: the versions never import a game
+    from campaigns.systems.base import GameSystem
 
 CORE = "core"
 # The core's journal: its kinds (core_events.KINDS), proposals, seats, filing. Bump it (and add
 # an Upgrade to CORE_UPGRADES) when they change; tests/versions/test_journal_signatures.py checks.
 CORE_VERSION = 2
-CORE_UPGRADES: tuple = ()  # set below, once Upgrade is defined
+CORE_UPGRADES: tuple[Upgrade, ...] = ()  # set below, once Upgrade is defined
 # The core's version in journals written before journals said their versions (Muster 0.1.0).
 CORE_VERSION_BEFORE_VERSIONS = 1
 
@@ -64,7 +70,7 @@ class Insert:
     someone in particular (by default the side's first player, else the actor of the next event)."""
 
     kind: str
-    data: dict
+    data: dict[str, Any]
     side: str = ""
     actor: str | None = None
 
@@ -86,24 +92,24 @@ class Upgrade:
     how: str = "rewrite"
     kinds: dict[str, str] = {}  # old kind -> its new name
 
-    def data(self, kind: str, data: dict) -> dict:
+    def data(self, kind: str, data: dict[str, Any]) -> dict[str, Any]:
         """An old event's data (of ``kind``, as renamed) in the new version's shape. Also applied to
         a correction's data for an event of that kind. Return ``data`` itself when unchanged."""
         return data
 
-    def before(self, state: dict, record: Record, journal: OldJournal) -> list[Insert]:
+    def before(self, state: dict[str, Any], record: Record, journal: OldJournal) -> list[Insert]:
         """Events to insert before the old event ``record``, given ``state``: the journal up to it,
         folded by today's code (the old fold's state, as far as today's code reads it), and the
         old ``journal`` (``journal.after(record)``: what the old journal went on to hold). Called for
         every old event that folds (not for undone ones), with corrections applied."""
         return []
 
-    def at_end(self, state: dict, journal: OldJournal) -> list[Insert]:
+    def at_end(self, state: dict[str, Any], journal: OldJournal) -> list[Insert]:
         """Events to add after the last old event (a campaign stopped where the new version needs
         one), given the state after the whole journal."""
         return []
 
-    def drop(self, state: dict, record: Record, journal: OldJournal) -> bool:
+    def drop(self, state: dict[str, Any], record: Record, journal: OldJournal) -> bool:
         """True: the old event ``record`` has no place in the new version and is left out (a step the
         new rules skip as having nothing to do, where the old ones ran it and it changed nothing).
         Left-out events are listed by the journal.upgraded events (and kept in a stored campaign's
@@ -141,10 +147,8 @@ class OldJournal:
         self.records = records
         self._index = {record.uid: i for i, record in enumerate(records)}
 
-    def after(self, record: Record | None):
+    def after(self, record: Record | None) -> Iterator[Record]:
         """The old events after `record`, in order (none after the end)."""
-        from itertools import islice
-
         if record is None:
             return iter(())
         return islice(self.records, self._index[record.uid] + 1, None)
@@ -157,17 +161,17 @@ class VersionError(DomainError):
 # --- what the code declares -------------------------------------------------------------------------
 
 
-def current(system) -> dict:
+def current(system: GameSystem) -> dict[str, int]:
     """The versions this code writes: {"core": n, "<system slug>": n}."""
     return {CORE: CORE_VERSION, system.slug: system.journal_version}
 
 
-def steps_of(journal: str, system) -> dict[int, Upgrade]:
+def steps_of(journal: str, system: GameSystem) -> dict[int, Upgrade]:
     steps = CORE_UPGRADES if journal == CORE else system.journal_upgrades
     return {step.version: step for step in steps}
 
 
-def oldest(journal: str, system) -> int:
+def oldest(journal: str, system: GameSystem) -> int:
     """The oldest version of `journal` this code can carry to today's."""
     steps = steps_of(journal, system)
     version = current(system)[journal]
@@ -176,7 +180,9 @@ def oldest(journal: str, system) -> int:
     return version
 
 
-def check_versions(versions, system, where: str = "journals", written_by: str = "") -> dict:
+def check_versions(
+    versions: object, system: GameSystem, where: str = "journals", written_by: str = ""
+) -> dict[str, int]:
     """A journal's stated versions, checked: a dict naming the core and this game, none newer than
     this code's (a newer Muster's journal is refused, saying what to do)."""
     today = current(system)
@@ -198,7 +204,7 @@ def check_versions(versions, system, where: str = "journals", written_by: str = 
     return dict(versions)
 
 
-def plan(start: dict, system) -> list[tuple[str, Upgrade]]:
+def plan(start: dict[str, int], system: GameSystem) -> list[tuple[str, Upgrade]]:
     """The steps from `start` to today's versions, core first; VersionError if one is missing."""
     today = current(system)
     found = []
@@ -220,12 +226,16 @@ def plan(start: dict, system) -> list[tuple[str, Upgrade]]:
 # --- versions in the fold ---------------------------------------------------------------------------
 
 
-def start_versions(records: list[Record], fold_from: dict | None = None) -> dict:
+def start_versions(
+    records: list[Record], fold_from: dict[str, int] | None = None
+) -> dict[str, int]:
     """{journal: version} the first event folds under, where it is not today's: a "fold" marker in
     the journal says its events before it keep the rules of the version it upgraded from (and
     `fold_from`, what an upgrade running now says)."""
     start = dict(fold_from or {})
     for record in records:
         if record.kind == UPGRADED and record.data.get("how") == "fold":
-            start.setdefault(record.data.get("journal"), record.data.get("from"))
+            # A marker's data as the journal holds it (JSON; its kind's fields: text, a number).
+            journal = cast(str, record.data.get("journal"))
+            start.setdefault(journal, cast(int, record.data.get("from")))
     return start

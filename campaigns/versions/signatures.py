@@ -13,15 +13,24 @@ from __future__ import annotations
 import hashlib
 import inspect
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from campaigns import versions
+
+if TYPE_CHECKING:
+    from campaigns.schema.fields import EventKind, Field
+    from campaigns.systems.base import GameSystem
+
+# A signature, or a part of it: JSON-like values, digested as such.
+Signature = dict[str, Any]
 
 CORE_FILE = Path(__file__).parent / "journal_versions.json"
 
 
-def _field(field) -> dict:
-    out = {
+def _field(field: Field) -> Signature:
+    out: Signature = {
         "name": field.name,
         "type": field.type,
         "required": field.required,
@@ -38,7 +47,7 @@ def _field(field) -> dict:
     return out
 
 
-def _kind(kind) -> dict:
+def _kind(kind: EventKind) -> Signature:
     return {
         "fields": [_field(f) for f in kind.fields],
         "audience": kind.audience,
@@ -46,9 +55,9 @@ def _kind(kind) -> dict:
     }
 
 
-def _tables(system) -> dict:
+def _tables(system: GameSystem) -> Signature:
     """The values the fold reads from the rule tables (rows, cells, dice), not their words."""
-    out = {}
+    out: Signature = {}
     for table_id, table in sorted(system.tables.tables.items()):
         out[table_id] = {
             "dice": table.dice,
@@ -58,7 +67,7 @@ def _tables(system) -> dict:
     return out
 
 
-def system_signature(system) -> dict:
+def system_signature(system: GameSystem) -> Signature:
     return {
         "kinds": {k.name: _kind(k) for k in system.event_kinds},
         "result": [_field(f) for f in system.result_fields],
@@ -72,7 +81,7 @@ def system_signature(system) -> dict:
     }
 
 
-def core_signature() -> dict:
+def core_signature() -> Signature:
     from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE
 
     return {
@@ -82,14 +91,14 @@ def core_signature() -> dict:
     }
 
 
-def digest(value) -> str:
+def digest(value: object) -> str:
     text = json.dumps(
         value, sort_keys=True, separators=(",", ":"), default=repr, ensure_ascii=False
     )
     return hashlib.sha256(text.encode("utf-8")).hexdigest()
 
 
-def summary(signature: dict) -> dict:
+def summary(signature: Signature) -> Signature:
     """What a version's entry keeps: the whole digest, one per kind, the step list, one per other
     part (so a failing check can say what changed)."""
     return {
@@ -104,7 +113,7 @@ def summary(signature: dict) -> dict:
     }
 
 
-def changes(kept: dict, now: dict) -> list[str]:
+def changes(kept: Signature, now: Signature) -> list[str]:
     """What differs between a kept summary and today's, in short sentences."""
     found = []
     for name in sorted(set(kept.get("kinds", {})) | set(now["kinds"])):
@@ -134,12 +143,12 @@ def changes(kept: dict, now: dict) -> list[str]:
 # --- the files ---------------------------------------------------------------------------------------
 
 
-def file_of(system) -> Path:
+def file_of(system: GameSystem) -> Path:
     """journal_versions.json in the game's own folder."""
     return Path(inspect.getfile(type(system))).parent / "journal_versions.json"
 
 
-def journals():
+def journals() -> Iterator[tuple[str, int, Signature, Path]]:
     """(journal name, version today, signature today, its file) for the core and every game."""
     from campaigns.systems import all_systems
 
@@ -148,19 +157,20 @@ def journals():
         yield slug, system.journal_version, system_signature(system), file_of(system)
 
 
-def read(path: Path) -> dict:
+def read(path: Path) -> dict[str, Any]:
     if not path.exists():
         return {"versions": {}}
-    return json.loads(path.read_text(encoding="utf-8"))
+    document: dict[str, Any] = json.loads(path.read_text(encoding="utf-8"))
+    return document
 
 
-def write(path: Path, document: dict) -> None:
+def write(path: Path, document: dict[str, Any]) -> None:
     path.write_text(
         json.dumps(document, indent=1, sort_keys=True, ensure_ascii=False) + "\n", encoding="utf-8"
     )
 
 
-def problem(journal: str, version: int, signature: dict, path: Path) -> str | None:
+def problem(journal: str, version: int, signature: Signature, path: Path) -> str | None:
     """Why today's signature is not the one kept for today's version (None: it is)."""
     kept = read(path)["versions"]
     now = summary(signature)
@@ -188,7 +198,7 @@ def problem(journal: str, version: int, signature: dict, path: Path) -> str | No
     )
 
 
-def record(journal: str, version: int, signature: dict, path: Path) -> str:
+def record(journal: str, version: int, signature: Signature, path: Path) -> str:
     """Keep today's signature for today's version; a version's kept signature never changes."""
     document = read(path)
     now = summary(signature)

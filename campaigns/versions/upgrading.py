@@ -6,11 +6,14 @@ read: a stored campaign (services.upgrades) and a journal file (journal_files)."
 from __future__ import annotations
 
 import uuid
+from collections.abc import Callable
 from dataclasses import dataclass, field, replace
+from typing import TYPE_CHECKING
 
 from campaigns.errors import DomainError
 from campaigns.journal import engine
 from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState, plain
 from campaigns.systems import get_system
 from campaigns.versions import (
     CORE,
@@ -29,6 +32,12 @@ from campaigns.versions import (
     release,
     start_versions,
 )
+
+if TYPE_CHECKING:
+    from campaigns.systems.base import GameSystem
+
+# Inserted events by the uid of the old event they precede (None: after the last one).
+Insertions = dict[str | None, list[Record]]
 
 
 @dataclass
@@ -61,8 +70,8 @@ class Upgraded:
     """A journal carried to today's versions."""
 
     records: list[Record]
-    start: dict  # the versions it was written under
-    versions: dict  # the versions it is at now
+    start: dict[str, int]  # the versions it was written under
+    versions: dict[str, int]  # the versions it is at now
     ran: list[Ran] = field(default_factory=list)
     detected: bool = (
         False  # written before journals said their versions: `start` judged from its events
@@ -72,7 +81,7 @@ class Upgraded:
         """ "written by Muster journal achtung_panzer v1; upgraded to v3: v1→v2 …"; "" if nothing ran."""
         if not self.ran:
             return ""
-        parts = []
+        parts: list[str] = []
         for journal in sorted(
             dict.fromkeys(r.journal for r in self.ran), key=lambda j: j == CORE
         ):  # the game's first
@@ -93,7 +102,9 @@ class Upgraded:
 # --- running the steps ------------------------------------------------------------------------------
 
 
-def upgrade(records: list[Record], system, start: dict, *, at: str | None = None) -> Upgraded:
+def upgrade(
+    records: list[Record], system: GameSystem, start: dict[str, int], *, at: str | None = None
+) -> Upgraded:
     """The journal `records` (written under `start`) carried to today's versions: the steps run in
     order, references renumbered, one ``journal.upgraded`` event per step appended (plus one per
     side whose own events it changed, filed under that side). `at`: when (ISO time; now if None).
@@ -126,7 +137,7 @@ def _rewritten(records: list[Record], ran: list[Ran]) -> list[Record]:
     return records
 
 
-def _rewrite(step: Upgrade, record: Record, kind_of: dict) -> Record:
+def _rewrite(step: Upgrade, record: Record, kind_of: dict[int, str]) -> Record:
     kind = step.kinds.get(record.kind, record.kind)
     data = step.data(kind, record.data)
     if (
@@ -142,22 +153,26 @@ def _rewrite(step: Upgrade, record: Record, kind_of: dict) -> Record:
     return replace(record, kind=kind, data=data)
 
 
-def _inserted(records: list[Record], ran: list[Ran]) -> tuple[dict, set]:
+def _inserted(records: list[Record], ran: list[Ran]) -> tuple[Insertions, set[str]]:
     """Pass 2: fold the old journal with today's code, letting each step insert the events today's
     rules need before an old event (or after the last), or leave an old event out.
     -> ({uid of the event they precede (None: at the end): [records]}, uids left out); each
     inserted record is reshaped by the rewrite steps after its own."""
-    found: dict = {}
-    dropped: set = set()
+    found: Insertions = {}
+    dropped: set[str] = set()
     journal = OldJournal(records)
     referred = {r.data.get(REFERENCES[r.kind]) for r in records if r.kind in REFERENCES}
     seqs = {r.uid: r.seq for r in records}
-    fold_from: dict = {}  # old events fold under the rules of the version a "fold" step starts from
+    fold_from: dict[
+        str, int
+    ] = {}  # old events fold under the rules of the version a "fold" step starts from
     for entry in ran:
         if entry.step.how == "fold":
             fold_from.setdefault(entry.journal, entry.step.version)
 
-    def upgrade(state, record, apply):
+    def upgrade(
+        state: CampaignState | None, record: Record | None, apply: engine.Applier
+    ) -> tuple[CampaignState | None, bool]:
         anchor = record.uid if record is not None else None
         if state is None:
             return state, False
@@ -168,15 +183,15 @@ def _inserted(records: list[Record], ran: list[Ran]) -> tuple[dict, set]:
             if (
                 record is not None
                 and seqs.get(record.uid) not in referred
-                and step.drop(state, record, journal)
+                and step.drop(plain(state), record, journal)
             ):
                 entry.dropped.append(record)
                 dropped.add(record.uid)
                 return state, True
             wanted = (
-                step.before(state, record, journal)
+                step.before(plain(state), record, journal)
                 if record is not None
-                else step.at_end(state, journal)
+                else step.at_end(plain(state), journal)
             )
             for number, item in enumerate(wanted):
                 new = _record(state, item, record, records, step, number)
@@ -194,7 +209,7 @@ def _inserted(records: list[Record], ran: list[Ran]) -> tuple[dict, set]:
 
 
 def _record(
-    state: dict,
+    state: CampaignState,
     item: Insert,
     before: Record | None,
     records: list[Record],
@@ -206,7 +221,8 @@ def _record(
     anchor = before or records[-1]
     actor = item.actor
     if actor is None:
-        players = state["sides"].get(item.side, {}).get("players", []) if item.side else []
+        seats = state["sides"].get(item.side) if item.side else None
+        players = seats["players"] if seats else []
         actor = players[0] if players else (state.get("referee") or anchor.actor)
     uid = str(
         uuid.uuid5(
@@ -228,7 +244,7 @@ def _record(
     return replace(draft, audience=audience, side=side)
 
 
-def _renumbered(records: list[Record], inserted: dict, dropped: set) -> list[Record]:
+def _renumbered(records: list[Record], inserted: Insertions, dropped: set[str]) -> list[Record]:
     """The old events with the inserted ones in place (and the left-out ones gone), numbered 1, 2,
     3 … again; every reference to an event (a proposal's target, an answer's proposal) points at
     the same event as before."""
@@ -266,7 +282,7 @@ def _markers(records: list[Record], ran: list[Ran], at: str | None) -> list[Reco
     out = []
     seq = last.seq
     for entry in ran:
-        groups: dict[str, dict] = {"": {"events": [], "dropped": []}}
+        groups: dict[str, dict[str, list[str]]] = {"": {"events": [], "dropped": []}}
         touched = [
             (by_uid.get(uid), "events") for uid in [r.uid for r in entry.inserted] + entry.changed
         ]
@@ -315,8 +331,13 @@ def _markers(records: list[Record], ran: list[Ran], at: str | None) -> list[Reco
 
 
 def carry(
-    records: list[Record], system, start: dict | None, check, *, at: str | None = None
-) -> tuple:
+    records: list[Record],
+    system: GameSystem,
+    start: dict[str, int] | None,
+    check: Callable[[list[Record]], CampaignState],
+    *,
+    at: str | None = None,
+) -> tuple[Upgraded, CampaignState]:
     """(Upgraded, state): the journal carried to today's versions and `check`ed (a fold that raises
     when the journal does not fit). `start` None: written before journals said their versions
     (Muster 0.1.0 and earlier): the newest version whose rules it obeys, once upgraded, is taken,
