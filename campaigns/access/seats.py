@@ -8,13 +8,14 @@ may settle a dispute or agree for a side left empty.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import Any
 
 from campaigns import versions
 from campaigns.errors import DomainError
 from campaigns.journal.records import Viewer
 from campaigns.journal.state_copy import copy_state
-from campaigns.journal.state_shapes import CampaignState, HeldState, SideSeats
+from campaigns.journal.state_shapes import CampaignState, SideSeats
 
 
 def _side(state: CampaignState, slug: str, field: str = "side") -> SideSeats:
@@ -23,7 +24,7 @@ def _side(state: CampaignState, slug: str, field: str = "side") -> SideSeats:
     return state["sides"][slug]
 
 
-def playing(state: HeldState, username: str | None) -> str | None:
+def playing(state: Mapping[str, Any], username: str | None) -> str | None:
     """The side this person plays, if any."""
     for slug, side in state["sides"].items():
         if username in side["players"]:
@@ -155,7 +156,7 @@ def _agreement_needed(
     ), False
 
 
-def may_settle(state: HeldState, viewer: Viewer) -> bool:
+def may_settle(state: Mapping[str, Any], viewer: Viewer) -> bool:
     """May `viewer` settle a disputed result (an "arbiter" event)? The referee, or an organizer
     who plays no side and never has in this campaign: one who left her side is no neutral party
     (as she may never referee it)."""
@@ -164,7 +165,7 @@ def may_settle(state: HeldState, viewer: Viewer) -> bool:
     return viewer.arbiter and viewer.username not in state.get("played", {})
 
 
-def stand_in_for(state: HeldState, username: str | None) -> list[str]:
+def stand_in_for(state: Mapping[str, Any], username: str | None) -> list[str]:
     """The sides `username` may agree for as the player who left them: a side with nobody left
     on it, no referee, and `username` playing no side now."""
     if not username or state.get("referee") or playing(state, username):

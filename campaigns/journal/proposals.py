@@ -13,6 +13,7 @@ the fold (campaigns.journal.engine.substitutions); the others take effect where
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaigns.access.seats import (
@@ -29,13 +30,7 @@ from campaigns.journal.context import Ctx
 from campaigns.journal.core_events import AMENDABLE, KINDS, UNDOABLE, Handler
 from campaigns.journal.house_rules import check_house_rule, set_house_rule
 from campaigns.journal.records import Record
-from campaigns.journal.state_shapes import (
-    CampaignState,
-    HeldState,
-    Proposal,
-    ProposalAction,
-    ShownProposal,
-)
+from campaigns.journal.state_shapes import CampaignState, Proposal, ProposalAction
 
 if TYPE_CHECKING:
     from campaigns.systems.base import GameSystem
@@ -196,7 +191,9 @@ def _proposal_rejected(state: CampaignState, rec: Record, ctx: Ctx) -> None:
     proposal["status"] = "rejected"
 
 
-def standing_in(state: HeldState, proposal: ShownProposal, username: str | None) -> list[str]:
+def standing_in(
+    state: Mapping[str, Any], proposal: Mapping[str, Any], username: str | None
+) -> list[str]:
     """The sides of a seat proposal `username` agrees for as the player who left them empty (no
     referee: seats.stand_in_for)."""
     if proposal["action"] != "seat":
@@ -208,7 +205,7 @@ def standing_in(state: HeldState, proposal: ShownProposal, username: str | None)
     ]
 
 
-def stand_in_may_answer(state: HeldState, username: str | None) -> bool:
+def stand_in_may_answer(state: Mapping[str, Any], username: str | None) -> bool:
     """May `username`, who plays no side, answer some open seat proposal for a side they left?"""
     return any(
         standing_in(state, p, username)
@@ -217,12 +214,12 @@ def stand_in_may_answer(state: HeldState, username: str | None) -> bool:
     )
 
 
-def referee_may_approve(proposal: ShownProposal) -> bool:
+def referee_may_approve(proposal: Mapping[str, Any]) -> bool:
     """The referee agrees for everyone, except to a full export (each side for itself)."""
     return proposal["action"] != "export"
 
 
-def is_complete(proposal: ShownProposal) -> bool:
+def is_complete(proposal: Mapping[str, Any]) -> bool:
     if "referee" in proposal["approved"] and referee_may_approve(proposal):
         return True
     return set(proposal["needs"]) <= set(proposal["approved"])

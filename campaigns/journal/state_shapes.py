@@ -137,8 +137,6 @@ class CampaignState(TypedDict):
 # keys of CampaignState cut to the viewer (no sequence numbers outside the referee's, proposals
 # by uid, each side's secrets only for that side), as the pages, the API and the games read it.
 StateView = dict[str, Any]
-# A proposal as the state holds it, or as a viewer's cut shows it (by uid, perhaps hidden).
-ShownProposal = Proposal | dict[str, Any]
 
 # A campaign state as the core (CampaignState) or a game (its own shape, or a plain dict: the
 # hooks of campaigns.systems.base take it so) holds it: what the helpers games share take.

@@ -16,6 +16,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import plain
 from campaigns.kept_answers import viewcache
 
 from ..errors import NotFound
@@ -74,7 +75,7 @@ def campaign_page(campaign: Campaign, viewer: Viewer) -> CampaignPage:
 
     def state() -> dict[str, Any]:
         if "state" not in full:
-            full["state"] = current_state(campaign)
+            full["state"] = plain(current_state(campaign))
         return full["state"]
 
     def parts() -> dict[str, Any]:

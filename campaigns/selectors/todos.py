@@ -18,6 +18,7 @@ from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import permissions, visibility
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import plain
 
 from ..models import Campaign
 from ..services.state import current_states
@@ -260,7 +261,7 @@ def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, 
     for campaign in involved:
         todos: list[Action] = []
         seen: set[str] = set()
-        drawn = actions_for(states[campaign.pk], viewers[campaign.pk])
+        drawn = actions_for(plain(states[campaign.pk]), viewers[campaign.pk])
         for todo in for_person(campaign, viewers[campaign.pk], drawn):
             if todo.optional or todo.label in seen:
                 continue  # the referee acting for both sides sees a shared step once
