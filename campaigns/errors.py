@@ -15,7 +15,7 @@ class DomainError(Exception):
         self.field = field
         self.message = message
 
-    def as_dict(self) -> dict:
+    def as_dict(self) -> dict[str, list[str]]:
         return {self.field: [self.message]}
 
 
@@ -53,7 +53,7 @@ class TooMany(Exception):
 class DiceNeeded(DomainError):
     """Dice must be entered by a player before the event can be applied."""
 
-    def __init__(self, needs: list[dict]):
+    def __init__(self, needs: list[dict[str, str]]):
         keys = ", ".join(f"{n['key']} ({n['expr']})" for n in needs)
         super().__init__("dice", f"Enter the dice rolled at the table for: {keys}.")
         self.needs = needs

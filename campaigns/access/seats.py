@@ -26,7 +26,8 @@ def _side(state: CampaignState, slug: str, field: str = "side") -> SideSeats:
 
 def playing(state: Mapping[str, Any], username: str | None) -> str | None:
     """The side this person plays, if any."""
-    for slug, side in state["sides"].items():
+    sides: dict[str, SideSeats] = state["sides"]
+    for slug, side in sides.items():
         if username in side["players"]:
             return slug
     return None

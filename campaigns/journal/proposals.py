@@ -216,7 +216,8 @@ def stand_in_may_answer(state: Mapping[str, Any], username: str | None) -> bool:
 
 def referee_may_approve(proposal: Mapping[str, Any]) -> bool:
     """The referee agrees for everyone, except to a full export (each side for itself)."""
-    return proposal["action"] != "export"
+    action: ProposalAction = proposal["action"]
+    return action != "export"
 
 
 def is_complete(proposal: Mapping[str, Any]) -> bool:

@@ -13,24 +13,15 @@ from campaigns.journal.state_shapes import CampaignState
 from ..models import Campaign, Snapshot
 from .snapshots import store_snapshot
 
-_RECORD_COLUMNS = (
-    "seq",
-    "kind",
-    "data",
-    "actor__username",
-    "side",
-    "audience",
-    "created_at",
-    "uid",
-)
-
 
 def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> list[Record]:
     """The journal as Records (plain rows: no model instances); only events of `kinds` if given."""
-    rows = campaign.events.order_by("seq")
+    events = campaign.events.order_by("seq")
     if kinds is not None:
-        rows = rows.filter(kind__in=kinds)
-    rows = rows.values_list(*_RECORD_COLUMNS)
+        events = events.filter(kind__in=kinds)
+    rows = events.values_list(
+        "seq", "kind", "data", "actor__username", "side", "audience", "created_at", "uid"
+    )
     return [
         Record(
             seq=seq,
