@@ -6,11 +6,12 @@ Every question takes plain facts: the viewer (journal.records.Viewer), the campa
 the part of it asked about: a scenario, a sealed choice, a proposal), never a page; this module
 imports no selector (selectors.todos draws the to-dos, and asks here for each of them).
 
-- act: which sides a viewer acts for (`acting_sides`); enter, confirm, dispute, withdraw or settle
-  a result (`may_enter_result`, `may_confirm_result`, `may_dispute_result`, `may_withdraw_result`,
-  `may_settle_result`, `may_settle`); make a sealed choice (`may_choose_sealed`); write an
-  after-action note (`may_write_note`); agree to or turn down a proposal (`may_approve`,
-  `may_reject`); what the service refuses a person for who they are in the club (`may_take`);
+- act: whether a viewer may have anything to do in play (`may_act_in_play`), which sides they act
+  for (`acting_sides`); enter, confirm, dispute, withdraw or settle a result (`may_enter_result`,
+  `may_confirm_result`, `may_dispute_result`, `may_withdraw_result`, `may_settle_result`,
+  `may_settle`); make a sealed choice (`may_choose_sealed`); write an after-action note
+  (`may_write_note`); agree to or turn down a proposal (`may_approve`, `may_reject`); what the
+  service refuses a person for who they are in the club (`may_take`);
 - propose: corrections, undos, house rules and exports (`may_propose`, `amendments`);
 - export: download the full journal (`full_export_allowed`), ask for it (`may_ask_full_export`);
 - organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`).
@@ -42,6 +43,12 @@ _PEOPLE = ("player.", "referee.")  # kinds of who plays which side: the organize
 def in_play(state: State) -> bool:
     """Is anything to be done in the campaign now? Only while it is being played."""
     return bool(state["status"] == "active")
+
+
+def may_act_in_play(viewer: Viewer) -> bool:
+    """May `viewer` have anything to do in a campaign being played? A player, the referee, or
+    one who may settle a dispute (Viewer.arbiter: an organizer who plays no side)."""
+    return bool(viewer.playing or viewer.referee or viewer.arbiter)
 
 
 def acting_sides(state: State, viewer: Viewer) -> list[str]:

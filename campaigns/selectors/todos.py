@@ -251,11 +251,7 @@ def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, 
     # queries must not grow with the number of campaigns.
     campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
     viewers = visibility.viewers_for(user, campaigns)
-    involved = [
-        c
-        for c in campaigns
-        if viewers[c.pk].playing or viewers[c.pk].referee or viewers[c.pk].arbiter
-    ]
+    involved = [c for c in campaigns if permissions.may_act_in_play(viewers[c.pk])]
     states = current_states(involved)
     found = []
     for campaign in involved:
