@@ -16,6 +16,7 @@ from campaigns.journal.context import Ctx
 from campaigns.journal.core_events import KINDS as _CORE_KINDS
 from campaigns.journal.progress import advance, finish, open_sealed
 from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState, GameState
 from campaigns.schema.fields import EventKind, Field, clean_fields
 
 from .errors import DomainError
@@ -70,6 +71,9 @@ __all__ = [
     # The fold's context (rolls, tables, house rules) and the events it reads.
     "Ctx",
     "Record",
+    # The folded state the hooks take (CampaignState) and the convention of its game part.
+    "CampaignState",
+    "GameState",
     # Upgrading the game's journal when its rules change (campaigns.versions).
     "Upgrade",
     "Insert",

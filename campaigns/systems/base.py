@@ -15,12 +15,28 @@ Everything under "sides.<side>" is private to that side (and the referee).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import TYPE_CHECKING, Any
 
 from campaigns.dice.tables import TableSet
 from campaigns.journal.progress import advance
-from campaigns.schema.fields import EventKind
+from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState, GameState
+from campaigns.schema.fields import EventKind, Field
+
+if TYPE_CHECKING:  # only named in signatures: the context and the demo table import the core
+    from campaigns.journal.context import Ctx
+    from campaigns.models import Campaign
+    from campaigns.services.demo import DemoTable
+    from campaigns.versions import Upgrade
+
+# An event to send with another, in the same request: (kind, data).
+EventToSend = tuple[str, dict[str, Any]]
+# What a reader may see of a campaign state (campaigns.access.visibility.view_state): the keys of
+# CampaignState cut to the viewer (each side's secrets only for that side), a plain dict.
+StateView = dict[str, Any]
 
 
 @dataclass(frozen=True)
@@ -48,7 +64,7 @@ class Action:
     side: str | None = None
     rule: str = ""
     help: str = ""
-    initial: dict = field(default_factory=dict)  # suggested data for the form
+    initial: dict[str, Any] = field(default_factory=dict)  # suggested data for the form
     optional: bool = False  # offered, but nothing waits for it (not a to-do on the dashboard)
     button: str = ""  # the words on the form's button ("Roll", "Done buying")
     # A field picked first, on its own (the unit to change): the page asks for it alone, then
@@ -56,20 +72,22 @@ class Action:
     # (its current values). Works without JavaScript: the pick is a plain GET form.
     choose: str = ""
     choose_button: str = ""  # the words on the pick's button ("Open this unit")
-    links: tuple = ()  # ((words, href relative to the campaign page), ...) shown with the help
+    links: tuple[
+        tuple[str, str], ...
+    ] = ()  # ((words, href relative to the campaign page), ...) shown with the help
     # The referee acts for each side: the words he reads ("End of 5/29A: what happened to the
     # Allied units"); by default "<Side>: <label>".
     referee_label: str = ""
     joint: bool = False  # either side does it for both: the referee is offered it once
-    # Events sent after this one by a second button, in the same request and transaction (issue 21,
-    # item 5: "Buy and finish buying" is the purchase then "Done buying"): ((kind, data), ...).
-    then: tuple = ()
+    # Events sent after this one by a second button, in the same request and transaction ("Buy and
+    # finish buying" is the purchase then "Done buying"): ((kind, data), ...).
+    then: tuple[EventToSend, ...] = ()
     then_button: str = ""
     # Events sent before this one by either button, in the same transaction: a "Continue" (steps
     # with nothing to decide) folded into the decision that follows it.
-    before: tuple = ()
+    before: tuple[EventToSend, ...] = ()
     # A long form (the end of a scenario, one row per unit) is a page of its own: the campaign page
-    # links to it (``?do=<id>``) and never sends its markup (issue 21, item 7).
+    # links to it (``?do=<id>``) and never sends its markup, which keeps the campaign page light.
     own_page: bool = False
     # That page first asks, on its own (a plain GET form), which rows of this list field to fill
     # in, grouped (GameSystem.pick_groups); the others keep the common answer. The game's words for
@@ -126,8 +144,10 @@ class GameSystem:
     sides: tuple[SideDef, ...] = ()
     variants: tuple[Variant, ...] = ()
     event_kinds: tuple[EventKind, ...] = ()
-    option_fields: tuple = ()  # schema.Field list of campaign options chosen at creation
-    result_fields: tuple = ()  # schema.Field list of a scenario result
+    option_fields: tuple[
+        Field, ...
+    ] = ()  # schema.Field list of campaign options chosen at creation
+    result_fields: tuple[Field, ...] = ()  # schema.Field list of a scenario result
     roster_kinds: tuple[RosterKind, ...] = ()
     sheets: tuple[SheetDef, ...] = ()
     # The game's own templates, named "<game folder>/<file>" and kept in <game folder>/templates/
@@ -137,11 +157,11 @@ class GameSystem:
     records_template: str = ""
     data_dir: Path | None = None
     description: str = ""
+    # Core event kinds whose form this game makes long (A!P!'s result: a row per objective hex):
+    # drawn on a page of their own, as Action.own_page.
+    long_forms: tuple[str, ...] = ()
     # False: house rules are fixed when the campaign starts (no late house-rule proposals),
     # e.g. so that a club's campaigns of a solitaire game stay comparable.
-    # Core event kinds whose form this game makes long (A!P!'s result: a row per objective hex):
-    # drawn on a page of their own, as Action.own_page (issue 21, item 7).
-    long_forms: tuple = ()
     late_house_rules: bool = True
     comparison_columns: tuple[str, ...] = ()  # headings of comparison_row's values (club page)
     # The version of this game's journal (docs/journal.md, "Versions and upgrades"): bumped when its
@@ -149,12 +169,12 @@ class GameSystem:
     # Upgrade) from the version before in journal_upgrades, and the new signature recorded in the
     # game's journal_versions.json (python manage.py journal_versions --record).
     journal_version: int = 1
-    journal_upgrades: tuple = ()
+    journal_upgrades: tuple[Upgrade, ...] = ()
     # The newest version a journal written before journals said their versions (Muster 0.1.0 and
     # earlier) can be: such a file is never read as a later version whose rules it happens to fit.
     journal_version_before_versions: int = 1
 
-    def __init__(self):
+    def __init__(self) -> None:
         self._tables = TableSet.load(self.data_dir / "tables") if self.data_dir else TableSet({})
         self._kinds = {k.name: k for k in self.event_kinds}
 
@@ -175,11 +195,11 @@ class GameSystem:
     def event_kind(self, name: str) -> EventKind | None:
         return self._kinds.get(name)
 
-    def constants(self) -> dict:
+    def constants(self) -> dict[str, dict[str, Any]]:
         """key -> {"value", "rule", "label"}: numbers the rules state outside tables."""
         return {}
 
-    def clean_options(self, options: dict) -> dict:
+    def clean_options(self, options: dict[str, Any]) -> dict[str, Any]:
         """Check the campaign's options against each other (each one is already clean on its own);
         raise DomainError naming the option ("options.enemy"). Called when the campaign is created
         and whenever its journal is folded."""
@@ -191,56 +211,62 @@ class GameSystem:
         changes which events a journal holds and where. Games without a sequence of their own: ()."""
         return ()
 
-    def check_house_rule(self, key: str, value) -> None:
+    def check_house_rule(self, key: str, value: Any) -> None:
         """Refuse a house-rule value the system could not use (DomainError on "value"). The core
         has already checked that `key` names a table cell or constant and that `value` has the
         book value's type."""
 
     # --- the fold ------------------------------------------------------------------
-    def initial_state(self, variant: str, options: dict, ctx) -> dict:
+    def initial_state(self, variant: str, options: dict[str, Any], ctx: Ctx) -> GameState:
         return {"public": {}, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
 
-    def apply(self, state: dict, record, ctx) -> None:
+    def apply(self, state: CampaignState, record: Record, ctx: Ctx) -> None:
         """Apply one of the system's own events to ``state`` in place, or raise DomainError."""
         raise NotImplementedError
 
-    def clean_result(self, state: dict, index: int, data: dict, ctx) -> dict:
+    def clean_result(
+        self, state: CampaignState, index: int, data: dict[str, Any], ctx: Ctx
+    ) -> dict[str, Any]:
         """Validate a scenario result; return the cleaned data."""
         from campaigns.schema.fields import clean_fields
 
         return clean_fields(self.result_fields, data)
 
-    def result_open(self, state: dict, index: int) -> str | None:
+    def result_open(self, state: CampaignState, index: int) -> str | None:
         """None if a result may be entered for scenario `index` now, else why not."""
         return None
 
-    def on_result(self, state: dict, index: int, result: dict, ctx) -> None:
+    def on_result(self, state: CampaignState, index: int, result: dict[str, Any], ctx: Ctx) -> None:
         """A scenario result was confirmed: update the game state. By default the
         next scenario starts at once; systems with a between-game procedure call
         advance themselves when it is done."""
         advance(state, ctx)
 
-    def on_calendar_end(self, state: dict, ctx) -> None:
+    def on_calendar_end(self, state: CampaignState, ctx: Ctx) -> None:
         """The last scenario is done and no victory condition ended the campaign:
         decide the winner (finish) or leave it to the core (no winner)."""
 
-    def follow_ups(self, state: dict, record) -> list[tuple[str, dict]]:
+    def follow_ups(self, state: CampaignState, record: Record) -> list[EventToSend]:
         """Events to append after a person's own event `record`, in the same submission and as
         that person: [(kind, data)], each folded like any event (so a journal file holds them
         too). E.g. the steps with nothing to decide that follow the one just done."""
         return []
 
-    def on_sealed_revealed(self, state: dict, key: str, choices: dict, ctx) -> None:
+    def on_sealed_revealed(
+        self, state: CampaignState, key: str, choices: dict[str, Any], ctx: Ctx
+    ) -> None:
         """All sides submitted a sealed choice; `choices` maps side -> choice."""
 
-    def clean_sealed_choice(self, state: dict, key: str, choice, ctx):
+    def clean_sealed_choice(self, state: CampaignState, key: str, choice: Any, ctx: Ctx) -> Any:
         return choice
 
     # --- reading -------------------------------------------------------------------
-    def actions(self, state: dict, side: str | None) -> list[Action]:
+    def actions(self, state: CampaignState, side: str | None) -> list[Action]:
         return []
 
-    def form_fields(self, view: dict, side: str | None, kind: str, initial: dict) -> tuple | None:
+    def form_fields(
+        self, view: StateView, side: str | None, kind: str, initial: dict[str, Any]
+    ) -> tuple[Field, ...] | None:
         """The fields a person fills in to submit `kind` for `side` now, as a page shows them:
         the kind's declared fields made concrete from the campaign (``Field.but``): choices
         drawn from the side's own units, locations … with ``labels`` in words, ``rows``
@@ -249,42 +275,46 @@ class GameSystem:
         declared fields as they are. Never a ``json`` field: a person never types JSON."""
         return None
 
-    def procedure(self, state: dict, sides: frozenset[str]) -> list[StepStatus]:
+    def procedure(self, state: CampaignState, sides: frozenset[str]) -> list[StepStatus]:
         return []
 
-    def upcoming_rolls(self, state: dict, side: str, ctx) -> list[UpcomingRoll]:
+    def upcoming_rolls(self, state: CampaignState, side: str, ctx: Ctx) -> list[UpcomingRoll]:
         return []
 
-    def roster(self, state: dict) -> list[dict]:
+    def roster(self, state: CampaignState) -> list[dict[str, Any]]:
         """Every unit/soldier of the campaign as roster entries:
         {"key", "side", "audience" ("public"|"side"), "kind", "name", "status", "data"}."""
         return []
 
-    def standings(self, state: dict) -> list[dict]:
+    def standings(self, state: CampaignState) -> list[dict[str, Any]]:
         """Public standing per side: [{"side", "label", "value"}...]."""
         return []
 
-    def pick_groups(self, view: dict, side: str | None, kind: str, field: str) -> list[dict]:
+    def pick_groups(
+        self, view: StateView, side: str | None, kind: str, field: str
+    ) -> list[dict[str, Any]]:
         """The rows a long form's list `field` offers (``Action.pick``), grouped for the page
         that picks them first: [{"title", "rows": [{"value", "label", "on"}]}]."""
         return []
 
-    def panel_context(self, view: dict) -> dict:
+    def panel_context(self, view: StateView) -> dict[str, Any]:
         """What the system's panel template (`panel_template`) shows, worked out
         from `view` (the viewer's cut) only: passed to it as `panel`."""
         return {}
 
-    def waiting_on(self, state: dict) -> list[tuple[str | None, str]]:
+    def waiting_on(self, state: CampaignState) -> list[tuple[str | None, str]]:
         """Whom the game waits for beyond the core's waits (results, sealed choices, proposals):
         [(side or None, words)], readable by anyone in the club (never a side's secret)."""
         return []
 
-    def pending_words(self, state: dict, index: int) -> str:
+    def pending_words(self, state: CampaignState, index: int) -> str:
         """What waits for confirmation in scenario `index`, as the to-dos and waits name it
         ("the result of Scenario 1"; a victory ledger: "the German's record of Turn 2")."""
         return f"the result of {state['scenarios'][index]['label']}"
 
-    def result_words(self, view: dict, index: int, data: dict, ctx=None) -> list[str]:
+    def result_words(
+        self, view: StateView, index: int, data: dict[str, Any] | None, ctx: Ctx | None = None
+    ) -> list[str]:
         """A scenario result (pending or confirmed) in sentences for the timeline."""
         labels = {f.name: f.title for f in self.result_fields}
         return [
@@ -293,17 +323,19 @@ class GameSystem:
             if v not in (None, "", [], False)
         ]
 
-    def scenario_summary(self, state: dict, index: int) -> dict:
+    def scenario_summary(self, state: CampaignState, index: int) -> dict[str, Any]:
         """The public summary of one scenario (shown on timelines and sheets)."""
         scenario = state["scenarios"][index]
         return dict(scenario["result"] or {})
 
-    def describe(self, record) -> str:
+    def describe(self, record: Record) -> str:
         """One line for the campaign history: a sentence, never a key."""
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def suggested_data(self, kind: str, earlier) -> dict:
+    def suggested_data(
+        self, kind: str, earlier: Iterable[tuple[str, CampaignState]]
+    ) -> dict[str, Any]:
         """Values a page form of `kind` should start from beyond the campaign's own state (e.g. the
         set-up this club entered for its last campaign of the game); passed to form_fields as
         `initial`. `earlier`: (name, folded state) of the club's other campaigns of this game,
@@ -311,23 +343,25 @@ class GameSystem:
         result to any member of the campaign's club."""
         return {}
 
-    def form_data(self, view: dict, side: str | None, kind: str, data: dict) -> dict:
+    def form_data(
+        self, view: StateView, side: str | None, kind: str, data: dict[str, Any]
+    ) -> dict[str, Any]:
         """The data of an event from what its page form (``form_fields``) posted, when the page
         shows it differently from the journal's shape (e.g. one row per objective hex for two
         lists of hexes). By default the same."""
         return data
 
-    def roll_label(self, view: dict, key: str) -> str:
+    def roll_label(self, view: StateView, key: str) -> str:
         """A roll's key in words for a person ("RG p1, French 1st Line Coy: strength DR"),
         from what ``view`` (the reader's cut of the state) holds."""
         return key
 
-    def describe_roll(self, view: dict, data: dict) -> str | None:
+    def describe_roll(self, view: StateView, data: dict[str, Any]) -> str | None:
         """A recorded roll (the data of a dice.rolled event) as a sentence with its result
         ("RG p1, French 1st Line Coy: DR 7 → full strength"), or None for the core's words."""
         return None
 
-    def submitted_words(self, view: dict, record) -> str | None:
+    def submitted_words(self, view: StateView, record: Record) -> str | None:
         """What the person just did, as a sentence for the message shown right after it ("Bought
         RG I2 (1st Line Coy) for 5 CPP; 10 CPP left."), read from ``view``, the state after it as
         they may read it. None: "Done: <the to-do's words>."."""
@@ -336,31 +370,31 @@ class GameSystem:
     # The most units a side's record may hold (campaigns.journal.holdings; docs/architecture.md).
     max_units_per_side: int = 200
 
-    def units_held(self, state: dict) -> dict[str, int]:
+    def units_held(self, state: CampaignState) -> dict[str, int]:
         """How many units each side's record holds ({side: count}), for the bound on what a
         campaign holds (`max_units_per_side`); {} for a game whose rules bound them already
         (Rifles' squad)."""
         return {}
 
-    def history_text(self, record, view: dict) -> str | None:
+    def history_text(self, record: Record, view: StateView) -> str | None:
         """A sentence for one journal entry of any kind but a die (``describe_roll``): a result,
         the system's own events, read from ``view`` (the reader's cut of the state after the
         whole journal); None for the default text (``describe``)."""
         return None
 
-    def comparison_row(self, view: dict) -> tuple | None:
+    def comparison_row(self, view: StateView) -> tuple[Any, ...] | None:
         """One campaign's values for ``comparison_columns``, for the club page's comparison of
         the club's campaigns of this system. ``view`` is the state as any club member may read
         it (visibility.view_state for a member playing no side). None: not shown."""
         return None
 
-    def sheet_context(self, sheet: str, view: dict) -> dict:
+    def sheet_context(self, sheet: str, view: StateView) -> dict[str, Any]:
         """What a sheet prints, from `view` only: the state as the sheet's audience may read it
         (the full state is never handed over, so a sheet cannot print another side's secrets)."""
         return {}
 
     # --- the demo (python manage.py load_demo) ---------------------------------------
-    def demo(self, table):
+    def demo(self, table: DemoTable) -> Campaign | None:
         """Play this system's demo campaign, in progress, in the demo club, at `table`
         (campaigns.services.demo.DemoTable): ``table.create(variant=, name=, options=)``,
         ``table.seat(side, role)``, ``table.referee(role)``, ``table.submit(role, kind, data)``

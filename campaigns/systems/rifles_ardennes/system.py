@@ -72,7 +72,9 @@ class RiflesArdennes(GameSystem):
     sheets = sheets.SHEETS
     panel_template = "rifles_ardennes/panel.html"
     late_house_rules = False  # fixed when the campaign starts: the club's squads stay comparable
-    # v1: Muster 0.1.0 to issue 21; v2: a Leader who may not lead only after 8.2 (6, RA-9). The
+    # v1: Muster 0.1.0 and the versions after it until the leadership rule changed; v2: a Leader
+    # who may not lead is named only after 8.2, and only until the next mission ends (6; rules notes
+    # RA-9). The
     # upgrades are in upgrades.py.
     journal_version = 2
     journal_upgrades = upgrades.STEPS

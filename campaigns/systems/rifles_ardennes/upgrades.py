@@ -1,7 +1,7 @@
 """Rifles in the Ardennes journals of earlier versions, carried to today's (docs/journal.md,
 "Versions and upgrades"; the corpus in its journals/ folder replays v1 journals on every CI).
 
-- v1 → v2 (issue 21, item 16; RA-9): between missions a soldier whose unit may not lead is named
+- v1 → v2 (docs/rules-notes.md, RA-9): between missions a soldier whose unit may not lead is named
   Leader only once reinforcements from HQ (8.2) are settled and still no available soldier may
   lead, and he leads until the end of the next mission (6: a temporary leadership). Under v1 he
   could be named as soon as the casualty rolls were made, and kept the role. A "fold" step: the

@@ -1,4 +1,4 @@
-"""Records the other side confirms (VL-5): a side's turn record, and FAB's end-of-game result, stay
+"""Records the other side confirms (docs/rules-notes.md, VL-5), so that one side alone cannot write the score: a side's turn record, and FAB's end-of-game result, stay
 provisional until the other side confirms them, as a scenario result does, through the core's own
 result events (campaigns.journal.core_events): ``result.confirmed`` by the other side or the referee,
 ``result.disputed`` by the other side, ``result.resolved`` by the referee or an organizer who plays

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from .ledger import next_turn
 from .model import CHANGES, STATUS_WORDS
+from .shapes import LedgerPublic
 
 BLANK_UNIT_ROWS = 4  # unit changes a turn form offers at once (more: record them with "Add units" … or a second pass)
 BLANK_SETUP_ROWS = 8
@@ -54,7 +55,7 @@ def unit_label(system, unit: dict, status: str) -> str:
     return f"{unit['name']} — {', '.join(b for b in bits if b)}"
 
 
-def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
+def turn_fields(system, pub: LedgerPublic, fields: dict, initial: dict) -> tuple | None:
     turn = next_turn(pub)
     if turn is None:
         return None
@@ -105,7 +106,7 @@ def turn_fields(system, pub: dict, fields: dict, initial: dict) -> tuple | None:
     return tuple(out)
 
 
-def _unit_changes(system, pub: dict, field, turn: dict):
+def _unit_changes(system, pub: LedgerPublic, field, turn: dict):
     live = [
         u
         for u in pub["setup"]["units"]
@@ -143,7 +144,7 @@ def _blank_units(system, field, blanks: int):
     )
 
 
-def setup_fields(system, pub: dict, declared: tuple, initial: dict) -> tuple:
+def setup_fields(system, pub: LedgerPublic, declared: tuple, initial: dict) -> tuple:
     """The book's set-up, or the one given in `initial` (the club's last, victory_ledger/club.py)."""
     setup = pub["setup"]
     if initial.get("locations") or initial.get("units"):

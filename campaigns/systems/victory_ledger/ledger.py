@@ -8,21 +8,30 @@ Everything here works on ``state["game"]["public"]``; nothing in these games is 
 from __future__ import annotations
 
 import copy
+from typing import Any, cast
 
-from campaigns.game_interface import DomainError, advance, finish
+from campaigns.game_interface import CampaignState, DomainError, advance, finish
 
 from . import chart
 from .model import CHANGES, Evaluation, Outcome
 from .setup import clean_locations, clean_units, location, unit
-from .shapes import LedgerPublic
+from .shapes import LedgerGame, LedgerPublic, Setup, UnitLine
 from .words import location_state_text
 
 
-def public(state: dict) -> LedgerPublic:
-    return state["game"]["public"]
+def public(state: CampaignState | dict[str, Any]) -> LedgerPublic:
+    """The ledger's part of a state (or of a reader's view of it): the game's own shape."""
+    return cast(LedgerGame, state["game"])["public"]
 
 
-def next_turn(pub: dict) -> dict | None:
+def known_location(setup: Setup, loc_id: str) -> dict[str, Any]:
+    """A location of the set-up that the checks before have found there."""
+    found = location(setup, loc_id)
+    assert found is not None, f"{loc_id} is in the set-up"
+    return found
+
+
+def next_turn(pub: LedgerPublic) -> dict | None:
     turns = pub["turns"]
     return turns[pub["next"]] if pub["next"] < len(turns) else None
 
@@ -38,7 +47,7 @@ def apply_setup(system, state: dict, record, ctx) -> None:
             "The set-up is already confirmed; to change it, propose a correction of it.",
         )
     data = record.data
-    setup = {
+    setup: Setup = {
         "locations": clean_locations(data.get("locations") or []),
         "units": clean_units(data.get("units") or []),
         "params": {k: v for k, v in data.items() if k not in ("locations", "units")},
@@ -103,7 +112,7 @@ def record_turn(system, state: dict, record, ctx) -> None:
         "changed": [
             {
                 "id": k,
-                "name": location(pub["setup"], k)["name"],
+                "name": known_location(pub["setup"], k)["name"],
                 "text": location_state_text(system, v),
             }
             for k, v in pub["locations"].items()
@@ -167,7 +176,7 @@ def _the_turn(system, state: dict, label: str) -> dict:
     return turns[index]
 
 
-def _locations_after(pub: dict, rows: list[dict], system) -> dict:
+def _locations_after(pub: LedgerPublic, rows: list[dict], system) -> dict:
     after = copy.deepcopy(pub["locations"])
     seen: dict[str, dict] = {}
     for i, row in enumerate(rows):
@@ -221,7 +230,7 @@ def _unit_changes(system, state: dict, rows: list[dict], turn: dict, ctx) -> lis
         pub["units"][unit_id] = {"status": after, "since": turn["label"], "via": via}
         text = f"{found['name']}: {words}"
         if via:
-            text += f" through {location(pub['setup'], via)['name']}"
+            text += f" through {known_location(pub['setup'], via)['name']}"
         events.append(
             {
                 "unit": unit_id,
@@ -235,7 +244,7 @@ def _unit_changes(system, state: dict, rows: list[dict], turn: dict, ctx) -> lis
     return events
 
 
-def _refusal(name: str, now: dict, change: str) -> str:
+def _refusal(name: str, now: UnitLine, change: str) -> str:
     status, since = now["status"], now["since"]
     when = f" in {since}" if since else ""
     if status == "eliminated":

@@ -11,7 +11,12 @@ turn).
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
 from campaigns.game_interface import DomainError, Field
+
+from .shapes import Setup
 
 MAX_LOCATIONS = 150
 MAX_UNITS = 400
@@ -81,7 +86,9 @@ def clean_locations(rows: list[dict]) -> list[dict]:
     return _rows(rows, "locations", "locations", set())
 
 
-def clean_units(rows: list[dict], existing: list[dict] = (), field: str = "units") -> list[dict]:
+def clean_units(
+    rows: list[dict], existing: Iterable[dict] = (), field: str = "units"
+) -> list[dict]:
     taken = {u["id"].casefold() for u in existing}
     return _rows(rows, "units", field, taken)
 
@@ -109,9 +116,9 @@ def book_setup(book, scenario: str, params: dict | None = None) -> dict:
     return {"locations": locations, "units": units, "params": dict(params or {})}
 
 
-def location(setup: dict, loc_id: str) -> dict | None:
+def location(setup: Setup, loc_id: str) -> dict[str, Any] | None:
     return next((loc for loc in setup["locations"] if loc["id"] == loc_id), None)
 
 
-def unit(setup: dict, unit_id: str) -> dict | None:
+def unit(setup: Setup, unit_id: str) -> dict[str, Any] | None:
     return next((u for u in setup["units"] if u["id"] == unit_id), None)

@@ -45,7 +45,7 @@ class LedgerPublic(TypedDict):
     pending: list[dict[str, Any]]  # events the next turn record must carry
     listed: NotRequired[list[str]]  # locations the turn form lists
     coming: NotRequired[list[list[str]]]  # [label, text] pairs: what the next turn brings
-    provisional: NotRequired[dict[str, Any] | None]  # a record waiting for the other side
+    provisional: NotRequired[dict[str, Any]]  # a record waiting for the other side
 
 
 class LedgerGame(TypedDict):

@@ -29,7 +29,7 @@ def ledger_context(system, view: dict) -> dict:
                 "note": entry.get("note", ""),
             }
         )
-    units = {}
+    units: dict[str, list[str]] = {}
     for unit in pub["setup"]["units"]:
         now = pub["units"].get(unit["id"], {"status": "full", "since": ""})
         units.setdefault(STATUS_WORDS[now["status"]], []).append(

@@ -18,6 +18,7 @@ from pathlib import Path
 
 from campaigns.game_interface import (
     Action,
+    CampaignState,
     DomainError,
     EventKind,
     Field,
@@ -53,7 +54,8 @@ class LedgerSystem(GameSystem):
     unit_sub_fields: tuple = ()  # the set-up's per-unit values beyond code, name and side
     param_fields: tuple = ()  # the set-up's own values (FAB: game length, thresholds)
     turn_extra_fields: tuple = ()  # values of a turn beyond locations and units
-    # Records a side enters that the other side confirms (VL-5), from this journal version on.
+    # Records a side enters that the other side confirms (confirmation.py), from this journal
+    # version on: journals written before keep their records final as entered.
     confirmed_kinds: tuple[str, ...] = ("turn",)
     confirmed_from: int = 1
     uses_contested = True
@@ -75,7 +77,7 @@ class LedgerSystem(GameSystem):
 
     # --- declarations --------------------------------------------------------------------------
     def _ledger_kinds(self) -> tuple[EventKind, ...]:
-        p, sides = self.event_prefix, self.side_slugs()
+        p, sides = self.event_prefix, tuple(self.side_slugs())
         row = Field(
             "row",
             "object",
@@ -220,14 +222,12 @@ class LedgerSystem(GameSystem):
 
     def apply(self, state, record, ctx):
         kind = record.kind.removeprefix(f"{self.event_prefix}.")
-        if kind in self.confirmed_kinds and confirmation.held(state):
-            raise DomainError(
-                next(iter(record.data or {"turn": None})), confirmation.waiting_text(self, state)
-            )
+        waiting = confirmation.waiting_text(self, state)  # None when no record waits
+        if kind in self.confirmed_kinds and waiting is not None:
+            raise DomainError(next(iter(record.data or {"turn": None})), waiting)
         if kind in self.confirmed_kinds and confirmation.needed(self, state, record, ctx):
-            confirmation.hold(
-                self, state, record, ctx
-            )  # VL-5: applied once the other side confirms it
+            # held in the ledger, applied once the other side confirms it
+            confirmation.hold(self, state, record, ctx)
         else:
             self.apply_record(state, record, ctx)
 
@@ -252,13 +252,15 @@ class LedgerSystem(GameSystem):
     def result_open(self, state, index):
         return "Record the game turn by turn; the ledger gives the result."
 
-    # --- records the other side confirms (confirmation.py, VL-5) -------------------------------
+    # --- records the other side confirms (confirmation.py) -------------------------------------
     def clean_result(self, state, index, data, ctx):
         """A record as an arbiter settles it: the data of the kind of record waiting."""
         waiting = confirmation.held(state)
         if waiting is None:
             raise DomainError("scenario", "No record waits for confirmation.")
-        return self.event_kind(waiting["kind"]).clean(data if isinstance(data, dict) else {})
+        kind = self.event_kind(waiting["kind"])
+        assert kind is not None, "only the ledger's own kinds are held"
+        return kind.clean(data if isinstance(data, dict) else {})
 
     def on_result(self, state, index, result, ctx):
         confirmation.confirmed(self, state, index, result, ctx)
@@ -319,8 +321,9 @@ class LedgerSystem(GameSystem):
     def check_setup(self, state, setup: dict, ctx) -> None:
         """Refuse a set-up the game's checks cannot work with (DomainError naming the field)."""
 
-    def units_held(self, state: dict) -> dict[str, int]:
-        units = state["game"].get("public", {}).get("setup", {}).get("units", [])
+    def units_held(self, state: CampaignState) -> dict[str, int]:
+        game = state["game"]
+        units = game.get("public", {}).get("setup", {}).get("units", []) if game else []
         return dict(Counter(u.get("side") for u in units))
 
     def check_unit(self, state, row: dict, ctx) -> None:
@@ -356,8 +359,9 @@ class LedgerSystem(GameSystem):
         if waiting:
             return waiting
         pub = public(state)
-        if pub["phase"] == "decision":
-            return "The game waits for a decision first: " + pub["decision"]["text"]
+        decision = pub["decision"]
+        if pub["phase"] == "decision" and decision is not None:
+            return "The game waits for a decision first: " + decision["text"]
         if pub["phase"] == "over":
             return "The game is over."
         return None

@@ -7,7 +7,7 @@ from campaigns.game_interface import Upgrade
 
 class RecordsConfirmed(Upgrade):
     """A side's turn record (and FAB's end-of-game result) waits for the other side's confirmation
-    (VL-5). Records written before stay final as they were (a "fold" step: confirmation.needed
+    (confirmation.py), so that one side alone cannot write the score. Records written before stay final as they were (a "fold" step: confirmation.needed
     asks ``ctx.journal_version``)."""
 
     name = "ledger-records-confirmed"
