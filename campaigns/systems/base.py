@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, Protocol
 
 from campaigns.dice.tables import TableSet
 from campaigns.journal.progress import advance
@@ -29,7 +29,6 @@ from campaigns.schema.fields import EventKind, Field
 if TYPE_CHECKING:  # only named in signatures: the context and the demo table import the core
     from campaigns.journal.context import Ctx
     from campaigns.models import Campaign
-    from campaigns.services.demo import DemoTable
     from campaigns.versions import Upgrade
 
 # An event to send with another, in the same request: (kind, data).
@@ -37,6 +36,27 @@ EventToSend = tuple[str, dict[str, Any]]
 # What a reader may see of a campaign state (campaigns.access.visibility.view_state): the keys of
 # CampaignState cut to the viewer (each side's secrets only for that side), a plain dict.
 StateView = dict[str, Any]
+
+
+class DemoTable(Protocol):
+    """The table a game's demo plays at (campaigns.services.demo.DemoTable, through the services,
+    so that a game imports none): see GameSystem.demo."""
+
+    campaign: Campaign | None
+
+    def create(
+        self, *, variant: str, name: str, options: dict[str, Any] | None = None
+    ) -> Campaign: ...
+
+    def seat(self, side: str, role: str) -> None: ...
+
+    def referee(self, role: str) -> None: ...
+
+    def submit(
+        self, role: str, kind: str, data: dict[str, Any] | None = None
+    ) -> dict[str, Any]: ...
+
+    def state(self) -> dict[str, Any]: ...
 
 
 @dataclass(frozen=True)

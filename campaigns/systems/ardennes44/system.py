@@ -9,7 +9,7 @@ from campaigns.game_interface import DomainError, Field
 from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import day_calendar
-from campaigns.systems.victory_ledger.setup import location, unit as location_unit
+from campaigns.systems.victory_ledger.setup import location
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
 from . import replacements, upgrades, victory
@@ -268,7 +268,7 @@ class Ardennes44(LedgerSystem):
                     f"received {given[side] or 0} (25.2.1).",
                 )
             if ctx.journal_version >= replacements.TYPED:
-                units = [location_unit(pub["setup"], e["unit"]) for e in used]
+                units = [ledger.known_unit(pub["setup"], e["unit"]) for e in used]
                 replacements.check_counts(self, side, given[side] or 0, units, key)
         words = ", ".join(
             f"{self.book.side_name(s)} {n if n is not None else 'not entered'}"

@@ -7,23 +7,26 @@ path reaches a German supply source; the ledger's "held by German" + "supplied" 
 
 from __future__ import annotations
 
+from typing import Any
+
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
+from campaigns.systems.victory_ledger.shapes import LedgerPublic
 from campaigns.systems.victory_ledger.words import names
 
 GERMAN, ALLIED = "german", "allied"
 
 
-def held(pub: dict, loc: dict, side: str = GERMAN) -> bool:
+def held(pub: LedgerPublic, loc: dict, side: str = GERMAN) -> bool:
     here = pub["locations"][loc["id"]]
     return here["controller"] == side and here["supplied"]
 
 
-def group(pub: dict, name: str) -> list[dict]:
+def group(pub: LedgerPublic, name: str) -> list[dict]:
     return [loc for loc in pub["setup"]["locations"] if loc.get("group") == name]
 
 
-def victory_hexes(pub: dict, map_name: str) -> list[dict]:
+def victory_hexes(pub: LedgerPublic, map_name: str) -> list[dict]:
     return [
         loc
         for loc in pub["setup"]["locations"]
@@ -31,7 +34,7 @@ def victory_hexes(pub: dict, map_name: str) -> list[dict]:
     ]
 
 
-def exits(pub: dict) -> tuple[int, list[dict], bool]:
+def exits(pub: LedgerPublic) -> tuple[int, list[dict], bool]:
     """Attack factors exited, the exit hexes used, whether one of them traces German supply."""
     setup = pub["setup"]
     gone = [u for u in setup["units"] if pub["units"][u["id"]]["status"] == "exited"]
@@ -98,7 +101,7 @@ def _vp_scenario(system, state, turn, info) -> Evaluation:
     return evaluation
 
 
-def is_last(pub: dict, turn: dict) -> bool:
+def is_last(pub: LedgerPublic, turn: dict) -> bool:
     return pub["turns"][-1]["label"] == turn["label"]
 
 
@@ -135,7 +138,7 @@ def _campaign(system, state, turn, info) -> Evaluation:
 def campaign_counts(system, state: dict) -> dict:
     pub = public(state)
     af, used, traced = exits(pub)
-    out = {"af": af, "used": used, "traced": traced}
+    out: dict[str, Any] = {"af": af, "used": used, "traced": traced}
     for name in ("liege", "meuse", "bastogne", "german_start"):
         out[name] = [loc for loc in group(pub, name)]
     out["west"] = [loc for loc in victory_hexes(pub, "west") if held(pub, loc)]

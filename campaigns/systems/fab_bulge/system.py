@@ -308,7 +308,7 @@ class FabBulge(LedgerSystem):
         ]
 
     def location_words(self, loc):
-        symbol = dict(SYMBOLS).get(loc.get("symbol") or "none")
+        symbol = dict(SYMBOLS).get(loc.get("symbol") or "none", "")  # a choice of the set-up's form
         if not loc.get("value") or loc.get("symbol") in (None, "none"):
             return ""
         return f"{loc['value']} VP, {symbol.split(':')[0].lower()}"

@@ -15,6 +15,7 @@ from __future__ import annotations
 
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
+from campaigns.systems.victory_ledger.shapes import LedgerPublic
 from campaigns.systems.victory_ledger.words import names
 
 GERMAN, ALLIED = "german", "allied"
@@ -64,7 +65,7 @@ def level(totals: dict) -> tuple[str | None, int]:
     return (GERMAN, german - allied) if german > allied else (ALLIED, allied - german)
 
 
-def threshold(pub: dict, number: int, side: str) -> int | None:
+def threshold(pub: LedgerPublic, number: int, side: str) -> int | None:
     row = next(
         (r for r in pub["setup"]["params"].get("thresholds") or [] if r["turn"] == number), None
     )

@@ -5,10 +5,10 @@ from __future__ import annotations
 
 from campaigns.game_interface import DomainError, open_sealed
 from campaigns.systems.victory_ledger import ledger
-from campaigns.systems.victory_ledger.ledger import public
-from campaigns.systems.victory_ledger.model import Check, Outcome
+from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 
 from . import victory
+from .shapes import PattonsPublic, public
 
 BID_KEY = "bid"
 HOLDER_SPENDS = 2  # the journal version from which only the holder may spend the Advantage (PV-12)
@@ -76,9 +76,10 @@ def apply_turn(system, state: dict, turn: dict, data: dict, ctx) -> list:
             "advantage_rp", "The Advantage cannot buy a Replacement Point on turn 4 (16.1D)."
         )
     refit = None
+    holder: str | None  # the side holding the Advantage in the End Phase
     if ctx.journal_version >= HOLDER_SPENDS:
         refit, holder = holders(system, pub, data)
-    else:  # v1 (PV-12 of its day): any side could be recorded as spending it
+    else:  # v1, before the holder rule (rules notes PV-12): any side could be recorded spending it
         holder = data.get("advantage") or (book.other(spent) if spent else pub["advantage"])
         if spent and holder == spent:
             raise DomainError(
@@ -120,7 +121,7 @@ def _advantage_words(book, refit, spent, holder) -> str:
     return f"{start}; {end}"
 
 
-def holders(system, pub: dict, data: dict) -> tuple[str, str]:
+def holders(system, pub: PattonsPublic, data: dict) -> tuple[str | None, str | None]:
     """Who held the Advantage when the Refit Phase began and who holds it in the End Phase, from the turn record (16.1D, 16.2, PV-12).
 
     The record says who held it when the Refit Phase began (``advantage_refit``; by default whoever
@@ -236,10 +237,12 @@ def decide(system, state: dict, record, ctx) -> None:
     entry["outcome"] = None
     turn = pub["turns"][pub["next"] - 1]
     if turn["number"] == 4:  # no next turn: the operational victory decides (PV-5)
-        evaluation = victory.Evaluation()
+        evaluation = Evaluation()
         victory.operational(system, state, victory.tally(system, state), evaluation)
+        outcome = evaluation.outcome
+        assert outcome is not None, "the operational victory always names an outcome"
         entry["checks"] += [c.as_dict() for c in evaluation.checks]
-        entry["outcome"] = evaluation.outcome.as_dict()
-        ledger.end_game(system, state, evaluation.outcome, ctx)
+        entry["outcome"] = outcome.as_dict()
+        ledger.end_game(system, state, outcome, ctx)
     else:
-        ledger.conclude(system, state, victory.Evaluation(), turn, ctx)
+        ledger.conclude(system, state, Evaluation(), turn, ctx)

@@ -1,7 +1,8 @@
 """Patton's Vanguard's own keys on top of the victory ledger's (victory_ledger/shapes.py)."""
 
-from typing import Any, TypedDict
+from typing import Any, TypedDict, cast
 
+from campaigns.game_interface import CampaignState
 from campaigns.systems.victory_ledger.shapes import LedgerPublic
 
 
@@ -25,3 +26,8 @@ class PattonsGame(TypedDict):
     public: PattonsPublic
     sides: dict[str, dict[str, Any]]
     referee: dict[str, Any]
+
+
+def public(state: CampaignState | dict[str, Any]) -> PattonsPublic:
+    """The game's part of a state (or of a reader's view of it), with Patton's Vanguard's keys."""
+    return cast(PattonsGame, state["game"])["public"]

@@ -6,10 +6,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from campaigns.game_interface import Action, DomainError, EventKind, Field, StepStatus
-from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.system import LedgerSystem
 
 from . import advantage, upgrades, victory
+from .shapes import public
 
 HERE = Path(__file__).parent
 SIDES = (("german", "German"), ("american", "American"))
@@ -255,15 +255,16 @@ class PattonsVanguard(LedgerSystem):
                     bid["text"] if bid else "",
                 )
             )
-        if public(state)["phase"] == "decision":
+        decision = public(state)["decision"]
+        if public(state)["phase"] == "decision" and decision is not None:
             steps.append(
                 StepStatus(
                     "advantage",
                     "Spend the Advantage or accept the automatic victory",
                     "16.1E",
-                    public(state)["decision"]["side"],
+                    decision["side"],
                     "current",
-                    public(state)["decision"]["text"],
+                    decision["text"],
                 )
             )
         return steps

@@ -14,9 +14,10 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from campaigns.systems.victory_ledger.ledger import public
-from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome  # noqa: F401 (Evaluation re-exported)
+from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 from campaigns.systems.victory_ledger.words import names
+
+from .shapes import PattonsPublic, public
 
 AUTO_AREAS = ("7", "25")  # 18.1
 CONTESTED_AREAS = ("9", "12")  # 18.3
@@ -152,7 +153,7 @@ def _american_automatic(system, state, number: int, count: Tally) -> Check | Non
     )
 
 
-def _german_automatic(pub: dict, number: int) -> Check | None:
+def _german_automatic(pub: PattonsPublic, number: int) -> Check | None:
     if number not in (2, 3, 4):
         return None
     held = [a for a in AUTO_AREAS if pub["locations"][a]["controller"] == GERMAN]

@@ -31,6 +31,13 @@ def known_location(setup: Setup, loc_id: str) -> dict[str, Any]:
     return found
 
 
+def known_unit(setup: Setup, unit_id: str) -> dict[str, Any]:
+    """A unit of the set-up that the checks before have found there."""
+    found = unit(setup, unit_id)
+    assert found is not None, f"{unit_id} is in the set-up"
+    return found
+
+
 def next_turn(pub: LedgerPublic) -> dict | None:
     turns = pub["turns"]
     return turns[pub["next"]] if pub["next"] < len(turns) else None
