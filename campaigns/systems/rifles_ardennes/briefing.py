@@ -16,6 +16,7 @@ from campaigns.game_interface import DomainError, Mod, advance, finish, plain_ro
 
 from . import leaders, state as st
 from .data import CASUALTY_RESULTS
+from .shapes import Soldier
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural, roll_sentence
 
@@ -52,9 +53,9 @@ def is_last(state) -> bool:
     return briefing(state)["mission"] == len(st.public(state)["missions"]) - 1
 
 
-def eliminated(state) -> list[dict]:
+def eliminated(state) -> list[Soldier]:
     """Squad soldiers eliminated in the briefed mission (attachments have left: no roll for them)."""
-    log = st.mission(state, briefing(state)["mission"])["log"]
+    log = st.mission_log(state, briefing(state)["mission"])
     return [
         s
         for s in (st.find(state, sid) for sid in log["eliminated"])
@@ -76,7 +77,7 @@ def _table_mod(ctx, table_id: str, key: str, label: str) -> Mod:
 
 
 def xp_mods(state, ctx) -> list[Mod]:
-    outcome = st.mission(state, briefing(state)["mission"])["log"]["outcome"]
+    outcome = st.mission_log(state, briefing(state)["mission"])["outcome"]
     if outcome in ("lost", "aborted"):
         return [_table_mod(ctx, "8.4", "lost_or_aborted", f"mission {outcome}")]
     return []
@@ -195,7 +196,7 @@ def apply_spend(state, data, ctx) -> None:
 
 def casualty_mods(state, ctx, soldier) -> list[Mod]:
     mods = []
-    if st.mission(state, briefing(state)["mission"])["log"]["outcome"] == "lost":
+    if st.mission_log(state, briefing(state)["mission"])["outcome"] == "lost":
         mods.append(_table_mod(ctx, "8.3", "lost", "mission lost"))
     if "bull_strength" in soldier["skills"]:
         mods.append(
@@ -415,9 +416,11 @@ def spend_reinforcements(state, ctx, units: int, gear: int) -> None:
         )
     require_casualties_done(state, "soldiers")
     if grant.get("settled"):
+        named = st.leader(state)
+        assert named is not None, "settling the reinforcements names a Leader"
         raise DomainError(
             "soldiers",
-            f"Reinforcements are settled: {st.label(st.leader(state))} was named Leader "
+            f"Reinforcements are settled: {st.label(named)} was named Leader "
             "though he may not lead, and the AP left were lost (6, 8.2).",
         )
     close_spending(state)

@@ -70,9 +70,9 @@ def _mission(act, state, outcome, turns, eliminated) -> None:
         state = act(
             "rifles.spend_xp", {"soldiers": [{"soldier": buyable[0]["id"], "veteran": True}]}
         )
-    if st.public(state)["briefing"]["casualties"] is None and any(
+    if st.current_briefing(state)["casualties"] is None and any(
         st.find(state, sid)["status"] == "active"
-        for sid in st.mission(state, state["current"])["log"]["eliminated"]
+        for sid in st.mission_log(state, state["current"])["eliminated"]
     ):
         state = act("rifles.casualties")
     state = _reinforce(act, state)
@@ -89,7 +89,7 @@ def _reinforce(act, state):
     if briefing.reinforcement_open(state) is not None:
         return state
     state = act("rifles.reinforce")
-    grant = st.public(state)["briefing"]["reinforcement"]
+    grant = st.current_briefing(state)["reinforcement"]
     room = st.public(state)["budget"] - st.squad_ap(state)
     count = min(grant["ap"], room, len(RECRUITS))
     used = {s["letter"] for s in st.living(state)}

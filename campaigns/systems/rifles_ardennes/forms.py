@@ -4,6 +4,8 @@ may take, one pre-filled row per soldier. The declared fields (kinds.py) still v
 
 from __future__ import annotations
 
+from typing import Any
+
 from campaigns.game_interface import Field
 
 from . import missions, squad, state as st
@@ -17,8 +19,14 @@ def _fields(kind: str) -> dict:
     return {f.name: f for f in _DECLARED[kind].fields}
 
 
+def _item(field: Field) -> Field:
+    """The declared item of a list field."""
+    assert field.item is not None, f"{field.name} is a list field"
+    return field.item
+
+
 def _sub(field: Field) -> dict:
-    return {f.name: f for f in field.item.fields}
+    return {f.name: f for f in _item(field).fields}
 
 
 def _choice(field: Field, pairs, **more) -> Field:
@@ -78,7 +86,7 @@ def _equipment_field(state, field: Field, quantities: dict, attachments: bool) -
         for i in items
     )
     return field.but(
-        item=field.item.but(fields=tuple(fields)), rows=rows, key="item", max=len(items)
+        item=_item(field).but(fields=tuple(fields)), rows=rows, key="item", max=len(items)
     )
 
 
@@ -109,7 +117,7 @@ def _new_soldiers_field(
         _choice(sub["equipment_1"], _equipment_names(state), required=False, default=""),
         _choice(sub["equipment_2"], _equipment_names(state), required=False, default=""),
     ] + ([sub["attached"]] if attachments else [])
-    return field.but(item=field.item.but(fields=tuple(fields)), rows=tuple(rows))
+    return field.but(item=_item(field).but(fields=tuple(fields)), rows=tuple(rows))
 
 
 def _blank(letter: str, attachments: bool, attached: bool = False) -> dict:
@@ -249,7 +257,9 @@ def mission_fields(state, initial) -> tuple:
     declared = _fields("rifles.mission")
     open_missions = [(i, m) for i, m in enumerate(st.public(state)["missions"]) if m["log"] is None]
     index = initial.get("mission", state["current"] if state["current"] is not None else 0)
-    entry = st.mission(state, index) if 0 <= index < len(st.public(state)["missions"]) else {}
+    entry: dict[str, Any] = (
+        dict(st.mission(state, index)) if 0 <= index < len(st.public(state)["missions"]) else {}
+    )
     pairs = tuple(
         (i, f"{m['label']}" + (f": {m['name']}" if m["name"] else "")) for i, m in open_missions
     )
@@ -289,8 +299,8 @@ def result_fields(state) -> tuple:
     data = (
         declared["outcome"].but(widget="radios"),
         declared["turns_used"].but(max=entry["game_turns"] or 12),
-        declared["stayed_behind"].but(item=_choice(declared["stayed_behind"].item, ready)),
-        declared["eliminated"].but(item=_choice(declared["eliminated"].item, ready)),
+        declared["stayed_behind"].but(item=_choice(_item(declared["stayed_behind"]), ready)),
+        declared["eliminated"].but(item=_choice(_item(declared["eliminated"]), ready)),
         _choice(
             declared["new_leader"],
             ready,

@@ -3,11 +3,13 @@ from the campaign in forms.py, the API and journal files send them as they are).
 
 from __future__ import annotations
 
+from typing import Any
+
 from campaigns.game_interface import EventKind, Field
 
 from .data import DESIGNATIONS
 
-_ID = dict(max_length=20)
+_ID: dict[str, Any] = dict(max_length=20)  # an id of the catalog or the squad, as a field takes it
 
 SOLDIER_ROW = Field(
     "soldier",

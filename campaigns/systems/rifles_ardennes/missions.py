@@ -7,6 +7,7 @@ from campaigns.game_interface import DomainError, Field, clean_fields
 
 from . import leaders, state as st
 from .data import OUTCOME_LABELS
+from .shapes import Soldier
 from .words import join, plural
 
 RESULT_FIELDS = (
@@ -121,7 +122,7 @@ def clean_result(state, index, data, ctx) -> dict:
     return data
 
 
-def _soldiers(state, ids, path) -> list[dict]:
+def _soldiers(state, ids, path) -> list[Soldier]:
     found = []
     for i, sid in enumerate(ids):
         soldier = st.find(state, sid, f"{path}[{i}]")

@@ -136,7 +136,7 @@ def _army_sheet_actions(state, side, missing: str) -> list[Action]:
                     side,
                     "1.4, 2.2",
                     why,
-                    {"item": item["id"], **{k: item[k] for k in _CATALOG_VALUES}},
+                    {"item": item["id"], **{k: dict(item)[k] for k in _CATALOG_VALUES}},
                     button=f"Save the {item['name']}",
                 )
             )
@@ -163,7 +163,7 @@ def attachment_room(state) -> int:
 
 
 def _briefing_actions(state, side) -> list[Action]:
-    brief = st.public(state)["briefing"]
+    brief = st.current_briefing(state)
     label = st.mission(state, brief["mission"])["label"]
     if brief["xp"] is None:
         return [
@@ -266,7 +266,9 @@ def steps(state) -> list[StepStatus]:
                 "2.1",
                 side,
                 "done" if planned else "current",
-                f"{entry['name']}, {plural(entry['game_turns'], 'game turn')}" if planned else "",
+                f"{entry['name']}, {plural(entry['game_turns'] or 0, 'game turn')}"
+                if planned
+                else "",
             ),
             StepStatus(
                 "log", f"Log {entry['label']}", "7", side, "current" if planned else "waiting"
@@ -276,7 +278,7 @@ def steps(state) -> list[StepStatus]:
 
 
 def _briefing_steps(state, side) -> list[StepStatus]:
-    brief = st.public(state)["briefing"]
+    brief = st.current_briefing(state)
     lines = []
 
     def add(step_id, label, rule, status, detail=""):
@@ -404,7 +406,7 @@ def _leader_help(state) -> str:
         "No available soldier may lead: any soldier may be named, and he leads until the end of the next "
         "mission (6)."
     )
-    grant = st.public(state)["briefing"]["reinforcement"]
+    grant = st.current_briefing(state)["reinforcement"]
     if grant and not grant.get("settled") and br.unspent(grant):
         text += f" This settles reinforcements: the {br.unspent(grant)} AP left are lost (8.2)."
     return text
@@ -420,7 +422,7 @@ def _mods(mods) -> tuple:
 def upcoming_rolls(state, ctx) -> list[UpcomingRoll]:
     if _phase(state) != "briefing":
         return []
-    brief = st.public(state)["briefing"]
+    brief = st.current_briefing(state)
     found = []
     if brief["xp"] is None:
         found.append(

@@ -43,15 +43,27 @@ class Soldier(TypedDict):
     skill_names: list[str]
     missions: list[str]  # the missions taken part in
     attached: int | None  # the mission index of an attachment, None for the squad's own
-    wounded_in: str | None
-    died_in: str | None
+    wounded_in: int | None  # the index of the mission he was wounded in
+    died_in: int | None  # the index of the mission he fell in
     previous_designation: str | None
     history: list[dict[str, Any]]
 
 
+class EquipmentLine(TypedDict):
+    """One piece of equipment the squad holds (bought, or attached for one mission)."""
+
+    id: str  # "e1", "e2" … from the squad's `next`
+    item: str  # catalog id
+    name: str
+    ap: int
+    provides: str
+    count: int
+    attached: int | None  # the mission index of an attachment, None for the squad's own
+
+
 class Squad(TypedDict):
     soldiers: list[Soldier]
-    equipment: list[str]
+    equipment: list[EquipmentLine]
     xp: int  # unspent
     xp_earned: int
     xp_spent: int

@@ -81,7 +81,7 @@ def sheet_context(sheet: str, view: dict) -> dict:
             {
                 "name": st.label(s),
                 "unit": s["unit_name"],
-                "died": st.mission_title(view, s["died_in"]),
+                "died": st.fell_in(view, s),
                 "missions": len(s["missions"]),
             }
             for s in st.soldiers(view)

@@ -4,12 +4,14 @@ recruiting (8.2), editing names, letters, designations and equipment, naming a L
 from __future__ import annotations
 
 from collections import Counter
+from typing import Any, cast
 
 from campaigns.game_interface import DomainError
 
 from . import briefing, state as st
 from .data import DESIGNATIONS, LEADER, LETTERS, army_name
 from .leaders import make_leader
+from .shapes import CatalogItem, EquipmentLine, Soldier
 from .upgrades import LEADER_AFTER_REINFORCEMENTS
 from .words import join, plural
 
@@ -48,10 +50,10 @@ def apply_catalog(state, data, ctx) -> None:
         raise DomainError("name", f"The catalog already has {entry['name']}.")
     if data["item"]:
         item = st.catalog_item(state, data["item"], "item")
-        item.update(entry)
+        cast(dict[str, Any], item).update(entry)
         st.say(state, ctx.record, f"Catalog: {entry['name']} changed.")
     else:
-        pub["catalog"].append({"id": f"c{len(pub['catalog']) + 1}", **entry})
+        pub["catalog"].append(cast(CatalogItem, {"id": f"c{len(pub['catalog']) + 1}", **entry}))
         st.say(state, ctx.record, f"Catalog: {entry['name']} added.")
 
 
@@ -102,7 +104,7 @@ def attached_ap(state, index: int) -> int:
 # --- soldiers and equipment ---------------------------------------------------------------------
 
 
-def _new_soldier(state, row, path, where: str, attached: int | None) -> dict:
+def _new_soldier(state, row, path, where: str, attached: int | None) -> Soldier:
     item = st.catalog_item(state, row["unit"], f"{path}.unit")
     if item["kind"] != "unit":
         raise DomainError(f"{path}.unit", f"{item['name']} is equipment, not a unit.")
@@ -113,7 +115,7 @@ def _new_soldier(state, row, path, where: str, attached: int | None) -> dict:
             "catalog first (from the Army Sheet).",
         )
     sq = st.squad(state)
-    soldier = {
+    soldier: Soldier = {
         "id": f"s{sq['next']}",
         "name": row["name"],
         "letter": row["letter"],
@@ -175,7 +177,7 @@ def _equipment_lines(state, rows, path, attached_to: int | None) -> list[dict]:
 def _add_lines(state, lines) -> None:
     sq = st.squad(state)
     for line in lines:
-        sq["equipment"].append({"id": f"e{sq['next']}", **line})
+        sq["equipment"].append(cast(EquipmentLine, {"id": f"e{sq['next']}", **line}))
         sq["next"] += 1
 
 
@@ -376,8 +378,9 @@ def apply_roster(state, data, ctx) -> None:
             "designation": row["designation"],
             "equipment": [e for e in (row["equipment_1"], row["equipment_2"]) if e],
         }
-        if any(soldier[k] != v for k, v in new.items()):
-            soldier.update(new)
+        held = cast(dict[str, Any], soldier)  # the soldier's values by the form's names
+        if any(held[k] != v for k, v in new.items()):
+            held.update(new)
             changed.append(st.label(soldier))
     check_letters(state)
     check_equipment(state, ctx)

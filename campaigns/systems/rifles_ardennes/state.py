@@ -6,10 +6,12 @@ to hide from, and the club compares its members' squads (docs/rifles-ardennes.md
 
 from __future__ import annotations
 
-from campaigns.game_interface import DomainError
+from typing import Any, cast
+
+from campaigns.game_interface import CampaignState, DomainError
 
 from .data import LEADER, army_name, seed_catalog
-from .shapes import RiflesPublic, Soldier, Squad
+from .shapes import CatalogItem, Mission, RiflesGame, RiflesPublic, Soldier, Squad
 
 SIDE = "squad"
 
@@ -74,8 +76,9 @@ def _catalog_entry(item: dict) -> dict:
 # --- reads --------------------------------------------------------------------------------
 
 
-def public(state: dict) -> RiflesPublic:
-    return state["game"]["public"]
+def public(state: CampaignState | dict[str, Any]) -> RiflesPublic:
+    """The squad's part of a state (or of a reader's view of it): the game's own shape."""
+    return cast(RiflesGame, state["game"])["public"]
 
 
 def squad(state: dict) -> Squad:
@@ -96,31 +99,31 @@ def available(state: dict) -> list[Soldier]:
     return [s for s in soldiers(state) if s["status"] == "active"]
 
 
-def find(state: dict, sid, path: str = "soldier") -> dict:
+def find(state: dict, sid, path: str = "soldier") -> Soldier:
     for soldier in soldiers(state):
         if soldier["id"] == sid:
             return soldier
     raise DomainError(path, "No such soldier in this squad.")
 
 
-def label(soldier: dict) -> str:
+def label(soldier: Soldier) -> str:
     """ "Pvt. Weber (C)": the personal name and the counter letter."""
     name = soldier.get("name") or "Soldier"
     return f"{name} ({soldier['letter']})"
 
 
-def long_label(soldier: dict) -> str:
+def long_label(soldier: Soldier) -> str:
     return f"{label(soldier)}, {soldier['unit_name']}"
 
 
-def catalog_item(state: dict, item_id: str, path: str = "unit") -> dict:
+def catalog_item(state: dict, item_id: str, path: str = "unit") -> CatalogItem:
     for item in public(state)["catalog"]:
         if item["id"] == item_id:
             return item
     raise DomainError(path, "No such unit or equipment in this campaign's catalog.")
 
 
-def may_lead(state: dict, soldier: dict) -> bool:
+def may_lead(state: dict, soldier: Soldier) -> bool:
     """Whether the soldier's unit may be designated Leader (6: the Army Sheet's Attributes)."""
     for item in public(state)["catalog"]:
         if item["id"] == soldier["unit"]:
@@ -154,11 +157,11 @@ def army_sheet_missing(state: dict) -> str | None:
     return None
 
 
-def leader(state: dict) -> dict | None:
+def leader(state: dict) -> Soldier | None:
     return next((s for s in living(state) if s["designation"] == LEADER), None)
 
 
-def able_to_lead(state: dict) -> list[dict]:
+def able_to_lead(state: dict) -> list[Soldier]:
     """Soldiers of the squad available now whose unit may be designated Leader (6)."""
     return [s for s in available(state) if s.get("attached") is None and may_lead(state, s)]
 
@@ -187,8 +190,28 @@ def squad_ap(state: dict) -> int:
     return units + equipment_ap(state)
 
 
-def mission(state: dict, index: int) -> dict:
+def mission(state: dict, index: int) -> Mission:
     return public(state)["missions"][index]
+
+
+def mission_log(state: dict, index: int) -> dict[str, Any]:
+    """The result of a mission already played (the briefing and its rolls read it)."""
+    log = mission(state, index)["log"]
+    assert log is not None, "a mission briefed or rolled for has its result"
+    return log
+
+
+def current_briefing(state: CampaignState | dict[str, Any]) -> dict[str, Any]:
+    """The briefing between two missions, while the phase is "briefing"."""
+    brief = public(state)["briefing"]
+    assert brief is not None, "the phase is the briefing"
+    return brief
+
+
+def fell_in(state: dict, soldier: Soldier) -> str:
+    """The mission a dead soldier fell in, in words."""
+    assert soldier["died_in"] is not None, "set when he dies"
+    return mission_title(state, soldier["died_in"])
 
 
 def mission_title(state: dict, index: int) -> str:
@@ -196,7 +219,7 @@ def mission_title(state: dict, index: int) -> str:
     return f"{entry['label']}: {entry['name']}" if entry["name"] else entry["label"]
 
 
-def history(soldier: dict, where: str, text: str) -> None:
+def history(soldier: Soldier, where: str, text: str) -> None:
     soldier["history"].append({"mission": where, "text": text})
 
 
@@ -234,7 +257,7 @@ def panel_words(view: dict) -> dict:
             f", {entry['game_turns']} game turns" if entry["game_turns"] else ": set it up (2.1)"
         )
     elif pub["phase"] == "briefing":
-        now = f"End-mission briefing after {mission_title(view, pub['briefing']['mission'])} (8.3)"
+        now = f"End-mission briefing after {mission_title(view, current_briefing(view)['mission'])} (8.3)"
     return {
         "army": army_name(pub["army"]),
         "enemy": army_name(pub["enemy"]),
@@ -246,7 +269,7 @@ def panel_words(view: dict) -> dict:
                 "unit": s["unit_name"],
                 "veteran": s["veteran"],
                 "skills": s["skill_names"],
-                "fell_in": mission_title(view, s["died_in"]),
+                "fell_in": fell_in(view, s),
                 "missions": len(s["missions"]),
             }
             for s in soldiers(view)
@@ -264,7 +287,7 @@ def waiting_on(state: dict) -> list[tuple[str | None, str]]:
         return [
             (
                 SIDE,
-                f"the end-mission briefing after {mission(state, pub['briefing']['mission'])['label']}",
+                f"the end-mission briefing after {mission(state, current_briefing(state)['mission'])['label']}",
             )
         ]
     if pub["phase"] == "mission":
