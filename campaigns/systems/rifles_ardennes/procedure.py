@@ -44,33 +44,47 @@ def actions(state, side) -> list[Action]:
             )
         ]
     elif phase == "mission":
-        index = state["current"]
-        entry = st.mission(state, index)
-        if not entry["name"] or not entry["game_turns"]:
-            found.append(
-                Action(
-                    "rifles.mission",
-                    f"Set up {entry['label']}: name and game turns",
-                    side,
-                    "2.1",
-                    initial={"mission": index},
-                )
-            )
-        if attachment_room(state):
-            found.append(
-                Action(
-                    "rifles.recruit",
-                    f"Add the attachments for {entry['label']}",
-                    side,
-                    "2.2",
-                    optional=True,
-                )
-            )
-        found.append(Action("rifles.leader", "Name a new Leader", side, "6", optional=True))
+        found += _mission_actions(state, side)
     else:
         found += _briefing_actions(state, side)
-    if phase in ("mission", "briefing"):
+    return found + _optional_actions(state, side, phase, found, missing)
+
+
+def _mission_actions(state, side) -> list[Action]:
+    """While a mission is prepared: its set-up, its attachments, a new Leader."""
+    found = []
+    index = state["current"]
+    entry = st.mission(state, index)
+    if not entry["name"] or not entry["game_turns"]:
         found.append(
+            Action(
+                "rifles.mission",
+                f"Set up {entry['label']}: name and game turns",
+                side,
+                "2.1",
+                initial={"mission": index},
+            )
+        )
+    if attachment_room(state):
+        found.append(
+            Action(
+                "rifles.recruit",
+                f"Add the attachments for {entry['label']}",
+                side,
+                "2.2",
+                optional=True,
+            )
+        )
+    found.append(Action("rifles.leader", "Name a new Leader", side, "6", optional=True))
+    return found
+
+
+def _optional_actions(state, side, phase, found: list[Action], missing) -> list[Action]:
+    """What the player may do at any time of play: the roster, a mission's set-up (unless it is
+    already asked for in `found`), the catalog once the Army Sheet is entered."""
+    extra: list[Action] = []
+    if phase in ("mission", "briefing"):
+        extra.append(
             Action(
                 "rifles.roster",
                 "Edit names, letters, designations and equipment",
@@ -81,7 +95,7 @@ def actions(state, side) -> list[Action]:
             )
         )
     if not any(a.kind == "rifles.mission" for a in found):
-        found.append(
+        extra.append(
             Action(
                 "rifles.mission",
                 "Set up a mission (name, game turns, attachments)",
@@ -91,7 +105,7 @@ def actions(state, side) -> list[Action]:
             )
         )
     if not missing:
-        found.append(
+        extra.append(
             Action(
                 "rifles.catalog",
                 "Add or change a unit or equipment (Army Sheet)",
@@ -101,7 +115,7 @@ def actions(state, side) -> list[Action]:
                 initial={"kind": "unit"},
             )
         )
-    return found
+    return extra
 
 
 _CATALOG_VALUES = (
@@ -284,6 +298,39 @@ def _briefing_steps(state, side) -> list[StepStatus]:
     def add(step_id, label, rule, status, detail=""):
         lines.append(StepStatus(step_id, label, rule, side, status, detail))
 
+    xp_done = _roll_steps(state, brief, add)
+    after = xp_done and br.casualties_done(state)
+    # From journal v2 a Leader who may not lead waits for 8.2 (rules notes RA-9): his step comes
+    # after it.
+    leader_last = (
+        after
+        and st.rules_version(state) >= LEADER_AFTER_REINFORCEMENTS
+        and not st.able_to_lead(state)
+    )
+    if not leader_last:
+        _leader_step(state, brief, add, after)
+    _reinforcement_steps(state, brief, add, after)
+    if leader_last:
+        _leader_step(state, brief, add, after)
+    title = (
+        "Close the campaign"
+        if br.is_last(state)
+        else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
+    )
+    add(
+        "next",
+        title,
+        "8.2",
+        "current"
+        if after and not (br.leader_needed(state) and not br.is_last(state))
+        else "waiting",
+    )
+    return lines
+
+
+def _roll_steps(state, brief, add) -> bool:
+    """The briefing's first steps (8.3, 8.4): recovery, the experience roll, spending XP and the
+    casualty rolls. True once the experience roll is made."""
     recovered = brief["recovered"]
     add(
         "recover",
@@ -325,15 +372,11 @@ def _briefing_steps(state, side) -> list[StepStatus]:
             "done" if done else "current" if xp_done else "waiting",
             " ".join(r["text"] + "." for r in brief["casualties"]) if done else "",
         )
-    after = xp_done and br.casualties_done(state)
-    # From journal v2 a Leader who may not lead waits for 8.2 (RA-9): his step comes after it.
-    leader_last = (
-        after
-        and st.rules_version(state) >= LEADER_AFTER_REINFORCEMENTS
-        and not st.able_to_lead(state)
-    )
-    if not leader_last:
-        _leader_step(state, brief, add, after)
+    return xp_done
+
+
+def _reinforcement_steps(state, brief, add, after: bool) -> None:
+    """Reinforcements from HQ (8.2): asked for, granted and spent, or why there are none."""
     why = br.reinforcement_open(state)
     grant = brief["reinforcement"]
     if grant is not None:
@@ -364,22 +407,6 @@ def _briefing_steps(state, side) -> list[StepStatus]:
             "current" if after else "waiting",
             f"The squad has {st.squad_ap(state)} AP without its wounded, below the Army's {st.public(state)['budget']}.",
         )
-    if leader_last:
-        _leader_step(state, brief, add, after)
-    title = (
-        "Close the campaign"
-        if br.is_last(state)
-        else f"Begin {st.mission(state, brief['mission'] + 1)['label']}"
-    )
-    add(
-        "next",
-        title,
-        "8.2",
-        "current"
-        if after and not (br.leader_needed(state) and not br.is_last(state))
-        else "waiting",
-    )
-    return lines
 
 
 def _leader_step(state, brief, add, after) -> None:

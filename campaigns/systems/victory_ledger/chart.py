@@ -86,25 +86,7 @@ def _one(spec: dict, ledger: dict, height: int) -> dict | None:
     def y(value):
         return round(TOP + (high - value) * (bottom - TOP) / (high - low), 1)
 
-    series = []
-    for n, (key, label) in enumerate(spec["series"]):
-        dots = [
-            {
-                "x": x_of[t],
-                "y": y(e["chart"][key]),
-                "text": f"{t}: {label} {_signed_label(e['chart'][key], signed)}",
-            }
-            for t, _ in turns
-            if (e := ledger.get(t)) and (e.get("chart") or {}).get(key) is not None
-        ]
-        series.append(
-            {
-                "label": label,
-                "n": n,
-                "dots": dots,
-                "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
-            }
-        )
+    series = _series(spec, ledger, x_of, y, signed)
     plot = WIDTH - right - left
     every = max(1, math.ceil((max(text_width(short) for _, short in turns) + 3) / max(step_x, 1)))
     return {
@@ -133,20 +115,46 @@ def _one(spec: dict, ledger: dict, height: int) -> dict | None:
             if t in x_of
         ],
         "signed": signed,
-        "sides": (
-            {
-                "up": f"▲ {signed['up']}",
-                "down": f"▼ {signed['down']}",
-                "x": round(left + 4, 1),
-                "up_y": TOP + FONT,
-                "down_y": bottom - 4,
-                "up_size": _fitting(f"▲ {signed['up']}", plot),
-                "down_size": _fitting(f"▼ {signed['down']}", plot),
-            }
-            if signed
-            else None
-        ),
+        "sides": _sides(signed, left, bottom, plot) if signed else None,
         "summary": _summary(spec, ledger),
+    }
+
+
+def _series(spec: dict, ledger: dict, x_of: dict, y, signed) -> list[dict]:
+    """Each series of the chart: its dots (one per recorded turn with a value) and its line."""
+    turns = spec["turns"]
+    series = []
+    for n, (key, label) in enumerate(spec["series"]):
+        dots = [
+            {
+                "x": x_of[t],
+                "y": y(e["chart"][key]),
+                "text": f"{t}: {label} {_signed_label(e['chart'][key], signed)}",
+            }
+            for t, _ in turns
+            if (e := ledger.get(t)) and (e.get("chart") or {}).get(key) is not None
+        ]
+        series.append(
+            {
+                "label": label,
+                "n": n,
+                "dots": dots,
+                "points": " ".join(f"{d['x']},{d['y']}" for d in dots),
+            }
+        )
+    return series
+
+
+def _sides(signed: dict, left: float, bottom: float, plot: float) -> dict:
+    """The words for what up and down mean on a signed chart (which side the score favours)."""
+    return {
+        "up": f"▲ {signed['up']}",
+        "down": f"▼ {signed['down']}",
+        "x": round(left + 4, 1),
+        "up_y": TOP + FONT,
+        "down_y": bottom - 4,
+        "up_size": _fitting(f"▲ {signed['up']}", plot),
+        "down_size": _fitting(f"▼ {signed['down']}", plot),
     }
 
 

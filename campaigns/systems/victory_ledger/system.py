@@ -78,63 +78,9 @@ class LedgerSystem(GameSystem):
     # --- declarations --------------------------------------------------------------------------
     def _ledger_kinds(self) -> tuple[EventKind, ...]:
         p, sides = self.event_prefix, tuple(self.side_slugs())
-        row = Field(
-            "row",
-            "object",
-            fields=(
-                Field("location", label="Location", max_length=40),
-                Field(
-                    "controller", "choice", label="Held by", choices=sides, labels=self.book.sides
-                ),
-                Field("contested", "bool", label="Contested", required=False, default=False),
-                Field("supplied", "bool", label="Supplied", required=False, default=False),
-            ),
-        )
-        change = Field(
-            "row",
-            "object",
-            fields=(
-                Field("unit", "str", label="Unit", required=False, default="", max_length=40),
-                Field(
-                    "change",
-                    "choice",
-                    label="What happened",
-                    choices=self.unit_changes,
-                    required=False,
-                    default="",
-                    labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes),
-                ),
-                *self.unit_change_sub_fields(),
-            ),
-        )
-        setup_units = units_field(
-            sides,
-            self.unit_sub_fields,
-            help="Every unit whose fate the ledger follows.",
-            side_names=self.book.sides,
-        )
+        row, change = self._location_row(sides), self._unit_change_row()
         return (
-            EventKind(
-                f"{p}.setup",
-                "Set-up confirmed",
-                (
-                    locations_field(self.location_sub_fields),
-                    setup_units,
-                    *self.param_fields,
-                    Field(
-                        "copied_from",
-                        label="Copied from the club's campaign",
-                        required=False,
-                        default="",
-                        max_length=120,
-                        help="When the set-up repeats the club's last one for this game.",
-                    ),
-                ),
-                actor="member",
-                rule=self.setup_rule,
-                help="Check the locations and units against your map and counters, complete what the rulebook "
-                "text lacks, and confirm. Later changes are corrections the other side agrees to.",
-            ),
+            self._setup_kind(sides),
             EventKind(
                 f"{p}.units",
                 "Units added",
@@ -181,6 +127,72 @@ class LedgerSystem(GameSystem):
                 ),
                 rule=self.turn_rule,
             ),
+        )
+
+    def _location_row(self, sides: tuple[str, ...]) -> Field:
+        """One location at the end of a turn: who holds it, contested, supplied."""
+        return Field(
+            "row",
+            "object",
+            fields=(
+                Field("location", label="Location", max_length=40),
+                Field(
+                    "controller", "choice", label="Held by", choices=sides, labels=self.book.sides
+                ),
+                Field("contested", "bool", label="Contested", required=False, default=False),
+                Field("supplied", "bool", label="Supplied", required=False, default=False),
+            ),
+        )
+
+    def _unit_change_row(self) -> Field:
+        """One unit change: the unit, what happened to it, and the game's own values."""
+        return Field(
+            "row",
+            "object",
+            fields=(
+                Field("unit", "str", label="Unit", required=False, default="", max_length=40),
+                Field(
+                    "change",
+                    "choice",
+                    label="What happened",
+                    choices=self.unit_changes,
+                    required=False,
+                    default="",
+                    labels=tuple((c, CHANGES[c][2].capitalize()) for c in self.unit_changes),
+                ),
+                *self.unit_change_sub_fields(),
+            ),
+        )
+
+    def _setup_kind(self, sides: tuple[str, ...]) -> EventKind:
+        """The set-up confirmed: the locations, the units and the game's own values."""
+        p = self.event_prefix
+        setup_units = units_field(
+            sides,
+            self.unit_sub_fields,
+            help="Every unit whose fate the ledger follows.",
+            side_names=self.book.sides,
+        )
+        return EventKind(
+            f"{p}.setup",
+            "Set-up confirmed",
+            (
+                locations_field(self.location_sub_fields),
+                setup_units,
+                *self.param_fields,
+                Field(
+                    "copied_from",
+                    label="Copied from the club's campaign",
+                    required=False,
+                    default="",
+                    max_length=120,
+                    help="When the set-up repeats the club's last one for this game.",
+                ),
+            ),
+            actor="member",
+            rule=self.setup_rule,
+            help="Check the locations and units against your map and counters, complete what the rulebook "
+            "text lacks, and confirm. Later changes are corrections the other side agrees to.",
         )
 
     def own_kinds(self) -> tuple[EventKind, ...]:

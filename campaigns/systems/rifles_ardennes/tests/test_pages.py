@@ -24,7 +24,7 @@ def test_the_campaign_page_and_history_in_words(club, people, client_for):
     assert page.status_code == 200
     text = visible(page.content.decode())
     # Every mission's result and rolls are on the scenarios page; the campaign page keeps the last
-    # played (issue 21, item 7: it does not grow with the missions played).
+    # played, so that it does not grow with the missions played.
     scenarios = visible(
         client_for("alice").get(f"/campaigns/{squad.campaign.pk}/scenarios/").content.decode()
     )
@@ -76,8 +76,8 @@ def test_the_campaign_page_and_history_in_words(club, people, client_for):
 
 def test_the_squads_player_reads_what_the_squad_waits_for_in_plain_words(club, people):
     """The squad not yet created: the campaign waits for "the squad to be created" (words that do
-    not begin with the side's name). The player reads them as they are, like a club member does;
-    review found "youthe squad to be created" for the player."""
+    not begin with the side's name). The player reads them as they are, like a club member does,
+    never run into the second person ("youthe squad to be created")."""
     from campaigns.access import visibility
     from campaigns.selectors.waiting import waiting_on
     from campaigns.services.state import current_state

@@ -1,4 +1,4 @@
-"""Records the other side confirms (issue 21, item 11; VL-5): a side's turn record (and FAB's
+"""Records the other side confirms (docs/rules-notes.md, VL-5): a side's turn record (and FAB's
 end-of-game result) stays provisional until the other side confirms it, through the core's result
 events, can be disputed, and a dispute is settled by the referee or an organizer playing no side;
 victory checks run on confirmed records only. The referee's own record is final at once.
