@@ -16,7 +16,7 @@ from campaigns.journal.context import Ctx
 from campaigns.journal.core_events import KINDS as _CORE_KINDS
 from campaigns.journal.progress import advance, finish, open_sealed
 from campaigns.journal.records import Record
-from campaigns.journal.state_shapes import CampaignState, GameState
+from campaigns.journal.state_shapes import CampaignState, GameState, HeldState, StateView
 from campaigns.schema.fields import EventKind, Field, clean_fields
 
 from .errors import DomainError
@@ -71,9 +71,12 @@ __all__ = [
     # The fold's context (rolls, tables, house rules) and the events it reads.
     "Ctx",
     "Record",
-    # The folded state the hooks take (CampaignState) and the convention of its game part.
+    # The folded state (CampaignState), the convention of its game part, the state as the hooks
+    # take it (HeldState: the core's shape or a plain dict) and a reader's cut of it (StateView).
     "CampaignState",
     "GameState",
+    "HeldState",
+    "StateView",
     # Upgrading the game's journal when its rules change (campaigns.versions).
     "Upgrade",
     "Insert",

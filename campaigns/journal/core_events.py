@@ -13,7 +13,7 @@ so a replayed journal is held to them too.
 from __future__ import annotations
 
 from collections.abc import Callable
-from typing import Any, cast
+from typing import Any
 
 from campaigns import versions
 from campaigns.access.seats import apply_seat, playing, remember_seat
@@ -24,7 +24,6 @@ from campaigns.journal.progress import advance, finish
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import (
     CampaignState,
-    GameState,
     PendingResult,
     Scenario,
     ScenarioStatus,
@@ -307,10 +306,8 @@ def _campaign_started(state: CampaignState, rec: Record, ctx: Ctx) -> None:
         for user in side["players"]:
             remember_seat(state, user, slug)
     remember_seat(state, state["referee"])
-    # The game's own part, as its hook builds it (a plain dict of GameState's keys).
-    state["game"] = cast(
-        GameState, ctx.system.initial_state(state["variant"], state["options"], ctx)
-    )
+    # The game's own part, as its hook builds it (GameSystem.initial_state).
+    state["game"] = ctx.system.initial_state(state["variant"], state["options"], ctx)
     state["current"] = None
     advance(state, ctx)
 

@@ -21,9 +21,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 from campaigns.dice.tables import TableSet
-from campaigns.journal.progress import advance
+from campaigns.journal.progress import Moving, advance
 from campaigns.journal.records import Record
-from campaigns.journal.state_shapes import CampaignState, GameState
+from campaigns.journal.state_shapes import GameState, HeldState, StateView
 from campaigns.schema.fields import EventKind, Field
 
 if TYPE_CHECKING:  # only named in signatures: the context and the demo table import the core
@@ -33,9 +33,6 @@ if TYPE_CHECKING:  # only named in signatures: the context and the demo table im
 
 # An event to send with another, in the same request: (kind, data).
 EventToSend = tuple[str, dict[str, Any]]
-# What a reader may see of a campaign state (campaigns.access.visibility.view_state): the keys of
-# CampaignState cut to the viewer (each side's secrets only for that side), a plain dict.
-StateView = dict[str, Any]
 
 
 class DemoTable(Protocol):
@@ -240,48 +237,48 @@ class GameSystem:
     def initial_state(self, variant: str, options: dict[str, Any], ctx: Ctx) -> GameState:
         return {"public": {}, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
 
-    def apply(self, state: CampaignState, record: Record, ctx: Ctx) -> None:
+    def apply(self, state: HeldState, record: Record, ctx: Ctx) -> None:
         """Apply one of the system's own events to ``state`` in place, or raise DomainError."""
         raise NotImplementedError
 
     def clean_result(
-        self, state: CampaignState, index: int, data: dict[str, Any], ctx: Ctx
+        self, state: HeldState, index: int, data: dict[str, Any], ctx: Ctx
     ) -> dict[str, Any]:
         """Validate a scenario result; return the cleaned data."""
         from campaigns.schema.fields import clean_fields
 
         return clean_fields(self.result_fields, data)
 
-    def result_open(self, state: CampaignState, index: int) -> str | None:
+    def result_open(self, state: HeldState, index: int) -> str | None:
         """None if a result may be entered for scenario `index` now, else why not."""
         return None
 
-    def on_result(self, state: CampaignState, index: int, result: dict[str, Any], ctx: Ctx) -> None:
+    def on_result(self, state: HeldState, index: int, result: dict[str, Any], ctx: Ctx) -> None:
         """A scenario result was confirmed: update the game state. By default the
         next scenario starts at once; systems with a between-game procedure call
         advance themselves when it is done."""
         advance(state, ctx)
 
-    def on_calendar_end(self, state: CampaignState, ctx: Ctx) -> None:
+    def on_calendar_end(self, state: HeldState, ctx: Moving) -> None:
         """The last scenario is done and no victory condition ended the campaign:
         decide the winner (finish) or leave it to the core (no winner)."""
 
-    def follow_ups(self, state: CampaignState, record: Record) -> list[EventToSend]:
+    def follow_ups(self, state: HeldState, record: Record) -> list[EventToSend]:
         """Events to append after a person's own event `record`, in the same submission and as
         that person: [(kind, data)], each folded like any event (so a journal file holds them
         too). E.g. the steps with nothing to decide that follow the one just done."""
         return []
 
     def on_sealed_revealed(
-        self, state: CampaignState, key: str, choices: dict[str, Any], ctx: Ctx
+        self, state: HeldState, key: str, choices: dict[str, Any], ctx: Ctx
     ) -> None:
         """All sides submitted a sealed choice; `choices` maps side -> choice."""
 
-    def clean_sealed_choice(self, state: CampaignState, key: str, choice: Any, ctx: Ctx) -> Any:
+    def clean_sealed_choice(self, state: HeldState, key: str, choice: Any, ctx: Ctx) -> Any:
         return choice
 
     # --- reading -------------------------------------------------------------------
-    def actions(self, state: CampaignState, side: str | None) -> list[Action]:
+    def actions(self, state: HeldState, side: str | None) -> list[Action]:
         return []
 
     def form_fields(
@@ -295,18 +292,18 @@ class GameSystem:
         declared fields as they are. Never a ``json`` field: a person never types JSON."""
         return None
 
-    def procedure(self, state: CampaignState, sides: frozenset[str]) -> list[StepStatus]:
+    def procedure(self, state: HeldState, sides: frozenset[str]) -> list[StepStatus]:
         return []
 
-    def upcoming_rolls(self, state: CampaignState, side: str, ctx: Ctx) -> list[UpcomingRoll]:
+    def upcoming_rolls(self, state: HeldState, side: str, ctx: Ctx) -> list[UpcomingRoll]:
         return []
 
-    def roster(self, state: CampaignState) -> list[dict[str, Any]]:
+    def roster(self, state: HeldState) -> list[dict[str, Any]]:
         """Every unit/soldier of the campaign as roster entries:
         {"key", "side", "audience" ("public"|"side"), "kind", "name", "status", "data"}."""
         return []
 
-    def standings(self, state: CampaignState) -> list[dict[str, Any]]:
+    def standings(self, state: HeldState) -> list[dict[str, Any]]:
         """Public standing per side: [{"side", "label", "value"}...]."""
         return []
 
@@ -322,12 +319,12 @@ class GameSystem:
         from `view` (the viewer's cut) only: passed to it as `panel`."""
         return {}
 
-    def waiting_on(self, state: CampaignState) -> list[tuple[str | None, str]]:
+    def waiting_on(self, state: HeldState) -> list[tuple[str | None, str]]:
         """Whom the game waits for beyond the core's waits (results, sealed choices, proposals):
         [(side or None, words)], readable by anyone in the club (never a side's secret)."""
         return []
 
-    def pending_words(self, state: CampaignState, index: int) -> str:
+    def pending_words(self, state: HeldState, index: int) -> str:
         """What waits for confirmation in scenario `index`, as the to-dos and waits name it
         ("the result of Scenario 1"; a victory ledger: "the German's record of Turn 2")."""
         return f"the result of {state['scenarios'][index]['label']}"
@@ -343,7 +340,7 @@ class GameSystem:
             if v not in (None, "", [], False)
         ]
 
-    def scenario_summary(self, state: CampaignState, index: int) -> dict[str, Any]:
+    def scenario_summary(self, state: HeldState, index: int) -> dict[str, Any]:
         """The public summary of one scenario (shown on timelines and sheets)."""
         scenario = state["scenarios"][index]
         return dict(scenario["result"] or {})
@@ -353,9 +350,7 @@ class GameSystem:
         kind = self.event_kind(record.kind)
         return kind.label if kind else record.kind
 
-    def suggested_data(
-        self, kind: str, earlier: Iterable[tuple[str, CampaignState]]
-    ) -> dict[str, Any]:
+    def suggested_data(self, kind: str, earlier: Iterable[tuple[str, HeldState]]) -> dict[str, Any]:
         """Values a page form of `kind` should start from beyond the campaign's own state (e.g. the
         set-up this club entered for its last campaign of the game); passed to form_fields as
         `initial`. `earlier`: (name, folded state) of the club's other campaigns of this game,
@@ -390,7 +385,7 @@ class GameSystem:
     # The most units a side's record may hold (campaigns.journal.holdings; docs/architecture.md).
     max_units_per_side: int = 200
 
-    def units_held(self, state: CampaignState) -> dict[str, int]:
+    def units_held(self, state: HeldState) -> dict[str, int]:
         """How many units each side's record holds ({side: count}), for the bound on what a
         campaign holds (`max_units_per_side`); {} for a game whose rules bound them already
         (Rifles' squad)."""

@@ -2,7 +2,7 @@
 
 from typing import Any, TypedDict, cast
 
-from campaigns.game_interface import CampaignState
+from campaigns.game_interface import HeldState
 from campaigns.systems.victory_ledger.shapes import LedgerPublic
 
 
@@ -28,6 +28,6 @@ class PattonsGame(TypedDict):
     referee: dict[str, Any]
 
 
-def public(state: CampaignState | dict[str, Any]) -> PattonsPublic:
+def public(state: HeldState) -> PattonsPublic:
     """The game's part of a state (or of a reader's view of it), with Patton's Vanguard's keys."""
     return cast(PattonsGame, state["game"])["public"]

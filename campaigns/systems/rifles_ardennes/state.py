@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from typing import Any, cast
 
-from campaigns.game_interface import CampaignState, DomainError
+from campaigns.game_interface import DomainError, HeldState
 
 from .data import LEADER, army_name, seed_catalog
 from .shapes import CatalogItem, Mission, RiflesGame, RiflesPublic, Soldier, Squad
@@ -76,7 +76,7 @@ def _catalog_entry(item: dict) -> dict:
 # --- reads --------------------------------------------------------------------------------
 
 
-def public(state: CampaignState | dict[str, Any]) -> RiflesPublic:
+def public(state: HeldState) -> RiflesPublic:
     """The squad's part of a state (or of a reader's view of it): the game's own shape."""
     return cast(RiflesGame, state["game"])["public"]
 
@@ -201,7 +201,7 @@ def mission_log(state: dict, index: int) -> dict[str, Any]:
     return log
 
 
-def current_briefing(state: CampaignState | dict[str, Any]) -> dict[str, Any]:
+def current_briefing(state: HeldState) -> dict[str, Any]:
     """The briefing between two missions, while the phase is "briefing"."""
     brief = public(state)["briefing"]
     assert brief is not None, "the phase is the briefing"

@@ -10,7 +10,7 @@ from __future__ import annotations
 import copy
 from typing import Any, cast
 
-from campaigns.game_interface import CampaignState, DomainError, advance, finish
+from campaigns.game_interface import DomainError, HeldState, advance, finish
 
 from . import chart
 from .model import CHANGES, Evaluation, Outcome
@@ -19,7 +19,7 @@ from .shapes import LedgerGame, LedgerPublic, Setup, UnitLine
 from .words import location_state_text
 
 
-def public(state: CampaignState | dict[str, Any]) -> LedgerPublic:
+def public(state: HeldState) -> LedgerPublic:
     """The ledger's part of a state (or of a reader's view of it): the game's own shape."""
     return cast(LedgerGame, state["game"])["public"]
 

@@ -18,11 +18,11 @@ from pathlib import Path
 
 from campaigns.game_interface import (
     Action,
-    CampaignState,
     DomainError,
     EventKind,
     Field,
     GameSystem,
+    HeldState,
     SheetDef,
     SideDef,
     StepStatus,
@@ -333,7 +333,7 @@ class LedgerSystem(GameSystem):
     def check_setup(self, state, setup: dict, ctx) -> None:
         """Refuse a set-up the game's checks cannot work with (DomainError naming the field)."""
 
-    def units_held(self, state: CampaignState) -> dict[str, int]:
+    def units_held(self, state: HeldState) -> dict[str, int]:
         game = state["game"]
         units = game.get("public", {}).get("setup", {}).get("units", []) if game else []
         return dict(Counter(u.get("side") for u in units))
