@@ -20,19 +20,44 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
-from campaigns.dice.tables import TableSet
+from campaigns.dice.tables import BoundTable, CellValue, TableSet
 from campaigns.journal.progress import Moving, advance
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import GameState, HeldState, StateView
 from campaigns.schema.fields import EventKind, Field
 
-if TYPE_CHECKING:  # only named in signatures: the context and the demo table import the core
-    from campaigns.journal.context import Ctx
+if TYPE_CHECKING:  # only named in a signature: the demo's campaign
     from campaigns.models import Campaign
-    from campaigns.versions import Upgrade
 
 # An event to send with another, in the same request: (kind, data).
 EventToSend = tuple[str, dict[str, Any]]
+
+
+class FoldContext(Protocol):
+    """What a hook may use of the fold's context (campaigns.journal.context.Ctx, which the core
+    hands in; that module and campaigns.versions name GameSystem, so this one names them by what
+    they offer): the event being applied, the state, the tables and constants with the house
+    rules applied, the rolls, and the version of the game's journal the event folds under."""
+
+    @property
+    def system(self) -> GameSystem: ...
+
+    @property
+    def record(self) -> Record: ...
+
+    @property
+    def state(self) -> dict[str, Any]: ...
+
+    @property
+    def journal_version(self) -> int: ...
+
+    def table(self, table_id: str) -> BoundTable: ...
+
+    def constant(self, key: str) -> CellValue: ...
+
+    def value(self, key: str) -> Any: ...
+
+    def roll(self, key: str, expr: str, side: str = "") -> list[int]: ...
 
 
 class DemoTable(Protocol):
@@ -186,7 +211,7 @@ class GameSystem:
     # Upgrade) from the version before in journal_upgrades, and the new signature recorded in the
     # game's journal_versions.json (python manage.py journal_versions --record).
     journal_version: int = 1
-    journal_upgrades: tuple[Upgrade, ...] = ()
+    journal_upgrades: tuple[Any, ...] = ()  # campaigns.versions.Upgrade steps, oldest first
     # The newest version a journal written before journals said their versions (Muster 0.1.0 and
     # earlier) can be: such a file is never read as a later version whose rules it happens to fit.
     journal_version_before_versions: int = 1
@@ -234,15 +259,15 @@ class GameSystem:
         book value's type."""
 
     # --- the fold ------------------------------------------------------------------
-    def initial_state(self, variant: str, options: dict[str, Any], ctx: Ctx) -> GameState:
+    def initial_state(self, variant: str, options: dict[str, Any], ctx: FoldContext) -> GameState:
         return {"public": {}, "sides": {s.slug: {} for s in self.sides}, "referee": {}}
 
-    def apply(self, state: HeldState, record: Record, ctx: Ctx) -> None:
+    def apply(self, state: HeldState, record: Record, ctx: FoldContext) -> None:
         """Apply one of the system's own events to ``state`` in place, or raise DomainError."""
         raise NotImplementedError
 
     def clean_result(
-        self, state: HeldState, index: int, data: dict[str, Any], ctx: Ctx
+        self, state: HeldState, index: int, data: dict[str, Any], ctx: FoldContext
     ) -> dict[str, Any]:
         """Validate a scenario result; return the cleaned data."""
         from campaigns.schema.fields import clean_fields
@@ -253,7 +278,9 @@ class GameSystem:
         """None if a result may be entered for scenario `index` now, else why not."""
         return None
 
-    def on_result(self, state: HeldState, index: int, result: dict[str, Any], ctx: Ctx) -> None:
+    def on_result(
+        self, state: HeldState, index: int, result: dict[str, Any], ctx: FoldContext
+    ) -> None:
         """A scenario result was confirmed: update the game state. By default the
         next scenario starts at once; systems with a between-game procedure call
         advance themselves when it is done."""
@@ -270,11 +297,11 @@ class GameSystem:
         return []
 
     def on_sealed_revealed(
-        self, state: HeldState, key: str, choices: dict[str, Any], ctx: Ctx
+        self, state: HeldState, key: str, choices: dict[str, Any], ctx: FoldContext
     ) -> None:
         """All sides submitted a sealed choice; `choices` maps side -> choice."""
 
-    def clean_sealed_choice(self, state: HeldState, key: str, choice: Any, ctx: Ctx) -> Any:
+    def clean_sealed_choice(self, state: HeldState, key: str, choice: Any, ctx: FoldContext) -> Any:
         return choice
 
     # --- reading -------------------------------------------------------------------
@@ -295,7 +322,7 @@ class GameSystem:
     def procedure(self, state: HeldState, sides: frozenset[str]) -> list[StepStatus]:
         return []
 
-    def upcoming_rolls(self, state: HeldState, side: str, ctx: Ctx) -> list[UpcomingRoll]:
+    def upcoming_rolls(self, state: HeldState, side: str, ctx: FoldContext) -> list[UpcomingRoll]:
         return []
 
     def roster(self, state: HeldState) -> list[dict[str, Any]]:
@@ -330,7 +357,11 @@ class GameSystem:
         return f"the result of {state['scenarios'][index]['label']}"
 
     def result_words(
-        self, view: StateView, index: int, data: dict[str, Any] | None, ctx: Ctx | None = None
+        self,
+        view: StateView,
+        index: int,
+        data: dict[str, Any] | None,
+        ctx: FoldContext | None = None,
     ) -> list[str]:
         """A scenario result (pending or confirmed) in sentences for the timeline."""
         labels = {f.name: f.title for f in self.result_fields}
