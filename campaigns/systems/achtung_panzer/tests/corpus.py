@@ -12,11 +12,11 @@ import random
 
 TODAY = ("ap-cg1-table", "ap-cg2-table", "ap-cg3-table")  # a new corpus directory's journals
 IN_PLAY = ("ap-cg1-table", "ap-cg3-table")  # stopped mid-procedure (tests/ops: after an upgrade)
-BEFORE_ISSUE_25 = "tests.achtung_panzer"  # where its tests were before they moved to its folder
+EARLIER_TESTS = "tests.achtung_panzer"  # where its tests were before they moved to its folder
 
 
 def _tests(corpus, module):
-    return corpus.tests_of("achtung_panzer", module, BEFORE_ISSUE_25)
+    return corpus.tests_of("achtung_panzer", module, EARLIER_TESTS)
 
 
 def _objectives(variant):

@@ -7,17 +7,17 @@ from __future__ import annotations
 
 TODAY = ("ardennes44-mid",)  # a new corpus directory's journals
 IN_PLAY = ("ardennes44-mid",)  # stopped mid-procedure (tests/ops: after an upgrade)
-BEFORE_ISSUE_25 = "tests.victory"  # where the ledger games' tests were before they moved
+EARLIER_TESTS = "tests.victory"  # where the ledger games' tests were before they moved
 
 
 def _scenarios(corpus):
-    return corpus.tests_of("ardennes44", "test_ardennes44", BEFORE_ISSUE_25)
+    return corpus.tests_of("ardennes44", "test_ardennes44", EARLIER_TESTS)
 
 
 def ardennes44_v2(corpus):
     """Scenario 2 to 17 AM under v2's replacements by unit type (A44-11)."""
     replacement_units = _scenarios(corpus).replacement_units
-    Game = corpus.tests_of("victory_ledger", "harness", BEFORE_ISSUE_25).Game
+    Game = corpus.tests_of("victory_ledger", "harness", EARLIER_TESTS).Game
 
     club, named = corpus.people()
     game = Game(club, named, "ardennes44", "s2")

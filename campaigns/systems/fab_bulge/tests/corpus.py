@@ -7,12 +7,12 @@ from __future__ import annotations
 
 TODAY = ("fab-bulge",)  # a new corpus directory's journals
 IN_PLAY = ("fab-bulge",)  # stopped mid-procedure (tests/ops: after an upgrade)
-BEFORE_ISSUE_25 = "tests.victory"  # where the ledger games' tests were before they moved
+EARLIER_TESTS = "tests.victory"  # where the ledger games' tests were before they moved
 
 
 def fab_bulge(corpus):
     """The campaign game: five turns with entered thresholds, eliminations and a contested hex."""
-    fab = corpus.tests_of("fab_bulge", "test_fab_bulge", BEFORE_ISSUE_25).fab
+    fab = corpus.tests_of("fab_bulge", "test_fab_bulge", EARLIER_TESTS).fab
 
     club, named = corpus.people()
     game = fab(club, named)

@@ -7,11 +7,11 @@ from __future__ import annotations
 
 TODAY = ("pattons-vanguard-mid",)  # a new corpus directory's journals
 IN_PLAY = ("pattons-vanguard-mid",)  # stopped mid-procedure (tests/ops: after an upgrade)
-BEFORE_ISSUE_25 = "tests.victory"  # where the ledger games' tests were before they moved
+EARLIER_TESTS = "tests.victory"  # where the ledger games' tests were before they moved
 
 
 def _scenarios(corpus, *names):
-    module = corpus.tests_of("pattons_vanguard", "test_pattons_vanguard", BEFORE_ISSUE_25)
+    module = corpus.tests_of("pattons_vanguard", "test_pattons_vanguard", EARLIER_TESTS)
     return corpus.attrs(module, *names)
 
 
@@ -28,7 +28,7 @@ def pattons_vanguard(corpus):
 def pattons_vanguard_mid(corpus):
     """Scenario 1 after turn 2, turn 2 corrected by agreement; the campaign goes on."""
     T1, T2, scenario_one = _scenarios(corpus, "T1", "T2", "scenario_one")
-    correct = corpus.tests_of("victory_ledger", "harness", BEFORE_ISSUE_25).correct
+    correct = corpus.tests_of("victory_ledger", "harness", EARLIER_TESTS).correct
 
     club, named = corpus.people()
     game = scenario_one(club, named)

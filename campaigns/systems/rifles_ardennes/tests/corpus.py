@@ -7,11 +7,11 @@ from __future__ import annotations
 
 TODAY = ("rifles-acceptance", "rifles-mid-briefing")  # a new corpus directory's journals
 IN_PLAY = ("rifles-mid-briefing",)  # stopped mid-procedure (tests/ops: after an upgrade)
-BEFORE_ISSUE_25 = "tests.rifles_ardennes"  # where its tests were before they moved to its folder
+EARLIER_TESTS = "tests.rifles_ardennes"  # where its tests were before they moved to its folder
 
 
 def _tests(corpus, module):
-    return corpus.tests_of("rifles_ardennes", module, BEFORE_ISSUE_25)
+    return corpus.tests_of("rifles_ardennes", module, EARLIER_TESTS)
 
 
 def rifles_acceptance(corpus):
