@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from campaigns.game_interface import HeldState
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 from campaigns.systems.victory_ledger.shapes import LedgerPublic
@@ -52,7 +53,7 @@ def _listed(locs) -> str:
     return f" ({_short(locs)})" if locs else ""
 
 
-def vp_tally(system, state: dict) -> tuple[int, list[str]]:
+def vp_tally(system, state: HeldState) -> tuple[int, list[str]]:
     """S2.4: one VP per East Map victory hex the German controls, one per 4 attack factors
     exited off the East Map's west edge when an exit hex traces supply."""
     pub = public(state)
@@ -71,7 +72,7 @@ def vp_tally(system, state: dict) -> tuple[int, list[str]]:
     return len(hexes) + exit_vp, lines
 
 
-def evaluate(system, state: dict, turn: dict) -> Evaluation:
+def evaluate(system, state: HeldState, turn: dict) -> Evaluation:
     pub = public(state)
     info = system.book.scenario(pub["scenario"])
     if info["victory"] == "vp":
@@ -135,7 +136,7 @@ def _campaign(system, state, turn, info) -> Evaluation:
     return evaluation
 
 
-def campaign_counts(system, state: dict) -> dict:
+def campaign_counts(system, state: HeldState) -> dict:
     pub = public(state)
     af, used, traced = exits(pub)
     out: dict[str, Any] = {"af": af, "used": used, "traced": traced}

@@ -13,6 +13,7 @@ at the end of every turn.
 
 from __future__ import annotations
 
+from campaigns.game_interface import HeldState
 from campaigns.systems.victory_ledger.ledger import public
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 from campaigns.systems.victory_ledger.shapes import LedgerPublic
@@ -22,7 +23,7 @@ GERMAN, ALLIED = "german", "allied"
 SCORER = {"german_symbols": ALLIED, "white_stars": GERMAN}  # yellow_star: whoever controls
 
 
-def scores(system, state: dict) -> tuple[dict, list[str]]:
+def scores(system, state: HeldState) -> tuple[dict, list[str]]:
     pub = public(state)
     setup = pub["setup"]
     big = system.value(state, "large_unit.steps")
@@ -72,7 +73,7 @@ def threshold(pub: LedgerPublic, number: int, side: str) -> int | None:
     return row.get(side) if row else None
 
 
-def evaluate(system, state: dict, turn: dict) -> Evaluation:
+def evaluate(system, state: HeldState, turn: dict) -> Evaluation:
     pub = public(state)
     totals, lines = scores(system, state)
     side, value = level(totals)

@@ -3,7 +3,7 @@ withdrawals (19.6): Patton's Vanguard's own values of a turn."""
 
 from __future__ import annotations
 
-from campaigns.game_interface import DomainError, open_sealed
+from campaigns.game_interface import DomainError, HeldState, open_sealed
 from campaigns.systems.victory_ledger import ledger
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 
@@ -32,12 +32,14 @@ def start(system, game: dict, ctx) -> None:
         )
 
 
-def bids_pending(state: dict) -> bool:
+def bids_pending(state: HeldState) -> bool:
     sealed = state.get("sealed", {}).get(BID_KEY)
-    return bool(sealed) and not sealed["revealed"]
+    if not sealed:
+        return False
+    return not sealed["revealed"]
 
 
-def on_bids(system, state: dict, choices: dict) -> None:
+def on_bids(system, state: HeldState, choices: dict) -> None:
     """20.1: the high bid commands the Germans and its bid is the operational-victory VP.
     If the player seated as American bid higher, the seats change; on a tie they stay (PV-6)."""
     german, american = choices["german"], choices["american"]
@@ -67,7 +69,7 @@ def on_bids(system, state: dict, choices: dict) -> None:
     }
 
 
-def apply_turn(system, state: dict, turn: dict, data: dict, ctx) -> list:
+def apply_turn(system, state: HeldState, turn: dict, data: dict, ctx) -> list:
     pub = public(state)
     number, book = turn["number"], system.book
     spent = data.get("advantage_rp")
@@ -160,7 +162,7 @@ def holders(system, pub: PattonsPublic, data: dict) -> tuple[str | None, str | N
     return refit, holder
 
 
-def coming(system, state: dict) -> list:
+def coming(system, state: HeldState) -> list:
     """The next turn's Refit Phase, shown before it is played (15.5, 19.4.4, 16.1D, 15.7)."""
     pub = public(state)
     turn = ledger.next_turn(pub)
@@ -185,7 +187,7 @@ def coming(system, state: dict) -> list:
     ]
 
 
-def _withdrawals(system, state: dict, turn: dict) -> list:
+def _withdrawals(system, state: HeldState, turn: dict) -> list:
     """19.6: at the end of Scenario 2's turn 1 the marked American units leave the map; one
     eliminated then (and not rebuilt in that Refit Phase) stays eliminated for good."""
     pub = public(state)
@@ -200,7 +202,7 @@ def _withdrawals(system, state: dict, turn: dict) -> list:
     return [["Withdrawn (19.6), not eliminated", ", ".join(gone)]] if gone else []
 
 
-def decide(system, state: dict, record, ctx) -> None:
+def decide(system, state: HeldState, record, ctx) -> None:
     """16.1E: the side that lost to an automatic victory spends the Advantage to play on, or not."""
     pub = public(state)
     decision = pub.get("decision")

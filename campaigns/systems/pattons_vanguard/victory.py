@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from campaigns.game_interface import HeldState
 from campaigns.systems.victory_ledger.model import Check, Evaluation, Outcome
 from campaigns.systems.victory_ledger.words import names
 
@@ -36,7 +37,7 @@ class Tally:
     lines: list
 
 
-def tally(system, state: dict) -> Tally:
+def tally(system, state: HeldState) -> Tally:
     pub = public(state)
     setup, here = pub["setup"], pub["locations"]
     vp_areas = [loc for loc in setup["locations"] if loc.get("value")]
@@ -82,14 +83,14 @@ def loc_name(loc: dict) -> str:
     return loc["name"].split(" (")[0]
 
 
-def operational_threshold(system, state: dict) -> tuple[int, str]:
+def operational_threshold(system, state: HeldState) -> tuple[int, str]:
     bid = public(state).get("bid")
     if bid:
         return bid["threshold"], "20.1"
     return system.value(state, "vp.operational"), "18.2"
 
 
-def evaluate(system, state: dict, turn: dict) -> Evaluation:
+def evaluate(system, state: HeldState, turn: dict) -> Evaluation:
     pub = public(state)
     count = tally(system, state)
     number = turn["number"]
@@ -126,7 +127,7 @@ def evaluate(system, state: dict, turn: dict) -> Evaluation:
     return evaluation
 
 
-def operational(system, state: dict, count: Tally, evaluation: Evaluation) -> None:
+def operational(system, state: HeldState, count: Tally, evaluation: Evaluation) -> None:
     threshold, rule = operational_threshold(system, state)
     if count.total >= threshold:
         text = f"German {count.total} VP ≥ {threshold}: German operational victory"

@@ -81,25 +81,25 @@ def public(state: HeldState) -> RiflesPublic:
     return cast(RiflesGame, state["game"])["public"]
 
 
-def squad(state: dict) -> Squad:
+def squad(state: HeldState) -> Squad:
     return public(state)["squad"]
 
 
-def soldiers(state: dict) -> list[Soldier]:
+def soldiers(state: HeldState) -> list[Soldier]:
     return squad(state)["soldiers"]
 
 
-def living(state: dict) -> list[Soldier]:
+def living(state: HeldState) -> list[Soldier]:
     """Soldiers of the squad now: active or wounded (the dead and returned attachments are not)."""
     return [s for s in soldiers(state) if s["status"] in ("active", "wounded")]
 
 
-def available(state: dict) -> list[Soldier]:
+def available(state: HeldState) -> list[Soldier]:
     """Soldiers who may take part in the next mission (8.2: not the wounded)."""
     return [s for s in soldiers(state) if s["status"] == "active"]
 
 
-def find(state: dict, sid, path: str = "soldier") -> Soldier:
+def find(state: HeldState, sid, path: str = "soldier") -> Soldier:
     for soldier in soldiers(state):
         if soldier["id"] == sid:
             return soldier
@@ -116,14 +116,14 @@ def long_label(soldier: Soldier) -> str:
     return f"{label(soldier)}, {soldier['unit_name']}"
 
 
-def catalog_item(state: dict, item_id: str, path: str = "unit") -> CatalogItem:
+def catalog_item(state: HeldState, item_id: str, path: str = "unit") -> CatalogItem:
     for item in public(state)["catalog"]:
         if item["id"] == item_id:
             return item
     raise DomainError(path, "No such unit or equipment in this campaign's catalog.")
 
 
-def may_lead(state: dict, soldier: Soldier) -> bool:
+def may_lead(state: HeldState, soldier: Soldier) -> bool:
     """Whether the soldier's unit may be designated Leader (6: the Army Sheet's Attributes)."""
     for item in public(state)["catalog"]:
         if item["id"] == soldier["unit"]:
@@ -131,7 +131,7 @@ def may_lead(state: dict, soldier: Soldier) -> bool:
     return False
 
 
-def army_sheet_missing(state: dict) -> str | None:
+def army_sheet_missing(state: HeldState) -> str | None:
     """What the squad cannot be created without, in words, while the campaign's catalog lacks it:
     the rulebook text kept almost nothing of the US and Russian Army Sheets (a unit needs its AP to
     join, and one unit must be able to lead, 6). None once the catalog has both."""
@@ -157,16 +157,16 @@ def army_sheet_missing(state: dict) -> str | None:
     return None
 
 
-def leader(state: dict) -> Soldier | None:
+def leader(state: HeldState) -> Soldier | None:
     return next((s for s in living(state) if s["designation"] == LEADER), None)
 
 
-def able_to_lead(state: dict) -> list[Soldier]:
+def able_to_lead(state: HeldState) -> list[Soldier]:
     """Soldiers of the squad available now whose unit may be designated Leader (6)."""
     return [s for s in available(state) if s.get("attached") is None and may_lead(state, s)]
 
 
-def rules_version(state: dict) -> int:
+def rules_version(state: HeldState) -> int:
     """The Rifles journal version the squad folds under now (Ctx.journal_version): events written
     before a "fold" upgrade keep the rules of their day (upgrades.py)."""
     from .upgrades import STEPS
@@ -174,7 +174,7 @@ def rules_version(state: dict) -> int:
     return state.get("journals", {}).get("rifles_ardennes", len(STEPS) + 1)
 
 
-def equipment_ap(state: dict, attached: bool = False) -> int:
+def equipment_ap(state: HeldState, attached: bool = False) -> int:
     return sum(
         line["ap"]
         for line in squad(state)["equipment"]
@@ -182,7 +182,7 @@ def equipment_ap(state: dict, attached: bool = False) -> int:
     )
 
 
-def squad_ap(state: dict) -> int:
+def squad_ap(state: HeldState) -> int:
     """The squad's AP without wounded soldiers and attachments (8.2): units plus equipment."""
     units = sum(
         s["ap"] for s in soldiers(state) if s["status"] == "active" and s.get("attached") is None
@@ -190,11 +190,11 @@ def squad_ap(state: dict) -> int:
     return units + equipment_ap(state)
 
 
-def mission(state: dict, index: int) -> Mission:
+def mission(state: HeldState, index: int) -> Mission:
     return public(state)["missions"][index]
 
 
-def mission_log(state: dict, index: int) -> dict[str, Any]:
+def mission_log(state: HeldState, index: int) -> dict[str, Any]:
     """The result of a mission already played (the briefing and its rolls read it)."""
     log = mission(state, index)["log"]
     assert log is not None, "a mission briefed or rolled for has its result"
@@ -208,13 +208,13 @@ def current_briefing(state: HeldState) -> dict[str, Any]:
     return brief
 
 
-def fell_in(state: dict, soldier: Soldier) -> str:
+def fell_in(state: HeldState, soldier: Soldier) -> str:
     """The mission a dead soldier fell in, in words."""
     assert soldier["died_in"] is not None, "set when he dies"
     return mission_title(state, soldier["died_in"])
 
 
-def mission_title(state: dict, index: int) -> str:
+def mission_title(state: HeldState, index: int) -> str:
     entry = mission(state, index)
     return f"{entry['label']}: {entry['name']}" if entry["name"] else entry["label"]
 
@@ -223,21 +223,21 @@ def history(soldier: Soldier, where: str, text: str) -> None:
     soldier["history"].append({"mission": where, "text": text})
 
 
-def ledger(state: dict, where: str, change: int, text: str) -> None:
+def ledger(state: HeldState, where: str, change: int, text: str) -> None:
     sq = squad(state)
     public(state)["ledger"].append(
         {"mission": where, "change": change, "balance": sq["xp"], "text": text}
     )
 
 
-def say(state: dict, record, text: str) -> None:
+def say(state: HeldState, record, text: str) -> None:
     """A sentence about this journal entry, for its line in the history (by uid: never a sequence number)."""
     if record.uid:
         said = public(state)["said"]
         said[record.uid] = f"{said[record.uid]} {text}" if record.uid in said else text
 
 
-def where(state: dict) -> str:
+def where(state: HeldState) -> str:
     """The label the history and the ledger file things under: the mission being prepared or briefed."""
     index = state["current"]
     if public(state)["phase"] == "setup" or index is None:
@@ -278,7 +278,7 @@ def panel_words(view: dict) -> dict:
     }
 
 
-def waiting_on(state: dict) -> list[tuple[str | None, str]]:
+def waiting_on(state: HeldState) -> list[tuple[str | None, str]]:
     """What the squad's player has to do next, in words the club may read."""
     pub = public(state)
     if pub["phase"] == "setup":
@@ -291,7 +291,9 @@ def waiting_on(state: dict) -> list[tuple[str | None, str]]:
             )
         ]
     if pub["phase"] == "mission":
-        entry = mission(state, state["current"])
+        index = state["current"]
+        assert index is not None, "a mission is being prepared"
+        entry = mission(state, index)
         if not entry["name"] or not entry["game_turns"]:
             return [(SIDE, f"{entry['label']} to be set up")]
     return []

@@ -18,6 +18,11 @@ entry carries ``entry["chart"] = {series key: value}``.
 from __future__ import annotations
 
 import math
+from typing import cast
+
+from campaigns.game_interface import HeldState
+
+from .shapes import LedgerGame
 
 WIDTH, HEIGHT, PANEL_HEIGHT = 340, 200, 150
 RIGHT, TOP, BOTTOM = 14, 16, 30  # the least room right of, above and below the plot
@@ -41,11 +46,12 @@ def text_width(text: str, size: float = FONT) -> float:
     return sum(_WIDTHS.get(char, 1.0) for char in text) * size
 
 
-def build(system, state: dict) -> dict | None:
+def build(system, state: HeldState) -> dict | None:
     spec = system.chart_spec(state)
     if not spec:
         return None
-    ledger = {e["turn"]: e for e in state["game"]["public"]["ledger"]}
+    game = cast(LedgerGame, state["game"])  # the ledger's part (ledger.public, which imports this)
+    ledger = {e["turn"]: e for e in game["public"]["ledger"]}
     if "panels" in spec:
         panels = [p for p in (_one(s, ledger, PANEL_HEIGHT) for s in spec["panels"]) if p]
         if not panels:

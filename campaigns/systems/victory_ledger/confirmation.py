@@ -19,14 +19,14 @@ import copy
 
 from django.utils.text import capfirst
 
-from campaigns.game_interface import Record
+from campaigns.game_interface import HeldState, Record
 
 from .ledger import public
 
 HELD = ("pending", "disputed")
 
 
-def needed(system, state: dict, record, ctx) -> bool:
+def needed(system, state: HeldState, record, ctx) -> bool:
     """Whether `record` (one of the game's confirmed kinds) waits for the other side."""
     return (
         ctx.journal_version >= system.confirmed_from
@@ -36,7 +36,7 @@ def needed(system, state: dict, record, ctx) -> bool:
     )
 
 
-def hold(system, state: dict, record, ctx) -> None:
+def hold(system, state: HeldState, record, ctx) -> None:
     """Check `record` as if applied now (refused as it would be), then keep it waiting."""
     trial = copy.deepcopy(state)
     system.apply_record(trial, record, ctx)
@@ -49,13 +49,17 @@ def hold(system, state: dict, record, ctx) -> None:
         "what": _what(system, record),
         "lines": _lines(system, trial, record),
     }
-    state["scenarios"][state["current"]].update(
-        status="pending",
-        pending={"side": record.side, "by": record.actor, "data": dict(record.data)},
+    index = state["current"]
+    assert index is not None, "a record is held while a scenario is played"
+    state["scenarios"][index].update(
+        {
+            "status": "pending",
+            "pending": {"side": record.side, "by": record.actor, "data": dict(record.data)},
+        }
     )
 
 
-def held(state: dict) -> dict | None:
+def held(state: HeldState) -> dict | None:
     """The record waiting for confirmation (or disputed), or None."""
     game = state.get("game")
     current = state.get("current")
@@ -64,12 +68,12 @@ def held(state: dict) -> dict | None:
     return game["public"].get("provisional")
 
 
-def confirmed(system, state: dict, index: int, data: dict, ctx) -> None:
+def confirmed(system, state: HeldState, index: int, data: dict, ctx) -> None:
     """The core confirmed (or an arbiter settled) the waiting record: apply it now, as its
     side recorded it (or as settled), and say so in the ledger."""
     pub = public(state)
     waiting = pub.pop("provisional")
-    state["scenarios"][index].update(status="current", result=None)
+    state["scenarios"][index].update({"status": "current", "result": None})
     record = Record(
         ctx.record.seq, waiting["kind"], data, waiting["by"], waiting["side"], uid=waiting["uid"]
     )
@@ -84,7 +88,7 @@ def confirmed(system, state: dict, index: int, data: dict, ctx) -> None:
         }
 
 
-def words(system, state: dict, index: int, data: dict) -> list[str] | None:
+def words(system, state: HeldState, index: int, data: dict) -> list[str] | None:
     """The waiting record in sentences, with what it implies, for the Confirm / Dispute box."""
     waiting = held(state)
     if waiting is None or data != waiting["data"]:
@@ -92,7 +96,7 @@ def words(system, state: dict, index: int, data: dict) -> list[str] | None:
     return list(waiting["lines"])
 
 
-def what(system, state: dict) -> str | None:
+def what(system, state: HeldState) -> str | None:
     """ "the German's record of Turn 2 (20 Sep)", for the to-dos and the waits."""
     waiting = held(state)
     if waiting is None:
@@ -100,13 +104,15 @@ def what(system, state: dict) -> str | None:
     return waiting["what"]
 
 
-def waiting_text(system, state: dict) -> str | None:
+def waiting_text(system, state: HeldState) -> str | None:
     waiting = held(state)
     if waiting is None:
         return None
     book = system.book
     what = capfirst(waiting["what"])
-    if state["scenarios"][state["current"]]["status"] == "disputed":
+    index = state["current"]
+    assert index is not None, "a record waits only while a scenario is played"
+    if state["scenarios"][index]["status"] == "disputed":
         return (
             f"{what} is disputed: the referee (or an organizer who "
             f"plays no side) settles it before play goes on."
@@ -124,7 +130,7 @@ def _what(system, record) -> str:
     return f"the {side}'s end-of-game result"
 
 
-def _lines(system, trial: dict, record) -> list[str]:
+def _lines(system, trial: HeldState, record) -> list[str]:
     """What the record says and what it gives once applied (read from the trial state)."""
     pub = public(trial)
     if record.kind != f"{system.event_prefix}.turn":

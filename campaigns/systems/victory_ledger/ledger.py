@@ -46,7 +46,7 @@ def next_turn(pub: LedgerPublic) -> dict | None:
 # --- set-up ------------------------------------------------------------------------------------
 
 
-def apply_setup(system, state: dict, record, ctx) -> None:
+def apply_setup(system, state: HeldState, record, ctx) -> None:
     pub = public(state)
     if pub["phase"] != "setup":
         raise DomainError(
@@ -74,7 +74,7 @@ def apply_setup(system, state: dict, record, ctx) -> None:
     pub["coming"] = system.coming(state)
 
 
-def add_units(system, state: dict, record, ctx) -> None:
+def add_units(system, state: HeldState, record, ctx) -> None:
     pub = public(state)
     if pub["phase"] == "setup":
         raise DomainError("units", "Enter the units with the set-up.")
@@ -90,7 +90,7 @@ def add_units(system, state: dict, record, ctx) -> None:
 # --- a turn ------------------------------------------------------------------------------------
 
 
-def record_turn(system, state: dict, record, ctx) -> None:
+def record_turn(system, state: HeldState, record, ctx) -> None:
     pub = public(state)
     data = record.data
     turn = _the_turn(system, state, data["turn"])
@@ -136,7 +136,7 @@ def record_turn(system, state: dict, record, ctx) -> None:
     conclude(system, state, evaluation, turn, ctx)
 
 
-def record_changes(system, state: dict, record, ctx) -> None:
+def record_changes(system, state: HeldState, record, ctx) -> None:
     """Unit changes recorded as they happen, during the turn about to be recorded: they count
     at once and are listed with that turn when it is recorded (no limit of a form's rows)."""
     pub = public(state)
@@ -160,7 +160,7 @@ def _evaluated(evaluation: Evaluation) -> dict:
     }
 
 
-def _the_turn(system, state: dict, label: str) -> dict:
+def _the_turn(system, state: HeldState, label: str) -> dict:
     pub = public(state)
     waiting = system.waiting_for(state)
     if waiting:
@@ -213,7 +213,7 @@ def _locations_after(pub: LedgerPublic, rows: list[dict], system) -> dict:
     return after
 
 
-def _unit_changes(system, state: dict, rows: list[dict], turn: dict, ctx) -> list[dict]:
+def _unit_changes(system, state: HeldState, rows: list[dict], turn: dict, ctx) -> list[dict]:
     pub = public(state)
     events = []
     for i, row in enumerate(rows):
@@ -272,7 +272,7 @@ def _refusal(name: str, now: UnitLine, change: str) -> str:
 # --- the end of a turn, of a part, of the game ----------------------------------------------------
 
 
-def conclude(system, state: dict, evaluation: Evaluation, turn: dict, ctx) -> None:
+def conclude(system, state: HeldState, evaluation: Evaluation, turn: dict, ctx) -> None:
     pub = public(state)
     if evaluation.decision:
         pub["phase"] = "decision"
@@ -288,7 +288,7 @@ def conclude(system, state: dict, evaluation: Evaluation, turn: dict, ctx) -> No
     pub["coming"] = system.coming(state) if pub["phase"] == "play" else []
 
 
-def end_game(system, state: dict, outcome: Outcome, ctx) -> None:
+def end_game(system, state: HeldState, outcome: Outcome, ctx) -> None:
     pub = public(state)
     pub["phase"] = "over"
     pub["decision"] = None
@@ -300,7 +300,9 @@ def end_game(system, state: dict, outcome: Outcome, ctx) -> None:
     pub["chart"] = chart.build(system, state)
 
 
-def _close_part(state: dict, result: dict) -> None:
+def _close_part(state: HeldState, result: dict) -> None:
     """The core's scenario (one rulebook scenario, or S1 of S1 + S5) is over."""
     if state["current"] is not None:
-        state["scenarios"][state["current"]].update(status="played", result=result, pending=None)
+        state["scenarios"][state["current"]].update(
+            {"status": "played", "result": result, "pending": None}
+        )

@@ -204,7 +204,7 @@ class LedgerSystem(GameSystem):
     def constants(self) -> dict:
         return self.book.constants
 
-    def value(self, state: dict, key: str):
+    def value(self, state: HeldState, key: str):
         """A number of the rules as this campaign plays it: its house rule, else the book's."""
         rule = state.get("house_rules", {}).get(key)
         return rule["value"] if rule else self.book.constants[key]["value"]
