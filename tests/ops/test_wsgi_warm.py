@@ -12,19 +12,19 @@ ROOT = Path(__file__).resolve().parents[2]
 PROBE = """
 import sys
 import muster.wsgi
-from campaigns.systems import _load
+from campaigns.systems import _read_from
 print(",".join(sorted(m for m in ("api.campaigns", "campaigns.views.play", "rosters.views") if m in sys.modules)))
-print(_load.cache_info().currsize)
+print(int(_read_from[0] is not None))  # the registry read: every game system loaded
 import gc
 print(gc.get_freeze_count(), len(gc.get_objects()))
 """
 CELERY_PROBE = """
 import gc
 from muster.celery import _load_game_systems
-from campaigns.systems import _load
 before = gc.get_freeze_count()
 _load_game_systems()
-print(before, gc.get_freeze_count(), _load.cache_info().currsize)
+from campaigns.systems import _read_from
+print(before, gc.get_freeze_count(), int(_read_from[0] is not None))
 """
 
 
