@@ -13,15 +13,25 @@ database every time. Whatever it cannot settle is left to Django, which settles 
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any, ParamSpec, TypeVar
+
 from django.conf import settings
 from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY, get_user_model
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
 from django.db import InterfaceError, OperationalError, connection
+from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from campaigns.access import visibility
 from muster.memory import Recent
+from campaigns.journal.records import Viewer
+from campaigns.models import Campaign
 from muster.sessions import KEY
+
+P = ParamSpec("P")
+R = TypeVar("R")
 
 MODEL_BACKENDS = ("muster.auth.ModelBackend", "django.contrib.auth.backends.ModelBackend")
 # Stores whose sessions are rows of django_session (the lookup asks whether the row lives).
@@ -34,7 +44,7 @@ DATABASE_SESSIONS = (
 _SESSIONS: Recent[str, tuple[object, str]] = Recent(10_000)
 
 
-def campaign(request, pk):
+def campaign(request: HttpRequest, pk: object) -> tuple[User, Campaign, Viewer] | None:
     """(user, campaign, viewer) of a signed-in GET, or None when it cannot settle them (then
     nothing is changed). Settled, the request is signed in as that user, and the campaign and
     viewer are handed to the request's first campaign lookup (visibility.campaign_and_viewer)."""
@@ -50,15 +60,18 @@ def campaign(request, pk):
     user, live, campaign_row, viewer = found
     if not still_signed_in(key, session_hash, live, user):
         return None
-    request.user = request._cached_user = user
+    request.user = request._cached_user = user  # type: ignore[attr-defined]  # what auth's lazy user reads
     request.session.accessed = (
         True  # the answer depends on the session: Vary: Cookie, as Django's path says
     )
-    user.signed_in_campaign = (campaign_row.pk, campaign_row, viewer)
+    # Read once by campaign_and_viewer, which deletes it.
+    user.signed_in_campaign = (campaign_row.pk, campaign_row, viewer)  # type: ignore[attr-defined]
     return user, campaign_row, viewer
 
 
-def campaign_list(request, club_slug: str, limit: int):
+def campaign_list(
+    request: HttpRequest, club_slug: str, limit: int
+) -> tuple[User, list[dict[str, Any]], int] | None:
     """(user, campaigns, count) of ``visibility.signed_in_campaign_list`` for a signed-in GET, or
     None when it cannot settle them."""
     signed_in = session(request) if request.method == "GET" else None
@@ -75,7 +88,7 @@ def campaign_list(request, club_slug: str, limit: int):
     return user, campaigns, count
 
 
-def session(request):
+def session(request: HttpRequest) -> tuple[str, tuple[object, str]] | None:
     """(session key, (user id, auth hash)) of a session signed in through the model backend, or None."""
     key = request.COOKIES.get(settings.SESSION_COOKIE_NAME)
     if not key or not KEY.fullmatch(key) or settings.SESSION_ENGINE not in DATABASE_SESSIONS:
@@ -99,7 +112,7 @@ def session(request):
     return key, found
 
 
-def still_signed_in(key: str, session_hash: str, live: bool, user) -> bool:
+def still_signed_in(key: str, session_hash: str, live: bool, user: User) -> bool:
     """What django.contrib.auth.get_user settles, and the session store: a session not ended nor
     expired, of an active user whose password is the one it was signed in with (a fallback
     secret's hash is left to Django: it rotates the session)."""
@@ -113,16 +126,17 @@ def still_signed_in(key: str, session_hash: str, live: bool, user) -> bool:
     return False
 
 
-def without_health_check(lookup, *args):
+def without_health_check(lookup: Callable[P, R], *args: P.args, **kwargs: P.kwargs) -> R:
     """`lookup(*args)` without Django's health check first (a SELECT 1 round trip per request,
     CONN_HEALTH_CHECKS): a connection that has died is found by the lookup itself, then closed
     and opened again, once, as the health check would have."""
-    if connection.health_check_enabled and not connection.in_atomic_block:
-        connection.health_check_done = True
+    # Django's own flags, which the stubs leave out.
+    if connection.health_check_enabled and not connection.in_atomic_block:  # type: ignore[attr-defined]
+        connection.health_check_done = True  # type: ignore[attr-defined]
         try:
-            return lookup(*args)
+            return lookup(*args, **kwargs)
         except (InterfaceError, OperationalError):
             if connection.is_usable():
                 raise
             connection.close()
-    return lookup(*args)
+    return lookup(*args, **kwargs)

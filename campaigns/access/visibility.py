@@ -9,39 +9,52 @@ plays a side sees what that side sees, no more.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser, User
 from django.db.models import Q, QuerySet
 
 from campaigns.errors import NotFound
-from campaigns.journal.records import Viewer
+from campaigns.journal.records import Record, Viewer
 from campaigns.journal.state_shapes import HeldState, StateView, plain
 from campaigns.kept_answers import prepared
 from campaigns.models import Campaign, Club, Event, Membership, SidePlayer
 
+if TYPE_CHECKING:
+    from rosters.models import PrintJob, RosterEntry
+
+# Whoever asks: a signed-in person, or nobody (AnonymousUser).
+Person = AbstractBaseUser | AnonymousUser
+
 # --- querysets scoped to the person asking ------------------------------------------------
 
 
-def clubs_for(user) -> QuerySet:
+def clubs_for(user: Person) -> QuerySet[Club]:
     if not user.is_authenticated:
         return Club.objects.none()
-    return Club.objects.filter(memberships__user=user)
+    return Club.objects.filter(memberships__user=user.pk)
 
 
-def campaigns_for(user) -> QuerySet:
+def campaigns_for(user: Person) -> QuerySet[Campaign]:
     if not user.is_authenticated:
         return Campaign.objects.none()
-    return Campaign.objects.filter(club__memberships__user=user).select_related("club", "referee")
+    return Campaign.objects.filter(club__memberships__user=user.pk).select_related(
+        "club", "referee"
+    )
 
 
-def get_club_for(user, slug: str) -> Club:
+def get_club_for(user: Person, slug: str) -> Club:
     club = clubs_for(user).filter(slug=slug).first()
     if club is None:
         raise NotFound("club")
     return club
 
 
-def get_campaign_for(user, pk) -> Campaign:
+def get_campaign_for(user: Person, pk: object) -> Campaign:
     try:
-        campaign = campaigns_for(user).filter(pk=int(pk)).first()
+        campaign = campaigns_for(user).filter(pk=int(pk)).first()  # type: ignore[call-overload]  # a TypeError is the answer for what int() cannot read
     except (TypeError, ValueError):
         campaign = None
     if campaign is None:
@@ -49,13 +62,13 @@ def get_campaign_for(user, pk) -> Campaign:
     return campaign
 
 
-def role_in(user, club) -> str | None:
+def role_in(user: Person, club: Club) -> str | None:
     if not user.is_authenticated:
         return None
-    return Membership.objects.filter(club=club, user=user).values_list("role", flat=True).first()
+    return Membership.objects.filter(club=club, user=user.pk).values_list("role", flat=True).first()
 
 
-def is_organizer(user, club) -> bool:
+def is_organizer(user: Person, club: Club) -> bool:
     return role_in(user, club) == Membership.ORGANIZER
 
 
@@ -99,22 +112,26 @@ def organizer_since_start(campaign: Campaign, viewer: Viewer) -> bool:
     return started is None or organizer_since(campaign, viewer, started)
 
 
-def viewer_for(user, campaign: Campaign) -> Viewer:
+def viewer_for(user: Person, campaign: Campaign) -> Viewer:
     role = role_in(user, campaign.club)
     if role is None:
         return Viewer(username=None)
     playing = (
-        SidePlayer.objects.filter(side__campaign=campaign, user=user)
+        SidePlayer.objects.filter(side__campaign=campaign, user=user.pk)
         .values_list("side__slug", flat=True)
         .first()
     )
-    if campaign.referee_id is not None and campaign.referee_id == user.id:
+    if campaign.referee_id is not None and campaign.referee_id == user.pk:
         sides = frozenset(campaign.sides.values_list("slug", flat=True))
         return Viewer(
-            user.username, sides, referee=True, organizer=role == Membership.ORGANIZER, member=True
+            user.get_username(),
+            sides,
+            referee=True,
+            organizer=role == Membership.ORGANIZER,
+            member=True,
         )
     return Viewer(
-        user.username,
+        user.get_username(),
         frozenset([playing]) if playing else frozenset(),
         playing=playing,
         organizer=role == Membership.ORGANIZER,
@@ -122,7 +139,7 @@ def viewer_for(user, campaign: Campaign) -> Viewer:
     )
 
 
-def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, Viewer]:
+def campaign_and_viewer(user: Person, pk: object, *, lock: bool = False) -> tuple[Campaign, Viewer]:
     """``get_campaign_for`` and ``viewer_for`` in one query: the campaign row with its club,
     the requester's membership (none: not found) and seat, and its people's names. Every
     request of a campaign's pages and API starts here, and an answer kept per audience costs
@@ -136,8 +153,8 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     pk = _campaign_pk(pk)
     kept = getattr(user, "signed_in_campaign", None)
     if kept is not None and kept[0] == pk and not lock:
-        del (
-            user.signed_in_campaign
+        delattr(
+            user, "signed_in_campaign"
         )  # read with the user (campaigns.access.signed_in): used once, by the first asking
         return kept[1], kept[2]
     sql = _campaign_sql(signed_in=False)
@@ -148,12 +165,12 @@ def campaign_and_viewer(user, pk, *, lock: bool = False) -> tuple[Campaign, View
     )
     if found is None:
         raise NotFound("campaign")
-    return _campaign_and_viewer(found, user.id, user.username)
+    return _campaign_and_viewer(found, user.pk, user.get_username())
 
 
 def signed_in_campaign(
-    user_id, pk, session_key: str
-) -> tuple[object, bool, Campaign, Viewer] | None:
+    user_id: object, pk: object, session_key: str
+) -> tuple[User, bool, Campaign, Viewer] | None:
     """``campaign_and_viewer`` for the user of a session, with what decides whether the session
     still signs them in (``campaigns.access.signed_in``): the user (their whole row) and whether the
     session's row is there and unexpired. One query for all. None where ``campaign_and_viewer``
@@ -178,8 +195,8 @@ def signed_in_campaign(
 
 
 def signed_in_campaign_list(
-    user_id, session_key: str, club_slug: str, limit: int
-) -> tuple[object, bool, list[dict], int] | None:
+    user_id: object, session_key: str, club_slug: str, limit: int
+) -> tuple[User, bool, list[dict[str, Any]], int] | None:
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
     empty), newest first: the first `limit` and how many in all, with what decides whether the
     session still signs them in (``campaigns.access.signed_in``): the user (id, password, active; the rest
@@ -241,19 +258,20 @@ def signed_in_campaign_list(
     return user, bool(first[width]), campaigns, first[width + 11]
 
 
-def _campaign_pk(pk, missing=None) -> int:
+def _campaign_pk(pk: object, missing: int | None = None) -> int:
     try:
-        pk = int(pk)
+        number: int = int(pk)  # type: ignore[call-overload]  # what int() cannot read is no campaign
     except (TypeError, ValueError):
-        pk = 0
-    if 0 < pk < 2**63:
-        return pk
+        number = 0
+    if 0 < number < 2**63:
+        return number
     if missing is None:
         raise NotFound("campaign")
     return missing
 
 
-def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]:
+def _campaign_and_viewer(campaign: Any, user_id: int, username: str) -> tuple[Campaign, Viewer]:
+    """`campaign`: a row of _campaign_sql, the campaign with the columns of `_extra` set on it."""
     from django.contrib.auth import get_user_model
 
     from campaigns.systems import get_system
@@ -285,7 +303,7 @@ def _campaign_and_viewer(campaign, user_id, username) -> tuple[Campaign, Viewer]
     )
 
 
-_SQL: dict = {}  # the lookups written once: True / False (_campaign_sql), "list"
+_SQL: dict[bool | str, str] = {}  # the lookups written once: True / False (_campaign_sql), "list"
 
 
 def _extra(signed_in: bool) -> tuple[str, ...]:
@@ -344,39 +362,39 @@ def _campaign_sql(signed_in: bool) -> str:
     return _SQL[signed_in]
 
 
-def viewers_for(user, campaigns) -> dict[int, Viewer]:
+def viewers_for(user: Person, campaigns: Iterable[Campaign]) -> dict[int, Viewer]:
     """``viewer_for`` of many campaigns at once, in a fixed number of queries (for lists
     such as the dashboard's "what waits for me"); same answers, campaign pk -> Viewer."""
     from campaigns.models import Side
 
-    campaigns = list(campaigns)
-    if not campaigns or not user.is_authenticated:
-        return {c.pk: Viewer(username=None) for c in campaigns}
+    listed = list(campaigns)
+    if not listed or not user.is_authenticated:
+        return {c.pk: Viewer(username=None) for c in listed}
     roles = dict(
         Membership.objects.filter(
-            user=user, club_id__in={c.club_id for c in campaigns}
+            user=user.pk, club_id__in={c.club_id for c in listed}
         ).values_list("club_id", "role")
     )
     playing = dict(
-        SidePlayer.objects.filter(user=user, side__campaign__in=[c.pk for c in campaigns])
+        SidePlayer.objects.filter(user=user.pk, side__campaign__in=[c.pk for c in listed])
         .order_by("-pk")
         .values_list("side__campaign_id", "side__slug")
     )
-    refereed = [c.pk for c in campaigns if c.referee_id is not None and c.referee_id == user.id]
-    sides: dict[int, set] = {pk: set() for pk in refereed}
+    refereed = [c.pk for c in listed if c.referee_id is not None and c.referee_id == user.pk]
+    sides: dict[int, set[str]] = {pk: set() for pk in refereed}
     for campaign_id, slug in Side.objects.filter(campaign_id__in=refereed).values_list(
         "campaign_id", "slug"
     ):
         sides[campaign_id].add(slug)
     viewers = {}
-    for campaign in campaigns:
+    for campaign in listed:
         role = roles.get(campaign.club_id)
         organizer = role == Membership.ORGANIZER
         if role is None:
             viewers[campaign.pk] = Viewer(username=None)
         elif campaign.pk in sides:
             viewers[campaign.pk] = Viewer(
-                user.username,
+                user.get_username(),
                 frozenset(sides[campaign.pk]),
                 referee=True,
                 organizer=organizer,
@@ -385,7 +403,7 @@ def viewers_for(user, campaigns) -> dict[int, Viewer]:
         else:
             side = playing.get(campaign.pk)
             viewers[campaign.pk] = Viewer(
-                user.username,
+                user.get_username(),
                 frozenset([side]) if side else frozenset(),
                 playing=side,
                 organizer=organizer,
@@ -410,11 +428,11 @@ def audience_q(viewer: Viewer) -> Q:
     return Q(audience=Event.PUBLIC) | Q(audience=Event.SIDE, side__in=list(viewer.sides))
 
 
-def events_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+def events_for(viewer: Viewer, campaign: Campaign) -> QuerySet[Event]:
     return campaign.events.filter(audience_q(viewer)).select_related("actor")
 
 
-def visible_records(viewer: Viewer, records) -> list:
+def visible_records(viewer: Viewer, records: Iterable[Record]) -> list[Record]:
     return [r for r in records if viewer.can_read(r.audience, r.side)]
 
 
@@ -470,10 +488,10 @@ def view_state(held: HeldState, viewer: Viewer) -> StateView:
     return out
 
 
-def view_game(game: dict | None, viewer: Viewer) -> dict | None:
+def view_game(game: dict[str, Any] | None, viewer: Viewer) -> dict[str, Any] | None:
     if game is None:
         return None
-    out = {"public": game.get("public", {}), "sides": {}}
+    out: dict[str, Any] = {"public": game.get("public", {}), "sides": {}}
     for side, private in game.get("sides", {}).items():
         if viewer.referee or side in viewer.sides:
             out["sides"][side] = private
@@ -482,7 +500,7 @@ def view_game(game: dict | None, viewer: Viewer) -> dict | None:
     return out
 
 
-def _view_sealed(sealed: dict, viewer: Viewer) -> dict:
+def _view_sealed(sealed: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     shown = {k: v for k, v in sealed.items() if k != "choices"}
     shown["submitted"] = sorted(sealed["choices"])
     shown["choices"] = {
@@ -493,7 +511,7 @@ def _view_sealed(sealed: dict, viewer: Viewer) -> dict:
     return shown
 
 
-def _view_proposal(proposal: dict, viewer: Viewer) -> dict:
+def _view_proposal(proposal: dict[str, Any], viewer: Viewer) -> dict[str, Any]:
     if viewer.can_read(proposal["audience"], proposal["target_side"]):
         shown = dict(proposal)
         if not viewer.referee:
@@ -503,7 +521,7 @@ def _view_proposal(proposal: dict, viewer: Viewer) -> dict:
     return {**{k: proposal[k] for k in keep}, "hidden": True}
 
 
-def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet[RosterEntry]:
     from rosters.models import RosterEntry
 
     if viewer.referee:
@@ -515,7 +533,7 @@ def roster_entries_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
     )
 
 
-def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
+def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list[PrintJob]:
     """The newest `limit` of ``print_jobs_for``, their contexts not read: the campaign page's
     sheets panel, on every view of it, so one prepared query (campaigns.kept_answers.prepared) rather than
     the ORM's (whose building costs several times running it)."""
@@ -528,7 +546,7 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
     fields = [f for f in PrintJob._meta.concrete_fields if f.name != "context"]
     where = f" AND audience IN ({', '.join(['%s'] * len(audiences))})" if audiences else ""
     sql = (
-        f"SELECT {', '.join(f.column for f in fields)} FROM {PrintJob._meta.db_table} "
+        f"SELECT {', '.join(str(f.column) for f in fields)} FROM {PrintJob._meta.db_table} "
         f"WHERE campaign_id = %s{where} ORDER BY created_at DESC LIMIT %s"
     )
     found = prepared.rows(sql, [campaign.pk, *audiences, limit], dict(enumerate(fields)))
@@ -536,7 +554,7 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list:
     return [PrintJob.from_db(PrintJob.objects.db, names, row) for row in found]
 
 
-def print_jobs_for(viewer: Viewer, campaign: Campaign) -> QuerySet:
+def print_jobs_for(viewer: Viewer, campaign: Campaign) -> QuerySet[PrintJob]:
     """Print jobs (rosters.PrintJob) of the sheets this viewer may read: the club's,
     their side's, and for the referee every one. Audience keys: public | side:<slug> | referee."""
     from rosters.models import PrintJob

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import hashlib
 from pathlib import Path
+from typing import Any
 
 import orjson
 from django.conf import settings
@@ -30,7 +31,7 @@ def audience(viewer: Viewer) -> str | None:
     return "side:" + ",".join(sorted(viewer.sides)) if viewer.sides else "club"
 
 
-def _readers(sides) -> dict[str, Viewer]:
+def _readers(sides: list[str]) -> dict[str, Viewer]:
     readers = {"club": Viewer.club_member(), "referee": Viewer.everything(sides)}
     readers.update({f"side:{side}": Viewer.for_side(side) for side in sides})
     return readers
@@ -40,10 +41,10 @@ def positions(
     campaign: Campaign,
     state: CampaignState,
     *,
-    newest: dict | None = None,
-    roster: list | None = None,
-    summaries: list | None = None,
-) -> dict:
+    newest: dict[str, int] | None = None,
+    roster: list[dict[str, Any]] | None = None,
+    summaries: list[dict[str, Any]] | None = None,
+) -> dict[str, Any]:
     """Every audience's position after `state` (the full state at ``state["seq"]``).
 
     `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
@@ -65,8 +66,8 @@ def positions(
         roster = system.roster(plain(state)) if state.get("game") is not None else []
     if summaries is None:
         summaries = [system.scenario_summary(plain(state), s["index"]) for s in state["scenarios"]]
-    out = {"seq": state["seq"], "newest": newest}
-    filed = [(*name.split("|", 1), seq) for name, seq in newest.items()]
+    out: dict[str, Any] = {"seq": state["seq"], "newest": newest}
+    filed = [(*_audience_and_side(name), seq) for name, seq in newest.items()]
     for name, reader in _readers(list(state["sides"])).items():
         seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
         readable = [
@@ -78,21 +79,29 @@ def positions(
     return out
 
 
-def _canonical(value) -> bytes:
+def _audience_and_side(name: str) -> tuple[str, str]:
+    """ "side|blue" -> ("side", "blue")."""
+    audience, _, side = name.partition("|")
+    return audience, side
+
+
+def _canonical(value: object) -> bytes:
     return orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
 
 
 def _build_digest() -> str:
     """A digest of the code and templates that draw cached answers (extra systems and every
     template folder included)."""
-    base = Path(settings.BASE_DIR)
+    base = Path(str(settings.BASE_DIR))
     digest = hashlib.sha256()
     roots = [base / name for name in ("campaigns", "api", "rosters")]
     roots += [
         base.joinpath(*module.split("."))
         for module in getattr(settings, "MUSTER_EXTRA_SYSTEMS", [])
     ]
-    roots += [Path(folder) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])]
+    roots += [
+        Path(str(folder)) for engine in settings.TEMPLATES for folder in engine.get("DIRS", [])
+    ]
     for root in roots:
         for path in sorted(root.rglob("*")):
             if path.suffix in (".py", ".html", ".yaml") and path.is_file():
@@ -109,7 +118,7 @@ BUILD = _build()
 
 
 @receiver(setting_changed)
-def _settings_changed(setting, **kwargs):
+def _settings_changed(setting: str, **kwargs: object) -> None:
     """Tests that swap templates or systems get keys of their own."""
     global BUILD
     if setting in ("TEMPLATES", "MUSTER_EXTRA_SYSTEMS", "MUSTER_BUILD"):

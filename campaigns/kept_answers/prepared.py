@@ -12,18 +12,24 @@ statements: PgBouncer before 1.21 in transaction mode).
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
+from typing import Any, Self
+
 from django.conf import settings
 from django.db import connections
+from django.db.backends.base.base import BaseDatabaseWrapper
+from django.db.backends.utils import CursorWrapper
+from django.db.models import Field, Model
 from django.db.models.sql import Query
 
 _CURSOR: list[type] = []
 
 
-def one(model, sql: str, params: list, extra: tuple[str, ...]):
+def one(model: type[Model], sql: str, params: Sequence[Any], extra: tuple[str, ...]) -> Any:
     """The first row of `sql` as an instance of `model`, from its leading columns (the model's
     concrete fields, in order), with the columns after them set as the attributes `extra`;
-    None when there is no row."""
-    using = model.objects.db
+    None when there is no row. The instance carries those attributes beside its fields: Any."""
+    using = model._default_manager.db
     connection = connections[using]
     with _cursor(connection) as cursor:
         cursor.execute(sql, params)
@@ -37,28 +43,30 @@ def one(model, sql: str, params: list, extra: tuple[str, ...]):
     return instance
 
 
-def build(model, values) -> object:
+def build(model: type[Model], values: Iterable[object]) -> Any:
     """An instance of `model` from the values of its concrete fields, in order, as a query returned
     them (converted as the ORM converts them)."""
-    using = model.objects.db
+    using = model._default_manager.db
     connection = connections[using]
-    values = list(values)
+    row: list[Any] = list(values)
     compiler, converters = _converters(connection, model)
     if converters:
-        values = next(iter(compiler.apply_converters([values], converters)))
-    return model.from_db(using, [f.attname for f in model._meta.concrete_fields], values)
+        row = next(iter(compiler.apply_converters([row], converters)))
+    return model.from_db(using, [f.attname for f in model._meta.concrete_fields], row)
 
 
-def rows(sql: str, params: list, fields: dict) -> list[tuple]:
+def rows(
+    sql: str, params: Sequence[Any], fields: dict[int, Field[Any, Any]]
+) -> list[tuple[Any, ...]]:
     """Every row of `sql`, the columns at the positions of `fields` (position -> model field)
     converted as the ORM converts that field."""
     connection = connections["default"]
     with _cursor(connection) as cursor:
         cursor.execute(sql, params)
-        found = cursor.fetchall()
+        found: list[tuple[Any, ...]] = cursor.fetchall()
     if not found:
         return found
-    columns = [None] * len(found[0])
+    columns: list[Any] = [None] * len(found[0])  # the converted columns' expressions, else None
     for position, field in fields.items():
         columns[position] = field.get_col(field.model._meta.db_table)
     compiler = connection.ops.compiler("SQLCompiler")(Query(None), connection, connection.alias)
@@ -70,7 +78,7 @@ def rows(sql: str, params: list, fields: dict) -> list[tuple]:
     )
 
 
-def _converters(connection, model):
+def _converters(connection: BaseDatabaseWrapper, model: type[Model]) -> tuple[Any, Any]:
     """The compiler and the converters of the model's columns on this connection, found once."""
     known = connection.__dict__.setdefault("_prepared_converters", {})
     if model not in known:
@@ -83,10 +91,11 @@ def _converters(connection, model):
                 [f.get_col(model._meta.db_table) for f in model._meta.concrete_fields]
             ),
         )
-    return known[model]
+    found: tuple[Any, Any] = known[model]  # (compiler, converters)
+    return found
 
 
-def _cursor(connection):
+def _cursor(connection: BaseDatabaseWrapper) -> CursorWrapper:
     """Django's cursor (health check, query log, error wrapping), around one that binds values on
     the server and prepares the statement where the database is PostgreSQL."""
     cursor = connection.cursor()
@@ -114,11 +123,11 @@ def _prepared_cursor_class() -> type:
         import psycopg
 
         class Prepared(psycopg.Cursor):
-            def execute(self, query, params=None, **kwargs):
+            def execute(self, query: Any, params: Any = None, **kwargs: Any) -> Self:
                 super().execute(query, params, prepare=True)
                 # Django's query log reads the text from here (psycopg sets it only for a
                 # client-side binding cursor).
-                self._query = _Text(query.encode())
+                self._query = _Text(query.encode())  # type: ignore[assignment]  # read as .query only
                 return self
 
         _CURSOR.append(Prepared)

@@ -26,12 +26,15 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TYPE_CHECKING, Any, TypeVar, cast
 
 from django.core.cache import cache
 
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import audiences
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
 
 log = logging.getLogger(__name__)
 T = TypeVar("T")
@@ -39,16 +42,17 @@ TIMEOUT = 24 * 3600  # entries of positions passed long ago expire
 MISSING = object()  # what `get` answers for a key the cache does not hold
 
 
-def position(campaign, name: str, *, refresh_missing: bool = True) -> str | None:
+def position(campaign: Campaign, name: str, *, refresh_missing: bool = True) -> str | None:
     """The stored position of audience `name`, or None while the row has none for its journal
     (computed and stored first unless `refresh_missing` is false)."""
-    stored = campaign.positions or {}
+    stored: dict[str, Any] = campaign.positions or {}
     if stored.get("seq") != campaign.last_seq:
         stored = refresh(campaign) if refresh_missing else {}
-    return stored.get(name)
+    at: str | None = stored.get(name)
+    return at
 
 
-def refresh(campaign) -> dict:
+def refresh(campaign: Campaign) -> dict[str, Any]:
     """Positions for a row that has none for its journal (written before they existed): computed
     from the current state and stored only if the journal has not moved meanwhile."""
     from campaigns.models import Campaign
@@ -63,7 +67,7 @@ def refresh(campaign) -> dict:
 
 
 def key(
-    campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True
+    campaign: Campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True
 ) -> str | None:
     name = audiences.audience(viewer)
     at = position(campaign, name, refresh_missing=refresh_missing) if name else None
@@ -72,27 +76,27 @@ def key(
     return f"muster:view:{audiences.BUILD}:{campaign.pk}:{name}:{at}:{'o' if viewer.organizer else 'm'}:{representation}"
 
 
-def kept(campaign, viewer: Viewer, representation: str):
+def kept(campaign: Campaign, viewer: Viewer, representation: str) -> Any:
     """What `cached` keeps under this key, or MISSING: never computed here (the stored positions
     are used only when they are the journal's; a refresh is left to the full answer)."""
     name = key(campaign, viewer, representation, refresh_missing=False)
     return MISSING if name is None else get(name)
 
 
-def cached(campaign, viewer: Viewer, representation: str, build: Callable[[], T]) -> T:
+def cached(campaign: Campaign, viewer: Viewer, representation: str, build: Callable[[], T]) -> T:
     """`build()`, computed once per key; with no position (or the cache down) computed every time."""
     name = key(campaign, viewer, representation)
     if name is None:
         return build()
     found = get(name)
     if found is not MISSING:
-        return found
+        return cast(T, found)  # what `build` made for this key
     value = build()
     put(name, value)
     return value
 
 
-def get(name: str):
+def get(name: str) -> Any:  # what `put` kept, or MISSING
     try:
         return cache.get(name, MISSING)
     except Exception:  # a cache outage slows pages down; it must not take them down
@@ -100,7 +104,7 @@ def get(name: str):
         return MISSING
 
 
-def put(name: str, value, timeout: int = TIMEOUT) -> None:
+def put(name: str, value: object, timeout: int = TIMEOUT) -> None:
     try:
         cache.set(name, value, timeout)
     except Exception:
