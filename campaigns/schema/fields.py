@@ -10,9 +10,13 @@ from __future__ import annotations
 import json
 import math
 import unicodedata
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, replace
+from typing import Any, TypeVar
 
 from campaigns.errors import DomainError
+
+T = TypeVar("T")
 
 # Bounds on every free-form value a person, a client or a journal file may send (json
 # fields, lists without an item type, any text). Generous for play, small enough that no
@@ -40,36 +44,36 @@ def text_problem(value: str, *, multiline: bool = True) -> str | None:
     return None
 
 
-def clean_name(value, path: str = "name", max_length: int = 120) -> str:
+def clean_name(value: object, path: str = "name", max_length: int = 120) -> str:
     """A name (club, campaign, person): one line of printable text."""
     if not isinstance(value, str):
         raise DomainError(path, "Must be text.")
-    value = value.strip()
-    if not value:
+    name = value.strip()
+    if not name:
         raise DomainError(path, "This field is required.")
-    if len(value) > max_length:
+    if len(name) > max_length:
         raise DomainError(path, f"At most {max_length} characters.")
-    problem = text_problem(value, multiline=False)
+    problem = text_problem(name, multiline=False)
     if problem:
         raise DomainError(path, problem)
-    return value
+    return name
 
 
-def shown_key(key) -> str:
+def shown_key(key: object) -> str:
     """An unknown key as it may appear in an error's field name (short and printable)."""
-    text = key if isinstance(key, str) else repr(key)
-    text = "".join(c if c.isprintable() else "?" for c in text[:40])
+    raw = key if isinstance(key, str) else repr(key)
+    text = "".join(c if c.isprintable() else "?" for c in raw[:40])
     return text + ("…" if len(str(key)) > 40 else "")
 
 
 def check_json(
-    value, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_depth: int = JSON_MAX_DEPTH
-):
+    value: T, path: str = "", *, max_bytes: int = JSON_MAX_BYTES, max_depth: int = JSON_MAX_DEPTH
+) -> T:
     """Refuse (DomainError naming the nested path) a free-form value that is too deep, too
     large, or holds what no JSON store keeps (NaN, huge numbers, control characters).
     Iterative: no value can exhaust the stack here. `path` "" checks an event's data as a
     whole (errors then name its fields, as the kind's own checks do)."""
-    stack = [(value, path, 0)]
+    stack: list[tuple[object, str, int]] = [(value, path, 0)]
     while stack:
         item, where, depth = stack.pop()
         if isinstance(item, (dict, list)):
@@ -116,14 +120,14 @@ def _check_text(text: str, where: str) -> None:
         raise DomainError(where, problem)
 
 
-def parse_json(text, *, max_depth: int = 64):
+def parse_json(text: str | bytes, *, max_depth: int = 64) -> Any:
     """json.loads that refuses (ValueError) what would exhaust the stack or nests deeper
     than `max_depth`: for request bodies, page fields and journal files."""
     try:
         value = json.loads(text)
     except RecursionError:
         raise ValueError(f"nested too deeply (at most {max_depth} levels)") from None
-    stack = [(value, 0)]
+    stack: list[tuple[object, int]] = [(value, 0)]
     while stack:
         item, depth = stack.pop()
         if isinstance(item, (dict, list)):
@@ -153,44 +157,49 @@ class Field:
     label: str = ""
     required: bool = True
     default: object = None
-    choices: tuple = ()
+    choices: tuple[Any, ...] = ()
     min: int | None = None
     max: int | None = None
     max_length: int = 2000
     item: Field | None = None  # for lists
     fields: tuple[Field, ...] = ()  # for objects
     help: str = ""
-    labels: tuple = ()  # ((choice, "words"), ...) for pages
-    rows: tuple = field(default=(), compare=False, hash=False)  # initial rows of a list of objects
+    labels: tuple[tuple[Any, str], ...] = ()  # ((choice, "words"), ...) for pages
+    rows: tuple[dict[str, Any], ...] = field(
+        default=(), compare=False, hash=False
+    )  # initial rows of a list of objects
     key: str = ""  # the sub-field naming a row of `rows` (shown, not typed)
     widget: str = ""
     group: str = ""  # a heading the page shows this field under
-    disabled: tuple = ()  # ((choice, "why it cannot be chosen now"), ...): shown greyed with the reason
+    disabled: tuple[
+        tuple[Any, str], ...
+    ] = ()  # ((choice, "why it cannot be chosen now"), ...): shown greyed with the reason
 
     @property
     def title(self) -> str:
         return self.label or self.name.replace("_", " ").capitalize()
 
-    def choice_label(self, value) -> str:
+    def choice_label(self, value: object) -> str:
         for choice, words in self.labels:
             if choice == value:
-                return words
+                return str(words)
         return str(value).replace("_", " ")  # no words given: at least no snake_case on a page
 
-    def but(self, **changes) -> Field:
+    def but(self, **changes: Any) -> Field:
         """A copy with some attributes changed (form_fields makes declared fields concrete)."""
         return replace(self, **changes)
 
-    def clean(self, value, path: str | None = None):
-        path = path or self.name
+    def clean(self, value: object, path: str | None = None) -> Any:
+        """The value as the journal keeps it (JSON: its type follows `type`), or DomainError."""
+        where = path or self.name
         if value is None or value == "" and self.type not in ("str",):
             if self.required:
-                raise DomainError(path, "This field is required.")
+                raise DomainError(where, "This field is required.")
             return self.default
-        cleaner = getattr(self, f"_clean_{self.type}")
-        return cleaner(value, path)
+        cleaner: Callable[[Any, str], Any] = getattr(self, f"_clean_{self.type}")
+        return cleaner(value, where)
 
-    def _clean_str(self, value, path):
+    def _clean_str(self, value: object, path: str) -> str:
         if not isinstance(value, str):
             raise DomainError(path, "Must be text.")
         value = value.strip()
@@ -205,12 +214,12 @@ class Field:
             raise DomainError(path, f"Must be one of: {', '.join(map(str, self.choices))}.")
         return value
 
-    def _clean_choice(self, value, path):
+    def _clean_choice(self, value: object, path: str) -> object:
         if value not in self.choices:
             raise DomainError(path, f"Must be one of: {', '.join(map(str, self.choices))}.")
         return value
 
-    def _clean_int(self, value, path):
+    def _clean_int(self, value: object, path: str) -> int:
         if isinstance(value, bool):
             raise DomainError(path, "Must be a whole number.")
         if isinstance(value, str):
@@ -228,7 +237,7 @@ class Field:
             raise DomainError(path, f"Must be at most {self.max}.")
         return value
 
-    def _clean_bool(self, value, path):
+    def _clean_bool(self, value: object, path: str) -> bool:
         if isinstance(value, bool):
             return value
         if value in ("true", "on", "1", 1):
@@ -237,7 +246,7 @@ class Field:
             return False
         raise DomainError(path, "Must be true or false.")
 
-    def _clean_list(self, value, path):
+    def _clean_list(self, value: object, path: str) -> list[Any]:
         if not isinstance(value, list):
             raise DomainError(path, "Must be a list.")
         most = self.max if self.max is not None else JSON_MAX_ITEMS
@@ -249,16 +258,16 @@ class Field:
             return list(check_json(value, path))
         return [self.item.clean(v, f"{path}[{i}]") for i, v in enumerate(value)]
 
-    def _clean_object(self, value, path):
+    def _clean_object(self, value: object, path: str) -> dict[str, Any]:
         if not isinstance(value, dict):
             raise DomainError(path, "Must be an object.")
         return clean_fields(self.fields, value, prefix=f"{path}.")
 
-    def _clean_json(self, value, path):
+    def _clean_json(self, value: object, path: str) -> object:
         return check_json(value, path)
 
 
-def clean_fields(fields, data, prefix: str = "") -> dict:
+def clean_fields(fields: Sequence[Field], data: object, prefix: str = "") -> dict[str, Any]:
     """Validate `data` against `fields`; unknown keys are refused, not dropped."""
     if not isinstance(data, dict):
         raise DomainError(prefix.rstrip(".") or "data", "Must be an object.")
@@ -280,7 +289,7 @@ class EventKind:
     actor: str = "side"  # side | organizer | referee | member | arbiter | system
     rule: str = ""
     help: str = ""
-    extra: dict = field(default_factory=dict)
+    extra: dict[str, Any] = field(default_factory=dict)
 
-    def clean(self, data) -> dict:
+    def clean(self, data: object) -> dict[str, Any]:
         return clean_fields(self.fields, data or {})
