@@ -23,7 +23,9 @@ from __future__ import annotations
 
 import json
 import re
-from dataclasses import dataclass, field
+from collections.abc import Iterable
+from dataclasses import dataclass, field as dataclass_field
+from typing import Any
 
 from django import forms
 from django.core.exceptions import ValidationError
@@ -69,7 +71,7 @@ class _Greyed:
     """A choice widget some of whose choices cannot be chosen now (drawn greyed, with the reason,
     by templatetags/schema_fields.py)."""
 
-    def __init__(self, greyed=(), **kwargs):
+    def __init__(self, greyed: Iterable[object] = (), **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.greyed = {str(v) for v in greyed}
 
@@ -82,7 +84,7 @@ class _GreyedSelect(_Greyed, forms.Select):
     pass
 
 
-def _as_text(value) -> str:
+def _as_text(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
@@ -96,7 +98,7 @@ class _PlainValue(forms.CharField):
     """A value the API may give as any JSON: on a page it is one line of text (a number or
     true/false is taken as such). Only a fallback: systems give concrete fields."""
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         if value in ("", None):
             return None
@@ -112,7 +114,7 @@ class _HiddenValue(forms.CharField):
 
     widget = forms.HiddenInput
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> Any:
         value = super().to_python(value)
         if value in ("", None):
             return None
@@ -123,7 +125,7 @@ class _HiddenValue(forms.CharField):
                 raise ValidationError("This value was changed on the way.") from None
         return value
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> Any:
         return _as_text(value) if not isinstance(value, str) else value
 
 
@@ -133,25 +135,25 @@ class TextListInput(forms.Widget):
 
     text_list = True
 
-    def value_from_datadict(self, data, files, name):
+    def value_from_datadict(self, data: Any, files: Any, name: str) -> list[str]:
         getter = getattr(data, "getlist", None)
         values = getter(name) if getter else data.get(name)
         if isinstance(values, str):
             values = [values]
         return [v for v in (values or []) if isinstance(v, str) and v.strip()]
 
-    def value_omitted_from_data(self, data, files, name):
+    def value_omitted_from_data(self, data: Any, files: Any, name: str) -> bool:
         return False
 
 
 class _TextListField(forms.Field):
     widget = TextListInput
 
-    def __init__(self, *, item_length: int, max_items: int | None, **kwargs):
+    def __init__(self, *, item_length: int, max_items: int | None, **kwargs: Any) -> None:
         super().__init__(**kwargs)
         self.item_length, self.max_items = item_length, max_items
 
-    def to_python(self, value):
+    def to_python(self, value: Any) -> list[str]:
         items = [str(v).strip() for v in (value or []) if str(v).strip()]
         if self.max_items is not None and len(items) > self.max_items:
             raise ValidationError(f"At most {self.max_items} items.")
@@ -162,7 +164,7 @@ class _TextListField(forms.Field):
                 )
         return items
 
-    def prepare_value(self, value):
+    def prepare_value(self, value: Any) -> list[Any]:
         if isinstance(value, str):
             return [value]
         return list(value or [])
@@ -172,7 +174,7 @@ def _text_list(f: Field) -> bool:
     return f.type == "list" and f.item is not None and f.item.type == "str" and not f.item.choices
 
 
-def _input_attrs(f: Field) -> dict:
+def _input_attrs(f: Field) -> dict[str, str]:
     attrs = {}
     if f.type == "int":
         attrs["inputmode"] = "numeric"
@@ -182,6 +184,7 @@ def _input_attrs(f: Field) -> dict:
 def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
     """One Django form field for one schema field (the services validate again)."""
     required = f.required if required is None else required
+    made: forms.Field
     if f.widget == "hidden":
         made = _HiddenValue(required=False)
     elif f.type == "int":
@@ -206,7 +209,7 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
             empty_value=None,
             widget=_GreyedRadios(greyed) if f.widget == "radios" else _GreyedSelect(greyed),
         )
-    elif _choice_list(f):
+    elif _choice_list(f) and f.item is not None:
         by_text = {_as_text(c): c for c in f.item.choices}
         made = forms.TypedMultipleChoiceField(
             choices=_choices(f.item),
@@ -214,7 +217,7 @@ def form_field(f: Field, *, required: bool | None = None) -> forms.Field:
             required=False,
             widget=forms.CheckboxSelectMultiple,
         )
-    elif _text_list(f):
+    elif _text_list(f) and f.item is not None:
         made = _TextListField(
             item_length=f.item.max_length, max_items=f.max, required=required and bool(f.min)
         )
@@ -245,15 +248,21 @@ class RowGroup:
     name: str
     count: int
     pick: bool
-    labels: list[str] = field(default_factory=list)  # a row's key in words
-    errors: list[str] = field(default_factory=list)
+    labels: list[str] = dataclass_field(default_factory=list)  # a row's key in words
+    errors: list[str] = dataclass_field(default_factory=list)
 
     @property
     def subs(self) -> list[Field]:
-        return [s for s in self.field.item.fields if s.name != self.field.key]
+        return [s for s in _item(self.field).fields if s.name != self.field.key]
 
     def input_name(self, index: int, sub: str) -> str:
         return f"{self.name}-{index}-{sub}"
+
+
+def _item(f: Field) -> Field:
+    """The item of a list field drawn as rows (_rows says it has one)."""
+    assert f.item is not None, f"{f.name} is a list of objects"
+    return f.item
 
 
 def _row_count(f: Field) -> int:
@@ -270,12 +279,19 @@ class SchemaForm(forms.Form):
     from the table ({"key", "expr", "label"}, optional "faces" already typed).
     """
 
-    def __init__(self, fields, *args, fixed: dict | None = None, dice_needs=(), **kwargs):
+    def __init__(
+        self,
+        fields: Iterable[Field],
+        *args: Any,
+        fixed: dict[str, Any] | None = None,
+        dice_needs: Iterable[dict[str, Any]] = (),
+        **kwargs: Any,
+    ) -> None:
         super().__init__(*args, **kwargs)
         self.schema = tuple(fields)
         self.fixed = dict(fixed or {})
         self.groups: dict[str, RowGroup] = {}
-        self._sections: list[tuple[str, list]] = []
+        self._sections: list[tuple[str, list[tuple[str, str]]]] = []
         for name, f in flat_fields(self.schema):
             if name in self.fixed:
                 self.fields[name] = _HiddenValue(required=False, initial=self.fixed[name])
@@ -309,7 +325,7 @@ class SchemaForm(forms.Form):
                     self.fields[key] = forms.CharField(label=key[len(DICE_PREFIX) :], max_length=40)
 
     # --- building ---------------------------------------------------------------------
-    def _place(self, group: str, item) -> None:
+    def _place(self, group: str, item: tuple[str, str]) -> None:
         if not self._sections or self._sections[-1][0] != group:
             self._sections.append((group, []))
         self._sections[-1][1].append(item)
@@ -323,7 +339,7 @@ class SchemaForm(forms.Form):
             extra = [row for row in f.rows if not f.key or row.get(f.key) not in keys]
             f = f.but(rows=tuple(chosen + (extra or ([{}] if not f.key else []))))
         group = RowGroup(f, name, _row_count(f), pick=f.widget == "pick")
-        key_field = next((s for s in f.item.fields if s.name == f.key), None)
+        key_field = next((s for s in _item(f).fields if s.name == f.key), None)
         for index in range(group.count):
             row = dict(f.rows[index]) if index < len(f.rows) else {}
             if group.pick:
@@ -347,21 +363,22 @@ class SchemaForm(forms.Form):
         self._place(f.group, ("rows", name))
 
     # --- reading back -----------------------------------------------------------------
-    def clean(self):
+    def clean(self) -> dict[str, Any]:
         cleaned = super().clean()
+        assert cleaned is not None  # Form.clean answers cleaned_data
         for name, value in self.fixed.items():
             if name in self.fields:
                 cleaned[name] = value  # given by the page, not by the person
         return cleaned
 
-    def _row_values(self, group: RowGroup) -> list[tuple[int, dict]]:
+    def _row_values(self, group: RowGroup) -> list[tuple[int, dict[str, Any]]]:
         """(row position, the row's data) of each row that is sent."""
-        out = []
+        out: list[tuple[int, dict[str, Any]]] = []
         f = group.field
         for index in range(group.count):
             if group.pick and not self.cleaned_data.get(group.input_name(index, "_on")):
                 continue
-            row = {}
+            row: dict[str, Any] = {}
             if f.key:
                 row[f.key] = self.cleaned_data.get(group.input_name(index, f.key))
             # A candidate row (keyed or ticked) is sent as it is; a blank row once something is filled in.
@@ -381,9 +398,9 @@ class SchemaForm(forms.Form):
                 out.append((index, row))
         return out
 
-    def event_data(self) -> dict:
+    def event_data(self) -> dict[str, Any]:
         """The cleaned values nested back as the event kind expects them."""
-        data: dict = {}
+        data: dict[str, Any] = {}
         self._positions: dict[str, list[int]] = {}
         for name, f in flat_fields(self.schema):
             if name in self.groups:
@@ -403,7 +420,7 @@ class SchemaForm(forms.Form):
                 data[name] = value
         return data
 
-    def dice(self) -> dict | None:
+    def dice(self) -> dict[str, list[int]] | None:
         found = {}
         for name, value in self.cleaned_data.items():
             if name.startswith(DICE_PREFIX):
@@ -416,7 +433,7 @@ class SchemaForm(forms.Form):
                     return None
         return found or None
 
-    def posted_dice(self) -> list[dict]:
+    def posted_dice(self) -> list[dict[str, Any]]:
         """Every die typed so far, to keep them on the form while a follow-up roll is asked for."""
         kept = []
         for name, value in self.data.items() if self.is_bound else []:
@@ -474,7 +491,7 @@ class SchemaForm(forms.Form):
     def visible_count(self) -> int:
         return sum(1 for f in self if not f.is_hidden) + sum(g.count for g in self.groups.values())
 
-    def sections(self) -> list[dict]:
+    def sections(self) -> list[dict[str, Any]]:
         """What the template draws: headed groups of plain inputs and row tables (inputs a
         subclass added itself come first)."""
         placed = {name for _, items in self._sections for kind, name in items if kind == "field"}
@@ -492,7 +509,7 @@ class SchemaForm(forms.Form):
             else []
         )
         for legend, items in self._sections:
-            drawn = []
+            drawn: list[dict[str, Any]] = []
             for kind, name in items:
                 if kind == "field":
                     drawn.append({"kind": "field", "field": self[name]})
@@ -501,7 +518,7 @@ class SchemaForm(forms.Form):
             out.append({"legend": legend, "items": drawn})
         return out
 
-    def _table(self, group: RowGroup) -> dict:
+    def _table(self, group: RowGroup) -> dict[str, Any]:
         f = group.field
         rows = []
         for index in range(group.count):
@@ -529,13 +546,13 @@ class SchemaForm(forms.Form):
             "name": group.name,
         }
 
-    def dice_fields(self) -> list:
+    def dice_fields(self) -> list[forms.BoundField]:
         return [self[name] for name in self.fields if name.startswith(DICE_PREFIX)]
 
 
-def flat_fields(fields) -> list[tuple[str, Field]]:
+def flat_fields(fields: Iterable[Field]) -> list[tuple[str, Field]]:
     """(form name, schema field) pairs; plain objects are flattened to "obj.sub"."""
-    out = []
+    out: list[tuple[str, Field]] = []
     for f in fields:
         if _plain_object(f):
             out.extend(
