@@ -25,9 +25,9 @@ from django.http import HttpRequest
 from django.utils.crypto import constant_time_compare
 
 from campaigns.access import visibility
-from muster.memory import Recent
 from campaigns.journal.records import Viewer
 from campaigns.models import Campaign
+from muster.memory import Recent
 from muster.sessions import KEY
 
 P = ParamSpec("P")

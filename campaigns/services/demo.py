@@ -14,12 +14,14 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns.errors import DomainError
 from campaigns.journal.state_shapes import plain
 from campaigns.models import Campaign, Club, Membership
 from campaigns.systems import all_systems
+from campaigns.systems.base import GameSystem
 
 from . import campaigns as campaign_service, clubs
 from .journal import submit
@@ -39,7 +41,7 @@ PEOPLE = {
 @dataclass
 class Demo:
     club: Club
-    users: dict
+    users: dict[str, User]
     made: list[str] = field(default_factory=list)  # "<system>: <campaign>" made this time
     failed: list[str] = field(default_factory=list)  # "<system>: <why>"
 
@@ -70,14 +72,14 @@ class DemoTable:
     "alice", "bob", "referee"), the campaign it creates, and each person's submissions, made
     through the services like anybody's (the same checks, the same journal)."""
 
-    def __init__(self, club: Club, users: dict, system):
+    def __init__(self, club: Club, users: dict[str, User], system: GameSystem):
         self.club, self.users, self.system = club, users, system
         self.campaign: Campaign | None = None
 
     def username(self, role: str) -> str:
         return self.users[role].username
 
-    def create(self, *, variant: str, name: str, options: dict | None = None) -> Campaign:
+    def create(self, *, variant: str, name: str, options: dict[str, Any] | None = None) -> Campaign:
         """The game's demo campaign, created by the demo organizer."""
         self.campaign = campaign_service.create_campaign(
             club=self.club,
@@ -92,26 +94,31 @@ class DemoTable:
     def seat(self, side: str, role: str) -> None:
         """The organizer seats the person of `role` on `side`."""
         campaign_service.assign_player(
-            self.campaign, self.users["organizer"], side=side, username=self.username(role)
+            self._made(), self.users["organizer"], side=side, username=self.username(role)
         )
 
     def referee(self, role: str) -> None:
         campaign_service.assign_referee(
-            self.campaign, self.users["organizer"], username=self.username(role)
+            self._made(), self.users["organizer"], username=self.username(role)
         )
 
     def submit(self, role: str, kind: str, data: dict[str, Any] | None = None) -> dict[str, Any]:
         """The person of `role` submits an event; the campaign's state after it."""
-        submit(self.campaign, self.users[role], kind, data or {})
+        submit(self._made(), self.users[role], kind, data or {})
         return self.state()
 
     def state(self) -> dict[str, Any]:
         """The campaign's whole state now (the demo plays every side), as a game reads it."""
-        self.campaign.refresh_from_db()
-        return plain(current_state(self.campaign))
+        campaign = self._made()
+        campaign.refresh_from_db()
+        return plain(current_state(campaign))
+
+    def _made(self) -> Campaign:
+        assert self.campaign is not None, "the demo creates its campaign first"
+        return self.campaign
 
 
-def _demo_user(username: str):
+def _demo_user(username: str) -> User:
     user, created = get_user_model().objects.get_or_create(
         username=username, defaults={"email": f"{username}@example.org"}
     )
@@ -121,7 +128,7 @@ def _demo_user(username: str):
     return user
 
 
-def _demo_club(users: dict) -> Club:
+def _demo_club(users: dict[str, User]) -> Club:
     """The demo club, founded by the demo organizer, each demo person in it with their role."""
     club = Club.objects.filter(slug=CLUB_SLUG).first()
     if club is None:
@@ -138,7 +145,7 @@ def _demo_club(users: dict) -> Club:
     return club
 
 
-def _an_organizer(club: Club, users: dict):
+def _an_organizer(club: Club, users: dict[str, User]) -> User:
     """Who invites or changes roles: the demo organizer while they are one, else any organizer."""
     organizers = club.memberships.filter(role=Membership.ORGANIZER).select_related("user")
     mine = organizers.filter(user=users["organizer"]).first() or organizers.order_by("pk").first()

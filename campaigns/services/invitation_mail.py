@@ -9,6 +9,7 @@ import logging
 import textwrap
 
 from django.conf import settings
+from django.contrib.auth.models import User
 from django.core.mail import send_mail
 from django.db import transaction
 from django.urls import reverse
@@ -72,7 +73,8 @@ def send(invitation_id: int) -> bool:
 
 
 def link(invitation: Invitation) -> str:
-    return settings.SITE_URL.rstrip("/") + reverse("join", args=[invitation.code])
+    site: str = settings.SITE_URL
+    return site.rstrip("/") + reverse("join", args=[invitation.code])
 
 
 def compose(invitation: Invitation) -> tuple[str, str]:
@@ -109,6 +111,6 @@ def compose(invitation: Invitation) -> tuple[str, str]:
     return subject, body
 
 
-def _name(user) -> str:
+def _name(user: User) -> str:
     full = user.get_full_name().strip()
     return f"{full} ({user.username})" if full else user.username

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import logging
 from datetime import timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import transaction
@@ -51,11 +52,11 @@ def asked_key(campaign_id: int, side: str, at: str) -> str:
     return f"muster:odds-asked:{campaign_id}:{side}:{at}"
 
 
-def compute(campaign: Campaign, side: str) -> dict:
+def compute(campaign: Campaign, side: str) -> dict[str, Any]:
     """The side's upcoming rolls with the exact chance of every outcome (pure reads, no dice)."""
     state = current_state(campaign)
     system = get_system(campaign.system)
-    rolls = []
+    rolls: list[dict[str, Any]] = []
     if (
         state.get("status") == "active"
         and state.get("game") is not None
@@ -78,7 +79,7 @@ def compute(campaign: Campaign, side: str) -> dict:
     return data
 
 
-def compute_and_store(campaign_id: int, side: str) -> dict | None:
+def compute_and_store(campaign_id: int, side: str) -> dict[str, Any] | None:
     campaign = Campaign.objects.filter(pk=campaign_id).first()
     if campaign is None:
         return None
@@ -94,7 +95,7 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
     sides = get_system(campaign.system).side_slugs()
     campaign_id = campaign.pk
 
-    def send():
+    def send() -> None:
         compute_odds = queues.task("campaigns.tasks.compute_odds")
 
         for side in sides:
@@ -137,14 +138,16 @@ def sweep(limit: int = 50) -> None:
         enqueue(campaign, known_only=True)
 
 
-def _kept(key: str) -> dict | None:
+def _kept(key: str) -> dict[str, Any] | None:
     """The odds kept under `key`; None when not computed yet or the cache is away (an outage reads
     as "computing", never as a failed page)."""
     found = viewcache.get(key)
     return None if found is viewcache.MISSING else found
 
 
-def odds_for(campaign: Campaign, viewer: Viewer, side: str | None = None) -> dict[str, dict]:
+def odds_for(
+    campaign: Campaign, viewer: Viewer, side: str | None = None
+) -> dict[str, dict[str, Any]]:
     """side -> odds for the sides the viewer may read (only `side` if given). A side whose odds are
     not computed yet for what it can now see gets {"status": "pending"} and is enqueued."""
     if side is not None and not viewer.can_read("side", side):

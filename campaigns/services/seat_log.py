@@ -5,19 +5,32 @@ is where a club looks across its campaigns."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+from typing import Any
+
+from django.contrib.auth.models import User
+
 from campaigns.access.seats import SEAT_KINDS
+from campaigns.journal.records import Record
+from campaigns.journal.state_shapes import CampaignState
 
-from ..models import ClubLogEntry
+from ..models import Campaign, ClubLogEntry
 
 
-def _change(kind: str, data: dict) -> dict:
+def _change(kind: str, data: dict[str, Any]) -> dict[str, Any]:
     return {
         "kind": kind,
         **{k: v for k, v in data.items() if k in ("side", "username", "old", "new")},
     }
 
 
-def record(campaign, user, before: dict, after: dict, records) -> None:
+def record(
+    campaign: Campaign,
+    user: User,
+    before: CampaignState,
+    after: CampaignState,
+    records: Iterable[Record],
+) -> None:
     """Log the seat changes among `records` (one submission) made once play had started."""
     if before.get("status") == "setup":
         return

@@ -5,6 +5,7 @@ it here, so no game queries the database (e.g. a club enters a ledger game's set
 from __future__ import annotations
 
 from collections.abc import Iterator
+from typing import Any
 
 from campaigns.journal.state_shapes import CampaignState
 
@@ -25,6 +26,6 @@ def earlier_games(campaign: Campaign) -> Iterator[tuple[str, CampaignState]]:
         yield other.name, current_state(other)
 
 
-def suggested_data(campaign: Campaign, kind: str) -> dict:
+def suggested_data(campaign: Campaign, kind: str) -> dict[str, Any]:
     """Values the page form of `kind` starts from in `campaign` ({} when the game suggests none)."""
     return get_system(campaign.system).suggested_data(kind, earlier_games(campaign))

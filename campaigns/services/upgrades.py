@@ -11,8 +11,10 @@ what ran, and the snapshot and projections are rebuilt.
 from __future__ import annotations
 
 import logging
+from collections.abc import Callable
 from dataclasses import dataclass
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
 from django.db import transaction
@@ -100,17 +102,22 @@ def upgrade_on_read(campaign: Campaign) -> None:
         )
 
 
-def upgrade_all(*, dry_run: bool = False, report=None) -> list:
+def upgrade_all(
+    *,
+    dry_run: bool = False,
+    report: Callable[[Campaign, Outcome | DomainError], None] | None = None,
+) -> list[tuple[Campaign, Outcome | DomainError]]:
     """Every stored campaign not at today's journal versions, upgraded (migrate, upgrade_journals).
     -> [(campaign, Outcome or DomainError)]; `report(campaign, outcome)` is told each as it goes."""
     from ..systems import all_systems
 
-    done = []
+    done: list[tuple[Campaign, Outcome | DomainError]] = []
     for slug, system in sorted(all_systems().items()):
         stale = Campaign.objects.filter(system=slug).exclude(
             journal_versions=versions.current(system)
         )
         for campaign in stale.select_related("club").order_by("pk"):
+            outcome: Outcome | DomainError
             try:
                 outcome = upgrade_campaign(campaign, dry_run=dry_run)
             except DomainError as error:
@@ -183,7 +190,7 @@ def _same(a: Record, b: Record) -> bool:
     )
 
 
-def _archived(event: Event) -> dict:
+def _archived(event: Event) -> dict[str, Any]:
     return {
         "seq": event.seq,
         "uid": str(event.uid),
