@@ -44,14 +44,14 @@ def text_problem(value: str, *, multiline: bool = True) -> str | None:
     return None
 
 
-def clean_name(value: object, path: str = "name", max_length: int = 120) -> str:
+def clean_name(value: object, path: str = "name", max_length: int | None = 120) -> str:
     """A name (club, campaign, person): one line of printable text."""
     if not isinstance(value, str):
         raise DomainError(path, "Must be text.")
     name = value.strip()
     if not name:
         raise DomainError(path, "This field is required.")
-    if len(name) > max_length:
+    if max_length is not None and len(name) > max_length:
         raise DomainError(path, f"At most {max_length} characters.")
     problem = text_problem(name, multiline=False)
     if problem:

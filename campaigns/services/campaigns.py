@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import uuid
+from typing import Any
 
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 
@@ -18,8 +20,9 @@ from campaigns.schema.fields import Field, clean_fields, clean_name
 from ..errors import DomainError, Forbidden
 from ..models import Campaign, Club, Event
 from ..systems import all_systems, get_system
+from ..systems.base import GameSystem
 from . import projections
-from .journal import submit
+from .journal import Submission, submit
 from .snapshots import store_snapshot
 from .state import current_state
 
@@ -37,12 +40,18 @@ DICE_MODE = Field(
 )
 
 
-def option_fields(system) -> tuple:
+def option_fields(system: GameSystem) -> tuple[Field, ...]:
     return (DICE_MODE, *system.option_fields)
 
 
 def create_campaign(
-    *, club: Club, user, system: str, variant: str, name: str, options: dict | None = None
+    *,
+    club: Club,
+    user: User,
+    system: str,
+    variant: str,
+    name: str,
+    options: dict[str, Any] | None = None,
 ) -> Campaign:
     if not permissions.may_start_campaign(user, club):
         raise Forbidden("Only a club organizer can start a campaign.")
@@ -89,27 +98,27 @@ def create_campaign(
     return campaign
 
 
-def assign_player(campaign, user, *, side: str, username: str):
+def assign_player(campaign: Campaign, user: User, *, side: str, username: str) -> Submission:
     _check_member(campaign, username)
     return _seat(campaign, user, "player.assigned", {"side": side, "username": username})
 
 
-def remove_player(campaign, user, *, side: str, username: str):
+def remove_player(campaign: Campaign, user: User, *, side: str, username: str) -> Submission:
     return _seat(campaign, user, "player.removed", {"side": side, "username": username})
 
 
-def replace_player(campaign, user, *, side: str, old: str, new: str):
+def replace_player(campaign: Campaign, user: User, *, side: str, old: str, new: str) -> Submission:
     _check_member(campaign, new)
     return _seat(campaign, user, "player.replaced", {"side": side, "old": old, "new": new})
 
 
-def assign_referee(campaign, user, *, username: str | None):
+def assign_referee(campaign: Campaign, user: User, *, username: str | None) -> Submission:
     if username:
         _check_member(campaign, username)
     return _seat(campaign, user, "referee.assigned", {"username": username or None})
 
 
-def _seat(campaign, user, kind: str, data: dict):
+def _seat(campaign: Campaign, user: User, kind: str, data: dict[str, Any]) -> Submission:
     """Make a seat change directly, or, once play has started, propose it when it needs the
     agreement of the sides it reaches (seats.seat_needs: anyone seated on a side, a new
     referee, a side's player taken off by one who plays or played another): the answer's first
@@ -129,15 +138,15 @@ def _seat(campaign, user, kind: str, data: dict):
     return submit(campaign, user, kind, data)
 
 
-def is_proposal(submission) -> bool:
+def is_proposal(submission: object) -> bool:
     """Did a seating become a proposal (see _seat)?"""
-    events = getattr(submission, "events", None)
-    return bool(events) and events[0].kind == "proposal.made"
+    events: list[Event] | None = getattr(submission, "events", None)
+    return bool(events) and events is not None and events[0].kind == "proposal.made"
 
 
-def proposal_words(submission) -> str:
+def proposal_words(submission: Submission) -> str:
     """What a seating that became a proposal waits for, in words ("Blue agrees (or the referee)")."""
-    state = getattr(submission, "state", None) or {}
+    state: dict[str, Any] = getattr(submission, "state", None) or {}
     proposal = state.get("proposals", {}).get(str(submission.events[0].seq), {})
     if proposal.get("status") == "applied":
         return "Done: everyone it needed had agreed."
@@ -150,6 +159,6 @@ def proposal_words(submission) -> str:
     return f"Proposed: it applies once {' and '.join(names)} {agree} (or the referee)."
 
 
-def _check_member(campaign, username):
+def _check_member(campaign: Campaign, username: str) -> None:
     if not campaign.club.memberships.filter(user__username=username).exists():
         raise DomainError("username", f"{username} is not a member of {campaign.club.name}.")

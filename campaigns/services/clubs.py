@@ -7,6 +7,7 @@ from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 from django.utils import timezone
 from django.utils.text import slugify
@@ -15,14 +16,14 @@ from campaigns.access import visibility
 from campaigns.schema.fields import clean_name
 
 from ..errors import DomainError, Forbidden, NotFound, TooMany
-from ..models import Club, ClubLogEntry, Invitation, Membership
+from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 
 
-def _log(club: Club, actor, action: str, **detail) -> None:
+def _log(club: Club, actor: User | None, action: str, **detail: object) -> None:
     ClubLogEntry.objects.create(club=club, actor=actor, action=action, detail=detail)
 
 
-def create_club(*, user, name: str) -> Club:
+def create_club(*, user: User, name: str) -> Club:
     if not (name or "").strip():
         raise DomainError("name", "Give the club a name.")
     name = clean_name(name, "name", Club._meta.get_field("name").max_length)
@@ -38,12 +39,12 @@ def create_club(*, user, name: str) -> Club:
     return club
 
 
-def _require_organizer(user, club):
+def _require_organizer(user: User, club: Club) -> None:
     if not visibility.is_organizer(user, club):
         raise Forbidden("Only a club organizer can do this.")
 
 
-def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") -> Invitation:
+def invite(*, club: Club, user: User, role: str = Membership.PLAYER, email: str = "") -> Invitation:
     """A new invitation; with an address it is e-mailed, by a task sent once it is stored."""
     from . import invitation_mail
 
@@ -71,7 +72,7 @@ def invite(*, club: Club, user, role: str = Membership.PLAYER, email: str = "") 
     return invitation
 
 
-def _within_hourly_limit(user) -> None:
+def _within_hourly_limit(user: User) -> None:
     """settings.INVITATIONS_PER_HOUR per organizer, in every club together (docs/architecture.md)."""
     limit = settings.INVITATIONS_PER_HOUR
     since = timezone.now() - timedelta(hours=1)
@@ -92,7 +93,7 @@ def _within_hourly_limit(user) -> None:
     )
 
 
-def revoke_invitation(*, invitation: Invitation, user) -> None:
+def revoke_invitation(*, invitation: Invitation, user: User) -> None:
     _require_organizer(user, invitation.club)
     with transaction.atomic():
         invitation.revoked = True
@@ -107,7 +108,7 @@ def find_invitation(code: str) -> Invitation:
     return invitation
 
 
-def accept_invitation(*, code: str, user) -> Membership:
+def accept_invitation(*, code: str, user: User) -> Membership:
     with transaction.atomic():
         invitation = Invitation.objects.select_for_update().filter(code=code).first()
         if invitation is None or not invitation.usable:
@@ -130,7 +131,7 @@ def accept_invitation(*, code: str, user) -> Membership:
     return membership
 
 
-def signup_with_invitation(*, code: str, username: str, password: str, email: str = ""):
+def signup_with_invitation(*, code: str, username: str, password: str, email: str = "") -> User:
     """Create an account through an invitation and join its club."""
     find_invitation(code)
     User = get_user_model()
@@ -142,7 +143,7 @@ def signup_with_invitation(*, code: str, username: str, password: str, email: st
     return user
 
 
-def set_role(*, club: Club, user, member_username: str, role: str) -> Membership:
+def set_role(*, club: Club, user: User, member_username: str, role: str) -> Membership:
     _require_organizer(user, club)
     if role not in dict(Membership.ROLES):
         raise DomainError("role", "Choose organizer or player.")
@@ -162,7 +163,7 @@ def set_role(*, club: Club, user, member_username: str, role: str) -> Membership
     return membership
 
 
-def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
+def hand_over_organizer(*, club: Club, user: User, to_username: str) -> Membership:
     """Make another member organizer and step down to player."""
     with transaction.atomic():
         membership = set_role(
@@ -185,7 +186,7 @@ def hand_over_organizer(*, club: Club, user, to_username: str) -> Membership:
 # The operator is no member: these entries have no actor and say "by": "operator".
 
 
-def operator_create_club(*, slug: str, name: str, organizer) -> Club:
+def operator_create_club(*, slug: str, name: str, organizer: User) -> Club:
     slug = (slug or "").strip()
     if not slug or slug != slugify(slug) or len(slug) > 60:
         raise DomainError(
@@ -200,7 +201,7 @@ def operator_create_club(*, slug: str, name: str, organizer) -> Club:
     return club
 
 
-def operator_make_organizer(*, club: Club, user) -> bool:
+def operator_make_organizer(*, club: Club, user: User) -> bool:
     """Make someone an organizer of an existing club (the operator's first account for a club
     that exists). False when they already were one."""
     membership = Membership.objects.filter(club=club, user=user).first()
@@ -223,7 +224,9 @@ def operator_make_organizer(*, club: Club, user) -> bool:
     return True
 
 
-def operator_add_member(*, club: Club, user, new_person: bool, journal_name: str) -> Membership:
+def operator_add_member(
+    *, club: Club, user: User, new_person: bool, journal_name: str
+) -> Membership:
     """Make someone a player of the club because a replayed journal names them (the operator
     mapped them with --map, or let replay create them)."""
     membership = Membership.objects.create(club=club, user=user, role=Membership.PLAYER)
@@ -240,7 +243,7 @@ def operator_add_member(*, club: Club, user, new_person: bool, journal_name: str
     return membership
 
 
-def log_campaign_replayed(*, club: Club, campaign, events: int) -> None:
+def log_campaign_replayed(*, club: Club, campaign: Campaign, events: int) -> None:
     _log(
         club,
         None,
