@@ -60,7 +60,7 @@ def _name_leaders(state: APState, side: str, ctx, roll, entry: dict) -> None:
     """1.6113: each result names the retained leader(s) it would battle harden (the leader of that
     type, else the lowest-grade non-wounded one), as the player reads it at the table."""
     from . import words
-    from .steps.leaders import candidates
+    from .steps.leader_hardening import candidates
 
     nationality = roll.table.rsplit(".", 1)[-1]
     pend = {"nationality": nationality, "leader_kind": "infantry"}

@@ -51,11 +51,11 @@ def form_data(view: APState, side: str | None, kind: str, data: dict) -> dict:
         index = data.pop("scenario")
         return {"scenario": index, "data": result_page.result_data(view, index, data)}
     if kind == "ap.1.6113" and data.get("action") == "resolve":
-        from ..steps.leaders import resolve_data
+        from ..steps.leader_hardening_form import resolve_data
 
         return resolve_data(dict(data))
     if kind == "ap.1.6113" and "win_drm" in data:
-        from ..steps.leaders import LATER
+        from ..steps.leader_hardening_form import LATER
 
         return dict(data, win_drm=None) if data["win_drm"] in (LATER, "") else data
     if kind == "ap.1.6132" and "afv_weapons" in data:  # the page asks SW and AFV weapons apart

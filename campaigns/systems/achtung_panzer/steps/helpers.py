@@ -10,6 +10,7 @@ from ..shapes import APState, RosterLine
 
 UNIT_KINDS_SMC = ("leader", "armor_leader", "hero")
 UNIT_KINDS_INFANTRY_MMC = ("squad", "half_squad", "crew")
+LEADER_KINDS = ("leader", "armor_leader")
 
 
 def table_mod(ctx, table_id: str, key: str, times: int = 1, label: str = "") -> Mod | None:

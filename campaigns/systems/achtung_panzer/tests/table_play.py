@@ -135,7 +135,7 @@ class Table(War):
                 outcome = next(iter(pending["outcomes"]))
                 from campaigns.journal.context import Ctx
                 from campaigns.systems.achtung_panzer import SYSTEM
-                from campaigns.systems.achtung_panzer.steps.leaders import candidates
+                from campaigns.systems.achtung_panzer.steps.leader_hardening import candidates
 
                 who = candidates(
                     Ctx.reading(SYSTEM, state),

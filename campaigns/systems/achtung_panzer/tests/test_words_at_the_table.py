@@ -10,7 +10,7 @@ import pytest
 from django.test import Client
 
 from campaigns.systems.achtung_panzer import words
-from campaigns.systems.achtung_panzer.steps import equipment, leaders
+from campaigns.systems.achtung_panzer.steps import equipment, leader_hardening_form
 from campaigns.systems.achtung_panzer.tests.campaign_harness import War
 from campaigns.systems.achtung_panzer.tests.step_harness import make_ctx, make_state, unit
 from tests.page_forms import find_form
@@ -122,7 +122,10 @@ def test_the_leader_hardening_choice_is_a_sentence():
             "ignore": {"leader": "9-1", "final": 5},
         },
     }
-    fields = {f.name: f for f in leaders._resolve_form(make_ctx(state), state, "german", pend)}
+    fields = {
+        f.name: f
+        for f in leader_hardening_form._resolve_form(make_ctx(state), state, "german", pend)
+    }
     said = [text for _, text in fields["choice"].labels]
     assert (
         "The DR as rolled: final DR 3, the table names a 9-2; you have none, so your lowest, the 8-0 leader "
