@@ -373,7 +373,7 @@ def _platoons(state: APState, side: str) -> set:
 def oba_in_use(state: APState, side: str) -> list[dict]:
     """OBA modules in play this half-day: bought or given for it, or retained from earlier because
     they never fired (CG4: "An OBA RG are retained if no Fire Missions were used")."""
-    from .steps.reinforcements import kind_of
+    from .steps.rg_records import kind_of
 
     label = half_day(state)
     return [

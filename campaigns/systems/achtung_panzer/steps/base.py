@@ -103,5 +103,5 @@ class Step:
     # steps run before it in the same submission (1.6202-1.6206 after 1.6201): with dice entered
     # from the table its dice are asked in the same form as theirs, not one round later. A die of
     # the step that does depend on them (a depleted HW platoon's lost weapon) waits while
-    # `reinforcements.discovering`.
+    # `rg_records.discovering`.
     independent_dice: bool = False

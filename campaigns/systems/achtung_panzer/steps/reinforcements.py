@@ -22,19 +22,39 @@ Rule choices: docs/rules-notes.md, "1.620 reinforcements".
 
 from __future__ import annotations
 
-import re
-from pathlib import Path
 from typing import Any
 
-from campaigns.game_interface import Mod, TableSet, plain_roll, roll_on
+from campaigns.game_interface import Mod
 
-from .. import common, retained as retained_units
+from .. import common
 from ..shapes import APState
-from . import purchases as P
 from .base import Step
-from .helpers import table_mod_value, upcoming_roll
-
-_BOOK = TableSet.load(Path(__file__).resolve().parents[1] / "tables")
+from .helpers import upcoming_roll
+from .rg_leaders import (
+    needs_armor_leader_book,
+    needs_leaders_book,
+    run_armor_leaders,
+    run_leaders,
+    upcoming_armor_leaders,
+    upcoming_leaders,
+)
+from .rg_records import (
+    add_units,
+    cell,
+    discovering,
+    is_hw_platoon,
+    kind_of,
+    mark_rolled,
+    plain_dr,
+    random_pick,
+    rg_label,
+    rolled,
+    secret_roll,
+    strength_mods,
+    sw_row_key,
+    to_roll,
+    unit_count,
+)
 
 STRENGTH_KINDS = (
     "infantry",
@@ -54,138 +74,11 @@ MOUNTS = {("german", ("u",)): "motorcycle or motorcycle/sidecar", ("french", ("j
 FIRST_LINE_HS = "first-line HS"
 
 
-# --- reads ------------------------------------------------------------------------------------
-
-
-def _row(purchase: dict):
-    if not purchase.get("rg"):
-        return None
-    return _BOOK.tables[P.rg_table_id(purchase["nationality"])].row(purchase["rg"])
-
-
-def kind_of(purchase: dict) -> str | None:
-    if purchase.get("kind"):
-        return purchase["kind"]
-    row = _row(purchase)
-    return row.cells["kind"] if row else None
-
-
-def cell(ctx, purchase: dict, column: str):
-    return P.rg_cell(ctx, purchase["nationality"], purchase["rg"], column)
-
-
-def is_hw_platoon(purchase: dict) -> bool:
-    row = _row(purchase)
-    return bool(row and row.cells["kind"] == "infantry" and "Hvy Wpn" in row.cells["group_type"])
-
-
-def sw_row_key(purchase: dict) -> str | None:
-    """The 1.6202 row of an infantry RG ("german:first_line" for German I1), None if it has none."""
-    for row in _BOOK.tables["1.6202"].rows:
-        nationality = row.label.split(":", 1)[0]
-        if nationality == purchase["nationality"] and row.cells["rg"] == purchase.get("rg"):
-            return row.label
-    return None
-
-
-def to_roll(state: APState, side: str) -> list[dict]:
-    """This half-day's RGs, bought and given, in purchase order."""
-    return P.this_half_day(state, side, include_given=True)
-
-
-def _done(purchase: dict, step_id: str) -> bool:
-    return step_id in purchase.get("rolled", [])
-
-
-def _mark(purchase: dict, step_id: str) -> None:
-    purchase.setdefault("rolled", []).append(step_id)
-
-
-def _strength_mods(ctx, state: APState, side: str) -> list[Mod]:
-    mods = [common.historical_mod(ctx, state, side)]
-    balance = common.balance_mod(ctx, state, side)
-    if balance:
-        mods.append(balance)
-    return [m for m in mods if m.value]
-
-
-def _roll(ctx, state: APState, side, table_id, step_id, subject, mods=(), label=""):
-    report = roll_on(
-        ctx, table_id, common.roll_key(state, step_id, side, subject), mods, side=side, label=label
-    )
-    return common.record_roll(state, side, report, step_id)
-
-
-def _dr(ctx, state: APState, side, step_id, subject, expr="1d6", mods=(), label="", rule=""):
-    report = plain_roll(
-        ctx,
-        common.roll_key(state, step_id, side, subject),
-        expr,
-        mods,
-        side=side,
-        label=label,
-        rule=rule or step_id,
-    )
-    return report
-
-
-def random_pick(ctx, state: APState, side, step_id, subject, count: int, label: str) -> int:
-    """Random Selection of one of `count` items (0-based) with d6: 1d3 for three, a dr split in two
-    halves for two, otherwise a dr re-rolled while it exceeds `count` (each re-roll its own key)."""
-    if count <= 1:
-        return 0
-    if count == 3:
-        report = _dr(ctx, state, side, step_id, subject, "1d3", label=label)
-        common.record_roll(state, side, dict(report, row=str(report["final"])), step_id)
-        return report["final"] - 1
-    if count == 2:
-        report = _dr(ctx, state, side, step_id, subject, label=label)
-        pick = 0 if report["final"] <= 3 else 1
-        common.record_roll(state, side, dict(report, row="1-3" if pick == 0 else "4-6"), step_id)
-        return pick
-    for attempt in range(1, 21):
-        report = _dr(ctx, state, side, step_id, f"{subject}/{attempt}", label=label)
-        common.record_roll(state, side, dict(report, row=str(report["final"])), step_id)
-        if report["final"] <= count:
-            return report["final"] - 1
-    return 0  # twenty re-rolls in a row: not reachable with honest dice
-
-
-def discovering(ctx) -> bool:
-    """True while players are being asked for dice (entered mode): the missing dice read as
-    placeholders, so a roll that depends on them (the attached dr after "Attached", a carrier's
-    half-squad per carrier received, the lost gun of a depleted battery) is left for the next
-    pass instead of asking for a die that may not be due."""
-    return bool(getattr(ctx.provider, "missing", None))
-
-
-def _add(state: APState, side, purchase, kind, type_, count=1, **extra) -> list[dict]:
-    units = []
-    for _ in range(count):
-        fields = {
-            "kind": kind,
-            "type": type_,
-            "nationality": purchase["nationality"],
-            "rg": purchase["id"],
-            "platoon": purchase["id"] if kind in ("afv", "vehicle") else None,
-            **extra,
-        }
-        unit = retained_units.new_unit(state, side, fields)
-        purchase.setdefault("units", []).append(unit["id"])
-        units.append(unit)
-    return units
-
-
-def _count(line: dict, strength: str) -> int:
-    value = line["depleted"] if strength == "depleted" else line["full"]
-    return int(value or 0)
-
-
 # --- 1.6201 strength, attached weapons, unit types --------------------------------------------------
 
 
 def needs_strength(purchase: dict) -> bool:
-    return kind_of(purchase) in STRENGTH_KINDS and not _done(purchase, "1.6201")
+    return kind_of(purchase) in STRENGTH_KINDS and not rolled(purchase, "1.6201")
 
 
 def _unit_lines(ctx, state: APState, side, purchase: dict) -> list[dict]:
@@ -205,7 +98,7 @@ def _unit_lines(ctx, state: APState, side, purchase: dict) -> list[dict]:
                 dict(lines[0], type=purchase["unit_type"])
             ]  # the OB names the variant (CG I PzIIA)
             continue
-        report = _roll(ctx, state, side, table_id, "1.6201", f"{pid}/type")
+        report = secret_roll(ctx, state, side, table_id, "1.6201", f"{pid}/type")
         result = report["result"]
         if "units" in result:  # German PSW chart: its own lines and numbers
             lines = [dict(u) for u in result["units"]]
@@ -220,15 +113,19 @@ def _unit_lines(ctx, state: APState, side, purchase: dict) -> list[dict]:
 
 
 def _attach(ctx, state: APState, side, purchase: dict) -> None:
-    report = _roll(ctx, state, side, "1.6201.attached", "1.6201", f"{purchase['id']}/attached")
+    report = secret_roll(
+        ctx, state, side, "1.6201.attached", "1.6201", f"{purchase['id']}/attached"
+    )
     item = report["result"][purchase["nationality"]]
     purchase["attached"] = item
     if item in ATTACHED_GUNS:
-        _add(state, side, purchase, "gun", item, note="attached (1.6201)")
-        _add(state, side, purchase, "crew", CREW_228, note=f"crew of the attached {item} (1.6201)")
+        add_units(state, side, purchase, "gun", item, note="attached (1.6201)")
+        add_units(
+            state, side, purchase, "crew", CREW_228, note=f"crew of the attached {item} (1.6201)"
+        )
     elif item in ATTACHED_CARRIERS:
-        _add(state, side, purchase, "afv", item, note="attached (1.6201)")
-        _add(
+        add_units(state, side, purchase, "afv", item, note="attached (1.6201)")
+        add_units(
             state,
             side,
             purchase,
@@ -237,9 +134,11 @@ def _attach(ctx, state: APState, side, purchase: dict) -> None:
             note=f"crew of the attached {item} (1.6201)",
         )
     else:
-        _add(state, side, purchase, "sw", item, note="attached (1.6201)")
+        add_units(state, side, purchase, "sw", item, note="attached (1.6201)")
         crew = ("crew", CREW_228) if item in ATTACHED_CREWED_SW else ("half_squad", FIRST_LINE_HS)
-        _add(state, side, purchase, crew[0], crew[1], note=f"with the attached {item} (1.6201)")
+        add_units(
+            state, side, purchase, crew[0], crew[1], note=f"with the attached {item} (1.6201)"
+        )
 
 
 def _strength(ctx, state: APState, side, purchase: dict) -> None:
@@ -248,14 +147,14 @@ def _strength(ctx, state: APState, side, purchase: dict) -> None:
         purchase["strength"] = "full"
         purchase["strength_note"] = "not subject to depletion (II.2)"
     else:
-        report = _roll(
+        report = secret_roll(
             ctx,
             state,
             side,
             "1.6201",
             "1.6201",
             purchase["id"],
-            _strength_mods(ctx, state, side),
+            strength_mods(ctx, state, side),
             label=f"RG strength: {purchase.get('rg') or purchase.get('note')}",
         )
         strength = report["result"]["strength"]
@@ -266,26 +165,26 @@ def _strength(ctx, state: APState, side, purchase: dict) -> None:
     if kind == "infantry" and not is_hw_platoon(purchase):
         squads = 0
         for line in lines:
-            _add(state, side, purchase, "squad", line["type"], _count(line, strength))
-            squads += _count(line, strength)
+            add_units(state, side, purchase, "squad", line["type"], unit_count(line, strength))
+            squads += unit_count(line, strength)
         notes = (cell(ctx, purchase, "notes") or []) if purchase.get("rg") else []
         mounts = MOUNTS.get((purchase["nationality"], tuple(n for n in notes if n in ("u", "j"))))
         if mounts:  # German u: a motorcycle per squad; French j: horses to mount all units
-            _add(state, side, purchase, "vehicle", mounts, squads)
+            add_units(state, side, purchase, "vehicle", mounts, squads)
     elif kind == "armor":
         for line in lines:
-            _add(state, side, purchase, "afv", line["type"], _count(line, strength))
+            add_units(state, side, purchase, "afv", line["type"], unit_count(line, strength))
     elif kind in ("transport", "boat"):
         carriers = "1.619.british_t1_hs" in (cell(ctx, purchase, "subtables") or [])
         n = 0
         for line in lines:
-            for _unit in range(_count(line, strength)):
+            for _unit in range(unit_count(line, strength)):
                 n += 1
-                _add(state, side, purchase, "afv" if carriers else "vehicle", line["type"])
+                add_units(state, side, purchase, "afv" if carriers else "vehicle", line["type"])
                 if carriers and not discovering(
                     ctx
                 ):  # British c: an inherent 247/248 half-squad, per carrier
-                    report = _roll(
+                    report = secret_roll(
                         ctx,
                         state,
                         side,
@@ -293,7 +192,7 @@ def _strength(ctx, state: APState, side, purchase: dict) -> None:
                         "1.6201",
                         f"{purchase['id']}/carrier{n}",
                     )
-                    _add(
+                    add_units(
                         state,
                         side,
                         purchase,
@@ -309,14 +208,16 @@ def run_strength(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_strength(purchase):
             _strength(ctx, state, side, purchase)
-            _mark(purchase, "1.6201")
+            mark_rolled(purchase, "1.6201")
 
 
 # --- 1.6202 support weapons ------------------------------------------------------------------------
 
 
 def needs_sw(purchase: dict) -> bool:
-    return bool(sw_row_key(purchase) and purchase.get("strength") and not _done(purchase, "1.6202"))
+    return bool(
+        sw_row_key(purchase) and purchase.get("strength") and not rolled(purchase, "1.6202")
+    )
 
 
 def _sw_name(table, column: str, row) -> str:
@@ -342,7 +243,7 @@ def _support_weapons(ctx, state: APState, side, purchase: dict) -> None:
             if entry.get("exponent") is None:
                 got.append({"type": name, "column": column, "roll": None})
                 continue
-            report = _dr(
+            report = plain_dr(
                 ctx,
                 state,
                 side,
@@ -390,7 +291,7 @@ def _support_weapons(ctx, state: APState, side, purchase: dict) -> None:
         purchase["sw_lost"] = lost["type"]
     purchase["sw"] = [w["type"] for w in received]
     for weapon in received:
-        _add(state, side, purchase, "sw", weapon["type"])
+        add_units(state, side, purchase, "sw", weapon["type"])
     if is_hw_platoon(purchase):
         # German t: "a 228 per mortar and a 247 per MMG"; French HW: its 228s, one per weapon.
         for weapon in received:
@@ -399,32 +300,32 @@ def _support_weapons(ctx, state: APState, side, purchase: dict) -> None:
                 if purchase["nationality"] == "german" and weapon["column"] == "mmg"
                 else CREW_228
             )
-            _add(state, side, purchase, "crew", crew, note=f"crew of the {weapon['type']}")
+            add_units(state, side, purchase, "crew", crew, note=f"crew of the {weapon['type']}")
 
 
 def run_support_weapons(ctx, state: APState, side: str, data: dict) -> None:
     for purchase in to_roll(state, side):
         if needs_sw(purchase):
             _support_weapons(ctx, state, side, purchase)
-            _mark(purchase, "1.6202")
+            mark_rolled(purchase, "1.6202")
 
 
 # --- 1.6204 OBA ammo and gun batteries ----------------------------------------------------------------
 
 
 def needs_1_6204(purchase: dict) -> bool:
-    return kind_of(purchase) in ("oba", "gun") and not _done(purchase, "1.6204")
+    return kind_of(purchase) in ("oba", "gun") and not rolled(purchase, "1.6204")
 
 
 def _guns(ctx, state: APState, side, purchase: dict) -> None:
-    report = _roll(
+    report = secret_roll(
         ctx,
         state,
         side,
         "1.6204.guns",
         "1.6204",
         purchase["id"],
-        _strength_mods(ctx, state, side),
+        strength_mods(ctx, state, side),
         label=f"Gun battery strength: {purchase['rg']}",
     )
     strength = report["result"]["strength"]
@@ -459,10 +360,10 @@ def _guns(ctx, state: APState, side, purchase: dict) -> None:
                 guns.pop(index)
     purchase["guns"] = len(guns)
     for gun in guns:
-        _add(state, side, purchase, "gun", gun)
-        _add(state, side, purchase, "crew", CREW_228, note=f"crew of the {gun}")
+        add_units(state, side, purchase, "gun", gun)
+        add_units(state, side, purchase, "crew", CREW_228, note=f"crew of the {gun}")
         for other in others:
-            _add(state, side, purchase, "vehicle", other, note=f"portee for the {gun}")
+            add_units(state, side, purchase, "vehicle", other, note=f"portee for the {gun}")
 
 
 def run_oba_and_guns(ctx, state: APState, side: str, data: dict) -> None:
@@ -471,175 +372,30 @@ def run_oba_and_guns(ctx, state: APState, side: str, data: dict) -> None:
             continue
         if kind_of(purchase) == "oba":
             table_id = f"1.6204.oba.{purchase['nationality']}"
-            report = _roll(
+            report = secret_roll(
                 ctx,
                 state,
                 side,
                 table_id,
                 "1.6204",
                 purchase["id"],
-                _strength_mods(ctx, state, side),
+                strength_mods(ctx, state, side),
                 label=f"OBA ammo: {purchase['rg']}",
             )
             purchase["ammo"] = report["result"]["ammo"]
         else:
             _guns(ctx, state, side, purchase)
-        _mark(purchase, "1.6204")
-
-
-# --- 1.6205 infantry leaders ----------------------------------------------------------------------------
-
-_LEADER = re.compile(r"^(\d+)([-+])(\d+)$")
-
-
-def leader_rank(leader: str) -> tuple[int, int]:
-    """Best first: the lowest leadership modifier ("-3" best, "+1" worst), then the highest morale."""
-    match = _LEADER.match(leader)
-    if not match:
-        return (99, 0)
-    morale, sign, value = int(match.group(1)), match.group(2), int(match.group(3))
-    return (-value if sign == "-" else value, -morale)
-
-
-def one_leader_only(ctx, purchase: dict) -> bool:
-    """German t ("any one leader rolled on the leadership table"), the French HW platoon likewise, and the
-    British carriers (h: "always have one infantry leader ... Best leader available")."""
-    return (
-        is_hw_platoon(purchase)
-        or "h" in (cell(ctx, purchase, "notes") or [])
-        and kind_of(purchase) == "transport"
-    )
-
-
-def needs_leaders(ctx, purchase: dict) -> bool:
-    if _done(purchase, "1.6205") or not purchase.get("strength") or not purchase.get("rg"):
-        return False
-    return kind_of(purchase) == "infantry" or (
-        kind_of(purchase) == "transport" and one_leader_only(ctx, purchase)
-    )
-
-
-def leader_mods(ctx, purchase: dict) -> list[Mod]:
-    mods = []
-    nationality = purchase["nationality"]
-    if nationality in ("german", "french"):
-        mods.append(
-            Mod(nationality.capitalize(), "1.6205", table_mod_value(ctx, "1.6205", nationality))
-        )
-    lead = cell(ctx, purchase, "lead_mod")
-    if lead:
-        mods.append(Mod(f"Leadership modifier of {purchase['rg']}", "1.6205", int(lead)))
-    if purchase.get("strength") == "depleted":
-        mods.append(Mod("Depleted", "1.6205", table_mod_value(ctx, "1.6205", "depleted")))
-    return mods
-
-
-def _leaders(ctx, state: APState, side, purchase: dict) -> None:
-    mods = leader_mods(ctx, purchase)
-    report = _roll(
-        ctx,
-        state,
-        side,
-        "1.6205",
-        "1.6205",
-        purchase["id"],
-        mods,
-        label=f"Infantry leaders: {purchase['rg']}",
-    )
-    rolled = sorted(report["result"]["leaders"], key=leader_rank)
-    if one_leader_only(ctx, purchase):
-        limit = 1
-    else:
-        squads = sum(
-            1
-            for uid in purchase.get("units", [])
-            for u in common.private(state, side)["retained"]
-            if u["id"] == uid and u["kind"] == "squad"
-        )
-        limit = squads // int(ctx.value("leaders.max_squads_per_leader"))
-    kept = rolled[:limit]
-    purchase["leaders"] = kept
-    if len(kept) < len(rolled):
-        purchase["leaders_not_received"] = rolled[len(kept) :]
-    for leader in kept:
-        _add(state, side, purchase, "leader", leader)
-
-
-def run_leaders(ctx, state: APState, side: str, data: dict) -> None:
-    for purchase in to_roll(state, side):
-        if needs_leaders(ctx, purchase):
-            _leaders(ctx, state, side, purchase)
-            _mark(purchase, "1.6205")
-
-
-# --- 1.6206 armor leaders -----------------------------------------------------------------------------
-
-
-def needs_armor_leader(ctx, purchase: dict) -> bool:
-    if _done(purchase, "1.6206") or purchase.get("no_armor_leader") or not purchase.get("rg"):
-        return False
-    return (
-        kind_of(purchase) == "armor"
-        and cell(ctx, purchase, "lead_mod") is not None
-        and bool(purchase.get("strength"))
-    )
-
-
-def armor_leader_mods(ctx, purchase: dict) -> list[Mod]:
-    mods = []
-    if purchase["nationality"] == "german":
-        mods.append(Mod("German", "1.6206", table_mod_value(ctx, "1.6206", "german")))
-    lead = cell(ctx, purchase, "lead_mod")
-    if lead:
-        mods.append(Mod(f"Leadership modifier of {purchase['rg']}", "1.6206", int(lead)))
-    return mods
-
-
-def _armor_leader(ctx, state: APState, side, purchase: dict) -> None:
-    mods = armor_leader_mods(ctx, purchase)
-    report = _roll(
-        ctx,
-        state,
-        side,
-        "1.6206",
-        "1.6206",
-        purchase["id"],
-        mods,
-        label=f"Armor leader: {purchase['rg']}",
-    )
-    leaders = report["result"]["leaders"]
-    if leaders == ["Inexperienced"]:
-        purchase["armor_leader"] = "Inexperienced"
-        for unit in common.private(state, side)["retained"]:
-            if unit["id"] in purchase.get("units", []) and unit["kind"] == "afv":
-                unit["note"] = (
-                    unit.get("note", "") + " Inexperienced crew (1.6206, D3.45)"
-                ).strip()
-        return
-    purchase["armor_leader"] = leaders[0] if leaders else None
-    for leader in leaders:
-        _add(state, side, purchase, "armor_leader", leader)
-
-
-def run_armor_leaders(ctx, state: APState, side: str, data: dict) -> None:
-    for purchase in to_roll(state, side):
-        if needs_armor_leader(ctx, purchase):
-            _armor_leader(ctx, state, side, purchase)
-            _mark(purchase, "1.6206")
+        mark_rolled(purchase, "1.6204")
 
 
 # --- odds before rolling ---------------------------------------------------------------------------
 
 
-def _name(purchase: dict) -> str:
-    return purchase.get("rg") or purchase.get("note") or purchase["id"]
-
-
 def upcoming_strength(state: APState, side, ctx):
-    mods = _strength_mods(ctx, state, side)
+    mods = strength_mods(ctx, state, side)
     return [
         upcoming_roll(
-            state, side, "1.6201", f"RG strength: {_name(p)}", mods, "strength", subject=p["id"]
+            state, side, "1.6201", f"RG strength: {rg_label(p)}", mods, "strength", subject=p["id"]
         )
         for p in to_roll(state, side)
         if needs_strength(p) and not p.get("no_depletion")
@@ -647,7 +403,7 @@ def upcoming_strength(state: APState, side, ctx):
 
 
 def upcoming_1_6204(state: APState, side, ctx):
-    mods = _strength_mods(ctx, state, side)
+    mods = strength_mods(ctx, state, side)
     found = []
     for p in to_roll(state, side):
         if not needs_1_6204(p):
@@ -658,7 +414,7 @@ def upcoming_1_6204(state: APState, side, ctx):
                     state,
                     side,
                     "1.6204",
-                    f"OBA ammo: {_name(p)}",
+                    f"OBA ammo: {rg_label(p)}",
                     mods,
                     "ammo",
                     subject=p["id"],
@@ -671,7 +427,7 @@ def upcoming_1_6204(state: APState, side, ctx):
                     state,
                     side,
                     "1.6204",
-                    f"Gun battery: {_name(p)}",
+                    f"Gun battery: {rg_label(p)}",
                     mods,
                     "strength",
                     subject=p["id"],
@@ -681,60 +437,11 @@ def upcoming_1_6204(state: APState, side, ctx):
     return found
 
 
-def upcoming_leaders(state: APState, side, ctx):
-    return [
-        upcoming_roll(
-            state,
-            side,
-            "1.6205",
-            f"Infantry leaders: {_name(p)}",
-            leader_mods(ctx, p),
-            subject=p["id"],
-        )
-        for p in to_roll(state, side)
-        if _needs_leaders_book(p)
-    ]
-
-
-def upcoming_armor_leaders(state: APState, side, ctx):
-    return [
-        upcoming_roll(
-            state,
-            side,
-            "1.6206",
-            f"Armor leader: {_name(p)}",
-            armor_leader_mods(ctx, p),
-            subject=p["id"],
-        )
-        for p in to_roll(state, side)
-        if _needs_armor_leader_book(p)
-    ]
-
-
 # --- steps --------------------------------------------------------------------------------------------
 
 
 def _any(pred):
     return lambda state, side: any(pred(p) for p in to_roll(state, side))
-
-
-def _needs_leaders_book(purchase: dict) -> bool:
-    row = _row(purchase)
-    if not row or _done(purchase, "1.6205"):
-        return False
-    kind = row.cells["kind"]
-    return kind == "infantry" or (kind == "transport" and "h" in (row.cells.get("notes") or []))
-
-
-def _needs_armor_leader_book(purchase: dict) -> bool:
-    row = _row(purchase)
-    return bool(
-        row
-        and row.cells["kind"] == "armor"
-        and row.cells["lead_mod"] is not None
-        and not purchase.get("no_armor_leader")
-        and not _done(purchase, "1.6206")
-    )
 
 
 STEPS = [
@@ -755,7 +462,7 @@ STEPS = [
         "1.6202",
         run=run_support_weapons,
         initial=True,
-        applies=_any(lambda p: bool(sw_row_key(p)) and not _done(p, "1.6202")),
+        applies=_any(lambda p: bool(sw_row_key(p)) and not rolled(p, "1.6202")),
         independent_dice=True,
         help="A secret dr per support weapon with an exponent; +1 if the RG is depleted.",
     ),
@@ -777,7 +484,7 @@ STEPS = [
         run=run_leaders,
         initial=True,
         upcoming=upcoming_leaders,
-        applies=_any(_needs_leaders_book),
+        applies=_any(needs_leaders_book),
         independent_dice=True,
         help="A secret DR per infantry company for its leaders.",
     ),
@@ -788,7 +495,7 @@ STEPS = [
         run=run_armor_leaders,
         initial=True,
         upcoming=upcoming_armor_leaders,
-        applies=_any(_needs_armor_leader_book),
+        applies=_any(needs_armor_leader_book),
         independent_dice=True,
         help="A secret DR per AFV platoon for its armor leader.",
     ),
