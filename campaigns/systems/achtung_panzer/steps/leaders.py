@@ -8,6 +8,9 @@ from campaigns.game_interface import Field
 
 from . import leader_hardening, leader_hardening_form, wounded_leaders
 from .base import Step
+from .leader_hardening import (
+    candidates,  # the benchmark's player (benchmarks/apcg.py) reads it here
+)
 
 STEPS = [
     wounded_leaders.STEP,
@@ -70,3 +73,5 @@ STEPS = [
         help="Heroic leaders battle harden; then one secret DR (or a promotion out of the ranks, 1.6114).",
     ),
 ]
+
+__all__ = ["STEPS", "candidates"]
