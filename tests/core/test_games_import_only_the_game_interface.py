@@ -16,16 +16,24 @@ SYSTEMS = ROOT / "campaigns" / "systems"
 
 def _test_games() -> tuple[Path, ...]:
     """Test games (added to the registry through MUSTER_EXTRA_SYSTEMS by the tests): the folder of
-    every module under tests/ or benchmarks/ that defines SYSTEM, found, not listed, so that a new
-    fixture game is read without touching this file (docs/architecture.md, one folder per game)."""
+    every module under tests/ or benchmarks/ that assigns SYSTEM (read with `ast`: a game's text
+    written by a test is no game), found, not listed, so that a new fixture game is read without
+    touching this file (docs/architecture.md, one folder per game)."""
     found = set()
     for top in ("tests", "benchmarks"):
         for path in (ROOT / top).rglob("*.py"):
             if any(part.startswith(".") for part in path.relative_to(ROOT).parts):
                 continue  # working copies (benchmarks/.work/)
-            if any(line.startswith("SYSTEM = ") for line in path.read_text().splitlines()):
+            if "SYSTEM = " in (text := path.read_text()) and _assigns_system(text):
                 found.add(path.parent)
     return tuple(sorted(found))
+
+
+def _assigns_system(source: str) -> bool:
+    return any(
+        isinstance(node, ast.Assign) and any(getattr(t, "id", "") == "SYSTEM" for t in node.targets)
+        for node in ast.parse(source).body
+    )
 
 
 TEST_GAMES = _test_games()
