@@ -1,9 +1,10 @@
 """Write the journal of a campaign as JSON (docs/journal.md)."""
 
 import json
+from typing import Any
 
 from django.contrib.auth import get_user_model
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.access import visibility
 from campaigns.models import Campaign
@@ -16,14 +17,16 @@ class Command(BaseCommand):
         "with --as USER it is what that person may export (a side's export for a player)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("campaign_id", type=int)
         parser.add_argument(
             "--as", dest="as_user", metavar="USERNAME", help="export as this person would"
         )
         parser.add_argument("--output", "-o", help="write to this file instead of standard output")
 
-    def handle(self, *args, campaign_id, as_user, output, **options):
+    def handle(
+        self, *args: Any, campaign_id: int, as_user: str | None, output: str | None, **options: Any
+    ) -> None:
         campaign = (
             Campaign.objects.select_related("club", "created_by").filter(pk=campaign_id).first()
         )

@@ -1,8 +1,9 @@
 """Write a club as one archive: the club, its members and roles, every campaign's journal."""
 
 import sys
+from typing import Any
 
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.models import Club
 from campaigns.services.club_archive import export_club
@@ -14,13 +15,13 @@ class Command(BaseCommand):
         "to another site with replay_club (docs/operations.md). Never a password hash or an invitation."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("slug", help="the club's slug")
         parser.add_argument(
             "--output", "-o", default="-", help="the archive's file ('-': standard output)"
         )
 
-    def handle(self, *args, slug, output, **options):
+    def handle(self, *args: Any, slug: str, output: str, **options: Any) -> None:
         club = Club.objects.filter(slug=slug).first()
         if club is None:
             raise CommandError(f"No club {slug!r}.", returncode=2)

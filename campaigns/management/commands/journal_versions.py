@@ -1,7 +1,9 @@
 """The journal versions of this Muster: the core's and each game's, and whether their signatures
 are the ones kept for those versions (docs/journal.md, "Bumping a version")."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns import versions
 from campaigns.versions import signatures
@@ -13,7 +15,7 @@ class Command(BaseCommand):
         "signature kept for it; --record keeps today's signature for a version that has none yet."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--record",
             action="store_true",
@@ -21,7 +23,7 @@ class Command(BaseCommand):
             "(a recorded version never changes: bump the version instead)",
         )
 
-    def handle(self, *args, record, **options):
+    def handle(self, *args: Any, record: bool, **options: Any) -> None:
         self.stdout.write(f"Muster {versions.release()}")
         problems = []
         for journal, version, signature, path in signatures.journals():

@@ -5,8 +5,10 @@ Its accounts share a published password, so it refuses a site configured for the
 public (DEBUG off, ALLOWED_HOSTS beyond the loopback) unless told --yes-on-production.
 """
 
+from typing import Any
+
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.errors import DomainError
 from campaigns.models import Campaign
@@ -17,14 +19,14 @@ from muster import serving
 class Command(BaseCommand):
     help = "Load the demo club, its people (password muster-demo) and a campaign per game system."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--yes-on-production",
             action="store_true",
             help="Load it even on a site configured for the public (its accounts' password is published).",
         )
 
-    def handle(self, *args, yes_on_production=False, **options):
+    def handle(self, *args: Any, yes_on_production: bool = False, **options: Any) -> None:
         if serving.is_public(settings.DEBUG, settings.ALLOWED_HOSTS) and not yes_on_production:
             raise CommandError(
                 "Nothing was loaded: this site is configured for the public (DEBUG is off and ALLOWED_HOSTS "

@@ -1,7 +1,9 @@
 """Restore a club from an archive written by export_club (another site's, or this one's)."""
 
+from typing import Any
+
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.errors import DomainError
 from campaigns.services.club_archive import MAX_CAMPAIGNS, replay_club
@@ -14,7 +16,7 @@ class Command(BaseCommand):
         "replay_campaign does."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="the archive")
         parser.add_argument(
             "--map",
@@ -32,7 +34,15 @@ class Command(BaseCommand):
             "--dry-run", action="store_true", help="check everything and say what would be done"
         )
 
-    def handle(self, *args, file, map, create_people, dry_run, **options):
+    def handle(
+        self,
+        *args: Any,
+        file: str,
+        map: list[str],
+        create_people: bool,
+        dry_run: bool,
+        **options: Any,
+    ) -> None:
         user_map = {}
         for pair in map:
             old, sep, new = pair.partition("=")

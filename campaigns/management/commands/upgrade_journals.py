@@ -1,9 +1,12 @@
 """Carry every stored campaign to today's journal versions (migrate does it too)."""
 
-from django.core.management.base import BaseCommand, CommandError
+from typing import Any
+
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.errors import DomainError
-from campaigns.services.upgrades import upgrade_all
+from campaigns.models import Campaign
+from campaigns.services.upgrades import Outcome, upgrade_all
 
 
 class Command(BaseCommand):
@@ -13,15 +16,15 @@ class Command(BaseCommand):
         "runs this too. Exit code 2 when a journal cannot be upgraded (that campaign is left as it was)."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument(
             "--dry-run", action="store_true", help="say what would be upgraded, writing nothing"
         )
 
-    def handle(self, *args, dry_run, **options):
-        failed = []
+    def handle(self, *args: Any, dry_run: bool, **options: Any) -> None:
+        failed: list[str] = []
 
-        def report(campaign, outcome):
+        def report(campaign: Campaign, outcome: Outcome | DomainError) -> None:
             name = f"Campaign {campaign.pk} “{campaign.name}” ({campaign.club.slug})"
             if isinstance(outcome, DomainError):
                 failed.append(name)
