@@ -3,8 +3,12 @@ one's password, whose wrong old passwords count like wrong sign-ins."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from django.contrib import messages
 from django.contrib.auth import login, views as auth_views
+from django.contrib.auth.models import User
+from django.http import HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -12,6 +16,7 @@ from django.views.decorators.http import require_http_methods
 from campaigns.access import visibility
 from campaigns.errors import DomainError, NotFound
 from campaigns.forms import SignupForm, ThrottledPasswordChangeForm
+from campaigns.models import Invitation
 from campaigns.selectors.clubs import invitation_by_code
 from campaigns.services import clubs as club_services
 
@@ -21,16 +26,16 @@ _GONE = (
 
 
 @require_http_methods(["GET", "POST"])
-def join(request, code: str):
+def join(request: HttpRequest, code: str) -> HttpResponse:
     invitation, problem = invitation_by_code(code)
     if invitation is None:
         return render(request, "accounts/join_invalid.html", {"problem": problem}, status=404)
     user = request.user
-    context = {"invitation": invitation, "club": invitation.club}
+    context: dict[str, object] = {"invitation": invitation, "club": invitation.club}
     if user.is_authenticated:
         context["member_role"] = visibility.role_in(user, invitation.club)
         if request.method == "POST":
-            return _accept(request, code, invitation)
+            return _accept(request, user, code, invitation)
         return render(request, "accounts/join.html", context)
     form = SignupForm(request.POST or None, initial={"email": invitation.email})
     if request.method == "POST" and form.is_valid():
@@ -54,16 +59,16 @@ def join(request, code: str):
     return render(request, "accounts/join.html", context, status=400 if form.errors else 200)
 
 
-def _accept(request, code, invitation):
+def _accept(request: HttpRequest, user: User, code: str, invitation: Invitation) -> HttpResponse:
     club = invitation.club
-    if visibility.role_in(request.user, club) is not None:
+    if visibility.role_in(user, club) is not None:
         messages.info(
             request,
             f"You are already a member of {club.name}; the invitation is left for someone else.",
         )
         return redirect("club", slug=club.slug)
     try:
-        club_services.accept_invitation(code=code, user=request.user)
+        club_services.accept_invitation(code=code, user=user)
     except NotFound:
         return render(request, "accounts/join_invalid.html", {"problem": _GONE}, status=404)
     messages.success(request, f"You joined {club.name}.")
@@ -76,5 +81,5 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     form_class = ThrottledPasswordChangeForm
 
-    def get_form_kwargs(self):
+    def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}

@@ -3,34 +3,54 @@ htmx-aware answers."""
 
 from __future__ import annotations
 
+from collections.abc import Callable, Mapping
 from functools import wraps
+from typing import Concatenate, ParamSpec, cast
 
 from django.contrib.auth.decorators import login_required
+from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import redirect, render
 
 from campaigns.access import signed_in
 from campaigns.errors import Forbidden, NotFound
 
+Params = ParamSpec("Params")
 
-def page(view):
+
+class AuthenticatedHttpRequest(HttpRequest):
+    """The request a `page` view is given: sign-in is required, so `user` is a User."""
+
+    user: User
+
+
+PageView = Callable[Concatenate[AuthenticatedHttpRequest, Params], HttpResponse]
+
+
+def page(view: PageView[Params]) -> Callable[Concatenate[HttpRequest, Params], HttpResponse]:
     """A signed-in page. NotFound is a 404 (a stranger learns nothing), Forbidden a
     403 page with the service's reason. A campaign's page (`pk`) read by GET settles the
     session, the user and the campaign in one query first (campaigns.access.signed_in)."""
 
     @login_required
     @wraps(view)
-    def guarded(request, *args, **kwargs):
+    def guarded(
+        request: HttpRequest, /, *args: Params.args, **kwargs: Params.kwargs
+    ) -> HttpResponse:
+        # login_required let only a signed-in User through.
+        assert isinstance(request.user, User)
         try:
-            return view(request, *args, **kwargs)
+            return view(cast(AuthenticatedHttpRequest, request), *args, **kwargs)
         except NotFound:
             raise Http404("Not found.") from None
         except Forbidden as error:
             raise PermissionDenied(error.message) from None
 
     @wraps(view)
-    def wrapped(request, *args, **kwargs):
+    def wrapped(
+        request: HttpRequest, /, *args: Params.args, **kwargs: Params.kwargs
+    ) -> HttpResponse:
         if "pk" in kwargs:
             signed_in.campaign(request, kwargs["pk"])
         return guarded(request, *args, **kwargs)
@@ -38,11 +58,11 @@ def page(view):
     return wrapped
 
 
-def is_htmx(request) -> bool:
+def is_htmx(request: HttpRequest) -> bool:
     return request.headers.get("HX-Request") == "true"
 
 
-def done(request, url: str):
+def done(request: HttpRequest, url: str) -> HttpResponse:
     """After a successful POST: redirect (htmx follows HX-Redirect)."""
     if is_htmx(request):
         response = HttpResponse(status=204)
@@ -52,6 +72,8 @@ def done(request, url: str):
     return redirect(url)
 
 
-def invalid(request, template: str, context: dict, status: int = 400):
+def invalid(
+    request: HttpRequest, template: str, context: Mapping[str, object], status: int = 400
+) -> HttpResponse:
     """A form with errors, shown again; nothing was written."""
     return render(request, template, context, status=status)

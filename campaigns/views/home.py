@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_http_methods
@@ -12,11 +13,11 @@ from campaigns.forms import ClubForm
 from campaigns.selectors.dashboard import dashboard as dashboard_of
 from campaigns.services import clubs as club_services
 
-from .common import done, invalid, page
+from .common import AuthenticatedHttpRequest, done, invalid, page
 
 
 @page
-def dashboard(request):
+def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
     return render(
         request,
         "dashboard.html",
@@ -26,7 +27,7 @@ def dashboard(request):
 
 @page
 @require_http_methods(["GET", "POST"])
-def club_new(request):
+def club_new(request: AuthenticatedHttpRequest) -> HttpResponse:
     form = ClubForm(request.POST or None)
     if request.method == "POST" and form.is_valid():
         try:
