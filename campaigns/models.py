@@ -10,7 +10,8 @@ from __future__ import annotations
 
 import secrets
 import uuid
-from datetime import timedelta
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.db import models
@@ -55,7 +56,7 @@ def _invitation_code() -> str:
     return secrets.token_urlsafe(16)
 
 
-def _invitation_expiry():
+def _invitation_expiry() -> datetime:
     return timezone.now() + timedelta(days=14)
 
 
@@ -101,7 +102,7 @@ class ClubLogEntry(models.Model):
     class Meta:
         ordering = ["-at", "-pk"]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise ValueError("The club log is append-only.")
         super().save(*args, **kwargs)
@@ -229,7 +230,7 @@ class Event(models.Model):
     def __str__(self) -> str:
         return f"#{self.seq} {self.kind}"
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None and not kwargs.pop("_allow_update", False):
             raise RuntimeError("Journal events are append-only.")
         super().save(*args, **kwargs)
@@ -258,7 +259,7 @@ class JournalArchive(models.Model):
     class Meta:
         ordering = ["campaign", "-archived_at"]
 
-    def save(self, *args, **kwargs):
+    def save(self, *args: Any, **kwargs: Any) -> None:
         if self.pk is not None:
             raise RuntimeError("An archived journal is never changed.")
         super().save(*args, **kwargs)

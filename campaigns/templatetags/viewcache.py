@@ -7,8 +7,12 @@ position yet), or when `var` is true, it is drawn every time. Never around a for
 a per-render idempotency key and CSRF token (`unless` names when a fragment would hold one).
 """
 
+from typing import cast
+
 from django import template
-from django.utils.safestring import mark_safe
+from django.template.base import FilterExpression, NodeList, Parser, Token
+from django.template.context import Context
+from django.utils.safestring import SafeString, mark_safe
 
 from campaigns.kept_answers import viewcache
 
@@ -16,17 +20,19 @@ register = template.Library()
 
 
 class ViewCacheNode(template.Node):
-    def __init__(self, nodelist, name: str, unless=None):
+    def __init__(
+        self, nodelist: NodeList, name: str, unless: FilterExpression | None = None
+    ) -> None:
         self.nodelist, self.name, self.unless = nodelist, name, unless
 
-    def render(self, context):
+    def render(self, context: Context) -> SafeString:
         base = context.get("view_key")
         if not base or (self.unless is not None and self.unless.resolve(context)):
             return self.nodelist.render(context)
         key = f"{base}:fragment:{self.name}"
         found = viewcache.get(key)
         if found is not viewcache.MISSING:
-            return mark_safe(found)
+            return mark_safe(cast(str, found))  # the cache keeps what `put` was given: a str
         html = self.nodelist.render(context)
         if "<form" not in html:  # a form is drawn for each request, never served from the cache
             viewcache.put(key, str(html))
@@ -34,7 +40,7 @@ class ViewCacheNode(template.Node):
 
 
 @register.tag("viewcache")
-def do_viewcache(parser, token):
+def do_viewcache(parser: Parser, token: Token) -> ViewCacheNode:
     bits = token.split_contents()
     named = len(bits) in (2, 4) and bits[1][0] in "\"'" and bits[1][0] == bits[1][-1]
     if not named or (len(bits) == 4 and bits[2] != "unless"):
