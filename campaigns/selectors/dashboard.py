@@ -4,28 +4,31 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth.base_user import AbstractBaseUser
+from django.contrib.auth.models import AnonymousUser
+
 from campaigns.access import visibility
 
-from ..models import Campaign
+from ..models import Campaign, Club
+from ..systems.base import Action
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on
 
 
 @dataclass
 class Dashboard:
-    clubs: list  # (club, role)
-    campaigns: list  # the campaigns one plays or referees
-    waiting: list  # (campaign, [Action])
-    organized: list = field(
-        default_factory=list
-    )  # campaigns of clubs one organizes, played by others
-    waits: dict = field(default_factory=dict)  # campaign pk -> whom it waits for
+    clubs: list[tuple[Club, str | None]]  # (club, role)
+    campaigns: list[Campaign]  # the campaigns one plays or referees
+    waiting: list[tuple[Campaign, list[Action]]]
+    # campaigns of clubs one organizes, played by others
+    organized: list[Campaign] = field(default_factory=list)
+    waits: dict[int, list[str]] = field(default_factory=dict)  # campaign pk -> whom it waits for
 
 
-def dashboard(user) -> Dashboard:
+def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
     from ..models import Membership
 
-    roles = dict(Membership.objects.filter(user=user).values_list("club_id", "role"))
+    roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
     everything = list(visibility.campaigns_for(user).order_by("status", "-updated_at"))
     viewers = visibility.viewers_for(user, everything)
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]

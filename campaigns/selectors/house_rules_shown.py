@@ -3,6 +3,10 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from campaigns.systems.base import GameSystem
 
 
 @dataclass(frozen=True)
@@ -12,7 +16,7 @@ class HouseRuleChoice:
     book: object
 
 
-def house_rule_choices(system) -> list[HouseRuleChoice]:
+def house_rule_choices(system: GameSystem) -> list[HouseRuleChoice]:
     """Every value a house rule may override: the system's constants, then each
     table cell, with the book value."""
     from campaigns.dice.tables import cell_key
@@ -35,10 +39,10 @@ def house_rule_choices(system) -> list[HouseRuleChoice]:
     return found
 
 
-_LABELS: dict[str, dict] = {}
+_LABELS: dict[str, dict[str, str]] = {}
 
 
-def house_rule_labels(system) -> dict[str, str]:
+def house_rule_labels(system: GameSystem) -> dict[str, str]:
     """key -> words of every value a house rule may override (computed once per system)."""
     if system.slug not in _LABELS:
         _LABELS[system.slug] = {c.key: c.label for c in house_rule_choices(system)}
