@@ -1,41 +1,52 @@
 """Small template helpers for showing game state generically."""
 
+from __future__ import annotations
+
+from collections.abc import Iterable
+from datetime import datetime
+from typing import TYPE_CHECKING
+
 from django import template
+
+if TYPE_CHECKING:
+    from campaigns.models import Campaign
+    from campaigns.systems.base import StepStatus
+
+# The sides of a state as the templates are given them: {slug: {"name": ..., ...}}.
+SideNames = dict[str, dict[str, str]]
 
 register = template.Library()
 
 
 @register.filter
-def is_mapping(value) -> bool:
+def is_mapping(value: object) -> bool:
     return isinstance(value, dict)
 
 
 @register.filter
-def is_list(value) -> bool:
+def is_list(value: object) -> bool:
     return isinstance(value, (list, tuple))
 
 
 @register.filter
-def humanize_key(value) -> str:
+def humanize_key(value: object) -> str:
     return str(value).replace("_", " ")
 
 
 @register.filter
-def side_name(slug, sides: dict) -> str:
+def side_name(slug: str | None, sides: SideNames | None) -> str:
     """A side's name from the state's sides ({slug: {"name", ...}})."""
     return (sides or {}).get(slug, {}).get("name", slug) if slug else ""
 
 
 @register.filter
-def get(mapping, key):
+def get(mapping: object, key: object) -> object:
     return (mapping or {}).get(key) if isinstance(mapping, dict) else None
 
 
 @register.filter
-def when(iso: str):
+def when(iso: object) -> datetime | None:
     """An ISO 8601 time string (journal entries) as a datetime for |date."""
-    from datetime import datetime
-
     try:
         return datetime.fromisoformat(str(iso))
     except ValueError:
@@ -43,7 +54,7 @@ def when(iso: str):
 
 
 @register.filter
-def is_flat_list(value) -> bool:
+def is_flat_list(value: object) -> bool:
     """A list of plain values, shown on one line."""
     return isinstance(value, (list, tuple)) and all(
         not isinstance(v, (dict, list, tuple)) for v in value
@@ -51,7 +62,7 @@ def is_flat_list(value) -> bool:
 
 
 @register.filter
-def game_label(campaign) -> str:
+def game_label(campaign: Campaign) -> str:
     """ "Achtung! Panzer! · CG I: …" for a campaign (its system's and variant's names)."""
     from campaigns.systems import all_systems
 
@@ -82,22 +93,22 @@ _PROPOSALS = {
 
 
 @register.filter
-def step_status(value) -> str:
+def step_status(value: str) -> str:
     return _STEP_STATUS.get(value, str(value).replace("_", " "))
 
 
 @register.filter
-def scenario_status(value) -> str:
+def scenario_status(value: str) -> str:
     return _SCENARIO_STATUS.get(value, str(value).replace("_", " "))
 
 
 @register.filter
-def proposal_words(value) -> str:
+def proposal_words(value: str) -> str:
     return _PROPOSALS.get(value, str(value).replace("_", " ").capitalize())
 
 
 @register.filter
-def side_names(slugs, sides: dict) -> str:
+def side_names(slugs: Iterable[str] | None, sides: SideNames | None) -> str:
     """["allied", "referee"] -> "Allied, the referee"."""
     names = [
         (sides or {}).get(s, {}).get("name") or ("the referee" if s == "referee" else s)
@@ -107,13 +118,13 @@ def side_names(slugs, sides: dict) -> str:
 
 
 @register.filter
-def steps_left(procedure) -> list:
+def steps_left(procedure: Iterable[StepStatus]) -> list[StepStatus]:
     """The viewer's own steps of the between-game procedure still to do (current first)."""
     return [s for s in procedure if s.side and s.status in ("current", "waiting")]
 
 
 @register.filter
-def rule_of(table_id) -> str:
+def rule_of(table_id: object) -> str:
     """A table's rule number for a reference ("1.6113.german" -> "1.6113"); "" for a plain roll."""
     import re
 
