@@ -8,13 +8,17 @@ by format_html, drawn in one pass.
 
 from __future__ import annotations
 
+from typing import cast
+
 from django import forms, template
-from django.utils.html import format_html, format_html_join, mark_safe
+from django.forms import BoundField
+from django.utils.html import format_html, format_html_join
+from django.utils.safestring import SafeString, mark_safe
 
 register = template.Library()
 
 
-def _attrs(**attrs) -> str:
+def _attrs(**attrs: object) -> SafeString:
     parts = []
     for name, value in attrs.items():
         if value is None or value is False:
@@ -26,7 +30,7 @@ def _attrs(**attrs) -> str:
     return mark_safe("".join(parts))
 
 
-def _selected(bound) -> set[str]:
+def _selected(bound: BoundField) -> set[str]:
     value = bound.value()
     if value is None:
         return set()
@@ -37,16 +41,26 @@ def _selected(bound) -> set[str]:
     return {str(value)}
 
 
-def _greyed(widget) -> set[str]:
+def _choices(bound: BoundField) -> list[tuple[object, object]]:
+    """The (value, label) pairs of a select, radios or check boxes (a schema form's ChoiceField).
+    Django keeps a ChoiceField's choices normalized to that list; its stubs type the setter's
+    wider input."""
+    field = bound.field
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{bound.name}: a choice widget on a field without choices")
+    return cast("list[tuple[object, object]]", field.choices)
+
+
+def _greyed(widget: forms.Widget) -> set[str]:
     return set(getattr(widget, "greyed", ()))
 
 
-def _choice_group(bound, input_type: str) -> str:
+def _choice_group(bound: BoundField, input_type: str) -> str:
     widget = bound.field.widget
     chosen, greyed = _selected(bound), _greyed(widget)
     required = bound.field.required and input_type == "radio"
     lines = []
-    for index, (value, label) in enumerate(bound.field.choices):
+    for index, (value, label) in enumerate(_choices(bound)):
         value = "" if value is None else str(value)
         if value == "" and input_type == "radio" and required:
             continue
@@ -78,13 +92,13 @@ def _choice_group(bound, input_type: str) -> str:
     )
 
 
-def _required_mark(bound) -> str:
+def _required_mark(bound: BoundField) -> str:
     return (
         mark_safe('<span class="req" aria-hidden="true">*</span>') if bound.field.required else ""
     )
 
 
-def _select(bound) -> str:
+def _select(bound: BoundField) -> str:
     chosen, greyed = _selected(bound), _greyed(bound.field.widget)
     options = format_html_join(
         "",
@@ -98,7 +112,7 @@ def _select(bound) -> str:
                 ),
                 label,
             )
-            for v, label in bound.field.choices
+            for v, label in _choices(bound)
         ),
     )
     return format_html(
@@ -109,7 +123,7 @@ def _select(bound) -> str:
     )
 
 
-def _text_list(bound) -> str:
+def _text_list(bound: BoundField) -> str:
     """One box per item already given, then a blank one for another."""
     values = [v for v in (bound.value() or []) if v not in (None, "")]
     boxes = [
@@ -119,7 +133,7 @@ def _text_list(bound) -> str:
             _attrs(
                 value=v,
                 id=(bound.auto_id or None) if i == 0 else None,
-                maxlength=bound.field.item_length,
+                maxlength=getattr(bound.field, "item_length", None),
             ),
         )
         for i, v in enumerate([*values, None])
@@ -127,7 +141,7 @@ def _text_list(bound) -> str:
     return format_html('<span class="text-list">{}</span>', mark_safe("".join(boxes)))
 
 
-def _input(bound) -> str:
+def _input(bound: BoundField) -> str:
     widget = bound.field.widget
     value = bound.value()
     if getattr(widget, "text_list", False):
@@ -168,7 +182,7 @@ def _input(bound) -> str:
 
 
 @register.simple_tag
-def schema_field(bound, compact=False) -> str:
+def schema_field(bound: BoundField, compact: bool = False) -> str:
     """The whole field: its label, input, help and errors (a choice group is a fieldset)."""
     widget = bound.field.widget
     if widget.is_hidden:
@@ -213,6 +227,6 @@ def schema_field(bound, compact=False) -> str:
 
 
 @register.simple_tag
-def schema_tick(bound) -> str:
+def schema_tick(bound: BoundField) -> str:
     """The tick of a row that is sent only when ticked (a row list's pick box)."""
     return _input(bound)
