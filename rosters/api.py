@@ -4,11 +4,17 @@ Same services, same checks as the pages: a job of another side's sheet does not
 exist for you (404), and every file download asks visibility again.
 """
 
+from __future__ import annotations
+
+from typing import Any
+
 from django.http import FileResponse
 from django.urls import reverse
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import OpenApiResponse, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.filters import BaseFilterBackend
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from api.common import CampaignScoped, valid_input
@@ -19,7 +25,7 @@ from . import services, sheets
 from .models import PrintJob
 
 
-class SheetChoiceSerializer(serializers.Serializer):
+class SheetChoiceSerializer(serializers.Serializer[Any]):  # read many=True as well
     slug = serializers.SlugField(source="sheet.slug")
     name = serializers.CharField(source="sheet.name")
     audience = serializers.ChoiceField(("public", "side", "referee"), source="sheet.audience")
@@ -27,11 +33,11 @@ class SheetChoiceSerializer(serializers.Serializer):
         help_text="Side sheets: the sides you may print it for."
     )
 
-    def get_sides(self, choice) -> list[str]:
+    def get_sides(self, choice: sheets.SheetChoice) -> list[str]:
         return [slug for slug, _ in choice.sides]
 
 
-class SheetRequestSerializer(serializers.Serializer):
+class SheetRequestSerializer(serializers.Serializer[Any]):  # input only
     sheet = serializers.CharField(max_length=60, help_text="A sheet's slug (GET …/sheets/).")
     paper = serializers.ChoiceField(sheets.PAPERS, default="A4")
     side = serializers.SlugField(
@@ -44,7 +50,7 @@ class SheetRequestSerializer(serializers.Serializer):
     )
 
 
-class PrintJobSerializer(serializers.Serializer):
+class PrintJobSerializer(serializers.Serializer[PrintJob]):
     id = serializers.UUIDField()
     campaign = serializers.IntegerField(source="campaign_id")
     sheet = serializers.CharField()
@@ -61,18 +67,17 @@ class PrintJobSerializer(serializers.Serializer):
     created_at = serializers.DateTimeField()
     finished_at = serializers.DateTimeField(allow_null=True)
 
-    def get_retryable(self, job) -> bool:
+    def get_retryable(self, job: PrintJob) -> bool:
         return job.status == PrintJob.FAILED or services.is_stale(job)
 
-    def get_file_url(self, job) -> str | None:
+    def get_file_url(self, job: PrintJob) -> str | None:
         if job.status != PrintJob.DONE:
             return None
-        return self.context["request"].build_absolute_uri(
-            reverse("api-sheet-job-file", args=[job.pk])
-        )
+        request: Request = self.context["request"]
+        return request.build_absolute_uri(reverse("api-sheet-job-file", args=[job.pk]))
 
 
-def job_output(request, job):
+def job_output(request: Request, job: PrintJob) -> dict[str, object]:
     return PrintJobSerializer(job, context={"request": request}).data
 
 
@@ -84,12 +89,12 @@ SHEETS_429 = OpenApiResponse(
 
 
 @extend_schema(tags=["sheets"])
-class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
+class SheetListRequestApi(CampaignScoped, generics.GenericAPIView[Any]):  # no queryset
     serializer_class = SheetChoiceSerializer
     pagination_class = None  # a handful of sheets
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
-    def get_serializer_class(self):  # the browsable API's form
+    def get_serializer_class(self) -> type[serializers.Serializer[Any]]:  # the browsable API's form
         return SheetRequestSerializer if self.request.method == "POST" else SheetChoiceSerializer
 
     @extend_schema(
@@ -97,7 +102,7 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
         responses={200: SheetChoiceSerializer(many=True), **errors(404)},
         summary="The sheets you may print",
     )
-    def get(self, request, campaign_id):
+    def get(self, request: Request, campaign_id: int) -> Response:
         campaign, viewer = self.campaign_and_viewer()
         choices = sheets.choices_for(viewer, campaign, current_state(campaign))
         return Response(SheetChoiceSerializer(choices, many=True).data)
@@ -120,7 +125,7 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
         "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
         "whose content did not change answers its job and is never refused.",
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(SheetRequestSerializer, request)
         job, created = services.request_sheet(
@@ -133,23 +138,23 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView):
 
 
 @extend_schema(tags=["sheets"])
-class PrintJobApi(generics.GenericAPIView):
+class PrintJobApi(generics.GenericAPIView[PrintJob]):
     serializer_class = PrintJobSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
     @extend_schema(
         operation_id="sheet_jobs_retrieve",
         responses={200: PrintJobSerializer, **errors(404)},
         summary="A print job: status, progress, file URL",
     )
-    def get(self, request, job_id):
+    def get(self, request: Request, job_id: str) -> Response:
         return Response(job_output(request, services.job_for(request.user, job_id)))
 
 
 @extend_schema(tags=["sheets"])
-class PrintJobRetryApi(generics.GenericAPIView):
+class PrintJobRetryApi(generics.GenericAPIView[PrintJob]):
     serializer_class = PrintJobSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
     @extend_schema(
         operation_id="sheet_jobs_retry",
@@ -157,13 +162,13 @@ class PrintJobRetryApi(generics.GenericAPIView):
         responses={200: PrintJobSerializer, **errors(400, 404)},
         summary="Queue a failed (or abandoned) render again",
     )
-    def post(self, request, job_id):
+    def post(self, request: Request, job_id: str) -> Response:
         return Response(job_output(request, services.retry_job(request.user, job_id)))
 
 
 @extend_schema(tags=["sheets"])
-class PrintJobFileApi(generics.GenericAPIView):
-    filter_backends: list = []
+class PrintJobFileApi(generics.GenericAPIView[PrintJob]):
+    filter_backends: list[type[BaseFilterBackend]] = []
 
     @extend_schema(
         operation_id="sheet_jobs_file",
@@ -173,7 +178,7 @@ class PrintJobFileApi(generics.GenericAPIView):
         },
         summary="Download the PDF (checked on every download)",
     )
-    def get(self, request, job_id):
+    def get(self, request: Request, job_id: str) -> FileResponse:
         handle, filename = services.open_pdf(request.user, job_id)
         response = FileResponse(
             handle, as_attachment=True, filename=filename, content_type="application/pdf"

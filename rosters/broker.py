@@ -63,7 +63,7 @@ def held_task_ids(queue: str) -> set[str] | None:
         return None
 
 
-def _task_id(raw, delivered: bool = False) -> str:
+def _task_id(raw: bytes | str, delivered: bool = False) -> str:
     try:
         message = json.loads(raw)
         if delivered:  # [message, exchange, routing key]

@@ -13,6 +13,7 @@ import os
 import socket
 import time
 from dataclasses import dataclass, field
+from typing import TypedDict
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -25,7 +26,23 @@ from . import pdf
 MAX_TIMEOUT = 600
 
 
-def this_process(queue: str = "", node: str = "") -> dict:
+class ProcessFacts(TypedDict):
+    """What a process works with (this_process): the worker_health task's answer, as JSON."""
+
+    database: str
+    vendor: str
+    host: str
+    port: str
+    database_id: str
+    queue: str
+    weasyprint: str | None  # its version; None when no PDF can be made there
+    pdf_problem: str
+    media_root: str
+    hostname: str
+    pid: int
+
+
+def this_process(queue: str = "", node: str = "") -> ProcessFacts:
     """What this process works with: the answer of the worker_health task (only facts
     about the installation, nothing of any campaign)."""
     db = connection.settings_dict
@@ -56,7 +73,7 @@ def database_identity() -> str:
     return f"{row['count']}@{row['first'].isoformat()}" if row["first"] else ""
 
 
-def describe_database(answer: dict) -> str:
+def describe_database(answer: ProcessFacts) -> str:
     where = (
         f" on {answer['host']}{':' + answer['port'] if answer['port'] else ''}"
         if answer["host"]
@@ -71,14 +88,14 @@ class QueueAnswer:
 
     queue: str
     role: str  # "sheets" | "odds"
-    answer: dict | None = None
+    answer: ProcessFacts | None = None
     seconds: float = 0.0
 
 
 @dataclass
 class WorkerCheck:
-    here: dict
-    answer: dict | None = None  # the sheets worker's (this process's when tasks run inline)
+    here: ProcessFacts
+    answer: ProcessFacts | None = None  # the sheets worker's (this process's when tasks run inline)
     inline: bool = False
     seconds: float = 0.0
     queues: list[QueueAnswer] = field(default_factory=list)
@@ -91,6 +108,7 @@ def check_worker(timeout: float) -> WorkerCheck:
     read the broker's eviction policy."""
     from celery import current_app as app
     from celery.exceptions import TimeoutError as CeleryTimeout
+    from celery.result import AsyncResult
 
     worker_health = queues.task("rosters.tasks.worker_health")
 
@@ -102,7 +120,7 @@ def check_worker(timeout: float) -> WorkerCheck:
         return check
     started = time.monotonic()
     check.queues = [QueueAnswer(queue, "sheets"), QueueAnswer(settings.CELERY_ODDS_QUEUE, "odds")]
-    sent = []
+    sent: list[AsyncResult] = []
     try:
         for asked in check.queues:
             # expires: a check nobody answered is dropped, not run by the next worker to start
@@ -115,7 +133,10 @@ def check_worker(timeout: float) -> WorkerCheck:
         return check
     for asked, result in zip(check.queues, sent):
         try:
-            asked.answer = result.get(timeout=max(0.1, timeout - (time.monotonic() - started)))
+            answer: ProcessFacts = result.get(  # the task's JSON
+                timeout=max(0.1, timeout - (time.monotonic() - started))
+            )
+            asked.answer = answer
         except CeleryTimeout:
             check.problems.append(
                 f"No worker answered on the {asked.role} queue {asked.queue!r} within {timeout:g} s. "
@@ -130,10 +151,10 @@ def check_worker(timeout: float) -> WorkerCheck:
             continue
         finally:
             asked.seconds = time.monotonic() - started
-        check.problems += database_problems(check.here, asked.answer)
+        check.problems += database_problems(check.here, answer)
         if asked.role == "sheets":
-            check.answer, check.seconds = asked.answer, asked.seconds
-            check.problems += pdf_problems(asked.answer, "The worker")
+            check.answer, check.seconds = answer, asked.seconds
+            check.problems += pdf_problems(answer, "The worker")
     check.broker_policy = broker_policy()
     if check.broker_policy not in ("", "noeviction"):
         check.problems.append(
@@ -157,7 +178,7 @@ def broker_policy() -> str:
         return ""
 
 
-def database_problems(here: dict, answer: dict) -> list[str]:
+def database_problems(here: ProcessFacts, answer: ProcessFacts) -> list[str]:
     if not here["database_id"]:
         return [
             f"This site's database ({describe_database(here)}) has no migrations: run manage.py migrate."
@@ -170,7 +191,7 @@ def database_problems(here: dict, answer: dict) -> list[str]:
     ]
 
 
-def pdf_problems(answer: dict, who: str) -> list[str]:
+def pdf_problems(answer: ProcessFacts, who: str) -> list[str]:
     return (
         []
         if answer.get("weasyprint")

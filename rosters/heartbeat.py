@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import logging
 import threading
+from collections.abc import Iterable
 from datetime import timedelta
 
 from django.utils import timezone
@@ -43,7 +44,7 @@ def held_task_ids() -> list[str]:
     return []
 
 
-def beat(task_ids) -> int:
+def beat(task_ids: Iterable[str]) -> int:
     """Write the heartbeat of the running jobs these tasks hold; how many."""
     from .models import PrintJob
 
@@ -61,7 +62,7 @@ def start(every: float | None = None) -> None:
     stop_event = _running["heartbeat"] = threading.Event()
     interval = every or HEARTBEAT_SECONDS
 
-    def loop():
+    def loop() -> None:
         from django.db import connections
 
         try:

@@ -15,7 +15,9 @@ Fixed-width tables (``class="fixed"``, the generic sheet tables) have their widt
 from __future__ import annotations
 
 import re
+from collections.abc import Iterable
 from html.parser import HTMLParser
+from typing import TypedDict
 
 from . import word_widths
 
@@ -39,8 +41,14 @@ def mark(html: str) -> str:
     return _spliced(html, reader.line_starts(html), reader.edits)
 
 
+class _Cell(TypedDict):
+    column: int
+    span: int
+    bold: bool
+
+
 class _Table:
-    def __init__(self, fixed: bool):
+    def __init__(self, fixed: bool) -> None:
         self.fixed = fixed
         self.column = 0
         self.widest: dict[int, float] = {}  # column -> its widest word, padding included
@@ -48,16 +56,16 @@ class _Table:
 
 
 class _Reader(HTMLParser):
-    def __init__(self, room: float):
+    def __init__(self, room: float) -> None:
         super().__init__(convert_charrefs=False)
         self.room = room
         self.widths = word_widths.dejavu()
         self.tables: list[_Table] = []
-        self.cell: dict | None = None
+        self.cell: _Cell | None = None
         self.skipping = 0
         self.edits: list[tuple[tuple[int, int], str, set[str]]] = []
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         values = dict(attrs)
         if tag in _SKIPPED:
             self.skipping += 1
@@ -67,11 +75,12 @@ class _Reader(HTMLParser):
             self.tables[-1].column = 0
         elif tag in ("td", "th") and self.tables:
             table = self.tables[-1]
-            span = int(values["colspan"]) if (values.get("colspan") or "").isdigit() else 1
+            colspan = values.get("colspan") or ""
+            span = int(colspan) if colspan.isdigit() else 1
             self.cell = {"column": table.column, "span": max(span, 1), "bold": tag == "th"}
             table.column += max(span, 1)
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in _SKIPPED:
             self.skipping = max(self.skipping - 1, 0)
         elif tag in ("td", "th"):
@@ -79,7 +88,7 @@ class _Reader(HTMLParser):
         elif tag == "table" and self.tables:
             self._close(self.tables.pop())
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.skipping or self.cell is None or not self.tables or not data.strip():
             return
         table, cell = self.tables[-1], self.cell
@@ -107,8 +116,11 @@ class _Reader(HTMLParser):
         return starts
 
 
-def _spliced(html: str, starts: list[int], edits) -> str:
-    out, at = [], 0
+def _spliced(
+    html: str, starts: list[int], edits: Iterable[tuple[tuple[int, int], str, set[str]]]
+) -> str:
+    out: list[str] = []
+    at = 0
     for (line, offset), data, wide in sorted(edits, key=lambda e: e[0]):
         begin = starts[line - 1] + offset
         if html[begin : begin + len(data)] != data or begin < at:

@@ -7,6 +7,7 @@ journal; a unit's history over time is the history of the events that touched it
 
 import secrets
 import uuid
+from typing import Any
 
 from django.conf import settings
 from django.db import models, transaction
@@ -39,7 +40,7 @@ class RosterEntry(models.Model):
         return self.name
 
 
-def _sheet_file_name(instance, filename) -> str:
+def _sheet_file_name(instance: "PrintJob", filename: str) -> str:
     # A random name: file names are never guessable, and downloads go through a
     # permission-checked view anyway (MEDIA is never served directly).
     return f"sheets/{secrets.token_urlsafe(24)}.pdf"
@@ -104,8 +105,8 @@ class PrintJob(models.Model):
 
 
 @receiver(post_delete, sender=PrintJob)
-def _delete_sheet_file(sender, instance, **kwargs):
+def _delete_sheet_file(sender: type[PrintJob], instance: PrintJob, **kwargs: Any) -> None:
     """A job's PDF goes with it (also when its campaign is deleted), once that commits."""
-    if instance.file:
+    if instance.file and instance.file.name:  # a FieldFile is true when it has a name
         storage, name = instance.file.storage, instance.file.name
         transaction.on_commit(lambda: storage.delete(name))

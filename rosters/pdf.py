@@ -19,8 +19,12 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import TYPE_CHECKING, Any, Protocol
 
 from django.template.loader import render_to_string
+
+if TYPE_CHECKING:
+    from .weasyprint_render import StaticOnlyFetcher
 
 
 def debian_packages() -> list[str]:
@@ -33,16 +37,24 @@ def debian_packages() -> list[str]:
 WEASYPRINT_PACKAGES = " ".join(debian_packages())
 
 
+class Renderer(Protocol):
+    """What rosters.weasyprint_render offers (the module itself is the renderer)."""
+
+    def write_pdf(self, html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes: ...
+
+    def weasyprint_version(self) -> str: ...
+
+
 class PdfUnavailable(RuntimeError):
     """WeasyPrint cannot be loaded in this process: no PDF can be made here. The message
     says what is missing; it holds nothing of any sheet, so users may read it."""
 
 
-def sheet_html(template: str, context: dict, *, for_browser: bool = False) -> str:
+def sheet_html(template: str, context: dict[str, Any], *, for_browser: bool = False) -> str:
     return render_to_string(template, {**context, "for_browser": for_browser})
 
 
-def html_to_pdf(html: str, fetcher=None) -> bytes:
+def html_to_pdf(html: str, fetcher: StaticOnlyFetcher | None = None) -> bytes:
     """The PDF of ``html``; deterministic: the same HTML gives the same bytes. A long sheet of
     plain tables is printed by Typst (rosters/typst_render.py), everything else by WeasyPrint."""
     if fetcher is None:
@@ -57,7 +69,7 @@ def html_to_pdf(html: str, fetcher=None) -> bytes:
     return renderer().write_pdf(long_words.mark(html), fetcher)
 
 
-def renderer():
+def renderer() -> Renderer:
     """rosters.weasyprint_render, imported now (WeasyPrint loads Pango when imported),
     or PdfUnavailable naming what is missing."""
     try:

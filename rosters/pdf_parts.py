@@ -17,7 +17,14 @@ table is inside another.
 from __future__ import annotations
 
 import re
+from collections.abc import Sequence
 from io import BytesIO
+from typing import Literal
+
+# The content in order: ("html", text) between tables, ("row", (table start, table end), row).
+_Html = tuple[Literal["html"], str]
+_Row = tuple[Literal["row"], tuple[str, str], str]
+_Item = _Html | _Row
 
 MIN_ROWS = 400  # fewer table rows: one document (a part must be worth a process)
 _TABLE = re.compile(r"<table\b.*?</table>", re.S)
@@ -40,7 +47,9 @@ def split(html: str, parts: int) -> list[str] | None:
         return None
     head = head.replace("</head>", NO_PAGE_NUMBERS + "</head>", 1)
     share = -(-total // parts)
-    documents, current, rows = [], [], 0
+    documents: list[list[_Item]] = []
+    current: list[_Item] = []
+    rows = 0
     for item in items:
         if item[0] == "row" and rows >= share:
             documents.append(current)
@@ -51,9 +60,10 @@ def split(html: str, parts: int) -> list[str] | None:
     return [head + _body(doc) + tail for doc in documents]
 
 
-def _items(main: str):
+def _items(main: str) -> tuple[list[_Item] | None, int]:
     """The content as ("html", text) and ("row", table, text) items, and the number of rows."""
-    items, total, at = [], 0, 0
+    items: list[_Item] = []
+    total, at = 0, 0
     for table in _TABLE.finditer(main):
         text = table.group(0)
         body_at, body_end = text.find("<tbody>"), text.rfind("</tbody>")
@@ -72,8 +82,9 @@ def _items(main: str):
     return items, total
 
 
-def _body(items) -> str:
-    out, frame = [], None
+def _body(items: Sequence[_Item]) -> str:
+    out: list[str] = []
+    frame: tuple[str, str] | None = None
     for item in items:
         if item[0] == "row":
             if item[1] is not frame:

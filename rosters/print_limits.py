@@ -13,11 +13,13 @@ never refused. Numbers and reasons: docs/architecture.md, "Sheets and print jobs
 from __future__ import annotations
 
 import math
+from collections.abc import Callable
 from datetime import timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
-from django.db.models import Q
+from django.contrib.auth.models import AnonymousUser, User
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from campaigns.errors import TooMany
@@ -32,7 +34,7 @@ REUSED = (
 )
 
 
-def check(user, campaign, playing: str | None) -> None:
+def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -> None:
     """Refuse (TooMany) a new print job beyond the limits; `playing` is the side the user plays
     (visibility's viewer), whose players' jobs count together. Call inside the transaction that creates
     the job: it locks the member's and the campaign's rows (in that order), so simultaneous
@@ -71,7 +73,7 @@ def check(user, campaign, playing: str | None) -> None:
     )
 
 
-def _same_seat(playing: str | None, campaign) -> Q:
+def _same_seat(playing: str | None, campaign: Campaign) -> Q:
     """The jobs that count with this user's: asked for by the players of their side now, or,
     for someone who plays no side, by everyone who plays none."""
     players = SidePlayer.objects.filter(side__campaign=campaign)
@@ -80,7 +82,9 @@ def _same_seat(playing: str | None, campaign) -> Q:
     return ~Q(requested_by__in=players.values("user")) | Q(requested_by__isnull=True)
 
 
-def _within(recent_jobs, limit: int, message) -> None:
+def _within(
+    recent_jobs: QuerySet[PrintJob], limit: int, message: Callable[[int, str], str]
+) -> None:
     times = list(recent_jobs.order_by("-created_at").values_list("created_at", flat=True)[:limit])
     if len(times) < limit:
         return

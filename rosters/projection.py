@@ -7,6 +7,9 @@ other row alone.
 
 from __future__ import annotations
 
+from typing import Any
+
+from campaigns.models import Campaign
 from campaigns.systems import get_system
 
 from .models import RosterEntry
@@ -14,9 +17,16 @@ from .models import RosterEntry
 FIELDS = ("side", "audience", "kind", "name", "status", "data", "order")
 _ONE_BY_ONE = 20  # up to this many changed rows, an UPDATE each beats one large CASE statement
 
+_Row = dict[str, Any]  # a RosterEntry's FIELDS: the values its row is written with
+_Change = tuple[int, _Row, _Row]  # (pk, the fields that changed, the whole row)
+
 
 def refresh(
-    campaign, state: dict, *, entries: list | None = None, before: list | None = None
+    campaign: Campaign,
+    state: dict[str, Any],
+    *,
+    entries: list[dict[str, Any]] | None = None,
+    before: list[dict[str, Any]] | None = None,
 ) -> None:
     """`entries`: the system's roster of `state`, if the caller has drawn it. `before`: the roster
     the rows were last written from; given, the rows are not read, only the difference written."""
@@ -31,7 +41,8 @@ def refresh(
     stale = [row[0] for key, row in existing.items() if key not in wanted]
     if stale:
         RosterEntry.objects.filter(pk__in=stale).delete()
-    new, changed = [], []
+    new: list[RosterEntry] = []
+    changed: list[_Change] = []
     for key, values in wanted.items():
         old = existing.get(key)
         if old is None:
@@ -48,8 +59,8 @@ def refresh(
     _update(changed)
 
 
-def _rows(entries) -> dict[str, dict]:
-    wanted: dict[str, dict] = {}
+def _rows(entries: list[dict[str, Any]]) -> dict[str, _Row]:
+    wanted: dict[str, _Row] = {}
     places: dict[str, int] = {}
     for e in entries:
         side = e.get("side", "")
@@ -66,7 +77,7 @@ def _rows(entries) -> dict[str, dict]:
     return wanted
 
 
-def _write_difference(campaign, had: dict, wanted: dict) -> bool:
+def _write_difference(campaign: Campaign, had: dict[str, _Row], wanted: dict[str, _Row]) -> bool:
     """Writes what differs between two rosters, the rows being `had`'s; False when the rows turn
     out not to be (a changed row is missing): the caller then compares them all."""
     changed = {
@@ -96,7 +107,7 @@ def _write_difference(campaign, had: dict, wanted: dict) -> bool:
     return True
 
 
-def _update(changed: list) -> None:
+def _update(changed: list[_Change]) -> None:
     """`changed`: (pk, the fields that changed, the whole row). Few: an UPDATE each; many: one bulk UPDATE."""
     if len(changed) <= _ONE_BY_ONE:
         for pk, values, _ in changed:

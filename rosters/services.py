@@ -20,23 +20,33 @@ import logging
 import os
 import socket
 import uuid
-from datetime import timedelta
+from collections.abc import Mapping
+from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
+from django.contrib.auth.models import AnonymousUser, User
+from django.core.files.base import File
 from django.db import IntegrityError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound
+from campaigns.journal.records import Viewer
+from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import campaign_for
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
+from campaigns.systems.base import SheetDef
 from muster import connection_loss, queues
 from muster.connection_loss import DATABASE_ERRORS
 
 from . import broker, heartbeat, pdf, print_limits, sheets, storage
 from .models import PrintJob
+
+AnyUser = User | AnonymousUser
+JobId = uuid.UUID | str  # a job's id, or its text as a URL or a task names it
 
 logger = logging.getLogger(__name__)
 
@@ -59,7 +69,7 @@ def lease_seconds() -> int:
 
 
 def request_sheet(
-    user, campaign, sheet: str, paper: str = "A4", side: str | None = None
+    user: AnyUser, campaign: Campaign, sheet: str, paper: str = "A4", side: str | None = None
 ) -> tuple[PrintJob, bool]:
     """The print job of this sheet for this user; (job, created)."""
     viewer = visibility.viewer_for(user, campaign)
@@ -96,7 +106,14 @@ def request_sheet(
     return job, True
 
 
-def resolve(viewer, campaign, state, sheet: str, paper: str, side: str | None):
+def resolve(
+    viewer: Viewer,
+    campaign: Campaign,
+    state: Mapping[str, Any],
+    sheet: str,
+    paper: str,
+    side: str | None,
+) -> tuple[SheetDef, str]:
     """(SheetDef, audience key) for a request, or the refusal."""
     system = get_system(campaign.system)
     sheet_def = sheets.find_sheet(system, sheet or "")
@@ -124,8 +141,8 @@ def resolve(viewer, campaign, state, sheet: str, paper: str, side: str | None):
 
 
 def print_context(
-    user, campaign, sheet: str, paper: str = "A4", side: str | None = None
-) -> tuple[str, dict]:
+    user: AnyUser, campaign: Campaign, sheet: str, paper: str = "A4", side: str | None = None
+) -> tuple[str, dict[str, Any]]:
     """(template, context) of a sheet for the HTML print view: the same checks and
     the same context as a PDF request."""
     viewer = visibility.viewer_for(user, campaign)
@@ -136,7 +153,7 @@ def print_context(
     return sheet_def.template, sheets.render_context(campaign, state, sheet_def, audience, paper)
 
 
-def enqueue(job_id) -> None:
+def enqueue(job_id: JobId) -> None:
     """Send the render task (after commit: the worker must see the row), and note its id on the
     job: the sweep looks for it in the broker. If the broker cannot be reached the job stays
     queued with no task id, and the sweep sends it again once the broker is back; the request
@@ -162,7 +179,7 @@ def enqueue(job_id) -> None:
 # --- reading ------------------------------------------------------------------------------------
 
 
-def job_for(user, job_id) -> PrintJob:
+def job_for(user: AnyUser, job_id: JobId) -> PrintJob:
     """A job the user may read, or NotFound (also for another side's job: its existence
     is not confirmed)."""
     campaign_id = (
@@ -171,7 +188,7 @@ def job_for(user, job_id) -> PrintJob:
     if campaign_id is None:
         raise NotFound("job")
     campaign, viewer = campaign_for(user, campaign_id)
-    job = visibility.print_jobs_for(viewer, campaign).filter(pk=job_id).first()
+    job: PrintJob | None = visibility.print_jobs_for(viewer, campaign).filter(pk=job_id).first()
     if job is None:
         raise NotFound("job")
     job.campaign = campaign
@@ -182,12 +199,12 @@ class Reprinting(NotFound):
     """The job's file was gone (a site restored from a backup keeps no sheets, an object store lost
     it): the job is being printed again, from the context it keeps."""
 
-    def __init__(self, job):
+    def __init__(self, job: PrintJob) -> None:
         super().__init__("file")
         self.job = job
 
 
-def open_pdf(user, job_id):
+def open_pdf(user: AnyUser, job_id: JobId) -> tuple[File[bytes], str]:
     """(open file, download name) of a finished job the user may read — checked on every
     download — or NotFound: the job is not the user's to read, or not done. A job whose file is
     gone is printed again on request: Reprinting (a NotFound) says so."""
@@ -205,7 +222,7 @@ def open_pdf(user, job_id):
         raise
 
 
-def jobs_for(viewer, campaign, limit: int = 8) -> list[PrintJob]:
+def jobs_for(viewer: Viewer, campaign: Campaign, limit: int = 8) -> list[PrintJob]:
     """The newest jobs of a campaign whose sheets this viewer may read."""
     return visibility.recent_print_jobs(viewer, campaign, limit)
 
@@ -243,10 +260,11 @@ def download_name(job: PrintJob) -> str:
     from django.utils.text import slugify
 
     who = job.audience.replace(":", "-")
-    return f"{slugify(job.context['campaign']['name']) or 'campaign'}-{job.sheet}-{who}-{job.paper}.pdf"
+    campaign_name: str = job.context["campaign"]["name"]
+    return f"{slugify(campaign_name) or 'campaign'}-{job.sheet}-{who}-{job.paper}.pdf"
 
 
-def _uuid(value):
+def _uuid(value: object) -> uuid.UUID:
     import uuid
 
     try:
@@ -258,7 +276,7 @@ def _uuid(value):
 # --- retrying -----------------------------------------------------------------------------------
 
 
-def retry_job(user, job_id) -> PrintJob:
+def retry_job(user: AnyUser, job_id: JobId) -> PrintJob:
     job = job_for(user, job_id)
     if job.status == PrintJob.DONE:
         raise DomainError("status", "This sheet is ready; download it.")
@@ -269,7 +287,7 @@ def retry_job(user, job_id) -> PrintJob:
     return job
 
 
-def _abandoned(now) -> Q:
+def _abandoned(now: datetime) -> Q:
     """A running job whose worker is gone, as is_stale reads it: past its lease, or no heartbeat
     (none yet: since it started) for HEARTBEAT_STALE."""
     silent = now - heartbeat.HEARTBEAT_STALE
@@ -338,17 +356,20 @@ def sweep(limit: int = 200) -> int:
     )
     if waiting:
         held = broker.held_task_ids(settings.CELERY_TASK_DEFAULT_QUEUE)
-        for job in waiting if held is not None else []:
-            if job.task_id not in held and _requeue(job, keep_attempts=True):
-                logger.warning("Print job %s had no task in the broker: queued again", job.pk)
-                requeued += 1
+        if held is not None:  # None: the broker cannot say, queued jobs are left be
+            for job in waiting:
+                if job.task_id not in held and _requeue(job, keep_attempts=True):
+                    logger.warning("Print job %s had no task in the broker: queued again", job.pk)
+                    requeued += 1
     return requeued
 
 
 # --- rendering (the task's body) -------------------------------------------------------------------
 
 
-def run_job(job_id, task_id: str = "", rendered: str = "", kept: dict | None = None) -> str:
+def run_job(
+    job_id: JobId, task_id: str = "", rendered: str = "", kept: dict[str, str] | None = None
+) -> str:
     """Render a job once. Returns what happened: rendered | skipped | failed | gave-up.
 
     A lost database connection is not the sheet's failure: it propagates (DATABASE_ERRORS), and
@@ -413,7 +434,7 @@ def render_hook(html: str) -> bytes:
     return pdf.html_to_pdf(html)
 
 
-def claim(job_id, task_id: str = "") -> int | None:
+def claim(job_id: JobId, task_id: str = "") -> int | None:
     """Take the job for this worker; the attempt number, or None if it is not ours to
     render (done, or held by a live worker under another task)."""
     now = timezone.now()
@@ -433,7 +454,7 @@ def claim(job_id, task_id: str = "") -> int | None:
         )
         if row is None:
             return None
-        attempt = row["attempts"] + 1
+        attempt: int = row["attempts"] + 1
         PrintJob.objects.filter(pk=job_id).update(
             status=PrintJob.RUNNING,
             attempts=attempt,
@@ -448,17 +469,17 @@ def claim(job_id, task_id: str = "") -> int | None:
     return attempt
 
 
-def _progress(job_id, attempt: int, value: int) -> None:
+def _progress(job_id: JobId, attempt: int, value: int) -> None:
     PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
         progress=value
     )
 
 
-def _fail(job_id, attempt: int, message: str) -> None:
+def _fail(job_id: JobId, attempt: int, message: str) -> None:
     """Mark the attempt failed (retryable). Never raises: on a lost connection it tries again on a
     fresh one, and if the database stays away the job's lease runs out and the sweep takes it."""
 
-    def mark():
+    def mark() -> None:
         PrintJob.objects.filter(pk=job_id, status=PrintJob.RUNNING, attempts=attempt).update(
             status=PrintJob.FAILED,
             error=message[:300],

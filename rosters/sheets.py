@@ -14,18 +14,22 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from django.db.models import Max
+from django.template.backends.django import Template as DjangoTemplate
 from django.template.loader import get_template
 from django.utils import timezone
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
-from campaigns.journal.state_shapes import CampaignState
+from campaigns.journal.state_shapes import CampaignState, plain
+from campaigns.models import Campaign
 from campaigns.systems import get_system
-from campaigns.systems.base import SheetDef
+from campaigns.systems.base import GameSystem, SheetDef
 
 from . import long_words, typst_render, word_widths
 
@@ -39,13 +43,13 @@ PAPERS = ("A4", "Letter")
 CORE_SHEETS = (SheetDef("summary", "Campaign summary", "public", "sheets/summary.html"),)
 
 
-def sheets_of(system) -> list[SheetDef]:
+def sheets_of(system: GameSystem) -> list[SheetDef]:
     """The core sheets, then the system's own (a system sheet replaces a core one of its slug)."""
     own = {s.slug: s for s in system.sheets}
     return [own.pop(s.slug, s) for s in CORE_SHEETS] + list(own.values())
 
 
-def find_sheet(system, slug: str) -> SheetDef | None:
+def find_sheet(system: GameSystem, slug: str) -> SheetDef | None:
     return next((s for s in sheets_of(system) if s.slug == slug), None)
 
 
@@ -58,7 +62,7 @@ def audience_key(sheet: SheetDef, side: str | None) -> str:
     return sheet.audience  # public | referee
 
 
-def audience_viewer(key: str, sides) -> Viewer:
+def audience_viewer(key: str, sides: Iterable[str]) -> Viewer:
     """The reader a sheet is printed for: the club, one side, or the referee."""
     if key == "public":
         return Viewer.club_member()
@@ -75,9 +79,9 @@ class SheetChoice:
     sides: tuple[tuple[str, str], ...] = ()  # (slug, name) for side sheets
 
 
-def choices_for(viewer: Viewer, campaign, state: dict) -> list[SheetChoice]:
+def choices_for(viewer: Viewer, campaign: Campaign, state: Mapping[str, Any]) -> list[SheetChoice]:
     system = get_system(campaign.system)
-    found = []
+    found: list[SheetChoice] = []
     for sheet in sheets_of(system):
         if sheet.audience == "public" and viewer.member:
             found.append(SheetChoice(sheet))
@@ -96,8 +100,8 @@ def choices_for(viewer: Viewer, campaign, state: dict) -> list[SheetChoice]:
 
 
 def render_context(
-    campaign, state: CampaignState, sheet: SheetDef, audience: str, paper: str
-) -> dict:
+    campaign: Campaign, state: CampaignState, sheet: SheetDef, audience: str, paper: str
+) -> dict[str, Any]:
     """Everything the sheet prints, as the audience may see it. JSON-able."""
     system = get_system(campaign.system)
     reader = audience_viewer(audience, state["sides"])
@@ -126,7 +130,7 @@ def render_context(
     }
 
 
-def summary(system, state: dict, view: dict) -> dict:
+def summary(system: GameSystem, state: CampaignState, view: dict[str, Any]) -> dict[str, Any]:
     """The campaign summary: sides and players, the timeline with results in words and the
     after-action notes the audience may read, standings."""
     from campaigns.journal.context import Ctx
@@ -162,7 +166,7 @@ def summary(system, state: dict, view: dict) -> dict:
                 "label": s["label"],
                 "value": _text(s["value"]),
             }
-            for s in (system.standings(state) if state.get("game") is not None else [])
+            for s in (system.standings(plain(state)) if state.get("game") is not None else [])
         ],
         "house_rules": [
             {"key": names.get(k, k), "value": _text(r.get("value")), "book": _text(r.get("book"))}
@@ -180,7 +184,7 @@ STATUS_WORDS = {
 }
 
 
-def _text(value, sides=None) -> str:
+def _text(value: object, sides: Mapping[str, Mapping[str, str]] | None = None) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if sides and isinstance(value, str) and value in sides:
@@ -192,23 +196,24 @@ def _text(value, sides=None) -> str:
     return "" if value is None else str(value)
 
 
-def _audience_label(audience: str, state: dict) -> str:
+def _audience_label(audience: str, state: Mapping[str, Any]) -> str:
     if audience == "public":
         return "Club"
     if audience == "referee":
         return "Referee only"
     side = audience.removeprefix("side:")
-    return f"{state['sides'][side]['name']} only"
+    name: str = state["sides"][side]["name"]
+    return f"{name} only"
 
 
-def _variant_name(system, slug: str) -> str:
+def _variant_name(system: GameSystem, slug: str) -> str:
     try:
         return system.variant(slug).name
     except KeyError:
         return slug
 
 
-def _as_of(campaign, reader: Viewer) -> str:
+def _as_of(campaign: Campaign, reader: Viewer) -> str:
     """The time of the newest journal entry this audience may read: a sheet's date
     never hints at another side's hidden activity, and stays the same until
     something the audience sees changes."""
@@ -216,7 +221,8 @@ def _as_of(campaign, reader: Viewer) -> str:
     return timezone.localtime(latest or campaign.created_at).strftime("%Y-%m-%d %H:%M")
 
 
-def _jsonable(value):
+def _jsonable(value: object) -> Any:
+    """`value` as JSON gives it back (what is no JSON written as its str)."""
     return json.loads(json.dumps(value, default=str))
 
 
@@ -230,19 +236,22 @@ def template_version(sheet: SheetDef) -> str:
 
     digest = hashlib.sha256(RENDER_VERSION.encode())
     for name in (BASE_TEMPLATE, sheet.template):
-        digest.update(get_template(name).template.source.encode())
+        template = get_template(name)
+        assert isinstance(template, DjangoTemplate)  # sheets are Django templates
+        digest.update(template.template.source.encode())
     css = finders.find(PRINT_CSS)
     if css:
         with open(css, "rb") as handle:
             digest.update(handle.read())
     digest.update(typst_render.version().encode())  # plain table sheets are printed with Typst
     for module in (long_words, word_widths):  # how wide columns and words are
+        assert module.__file__ is not None  # read from their files
         digest.update(Path(module.__file__).read_bytes())
     return digest.hexdigest()
 
 
 def content_hash(
-    context: dict, *, sheet: SheetDef, audience: str, paper: str, campaign_id: int
+    context: dict[str, Any], *, sheet: SheetDef, audience: str, paper: str, campaign_id: int
 ) -> str:
     payload = {
         "context": context,

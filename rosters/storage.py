@@ -14,7 +14,8 @@ from __future__ import annotations
 
 import logging
 
-from django.core.files.base import ContentFile
+from django.core.files.base import ContentFile, File
+from django.db.models import FileField
 
 from campaigns.errors import NotFound
 
@@ -30,8 +31,10 @@ class StoreFailed(RuntimeError):
     pass
 
 
-def _file_field():
-    return PrintJob._meta.get_field("file")
+def _file_field() -> FileField:
+    field = PrintJob._meta.get_field("file")
+    assert isinstance(field, FileField)  # PrintJob.file
+    return field
 
 
 def save(job: PrintJob, data: bytes) -> str:
@@ -39,7 +42,7 @@ def save(job: PrintJob, data: bytes) -> str:
     field = _file_field()
     name = field.generate_filename(job, "sheet.pdf")
     try:
-        return field.storage.save(name, ContentFile(data))
+        return str(field.storage.save(name, ContentFile(data)))
     except Exception as error:  # noqa: BLE001 - whatever the store says, the job must not hang on it
         logger.exception("Storing the PDF of print job %s failed", job.pk)
         raise StoreFailed(type(error).__name__) from error
@@ -52,12 +55,12 @@ def discard(name: str) -> None:
         logger.exception("Could not delete the unused PDF %s", name)
 
 
-def open(job: PrintJob):  # noqa: A001 - the storage API's word
+def open(job: PrintJob) -> File[bytes]:  # noqa: A001 - the storage API's word
     """A finished job's PDF, opened and readable; NotFound when the store has lost it (the job
     is then failed, so that Retry prints it again) or cannot be read now."""
     storage = _file_field().storage
     try:
-        handle = storage.open(job.file.name, "rb")
+        handle = storage.open(job.file.name or "", "rb")  # a done job has one
         handle.file  # noqa: B018 - an object store fetches here: fail before the answer starts
         return handle
     except Exception as error:  # noqa: BLE001

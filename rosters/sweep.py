@@ -44,7 +44,7 @@ def start() -> None:
         return
     stop = _running["sweep"] = threading.Event()
 
-    def loop():
+    def loop() -> None:
         from django.db import connections
 
         try:

@@ -13,6 +13,44 @@ from __future__ import annotations
 
 import re
 from html.parser import HTMLParser
+from typing import NotRequired, Required, TypedDict
+
+Run = list[str]  # [text, style]: style "", "bold" or "badge"
+
+
+class Cell(TypedDict):
+    """A cell that is not a bare string: a number, or spanning columns (or marked to fit)."""
+
+    num: bool
+    span: int
+    text: NotRequired[str]  # set when the cell closes
+    fit: NotRequired[bool]  # a word in it may be wider than its column (rosters.typst_render)
+
+
+Row = list[str | Cell]
+
+
+class Block(TypedDict, total=False):
+    """A heading, a paragraph (runs, lead) or a table (widths, head, rows), by its kind."""
+
+    kind: Required[str]  # "h1", "h2", "p" or "table"
+    runs: list[Run]
+    lead: bool
+    widths: list[float]  # every column's share of the width, in %
+    head: Row
+    rows: list[Row]
+
+
+class Sheet(TypedDict):
+    """A plain table sheet as data: what the Typst template prints."""
+
+    title: str
+    paper: str  # "a4" or "us-letter"
+    landscape: bool
+    header: list[list[Run]]
+    footer: list[Run]
+    blocks: list[Block]
+
 
 # From about 20 rows Typst prints a plain table sheet faster than WeasyPrint (its child process
 # costs about 0.2 s); from 50 it is clearly ahead (100 rows: 0.25 s against 0.6 s). Shorter sheets stay
@@ -84,7 +122,7 @@ class NotPlain(ValueError):
     """The markup holds something the table engine does not print."""
 
 
-def read(html: str, min_rows: int = MIN_ROWS) -> dict | None:
+def read(html: str, min_rows: int = MIN_ROWS) -> Sheet | None:
     """The sheet as data when it is a plain table sheet of at least `min_rows` rows, else None."""
     if html.count("<tr") < min_rows:
         return None  # cheap: most sheets end here without being parsed
@@ -100,25 +138,25 @@ def read(html: str, min_rows: int = MIN_ROWS) -> dict | None:
 
 
 class _Reader(HTMLParser):
-    def __init__(self):
+    def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
         self.stack: list[str] = []
         self.title = ""
-        self.page_size = None
-        self.header: list[list[list]] = []
-        self.footer: list[list] = []
-        self.blocks: list[dict] = []
-        self.runs: list[list] | None = None  # the inline runs being read: [text, style]
+        self.page_size: re.Match[str] | None = None
+        self.header: list[list[Run]] = []
+        self.footer: list[Run] = []
+        self.blocks: list[Block] = []
+        self.runs: list[Run] | None = None  # the inline runs being read: [text, style]
         self.style = ""  # the inline run being read: "", "bold" or "badge"
         self.lead = False  # the block being read is p.lead
         self.text: list[str] | None = None  # the text of a cell, title or style being read
-        self.cell: dict | None = None
-        self.row: list | None = None
+        self.cell: Cell | None = None
+        self.row: Row | None = None
         self.ended = False
 
     # --- the markup -----------------------------------------------------------------------------
 
-    def handle_starttag(self, tag, attrs):
+    def handle_starttag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         parent = self.stack[-1] if self.stack else None
         misplaced = (
             tag != "html" or self.ended if parent is None else tag not in _ALLOWED.get(parent, ())
@@ -140,12 +178,12 @@ class _Reader(HTMLParser):
         self.stack.append(tag)
         self._open(tag, attributes)
 
-    def handle_startendtag(self, tag, attrs):
+    def handle_startendtag(self, tag: str, attrs: list[tuple[str, str | None]]) -> None:
         if tag not in _VOID:
             raise NotPlain(f"<{tag}/>")  # HTML leaves it open
         self.handle_starttag(tag, attrs)
 
-    def handle_endtag(self, tag):
+    def handle_endtag(self, tag: str) -> None:
         if tag in _VOID:
             return
         if not self.stack or self.stack[-1] != tag:
@@ -154,7 +192,7 @@ class _Reader(HTMLParser):
         self.ended = not self.stack
         self._close(tag)
 
-    def handle_data(self, data):
+    def handle_data(self, data: str) -> None:
         if self.text is not None:
             self.text.append(data)
         elif self.runs is not None:
@@ -162,16 +200,16 @@ class _Reader(HTMLParser):
         elif data.strip():
             raise NotPlain("text outside a block")
 
-    def handle_comment(self, data):
+    def handle_comment(self, data: str) -> None:
         pass
 
-    def handle_pi(self, data):
+    def handle_pi(self, data: str) -> None:
         raise NotPlain("processing instruction")
 
-    def unknown_decl(self, data):
+    def unknown_decl(self, data: str) -> None:
         raise NotPlain("declaration")
 
-    def _check_attributes(self, tag, attributes):
+    def _check_attributes(self, tag: str, attributes: dict[str, str | None]) -> None:
         if set(attributes) - _ATTRIBUTES:
             raise NotPlain(f"attributes of <{tag}>")
         classes = set((attributes.get("class") or "").split())
@@ -191,7 +229,7 @@ class _Reader(HTMLParser):
 
     # --- what each element makes ----------------------------------------------------------------
 
-    def _open(self, tag, attributes):
+    def _open(self, tag: str, attributes: dict[str, str | None]) -> None:
         classes = (attributes.get("class") or "").split()
         if tag in ("title", "style", "th", "td"):
             self.text = []
@@ -210,9 +248,9 @@ class _Reader(HTMLParser):
         elif tag == "table":
             self.blocks.append({"kind": "table", "widths": [], "head": [], "rows": []})
 
-    def _close(self, tag):
+    def _close(self, tag: str) -> None:
         if tag in ("title", "style"):
-            text, self.text = "".join(self.text), None
+            text = self._take_text()
             if tag == "title":
                 self.title = _collapse(text)
             elif _PAGE_RULE.fullmatch(text):
@@ -226,12 +264,16 @@ class _Reader(HTMLParser):
                     "a stylesheet of its own"
                 )  # the benchmark inlines sheet.css; nothing else
         elif tag in ("th", "td"):
-            self.cell["text"] = _collapse("".join(self.text))
-            self.text = None
-            plain = not self.cell["num"] and self.cell["span"] == 1
-            self.row.append(self.cell["text"] if plain else self.cell)  # most cells: a bare string
+            cell, row = self.cell, self.row
+            if cell is None or row is None:  # never: the cell was opened in its row
+                raise NotPlain(f"</{tag}> out of place")
+            text = cell["text"] = _collapse(self._take_text())
+            plain = not cell["num"] and cell["span"] == 1
+            row.append(text if plain else cell)  # most cells: a bare string
             self.cell = None
         elif tag == "tr":
+            if self.row is None:  # never: the row was opened
+                raise NotPlain("</tr> out of place")
             table = self.blocks[-1]
             if self.stack[-1] == "thead":
                 if table["head"]:
@@ -243,6 +285,8 @@ class _Reader(HTMLParser):
         elif tag in ("strong", "span"):
             self.style = ""
         elif tag in ("div", "footer", "h1", "h2", "p"):
+            if self.runs is None:  # never: the block was opened
+                raise NotPlain(f"</{tag}> out of place")
             runs, self.runs = _runs(self.runs), None
             if tag == "div":
                 self.header.append(runs)
@@ -251,7 +295,14 @@ class _Reader(HTMLParser):
             else:
                 self.blocks.append({"kind": tag, "runs": runs, "lead": self.lead and tag == "p"})
 
-    def _column(self, attributes):
+    def _take_text(self) -> str:
+        """The text read since the element opened (a title, a style or a cell), taken."""
+        if self.text is None:  # never: the element was opened
+            raise NotPlain("text out of place")
+        text, self.text = "".join(self.text), None
+        return text
+
+    def _column(self, attributes: dict[str, str | None]) -> None:
         if self.stack[-1] != "colgroup":
             raise NotPlain("<col> outside a colgroup")
         width = _WIDTH.fullmatch((attributes.get("style") or "").strip().rstrip(";"))
@@ -259,7 +310,7 @@ class _Reader(HTMLParser):
             raise NotPlain("column width")
         self.blocks[-1]["widths"].append(float(width.group(1)))
 
-    def sheet(self) -> dict:
+    def sheet(self) -> Sheet:
         if self.stack or self.page_size is None or len(self.header) != 2 or len(self.footer) == 0:
             raise NotPlain("not a whole sheet")
         paper = "us-letter" if self.page_size.group(1) == "letter" else "a4"
@@ -277,7 +328,7 @@ class _Reader(HTMLParser):
         }
 
     @staticmethod
-    def _check_table(table):
+    def _check_table(table: Block) -> None:
         columns = len(table["head"])
         if not columns or len(table["widths"]) != columns:
             raise NotPlain(
@@ -302,9 +353,9 @@ def _sheet_css() -> str:
         return handle.read().strip()
 
 
-def _runs(runs: list[list]) -> list[list]:
+def _runs(runs: list[Run]) -> list[Run]:
     """Runs with HTML's white-space collapsing: one space between words, none at the ends."""
-    out = []
+    out: list[Run] = []
     for text, style in runs:
         text = _SPACE.sub(" ", _CONTROLS.sub("", text))
         if out and out[-1][0].endswith(" ") and text.startswith(" "):

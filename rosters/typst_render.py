@@ -22,8 +22,12 @@ import subprocess
 import sys
 from importlib import metadata
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from . import word_widths
+
+if TYPE_CHECKING:
+    from .table_sheet import Cell, Sheet
 
 logger = logging.getLogger("rosters.pdf")
 
@@ -38,7 +42,7 @@ COMMAND = (
 )  # the child: the sheet's JSON in, the PDF out
 
 
-def write_pdf(sheet: dict) -> bytes | None:
+def write_pdf(sheet: Sheet) -> bytes | None:
     """The sheet's PDF, or None when Typst could not make it here (the caller uses WeasyPrint)."""
     try:
         out = subprocess.run(
@@ -66,7 +70,7 @@ def write_pdf(sheet: dict) -> bytes | None:
     return out.stdout
 
 
-def _child_environment() -> dict:
+def _child_environment() -> dict[str, str]:
     """What the child needs of the environment: where programs are and the locale; none of the
     worker's settings or secrets."""
     return {
@@ -99,7 +103,7 @@ def compile_pdf(sheet_json: str) -> bytes:
     """The PDF of the sheet data, in this process (the child's work)."""
     import typst
 
-    sheet = json.loads(sheet_json)
+    sheet: Sheet = json.loads(sheet_json)  # what write_pdf sent
     mark_long_words(
         sheet, word_widths.Widths(typst.Fonts(include_embedded_fonts=False).fonts(), strict=True)
     )
@@ -109,10 +113,12 @@ def compile_pdf(sheet_json: str) -> bytes:
     )
     if warnings:
         raise TypstWarned("; ".join(str(warning) for warning in warnings)[:500])
+    if not isinstance(pdf, bytes):  # never for a PDF: one document, not one image per page
+        raise RuntimeError("Typst gave no PDF")
     return pdf
 
 
-def mark_long_words(sheet: dict, widths: word_widths.Widths) -> None:
+def mark_long_words(sheet: Sheet, widths: word_widths.Widths) -> None:
     """Mark "fit" the cells holding a word that may be wider than its column: the template measures
     those words and lets the ones that do not fit break anywhere (overflow-wrap: anywhere, as in
     sheet.css). Measuring every cell in Typst would take four times as long; the font's advance
@@ -127,10 +133,11 @@ def mark_long_words(sheet: dict, widths: word_widths.Widths) -> None:
                 text = cell if isinstance(cell, str) else cell["text"]
                 room = content * sum(shares[at : at + span]) / 100 - word_widths.CELL_PADDING_PT
                 if widths.widest_word(text, bold) * 1.05 > room:
-                    row[i] = (
+                    marked: Cell = (
                         {"text": text, "num": False, "span": 1} if isinstance(cell, str) else cell
                     )
-                    row[i]["fit"] = True
+                    marked["fit"] = True
+                    row[i] = marked
                 at += span
 
 

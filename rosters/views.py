@@ -7,7 +7,7 @@ never served directly).
 from __future__ import annotations
 
 from django.contrib import messages
-from django.http import FileResponse, HttpResponse
+from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_POST
 
@@ -16,9 +16,12 @@ from campaigns.selectors.campaign_page import campaign_for
 from campaigns.views.common import is_htmx, page
 
 from . import long_words, pdf, services
+from .models import PrintJob
 
 
-def _job_fragment(request, job, status=200, error=None):
+def _job_fragment(
+    request: HttpRequest, job: PrintJob, status: int = 200, error: DomainError | None = None
+) -> HttpResponse:
     return render(
         request,
         "rosters/_job.html",
@@ -29,7 +32,7 @@ def _job_fragment(request, job, status=200, error=None):
 
 @page
 @require_POST
-def sheet_request(request, campaign_id: int):
+def sheet_request(request: HttpRequest, campaign_id: int) -> HttpResponseBase:
     campaign, viewer = campaign_for(request.user, campaign_id)
     try:
         job, _ = services.request_sheet(
@@ -62,7 +65,7 @@ def sheet_request(request, campaign_id: int):
 
 @page
 @require_GET
-def job_status(request, job_id):
+def job_status(request: HttpRequest, job_id: str) -> HttpResponse:
     job = services.job_for(request.user, job_id)
     if is_htmx(request):
         return _job_fragment(request, job)
@@ -75,7 +78,7 @@ def job_status(request, job_id):
 
 @page
 @require_POST
-def job_retry(request, job_id):
+def job_retry(request: HttpRequest, job_id: str) -> HttpResponseBase:
     try:
         job = services.retry_job(request.user, job_id)
     except DomainError as error:
@@ -95,7 +98,7 @@ def job_retry(request, job_id):
 
 @page
 @require_GET
-def job_file(request, job_id):
+def job_file(request: HttpRequest, job_id: str) -> HttpResponseBase:
     try:
         handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
     except services.Reprinting as again:
@@ -114,7 +117,7 @@ def job_file(request, job_id):
 
 @page
 @require_GET
-def print_view(request, campaign_id: int, sheet: str):
+def print_view(request: HttpRequest, campaign_id: int, sheet: str) -> HttpResponse:
     """The sheet as an HTML page, for the browser's own print."""
     campaign, viewer = campaign_for(request.user, campaign_id)
     try:

@@ -13,7 +13,12 @@ word wider than its column ever breaks.
 
 from __future__ import annotations
 
+from collections.abc import Iterable, Sequence
 from functools import lru_cache
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:  # Typst is imported only where a sheet is measured
+    from typst import FontInfo
 
 FONT_PT = 9.5
 # The width tables may take (the page less its 14 mm side margins), in points, by paper.
@@ -40,7 +45,7 @@ class Widths:
     every word counts as too wide (the Typst engine then lets every word break); otherwise an
     average character width stands in."""
 
-    def __init__(self, fonts=(), strict: bool = False):
+    def __init__(self, fonts: Iterable[FontInfo] = (), strict: bool = False) -> None:
         from fontTools.ttLib import TTFont
 
         self.strict = strict
@@ -72,6 +77,7 @@ class Widths:
 @lru_cache(maxsize=1)
 def dejavu() -> Widths:
     """The sheets' font widths, for this process (about 0.1 s the first time)."""
+    fonts: Sequence[FontInfo]
     try:
         import typst
 
@@ -98,7 +104,7 @@ def breakable_width(columns: list[float], room: float) -> float:
 
 def column_widths(
     columns: list[str],
-    rows: list[list],
+    rows: list[list[object]],
     paper: str = "A4",
     landscape: bool = False,
     widths: Widths | None = None,

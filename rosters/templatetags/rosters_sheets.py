@@ -1,11 +1,15 @@
 """{% sheets_panel campaign viewer as panel %}: what the sheets panel of the campaign page shows."""
 
+from typing import Any
+
 from django import template
 from django.template.defaulttags import CsrfTokenNode
 from django.template.loader import render_to_string
 from django.utils.safestring import mark_safe
 
+from campaigns.journal.records import Viewer
 from campaigns.kept_answers import audiences
+from campaigns.models import Campaign
 from campaigns.systems import get_system
 from muster.memory import Recent
 
@@ -22,7 +26,9 @@ _CHOICES: Recent[tuple[object, ...], str] = Recent(4096)
 
 
 @register.simple_tag(takes_context=True)
-def sheets_panel(context, campaign, viewer) -> dict:
+def sheets_panel(
+    context: template.Context, campaign: Campaign, viewer: Viewer | None
+) -> dict[str, object]:
     if viewer is None or not viewer.member:
         return {"choices": [], "jobs": [], "choices_html": _choices_html(context, campaign, None)}
     jobs = services.jobs_for(viewer, campaign)
@@ -33,7 +39,7 @@ def sheets_panel(context, campaign, viewer) -> dict:
     }
 
 
-def _choices_html(context, campaign, viewer) -> str:
+def _choices_html(context: template.Context, campaign: Campaign, viewer: Viewer | None) -> str:
     who = (
         (tuple(sorted(viewer.sides)), viewer.referee, viewer.member) if viewer is not None else None
     )
@@ -62,7 +68,7 @@ def _choices_html(context, campaign, viewer) -> str:
 
 
 @register.simple_tag
-def column_widths(table: dict, paper: str = "A4", landscape: bool = False) -> list[str]:
+def column_widths(table: dict[str, Any], paper: str = "A4", landscape: bool = False) -> list[str]:
     """Each column's share of a generic sheet table's width (rosters/word_widths.py): every heading,
     id and ordinary word fits its column whole. The table is laid out with these fixed widths
     (`table.fixed`), so neither engine measures every cell of a long sheet first."""

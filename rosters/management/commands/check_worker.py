@@ -3,6 +3,9 @@ odds queue what they work with (rosters.health) and says it, with the broker's e
 Exit 0 when both answered on this site's database, the sheets worker can make PDFs and the
 broker never evicts a task; 1 otherwise, 2 on a bad option."""
 
+from argparse import ArgumentParser
+from typing import Any
+
 from django.core.management.base import BaseCommand, CommandError
 
 from rosters import health
@@ -14,12 +17,12 @@ class Command(BaseCommand):
         "and that the broker never evicts a task."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: ArgumentParser) -> None:
         parser.add_argument(
             "--timeout", type=float, default=10, help="seconds to wait for an answer (default 10)"
         )
 
-    def handle(self, *args, timeout, **options):
+    def handle(self, *args: Any, timeout: float, **options: Any) -> None:
         if not 0 < timeout <= health.MAX_TIMEOUT:
             raise CommandError(
                 f"--timeout must be more than 0 and at most {health.MAX_TIMEOUT} seconds.",
@@ -31,7 +34,8 @@ class Command(BaseCommand):
                 "No broker is configured (REDIS_URL is empty): sheets render inline, in the web "
                 "process; no worker is needed."
             )
-            self._describe(check.answer, sheets=True)
+            if check.answer is not None:  # always when inline: this process's own
+                self._describe(check.answer, sheets=True)
         for asked in check.queues:
             answer = asked.answer
             if answer:
@@ -52,7 +56,7 @@ class Command(BaseCommand):
             self.style.SUCCESS("The workers are ready." if check.queues else "Sheets are ready.")
         )
 
-    def _describe(self, answer: dict, sheets: bool) -> None:
+    def _describe(self, answer: health.ProcessFacts, sheets: bool) -> None:
         self.stdout.write(f"  database    {health.describe_database(answer)}")
         self.stdout.write(f"  queue       {answer['queue'] or '(inline)'}")
         if sheets:
