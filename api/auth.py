@@ -4,10 +4,12 @@ towards the sign-in lockout of the pages (muster.signin): 429 while locked out."
 from django.contrib.auth.signals import user_logged_in
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers
+from rest_framework.authentication import BaseAuthentication
 from rest_framework.authtoken.models import Token
 from rest_framework.authtoken.serializers import AuthTokenSerializer
 from rest_framework.exceptions import Throttled, ValidationError
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.views import APIView
 
@@ -16,13 +18,15 @@ from muster.signin import locked_out_message
 from .openapi import RESPONSES, errors
 
 
-class TokenOutputSerializer(serializers.Serializer):
+class TokenOutputSerializer(serializers.Serializer[dict[str, str]]):
     token = serializers.CharField(help_text="Send it as `Authorization: Token <token>`.")
 
 
 @extend_schema(tags=["auth"])
 class TokenObtainApi(APIView):
-    authentication_classes: list = []  # credentials are the request itself; no CSRF dance
+    authentication_classes: list[
+        type[BaseAuthentication]
+    ] = []  # credentials are the request itself; no CSRF dance
     permission_classes = [AllowAny]
 
     @extend_schema(
@@ -32,7 +36,7 @@ class TokenObtainApi(APIView):
         auth=[],
         summary="Get an API token",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         serializer = AuthTokenSerializer(data=request.data, context={"request": request})
         valid = serializer.is_valid()
         if getattr(request, "axes_locked_out", False):  # set by django-axes (muster.signin)

@@ -10,6 +10,7 @@
 """
 
 import logging
+from typing import Any
 
 from rest_framework import exceptions, status
 from rest_framework.response import Response
@@ -30,7 +31,7 @@ TOO_LONG = (
 )
 
 
-def exception_handler(exc, context):
+def exception_handler(exc: Exception, context: dict[str, Any]) -> Response | None:
     if isinstance(exc, DiceNeeded):
         return Response(
             {**exc.as_dict(), "dice_needed": exc.needs}, status=status.HTTP_400_BAD_REQUEST
@@ -75,7 +76,7 @@ def exception_handler(exc, context):
     return response
 
 
-def field_errors(detail, path: str = "") -> dict[str, list[str]]:
+def field_errors(detail: object, path: str = "") -> dict[str, list[str]]:
     """DRF's nested error details as one flat {path: [messages]}."""
     found: dict[str, list[str]] = {}
     if isinstance(detail, dict):

@@ -1,14 +1,16 @@
 """Error answers as the schema documents them (api.errors produces them)."""
 
+from typing import Any
+
 from drf_spectacular.utils import OpenApiResponse
 from rest_framework import serializers
 
 
-class DetailSerializer(serializers.Serializer):
+class DetailSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
 
 
-class ConflictSerializer(serializers.Serializer):
+class ConflictSerializer(serializers.Serializer[Any]):
     detail = serializers.CharField()
     current_version = serializers.IntegerField(help_text="The current version of your own stream.")
 
@@ -52,7 +54,7 @@ SUBMIT_400 = OpenApiResponse(
 )
 
 
-def errors(*codes: int) -> dict:
+def errors(*codes: int) -> dict[int, OpenApiResponse]:
     """The documented error answers of an operation: `errors(400, 403, 404)`."""
     return {code: RESPONSES[code] for code in codes}
 
@@ -116,7 +118,9 @@ _COMMON = [
 _NOT_FILTERS = ("page", "page_size", "format")
 
 
-def document_common_errors(result, generator, request, public):
+def document_common_errors(
+    result: dict[str, Any], generator: object, request: object, public: bool
+) -> dict[str, Any]:
     """Answers every operation of a kind may give (SPECTACULAR_SETTINGS hook): 400 and 413 for a
     body that cannot be read or is over the size limit, wherever a body is read; 404 for a page
     number past the last page; 403 for a request not signed in; 400 for what no database stores and

@@ -1,6 +1,9 @@
 """The API's JSON parser: the body is parsed without ever exhausting the stack, and no
 deeper than a request needs (a too-large body never gets here: muster.limits)."""
 
+from collections.abc import Mapping
+from typing import IO, Any
+
 from rest_framework.exceptions import ParseError
 from rest_framework.parsers import JSONParser
 
@@ -10,7 +13,12 @@ BODY_MAX_DEPTH = 32  # the deepest legitimate body (an event's data in a submiss
 
 
 class BoundedJSONParser(JSONParser):
-    def parse(self, stream, media_type=None, parser_context=None):
+    def parse(
+        self,
+        stream: IO[Any] | None,
+        media_type: str | None = None,
+        parser_context: Mapping[str, Any] | None = None,
+    ) -> Any:  # the JSON body
         raw = stream.read() if stream is not None else b""
         try:
             text = raw.decode("utf-8")

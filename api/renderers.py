@@ -8,6 +8,9 @@ own renderer.
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+from typing import Any
+
 import orjson
 from rest_framework import renderers
 from rest_framework.utils.encoders import JSONEncoder
@@ -16,7 +19,7 @@ _OPTIONS = orjson.OPT_PASSTHROUGH_DATETIME  # dates as DRF writes them, through 
 _SEPARATORS = {"\u2028".encode(): b"\\u2028", "\u2029".encode(): b"\\u2029"}
 
 
-def dumps(data) -> bytes:
+def dumps(data: object) -> bytes:
     """`data` as the API's JSON (raises TypeError for what orjson cannot encode)."""
     out = orjson.dumps(data, default=JSONEncoder().default, option=_OPTIONS)
     for raw, escaped in _SEPARATORS.items():
@@ -26,11 +29,17 @@ def dumps(data) -> bytes:
 
 
 class JSONRenderer(renderers.JSONRenderer):
-    def render(self, data, accepted_media_type=None, renderer_context=None):
+    def render(
+        self,
+        data: Any,
+        accepted_media_type: str | None = None,
+        renderer_context: Mapping[str, Any] | None = None,
+    ) -> bytes:
         if data is None:
             return b""
         if (
-            self.get_indent(accepted_media_type, renderer_context or {}) is None
+            # DRF's get_indent reads no media type from None or "" alike (its stubs take str)
+            self.get_indent(accepted_media_type or "", renderer_context or {}) is None
             and self.compact
             and not self.ensure_ascii
         ):

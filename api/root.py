@@ -7,6 +7,7 @@ from collections.abc import Callable
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import AllowAny
+from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.reverse import reverse
 from rest_framework.views import APIView
@@ -34,7 +35,7 @@ class ApiRoot(APIView):
             },
         ),
     )
-    def get(self, request):
+    def get(self, request: Request) -> Response:
         return Response(
             {
                 "docs": reverse("api-docs", request=request),

@@ -2,8 +2,8 @@
 
 import re
 
-from django.http import JsonResponse
-from django.urls import include, path, re_path
+from django.http import HttpRequest, JsonResponse
+from django.urls import URLPattern, include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView
 
@@ -15,7 +15,7 @@ CAMPAIGN = "v1/campaigns/<int:campaign_id>/"
 
 
 @csrf_exempt  # it changes nothing: a POST with a session cookie and no token is a 404 too, not CSRF's HTML 403
-def unknown_route(request, *args, **kwargs):
+def unknown_route(request: HttpRequest, *args: object, **kwargs: object) -> JsonResponse:
     return JsonResponse({"detail": "Not found."}, status=404)
 
 
@@ -78,15 +78,21 @@ def _template(route: str) -> str:
 
 
 def endpoints() -> dict[str, str]:
-    found = {}
+    found: dict[str, str] = {}
     for pattern in v1:
-        found[pattern.name] = _template(str(pattern.pattern))
+        found[_name(pattern)] = _template(str(pattern.pattern))
     for pattern in rosters_v1():
-        found[pattern.name] = _template("v1/" + str(pattern.pattern))
+        found[_name(pattern)] = _template("v1/" + str(pattern.pattern))
     return found
 
 
-def rosters_v1():
+def _name(pattern: URLPattern) -> str:
+    if pattern.name is None:  # never: every route of the API is named
+        raise ValueError(f"the API route {pattern.pattern} has no name")
+    return pattern.name
+
+
+def rosters_v1() -> list[URLPattern]:
     from rosters import api_urls
 
     return api_urls.urlpatterns
