@@ -13,7 +13,7 @@ from django.views.decorators.http import require_GET, require_POST
 
 from campaigns.errors import DomainError, TooMany
 from campaigns.selectors.campaign_page import campaign_for
-from campaigns.views.common import is_htmx, page
+from campaigns.views.common import AuthenticatedHttpRequest, is_htmx, page
 
 from . import long_words, pdf, services
 from .models import PrintJob
@@ -32,7 +32,7 @@ def _job_fragment(
 
 @page
 @require_POST
-def sheet_request(request: HttpRequest, campaign_id: int) -> HttpResponseBase:
+def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponseBase:
     campaign, viewer = campaign_for(request.user, campaign_id)
     try:
         job, _ = services.request_sheet(
@@ -65,7 +65,7 @@ def sheet_request(request: HttpRequest, campaign_id: int) -> HttpResponseBase:
 
 @page
 @require_GET
-def job_status(request: HttpRequest, job_id: str) -> HttpResponse:
+def job_status(request: AuthenticatedHttpRequest, job_id: str) -> HttpResponse:
     job = services.job_for(request.user, job_id)
     if is_htmx(request):
         return _job_fragment(request, job)
@@ -78,7 +78,7 @@ def job_status(request: HttpRequest, job_id: str) -> HttpResponse:
 
 @page
 @require_POST
-def job_retry(request: HttpRequest, job_id: str) -> HttpResponseBase:
+def job_retry(request: AuthenticatedHttpRequest, job_id: str) -> HttpResponseBase:
     try:
         job = services.retry_job(request.user, job_id)
     except DomainError as error:
@@ -98,7 +98,7 @@ def job_retry(request: HttpRequest, job_id: str) -> HttpResponseBase:
 
 @page
 @require_GET
-def job_file(request: HttpRequest, job_id: str) -> HttpResponseBase:
+def job_file(request: AuthenticatedHttpRequest, job_id: str) -> HttpResponseBase:
     try:
         handle, filename = services.open_pdf(request.user, job_id)  # visibility, on every download
     except services.Reprinting as again:
@@ -117,7 +117,7 @@ def job_file(request: HttpRequest, job_id: str) -> HttpResponseBase:
 
 @page
 @require_GET
-def print_view(request: HttpRequest, campaign_id: int, sheet: str) -> HttpResponse:
+def print_view(request: AuthenticatedHttpRequest, campaign_id: int, sheet: str) -> HttpResponse:
     """The sheet as an HTML page, for the browser's own print."""
     campaign, viewer = campaign_for(request.user, campaign_id)
     try:

@@ -10,7 +10,7 @@ from typing import Concatenate, ParamSpec, cast
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
 from django.core.exceptions import PermissionDenied
-from django.http import Http404, HttpRequest, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
 
 from campaigns.access import signed_in
@@ -25,10 +25,13 @@ class AuthenticatedHttpRequest(HttpRequest):
     user: User
 
 
-PageView = Callable[Concatenate[AuthenticatedHttpRequest, Params], HttpResponse]
+# Any answer: a page, a redirect or a file (rosters' downloads).
+PageView = Callable[Concatenate[AuthenticatedHttpRequest, Params], HttpResponseBase]
 
 
-def page(view: PageView[Params]) -> Callable[Concatenate[HttpRequest, Params], HttpResponse]:
+def page(
+    view: PageView[Params],
+) -> Callable[Concatenate[HttpRequest, Params], HttpResponseBase]:
     """A signed-in page. NotFound is a 404 (a stranger learns nothing), Forbidden a
     403 page with the service's reason. A campaign's page (`pk`) read by GET settles the
     session, the user and the campaign in one query first (campaigns.access.signed_in)."""
@@ -37,7 +40,7 @@ def page(view: PageView[Params]) -> Callable[Concatenate[HttpRequest, Params], H
     @wraps(view)
     def guarded(
         request: HttpRequest, /, *args: Params.args, **kwargs: Params.kwargs
-    ) -> HttpResponse:
+    ) -> HttpResponseBase:
         # login_required let only a signed-in User through.
         assert isinstance(request.user, User)
         try:
@@ -50,7 +53,7 @@ def page(view: PageView[Params]) -> Callable[Concatenate[HttpRequest, Params], H
     @wraps(view)
     def wrapped(
         request: HttpRequest, /, *args: Params.args, **kwargs: Params.kwargs
-    ) -> HttpResponse:
+    ) -> HttpResponseBase:
         if "pk" in kwargs:
             signed_in.campaign(request, kwargs["pk"])
         return guarded(request, *args, **kwargs)
