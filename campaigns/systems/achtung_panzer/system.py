@@ -13,6 +13,7 @@ from campaigns.game_interface import (
     EventKind,
     Field,
     GameSystem,
+    HeldState,
     SideDef,
     StepStatus,
     Variant,
@@ -289,8 +290,8 @@ class AchtungPanzer(GameSystem):
     # `ap.retained` adds up to 40 at once; far more than the largest force a side buys.
     max_units_per_side = 1000
 
-    def units_held(self, state: dict) -> dict[str, int]:
-        sides = state["game"].get("sides", {})
+    def units_held(self, state: HeldState) -> dict[str, int]:
+        sides = (state["game"] or {}).get("sides", {})
         return {
             side: len(mine.get("retained", [])) + len(mine.get("eliminated", []))
             for side, mine in sides.items()
