@@ -4,8 +4,13 @@ read-only here, and operators are not referees: an event's data is shown only
 when it is public to the club (campaigns.access.visibility.operator_viewer decides).
 """
 
+from typing import TYPE_CHECKING
+
 from django.contrib import admin
+from django.db.models import Model
+from django.http import HttpRequest
 from django.utils.html import format_html
+from django.utils.safestring import SafeString
 
 from campaigns.access import visibility
 
@@ -25,45 +30,65 @@ from .models import (
 
 HIDDEN = "— private: not shown here —"
 
+# django-stubs makes the admin classes generic over their model; at run time they cannot be
+# subscripted (that needs django_stubs_ext.monkeypatch(), a test-only requirement), so the
+# subscripted bases exist for the type checker only.
+if TYPE_CHECKING:
+    AnyModelAdmin = admin.ModelAdmin[Model]
+    ReadOnlyInlineBase = admin.TabularInline[Model, Campaign]
+    MembershipInlineBase = admin.TabularInline[Membership, Club]
+    ClubAdminBase = admin.ModelAdmin[Club]
+    MembershipAdminBase = admin.ModelAdmin[Membership]
+    InvitationAdminBase = admin.ModelAdmin[Invitation]
+else:
+    AnyModelAdmin = admin.ModelAdmin
+    ReadOnlyInlineBase = admin.TabularInline
+    MembershipInlineBase = admin.TabularInline
+    ClubAdminBase = admin.ModelAdmin
+    MembershipAdminBase = admin.ModelAdmin
+    InvitationAdminBase = admin.ModelAdmin
 
-class ReadOnlyAdmin(admin.ModelAdmin):
+
+class ReadOnlyAdmin(AnyModelAdmin):
     """Projections of the journal and the journal itself: never edited by hand."""
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Model | None = None) -> bool:
         return False
 
 
-class ReadOnlyInline(admin.TabularInline):
+class ReadOnlyInline(ReadOnlyInlineBase):
+    """A campaign's sides and scenarios, shown on its page and never edited by hand."""
+
     extra = 0
     can_delete = False
 
-    def has_add_permission(self, request, obj=None):
+    def has_add_permission(self, request: HttpRequest, obj: Campaign | None = None) -> bool:
         return False
 
-    def has_change_permission(self, request, obj=None):
+    def has_change_permission(self, request: HttpRequest, obj: Campaign | None = None) -> bool:
         return False
 
-    def has_delete_permission(self, request, obj=None):
+    def has_delete_permission(self, request: HttpRequest, obj: Campaign | None = None) -> bool:
         return False
 
 
 # --- clubs and people: managed by operators -------------------------------------------------
 
 
-class MembershipInline(admin.TabularInline):
+class MembershipInline(MembershipInlineBase):
     model = Membership
     extra = 0
     autocomplete_fields = ["user"]
 
 
 @admin.register(Club)
-class ClubAdmin(admin.ModelAdmin):
+class ClubAdmin(ClubAdminBase):
     list_display = ["name", "slug", "created_at"]
     search_fields = ["name", "slug"]
     prepopulated_fields = {"slug": ["name"]}
@@ -71,7 +96,7 @@ class ClubAdmin(admin.ModelAdmin):
 
 
 @admin.register(Membership)
-class MembershipAdmin(admin.ModelAdmin):
+class MembershipAdmin(MembershipAdminBase):
     list_display = ["user", "club", "role", "joined_at"]
     list_filter = ["role", "club"]
     search_fields = ["user__username", "club__name"]
@@ -79,7 +104,7 @@ class MembershipAdmin(admin.ModelAdmin):
 
 
 @admin.register(Invitation)
-class InvitationAdmin(admin.ModelAdmin):
+class InvitationAdmin(InvitationAdminBase):
     list_display = [
         "club",
         "role",
@@ -124,7 +149,7 @@ class CampaignAdmin(ReadOnlyAdmin):
 class ClubLogEntryAdmin(ReadOnlyAdmin):
     list_display = ["at", "club", "actor", "action"]
     list_filter = ["action"]
-    fields = readonly_fields = ["at", "club", "actor", "action", "detail"]
+    fields = readonly_fields = ("at", "club", "actor", "action", "detail")
 
 
 @admin.register(Side)
@@ -144,7 +169,7 @@ class ScenarioAdmin(ReadOnlyAdmin):
     list_filter = ["status"]
 
 
-def shown_data(audience: str, side: str, data) -> object:
+def shown_data(audience: str, side: str, data: object) -> object:
     """An event's (or roster entry's) data as an operator may see it."""
     return data if visibility.operator_viewer().can_read(audience, side) else HIDDEN
 
@@ -157,12 +182,20 @@ class EventAdmin(ReadOnlyAdmin):
     list_display = ["campaign", "kind", "audience", "side", "actor", "created_at", "public_data"]
     list_filter = ["audience"]
     search_fields = ["campaign__name", "kind"]
-    fields = ["campaign", "uid", "kind", "audience", "side", "actor", "created_at", "public_data"]
-    readonly_fields = fields
+    fields = readonly_fields = (
+        "campaign",
+        "uid",
+        "kind",
+        "audience",
+        "side",
+        "actor",
+        "created_at",
+        "public_data",
+    )
     list_select_related = ["campaign", "actor"]
 
     @admin.display(description="data")
-    def public_data(self, event):
+    def public_data(self, event: Event) -> object:
         shown = shown_data(event.audience, event.side, event.data)
         return shown if shown == HIDDEN else format_html("<code>{}</code>", shown)
 
@@ -172,11 +205,10 @@ class SnapshotAdmin(ReadOnlyAdmin):
     """The cached state holds every side's secrets: only its public cut is shown."""
 
     list_display = ["campaign", "seq"]
-    fields = ["campaign", "seq", "public_state"]
-    readonly_fields = fields
+    fields = readonly_fields = ("campaign", "seq", "public_state")
 
     @admin.display(description="state (club's view)")
-    def public_state(self, snapshot):
+    def public_state(self, snapshot: Snapshot) -> SafeString:
         return format_html(
             "<code>{}</code>", visibility.view_state(snapshot.state, visibility.operator_viewer())
         )
@@ -188,7 +220,7 @@ class JournalArchiveAdmin(ReadOnlyAdmin):
     the events themselves hold every side's secrets and are not shown (export them from a shell)."""
 
     list_display = ["campaign", "archived_at", "journal_versions", "muster_release", "upgraded_by"]
-    fields = [
+    fields = readonly_fields = (
         "campaign",
         "archived_at",
         "journal_versions",
@@ -196,9 +228,8 @@ class JournalArchiveAdmin(ReadOnlyAdmin):
         "upgraded_by",
         "summary",
         "event_count",
-    ]
-    readonly_fields = fields
+    )
 
     @admin.display(description="events")
-    def event_count(self, archive):
+    def event_count(self, archive: JournalArchive) -> int:
         return len(archive.events)
