@@ -9,15 +9,33 @@ and campaign setup.
 from __future__ import annotations
 
 import json
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any, Literal
 
 from django import forms
 from django.contrib.auth import authenticate, get_user_model, password_validation
 from django.contrib.auth.forms import PasswordChangeForm, UsernameField
+from django.contrib.auth.models import User
 from django.core.exceptions import ValidationError
+from django.http import HttpRequest
 
 from campaigns.schema.forms import SchemaForm
 
 from .models import Membership
+
+if TYPE_CHECKING:
+    from campaigns.dice.tables import Table
+    from campaigns.schema.fields import Field
+    from campaigns.systems.base import GameSystem
+
+
+def choice_field(form: forms.BaseForm, name: str) -> forms.ChoiceField:
+    """A form's own copy of one of its choice fields, whose choices a page sets."""
+    field = form.fields[name]
+    if not isinstance(field, forms.ChoiceField):
+        raise TypeError(f"{type(form).__name__}.{name} is not a choice field")
+    return field
+
 
 # --- people -----------------------------------------------------------------------------
 
@@ -27,12 +45,14 @@ class ThrottledPasswordChangeForm(PasswordChangeForm):
     wrong one counts towards the sign-in lockout of that username from that address
     (muster.signin, django-axes), and while locked out even the right one is refused (429)."""
 
-    def __init__(self, user, *args, request=None, **kwargs):
+    def __init__(
+        self, user: User, *args: Any, request: HttpRequest | None = None, **kwargs: Any
+    ) -> None:
         self.request = request
         super().__init__(user, *args, **kwargs)
 
-    def clean_old_password(self):
-        old = self.cleaned_data["old_password"]
+    def clean_old_password(self) -> str:
+        old: str = self.cleaned_data["old_password"]
         signed_in = authenticate(self.request, username=self.user.get_username(), password=old)
         if signed_in is None or signed_in.pk != self.user.pk:
             raise ValidationError(
@@ -55,13 +75,14 @@ class SignupForm(forms.Form):
         widget=forms.PasswordInput(attrs={"autocomplete": "new-password"}),
     )
 
-    def clean_username(self):
-        username = self.cleaned_data["username"]
+    def clean_username(self) -> str:
+        username: str = self.cleaned_data["username"]
         get_user_model().username_validator(username)
         return username
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         one, two = cleaned.get("password1"), cleaned.get("password2")
         if one and two and one != two:
             self.add_error("password2", "The two passwords differ.")
@@ -97,9 +118,9 @@ class RoleForm(forms.Form):
 class HandOverForm(forms.Form):
     username = forms.ChoiceField(label="New organizer", choices=())
 
-    def __init__(self, *args, members=(), **kwargs):
+    def __init__(self, *args: Any, members: Iterable[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
-        self.fields["username"].choices = [(m, m) for m in members]
+        choice_field(self, "username").choices = [(m, m) for m in members]
 
 
 # --- campaigns ----------------------------------------------------------------------------
@@ -108,7 +129,9 @@ class HandOverForm(forms.Form):
 class NewCampaignForm(SchemaForm):
     """Name, variant and the system's options (with the dice mode)."""
 
-    def __init__(self, system, option_fields, *args, **kwargs):
+    def __init__(
+        self, system: GameSystem, option_fields: Iterable[Field], *args: Any, **kwargs: Any
+    ) -> None:
         super().__init__(option_fields, *args, **kwargs)
         self.fields = {
             "name": forms.CharField(max_length=120, label="Campaign name"),
@@ -126,11 +149,17 @@ class PlayerForm(forms.Form):
     side = forms.ChoiceField(choices=())
     username = forms.ChoiceField(label="Member", choices=())
 
-    def __init__(self, *args, sides=(), members=(), **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        sides: Iterable[tuple[str, str]] = (),
+        members: Iterable[str] = (),
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = list(sides)
-        self.fields["username"].choices = [(m, m) for m in members]
+        choice_field(self, "side").choices = list(sides)
+        choice_field(self, "username").choices = [(m, m) for m in members]
 
 
 class ReplaceForm(forms.Form):
@@ -139,22 +168,31 @@ class ReplaceForm(forms.Form):
     old = forms.ChoiceField(label="Player leaving", choices=())
     new = forms.ChoiceField(label="Member joining", choices=())
 
-    def __init__(self, *args, sides=(), members=(), players=(), **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        sides: Iterable[tuple[str, str]] = (),
+        members: Iterable[str] = (),
+        players: Iterable[str] = (),
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
-        self.fields["side"].choices = list(sides)
-        self.fields["old"].choices = [(p, p) for p in players]
-        self.fields["new"].choices = [(m, m) for m in members]
+        choice_field(self, "side").choices = list(sides)
+        choice_field(self, "old").choices = [(p, p) for p in players]
+        choice_field(self, "new").choices = [(m, m) for m in members]
 
 
 class RefereeForm(forms.Form):
     prefix_id = "referee"
     username = forms.ChoiceField(label="Referee", choices=(), required=False)
 
-    def __init__(self, *args, members=(), **kwargs):
+    def __init__(self, *args: Any, members: Iterable[str] = (), **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", f"id_{self.prefix_id}_%s")
         super().__init__(*args, **kwargs)
-        self.fields["username"].choices = [("", "— no referee —")] + [(m, m) for m in members]
+        choice_field(self, "username").choices = [("", "— no referee —")] + [
+            (m, m) for m in members
+        ]
 
 
 class HouseRuleForm(forms.Form):
@@ -173,15 +211,22 @@ class HouseRuleForm(forms.Form):
         max_length=500, required=False, help_text="Why (shown beside the value)."
     )
 
-    def __init__(self, *args, system=None, table: str | None = None, **kwargs):
+    def __init__(
+        self,
+        *args: Any,
+        system: GameSystem | None = None,
+        table: str | None = None,
+        **kwargs: Any,
+    ) -> None:
         kwargs.setdefault("auto_id", "id_hr_%s")
         super().__init__(*args, **kwargs)
         table = table or (self.data.get("rule_table") if self.is_bound else None)
-        self.table = None
+        # What the rule changes: a constant, a table's cell, or not known yet (no table picked).
+        self.table: Literal["constants"] | Table | None = None
         if system is not None and table == "constants":
             self.table = "constants"
             self.fields["row"].label = "Value"
-            self.fields["row"].choices = constant_rows(system)
+            choice_field(self, "row").choices = constant_rows(system)
             self.fields[
                 "value"
             ].required = False  # a reading picked from the list carries its value
@@ -190,14 +235,15 @@ class HouseRuleForm(forms.Form):
             bound = system.tables.tables[table]
             self.table = bound
             self.fields["row"].label = "Row" if bound.dice is None else "Final roll (row)"
-            self.fields["row"].choices = [(row.label, row.label) for row in bound.rows]
-            self.fields["column"].choices = [(c, heading) for c, heading in bound.columns.items()]
+            choice_field(self, "row").choices = [(row.label, row.label) for row in bound.rows]
+            choice_field(self, "column").choices = list(bound.columns.items())
         else:
             del self.fields["row"], self.fields["column"]
         self.initial.setdefault("rule_table", table or "")
 
-    def clean(self):
-        cleaned = super().clean()
+    def clean(self) -> dict[str, Any]:
+        super().clean()
+        cleaned = self.cleaned_data
         key = (cleaned.get("key") or "").strip()
         if not key and self.table == "constants":
             key = cleaned.get("row") or ""
@@ -208,7 +254,7 @@ class HouseRuleForm(forms.Form):
                 cleaned["value"] = reading
             elif cleaned.get("value") in (None, ""):
                 self.add_error("value", "Give the club's value.")
-        elif not key and self.table is not None:
+        elif not key and self.table is not None and self.table != "constants":
             from campaigns.dice.tables import cell_key
 
             if cleaned.get("row") and cleaned.get("column"):
@@ -218,8 +264,8 @@ class HouseRuleForm(forms.Form):
         cleaned["key"] = key
         return cleaned
 
-    def clean_value(self):
-        text = self.cleaned_data["value"].strip()
+    def clean_value(self) -> object:
+        text: str = self.cleaned_data["value"].strip()
         try:
             return json.loads(text)
         except ValueError:
@@ -229,10 +275,10 @@ class HouseRuleForm(forms.Form):
 READING = "="
 
 
-def constant_rows(system) -> list[tuple[str, str]]:
+def constant_rows(system: GameSystem) -> list[tuple[str, str]]:
     """The constants a house rule may change; a constant that is a choice between readings of the
     rules (``choices``) gives one row per reading, picked with its value (the book's puts it back)."""
-    rows = []
+    rows: list[tuple[str, str]] = []
     for key, constant in system.constants().items():
         heading = f"{constant.get('label', key)} ({constant.get('rule', '')})"
         if constant.get("choices"):
@@ -253,7 +299,7 @@ def constant_rows(system) -> list[tuple[str, str]]:
     return rows
 
 
-def house_rule_tables(system) -> list[tuple[str, str]]:
+def house_rule_tables(system: GameSystem) -> list[tuple[str, str]]:
     """(id, words) of everything a house rule may change, grouped: the constants, then each table."""
     found = [("constants", "Numbers of the rules (constants)")]
     found += [(t.id, f"{t.name} ({t.rule})") for t in system.tables.tables.values()]
@@ -267,7 +313,7 @@ class ProposalForm(forms.Form):
         max_length=1000, required=False, widget=forms.Textarea(attrs={"rows": 2})
     )
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_proposal_%s")
         super().__init__(*args, **kwargs)
 
@@ -275,6 +321,6 @@ class ProposalForm(forms.Form):
 class FinishForm(forms.Form):
     reason = forms.CharField(max_length=500, label="Why the campaign ends")
 
-    def __init__(self, *args, **kwargs):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_finish_%s")
         super().__init__(*args, **kwargs)
