@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from django.contrib.auth.models import User
+from django.db.models import QuerySet
+
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
 
 from ..errors import Forbidden, NotFound
-from ..models import Campaign
+from ..models import Campaign, Club, Invitation
 from ..services.state import current_states
 from .waiting import campaigns_waiting_on
 
 
-def club_invitations(*, user, club):
+def club_invitations(*, user: User, club: Club) -> QuerySet[Invitation]:
     """A club's invitations: organizers only (they hold the codes)."""
     if not visibility.is_organizer(user, club):
         raise Forbidden("Only a club organizer can see invitations.")
