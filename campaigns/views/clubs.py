@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.conf import settings
 from django.contrib import messages
+from django.http import HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -11,13 +12,21 @@ from django.views.decorators.http import require_POST
 from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
+from campaigns.models import Club
 from campaigns.selectors.clubs import club_invitations, club_page, members_of
 from campaigns.services import clubs as club_services
 
-from .common import done, page
+from .common import AuthenticatedHttpRequest, done, page
 
 
-def _context(request, club, **forms) -> dict:
+def _context(
+    request: AuthenticatedHttpRequest,
+    club: Club,
+    *,
+    invite_form: InvitationForm | None = None,
+    hand_over_form: HandOverForm | None = None,
+    role_error: str | None = None,
+) -> dict[str, object]:
     shown = club_page(request.user, club)
     others = [m.user.username for m in shown.members if m.user_id != request.user.pk]
     return {
@@ -25,25 +34,25 @@ def _context(request, club, **forms) -> dict:
         "page": shown,
         "is_organizer": shown.role == "organizer",
         "site_url": settings.SITE_URL.rstrip("/"),
-        "invite_form": forms.get("invite_form") or InvitationForm(),
-        "hand_over_form": forms.get("hand_over_form") or HandOverForm(members=others),
-        "role_error": forms.get("role_error"),
+        "invite_form": invite_form or InvitationForm(),
+        "hand_over_form": hand_over_form or HandOverForm(members=others),
+        "role_error": role_error,
     }
 
 
 @page
-def club_detail(request, slug: str):
+def club_detail(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = visibility.get_club_for(request.user, slug)
     return render(request, "clubs/detail.html", _context(request, club))
 
 
-def _back(request, club):
+def _back(request: AuthenticatedHttpRequest, club: Club) -> HttpResponse:
     return done(request, reverse("club", args=[club.slug]))
 
 
 @page
 @require_POST
-def invitation_create(request, slug: str):
+def invitation_create(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = visibility.get_club_for(request.user, slug)
     form = InvitationForm(request.POST)
     if form.is_valid():
@@ -81,7 +90,9 @@ def invitation_create(request, slug: str):
 
 @page
 @require_POST
-def invitation_revoke(request, slug: str, invitation_id: int):
+def invitation_revoke(
+    request: AuthenticatedHttpRequest, slug: str, invitation_id: int
+) -> HttpResponse:
     club = visibility.get_club_for(request.user, slug)
     invitation = club_invitations(user=request.user, club=club).filter(pk=invitation_id).first()
     if invitation is None:
@@ -93,7 +104,7 @@ def invitation_revoke(request, slug: str, invitation_id: int):
 
 @page
 @require_POST
-def member_role(request, slug: str, username: str):
+def member_role(request: AuthenticatedHttpRequest, slug: str, username: str) -> HttpResponse:
     club = visibility.get_club_for(request.user, slug)
     form = RoleForm(request.POST)
     if form.is_valid():
@@ -123,7 +134,7 @@ def member_role(request, slug: str, username: str):
 
 @page
 @require_POST
-def hand_over(request, slug: str):
+def hand_over(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = visibility.get_club_for(request.user, slug)
     if not visibility.is_organizer(request.user, club):
         raise Forbidden("Only a club organizer can hand the role over.")
