@@ -4,8 +4,12 @@ replacing players and ending the campaign."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+from typing import Any
+
 from django.contrib import messages
-from django.http import Http404
+from django.forms import Form
+from django.http import Http404, HttpResponse
 from django.shortcuts import render
 from django.urls import reverse
 from django.views.decorators.http import require_POST
@@ -21,17 +25,23 @@ from campaigns.forms import (
     ReplaceForm,
     house_rule_tables,
 )
+from campaigns.journal.records import Viewer
+from campaigns.models import Campaign, Club
 from campaigns.selectors.campaign_page import campaign_for, campaign_page
 from campaigns.selectors.clubs import members_of
 from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.services import campaigns as campaign_services
-from campaigns.services.journal import submit
+from campaigns.services.journal import Submission, submit
 from campaigns.systems import all_systems
 
-from .common import done, page
+from .common import AuthenticatedHttpRequest, done, page
+
+# An organizer's action on the setup page: the campaign and the form's cleaned data in, what the
+# journal took (an event, or a proposal when the campaign is in play) out.
+SetupAction = Callable[[Campaign, dict[str, Any]], Submission]
 
 
-def _organizer_club(request, slug):
+def _organizer_club(request: AuthenticatedHttpRequest, slug: str) -> Club:
     club = visibility.get_club_for(request.user, slug)
     if not permissions.may_start_campaign(request.user, club):
         raise Forbidden("Only a club organizer can start a campaign.")
@@ -39,14 +49,14 @@ def _organizer_club(request, slug):
 
 
 @page
-def campaign_new_choose(request, slug: str):
+def campaign_new_choose(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     club = _organizer_club(request, slug)
     systems = sorted(all_systems().values(), key=lambda s: s.name)
     return render(request, "campaigns/new_choose.html", {"club": club, "systems": systems})
 
 
 @page
-def campaign_new(request, slug: str, system: str):
+def campaign_new(request: AuthenticatedHttpRequest, slug: str, system: str) -> HttpResponse:
     club = _organizer_club(request, slug)
     game = all_systems().get(system)
     if game is None:
@@ -79,14 +89,18 @@ def campaign_new(request, slug: str, system: str):
 # --- the setup page ---------------------------------------------------------------------
 
 
-def _organizer_campaign(request, pk):
+def _organizer_campaign(request: AuthenticatedHttpRequest, pk: int) -> tuple[Campaign, Viewer]:
     campaign, viewer = campaign_for(request.user, pk)
     if not permissions.may_organize(viewer):
         raise Forbidden("Only a club organizer can change a campaign's setup.")
     return campaign, viewer
 
 
-def _setup_context(request, campaign, viewer, **forms) -> dict:
+def _setup_context(
+    request: AuthenticatedHttpRequest, campaign: Campaign, viewer: Viewer, **forms: Form | str
+) -> dict[str, object]:
+    """The setup page's context; `forms` are the posted forms shown again with their errors
+    (by their context name), or "setup_error", a refusal without a form."""
     page_data = campaign_page(campaign, viewer)
     state = page_data.state
     system = all_systems()[campaign.system]
@@ -119,12 +133,20 @@ def _setup_context(request, campaign, viewer, **forms) -> dict:
 
 
 @page
-def campaign_setup(request, pk: int):
+def campaign_setup(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = _organizer_campaign(request, pk)
     return render(request, "campaigns/setup.html", _setup_context(request, campaign, viewer))
 
 
-def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
+def _apply(
+    request: AuthenticatedHttpRequest,
+    pk: int,
+    form_name: str,
+    form: Form | None,
+    action: SetupAction,
+    success: str,
+    to: str = "campaign-setup",
+) -> HttpResponse:
     """Run one organizer action; a refusal shows the setup page again with the error."""
     campaign, viewer = _organizer_campaign(request, pk)
     if form is not None and not form.is_valid():
@@ -137,6 +159,7 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
     try:
         result = action(campaign, form.cleaned_data if form is not None else {})
     except DomainError as error:
+        extra: dict[str, Form | str]
         if form is not None:
             form.add_error(error.field if error.field in form.fields else None, error.message)
             extra = {form_name: form}
@@ -154,7 +177,9 @@ def _apply(request, pk, form_name, form, action, success, to="campaign-setup"):
     return done(request, reverse(to, args=[campaign.pk]))
 
 
-def _sides_and_members(request, pk):
+def _sides_and_members(
+    request: AuthenticatedHttpRequest, pk: int
+) -> tuple[list[tuple[str, str]], list[str]]:
     campaign, _ = _organizer_campaign(request, pk)
     state_sides = campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state[
         "sides"
@@ -162,7 +187,7 @@ def _sides_and_members(request, pk):
     return [(slug, s["name"]) for slug, s in state_sides.items()], members_of(campaign.club)
 
 
-def _players(request, pk) -> list[str]:
+def _players(request: AuthenticatedHttpRequest, pk: int) -> list[str]:
     campaign, _ = _organizer_campaign(request, pk)
     sides = campaign_page(campaign, visibility.viewer_for(request.user, campaign)).state["sides"]
     return sorted(name for side in sides.values() for name in side["players"])
@@ -170,7 +195,7 @@ def _players(request, pk) -> list[str]:
 
 @page
 @require_POST
-def player_add(request, pk: int):
+def player_add(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sides, members = _sides_and_members(request, pk)
     form = PlayerForm(request.POST, sides=sides, members=members)
     return _apply(
@@ -187,7 +212,7 @@ def player_add(request, pk: int):
 
 @page
 @require_POST
-def player_remove(request, pk: int):
+def player_remove(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sides, members = _sides_and_members(request, pk)
     form = PlayerForm(request.POST, sides=sides, members=members)
     return _apply(
@@ -204,7 +229,7 @@ def player_remove(request, pk: int):
 
 @page
 @require_POST
-def player_replace(request, pk: int):
+def player_replace(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     sides, members = _sides_and_members(request, pk)
     form = ReplaceForm(request.POST, sides=sides, members=members, players=_players(request, pk))
     return _apply(
@@ -221,7 +246,7 @@ def player_replace(request, pk: int):
 
 @page
 @require_POST
-def referee_set(request, pk: int):
+def referee_set(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     _, members = _sides_and_members(request, pk)
     form = RefereeForm(request.POST, members=members)
     return _apply(
@@ -238,7 +263,7 @@ def referee_set(request, pk: int):
 
 @page
 @require_POST
-def house_rule_set(request, pk: int):
+def house_rule_set(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, _ = _organizer_campaign(request, pk)
     form = HouseRuleForm(request.POST, system=all_systems()[campaign.system])
     return _apply(
@@ -258,7 +283,7 @@ def house_rule_set(request, pk: int):
 
 @page
 @require_POST
-def campaign_start(request, pk: int):
+def campaign_start(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     if request.POST.get("confirm") != "yes":
         # Starting cannot be taken back: the organizer sees the sides, the referee and the house rules first.
         campaign, viewer = _organizer_campaign(request, pk)
@@ -278,7 +303,7 @@ def campaign_start(request, pk: int):
 
 @page
 @require_POST
-def campaign_finish(request, pk: int):
+def campaign_finish(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     form = FinishForm(request.POST)
     return _apply(
         request,
