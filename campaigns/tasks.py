@@ -7,7 +7,7 @@ and a bound (muster.connection_loss.TASK_RETRY).
 
 from celery import shared_task
 
-from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
+from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, RetryPolicy, drop_connection
 
 from .services import invitation_mail, odds
 
@@ -24,7 +24,7 @@ def compute_odds(campaign_id: int, side: str) -> None:
 
 # A mail server that is down or refuses for a while (OSError covers smtplib's errors): retried
 # with a longer back-off than the database's, for about three-quarters of an hour.
-MAIL_RETRY = dict(
+MAIL_RETRY: RetryPolicy = dict(
     autoretry_for=(*DATABASE_ERRORS, OSError),
     retry_backoff=30,
     retry_backoff_max=600,

@@ -48,8 +48,7 @@ def _stop_the_heartbeat_and_the_sweep(**kwargs: Any) -> None:
     sweep.stop()
 
 
-# Connected by a call, as the decorator would (celery ships no types: a decorator from it would
-# leave the functions untyped).
+# The worker's signals, connected by a call (the same as Celery's decorator).
 signals.worker_init.connect(_load_game_systems)
 signals.worker_ready.connect(_start_the_heartbeat_and_the_sweep)
 signals.worker_shutdown.connect(_stop_the_heartbeat_and_the_sweep)

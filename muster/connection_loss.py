@@ -16,7 +16,7 @@ from __future__ import annotations
 import logging
 import time
 from collections.abc import Callable
-from typing import TypeVar
+from typing import TypedDict, TypeVar
 
 from django.db import InterfaceError, OperationalError, connections
 
@@ -95,7 +95,17 @@ def retrying(action: Callable[[], T], what: str, tries: int = len(PAUSES)) -> T 
 # The Celery options of a task that touches the database: a lost connection is retried on a fresh
 # one (the task closes the old one: drop_connection), after 1, 2, 4, then 8 s, at most 8 times
 # (about 45 s); past that the job's heartbeat stops and the sweep re-enqueues it.
-TASK_RETRY = dict(
+class RetryPolicy(TypedDict):
+    """A task's automatic retry (Celery's task options of the same names)."""
+
+    autoretry_for: tuple[type[BaseException], ...]
+    retry_backoff: int
+    retry_backoff_max: int
+    retry_jitter: bool
+    max_retries: int
+
+
+TASK_RETRY: RetryPolicy = dict(
     autoretry_for=DATABASE_ERRORS,
     retry_backoff=1,
     retry_backoff_max=8,

@@ -2,10 +2,12 @@
 those its app registers (campaigns.tasks and rosters.tasks, imported by each app's ``ready()``):
 the task module, a door, imports the service, never the other way round (no import circle)."""
 
+from typing import Any
+
 from celery import Task, current_app
 
 
-def task(name: str) -> Task:
+def task(name: str) -> Task[Any, Any]:
     """The registered Celery task `name` ("campaigns.tasks.compute_odds")."""
-    found: Task = current_app.tasks[name]
+    found: Task[Any, Any] = current_app.tasks[name]
     return found

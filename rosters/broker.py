@@ -20,6 +20,7 @@ from __future__ import annotations
 import json
 import logging
 import time
+from typing import Any
 
 logger = logging.getLogger(__name__)
 
@@ -38,7 +39,8 @@ def held_task_ids(queue: str) -> set[str] | None:
     try:
         with app.connection_for_read() as conn:
             conn.ensure_connection(max_retries=1, timeout=2)
-            channel = conn.default_channel
+            # kombu's Redis channel: its queue keys are its own, untyped, read only if there
+            channel: Any = conn.default_channel
             if not all(
                 hasattr(channel, name)
                 for name in ("_q_for_pri", "unacked_key", "unacked_index_key")

@@ -13,7 +13,7 @@ import os
 import socket
 import time
 from dataclasses import dataclass, field
-from typing import TypedDict
+from typing import Any, TypedDict
 
 from django.conf import settings
 from django.db import DatabaseError, connection
@@ -120,7 +120,7 @@ def check_worker(timeout: float) -> WorkerCheck:
         return check
     started = time.monotonic()
     check.queues = [QueueAnswer(queue, "sheets"), QueueAnswer(settings.CELERY_ODDS_QUEUE, "odds")]
-    sent: list[AsyncResult] = []
+    sent: list[AsyncResult[Any]] = []
     try:
         for asked in check.queues:
             # expires: a check nobody answered is dropped, not run by the next worker to start

@@ -163,7 +163,7 @@ def enqueue(job_id: JobId) -> None:
     task_id = str(uuid.uuid4())
     try:
         render_sheet.apply_async(
-            args=[str(job_id)], queue=settings.CELERY_TASK_DEFAULT_QUEUE, task_id=task_id
+            args=(str(job_id),), queue=settings.CELERY_TASK_DEFAULT_QUEUE, task_id=task_id
         )
     except Exception:  # noqa: BLE001 - a broker outage must not turn a saved request into a 500
         logger.exception("Could not enqueue print job %s", job_id)

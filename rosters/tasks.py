@@ -9,6 +9,8 @@ back-off (1, 2, 4, then 8 s) and a bound (8 retries, about 45 s); a PDF already 
 connection went is handed to the retry, which only marks the job done.
 """
 
+from __future__ import annotations
+
 from celery import Task, shared_task
 
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
@@ -16,12 +18,10 @@ from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
 from . import health, services
 
 
-# Celery ships no types: its task decorator leaves a task untyped to mypy ("untyped-decorator"
-# under --strict, unused without it); the bodies are checked all the same.
-@shared_task(  # type: ignore[untyped-decorator, unused-ignore]
+@shared_task(
     bind=True, acks_late=True, reject_on_worker_lost=True, ignore_result=True, **TASK_RETRY
 )
-def render_sheet(self: Task, job_id: str, rendered: str = "") -> str:
+def render_sheet(self: Task[..., str], job_id: str, rendered: str = "") -> str:
     kept: dict[str, str] = {}
     try:
         return services.run_job(job_id, task_id=self.request.id or "", rendered=rendered, kept=kept)
@@ -32,8 +32,8 @@ def render_sheet(self: Task, job_id: str, rendered: str = "") -> str:
         raise
 
 
-@shared_task(bind=True)  # type: ignore[untyped-decorator, unused-ignore]
-def worker_health(self: Task) -> health.ProcessFacts:
+@shared_task(bind=True)
+def worker_health(self: Task[[], health.ProcessFacts]) -> health.ProcessFacts:
     """What this worker works with: its database, queue, WeasyPrint (ops: `manage.py check_worker`)."""
     queue = (self.request.delivery_info or {}).get("routing_key") or ""
     return health.this_process(queue=queue, node=self.request.hostname or "")

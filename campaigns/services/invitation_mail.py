@@ -29,7 +29,7 @@ def enqueue(invitation_id: int) -> None:
     invitation as it is, its link on the club page; the request itself does not fail."""
     send_invitation = queues.task("campaigns.tasks.send_invitation")
     try:
-        send_invitation.apply_async(args=[invitation_id], queue=settings.CELERY_TASK_DEFAULT_QUEUE)
+        send_invitation.apply_async(args=(invitation_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
     except Exception:  # noqa: BLE001 - a broker outage must not turn a saved invitation into a 500
         logger.exception("Could not enqueue the e-mail of invitation %s", invitation_id)
 

@@ -107,7 +107,7 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
             if at is not None and _kept(asked_key(campaign_id, side, at)) is not None:
                 continue  # a task is on its way
             try:
-                compute_odds.apply_async(args=[campaign_id, side], queue=settings.CELERY_ODDS_QUEUE)
+                compute_odds.apply_async(args=(campaign_id, side), queue=settings.CELERY_ODDS_QUEUE)
             except (
                 Exception
             ) as error:  # a broker outage must not fail the change that was just saved
