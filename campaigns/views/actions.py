@@ -10,12 +10,16 @@ from __future__ import annotations
 import hashlib
 import json
 import uuid
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
+from typing import Any
+
+from django.http import QueryDict
 
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.schema.fields import Field
 from campaigns.schema.forms import SchemaForm
-from campaigns.systems.base import Action
+from campaigns.systems.base import Action, GameSystem
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")
 META_KIND, META_SIDE, META_TODO = "_kind", "_side", "_todo"
@@ -26,7 +30,7 @@ class ActionBox:
     """A to-do with its form, ready for the template."""
 
     todo: Action
-    form: SchemaForm
+    form: SchemaForm | None  # None: a link to its own page, or its rows to pick first
     key: str = field(
         default_factory=lambda: uuid.uuid4().hex
     )  # idempotency: a double click appends once
@@ -36,22 +40,30 @@ class ActionBox:
     button: str = ""  # the submit button's words
     do: str = ""  # the stable id of the to-do as the page lists it (``?do=``)
     choosing: bool = False  # only the to-do's `choose` field, asked on its own (a GET form)
-    confirming: dict | None = (
-        None  # the result a Confirm / Settle acts on (selectors.todos.result_to_confirm)
-    )
+    # the result a Confirm / Settle acts on (selectors.todos.result_to_confirm)
+    confirming: dict[str, Any] | None = None
     elsewhere: bool = False  # a long form on a page of its own (Action.own_page): a link here
-    picking: list | None = None  # its rows to pick first, grouped (Action.pick): a GET form
-    picked: list | None = None  # the rows picked, sent again with the form (its rows are those)
+    picking: list[dict[str, Any]] | None = None  # its rows to pick first, grouped (Action.pick)
+    picked: list[str] | None = None  # the rows picked, sent again with the form (its rows)
+
+    @property
+    def drawn(self) -> SchemaForm:
+        """The form of a box `build` made (a link to its own page or a rows pick has none)."""
+        if self.form is None:
+            raise ValueError("This to-do is a link or a pick: it has no form.")
+        return self.form
 
 
-def posted_kind(post) -> tuple[str, str | None]:
+def posted_kind(post: QueryDict) -> tuple[str, str | None]:
     """The event kind and side a page form was for (older clients posted ``kind``/``side``)."""
     kind = post.get(META_KIND) or post.get("kind", "")
     side = post.get(META_SIDE) if META_KIND in post else post.get("side")
     return kind, side or None
 
 
-def kind_fields(system, view: dict | None, todo: Action) -> tuple[Field, ...] | None:
+def kind_fields(
+    system: GameSystem, view: dict[str, Any] | None, todo: Action
+) -> tuple[Field, ...] | None:
     """The fields to ask for: what the system makes of them for this side now, else the
     kind's own, with the result and the sealed choice shown as the inputs they really are."""
     definition = CORE_KINDS.get(todo.kind) or system.event_kind(todo.kind)
@@ -68,7 +80,7 @@ def kind_fields(system, view: dict | None, todo: Action) -> tuple[Field, ...] | 
     return tuple(fields)
 
 
-def _sealed_choice(view, key) -> Field | None:
+def _sealed_choice(view: Mapping[str, Any], key: object) -> Field | None:
     sealed = view.get("sealed", {}).get(key)
     if sealed and sealed.get("options"):
         return Field(
@@ -83,13 +95,13 @@ def _sealed_choice(view, key) -> Field | None:
 
 
 def build(
-    system,
-    view: dict,
+    system: GameSystem,
+    view: dict[str, Any],
     todo: Action,
-    data=None,
+    data: QueryDict | None = None,
     *,
-    dice_needs=(),
-    initial=None,
+    dice_needs: Iterable[dict[str, Any]] = (),
+    initial: dict[str, Any] | None = None,
     concrete: bool = True,
 ) -> ActionBox | None:
     """``concrete=False``: the kind's declared fields (a correction of an earlier event, whose
@@ -123,7 +135,7 @@ def build(
 PICKED, PICKS = "_picked", "picked"  # sent by the form that picks a long form's rows (Action.pick)
 
 
-def with_pick(todo: Action, query) -> tuple[Action, bool]:
+def with_pick(todo: Action, query: QueryDict | None) -> tuple[Action, bool]:
     """The to-do with the rows picked on its page first (``Action.pick``) in ``initial["picked"]``
     (a list of row keys), and whether they are still to be picked."""
     if not todo.pick:
@@ -140,7 +152,7 @@ def elsewhere(todo: Action, listed: str) -> ActionBox:
     return ActionBox(todo, None, do=listed, elsewhere=True)
 
 
-def with_choice(todo: Action, query) -> tuple[Action, bool]:
+def with_choice(todo: Action, query: QueryDict | None) -> tuple[Action, bool]:
     """The to-do with the field it picks first (``Action.choose``) taken from `query` (the page's
     GET or the posted form), and whether it is still to be picked."""
     if not todo.choose:
@@ -157,7 +169,7 @@ def stable_id(todo: Action) -> str:
     return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
-def match(todos: list[Action], kind: str, side: str | None, posted) -> Action | None:
+def match(todos: list[Action], kind: str, side: str | None, posted: QueryDict) -> Action | None:
     """The to-do a posted form belongs to (its fixed values come from the server).
 
     A page form names its to-do (``_todo``: its stable id), so two to-dos of one kind ("Buy" and
@@ -186,7 +198,7 @@ def match(todos: list[Action], kind: str, side: str | None, posted) -> Action | 
     return best
 
 
-def _as_posted(value) -> str:
+def _as_posted(value: object) -> str:
     if value is None:
         return ""
     if isinstance(value, bool):
