@@ -4,11 +4,14 @@ proposing corrections/undo/house rules/exports, the history and the export."""
 
 from __future__ import annotations
 
+import functools
 import json
+import uuid
 from dataclasses import replace
+from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import messages
-from django.http import Http404, HttpResponse
+from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
 from django.template.loader import get_template
 from django.urls import reverse
@@ -20,9 +23,12 @@ from campaigns.access import permissions, visibility
 from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.journal.core_events import KINDS as CORE_KINDS
+from campaigns.journal.records import Viewer
 from campaigns.kept_answers import viewcache
-from campaigns.selectors.campaign_page import campaign_for, campaign_page
+from campaigns.models import Campaign
+from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.selectors.history import (
+    HistoryEntry,
     history_by_uid,
     history_entry,
     history_tail,
@@ -33,31 +39,50 @@ from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.selectors.proposals_shown import proposal_rows
 from campaigns.selectors.todos import result_to_confirm
 from campaigns.services import journal_files, odds as odds_service
-from campaigns.services.journal import submit, submit_then
+from campaigns.services.journal import Submission, submit, submit_then
 from campaigns.services.suggested import suggested_data
 from campaigns.systems import get_system
-from campaigns.systems.base import Action
+from campaigns.systems.base import Action, GameSystem
 from muster import connection_loss
 
 from . import actions
-from .common import done, is_htmx, page
+from .actions import ActionBox
+from .common import AuthenticatedHttpRequest, done, is_htmx, page
+
+if TYPE_CHECKING:
+    # What get_template answers (django-stubs' name for any engine's template).
+    from django.template.backends.base import _EngineTemplate
 
 RECENT = 15  # history entries on the campaign page; the rest on the history page
 _CONFIRMING = ("result.confirmed", "result.resolved")
 
 
-def _system_template(name: str):
+class HistoryRow(TypedDict):
+    """A history entry as the page lists it, with whether the viewer may propose to amend it."""
+
+    entry: HistoryEntry
+    correct: bool
+    undo: bool
+
+
+def _system_template(name: str) -> _EngineTemplate | None:
     """A template a game system names (its ``panel_template``, ``records_template``), or None
     when it names none."""
     return get_template(name) if name else None
 
 
-def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
+def _boxes(
+    system: GameSystem,
+    page_data: CampaignPage,
+    bound: ActionBox | None = None,
+    asked: str | None = None,
+    query: QueryDict | None = None,
+) -> list[ActionBox]:
     """The forms of what the viewer can do now. Optional things (nothing waits for them) are
     drawn only when asked for (``?do=<id>``) or sent back with errors: the page stays light.
     A to-do that picks a field first (``Action.choose``) takes it from `query` (``?do=<id>&<field>=``)."""
     todos = page_data.offered()
-    boxes = []
+    boxes: list[ActionBox] = []
     for todo in todos:
         listed = actions.stable_id(todo)
         if bound is not None and (bound.do == listed if bound.do else bound.todo == todo):
@@ -98,12 +123,14 @@ def _boxes(system, page_data, bound=None, asked: str | None = None, query=None):
     return boxes
 
 
-def _history(campaign, viewer, system, limit=None):
+def _history(
+    campaign: Campaign, viewer: Viewer, system: GameSystem, limit: int | None = None
+) -> tuple[list[HistoryRow], bool]:
     if limit:
         entries, more = history_tail(campaign, viewer, limit)
     else:
         entries, more = history_by_uid(campaign, viewer), False
-    rows = []
+    rows: list[HistoryRow] = []
     for entry in entries:
         correct, undo = permissions.amendments(campaign, viewer, system, entry.kind, entry.undone)
         rows.append({"entry": entry, "correct": correct, "undo": undo})
@@ -111,7 +138,9 @@ def _history(campaign, viewer, system, limit=None):
     return rows, more
 
 
-def _scenarios(system, state, full: bool = True) -> list[dict]:
+def _scenarios(
+    system: GameSystem, state: dict[str, Any], full: bool = True
+) -> list[dict[str, Any]]:
     """The timeline: each scenario with its result (or the one waiting) in sentences, and its notes.
     Not `full` (the campaign page): only the scenario being played or confirmed and the last one
     played have them; the others are a line with a link to the scenarios page, so that the
@@ -121,7 +150,7 @@ def _scenarios(system, state, full: bool = True) -> list[dict]:
     ctx = Ctx.reading(system, state)
     played = [s["index"] for s in state["scenarios"] if s.get("result")]
     last = played[-1] if played else None
-    rows = []
+    rows: list[dict[str, Any]] = []
     for scenario in state["scenarios"]:
         index = scenario["index"]
         result = scenario.get("result")
@@ -154,7 +183,7 @@ def _scenarios(system, state, full: bool = True) -> list[dict]:
     return rows
 
 
-def _sealed(state, full: bool = True) -> list[tuple]:
+def _sealed(state: dict[str, Any], full: bool = True) -> list[tuple[str, dict[str, Any]]]:
     """The sealed choices; on the campaign page (not `full`) those still open and the last revealed."""
     items = list(state.get("sealed", {}).items())
     if full:
@@ -165,14 +194,16 @@ def _sealed(state, full: bool = True) -> list[tuple]:
     ]
 
 
-def _more_scenarios(rows, state) -> bool:
+def _more_scenarios(rows: list[dict[str, Any]], state: dict[str, Any]) -> bool:
     """Whether the scenarios page shows more than the campaign page's timeline."""
     return any(row.get("folded") for row in rows) or len(state.get("sealed", {})) > len(
         _sealed(state, False)
     )
 
 
-def page_context(request, campaign, viewer, bound=None) -> dict:
+def page_context(
+    request: HttpRequest, campaign: Campaign, viewer: Viewer, bound: ActionBox | None = None
+) -> dict[str, Any]:
     """The page's context. What the cached fragments of the template draw (`{% viewcache %}`,
     campaigns.kept_answers.viewcache) is computed only when a fragment is drawn: lazily."""
     page_data = campaign_page(campaign, viewer)
@@ -185,12 +216,16 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     )
     history = SimpleLazyObject(lambda: _history(campaign, viewer, system, RECENT))
 
-    def state():
+    def state() -> dict[str, Any]:
         return page_data.state
 
-    scenario_rows = SimpleLazyObject(lambda: _scenarios(system, state(), full=False))
+    @functools.cache
+    def scenarios() -> list[dict[str, Any]]:
+        return _scenarios(system, state(), full=False)
 
-    def private_sides():
+    scenario_rows = SimpleLazyObject(scenarios)
+
+    def private_sides() -> list[tuple[str, Any]]:
         return [
             (state()["sides"][slug]["name"], private)
             for slug, private in (state()["game"] or {}).get("sides", {}).items()
@@ -216,7 +251,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "proposals": SimpleLazyObject(lambda: proposal_rows(campaign, viewer, state())),
         "scenario_rows": scenario_rows,
         "sealed_rows": SimpleLazyObject(lambda: _sealed(state(), full=False)),
-        "more_scenarios": SimpleLazyObject(lambda: _more_scenarios(scenario_rows, state())),
+        "more_scenarios": SimpleLazyObject(lambda: _more_scenarios(scenarios(), state())),
         "house_rule_names": SimpleLazyObject(lambda: house_rule_labels(system)),
         "history": SimpleLazyObject(lambda: history[0]),
         "more_history": SimpleLazyObject(lambda: history[1]),
@@ -231,13 +266,7 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
         "ask_full_export": permissions.may_ask_full_export(
             viewer, page_data.export_approved, full_export
         ),
-        "house_rule_form": HouseRuleForm(
-            system=system,
-            table=request.GET.get("rule_table") or None,
-            initial={"row": request.GET.get("rule_row")},
-        )
-        if request.GET.get("rule_table")
-        else None,
+        "house_rule_form": _house_rule_form(request, system),
         "rule_table": request.GET.get("rule_table") or "",
         "rule_tables": house_rule_tables(system),
         "proposal_form": ProposalForm(),
@@ -250,7 +279,18 @@ def page_context(request, campaign, viewer, bound=None) -> dict:
     }
 
 
-def _odds(campaign, viewer, system) -> list[dict]:
+def _house_rule_form(request: HttpRequest, system: GameSystem) -> HouseRuleForm | None:
+    """The house-rule form opened at the table picked (``?rule_table=``), else none."""
+    if not request.GET.get("rule_table"):
+        return None
+    return HouseRuleForm(
+        system=system,
+        table=request.GET.get("rule_table") or None,
+        initial={"row": request.GET.get("rule_row")},
+    )
+
+
+def _odds(campaign: Campaign, viewer: Viewer, system: GameSystem) -> list[dict[str, Any]]:
     """Odds before rolling, for the viewer's own side(s) only (the odds service asks visibility)."""
     if campaign.status != "active":
         return []
@@ -264,7 +304,7 @@ def _odds(campaign, viewer, system) -> list[dict]:
 
 
 @page
-def campaign_detail(request, pk: int):
+def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     context = page_context(request, campaign, viewer)
     own = _own_page_box(context)
@@ -273,7 +313,7 @@ def campaign_detail(request, pk: int):
     return render(request, "campaigns/detail.html", context)
 
 
-def _own_page_box(context):
+def _own_page_box(context: dict[str, Any]) -> ActionBox | None:
     """The long form asked for (``?do=<id>`` of a Action.own_page), drawn on a page of its own."""
     return next(
         (
@@ -287,7 +327,7 @@ def _own_page_box(context):
 
 @page
 @require_POST
-def campaign_submit(request, pk: int):
+def campaign_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
@@ -309,12 +349,12 @@ def campaign_submit(request, pk: int):
     box.key = request.POST.get("idempotency_key") or box.key
     box.do = listed
     box.picked = todo.initial.get(actions.PICKS) if todo.pick else None
-    if not box.form.is_valid():
+    if not box.drawn.is_valid():
         return _again(request, campaign, viewer, box)
-    dice = box.form.dice()
-    if box.form.errors:
+    dice = box.drawn.dice()
+    if box.drawn.errors:
         return _again(request, campaign, viewer, box)
-    data = system.form_data(page_data.state, todo.side or side, kind, box.form.event_data())
+    data = system.form_data(page_data.state, todo.side or side, kind, box.drawn.event_data())
     then = todo.then if request.POST.get("_then") else ()
     try:
         if (
@@ -348,7 +388,7 @@ def campaign_submit(request, pk: int):
             request, campaign, viewer, _dice_box(system, page_data.state, todo, box, need)
         )
     except DomainError as error:
-        box.form.add_domain_error(error.field, error.message)
+        box.drawn.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
     messages.success(
         request,
@@ -363,7 +403,9 @@ def campaign_submit(request, pk: int):
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 
 
-def _submitted_message(campaign, viewer, submission, todo) -> str:
+def _submitted_message(
+    campaign: Campaign, viewer: Viewer, submission: Submission, todo: Action
+) -> str:
     """What the page says after a submission: read after it committed (a lost connection is retried,
     and the submission is never answered with an error: muster.connection_loss)."""
     campaign.refresh_from_db()
@@ -372,15 +414,18 @@ def _submitted_message(campaign, viewer, submission, todo) -> str:
     return " ".join([said or f"Done: {todo.label}.", *lines])
 
 
-def _dice_box(system, view, todo, box, need: DiceNeeded):
+def _dice_box(
+    system: GameSystem, view: dict[str, Any], todo: Action, box: ActionBox, need: DiceNeeded
+) -> ActionBox:
     """The form again, asking for the dice still needed and keeping every die typed so far
     (a follow-up roll, such as the attached weapon of an "Attached" RG, asks for more)."""
     asked = {n["key"] for n in need.needs}
-    kept = [d for d in box.form.posted_dice() if d["key"] not in asked]
+    kept = [d for d in box.drawn.posted_dice() if d["key"] not in asked]
     needs = [dict(n, label=system.roll_label(view, n["key"])) for n in need.needs]
     kept = [dict(d, label=system.roll_label(view, d["key"])) for d in kept]
-    initial = {k: v for k, v in box.form.cleaned_data.items() if not k.startswith("dice")}
+    initial = {k: v for k, v in box.drawn.cleaned_data.items() if not k.startswith("dice")}
     shown = actions.build(system, view, todo, dice_needs=[*kept, *needs], initial=initial)
+    assert shown is not None, "the to-do whose form was posted builds a form"
     shown.key, shown.do, shown.picked = box.key, box.do, box.picked
     # Every die due at once may be a couple of dozen: each field names its roll.
     shown.notice = (
@@ -391,7 +436,9 @@ def _dice_box(system, view, todo, box, need: DiceNeeded):
     return shown
 
 
-def _refused(request, campaign, viewer, message: str):
+def _refused(
+    request: HttpRequest, campaign: Campaign, viewer: Viewer, message: str
+) -> HttpResponse:
     """Nothing on the page matches what was posted: say so on the page itself (with htmx,
     the page reloads with the message instead of being pasted inside the form)."""
     messages.error(request, message)
@@ -402,7 +449,9 @@ def _refused(request, campaign, viewer, message: str):
     )
 
 
-def _again(request, campaign, viewer, box):
+def _again(
+    request: HttpRequest, campaign: Campaign, viewer: Viewer, box: ActionBox
+) -> HttpResponse:
     """The page again with the refused form and its errors (400); nothing was written."""
     if is_htmx(request):
         box.open = True
@@ -422,7 +471,9 @@ def _again(request, campaign, viewer, box):
 # --- proposals ------------------------------------------------------------------------------
 
 
-def _propose(request, campaign, data, success):
+def _propose(
+    request: AuthenticatedHttpRequest, campaign: Campaign, data: dict[str, Any], success: str
+) -> HttpResponse | None:
     try:
         submit(campaign, request.user, "proposal.made", data)
     except DomainError as error:
@@ -434,9 +485,9 @@ def _propose(request, campaign, data, success):
 
 @page
 @require_POST
-def propose_undo(request, pk: int, uid):
+def propose_undo(request: AuthenticatedHttpRequest, pk: int, uid: uuid.UUID) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
-    entry = history_entry(campaign, viewer, uid)
+    entry = history_entry(campaign, viewer, str(uid))
     form = ProposalForm(request.POST)
     reason = form.cleaned_data["reason"] if form.is_valid() else ""
     answer = _propose(
@@ -452,9 +503,9 @@ def propose_undo(request, pk: int, uid):
 
 
 @page
-def propose_correction(request, pk: int, uid):
+def propose_correction(request: AuthenticatedHttpRequest, pk: int, uid: uuid.UUID) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
-    entry = history_entry(campaign, viewer, uid)
+    entry = history_entry(campaign, viewer, str(uid))
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     fixed = {"key": entry.data.get("key")} if entry.kind == "sealed.submitted" else {}
@@ -468,7 +519,7 @@ def propose_correction(request, pk: int, uid):
         return done(request, reverse("campaign-history", args=[campaign.pk]))
     # A proposal's own form: the corrected data plus a reason.
     reason_form = ProposalForm(request.POST or None)
-    if request.method == "POST" and box.form.is_valid() and reason_form.is_valid():
+    if request.method == "POST" and box.drawn.is_valid() and reason_form.is_valid():
         try:
             submit(
                 campaign,
@@ -477,12 +528,12 @@ def propose_correction(request, pk: int, uid):
                 {
                     "action": "correct",
                     "target": entry.uid,
-                    "data": box.form.event_data(),
+                    "data": box.drawn.event_data(),
                     "reason": reason_form.cleaned_data["reason"],
                 },
             )
         except DomainError as error:
-            box.form.add_domain_error(error.field.removeprefix("data."), error.message)
+            box.drawn.add_domain_error(error.field.removeprefix("data."), error.message)
         else:
             messages.success(request, "Correction proposed; it applies once the other side agrees.")
             return done(request, reverse("campaign", args=[campaign.pk]) + "#proposals")
@@ -500,8 +551,8 @@ def propose_correction(request, pk: int, uid):
     )
 
 
-def _flat(data: dict) -> dict:
-    out = {}
+def _flat(data: dict[str, Any]) -> dict[str, Any]:
+    out: dict[str, Any] = {}
     for key, value in data.items():
         if isinstance(value, dict) and all(not isinstance(v, (dict, list)) for v in value.values()):
             out.update({f"{key}.{k}": v for k, v in value.items()})
@@ -511,7 +562,7 @@ def _flat(data: dict) -> dict:
 
 @page
 @require_POST
-def propose_house_rule(request, pk: int):
+def propose_house_rule(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     form = HouseRuleForm(request.POST, system=get_system(campaign.system))
     reason = ProposalForm(request.POST)
@@ -536,7 +587,7 @@ def propose_house_rule(request, pk: int):
 
 @page
 @require_POST
-def propose_export(request, pk: int):
+def propose_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     answer = _propose(
         request,
@@ -555,7 +606,7 @@ def propose_export(request, pk: int):
 
 
 @page
-def campaign_records(request, pk: int):
+def campaign_records(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """A game's records in full (each side's units, rolls …, as the viewer may read them): the
     campaign page shows their summary and links here, so it does not grow with the campaign."""
     campaign, viewer = campaign_for(request.user, pk)
@@ -579,7 +630,7 @@ def campaign_records(request, pk: int):
 
 
 @page
-def campaign_scenarios(request, pk: int):
+def campaign_scenarios(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     """Every scenario with its result and notes, and every sealed choice (the campaign page shows
     the current and the last played)."""
     campaign, viewer = campaign_for(request.user, pk)
@@ -601,7 +652,7 @@ def campaign_scenarios(request, pk: int):
 
 
 @page
-def campaign_history(request, pk: int):
+def campaign_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     system = get_system(campaign.system)
     # Lazy: a kept history fragment needs neither the state nor the rows.
@@ -621,7 +672,7 @@ def campaign_history(request, pk: int):
 
 
 @page
-def campaign_export(request, pk: int):
+def campaign_export(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
     journal = journal_files.export_journal(campaign, viewer)
     scope = journal["scope"].replace(":", "-").replace(",", "-")
