@@ -17,10 +17,13 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from collections.abc import Mapping
 from datetime import datetime
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import transaction
 
 from campaigns import versions
@@ -70,7 +73,7 @@ def export_club(club: Club) -> bytes:
     return buffer.getvalue()
 
 
-def _write(archive: zipfile.ZipFile, name: str, document: dict) -> None:
+def _write(archive: zipfile.ZipFile, name: str, document: Mapping[str, Any]) -> None:
     entry = zipfile.ZipInfo(name, date_time=_EPOCH)
     entry.compress_type = zipfile.ZIP_DEFLATED
     archive.writestr(
@@ -81,8 +84,9 @@ def _write(archive: zipfile.ZipFile, name: str, document: dict) -> None:
 # --- reading an archive: checked, never trusted -------------------------------------------------------
 
 
-def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
-    """(club.json, the journals) from an archive's bytes; DomainError naming what is wrong."""
+def read_archive(raw: bytes) -> tuple[dict[str, Any], list[object]]:
+    """(club.json, the journals) from an archive's bytes; DomainError naming what is wrong.
+    Each journal is as read_journal reads it: replaying it checks the rest."""
     limit = settings.MUSTER_JOURNAL_MAX_BYTES
     try:
         archive = zipfile.ZipFile(io.BytesIO(raw))
@@ -96,7 +100,7 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     ):
         raise DomainError("file", "Too large for a club archive.")
 
-    def document(name: str):
+    def document(name: str) -> object:
         info = entries[name]
         if info.file_size > limit:
             raise DomainError(
@@ -159,7 +163,7 @@ def read_archive(raw: bytes) -> tuple[dict, list[dict]]:
     return head, journals
 
 
-def _line(value, where: str) -> str:
+def _line(value: object, where: str) -> str:
     if (
         not isinstance(value, str)
         or not value
@@ -206,13 +210,14 @@ def replay_club(
     return Club.objects.get(pk=club.pk), said
 
 
-def _people_named(members: dict, user_map: dict[str, str], create_people: bool) -> dict:
+def _people_named(
+    members: Mapping[str, Mapping[str, Any]], user_map: Mapping[str, str], create_people: bool
+) -> dict[str, User]:
     """The people of this site the archive's members are (by --map or by name), checked first:
     a name taken here must be mapped, a mapped name must exist, a missing one needs
     --create-people."""
-    User = get_user_model()
     names = {user_map.get(n, n) for n in members}
-    existing = {u.username: u for u in User.objects.filter(username__in=names)}
+    existing = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
     mapped = set(user_map.values())
     for old in members:
         name = user_map.get(old, old)
@@ -233,15 +238,18 @@ def _people_named(members: dict, user_map: dict[str, str], create_people: bool) 
     return existing
 
 
-def _people_made(members: dict, user_map: dict[str, str], existing: dict) -> dict:
+def _people_made(
+    members: Mapping[str, Mapping[str, Any]],
+    user_map: Mapping[str, str],
+    existing: Mapping[str, User],
+) -> dict[str, User]:
     """Every member as a person of this site: the existing ones, and the missing ones made
     without a password."""
-    User = get_user_model()
     people = dict(existing)
     for old, member in members.items():
         name = user_map.get(old, old)
         if name not in people:
-            user = User(
+            user = get_user_model()(
                 username=name,
                 email=member.get("email", ""),
                 first_name=member.get("first_name", ""),
@@ -254,7 +262,11 @@ def _people_made(members: dict, user_map: dict[str, str], existing: dict) -> dic
 
 
 def _club_with_members(
-    head: dict, members: dict, people: dict, user_map: dict[str, str], new_people: list[str]
+    head: Mapping[str, Any],
+    members: Mapping[str, Mapping[str, Any]],
+    people: Mapping[str, User],
+    user_map: Mapping[str, str],
+    new_people: list[str],
 ) -> Club:
     """The club made by the operator with its organizer, then every member with the role and the
     joining date of the archive."""
@@ -284,17 +296,23 @@ def _club_with_members(
 
 
 def _campaign_replayed(
-    head: dict, index: int, journal: dict, user_map: dict[str, str], slug: str, create_people: bool
+    head: Mapping[str, Any],
+    index: int,
+    journal: object,
+    user_map: dict[str, str],
+    slug: str,
+    create_people: bool,
 ) -> str:
     """One campaign of the archive replayed into the club, said in a sentence; a refusal names the
     campaign's file."""
     try:
-        campaign = journal_files.replay(
+        replayed = journal_files.replay_journal(
             journal, user_map=user_map, club_slug=slug, create_people=create_people
         )
     except DomainError as error:
         raise DomainError(f"{head['campaigns'][index]} {error.field}", error.message) from None
-    upgrade = campaign.upgraded.summary()
+    campaign = replayed.campaign
+    upgrade = replayed.upgraded.summary()
     return (
         f"Campaign “{campaign.name}” ({campaign.system}): {campaign.last_seq} events"
         + (f"; journal {upgrade}" if upgrade else "")
@@ -302,7 +320,7 @@ def _campaign_replayed(
     )
 
 
-def _when(value):
+def _when(value: object) -> datetime | None:
     try:
         return datetime.fromisoformat(value) if isinstance(value, str) else None
     except ValueError:

@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import json
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
 from datetime import UTC, datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
@@ -38,6 +41,7 @@ from campaigns.services import clubs as club_services, projections
 from campaigns.services.snapshots import store_snapshot
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system
+from campaigns.systems.base import GameSystem
 from campaigns.versions import upgrading
 
 FORMAT = "muster.journal"
@@ -47,14 +51,14 @@ VERSION = (
 _EVENT_KEYS = {"seq", "uid", "kind", "at", "actor", "side", "audience", "data", "idempotency_key"}
 
 
-def may_export_full(viewer: Viewer, state: dict, campaign: Campaign) -> bool:
+def may_export_full(viewer: Viewer, state: CampaignState, campaign: Campaign) -> bool:
     """The referee; an organizer once every side agreed, if they were organizer then already."""
     return viewer.referee or visibility.organizer_when_export_agreed(
         campaign, viewer, state.get("export_approved")
     )
 
 
-def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
+def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict[str, Any]:
     """The journal as a dict; `viewer=None` is a site operator's full export.
 
     An organizer's full export (every side agreed to an ``export`` proposal) covers the
@@ -62,8 +66,10 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
     state = current_state(campaign)
     full = viewer is None or may_export_full(viewer, state, campaign)
     events = campaign.events.select_related("actor").order_by("seq")
-    if not full:
+    scope = "full"
+    if viewer is not None and not full:
         events = events.filter(visibility.audience_q(viewer))
+        scope = f"side:{','.join(sorted(viewer.sides)) or 'club'}"
     elif viewer is not None and not viewer.referee:
         events = events.filter(seq__lte=state["export_approved"])
     uid_of = dict(campaign.events.values_list("seq", "uid")) if not full else {}
@@ -72,7 +78,7 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
         "version": VERSION,
         "muster": campaign.muster_release or versions.release(),
         "journals": campaign.journal_versions or versions.current(get_system(campaign.system)),
-        "scope": "full" if full else f"side:{','.join(sorted(viewer.sides)) or 'club'}",
+        "scope": scope,
         "campaign": {
             "club": {"slug": campaign.club.slug, "name": campaign.club.name},
             "system": campaign.system,
@@ -84,7 +90,7 @@ def export_journal(campaign: Campaign, viewer: Viewer | None = None) -> dict:
     }
 
 
-def _event_dict(event: Event, full: bool, uid_of: dict) -> dict:
+def _event_dict(event: Event, full: bool, uid_of: Mapping[int, uuid.UUID]) -> dict[str, Any]:
     data = event.data
     if not full and event.kind.startswith("proposal."):
         data = {
@@ -118,8 +124,9 @@ EARLIEST = datetime(2020, 1, 1, tzinfo=UTC)  # before Muster's journal format ex
 NAME_MAX = 150  # a username (Django's limit)
 
 
-def read_journal(raw: bytes) -> dict:
-    """A journal file's bytes as a document (DomainError naming what is wrong with it)."""
+def read_journal(raw: bytes) -> object:
+    """A journal file's bytes as a document, any JSON value until parse_journal checks it
+    (DomainError naming what is wrong with it)."""
     limit = settings.MUSTER_JOURNAL_MAX_BYTES
     if len(raw) > limit:
         raise DomainError(
@@ -137,7 +144,9 @@ def read_journal(raw: bytes) -> dict:
         raise DomainError("file", f"Not a journal: {error}.") from None
 
 
-def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dict, list[Record]]:
+def parse_journal(
+    document: object, user_map: Mapping[str, str] | None = None
+) -> tuple[dict[str, Any], list[Record]]:
     """Check a journal's shape and turn it into records; DomainError names the event and field."""
     user_map = user_map or {}
     if not isinstance(document, dict) or document.get("format") != FORMAT:
@@ -180,11 +189,11 @@ def parse_journal(document, user_map: dict[str, str] | None = None) -> tuple[dic
     return head, records
 
 
-def _check_unique(events: list, records: list[Record]) -> None:
+def _check_unique(events: list[Any], records: list[Record]) -> None:
     """No two events with one uid, and no person's idempotency key twice (a key is per person:
     two people may each have used the same one), each refusal naming what is repeated."""
-    uids: dict = {}
-    keys: dict = {}
+    uids: dict[str, int] = {}
+    keys: dict[tuple[str, str], int] = {}
     for index, (raw, record) in enumerate(zip(events, records, strict=True)):
         if raw.get("uid"):
             if record.uid in uids:
@@ -204,7 +213,7 @@ def _check_unique(events: list, records: list[Record]) -> None:
                 )
 
 
-def _text(value, where: str, most: int = NAME_MAX) -> str:
+def _text(value: object, where: str, most: int = NAME_MAX) -> str:
     if not isinstance(value, str) or not value:
         raise DomainError(where, "Required text.")
     if len(value) > most:
@@ -215,7 +224,7 @@ def _text(value, where: str, most: int = NAME_MAX) -> str:
     return value
 
 
-def _record(index: int, raw, user_map) -> Record:
+def _record(index: int, raw: object, user_map: Mapping[str, str]) -> Record:
     where = f"events[{index}]"
     if not isinstance(raw, dict):
         raise DomainError(where, "Must be an object.")
@@ -293,7 +302,7 @@ _USER_FIELDS = {
 }
 
 
-def _map_users(kind, data, user_map):
+def _map_users(kind: str, data: dict[str, Any], user_map: Mapping[str, str]) -> dict[str, Any]:
     if (
         kind == "proposal.made"
         and data.get("action") == "seat"
@@ -325,7 +334,7 @@ def fold_checked(records: list[Record]) -> CampaignState:
         i
         for i, r in enumerate(records)
         if r.kind == "proposal.applied"
-        and made.get(r.data.get("proposal")) is not None
+        and r.data.get("proposal") in made
         and made[r.data["proposal"]].data.get("action") in ("correct", "undo")
     ]
     # A history cut before its "fold" upgrade marker still folds under the versions the marker
@@ -374,15 +383,15 @@ def event_path(field: str) -> str:
 class ReplayPlan:
     """What replaying a journal file would write, worked out and checked before anything is written."""
 
-    head: dict
+    head: dict[str, Any]
     records: list[Record]  # the journal as it is written here (upgraded to today's versions)
-    state: dict
+    state: CampaignState
     upgraded: upgrading.Upgraded
     club: Club | None  # the existing club it goes into; None: the journal's club is created
-    users: dict  # username -> existing User
+    users: dict[str, User]  # username -> existing User
     new_people: list[str]  # usernames created (with --create-people)
     new_members: list[str]  # usernames made members of the club
-    keys: dict  # uid -> idempotency key
+    keys: dict[str, str | None]  # uid -> idempotency key
 
     def describe(self) -> list[str]:
         """What would be written, in sentences (replay_campaign --dry-run)."""
@@ -413,7 +422,7 @@ class ReplayPlan:
 
 
 def plan_replay(
-    document,
+    document: object,
     *,
     user_map: dict[str, str] | None = None,
     club_slug: str | None = None,
@@ -427,6 +436,7 @@ def plan_replay(
     refused naming the version and what to do."""
     user_map = user_map or {}
     head, records = parse_journal(document, user_map)
+    assert isinstance(document, dict)  # parse_journal refuses anything else
     try:
         system = get_system(head["system"])
     except KeyError:
@@ -470,7 +480,9 @@ def plan_replay(
     )
 
 
-def _upgrade_hint(document, start, system) -> str:
+def _upgrade_hint(
+    document: Mapping[str, Any], start: dict[str, int] | None, system: GameSystem
+) -> str:
     if start is None and "journals" not in document:
         return (
             f" (a file from before journal versions: it fits neither today's {system.slug} journal "
@@ -480,21 +492,47 @@ def _upgrade_hint(document, start, system) -> str:
     return ""
 
 
+@dataclass(frozen=True)
+class Replayed:
+    """A campaign built from a journal file, and what upgrade its journal went through."""
+
+    campaign: Campaign
+    upgraded: upgrading.Upgraded
+
+
 def replay(
-    document,
+    document: object,
     *,
     user_map: dict[str, str] | None = None,
     club_slug: str | None = None,
     create_club: bool = False,
     create_people: bool = False,
 ) -> Campaign:
+    """Build a new campaign from a journal (replay_journal, for whom the upgrade does not matter)."""
+    return replay_journal(
+        document,
+        user_map=user_map,
+        club_slug=club_slug,
+        create_club=create_club,
+        create_people=create_people,
+    ).campaign
+
+
+def replay_journal(
+    document: object,
+    *,
+    user_map: dict[str, str] | None = None,
+    club_slug: str | None = None,
+    create_club: bool = False,
+    create_people: bool = False,
+) -> Replayed:
     """Build a new campaign from a journal. All or nothing.
 
     People and clubs are found or made only as the operator says: the journal's club is
     created with `create_club` (or `club_slug` names an existing one); a person named in the
     journal is `user_map`'s choice, else an existing member of that club with the same
     username, else created with `create_people`. Everything made is recorded in the club log.
-    The campaign's `upgraded` attribute says what upgrade ran (campaigns.versions.upgrading.Upgraded)."""
+    The answer says what upgrade ran (campaigns.versions.upgrading.Upgraded)."""
     plan = plan_replay(
         document,
         user_map=user_map,
@@ -522,11 +560,10 @@ def replay(
         store_snapshot(campaign, state)
         projections.refresh(campaign, state)
         club_services.log_campaign_replayed(club=club, campaign=campaign, events=len(records))
-    campaign.upgraded = plan.upgraded
-    return campaign
+    return Replayed(campaign, plan.upgraded)
 
 
-def _people_and_club(plan, user_map: dict[str, str]):
+def _people_and_club(plan: ReplayPlan, user_map: Mapping[str, str]) -> tuple[dict[str, User], Club]:
     """The people the plan makes (without a password until they reset it), and the club the
     campaign goes to (made by the operator when the plan says so) with every person a member."""
     head = plan.head
@@ -554,7 +591,12 @@ def _people_and_club(plan, user_map: dict[str, str]):
     return users, club
 
 
-def _write_events(campaign: Campaign, records: list, users: dict, keys: dict) -> None:
+def _write_events(
+    campaign: Campaign,
+    records: list[Record],
+    users: Mapping[str, User],
+    keys: Mapping[str, str | None],
+) -> None:
     """The journal's events as rows, all at once; a journal already in this database (the same
     event uids) is refused."""
     try:
@@ -582,13 +624,15 @@ def _write_events(campaign: Campaign, records: list, users: dict, keys: dict) ->
         ) from None
 
 
-def _people_in(state) -> list[str]:
+def _people_in(state: CampaignState) -> list[str]:
     names = [n for side in state["sides"].values() for n in side["players"]]
     names += list(state.get("played", {})) + list(state.get("refereed", []))
     return names + ([state["referee"]] if state["referee"] else [])
 
 
-def _existing_club(head, club_slug, create_club) -> Club | None:
+def _existing_club(
+    head: Mapping[str, Any], club_slug: str | None, create_club: bool
+) -> Club | None:
     """The club named with --club, or None when the journal's own club is to be created."""
     if club_slug:
         club = Club.objects.filter(slug=club_slug).first()
@@ -611,16 +655,18 @@ def _existing_club(head, club_slug, create_club) -> Club | None:
     return None
 
 
-def _people_for(club, names, user_map, create_people) -> tuple[dict, set]:
+def _people_for(
+    club: Club | None, names: set[str], user_map: Mapping[str, str], create_people: bool
+) -> tuple[dict[str, User], set[str]]:
     """(username -> User for every existing person the journal names (names already mapped), the
     names to create). A name is whom --map says; else an existing member of the club; else a new person
     with --create-people. Anyone else is refused: a same-named person of another club is not
     assumed to be the journal's."""
-    User = get_user_model()
     mapped = set(user_map.values())
     members = set(club.memberships.values_list("user__username", flat=True)) if club else set()
-    existing = {u.username: u for u in User.objects.filter(username__in=names)}
-    users, created = {}, set()
+    existing = {u.username: u for u in get_user_model().objects.filter(username__in=names)}
+    users: dict[str, User] = {}
+    created: set[str] = set()
     for name in sorted(names):
         _text(name, "people")
         user = existing.get(name)

@@ -357,9 +357,10 @@ def test_a_core_v1_journal_keeps_the_seat_rule_it_was_written_under(club, people
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
-    replayed = journal_files.replay(document, create_club=True, create_people=True)
+    answer = journal_files.replay_journal(document, create_club=True, create_people=True)
+    replayed = answer.campaign
     assert (
-        replayed.upgraded.start["core"] == 1
+        answer.upgraded.start["core"] == 1
         and replayed.journal_versions["core"] == versions.CORE_VERSION
     )
     assert _state(replayed)["sides"]["blue"]["players"] == ["bob", "carol"]

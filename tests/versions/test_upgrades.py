@@ -158,9 +158,9 @@ def test_an_older_file_is_upgraded_on_replay_and_says_so(club, people, tmp_path)
         again = journal_files.export_journal(campaign)
         assert again["journals"] == {"core": versions.CORE_VERSION, "drill": 2}
         _wipe()
-        replayed = journal_files.replay(again, create_club=True, create_people=True)
+        replayed = journal_files.replay_journal(again, create_club=True, create_people=True)
         assert not replayed.upgraded.ran
-        assert journal_files.export_journal(replayed) == again
+        assert journal_files.export_journal(replayed.campaign) == again
 
 
 def test_the_upgrade_is_in_every_readers_history_in_words(club, people):
@@ -190,12 +190,12 @@ def test_a_file_from_before_versions_is_read_as_the_version_it_fits(club, people
     _wipe()
     unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
     with drill(2):
-        campaign = journal_files.replay(unversioned, create_club=True, create_people=True)
-    assert campaign.upgraded.detected and campaign.upgraded.start == {
+        replayed = journal_files.replay_journal(unversioned, create_club=True, create_people=True)
+    assert replayed.upgraded.detected and replayed.upgraded.start == {
         "core": versions.CORE_VERSION_BEFORE_VERSIONS,
         "drill": 1,
     }
-    assert "a file from before journal versions" in campaign.upgraded.summary()
+    assert "a file from before journal versions" in replayed.upgraded.summary()
 
 
 def test_a_file_from_a_newer_muster_is_refused_and_nothing_is_written(club, people, tmp_path):
@@ -333,7 +333,9 @@ def test_a_stored_campaign_is_upgraded_when_read_and_plays_on(club, people):
         # Its export replays as it is.
         exported = journal_files.export_journal(campaign)
         _wipe()
-        assert not journal_files.replay(exported, create_club=True, create_people=True).upgraded.ran
+        assert not journal_files.replay_journal(
+            exported, create_club=True, create_people=True
+        ).upgraded.ran
 
 
 def test_migrate_and_upgrade_journals_upgrade_every_stored_campaign(club, people):
@@ -417,11 +419,11 @@ def test_a_rule_changed_the_fold_way_keeps_old_events_under_their_rule(club, peo
         assert current_state(campaign)["game"]["sides"]["blue"]["troops"] == 14
         # The same file replayed today: the marker goes at its end, its order keeps the old rule.
         _wipe()
-        replayed = journal_files.replay(exported, create_club=True, create_people=True)
+        replayed = journal_files.replay_journal(exported, create_club=True, create_people=True)
         assert [r.text() for r in replayed.upgraded.ran] == [
             "v2→v3: at most 5 troops per order (earlier events keep the rules they were written under)"
         ]
-        assert current_state(replayed)["game"]["sides"]["blue"]["troops"] == 8
+        assert current_state(replayed.campaign)["game"]["sides"]["blue"]["troops"] == 8
 
 
 def test_a_file_from_before_versions_that_fits_no_version_is_refused_saying_so(club, people):

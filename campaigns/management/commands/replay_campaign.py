@@ -2,12 +2,22 @@
 
 import json
 import sys
+from typing import Any, TypedDict
 
 from django.conf import settings
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 
 from campaigns.errors import DomainError
-from campaigns.services.journal_files import full_state, plan_replay, read_journal, replay
+from campaigns.services.journal_files import full_state, plan_replay, read_journal, replay_journal
+
+
+class _ReplayChoices(TypedDict):
+    """The command's options as plan_replay and replay_journal take them."""
+
+    user_map: dict[str, str]
+    club_slug: str | None
+    create_club: bool
+    create_people: bool
 
 
 class Command(BaseCommand):
@@ -17,7 +27,7 @@ class Command(BaseCommand):
         "written by an earlier Muster is upgraded to today's journal versions first, and says so."
     )
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("file", help="journal file ('-' for standard input)")
         parser.add_argument(
             "--map",
@@ -46,15 +56,25 @@ class Command(BaseCommand):
             "upgrades), writing nothing",
         )
 
-    def handle(self, *args, file, map, club, create_club, create_people, dry_run, **options):
-        user_map = {}
+    def handle(
+        self,
+        *args: Any,
+        file: str,
+        map: list[str],
+        club: str | None,
+        create_club: bool,
+        create_people: bool,
+        dry_run: bool,
+        **options: Any,
+    ) -> None:
+        user_map: dict[str, str] = {}
         for pair in map:
             old, sep, new = pair.partition("=")
             if not sep or not old or not new:
                 raise CommandError(f"--map {pair!r}: write OLD=NEW.", returncode=2)
             user_map[old] = new
         raw = self._read(file)
-        how = {
+        how: _ReplayChoices = {
             "user_map": user_map,
             "club_slug": club,
             "create_club": create_club,
@@ -67,17 +87,18 @@ class Command(BaseCommand):
                     self.stdout.write(line)
                 self.stdout.write("Nothing was written (--dry-run).")
                 return
-            campaign = replay(document, **how)
+            replayed = replay_journal(document, **how)
         except DomainError as error:
             raise CommandError(f"{error.field}: {error.message}", returncode=2) from None
-        if campaign.upgraded.ran:
-            self.stderr.write(f"Journal {campaign.upgraded.summary()}.")
+        campaign = replayed.campaign
+        if replayed.upgraded.ran:
+            self.stderr.write(f"Journal {replayed.upgraded.summary()}.")
         state = full_state(campaign)
         self.stdout.write(
             json.dumps({"campaign": campaign.pk, "state": state}, indent=2, sort_keys=True)
         )
 
-    def _read(self, file) -> bytes:
+    def _read(self, file: str) -> bytes:
         """The file's bytes, reading at most one byte past the limit (refused before parsing)."""
         limit = settings.MUSTER_JOURNAL_MAX_BYTES
         try:

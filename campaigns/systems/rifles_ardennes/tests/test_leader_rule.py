@@ -216,7 +216,7 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     Campaign.objects.all().delete()
     Club.objects.all().delete()
     get_user_model().objects.all().delete()
-    replayed = journal_files.replay(exported, create_club=True, create_people=True)
+    replayed = journal_files.replay_journal(exported, create_club=True, create_people=True)
     assert [r.text() for r in replayed.upgraded.ran] == [
         "v1→v2: a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
         "no available soldier may lead, and only until the end of the next mission (6, 8.2) (earlier events keep "
@@ -224,7 +224,7 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     ]
     leaders = [
         s
-        for s in current_state(replayed)["game"]["public"]["squad"]["soldiers"]
+        for s in current_state(replayed.campaign)["game"]["public"]["squad"]["soldiers"]
         if s["designation"] == "Leader"
     ]
     assert [s["letter"] for s in leaders] == ["B"]
