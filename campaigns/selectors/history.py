@@ -4,16 +4,19 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, replace
+from typing import Any
 
 from campaigns.access import visibility
 from campaigns.journal.records import Record, Viewer
-from campaigns.journal.state_shapes import CampaignState
+from campaigns.journal.state_shapes import CampaignState, StateView
 from campaigns.kept_answers import viewcache
 
 from ..errors import NotFound
 from ..models import Campaign, Event
+from ..services.journal import Submission
 from ..services.state import current_state
 from ..systems import get_system
+from ..systems.base import GameSystem
 from .house_rules_shown import house_rule_labels
 
 
@@ -26,7 +29,7 @@ class HistoryEntry:
     side: str
     audience: str
     at: str
-    data: dict
+    data: dict[str, Any]
     undone: bool
     corrected: bool
 
@@ -43,7 +46,7 @@ def history(
     state = state if state is not None else current_state(campaign)
     system = get_system(campaign.system)
     view = visibility.view_state(state, viewer)
-    entries = []
+    entries: list[HistoryEntry] = []
     for event in visibility.events_for(viewer, campaign).order_by("seq"):
         record = Record.from_event(event)
         entries.append(
@@ -63,7 +66,7 @@ def history(
     return entries
 
 
-def describe(system, record: Record, state: dict) -> str:
+def describe(system: GameSystem, record: Record, state: StateView) -> str:
     """One event in words for someone who may read it; ``state`` is that reader's cut."""
     data = record.data
     side_name = state["sides"].get(record.side, {}).get("name", "") if record.side else ""
@@ -77,7 +80,7 @@ def describe(system, record: Record, state: dict) -> str:
         "player.replaced": f"{data.get('new')} replaces {data.get('old')}",
         "referee.assigned": f"Referee: {data.get('username') or 'none'}",
         "note.added": f"After-action note on {_label(state, data.get('scenario'))}: “{data.get('text')}”",
-        "house_rule.set": f"House rule: {house_rule_labels(system).get(data.get('key'), data.get('key'))}"
+        "house_rule.set": f"House rule: {_house_rule_words(system, data.get('key'))}"
         f" = {data.get('value')}",
         "campaign.started": "Campaign started",
         "campaign.finished": f"Campaign ended: {data.get('reason')}",
@@ -97,20 +100,27 @@ def describe(system, record: Record, state: dict) -> str:
     return f"{side_name}: {text}" if side_name else text
 
 
-def _label(state: dict, index) -> str:
+def _house_rule_words(system: GameSystem, key: object) -> object:
+    """A house rule's label, or its key as written when the game names no such rule."""
+    return house_rule_labels(system).get(key, key) if isinstance(key, str) else key
+
+
+def _label(state: StateView, index: object) -> str:
     try:
-        return state["scenarios"][index]["label"]
+        label: str = state["scenarios"][index]["label"]
+        return label
     except (IndexError, KeyError, TypeError):
         return "a scenario"
 
 
-def _describe_upgrade(system, data: dict) -> str:
+def _describe_upgrade(system: GameSystem, data: dict[str, Any]) -> str:
     """journal.upgraded in words: which Muster, which journal, what the step did."""
     from .. import versions
 
     journal = data.get("journal")
     steps = versions.steps_of(journal, system) if journal in (versions.CORE, system.slug) else {}
-    step = steps.get(data.get("from"))
+    version = data.get("from")
+    step = steps.get(version) if isinstance(version, int) else None
     name = "Muster's own events" if journal == versions.CORE else system.name
     words = step.words if step is not None else str(data.get("step", ""))
     count = data.get("count") or 0
@@ -121,7 +131,7 @@ def _describe_upgrade(system, data: dict) -> str:
     )
 
 
-def _describe_dice(system, view: dict, data: dict) -> str:
+def _describe_dice(system: GameSystem, view: StateView, data: dict[str, Any]) -> str:
     sentence = system.describe_roll(view, data) if view else None
     if sentence:
         return sentence
@@ -130,7 +140,7 @@ def _describe_dice(system, view: dict, data: dict) -> str:
     return f"{label}: {' + '.join(map(str, data.get('dice', [])))} ({how})"
 
 
-def submitted_words(campaign: Campaign, viewer: Viewer, submission) -> str | None:
+def submitted_words(campaign: Campaign, viewer: Viewer, submission: Submission) -> str | None:
     """The submitted event in the game's own words for the person who sent it (the message after
     a submission), or None."""
     if submission.replayed or not submission.events or submission.state is None:
@@ -144,9 +154,11 @@ def submitted_words(campaign: Campaign, viewer: Viewer, submission) -> str | Non
     )
 
 
-def submission_report(campaign: Campaign, viewer: Viewer, submission) -> list[str]:
+def submission_report(campaign: Campaign, viewer: Viewer, submission: Submission) -> list[str]:
     """What a submission did, in sentences this viewer may read (its rolls and their results,
     a reveal, an applied proposal), without the submitted event itself."""
+    if submission.state is None:
+        return []  # a replayed submission wrote nothing new
     entries = entries_for_events(campaign, viewer, submission.events, submission.state)
     return [entry.text + ("" if entry.text.endswith((".", "!")) else ".") for entry in entries[1:]]
 
@@ -155,7 +167,7 @@ _EVENT_REFS = ("target", "proposal")  # keys of proposal.* data that name anothe
 
 
 def history_by_uid(
-    campaign: Campaign, viewer: Viewer, state: dict | None = None
+    campaign: Campaign, viewer: Viewer, state: CampaignState | None = None
 ) -> list[HistoryEntry]:
     """``history``, with the references of proposal events to other events given as
     uids: the journal stores sequence numbers, which would count hidden events. Kept per
@@ -171,7 +183,7 @@ def history_by_uid(
 def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[HistoryEntry], bool]:
     """The newest `count` entries of ``history_by_uid`` (oldest first) and whether there are more."""
 
-    def tail():
+    def tail() -> tuple[list[HistoryEntry], bool]:
         entries = history_by_uid(campaign, viewer)
         return entries[-count:], len(entries) > count
 
@@ -185,7 +197,7 @@ def entries_for_events(
     may read, named by uid like ``history_by_uid``."""
     system = get_system(campaign.system)
     view = visibility.view_state(state, viewer)
-    entries = []
+    entries: list[HistoryEntry] = []
     for event in events:
         if not viewer.can_read(event.audience, event.side):
             continue
@@ -208,7 +220,7 @@ def entries_for_events(
 
 
 def _refs_as_uids(campaign: Campaign, entries: list[HistoryEntry]) -> list[HistoryEntry]:
-    def refs(entry):
+    def refs(entry: HistoryEntry) -> dict[str, int]:
         if not entry.kind.startswith("proposal."):
             return {}
         return {k: v for k, v in entry.data.items() if k in _EVENT_REFS and isinstance(v, int)}

@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping, Sequence
+from typing import Any
+
 from campaigns.access import visibility
 from campaigns.journal.records import Record, Viewer
+from campaigns.journal.state_shapes import StateView
+from campaigns.schema.fields import Field
 
 from ..models import Campaign
 from ..systems import get_system
 from .history import describe
 
 
-def proposal_summary(proposal: dict, state: dict) -> str:
+def proposal_summary(proposal: Mapping[str, Any], state: Mapping[str, Any]) -> str:
     """A proposal in words, as far as every reader of it may know ("seat carol as referee")."""
     if proposal["action"] == "seat" and isinstance(proposal.get("data"), dict):
         kind, data = proposal["data"]["kind"], proposal["data"]["data"]
@@ -25,7 +30,7 @@ def proposal_summary(proposal: dict, state: dict) -> str:
     return f"a proposed {proposal['action'].replace('_', ' ')}"
 
 
-def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
+def proposal_rows(campaign: Campaign, viewer: Viewer, view: StateView) -> dict[str, dict[str, Any]]:
     """The viewer's cut of the proposals, each with what it is about in words and, for a
     correction, what it changes (before → after), for the page."""
     system = get_system(campaign.system)
@@ -33,7 +38,7 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
     events = {
         str(e.uid): e for e in visibility.events_for(viewer, campaign).filter(uid__in=targets)
     }
-    rows = {}
+    rows: dict[str, dict[str, Any]] = {}
     for uid, proposal in view["proposals"].items():
         row = dict(proposal)
         event = events.get(proposal.get("target_uid") or "")
@@ -49,7 +54,9 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: dict) -> dict:
     return rows
 
 
-def _changes(before: dict, after: dict, fields=()) -> list[tuple[str, str, str]]:
+def _changes(
+    before: Mapping[str, Any], after: Mapping[str, Any], fields: Sequence[Field] = ()
+) -> list[tuple[str, str, str]]:
     """What a correction changes, in words: each field by its label, each value by its words
     (a choice's label, yes/no for a tick), as the event kind declares them."""
     by_name = {f.name: f for f in fields}
@@ -64,7 +71,7 @@ def _changes(before: dict, after: dict, fields=()) -> list[tuple[str, str, str]]
     ]
 
 
-def _field_title(f, key: str) -> str:
+def _field_title(f: Field | None, key: str) -> str:
     return f.title if f is not None else key.replace("_", " ").capitalize()
 
 
@@ -73,7 +80,7 @@ def _lower_first(text: str) -> str:
     return text[:1].lower() + text[1:] if text[1:2].islower() else text
 
 
-def _value_words(f, value) -> str:
+def _value_words(f: Field | None, value: object) -> str:
     if isinstance(value, bool):
         return "yes" if value else "no"
     if value in (None, ""):

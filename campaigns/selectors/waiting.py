@@ -2,15 +2,19 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 from campaigns.access import visibility
 from campaigns.journal.proposals import is_complete
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import StateView
 
+from ..models import Campaign
 from ..services.state import current_states
 from ..systems import get_system
 
 
-def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
+def waiting_on(state: StateView, viewer: Viewer | None = None) -> list[str]:
     """Whom a campaign waits for, in words anyone in the club may read (never a side's secret);
     the viewer's own side is "you"."""
     if state["status"] != "active":
@@ -19,7 +23,7 @@ def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
     names = {slug: side["name"] for slug, side in state["sides"].items()}
     if viewer is not None and viewer.playing in names:
         names[viewer.playing] = "you"
-    out = []
+    out: list[str] = []
     current = state["current"]
     if current is not None:
         scenario = state["scenarios"][current]
@@ -55,7 +59,7 @@ def waiting_on(state: dict, viewer: Viewer | None = None) -> list[str]:
     return out
 
 
-def campaigns_waiting_on(campaigns) -> dict[int, list[str]]:
+def campaigns_waiting_on(campaigns: Sequence[Campaign]) -> dict[int, list[str]]:
     """Whom each campaign waits for, as any member of its club may read it (one query for all)."""
     states = current_states(campaigns)
     member = Viewer.club_member()

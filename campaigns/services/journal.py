@@ -14,24 +14,30 @@ so the other side working at the same time never causes a conflict.
 from __future__ import annotations
 
 import uuid
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime
+from typing import Any
 
 from django.contrib.auth import get_user_model
+from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
 from campaigns.access import permissions, visibility
-from campaigns.dice.pool import DicePool, LiveProvider
+from campaigns.access.visibility import Person
+from campaigns.dice.pool import DicePool, LiveProvider, NewRoll
 from campaigns.journal import engine, holdings
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.proposals import is_complete, stand_in_may_answer
 from campaigns.journal.records import Record, Viewer
-from campaigns.schema.fields import EVENT_MAX_BYTES, JSON_MAX_DEPTH, check_json
+from campaigns.journal.state_shapes import CampaignState, Proposal
+from campaigns.schema.fields import EVENT_MAX_BYTES, JSON_MAX_DEPTH, EventKind, check_json
 
 from ..errors import Conflict, DiceNeeded, DomainError, Forbidden
 from ..models import Campaign, Event
 from ..systems import get_system
+from ..systems.base import EventToSend, GameSystem
 from . import odds, projections, seat_log
 from .snapshots import store_snapshot
 from .state import current_state, load_records
@@ -39,19 +45,19 @@ from .state import current_state, load_records
 
 @dataclass
 class Submission:
-    events: list = field(default_factory=list)
-    state: dict | None = None
+    events: list[Event] = field(default_factory=list)
+    state: CampaignState | None = None  # None when nothing new was written (replayed)
     replayed: bool = False  # the idempotency key had been used: nothing new was written
 
 
 def submit(
     campaign: Campaign,
-    user,
+    user: Person,
     kind: str,
-    data: dict | None = None,
+    data: dict[str, Any] | None = None,
     *,
     side: str | None = None,
-    dice: dict | None = None,
+    dice: dict[str, Any] | None = None,
     expected_version: int | None = None,
     idempotency_key: str | None = None,
 ) -> Submission:
@@ -66,6 +72,7 @@ def submit(
         with transaction.atomic():
             # The row locked and who the user is in it, in one query (not a member: not found).
             locked, viewer = visibility.campaign_and_viewer(user, campaign.pk, lock=True)
+            assert isinstance(user, User)  # a member of the campaign's club: signed in
             if idempotency_key:
                 existing = list(locked.events.filter(idempotency_key=idempotency_key, actor=user))
                 if existing:
@@ -82,8 +89,9 @@ def submit(
                 idempotency_key,
             )
     except IntegrityError:
-        # Two requests with one idempotency key raced past the check: the other won.
-        if idempotency_key:
+        # Two requests with one idempotency key raced past the check: the other won (a write
+        # was tried, so the user is a signed-in member).
+        if idempotency_key and isinstance(user, User):
             existing = list(campaign.events.filter(idempotency_key=idempotency_key, actor=user))
             if existing:
                 return Submission(existing, None, replayed=True)
@@ -92,14 +100,14 @@ def submit(
 
 def submit_then(
     campaign: Campaign,
-    user,
+    user: Person,
     kind: str,
-    data: dict | None,
-    then=(),
+    data: dict[str, Any] | None,
+    then: Iterable[EventToSend] = (),
     *,
-    before=(),
+    before: Iterable[EventToSend] = (),
     side: str | None = None,
-    dice: dict | None = None,
+    dice: dict[str, Any] | None = None,
     idempotency_key: str | None = None,
 ) -> list[Submission]:
     """One event with fixed events before it (a "Continue" folded into the decision after it) and
@@ -107,10 +115,10 @@ def submit_then(
     one transaction: all are written or none. Entered dice go to the form's own event; the others
     must roll none of their own (a die they need is asked for through DiceNeeded, nothing written)."""
 
-    def key(part):
+    def key(part: str) -> str | None:
         return f"{idempotency_key[:70]}/{part}" if idempotency_key else None
 
-    def fixed(k, d, part):
+    def fixed(k: str, d: dict[str, Any], part: str) -> Submission:
         try:
             return submit(campaign, user, k, dict(d), side=side, idempotency_key=key(part))
         except DiceNeeded:
@@ -136,7 +144,7 @@ DICE_MAX_KEYS = (
 )
 
 
-def _check_door(kind, data, side, dice) -> None:
+def _check_door(kind: object, data: object, side: object, dice: object) -> None:
     """Bounds on everything a person sends, before anything is looked up: an event's data
     (schema.EVENT_MAX_BYTES), the side, the kind and entered dice."""
     if not isinstance(kind, str) or not 1 <= len(kind) <= 60:
@@ -164,8 +172,16 @@ def _check_door(kind, data, side, dice) -> None:
 
 
 def _submit_locked(
-    campaign, user, viewer, kind, data, side, dice, expected_version, idempotency_key
-):
+    campaign: Campaign,
+    user: User,
+    viewer: Viewer,
+    kind: str,
+    data: dict[str, Any],
+    side: str | None,
+    dice: dict[str, Any] | None,
+    expected_version: int | None,
+    idempotency_key: str | None,
+) -> Submission:
     data = _resolve_uids(campaign, viewer, kind, data)
     journal = _Journal(campaign)
     state = current_state(campaign)
@@ -212,7 +228,7 @@ class _Journal:
     for (a proposal naming one, a change to the past), and the records of this submission.
     Most appends need neither, so the journal is not read on every append."""
 
-    def __init__(self, campaign):
+    def __init__(self, campaign: Campaign) -> None:
         self.campaign = campaign
         self.new: list[Record] = []
         self._by_seq: dict[int, Record] | None = None
@@ -244,7 +260,15 @@ class _Journal:
 class _Writer:
     """Collects the records of one submission, folding each as it goes."""
 
-    def __init__(self, campaign, user, viewer: Viewer, journal: _Journal, state, dice):
+    def __init__(
+        self,
+        campaign: Campaign,
+        user: User,
+        viewer: Viewer,
+        journal: _Journal,
+        state: CampaignState,
+        dice: dict[str, Any] | None,
+    ) -> None:
         self.campaign, self.user, self.viewer = campaign, user, viewer
         self.journal = journal
         self.before = state  # as the projections were last written (folds work on copies)
@@ -263,7 +287,7 @@ class _Writer:
     def next_seq(self) -> int:
         return self.journal.next_seq
 
-    def append(self, record: Record, idempotency_key=None) -> None:
+    def append(self, record: Record, idempotency_key: str | None = None) -> None:
         self.journal.new.append(
             record
         )  # a fold may read the event being applied (a proposal's own)
@@ -276,14 +300,14 @@ class _Writer:
         self.provider.finish(unused_ok=True)
         self._keep(record, idempotency_key)
 
-    def _keep(self, record, idempotency_key=None):
+    def _keep(self, record: Record, idempotency_key: str | None = None) -> None:
         self.journal.new.append(record)
         self.pending.append((record, idempotency_key))
         for roll in self.provider.new:
             self._keep_dice(roll)
         self.provider.new = []
 
-    def _keep_dice(self, roll):
+    def _keep_dice(self, roll: NewRoll) -> None:
         data = {"key": roll.key, "expr": roll.expr, "dice": roll.dice, "source": roll.source}
         record = self.system_record(
             "dice.rolled", data, "side" if roll.side else "public", roll.side
@@ -293,7 +317,7 @@ class _Writer:
         self.pending.append((record, None))
 
     def system_record(
-        self, kind: str, data: dict, audience: str = "public", side: str = ""
+        self, kind: str, data: dict[str, Any], audience: str = "public", side: str = ""
     ) -> Record:
         return Record(
             seq=self.next_seq,
@@ -308,8 +332,9 @@ class _Writer:
 
     def follow_ups(self, record: Record) -> None:
         if record.kind == "sealed.submitted":
-            sealed = self.state["sealed"].get(record.data.get("key"), {})
-            if sealed.get("open") and set(sealed["choices"]) == set(sealed["sides"]):
+            key = record.data.get("key")
+            sealed = self.state["sealed"].get(key) if isinstance(key, str) else None
+            if sealed and sealed["open"] and set(sealed["choices"]) == set(sealed["sides"]):
                 reveal = {"key": record.data["key"], "choices": dict(sealed["choices"])}
                 self.append(self.system_record("sealed.revealed", reveal))
         if record.kind in ("proposal.made", "proposal.approved"):
@@ -318,12 +343,14 @@ class _Writer:
             if proposal and proposal["status"] == "pending" and is_complete(proposal):
                 self._apply_proposal(proposal)
 
-    def system_follow_ups(self, record: Record, system) -> None:
+    def system_follow_ups(self, record: Record, system: GameSystem) -> None:
         """Events the game system asks to append after a person's own event, in the same
         submission and as that person (A!P!: the steps with nothing to decide that follow)."""
         if record.kind in CORE_KINDS:
             return
         for kind, data in system.follow_ups(self.state, record):
+            declared = system.event_kind(kind)
+            assert declared is not None  # a game follows up with kinds it declares
             self.append(
                 Record(
                     seq=self.next_seq,
@@ -331,13 +358,13 @@ class _Writer:
                     data=data,
                     actor=record.actor,
                     side=record.side,
-                    audience=system.event_kind(kind).audience,
+                    audience=declared.audience,
                     at=timezone.now().isoformat(),
                     uid=str(uuid.uuid4()),
                 )
             )
 
-    def _apply_proposal(self, proposal) -> None:
+    def _apply_proposal(self, proposal: Proposal) -> None:
         applied = self.system_record("proposal.applied", {"proposal": proposal["seq"]})
         if proposal["action"] not in ("correct", "undo"):
             self.append(applied)
@@ -350,7 +377,7 @@ class _Writer:
             raise self._redacted(error) from None
         self._keep(applied)
 
-    def _redacted(self, error) -> DomainError:
+    def _redacted(self, error: engine.JournalError) -> DomainError:
         record = error.record
         if self.viewer.can_read(record.audience, record.side):
             return DomainError("proposal", f"After this change, {error.describe()}")
@@ -395,20 +422,25 @@ class _Writer:
         )
 
 
-def _check_amending_seats(campaign, viewer: Viewer, kind: str, data: dict) -> None:
+def _check_amending_seats(
+    campaign: Campaign, viewer: Viewer, kind: str, data: dict[str, Any]
+) -> None:
     """A correction or undo of who plays which side is an organizer's (permissions.may_amend_kind),
     through the API as on the page, which never offered it to anybody else. The seat events are
     public: the refusal tells nothing of what a side did in secret."""
     if kind != "proposal.made" or data.get("action") not in ("correct", "undo"):
         return
-    target = campaign.events.filter(seq=data.get("target")).values_list("kind", flat=True).first()
+    seq = data.get("target") or 0  # none named: no event has seq 0
+    target = campaign.events.filter(seq=seq).values_list("kind", flat=True).first()
     if target and not permissions.may_amend_kind(viewer, target):
         raise Forbidden(
             "Only a club organizer proposes to change who plays which side (the setup page)."
         )
 
 
-def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: dict) -> None:
+def _check_taking_off(
+    campaign: Campaign, viewer: Viewer, kind: str, data: dict[str, Any], state: CampaignState
+) -> None:
     """A neutral organizer takes a side's player off in play directly (seats.seat_needs),
     but one made organizer once play started may be a side's puppet (its organizer invites a
     fresh account as organizer): they take nobody off alone, nor by a proposal that would need
@@ -429,7 +461,9 @@ def _check_taking_off(campaign, viewer: Viewer, kind: str, data: dict, state: di
     )
 
 
-def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campaign) -> str:
+def _acting_side(
+    kind_def: EventKind, viewer: Viewer, side: str | None, state: CampaignState, campaign: Campaign
+) -> str:
     actor = kind_def.actor
     if actor == "organizer":
         if not viewer.organizer:
@@ -464,7 +498,7 @@ def _acting_side(kind_def, viewer: Viewer, side: str | None, state: dict, campai
     return viewer.playing
 
 
-def _check_version(state, acting_side, expected_version):
+def _check_version(state: CampaignState, acting_side: str, expected_version: int | None) -> None:
     if expected_version is None:
         return
     stream = f"side:{acting_side}" if acting_side else "campaign"
@@ -473,7 +507,13 @@ def _check_version(state, acting_side, expected_version):
         raise Conflict("This changed since you loaded it; here is the current state.", current)
 
 
-def _audience(kind_def, acting_side, data, journal: _Journal, viewer) -> tuple[str, str]:
+def _audience(
+    kind_def: EventKind,
+    acting_side: str,
+    data: dict[str, Any],
+    journal: _Journal,
+    viewer: Viewer,
+) -> tuple[str, str]:
     """Who may read the new event, and the side it is filed under."""
     if kind_def.name == "proposal.made" and isinstance(data.get("target"), int):
         # A proposal about an event is as private as the event itself.
@@ -498,7 +538,9 @@ def _audience(kind_def, acting_side, data, journal: _Journal, viewer) -> tuple[s
 _EVENT_REFS = ("target", "proposal")  # keys of a proposal's data that name another event
 
 
-def _resolve_uids(campaign, viewer: Viewer, kind: str, data: dict) -> dict:
+def _resolve_uids(
+    campaign: Campaign, viewer: Viewer, kind: str, data: dict[str, Any]
+) -> dict[str, Any]:
     """People name events by uid, never by sequence number (the journal's own references):
     a number could be tried one by one, and any answer but one would tell a hidden event
     from a missing one. An event this person may not read is not found, exactly like one
