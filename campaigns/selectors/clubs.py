@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from django.contrib.auth.models import User
 from django.db.models import QuerySet
@@ -11,7 +13,7 @@ from campaigns.access import visibility
 from campaigns.journal.records import Viewer
 
 from ..errors import Forbidden, NotFound
-from ..models import Campaign, Club, Invitation
+from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
 from .waiting import campaigns_waiting_on
 
@@ -23,7 +25,7 @@ def club_invitations(*, user: User, club: Club) -> QuerySet[Invitation]:
     return club.invitations.select_related("created_by", "accepted_by")
 
 
-def invitation_by_code(code: str):
+def invitation_by_code(code: str) -> tuple[Invitation, None] | tuple[None, str]:
     """(invitation, None) when the code can be used, else (None, why not) in words
     a visitor may read: the club of a dead code is not named."""
     from django.utils import timezone
@@ -47,16 +49,18 @@ def invitation_by_code(code: str):
 
 @dataclass
 class ClubPage:
-    club: object
+    club: Club
     role: str | None
-    members: list
-    campaigns: list
-    invitations: list | None  # organizers only
-    log: list | None = None  # organizers only: who changed members, roles, invitations
-    comparisons: list = field(
-        default_factory=list
-    )  # [Comparison]: the club's campaigns side by side
-    waiting: dict = field(default_factory=dict)  # campaign pk -> whom it waits for, in words
+    members: list[Membership]
+    campaigns: list[Campaign]
+    invitations: list[Invitation] | None  # organizers only
+    log: list[ClubLogEntry] | None = (
+        None  # organizers only: who changed members, roles, invitations
+    )
+    comparisons: list[Comparison] = field(default_factory=list)  # the club's campaigns side by side
+    waiting: dict[int, list[str]] = field(
+        default_factory=dict
+    )  # campaign pk -> whom it waits for, in words
 
 
 @dataclass(frozen=True)
@@ -65,8 +69,11 @@ class Comparison:
 
     system: str
     columns: tuple[str, ...]
-    rows: tuple  # (campaign, players, dice in words, values) per campaign
+    rows: tuple[ComparisonRow, ...]
 
+
+# (campaign, players, dice in words, values) per campaign
+ComparisonRow = tuple[Campaign, str, str, tuple[Any, ...]]
 
 DICE_WORDS = {
     frozenset(): "none rolled yet",
@@ -76,7 +83,7 @@ DICE_WORDS = {
 }
 
 
-def club_comparisons(campaigns) -> list[Comparison]:
+def club_comparisons(campaigns: Sequence[Campaign]) -> list[Comparison]:
     """For each game system that compares its campaigns, one table of the campaigns' rows, read
     from what any club member may see of each (never a side's private part), with who plays and
     how the public dice were rolled."""
@@ -94,7 +101,7 @@ def club_comparisons(campaigns) -> list[Comparison]:
     if not compared:
         return []
     states = current_states(compared)
-    sources: dict[int, set] = {c.pk: set() for c in compared}
+    sources: dict[int, set[str]] = {c.pk: set() for c in compared}
     for campaign_id, source in (
         Event.objects.filter(
             campaign__in=[c.pk for c in compared],
@@ -105,7 +112,7 @@ def club_comparisons(campaigns) -> list[Comparison]:
         .distinct()
     ):
         sources[campaign_id].add(source)
-    players: dict[int, list] = {c.pk: [] for c in compared}
+    players: dict[int, list[str]] = {c.pk: [] for c in compared}
     for campaign_id, username in (
         SidePlayer.objects.filter(side__campaign__in=compared)
         .order_by("user__username")
@@ -113,10 +120,10 @@ def club_comparisons(campaigns) -> list[Comparison]:
     ):
         players[campaign_id].append(username)
     member = Viewer.club_member()
-    tables = []
+    tables: list[Comparison] = []
     for slug in sorted({c.system for c in compared}):
         system = systems[slug]
-        rows = []
+        rows: list[ComparisonRow] = []
         for campaign in (c for c in compared if c.system == slug):
             values = system.comparison_row(visibility.view_state(states[campaign.pk], member))
             if values is not None:
@@ -130,11 +137,12 @@ def club_comparisons(campaigns) -> list[Comparison]:
 CLUB_LOG_SHOWN = 30
 
 
-def club_page(user, club) -> ClubPage:
+def club_page(user: User, club: Club) -> ClubPage:
     role = visibility.role_in(user, club)
     if role is None:
         raise NotFound("club")
-    invitations = log = None
+    invitations: list[Invitation] | None = None
+    log: list[ClubLogEntry] | None = None
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
@@ -153,7 +161,7 @@ def club_page(user, club) -> ClubPage:
     )
 
 
-def members_of(club) -> list[str]:
+def members_of(club: Club) -> list[str]:
     return list(
         club.memberships.order_by("user__username").values_list("user__username", flat=True)
     )

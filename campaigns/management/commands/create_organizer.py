@@ -11,12 +11,14 @@ Exit code 2 for bad input, nothing changed.
 
 import getpass
 import sys
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model, password_validation
+from django.contrib.auth.models import User
 from django.contrib.auth.tokens import default_token_generator
 from django.core.exceptions import ValidationError
-from django.core.management.base import BaseCommand, CommandError
+from django.core.management.base import BaseCommand, CommandError, CommandParser
 from django.db import transaction
 from django.urls import reverse
 from django.utils.encoding import force_bytes
@@ -30,7 +32,7 @@ from campaigns.services import clubs
 class Command(BaseCommand):
     help = "Create a club organizer (the site's first account), founding the club if it does not exist."
 
-    def add_arguments(self, parser):
+    def add_arguments(self, parser: CommandParser) -> None:
         parser.add_argument("username")
         parser.add_argument(
             "--club", required=True, help="the club's slug (lowercase letters, digits, hyphens)"
@@ -47,7 +49,16 @@ class Command(BaseCommand):
             help="ask nothing: print a link where the person chooses their password",
         )
 
-    def handle(self, *args, username, club, club_name, email, no_input, **options):
+    def handle(
+        self,
+        *args: Any,
+        username: str,
+        club: str,
+        club_name: str,
+        email: str,
+        no_input: bool,
+        **options: Any,
+    ) -> None:
         User = get_user_model()
         username = username.strip()
         try:
@@ -73,7 +84,7 @@ class Command(BaseCommand):
         try:
             with transaction.atomic():
                 created = user is None
-                if created:
+                if user is None:
                     user = User.objects.create_user(
                         username=username, email=email, password=password
                     )
@@ -114,7 +125,7 @@ class Command(BaseCommand):
             f"Sign in at {site}{reverse('login')}; the club: {site}{reverse('club', args=[existing.slug])}"
         )
 
-    def _ask_password(self, user) -> str:
+    def _ask_password(self, user: User) -> str:
         for _ in range(3):
             password = getpass.getpass("Password: ")
             if password != getpass.getpass("Password (again): "):
