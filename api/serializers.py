@@ -1,20 +1,26 @@
 """Output serializers shared by several API modules: journal entries, the
 viewer, a submission's answer."""
 
+from typing import Any
+
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
 
 from campaigns.access import visibility
+from campaigns.access.visibility import Person
+from campaigns.journal.records import Viewer
+from campaigns.models import Campaign
 from campaigns.selectors.history import entries_for_events
+from campaigns.services.journal import Submission
 from campaigns.services.state import current_state
 from muster import connection_loss
 
 AUDIENCES = ("public", "side", "referee")
 
 
-class EventEntrySerializer(serializers.Serializer):
+class EventEntrySerializer(serializers.Serializer[Any]):
     """One journal event as its reader may see it: named by uid, never by sequence number."""
 
     uid = serializers.UUIDField()
@@ -26,12 +32,14 @@ class EventEntrySerializer(serializers.Serializer):
     )
     audience = serializers.ChoiceField(AUDIENCES)
     at = serializers.DateTimeField()
-    data = serializers.JSONField(help_text="The event's data; references to other events are uids.")
+    data = serializers.JSONField(  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
+        help_text="The event's data; references to other events are uids."
+    )
     undone = serializers.BooleanField()
     corrected = serializers.BooleanField()
 
 
-class ViewerSerializer(serializers.Serializer):
+class ViewerSerializer(serializers.Serializer[Viewer]):
     """What the requester is in this campaign."""
 
     playing = serializers.CharField(allow_null=True, help_text="The side you play, if any.")
@@ -42,7 +50,7 @@ class ViewerSerializer(serializers.Serializer):
         help_text="Sides whose private information you may read."
     )
 
-    def get_sides(self, viewer) -> list[str]:
+    def get_sides(self, viewer: Viewer) -> list[str]:
         return sorted(viewer.sides)
 
 
@@ -51,7 +59,7 @@ class StateField(serializers.JSONField):
     """The viewer's cut of the campaign state (campaigns.access.visibility.view_state)."""
 
 
-class SubmissionOutputSerializer(serializers.Serializer):
+class SubmissionOutputSerializer(serializers.Serializer[Any]):
     events = EventEntrySerializer(many=True, help_text="The events written, those you may read.")
     state = StateField(allow_null=True, help_text="Your view of the campaign state afterwards.")
     replayed = serializers.BooleanField(
@@ -75,7 +83,7 @@ STORED_ONLY_NOTE = (
 )
 
 
-def submission_output(campaign, user, submission) -> dict:
+def submission_output(campaign: Campaign, user: Person, submission: Submission) -> dict[str, Any]:
     """The answer to a submission: its events and the new state, cut for the submitter. Built
     after the write committed: a lost database connection is retried on a fresh one, and if the
     database stays away the answer says what was stored (the event's uid) instead of failing."""
@@ -86,7 +94,7 @@ def submission_output(campaign, user, submission) -> dict:
     )
 
 
-def _full_output(campaign, user, submission) -> dict:
+def _full_output(campaign: Campaign, user: Person, submission: Submission) -> dict[str, Any]:
     campaign, viewer = visibility.campaign_and_viewer(
         user, campaign.pk
     )  # as the change left them, one query
@@ -100,10 +108,10 @@ def _full_output(campaign, user, submission) -> dict:
     ).data
 
 
-def stored_only_output(submission) -> dict:
+def stored_only_output(submission: Submission) -> dict[str, Any]:
     """What is known without the database: the submitter's own event (the first written) is stored."""
     events = submission.events
-    answer = {
+    answer: dict[str, Any] = {
         "events": [],
         "state": None,
         "replayed": submission.replayed,
@@ -114,7 +122,7 @@ def stored_only_output(submission) -> dict:
     return answer
 
 
-def username_field(**kwargs):
+def username_field(**kwargs: Any) -> serializers.CharField:
     return serializers.CharField(
         max_length=get_user_model()._meta.get_field("username").max_length, **kwargs
     )
