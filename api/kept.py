@@ -19,10 +19,12 @@ as the user read here, their first campaign lookup answered by what was read wit
 from __future__ import annotations
 
 import re
-from functools import cache
+from collections.abc import Callable
 
-from django.http import HttpResponse
+from django.http import HttpRequest, HttpResponse
+from django.http.response import HttpResponseBase
 from rest_framework.utils.urls import replace_query_param
+from rest_framework.views import APIView
 
 from campaigns.access import signed_in
 from campaigns.kept_answers import viewcache
@@ -45,12 +47,12 @@ _JSON_ACCEPTED = {
 
 
 class KeptAnswers:
-    def __init__(self, get_response):
+    def __init__(self, get_response: Callable[[HttpRequest], HttpResponseBase]) -> None:
         self.get_response = get_response
 
-    def __call__(self, request):
+    def __call__(self, request: HttpRequest) -> HttpResponseBase:
         if request.method == "GET" and _plain(request):
-            answer = None
+            answer: HttpResponse | None = None
             if request.path_info == _LIST:
                 answer = _list(request)
             elif not request.META.get("QUERY_STRING"):
@@ -61,7 +63,7 @@ class KeptAnswers:
         return self.get_response(request)
 
 
-def _plain(request) -> bool:
+def _plain(request: HttpRequest) -> bool:
     """A GET that DRF would answer with JSON, signed in by session only."""
     meta = request.META
     if "HTTP_AUTHORIZATION" in meta:
@@ -74,7 +76,7 @@ def _plain(request) -> bool:
     )
 
 
-def _answer(request, pk: str, state: bool):
+def _answer(request: HttpRequest, pk: str, state: bool) -> HttpResponse | None:
     found = signed_in.campaign(request, pk)
     if found is None:
         return None
@@ -86,7 +88,7 @@ def _answer(request, pk: str, state: bool):
     return _json(body, StateApi if state else CampaignDetailApi)
 
 
-def _list(request):
+def _list(request: HttpRequest) -> HttpResponse | None:
     """The first page of the campaign list: all the user's clubs or one (``?club=``); any other
     question (filters, pages) goes to the view."""
     query = request.GET
@@ -109,17 +111,25 @@ def _list(request):
     return _json(JSONRenderer().render(body), CampaignListCreateApi)
 
 
-def _json(body: bytes, view) -> HttpResponse:
+def _json(body: bytes, view: type[APIView]) -> HttpResponse:
     """JSON bytes with the headers the view's own answer carries (DRF's finalize_response: Allow
     and Vary: Accept; the session's Vary: Cookie)."""
     response = HttpResponse(body, content_type="application/json")
     response.headers["Vary"] = "Accept, Cookie"
-    response.headers["Allow"] = _allow(view)
+    response.headers["Allow"] = _allowed(view)
     return response
 
 
-@cache
-def _allow(view) -> str:
+_ALLOW: dict[type[APIView], str] = {}  # the Allow header of each view, worked out once
+
+
+def _allowed(view: type[APIView]) -> str:
+    if view not in _ALLOW:
+        _ALLOW[view] = _allow(view)
+    return _ALLOW[view]
+
+
+def _allow(view: type[APIView]) -> str:
     """The view's Allow header: its methods, HEAD with GET (django.views.View.setup)."""
     methods = [
         m
