@@ -1,25 +1,34 @@
 """The game-system registry: what each system declares, for clients that build
 forms (event kinds with their fields, options, results) and calendars."""
 
+from typing import Any, TypeVar
+
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
+from rest_framework.filters import BaseFilterBackend
+from rest_framework.request import Request
 from rest_framework.response import Response
+from rest_framework.utils.serializer_helpers import ReturnList
 
 from campaigns.errors import NotFound
 from campaigns.journal.core_events import KINDS as CORE_KINDS
+from campaigns.schema.fields import EventKind, Field
 from campaigns.services.campaigns import option_fields
 from campaigns.systems import all_systems
+from campaigns.systems.base import GameSystem
 
 from .openapi import errors
 
+T = TypeVar("T")
 
-class FieldSpecSerializer(serializers.Serializer):
+
+class FieldSpecSerializer(serializers.Serializer[Field]):
     """One field of event data, options or results (campaigns.schema.fields.Field)."""
 
     name = serializers.CharField()
     type = serializers.ChoiceField(("str", "int", "bool", "choice", "list", "object", "json"))
-    label = serializers.CharField(source="title")
-    required = serializers.BooleanField()
+    label = serializers.CharField(source="title")  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
+    required = serializers.BooleanField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     default = serializers.JSONField(allow_null=True)
     choices = serializers.ListField(child=serializers.JSONField())
     min = serializers.IntegerField(allow_null=True)
@@ -37,10 +46,10 @@ FieldSpecSerializer._declared_fields["fields"] = FieldSpecSerializer(
 )
 
 
-class EventKindSerializer(serializers.Serializer):
+class EventKindSerializer(serializers.Serializer[EventKind]):
     name = serializers.CharField()
-    label = serializers.CharField()
-    fields = FieldSpecSerializer(many=True)
+    label = serializers.CharField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
+    fields = FieldSpecSerializer(many=True)  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     audience = serializers.ChoiceField(
         ("public", "side", "referee"), help_text="Who may read such an event."
     )
@@ -52,16 +61,16 @@ class EventKindSerializer(serializers.Serializer):
     help = serializers.CharField(allow_blank=True)
     core = serializers.SerializerMethodField(help_text="A core kind, common to every system.")
 
-    def get_core(self, kind) -> bool:
+    def get_core(self, kind: EventKind) -> bool:
         return CORE_KINDS.get(kind.name) is kind
 
 
-class SideDefSerializer(serializers.Serializer):
+class SideDefSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
 
 
-class VariantSerializer(serializers.Serializer):
+class VariantSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
@@ -70,19 +79,19 @@ class VariantSerializer(serializers.Serializer):
     )
 
 
-class RosterKindSerializer(serializers.Serializer):
+class RosterKindSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
-    fields = serializers.ListField(child=serializers.CharField())
+    fields = serializers.ListField(child=serializers.CharField())  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
 
 
-class SheetSerializer(serializers.Serializer):
+class SheetSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     audience = serializers.ChoiceField(("public", "side", "referee"))
 
 
-class SystemSerializer(serializers.Serializer):
+class SystemSerializer(serializers.Serializer[GameSystem]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     description = serializers.CharField(allow_blank=True)
@@ -103,37 +112,44 @@ class SystemSerializer(serializers.Serializer):
     sheets = SheetSerializer(many=True)
 
     @extend_schema_field(EventKindSerializer(many=True))
-    def get_event_kinds(self, system):
-        return EventKindSerializer([*CORE_KINDS.values(), *system.event_kinds], many=True).data
+    def get_event_kinds(self, system: GameSystem) -> ReturnList[Any]:
+        kinds = [*CORE_KINDS.values(), *system.event_kinds]
+        return _many(kinds, EventKindSerializer())
 
     @extend_schema_field(FieldSpecSerializer(many=True))
-    def get_option_fields(self, system):
-        return FieldSpecSerializer(option_fields(system), many=True).data
+    def get_option_fields(self, system: GameSystem) -> ReturnList[Any]:
+        return _many(list(option_fields(system)), FieldSpecSerializer())
 
     @extend_schema_field({"type": "object", "additionalProperties": {"type": "object"}})
-    def get_constants(self, system):
+    def get_constants(self, system: GameSystem) -> dict[str, dict[str, Any]]:
         return system.constants()
 
 
-def _systems() -> list:
+def _many(items: list[T], child: serializers.Serializer[T]) -> ReturnList[Any]:
+    """`Serializer(items, many=True).data`, as DRF builds it (the stubs take one item there)."""
+    return serializers.ListSerializer[list[T]](items, child=child).data
+
+
+def _systems() -> list[GameSystem]:
     return [system for _, system in sorted(all_systems().items())]
 
 
 @extend_schema(tags=["systems"])
-class SystemListApi(generics.ListAPIView):
+class SystemListApi(generics.ListAPIView[Any]):
     serializer_class = SystemSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
-    def get_queryset(self):
+    # DRF lists any sequence; the stubs want a QuerySet.
+    def get_queryset(self) -> list[GameSystem]:  # type: ignore[override]
         return _systems()
 
     @extend_schema(operation_id="systems_list", summary="The game systems")
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
 
 @extend_schema(tags=["systems"])
-class SystemDetailApi(generics.GenericAPIView):
+class SystemDetailApi(generics.GenericAPIView[Any]):
     serializer_class = SystemSerializer
 
     @extend_schema(
@@ -141,7 +157,7 @@ class SystemDetailApi(generics.GenericAPIView):
         responses={200: SystemSerializer, **errors(404)},
         summary="System",
     )
-    def get(self, request, slug):
+    def get(self, request: Request, slug: str) -> Response:
         system = all_systems().get(slug)
         if system is None:
             raise NotFound("system")
