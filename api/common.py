@@ -4,6 +4,7 @@ from collections.abc import Callable
 from typing import Any, Protocol
 
 import orjson
+from django.contrib.auth.models import User
 from django.http import HttpResponse
 from rest_framework import serializers
 from rest_framework.request import Request
@@ -25,6 +26,14 @@ def valid_input(
     serializer.is_valid(raise_exception=True)
     data: dict[str, Any] = serializer.validated_data
     return data
+
+
+def signed_in_user(request: Request) -> User:
+    """The requester, signed in: the API lets no one else through (IsAuthenticated, the
+    default permission) but where a view allows anyone."""
+    user = request.user
+    assert isinstance(user, User)
+    return user
 
 
 class _Scoped(Protocol):
