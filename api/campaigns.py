@@ -1,27 +1,35 @@
 """Campaigns: list, create, detail, scenarios, roster, and the organizer's
 people management (players and referee, written to the journal by the services)."""
 
+from collections.abc import Iterable, Mapping
+from datetime import datetime, tzinfo
 from functools import lru_cache
+from typing import Any
 
+from django.db.models import QuerySet
+from django.http import HttpResponse
 from drf_spectacular.utils import extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.filters import BaseFilterBackend
+from rest_framework.request import Request
 from rest_framework.response import Response
 
 from campaigns.access import visibility
 from campaigns.kept_answers import viewcache
 from campaigns.models import Campaign, Scenario
-from campaigns.selectors.campaign_page import campaign_for, campaign_page
+from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.services import campaigns as campaign_services
 from campaigns.systems import get_system
 from rosters.models import RosterEntry
 
 from .clubs import ClubRefSerializer
-from .common import CampaignScoped, cached_json, valid_input
+from .common import CampaignScoped, cached_json, signed_in_user, valid_input
 from .filters import CampaignFilter
 from .openapi import errors
 from .serializers import (
     SubmissionOutputSerializer,
     ViewerSerializer,
+    serialized_list,
     submission_output,
     username_field,
 )
@@ -29,7 +37,7 @@ from .serializers import (
 # --- serializers ------------------------------------------------------------------------------
 
 
-class CampaignSummarySerializer(serializers.Serializer):
+class CampaignSummarySerializer(serializers.Serializer[Any]):
     id = serializers.IntegerField()
     name = serializers.CharField()
     club = ClubRefSerializer()
@@ -55,7 +63,7 @@ _SUMMARY_COLUMNS = (
 )
 
 
-def summaries(rows) -> list[dict]:
+def summaries(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
     """CampaignSummarySerializer's output, from rows of _SUMMARY_COLUMNS: the same dates, each
     written once per process and time zone (a campaign's creation never moves; DRF's formatting
     had been a fifth of a list's time)."""
@@ -79,11 +87,12 @@ def summaries(rows) -> list[dict]:
 
 
 @lru_cache(maxsize=4096)
-def _written(when, zone) -> str:
-    return serializers.DateTimeField(default_timezone=zone).to_representation(when)
+def _written(when: datetime, zone: tzinfo) -> str:
+    written: str = serializers.DateTimeField(default_timezone=zone).to_representation(when)
+    return written
 
 
-class SideOutputSerializer(serializers.Serializer):
+class SideOutputSerializer(serializers.Serializer[Any]):
     slug = serializers.SlugField()
     name = serializers.CharField()
     players = serializers.ListField(
@@ -91,16 +100,16 @@ class SideOutputSerializer(serializers.Serializer):
     )
 
 
-class ScenarioOutputSerializer(serializers.Serializer):
+class ScenarioOutputSerializer(serializers.Serializer[Any]):
     index = serializers.IntegerField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     status = serializers.CharField(help_text="upcoming | current | pending | disputed | played")
     summary = serializers.JSONField(help_text="The public summary of its result.")
 
 
-class StandingSerializer(serializers.Serializer):
+class StandingSerializer(serializers.Serializer[Any]):
     side = serializers.CharField()
-    label = serializers.CharField()
+    label = serializers.CharField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
     value = serializers.JSONField()
 
 
@@ -115,7 +124,7 @@ class CampaignDetailSerializer(CampaignSummarySerializer):
     viewer = ViewerSerializer()
 
 
-class CampaignCreateInputSerializer(serializers.Serializer):
+class CampaignCreateInputSerializer(serializers.Serializer[Any]):
     club = serializers.SlugField(help_text="The club's slug; you must be one of its organizers.")
     system = serializers.CharField(max_length=40)
     variant = serializers.CharField(max_length=40)
@@ -125,32 +134,32 @@ class CampaignCreateInputSerializer(serializers.Serializer):
     )
 
 
-class RosterEntryOutputSerializer(serializers.Serializer):
+class RosterEntryOutputSerializer(serializers.Serializer[Any]):
     key = serializers.CharField(help_text="Stable id of the unit within its campaign.")
     side = serializers.CharField(allow_blank=True)
     audience = serializers.CharField(help_text="public | side")
     kind = serializers.CharField()
     name = serializers.CharField()
     status = serializers.CharField(allow_blank=True)
-    data = serializers.JSONField()
+    data = serializers.JSONField()  # type: ignore[assignment]  # the JSON field named as DRF's own attribute
 
 
-class PlayerInputSerializer(serializers.Serializer):
+class PlayerInputSerializer(serializers.Serializer[Any]):
     side = serializers.SlugField(max_length=40)
     username = username_field()
 
 
-class ReplacePlayerInputSerializer(serializers.Serializer):
+class ReplacePlayerInputSerializer(serializers.Serializer[Any]):
     side = serializers.SlugField(max_length=40)
     old = username_field()
     new = username_field()
 
 
-class RefereeInputSerializer(serializers.Serializer):
+class RefereeInputSerializer(serializers.Serializer[Any]):
     username = username_field(allow_null=True, help_text="null: no referee.")
 
 
-def detail_representation(campaign) -> str:
+def detail_representation(campaign: Campaign) -> str:
     """The name of the detail answer in the cache of kept answers: what it shows beyond the
     journal (club, people's names) is part of it."""
     import hashlib
@@ -164,7 +173,7 @@ def detail_representation(campaign) -> str:
     return "api.detail:" + hashlib.sha256(repr(row).encode()).hexdigest()[:16]
 
 
-def campaign_detail(campaign, page) -> dict:
+def campaign_detail(campaign: Campaign, page: CampaignPage) -> dict[str, Any]:
     system = get_system(campaign.system)
     return CampaignDetailSerializer(
         {
@@ -193,18 +202,18 @@ def campaign_detail(campaign, page) -> dict:
 
 
 @extend_schema(tags=["campaigns"])
-class CampaignListCreateApi(generics.ListAPIView):
+class CampaignListCreateApi(generics.ListAPIView[Any]):
     serializer_class = CampaignSummarySerializer
     filterset_class = CampaignFilter
 
-    def get_serializer_class(self):  # the browsable API's form
+    def get_serializer_class(self) -> type[serializers.Serializer[Any]]:  # the browsable API's form
         return (
             CampaignCreateInputSerializer
             if self.request.method == "POST"
             else CampaignSummarySerializer
         )
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Campaign]:
         # Newest first by creation: ordering by last activity would let the other
         # side watch a campaign move when a side makes a secret step.
         return (
@@ -214,14 +223,15 @@ class CampaignListCreateApi(generics.ListAPIView):
         )
 
     @extend_schema(operation_id="campaigns_list", summary="Campaigns of my clubs")
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
-    def list(self, request, *args, **kwargs):
+    def list(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         # Only the columns a summary shows, as plain rows: no model instances, no snapshots.
         rows = self.paginate_queryset(
             self.filter_queryset(self.get_queryset()).values(*_SUMMARY_COLUMNS)
         )
+        assert rows is not None  # the API pages every list (DEFAULT_PAGINATION_CLASS)
         return self.get_paginated_response(summaries(rows))
 
     @extend_schema(
@@ -230,12 +240,12 @@ class CampaignListCreateApi(generics.ListAPIView):
         responses={201: CampaignDetailSerializer, **errors(400, 403, 404)},
         summary="Start a campaign (club organizer)",
     )
-    def post(self, request):
+    def post(self, request: Request) -> Response:
         data = valid_input(CampaignCreateInputSerializer, request)
         club = visibility.get_club_for(request.user, data["club"])
         campaign = campaign_services.create_campaign(
             club=club,
-            user=request.user,
+            user=signed_in_user(request),
             system=data["system"],
             variant=data["variant"],
             name=data["name"],
@@ -247,7 +257,7 @@ class CampaignListCreateApi(generics.ListAPIView):
 
 
 @extend_schema(tags=["campaigns"])
-class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
+class CampaignDetailApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = CampaignDetailSerializer
 
     @extend_schema(
@@ -255,7 +265,7 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
         responses={200: CampaignDetailSerializer, **errors(404)},
         summary="A campaign: sides, players, referee, scenarios, standings",
     )
-    def get(self, request, campaign_id):
+    def get(self, request: Request, campaign_id: int) -> HttpResponse | Response:
         campaign, viewer = self.campaign_and_viewer()
         return cached_json(
             request,
@@ -267,11 +277,11 @@ class CampaignDetailApi(CampaignScoped, generics.GenericAPIView):
 
 
 @extend_schema(tags=["campaigns"])
-class ScenarioListApi(CampaignScoped, generics.ListAPIView):
+class ScenarioListApi(CampaignScoped, generics.ListAPIView[Any]):
     serializer_class = ScenarioOutputSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[Scenario]:
         if getattr(self, "swagger_fake_view", False):
             return Scenario.objects.none()
         campaign, _ = self.campaign_and_viewer()
@@ -282,16 +292,16 @@ class ScenarioListApi(CampaignScoped, generics.ListAPIView):
         responses={200: ScenarioOutputSerializer(many=True), **errors(404)},
         summary="The scenarios, in order",
     )
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         return super().get(request, *args, **kwargs)
 
 
 @extend_schema(tags=["campaigns"])
-class RosterApi(CampaignScoped, generics.ListAPIView):
+class RosterApi(CampaignScoped, generics.ListAPIView[Any]):
     serializer_class = RosterEntryOutputSerializer
-    filter_backends: list = []
+    filter_backends: list[type[BaseFilterBackend]] = []
 
-    def get_queryset(self):
+    def get_queryset(self) -> QuerySet[RosterEntry]:
         if getattr(self, "swagger_fake_view", False):
             return RosterEntry.objects.none()
         campaign, viewer = self.campaign_and_viewer()
@@ -302,7 +312,7 @@ class RosterApi(CampaignScoped, generics.ListAPIView):
         responses={200: RosterEntryOutputSerializer(many=True), **errors(404)},
         summary="Roster entries you may see (public ones and your side's)",
     )
-    def get(self, request, *args, **kwargs):
+    def get(self, request: Request, *args: Any, **kwargs: Any) -> Response:
         campaign, viewer = self.campaign_and_viewer()
         # Every entry the viewer's audience may read, serialised once per position; pages of it.
         rows = viewcache.cached(
@@ -311,14 +321,14 @@ class RosterApi(CampaignScoped, generics.ListAPIView):
             "api.roster",
             lambda: [
                 dict(row)
-                for row in RosterEntryOutputSerializer(self.get_queryset(), many=True).data
+                for row in serialized_list(self.get_queryset(), RosterEntryOutputSerializer())
             ],
         )
         return self.get_paginated_response(self.paginate_queryset(rows))
 
 
 @extend_schema(tags=["campaigns"])
-class PlayerAssignApi(CampaignScoped, generics.GenericAPIView):
+class PlayerAssignApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = PlayerInputSerializer
 
     @extend_schema(
@@ -327,11 +337,11 @@ class PlayerAssignApi(CampaignScoped, generics.GenericAPIView):
         responses={201: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Put a club member on a side (organizer)",
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(PlayerInputSerializer, request)
         submission = campaign_services.assign_player(
-            campaign, request.user, side=data["side"], username=data["username"]
+            campaign, signed_in_user(request), side=data["side"], username=data["username"]
         )
         return Response(
             submission_output(campaign, request.user, submission), status=status.HTTP_201_CREATED
@@ -339,7 +349,7 @@ class PlayerAssignApi(CampaignScoped, generics.GenericAPIView):
 
 
 @extend_schema(tags=["campaigns"])
-class PlayerRemoveApi(CampaignScoped, generics.GenericAPIView):
+class PlayerRemoveApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = PlayerInputSerializer
 
     @extend_schema(
@@ -348,17 +358,17 @@ class PlayerRemoveApi(CampaignScoped, generics.GenericAPIView):
         responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Take a player off a side (organizer)",
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(PlayerInputSerializer, request)
         submission = campaign_services.remove_player(
-            campaign, request.user, side=data["side"], username=data["username"]
+            campaign, signed_in_user(request), side=data["side"], username=data["username"]
         )
         return Response(submission_output(campaign, request.user, submission))
 
 
 @extend_schema(tags=["campaigns"])
-class PlayerReplaceApi(CampaignScoped, generics.GenericAPIView):
+class PlayerReplaceApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = ReplacePlayerInputSerializer
 
     @extend_schema(
@@ -367,17 +377,17 @@ class PlayerReplaceApi(CampaignScoped, generics.GenericAPIView):
         responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Replace a player, also in a running campaign (organizer)",
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(ReplacePlayerInputSerializer, request)
         submission = campaign_services.replace_player(
-            campaign, request.user, side=data["side"], old=data["old"], new=data["new"]
+            campaign, signed_in_user(request), side=data["side"], old=data["old"], new=data["new"]
         )
         return Response(submission_output(campaign, request.user, submission))
 
 
 @extend_schema(tags=["campaigns"])
-class RefereeApi(CampaignScoped, generics.GenericAPIView):
+class RefereeApi(CampaignScoped, generics.GenericAPIView[Any]):
     serializer_class = RefereeInputSerializer
 
     @extend_schema(
@@ -386,10 +396,10 @@ class RefereeApi(CampaignScoped, generics.GenericAPIView):
         responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
         summary="Name the referee, or none (organizer)",
     )
-    def post(self, request, campaign_id):
+    def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
         data = valid_input(RefereeInputSerializer, request)
         submission = campaign_services.assign_referee(
-            campaign, request.user, username=data["username"]
+            campaign, signed_in_user(request), username=data["username"]
         )
         return Response(submission_output(campaign, request.user, submission))

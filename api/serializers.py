@@ -1,12 +1,14 @@
 """Output serializers shared by several API modules: journal entries, the
 viewer, a submission's answer."""
 
-from typing import Any
+from collections.abc import Iterable
+from typing import Any, TypeVar
 
 from django.contrib.auth import get_user_model
 from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema_field
 from rest_framework import serializers
+from rest_framework.utils.serializer_helpers import ReturnList
 
 from campaigns.access import visibility
 from campaigns.access.visibility import Person
@@ -18,6 +20,13 @@ from campaigns.services.state import current_state
 from muster import connection_loss
 
 AUDIENCES = ("public", "side", "referee")
+T = TypeVar("T")
+
+
+def serialized_list(items: Iterable[T], child: serializers.Serializer[T]) -> ReturnList[Any]:
+    """`Serializer(items, many=True).data`, built as DRF builds it (the stubs take one item there,
+    and a serializer with a `data` field hides the property from mypy)."""
+    return serializers.ListSerializer[Iterable[T]](items, child=child).data
 
 
 class EventEntrySerializer(serializers.Serializer[Any]):

@@ -1,7 +1,7 @@
 """The game-system registry: what each system declares, for clients that build
 forms (event kinds with their fields, options, results) and calendars."""
 
-from typing import Any, TypeVar
+from typing import Any
 
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import generics, serializers
@@ -18,8 +18,7 @@ from campaigns.systems import all_systems
 from campaigns.systems.base import GameSystem
 
 from .openapi import errors
-
-T = TypeVar("T")
+from .serializers import serialized_list
 
 
 class FieldSpecSerializer(serializers.Serializer[Field]):
@@ -114,20 +113,15 @@ class SystemSerializer(serializers.Serializer[GameSystem]):
     @extend_schema_field(EventKindSerializer(many=True))
     def get_event_kinds(self, system: GameSystem) -> ReturnList[Any]:
         kinds = [*CORE_KINDS.values(), *system.event_kinds]
-        return _many(kinds, EventKindSerializer())
+        return serialized_list(kinds, EventKindSerializer())
 
     @extend_schema_field(FieldSpecSerializer(many=True))
     def get_option_fields(self, system: GameSystem) -> ReturnList[Any]:
-        return _many(list(option_fields(system)), FieldSpecSerializer())
+        return serialized_list(list(option_fields(system)), FieldSpecSerializer())
 
     @extend_schema_field({"type": "object", "additionalProperties": {"type": "object"}})
     def get_constants(self, system: GameSystem) -> dict[str, dict[str, Any]]:
         return system.constants()
-
-
-def _many(items: list[T], child: serializers.Serializer[T]) -> ReturnList[Any]:
-    """`Serializer(items, many=True).data`, as DRF builds it (the stubs take one item there)."""
-    return serializers.ListSerializer[list[T]](items, child=child).data
 
 
 def _systems() -> list[GameSystem]:
