@@ -23,9 +23,9 @@ SECRET_LOOKING = ("_URL", "KEY", "PASSWORD", "SECRET", "TOKEN")
 
 
 # django-environ ships no types, so its Env is Any to mypy; subclassing it is the point here (its
-# own readers call get_value, proxied variables included), so the base stays untyped ("misc" under
-# --strict's disallow_subclassing_any, unused without it).
-class Env(environ.Env):  # type: ignore[misc, unused-ignore]
+# own readers call get_value, proxied variables included), so the base stays untyped ("misc":
+# --strict's disallow_subclassing_any).
+class Env(environ.Env):  # type: ignore[misc]
     """django-environ, saying which variable it could not read."""
 
     def get_value(

@@ -21,9 +21,9 @@ from .static_files import BASE_URL, RefusedURL, static_file
 logger = logging.getLogger("rosters.pdf")
 
 
-# WeasyPrint ships no types, so its URLFetcher is Any to mypy ("misc" under --strict's
-# disallow_subclassing_any, unused without it): the fetcher is WeasyPrint's own, narrowed.
-class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc, unused-ignore]
+# WeasyPrint ships no types, so its URLFetcher is Any to mypy ("misc": --strict's
+# disallow_subclassing_any): the fetcher is WeasyPrint's own, narrowed.
+class StaticOnlyFetcher(URLFetcher):  # type: ignore[misc]
     """WeasyPrint's URL fetcher, restricted to data: URLs and the static files."""
 
     def __init__(self) -> None:
