@@ -16,12 +16,14 @@ MYPY = tomllib.loads((ROOT / "pyproject.toml").read_text())["tool"]["mypy"]
 
 
 def own_app_packages() -> set[str]:
-    """The top packages of the apps installed from this checkout (games included)."""
+    """The top packages of the apps installed from this checkout (games included; not the test
+    games, nor the libraries of a virtualenv that may sit inside the checkout)."""
     tops = set()
     for config in apps.get_app_configs():
-        path = Path(config.path).resolve()
-        if ROOT in path.parents and "tests" not in path.relative_to(ROOT).parts:
-            tops.add(path.relative_to(ROOT).parts[0])
+        top = config.name.split(".")[0]
+        if top != "tests" and (ROOT / top / "__init__.py").is_file():
+            if Path(config.path).resolve().is_relative_to((ROOT / top).resolve()):
+                tops.add(top)
     return tops
 
 
