@@ -14,7 +14,9 @@ Two ways to carry old events, chosen per step (``Upgrade.how``):
   (``Upgrade.kinds``), events inserted where today's rules need one the old journal lacks
   (``Upgrade.before`` / ``Upgrade.at_end``, from the state as it stood, folded by today's code).
   Every reference to an event (``target``, ``proposal``) is renumbered to point at the same event;
-  dice keys are untouched.
+  dice keys are untouched. A rule a rewrite cannot carry (what a step rolls, say) is kept by the
+  fold as for a "fold" step: the events before a rewrite's marker fold under the version they were
+  written under (``ctx.journal_version``).
 - ``"fold"``: old events stay as written and fold under the rules of their version: the game's fold
   asks ``ctx.journal_version`` and keeps the old rule while it is below the new version. The
   ``journal.upgraded`` event is the marker from which the new version applies.
@@ -229,12 +231,14 @@ def plan(start: dict[str, int], system: GameSystem) -> list[tuple[str, Upgrade]]
 def start_versions(
     records: list[Record], fold_from: dict[str, int] | None = None
 ) -> dict[str, int]:
-    """{journal: version} the first event folds under, where it is not today's: a "fold" marker in
-    the journal says its events before it keep the rules of the version it upgraded from (and
-    `fold_from`, what an upgrade running now says)."""
+    """{journal: version} the first event folds under, where it is not today's: an upgrade marker in
+    the journal says its events before it were written under the version it upgraded from (and
+    `fold_from`, what an upgrade running now says). A "fold" step keeps their old rule that way; a
+    "rewrite" step's events are reshaped for today's kinds, and a rule that ran differently before
+    its version still asks the version they were written under (its game's fold keeps the old one)."""
     start = dict(fold_from or {})
     for record in records:
-        if record.kind == UPGRADED and record.data.get("how") == "fold":
+        if record.kind == UPGRADED:
             # A marker's data as the journal holds it (JSON; its kind's fields: text, a number).
             journal = cast(str, record.data.get("journal"))
             start.setdefault(journal, cast(int, record.data.get("from")))

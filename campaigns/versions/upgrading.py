@@ -163,12 +163,9 @@ def _inserted(records: list[Record], ran: list[Ran]) -> tuple[Insertions, set[st
     journal = OldJournal(records)
     referred = {r.data.get(REFERENCES[r.kind]) for r in records if r.kind in REFERENCES}
     seqs = {r.uid: r.seq for r in records}
-    fold_from: dict[
-        str, int
-    ] = {}  # old events fold under the rules of the version a "fold" step starts from
+    fold_from: dict[str, int] = {}  # old events fold under the version they were written under
     for entry in ran:
-        if entry.step.how == "fold":
-            fold_from.setdefault(entry.journal, entry.step.version)
+        fold_from.setdefault(entry.journal, entry.step.version)
 
     def upgrade(
         state: CampaignState | None, record: Record | None, apply: engine.Applier

@@ -5,7 +5,10 @@ upgrades"; the corpus in its journals/ folder replays journals of each version o
   (``ap.aftermath``, 1.12, step 1.600), which the map steps 1.601-1.606 wait for. A v1 journal has
   none: one is added for each side and half-day whose Refit Phase went on, before its first step,
   with every unit as it stood (status, isolation, pocket …, all kept) and the CVP the side's
-  confirmed result already gave, so the Refit Phase reads what v1 read.
+  confirmed result already gave, so the Refit Phase reads what v1 read. The record's platoons on the
+  map are those v1's 1.6142 rolled for; v1's 1.6142 events keep v1's rule (only the platoons the
+  player listed roll, R-B20): the fold asks the version they were written under
+  (``ctx.journal_version``, which a rewrite step's marker gives as a fold step's does).
 - v2 → v3 (30f6652, R-A19): 1.6067 waits for each side's losses of the map steps (``ap.losses``,
   step 1.6066.losses). In a v2 journal 1.6067 ran as soon as 1.6066 was confirmed, and units
   lost at the table were entered as ``ap.cvp`` (kept as they are): each side's losses step is

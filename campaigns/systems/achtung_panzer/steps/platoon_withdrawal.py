@@ -23,6 +23,11 @@ from .helpers import (
     upcoming_roll,
 )
 
+# R-B20: from A!P! v2 (the end-of-scenario record, which says which platoons were on the map) every
+# such platoon rolls, listed or not. A v1 player listed the platoons he said had been on the map and
+# only those rolled: v1 events keep that rule (ctx.journal_version).
+RECORDED_PLATOONS_ROLL_SINCE = 2
+
 
 def withdrawal_mods(ctx, state: APState, side: str) -> list:
     if len(common.completed(state)) < int(ctx.value("afv_withdrawal.min_half_days_completed")):
@@ -75,8 +80,14 @@ def run_withdrawal(ctx, state: APState, side, data):
     for i, platoon in enumerate(given):
         if not _with_afv(state, side, platoon):
             raise DomainError(f"platoons[{i}]", f"{platoon} has no non-isolated retained AFV.")
-    # The rolls are mandatory: the platoons recorded on the map roll whether listed or not.
-    platoons = list(dict.fromkeys([*qualifying_platoons(state, side), *given]))
+    # The rolls are mandatory: the platoons recorded on the map roll whether listed or not (v1: the
+    # listed ones only).
+    recorded = (
+        qualifying_platoons(state, side)
+        if ctx.journal_version >= RECORDED_PLATOONS_ROLL_SINCE
+        else []
+    )
+    platoons = list(dict.fromkeys([*recorded, *given]))
     for platoon in platoons:
         report = roll_on(
             ctx,

@@ -28,10 +28,29 @@ def _objectives(variant):
     return keys[: len(keys) // 2], keys[len(keys) // 2 :]
 
 
-def _ap_v1(corpus, variant, half_days, stop, seed):
+def _listed_platoons(state, side):
+    """Every AFV platoon of the side with a non-isolated retained AFV (the 1.6142 answer of a player
+    who lists them all)."""
+    units = state["game"]["sides"][side]["retained"]
+    return {
+        "platoons": sorted(
+            {
+                u["platoon"]
+                for u in units
+                if u.get("kind") in ("afv", "vehicle")
+                and u.get("platoon")
+                and not u.get("isolated")
+            }
+        )
+    }
+
+
+def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None):
     """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
-    chosen by a seeded random; stops at `stop` in the last Refit Phase."""
+    chosen by a seeded random; stops at `stop` in the last Refit Phase. `listed_once`: the side that
+    lists its AFV platoons for 1.6142 in the third Refit Phase after a scenario, and never again (a
+    v1 player, who listed the platoons that had been on the map when he chose to)."""
     from campaigns.errors import DomainError
 
     harness = _tests(corpus, "campaign_harness")
@@ -49,8 +68,14 @@ def _ap_v1(corpus, variant, half_days, stop, seed):
             except DomainError:
                 pass
 
+    refits = []  # the Refit Phases begun: the first is the Initial Scenario's purchases
+
     def refit(until=None):
-        war.walk_both(until="1.619", answers=both)
+        refits.append(until)
+        answers = both
+        if listed_once and len(refits) == 4:  # the Refit Phase keyed 5/30P in CG I
+            answers = {**both, listed_once: {**harness.QUIET, "1.6142": _listed_platoons}}
+        war.walk_both(until="1.619", answers=answers)
         if until == "1.619":
             return
         buy("allied", ["I1", "I2", "F1"][: rng.randint(1, 2)])
@@ -137,6 +162,9 @@ def players(corpus):
         "ap-v1-cg1": lambda: ap_v1_cg1(corpus),
         "ap-v1-cg2": lambda: _ap_v1(corpus, "cg2", 2, "1.616", seed=2),
         "ap-v1-cg3": lambda: _ap_v1(corpus, "cg3", 1, "1.6112", seed=3),
+        "ap-v1-cg1-platoon": lambda: _ap_v1(
+            corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
+        ),
         "ap-cg1-table": corpus.seeded(lambda: ap_table(corpus, "cg1", 1, "server", stop="1.6112")),
         "ap-cg2-table": corpus.seeded(
             lambda: ap_table(corpus, "cg2", 2, "server", stop="result", undo=True)
