@@ -122,10 +122,17 @@ HISTORICAL_TABLE = (
 )
 
 
+# R-A11: the CG Roster's chart from A!P! v2 on; v1 read the 1.6161 chart (6/3P German -1), and its
+# events keep it (ctx.journal_version).
+ROSTER_CHART_SINCE = 2
+HISTORICAL_TABLE_V1 = "1.6161"
+
+
 def historical_mod(ctx, state: APState, side: str) -> Mod:
     """1.6161: the side's historical DRM for the current half-day, from the CG Roster's chart (where
     the 1.6161 chart differs, 6/3P German, the roster's is the rule: rules-notes R-A11)."""
-    value = ctx.table(HISTORICAL_TABLE).value(half_day(state), side)
+    table = HISTORICAL_TABLE if ctx.journal_version >= ROSTER_CHART_SINCE else HISTORICAL_TABLE_V1
+    value = ctx.table(table).value(half_day(state), side)
     return Mod(f"Historical DRM ({half_day(state)})", "1.6161", int(value))
 
 

@@ -162,6 +162,7 @@ def players(corpus):
         "ap-v1-cg1": lambda: ap_v1_cg1(corpus),
         "ap-v1-cg2": lambda: _ap_v1(corpus, "cg2", 2, "1.616", seed=2),
         "ap-v1-cg3": lambda: _ap_v1(corpus, "cg3", 1, "1.6112", seed=3),
+        "ap-v1-cg2-6-3p": lambda: _ap_v1(corpus, "cg2", 5, "1.619", seed=5),
         "ap-v1-cg1-platoon": lambda: _ap_v1(
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
         ),
