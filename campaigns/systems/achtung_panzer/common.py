@@ -16,12 +16,18 @@ from .shapes import APState, Public, RosterLine, Side
 SIDES = ("allied", "german")
 JOURNAL_VERSION = 6  # the A!P! journal version written today (system.py; upgrades.py)
 CHOICES_BEFORE_ROLL_SINCE = 6  # 1.6112/1.6113: the choice may be given with the roll (R-A26)
+# 1.6112 (R-B17): from v2 an elite MMC that hardens becomes fanatic, and only one; v1 asked the player
+ELITE_FANATIC_SINCE = 2
 
 
 def journal_version(state: APState) -> int:
     """The A!P! journal version the events being folded were written under (today's for a page:
     a stored campaign is upgraded before it is played on)."""
     return state.get("journals", {}).get("achtung_panzer", JOURNAL_VERSION)
+
+
+def elite_becomes_fanatic(state: APState) -> bool:
+    return journal_version(state) >= ELITE_FANATIC_SINCE
 
 
 def choices_before_roll(state: APState) -> bool:

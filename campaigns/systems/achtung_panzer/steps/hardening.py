@@ -125,6 +125,14 @@ def _plan(state: APState, side, entries) -> list[tuple[dict, str, bool]]:
                 f"hardened[{i}].unit", "No MMC may battle harden more than once per RePh."
             )
         seen.add(unit["id"])
+        if not common.elite_becomes_fanatic(state):  # v1: the player said which became fanatic
+            becomes = entry["becomes"].strip()
+            if not becomes:
+                raise DomainError(
+                    f"hardened[{i}].becomes", f"Enter what the {unit['type']} becomes."
+                )
+            plan.append((unit, becomes, bool(entry.get("fanatic"))))
+            continue
         # "In all cases, an elite MMC that battle hardens becomes fanatic" (1.6112): not a choice.
         elite = is_elite(state, side, unit)
         if entry.get("fanatic") and not elite:

@@ -45,12 +45,27 @@ def _listed_platoons(state, side):
     }
 
 
-def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None):
+def _fanatic_hardening(state, side):
+    """1.6112 as a v1 player could answer it: the first retained squad hardens and is ticked fanatic
+    (v1 asked; from v2 only an elite MMC becomes fanatic, and always)."""
+    pend = state["game"]["sides"][side]["pending"].get("1.6112") or {}
+    squads = [u for u in state["game"]["sides"][side]["retained"] if u.get("kind") == "squad"]
+    if not squads or pend.get("mmc", 0) + pend.get("heroes", 0) < 1:
+        return {"action": "harden", "hardened": []}
+    unit = squads[0]
+    return {
+        "action": "harden",
+        "hardened": [{"unit": unit["id"], "becomes": f"{unit['type']}-hardened", "fanatic": True}],
+    }
+
+
+def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None):
     """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
     chosen by a seeded random; stops at `stop` in the last Refit Phase. `listed_once`: the side that
     lists its AFV platoons for 1.6142 in the third Refit Phase after a scenario, and never again (a
-    v1 player, who listed the platoons that had been on the map when he chose to)."""
+    v1 player, who listed the platoons that had been on the map when he chose to). `once`: (the
+    Refit Phase's number, side, step, answer): one answer of one side in one Refit Phase."""
     from campaigns.errors import DomainError
 
     harness = _tests(corpus, "campaign_harness")
@@ -75,6 +90,8 @@ def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None):
         answers = both
         if listed_once and len(refits) == 4:  # the Refit Phase keyed 5/30P in CG I
             answers = {**both, listed_once: {**harness.QUIET, "1.6142": _listed_platoons}}
+        if once and len(refits) == once[0]:
+            answers = {**both, once[1]: {**harness.QUIET, once[2]: once[3]}}
         war.walk_both(until="1.619", answers=answers)
         if until == "1.619":
             return
@@ -163,6 +180,14 @@ def players(corpus):
         "ap-v1-cg2": lambda: _ap_v1(corpus, "cg2", 2, "1.616", seed=2),
         "ap-v1-cg3": lambda: _ap_v1(corpus, "cg3", 1, "1.6112", seed=3),
         "ap-v1-cg2-6-3p": lambda: _ap_v1(corpus, "cg2", 5, "1.619", seed=5),
+        "ap-v1-cg1-fanatic": lambda: _ap_v1(
+            corpus,
+            "cg1",
+            2,
+            "result",
+            seed=6,
+            once=(2, "german", "1.6112", [{"action": "roll"}, _fanatic_hardening]),
+        ),
         "ap-v1-cg1-platoon": lambda: _ap_v1(
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
         ),
