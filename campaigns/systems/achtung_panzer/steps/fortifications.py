@@ -339,9 +339,18 @@ def fortification_words(f: dict) -> str:
     return text + (f" ({', '.join(details)})" if details else "")
 
 
+# From A!P! v2 (d4232c2) the step stays open for a give-back once every FPP is spent; before, it
+# applied only while FPP were left, so v1 journals left it without a check (R-C21).
+GIVE_BACK_WHEN_SPENT_SINCE = 2
+
+
 def _applies(state: APState, side: str) -> bool:
     """A side with FPP buys; one that spent them all in this step may still give one back."""
-    return common.private(state, side).get("fpp", 0) > 0 or bool(bought_now(state, side))
+    if common.private(state, side).get("fpp", 0) > 0:
+        return True
+    return common.journal_version(state) >= GIVE_BACK_WHEN_SPENT_SINCE and bool(
+        bought_now(state, side)
+    )
 
 
 STEPS = [

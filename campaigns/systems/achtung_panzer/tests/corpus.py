@@ -59,6 +59,13 @@ def _fanatic_hardening(state, side):
     }
 
 
+def _all_fpp_spent(state, side):
+    """1.621 as a player spends every FPP: dummy mines, one FPP each (v1 then left the step, which
+    applied only while FPP were left)."""
+    fpp = state["game"]["sides"][side]["fpp"]
+    return {"action": "buy", "item": "Dummy Mines", "count": fpp}
+
+
 def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None):
     """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
@@ -97,7 +104,7 @@ def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None):
             return
         buy("allied", ["I1", "I2", "F1"][: rng.randint(1, 2)])
         buy("german", ["I1", "F2", "A4"][: rng.randint(1, 2)])
-        war.walk_both(until=until or "1.623", answers=both)
+        war.walk_both(until=until or "1.623", answers=answers)
         if until:
             return
         key = f"initiative:{war.public['half_day']}"
@@ -187,6 +194,9 @@ def players(corpus):
             "result",
             seed=6,
             once=(2, "german", "1.6112", [{"action": "roll"}, _fanatic_hardening]),
+        ),
+        "ap-v1-cg1-fpp": lambda: _ap_v1(
+            corpus, "cg1", 2, "result", seed=7, once=(1, "german", "1.621", _all_fpp_spent)
         ),
         "ap-v1-cg1-platoon": lambda: _ap_v1(
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
