@@ -271,3 +271,69 @@ class Snapshot(models.Model):
     campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="snapshot")
     seq = models.PositiveIntegerField()
     state = models.JSONField()
+
+
+class Notice(models.Model):
+    """Something that waits for one person (their side's step, a result to confirm, a proposal to
+    agree to), or news for them (an invitation, a sheet ready, a campaign started): made by
+    campaigns.notices from what that person's audience may see, never written by a door. Its
+    words are drawn from the recipient's own cut; its key names what waits, never a value of it.
+    An e-mail digest, a webhook outbox or a push reads these rows."""
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="notices"
+    )
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="notices"
+    )  # None: a club's or the site's (an invitation)
+    key = models.CharField(max_length=200)  # what waits: "turn/german", "proposal/<uid>", …
+    words = models.CharField(max_length=300)  # a sentence the recipient may read
+    link = models.CharField(max_length=300)  # the exact place to act, a path on this site
+    waiting = models.BooleanField(default=True)  # resolved when nothing waits; else when read
+    created_at = models.DateTimeField(default=timezone.now)
+    read_at = models.DateTimeField(null=True, blank=True)
+    resolved_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "campaign", "key"],
+                condition=models.Q(resolved_at__isnull=True),
+                name="one_open_notice_per_key",
+            ),
+            models.UniqueConstraint(
+                fields=["recipient", "key"],
+                condition=models.Q(resolved_at__isnull=True, campaign__isnull=True),
+                name="one_open_club_notice_per_key",
+            ),
+        ]
+        indexes = [
+            # The header's unread count: one indexed count per page.
+            models.Index(
+                fields=["recipient", "read_at"],
+                condition=models.Q(resolved_at__isnull=True),
+                name="open_notices_by_recipient",
+            ),
+            models.Index(fields=["campaign", "resolved_at"], name="notices_by_campaign"),
+        ]
+        ordering = ["-created_at", "-pk"]
+
+    def __str__(self) -> str:
+        return f"{self.recipient}: {self.words}"
+
+
+class NoticeOutbox(models.Model):
+    """A change of a campaign's journal whose notices are still to be made: written in the
+    append's transaction (campaigns.notices.outbox), processed by a task after commit, sent again
+    by the workers' sweep when the task was lost. `made_for`: the audiences' positions (and the
+    campaign's status) the notices were made for, on the processed row."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="notice_outbox")
+    seq = models.PositiveIntegerField()
+    created_at = models.DateTimeField(default=timezone.now)
+    processed_at = models.DateTimeField(null=True, blank=True)
+    made_for = models.JSONField(null=True, blank=True)
+
+    class Meta:
+        indexes = [models.Index(fields=["campaign", "processed_at"], name="notice_outbox_open")]
+        ordering = ["campaign", "pk"]

@@ -9,6 +9,7 @@ from celery import shared_task
 
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, RetryPolicy, drop_connection
 
+from .notices import making
 from .services import invitation_mail, odds
 
 
@@ -17,6 +18,17 @@ def compute_odds(campaign_id: int, side: str) -> None:
     """Exact odds of a side's upcoming rolls, kept in the cache for that side's pages."""
     try:
         odds.compute_and_store(campaign_id, side)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
+def make_notices(campaign_id: int) -> None:
+    """The notices of a campaign's changes (its outbox rows): idempotent, sent after commit and
+    again by the sweep when lost."""
+    try:
+        making.process(campaign_id)
     except DATABASE_ERRORS:
         drop_connection()
         raise

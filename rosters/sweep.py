@@ -4,7 +4,8 @@ Late acknowledgement brings a task back when one pool process dies; nothing brou
 the whole worker was killed, the broker was away when it was sent, or Redis restarted empty. A
 thread of each worker's main process (sheets and odds alike: the more workers, the sooner) runs
 ``rosters.services.sweep`` (print jobs: no heartbeat, or no task in the broker) and
-``campaigns.services.odds.sweep`` (odds neither kept nor asked for) every MUSTER_SWEEP_SECONDS.
+``campaigns.services.odds.sweep`` (odds neither kept nor asked for) and
+``campaigns.notices.outbox.sweep`` (notices' outbox rows nobody processed) every MUSTER_SWEEP_SECONDS.
 Both only re-send what a conditional update or a short-lived note says nobody else re-sent, and
 every task is safe to run twice, so several workers sweeping at once do no harm. No extra process
 or unit: a site that runs a worker runs the sweep.
@@ -25,11 +26,13 @@ _running: dict[str, threading.Event] = {}
 
 
 def once() -> None:
+    from campaigns.notices import outbox
     from campaigns.services import odds
 
     from . import services
 
-    for name, step in (("print jobs", services.sweep), ("odds", odds.sweep)):
+    steps = (("print jobs", services.sweep), ("odds", odds.sweep), ("notices", outbox.sweep))
+    for name, step in steps:
         try:
             step()
         except Exception as error:  # noqa: BLE001 - the database or the broker away: next time

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from celery import Task, shared_task
 
+from campaigns.notices import making as notices
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
 
 from . import health, services
@@ -24,7 +25,12 @@ from . import health, services
 def render_sheet(self: Task[..., str], job_id: str, rendered: str = "") -> str:
     kept: dict[str, str] = {}
     try:
-        return services.run_job(job_id, task_id=self.request.id or "", rendered=rendered, kept=kept)
+        outcome = services.run_job(
+            job_id, task_id=self.request.id or "", rendered=rendered, kept=kept
+        )
+        if outcome in ("rendered", "failed", "gave-up"):
+            notices.sheet_news(job_id)  # whoever asked for it hears it is ready, or failed
+        return outcome
     except DATABASE_ERRORS:
         drop_connection()
         if kept.get("rendered"):  # the retry (autoretry_for) is sent with the request's kwargs

@@ -42,6 +42,7 @@ LAYERS = [
             "campaigns.services",
             "campaigns.selectors",
             "campaigns.access.permissions",
+            "campaigns.notices",
             "rosters.services",
         ),
     ),

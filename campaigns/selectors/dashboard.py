@@ -1,13 +1,16 @@
-"""A person's dashboard: their clubs, the campaigns they play or organize, what waits for them."""
+"""A person's dashboard: their clubs, the campaigns they play or organize, what waits for them
+(what has waited longest first, by their notices)."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 
 from campaigns.access import visibility
+from campaigns.notices import inbox
 
 from ..models import Campaign, Club
 from ..systems.base import Action
@@ -32,13 +35,21 @@ def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
     everything = list(visibility.campaigns_for(user).order_by("status", "-updated_at"))
     viewers = visibility.viewers_for(user, everything)
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
+    since = inbox.waiting_since(user)  # what has waited longest for this person comes first
+    mine.sort(key=lambda c: _waited(since, c))
     organized = [
         c for c in everything if c not in mine and roles.get(c.club_id) == Membership.ORGANIZER
     ]
     return Dashboard(
         clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
         campaigns=mine,
-        waiting=waiting_for(user),
+        waiting=sorted(waiting_for(user), key=lambda row: _waited(since, row[0])),
         organized=organized,
         waits=campaigns_waiting_on([c for c in mine + organized if c.status == Campaign.ACTIVE]),
     )
+
+
+def _waited(since: dict[int, datetime], campaign: Campaign) -> tuple[bool, float]:
+    """Longest waiting first (by the person's notices); the others after them, in their order."""
+    at = since.get(campaign.pk)
+    return at is None, at.timestamp() if at else 0.0

@@ -9,6 +9,8 @@ turn down)."""
 
 from __future__ import annotations
 
+import hashlib
+import json
 from collections.abc import Callable, Collection
 from dataclasses import replace
 from typing import Any
@@ -201,6 +203,13 @@ def reject_todos(
         for proposal in proposals.values()
         if permissions.may_reject(proposal, viewer, asked)
     ]
+
+
+def stable_id(todo: Action) -> str:
+    """A to-do's id as the campaign page lists it (``?do=<id>``, its form's element ids): unique
+    on the page and the same on every render; a notice links to it."""
+    text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
+    return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
 def _agreeing(todos: list[Action]) -> set[str | None]:

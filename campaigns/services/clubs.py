@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from campaigns.access import visibility
+from campaigns.notices import making as notices
 from campaigns.schema.fields import clean_name
 
 from ..errors import DomainError, Forbidden, NotFound, TooMany
@@ -69,6 +70,7 @@ def invite(*, club: Club, user: User, role: str = Membership.PLAYER, email: str 
         )
         if invitation.email:
             transaction.on_commit(lambda: invitation_mail.enqueue(invitation.pk))
+            notices.invited(invitation)  # an account with that address hears of it
     return invitation
 
 
@@ -98,6 +100,7 @@ def revoke_invitation(*, invitation: Invitation, user: User) -> None:
     with transaction.atomic():
         invitation.revoked = True
         invitation.save(update_fields=["revoked"])
+        notices.invitation_closed(invitation)
         _log(invitation.club, user, "invitation.revoked", invitation=invitation.pk)
 
 
@@ -120,6 +123,7 @@ def accept_invitation(*, code: str, user: User) -> Membership:
             return membership
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
+        notices.invitation_closed(invitation)
         _log(
             invitation.club,
             user,

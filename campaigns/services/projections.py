@@ -2,7 +2,8 @@
 
 Campaign.status/referee/last_seq, Side, SidePlayer and Scenario rows are never
 edited by hand: after every change to the journal they are made to match the
-folded state again.
+folded state again. Each change that moves an audience's position also writes the notices'
+outbox row (campaigns.notices.outbox), in the same transaction.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ from django.utils import timezone
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import CampaignState, SideSeats, plain
 from campaigns.kept_answers import audiences
+from campaigns.notices import outbox as notice_outbox
 from rosters import projection as roster_projection
 
 from ..models import Campaign, Scenario, Side, SidePlayer
@@ -66,6 +68,7 @@ def refresh(
     )
     campaign.positions["projected"] = audiences.BUILD
     campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
+    notice_outbox.note_change(campaign, stored)  # in this transaction: notices are never lost
     if people_changed:
         _refresh_sides(campaign, state, users)
     _refresh_scenarios(campaign, state, summaries, before)

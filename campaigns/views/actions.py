@@ -7,8 +7,6 @@ The page's own inputs are named ``_kind`` and ``_side`` so that no event field (
 
 from __future__ import annotations
 
-import hashlib
-import json
 import uuid
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field, replace
@@ -19,6 +17,7 @@ from django.http import QueryDict
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.schema.fields import Field
 from campaigns.schema.forms import SchemaForm
+from campaigns.selectors.todos import stable_id
 from campaigns.systems.base import Action, GameSystem
 
 _RESULT_KINDS = ("result.submitted", "result.resolved")
@@ -161,12 +160,6 @@ def with_choice(todo: Action, query: QueryDict | None) -> tuple[Action, bool]:
     if value in (None, ""):
         return todo, True
     return replace(todo, initial={**todo.initial, todo.choose: value}), False
-
-
-def stable_id(todo: Action) -> str:
-    """Element ids unique on the page (every form has its own) and the same on every render."""
-    text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
-    return hashlib.sha1(text.encode()).hexdigest()[:8]
 
 
 def match(todos: list[Action], kind: str, side: str | None, posted: QueryDict) -> Action | None:
