@@ -1,9 +1,13 @@
 """The end-mission briefing, in order (8.3, 8.4, the End Mission Table, 6, 8.2):
 
+A temporary Leader who may not lead gives up the role at the end of the mission (6), as it is
+logged (7; missions.on_result), before the briefing opens: from journal v3 he is not the Leader
+here, and a Leader-only skill (8.4.1) is not his to buy (RA-9; under v2 he stepped down in (c)).
+
 (a) soldiers wounded in an earlier mission recover (done when the mission is logged);
 (b) the experience roll, then XP may be spent (veteran, skills) until the casualty rolls;
-(c) a casualty roll for each soldier eliminated in the mission; a temporary Leader who may
-    not lead gives up the role, and a Leader is named if the squad has none (one who may lead);
+(c) a casualty roll for each soldier eliminated in the mission (v2: a temporary Leader who may
+    not lead gives up the role), and a Leader is named if the squad has none (one who may lead);
 (d) before the next mission, reinforcements from HQ when the squad's AP without its wounded
     is below the Army's maximum, and the AP granted are spent on soldiers or equipment. Only
     once they are settled, and still no available soldier may lead, is a soldier who may not
@@ -17,7 +21,7 @@ from campaigns.game_interface import DomainError, Mod, advance, finish, plain_ro
 from . import leaders, state as st
 from .data import CASUALTY_RESULTS
 from .shapes import Soldier
-from .upgrades import LEADER_AFTER_REINFORCEMENTS
+from .upgrades import LEADER_AFTER_REINFORCEMENTS, LEADER_UNTIL_MISSION_END
 from .words import join, plural, roll_sentence
 
 
@@ -106,8 +110,12 @@ def apply_xp(state, record, ctx) -> None:
     st.ledger(state, st.where(state), gain, report["text"])
     if not casualties_needed(state) and ctx.journal_version >= LEADER_AFTER_REINFORCEMENTS:
         # Nobody to roll for: the mission's end (6) comes with the roll that closes it. Before v2 a
-        # temporary Leader could only have been eliminated, and stepped down after his roll.
-        brief["leader_note"] = leaders.drop_temporary_leader(state, st.where(state))
+        # temporary Leader could only have been eliminated, and stepped down after his roll. From v3
+        # he stepped down when the mission was logged (missions.on_result): nothing is left to
+        # drop, unless the mission was logged under v2.
+        brief["leader_note"] = (
+            leaders.drop_temporary_leader(state, st.where(state)) or brief["leader_note"]
+        )
 
 
 def apply_spend(state, data, ctx) -> None:
@@ -122,7 +130,6 @@ def apply_spend(state, data, ctx) -> None:
     vet_cost, skill_cost = int(ctx.value("xp.veteran")), int(ctx.value("xp.skill"))
     per_soldier = int(ctx.value("skills.per_soldier"))
     skills = ctx.table("8.4.1")
-    leader = st.leader(state)
     buys, seen = [], set()
     for i, row in enumerate(data["soldiers"]):
         path = f"soldiers[{i}]"
@@ -151,12 +158,12 @@ def apply_spend(state, data, ctx) -> None:
                     f"{st.label(soldier)} already has a skill ({owned}); each unit "
                     f"may receive only {plural(per_soldier, 'Skill')} (8.4).",
                 )
-            if skills.value(row["skill"], "leader_only") and soldier is not leader:
-                raise DomainError(
-                    f"{path}.skill",
-                    f"{name} is for the Leader only (8.4.1); {st.label(soldier)} "
-                    "is not the Leader.",
-                )
+            if skills.value(row["skill"], "leader_only"):
+                why = not_the_leader(state, soldier, ctx.journal_version)
+                if why:
+                    raise DomainError(
+                        f"{path}.skill", f"{name} is for the Leader only (8.4.1); {why}"
+                    )
         buys.append((soldier, row))
     if not buys:
         raise DomainError("soldiers", "Choose a promotion or a skill for at least one soldier.")
@@ -189,6 +196,39 @@ def apply_spend(state, data, ctx) -> None:
             done.append(text)
     sq["xp_spent"] += cost
     st.say(state, ctx.record, f"{join(done)}; {cost} XP spent, {sq['xp']} left.")
+
+
+def stepped_down(state) -> Soldier | None:
+    """The temporary Leader who gave up the command at the end of the briefed mission (journal v3:
+    when it was logged), or None."""
+    sid = st.mission_log(state, briefing(state)["mission"]).get("stepped_down")
+    return None if sid is None else st.find(state, sid)
+
+
+def not_the_leader(state, soldier: Soldier, version: int) -> str | None:
+    """Why `soldier` may not take a Leader-only skill now (8.4.1), in words, or None. From journal v3
+    a temporary Leader who may not lead leads only until the end of the mission (6), and the
+    briefing comes after it (7, 8.3): he is not the Leader here, even where a mission logged under
+    v2 left him the role."""
+    leader = st.leader(state)
+    name = st.label(soldier)
+    ended = version >= LEADER_UNTIL_MISSION_END and (
+        soldier is stepped_down(state)
+        or (soldier is leader and st.squad(state)["temporary_leader"] == soldier["id"])
+    )
+    if ended and not st.may_lead(state, soldier):
+        return (
+            f"{name} led only until the end of the mission: a {soldier['unit_name']} may not be "
+            "designated Leader (6), and the briefing comes after the mission (7, 8.3)."
+        )
+    if soldier is leader:
+        return None
+    if leader is None:
+        return (
+            f"{name} is not the Leader, and the squad has none until one is named before the next "
+            "mission, after the casualty rolls (6)."
+        )
+    return f"{name} is not the Leader."
 
 
 # --- (c) casualties ------------------------------------------------------------------------------
@@ -283,7 +323,9 @@ def apply_casualties(state, record, ctx) -> None:
 def after_casualties(state, ctx) -> None:
     """6: the temporary Leader steps down; a squad with nobody left ends the campaign."""
     brief = briefing(state)
-    brief["leader_note"] = leaders.drop_temporary_leader(state, st.where(state))
+    brief["leader_note"] = (
+        leaders.drop_temporary_leader(state, st.where(state)) or brief["leader_note"]
+    )
     if not st.living(state):
         st.public(state)["phase"] = "finished"
         finish(

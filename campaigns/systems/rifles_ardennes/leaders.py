@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from . import state as st
 from .data import LEADER
+from .shapes import Soldier
 
 
 def make_leader(
@@ -32,8 +33,24 @@ def make_leader(
     )
 
 
-def drop_temporary_leader(state, where: str) -> str | None:
-    """6: at the end of the Mission a temporary Leader who may not lead gives up the role."""
+def drop_temporary_leader(state, where: str, at_mission_end: bool = False) -> str | None:
+    """6: at the end of the Mission a temporary Leader who may not lead gives up the role (his own
+    designation comes back; nobody else takes the Leader's). `at_mission_end`: when the mission is
+    logged (journal v3), not in the briefing after it. The sentence for the briefing, or None."""
+    stepped_down = drop(state, where, at_mission_end)
+    return None if stepped_down is None else gave_up(stepped_down, at_mission_end)
+
+
+def gave_up(soldier: Soldier, at_mission_end: bool = False) -> str:
+    return (
+        f"{st.label(soldier)} gives up the command"
+        + (" at the end of the mission" if at_mission_end else "")
+        + f": a {soldier['unit_name']} may not be the Leader (6)."
+    )
+
+
+def drop(state, where: str, at_mission_end: bool = False) -> Soldier | None:
+    """The temporary Leader who gave up the role now (drop_temporary_leader), or None."""
     sq = st.squad(state)
     sid = sq["temporary_leader"]
     sq["temporary_leader"] = None
@@ -45,6 +62,10 @@ def drop_temporary_leader(state, where: str) -> str | None:
     soldier["designation"] = soldier["previous_designation"] or "Rifleman"
     if soldier["status"] in ("active", "wounded"):
         st.history(
-            soldier, where, f"Gave up the command: a {soldier['unit_name']} may not lead (6)."
+            soldier,
+            where,
+            "Gave up the command"
+            + (" at the end of the mission" if at_mission_end else "")
+            + f": a {soldier['unit_name']} may not lead (6).",
         )
-    return f"{st.label(soldier)} gives up the command: a {soldier['unit_name']} may not be the Leader (6)."
+    return soldier

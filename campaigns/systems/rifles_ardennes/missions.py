@@ -1,5 +1,6 @@
 """Logging a mission (the scenario result) and what follows at once: attachments leave,
-a Leader named during the mission takes over (6), the end-mission briefing opens (8.3)."""
+a Leader named during the mission takes over (6), a temporary Leader who may not lead gives the
+command up at the mission's end (6, journal v3), the end-mission briefing opens (8.3)."""
 
 from __future__ import annotations
 
@@ -8,6 +9,7 @@ from campaigns.game_interface import DomainError, Field, clean_fields
 from . import leaders, state as st
 from .data import OUTCOME_LABELS
 from .shapes import Soldier
+from .upgrades import LEADER_UNTIL_MISSION_END
 from .words import join, plural
 
 RESULT_FIELDS = (
@@ -133,15 +135,16 @@ def _soldiers(state, ids, path) -> list[Soldier]:
 
 
 def on_result(state, index, result, ctx) -> None:
-    """The mission is logged: each soldier's record, the Leader named in the mission, attachments
-    going back, and the briefing's first step, the recovery of the wounded (8.3)."""
+    """The mission is logged: each soldier's record, the Leader named in the mission, the end of a
+    temporary leadership (6, from journal v3), attachments going back, and the briefing's first
+    step, the recovery of the wounded (8.3)."""
     from . import briefing
 
     pub = st.public(state)
     entry = st.mission(state, index)
     party = [s["id"] for s in st.available(state) if s["id"] not in result["stayed_behind"]]
     eliminated = result["eliminated"]
-    entry["log"] = {
+    log: dict = {
         "outcome": result["outcome"],
         "turns_used": result["turns_used"],
         "party": party,
@@ -150,6 +153,7 @@ def on_result(state, index, result, ctx) -> None:
         "notes": result["notes"],
         "start_rp": sum(1 for sid in party if "local_contacts" in st.find(state, sid)["skills"]),
     }
+    entry["log"] = log
     label = entry["label"]
     for sid in party:
         soldier = st.find(state, sid)
@@ -163,6 +167,12 @@ def on_result(state, index, result, ctx) -> None:
     if result["new_leader"]:
         new = st.find(state, result["new_leader"])
         leaders.make_leader(state, new, label, temporary=not st.may_lead(state, new))
+    stepped_down = None
+    if ctx.journal_version >= LEADER_UNTIL_MISSION_END:
+        # 6: "at the end of the Mission this temporary leadership is dropped": now, as the mission
+        # is logged (7), before the briefing (8.3, 8.4); v2 dropped it after the casualty rolls.
+        stepped_down = leaders.drop(state, label, at_mission_end=True)
+        log["stepped_down"] = stepped_down["id"] if stepped_down else None
     returned = []
     for soldier in st.soldiers(state):
         if soldier.get("attached") == index and soldier["status"] in ("active", "wounded"):
@@ -173,7 +183,10 @@ def on_result(state, index, result, ctx) -> None:
         line for line in st.squad(state)["equipment"] if line.get("attached") != index
     ]
     pub["phase"] = "briefing"
-    pub["briefing"] = briefing.open_briefing(state, index, returned)
+    opened = briefing.open_briefing(state, index, returned)
+    if stepped_down is not None:
+        opened["leader_note"] = leaders.gave_up(stepped_down, at_mission_end=True)
+    pub["briefing"] = opened
 
 
 def log_sentence(state, index) -> str:
@@ -189,4 +202,6 @@ def log_sentence(state, index) -> str:
     text += f"; eliminated: {join(eliminated)}." if eliminated else "; nobody was eliminated."
     if log["new_leader"]:
         text += f" {st.label(st.find(state, log['new_leader']))} took command (6)."
+    if log.get("stepped_down"):  # journal v3: at the end of the mission (6)
+        text += " " + leaders.gave_up(st.find(state, log["stepped_down"]), at_mission_end=True)
     return text

@@ -74,9 +74,9 @@ class RiflesArdennes(GameSystem):
     late_house_rules = False  # fixed when the campaign starts: the club's squads stay comparable
     # v1: Muster 0.1.0 and the versions after it until the leadership rule changed; v2: a Leader
     # who may not lead is named only after 8.2, and only until the next mission ends (6; rules notes
-    # RA-9). The
-    # upgrades are in upgrades.py.
-    journal_version = 2
+    # RA-9); v3: such a temporary Leader gives up the command when the mission is logged, before the
+    # briefing (6, 7, 8.4.1; RA-9). The upgrades are in upgrades.py.
+    journal_version = 3
     journal_upgrades = upgrades.STEPS
     comparison_columns = records.COMPARISON_COLUMNS
 

@@ -72,11 +72,50 @@ def rifles_leader_v1(corpus):
     return squad.campaign
 
 
+def rifles_leader_v2(corpus):
+    """Rule 6 as journal v2 read it (RA-9 before the temporary Leader stepped down at the mission's
+    end): 2.2's squad loses its Leader (SMG, A) in a lost Mission 1, the LMG (J) takes command and,
+    still the Leader at the briefing, buys Battlefield control (Leader only, 8.4.1; refused from v3
+    on); Braun's casualty roll wounds him (6 − 1 = 5) and the LMG gives up the command; no
+    reinforcements (8.2: a 2), so a Rifle (B) is named Leader until the end of Mission 2; in it Lang
+    (G) is eliminated, and Vogel, still the Leader at the briefing, buys Battlefield control too;
+    after Lang's roll (lightly wounded) he gives up the command and Braun, recovered, is named Leader.
+    Stopped with Mission 3 to play. Dice entered."""
+    Squad = _tests(corpus, "harness").Squad
+
+    club, named = corpus.people()
+    squad = Squad(club, named, name="Kampfgruppe Adler")
+    squad.create()
+    squad.plan(0, "Mission 01", 10)
+    squad.plan(1, "Mission 02", 10)
+    squad.log("lost", 10, eliminated="A", new_leader="J")
+    squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
+    squad.by(
+        "rifles.spend_xp",
+        {"soldiers": [{"soldier": squad.sid("J"), "skill": "battlefield_control"}]},
+    )
+    squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('A')}": [6]})
+    squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [2]})
+    squad.by("rifles.leader", {"soldier": squad.sid("B")})
+    squad.by("rifles.next_mission")
+    squad.log("accomplished", 7, eliminated="G")
+    squad.by("rifles.xp", dice={"mission2/8.4/xp": [4]})
+    squad.by(
+        "rifles.spend_xp",
+        {"soldiers": [{"soldier": squad.sid("B"), "skill": "battlefield_control"}]},
+    )
+    squad.by("rifles.casualties", dice={f"mission2/8.3/{squad.sid('G')}": [6]})
+    squad.by("rifles.leader", {"soldier": squad.sid("A")})
+    squad.by("rifles.next_mission")
+    return squad.campaign
+
+
 def players(corpus):
     return {
         "rifles-acceptance": lambda: rifles_acceptance(corpus),
         "rifles-mid-briefing": lambda: rifles_mid_briefing(corpus),
         "rifles-leader-v1": lambda: rifles_leader_v1(corpus),
+        "rifles-leader-v2": lambda: rifles_leader_v2(corpus),
     }
 
 

@@ -174,14 +174,20 @@ def test_naming_one_who_may_not_lead_settles_reinforcements_and_the_ap_left_are_
 
 
 @contextlib.contextmanager
-def muster_of_v1():
-    """Muster before this rule: Rifles journal v1, no upgrade step."""
+def muster_of(version: int):
+    """Muster of Rifles journal `version`: its upgrade steps up to it, none after."""
     saved = RiflesArdennes.journal_version, RiflesArdennes.journal_upgrades
-    RiflesArdennes.journal_version, RiflesArdennes.journal_upgrades = 1, ()
+    RiflesArdennes.journal_version = version
+    RiflesArdennes.journal_upgrades = tuple(s for s in saved[1] if s.version < version)
     try:
         yield
     finally:
         RiflesArdennes.journal_version, RiflesArdennes.journal_upgrades = saved
+
+
+def muster_of_v1():
+    """Muster before this rule: Rifles journal v1, no upgrade step."""
+    return muster_of(1)
 
 
 def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_plays_on(
@@ -203,9 +209,12 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     campaign = Campaign.objects.get(pk=squad.campaign.pk)
     state = current_state(campaign)
     campaign.refresh_from_db()
-    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "rifles_ardennes": 2}
-    marker = campaign.events.get(kind="journal.upgraded")
-    assert (marker.data["how"], marker.data["from"], marker.data["to"]) == ("fold", 1, 2)
+    assert campaign.journal_versions == {"core": versions.CORE_VERSION, "rifles_ardennes": 3}
+    markers = campaign.events.filter(kind="journal.upgraded").order_by("seq")
+    assert [(m.data["how"], m.data["from"], m.data["to"]) for m in markers] == [
+        ("fold", 1, 2),
+        ("fold", 2, 3),
+    ]
     assert state["game"]["public"]["squad"]["temporary_leader"] is None
     assert squad.soldier("B")["designation"] == "Leader"
     # It plays on under today's rules: reinforcements, the next mission.
@@ -220,7 +229,10 @@ def test_a_v1_campaign_that_named_one_who_may_not_lead_before_8_2_keeps_him_and_
     assert [r.text() for r in replayed.upgraded.ran] == [
         "v1→v2: a soldier who may not lead is named Leader only once reinforcements from HQ are settled and still "
         "no available soldier may lead, and only until the end of the next mission (6, 8.2) (earlier events keep "
-        "the rules they were written under)"
+        "the rules they were written under)",
+        "v2→v3: a temporary Leader who may not lead gives up the command at the end of the mission, before the "
+        "end-mission briefing, and may not take the Leader's skill Battlefield control there (6, 7, 8.4.1) "
+        "(earlier events keep the rules they were written under)",
     ]
     leaders = [
         s

@@ -266,19 +266,27 @@ def test_a_temporary_leader_who_may_not_lead_steps_down(squad):
     squad.create()
     squad.plan(0, "Mission 01", 10)
     squad.log("lost", 10, eliminated="A", new_leader="J")  # the LMG takes command
+    # 6: "at the end of the Mission this temporary leadership is dropped": as the mission is logged
+    # (7), before the briefing. Braun handed over his designation to Kurz, who gets his own back.
     assert (
-        squad.soldier("J")["designation"] == "Leader"
+        squad.soldier("J")["designation"] == "Gunner"
         and squad.soldier("A")["designation"] == "Gunner"
     )
+    assert squad.game["squad"]["temporary_leader"] is None
+    assert squad.game["briefing"]["leader_note"] == (
+        "Pvt. Kurz (J) gives up the command at the end of the mission: a LMG may not be the Leader (6)."
+    )
+    assert [h["text"] for h in squad.soldier("J")["history"]][-2:] == [
+        "Took command of the squad for the rest of the mission (6).",
+        "Gave up the command at the end of the mission: a LMG may not lead (6).",
+    ]
     squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
     refused(squad, "rifles.next_mission", {}, "Roll for the eliminated soldiers first")
     squad.by(
         "rifles.casualties", dice={f"mission1/8.3/{squad.sid('A')}": [6]}
     )  # 6 − 1 = 5 → wounded
     assert squad.soldier("A")["status"] == "wounded"
-    assert (
-        squad.soldier("J")["designation"] == "Gunner"
-    )  # 6: a temporary Leader who may not lead steps down
+    assert squad.soldier("J")["designation"] == "Gunner"
     refused(squad, "rifles.next_mission", {}, r"Name the squad's Leader first \(6\)")
     # Nobody available may lead (the SMG is wounded): any soldier may be named, once reinforcements
     # are settled (RA-9; leader_rule tests the rest).
