@@ -231,6 +231,20 @@ def not_the_leader(state, soldier: Soldier, version: int) -> str | None:
     return f"{name} is not the Leader."
 
 
+def leader_skill_taker(state) -> tuple[Soldier | None, str]:
+    """(the soldier a Leader-only skill (8.4.1) may go to now, ""), or (None, why nobody may: a few
+    words for the page, which greys the skill in every soldier's row; a refusal says it in full)."""
+    leader = st.leader(state)
+    if leader is not None:
+        if not_the_leader(state, leader, st.rules_version(state)) is None:
+            return leader, ""
+        return None, f"{st.label(leader)} led only until the end of the mission (6)"
+    gone = stepped_down(state)
+    if gone is None:
+        return None, "no Leader until one is named after the casualty rolls (6)"
+    return None, f"no Leader now: {st.label(gone)} led only until the end of the mission (6)"
+
+
 # --- (c) casualties ------------------------------------------------------------------------------
 
 

@@ -8,7 +8,7 @@ from typing import Any
 
 from campaigns.game_interface import Field
 
-from . import missions, squad, state as st
+from . import briefing, missions, squad, state as st
 from .data import BOOK_SQUAD, DESIGNATIONS, LEADER, LETTERS
 from .kinds import KINDS
 
@@ -206,13 +206,18 @@ def spend_fields(state, tables) -> tuple:
     field = _fields("rifles.spend_xp")["soldiers"]
     sub = _sub(field)
     skills = tables.bound("8.4.1", {k: r["value"] for k, r in state.get("house_rules", {}).items()})
-    pairs = tuple(
-        (
-            row.label,
-            skills.value(row, "name")
-            + (" (Leader only)" if skills.value(row, "leader_only") else ""),
-        )
-        for row in skills.rows
+    # A Leader-only skill (8.4.1) names who may take it, or is greyed with the reason (6).
+    leader, nobody = briefing.leader_skill_taker(state)
+
+    def words(row) -> str:
+        name = skills.value(row, "name")
+        if not skills.value(row, "leader_only"):
+            return name
+        return f"{name} (Leader only: {st.label(leader)})" if leader else f"{name} (Leader only)"
+
+    pairs = tuple((row.label, words(row)) for row in skills.rows)
+    greyed = tuple(
+        (row.label, nobody) for row in skills.rows if nobody and skills.value(row, "leader_only")
     )
     candidates = [
         s
@@ -222,7 +227,7 @@ def spend_fields(state, tables) -> tuple:
     fields = (
         _choice(sub["soldier"], soldier_choices(state, candidates)),
         sub["veteran"],
-        _choice(sub["skill"], pairs, required=False, default=""),
+        _choice(sub["skill"], pairs, required=False, default="", disabled=greyed),
     )
     rows = tuple({"soldier": s["id"], "veteran": False, "skill": ""} for s in candidates)
     return (

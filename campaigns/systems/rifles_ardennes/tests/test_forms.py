@@ -108,7 +108,11 @@ def test_spending_xp_shows_one_row_per_soldier_and_the_leader_only_skill_in_word
     assert rows.key == "soldier" and len(rows.rows) == 7
     soldier, veteran, skill = rows.item.fields
     assert soldier.labels[0] == (s.sid("A"), "Sgt. Braun (A), SMG")
-    assert ("battlefield_control", "Battlefield control (Leader only)") in skill.labels
+    assert (
+        "battlefield_control",
+        "Battlefield control (Leader only: Sgt. Braun (A))",
+    ) in skill.labels
+    assert skill.disabled == ()  # the Leader may take it
     (leader,) = SYSTEM.form_fields(view_of(s), "squad", "rifles.leader", {})
     assert leader.widget == "radios" and leader.labels[0] == (s.sid("B"), "Cpl. Vogel (B), Rifle")
 

@@ -27,7 +27,9 @@ from campaigns.systems.rifles_ardennes.missions import log_sentence
 from campaigns.systems.rifles_ardennes.procedure import steps
 
 from .harness import Squad
+from .test_forms import SYSTEM, view_of
 from .test_leader_rule import muster_of
+from .test_pages import visible
 from .test_squad_rules import refused
 
 CORPUS = Path(__file__).resolve().parents[1] / "journals"
@@ -49,6 +51,11 @@ def squad(club, people):
 
 def _buy(squad: Squad, letter: str, skill: str = BC) -> dict:
     return {"soldiers": [{"soldier": squad.sid(letter), "skill": skill}]}
+
+
+def _skill_field(squad: Squad):
+    (rows,) = SYSTEM.form_fields(view_of(squad), "squad", "rifles.spend_xp", {})
+    return next(f for f in rows.item.fields if f.name == "skill")
 
 
 def _leaders(squad: Squad) -> list[str]:
@@ -127,8 +134,42 @@ def test_mission_end_then_the_briefing_then_skills(squad):
     squad.plan(2, "Mission 03", 10)
     squad.log("accomplished", 5)
     squad.by("rifles.xp", dice={"mission3/8.4/xp": [1]})  # at least one XP: 2 + 1 = 3
+    assert _skill_field(squad).disabled == ()
     squad.by("rifles.spend_xp", _buy(squad, "A"))
     assert squad.soldier("A")["skill_names"] == ["Battlefield control"]
+
+
+def test_the_page_greys_battlefield_control_and_says_why(squad, client_for):
+    squad.log("lost", 10, eliminated="A", new_leader="J")
+    squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
+    skill = _skill_field(squad)
+    assert (BC, "Battlefield control (Leader only)") in skill.labels
+    assert skill.disabled == (
+        (BC, "no Leader now: Pvt. Kurz (J) led only until the end of the mission (6)"),
+    )
+    alice = client_for("alice")
+    url = f"/campaigns/{squad.campaign.pk}/"
+    html = alice.get(url).content.decode()
+    drawn = re.findall(r'<option value="battlefield_control"[^>]*>[^<]*</option>', html)
+    assert drawn and all(" disabled" in option for option in drawn)
+    assert (
+        "Battlefield control (Leader only) — no Leader now: Pvt. Kurz (J) led only until the end of "
+        "the mission (6)" in (visible(html))
+    )
+    # Sent all the same (an old page, a hand-made post): refused on the skill's input, nothing written.
+    before = squad.campaign.events.count()
+    rows = SYSTEM.form_fields(view_of(squad), "squad", "rifles.spend_xp", {})[0].rows
+    post = {"_kind": "rifles.spend_xp", "_side": "squad"}
+    for index, row in enumerate(rows):  # every row as the page draws it: its soldier, no skill
+        post |= {f"soldiers-{index}-soldier": row["soldier"], f"soldiers-{index}-skill": ""}
+        if row["soldier"] == squad.sid("J"):
+            post[f"soldiers-{index}-skill"] = BC
+    answer = alice.post(f"{url}submit/", post)
+    assert answer.status_code == 400
+    assert f"Battlefield control is for the Leader only (8.4.1); {KURZ_LED}" in visible(
+        answer.content.decode()
+    )
+    assert squad.campaign.events.count() == before
 
 
 # --- journals of v2 keep their reading --------------------------------------------------------------
@@ -186,6 +227,9 @@ def test_a_v2_campaign_stopped_in_the_briefing_keeps_its_leader_but_not_the_skil
         _buy(squad, "J"),
         re.escape(f"Battlefield control is for the Leader only (8.4.1); {KURZ_LED}"),
         "soldiers[0].skill",
+    )
+    assert _skill_field(squad).disabled == (
+        (BC, "Pvt. Kurz (J) led only until the end of the mission (6)"),
     )
     squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('A')}": [6]})
     assert _leaders(squad) == [] and squad.game["briefing"]["leader_note"] == (
