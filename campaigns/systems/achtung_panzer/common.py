@@ -26,6 +26,13 @@ def journal_version(state: APState) -> int:
     return state.get("journals", {}).get("achtung_panzer", JOURNAL_VERSION)
 
 
+def since(state: APState, version: int) -> bool:
+    """Whether the events being folded were written under `version` of the A!P! journal or later:
+    a rule that came with it keeps the one before for earlier events (docs/rules-notes.md, "Rules
+    and the journal version they came with")."""
+    return journal_version(state) >= version
+
+
 def elite_becomes_fanatic(state: APState) -> bool:
     return journal_version(state) >= ELITE_FANATIC_SINCE
 

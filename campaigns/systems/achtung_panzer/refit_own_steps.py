@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from campaigns.game_interface import advance, finish, roll_on
 
-from . import aftermath, halfday, retained
+from . import aftermath, common, halfday, retained
 from .common import (
     SIDES,
     core_state,
@@ -119,9 +119,15 @@ def _disrupted_french(ctx, state: APState, side):
         )
 
 
+RECALL_ELIMINATES_SINCE = 2  # A!P! v2 (a787fca): confirming 1.6141 eliminates (R-A18)
+
+
 def _recall(ctx, state: APState, side):
     """1.6141: "Each Mobile, non-isolated retained AFV under recall is eliminated." Their CVP count for
-    1.616 (after 1.6067) when the club's CVP list covers them (R-A18)."""
+    1.616 (after 1.6067) when the club's CVP list covers them (R-A18). A v1 journal's 1.6141
+    eliminated nothing itself: its player removed such an AFV with ap.retained."""
+    if not common.since(state, RECALL_ELIMINATES_SINCE):
+        return
     gone = []
     for unit in list(private(state, side)["retained"]):
         if (

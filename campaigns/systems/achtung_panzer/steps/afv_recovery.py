@@ -59,7 +59,14 @@ AT_TABLE_WORDS = (
 )
 
 
+# From A!P! v3 (707737a) the side says how each bogged or shocked/UK AFV ended (R-A20); before,
+# 1.6131 did not ask, and the events of v1 and v2 journals keep that.
+AT_TABLE_SINCE = 3
+
+
 def _at_table(state: APState, side) -> list[dict]:
+    if not common.since(state, AT_TABLE_SINCE):
+        return []
     return [
         u
         for u in retained(state, side)

@@ -280,10 +280,13 @@ def applies(state: APState, side):
     return any(u.get("isolated") for u in common.private(state, side).get("retained", []))
 
 
+LONE_SMC_SINCE = 2  # A!P! v2 (a787fca, R-B25): v1 let a side finish escape without its lone SMC
+
+
 def finish(ctx, state: APState, side):
     if pending_for(state, side, "1.6063") is not None:
         raise DomainError("step", "An escape result still waits for what happens to its units.")
-    lone = _lone_smc(state, side)
+    lone = _lone_smc(state, side) if common.since(state, LONE_SMC_SINCE) else []
     if lone:
         names = ", ".join(words.unit_label(u, words.names_for(state, side)) for u in lone)
         raise DomainError("step", f"Isolated, lone SMC must attempt escape (1.606): {names}.")

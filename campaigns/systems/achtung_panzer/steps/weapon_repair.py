@@ -44,6 +44,11 @@ def _malfunctioned_weapons(state: APState, side) -> list[dict]:
     ]
 
 
+# From A!P! v3 (5621627) each malfunctioned AFV names its weapon (R-A22); v1 and v2 events rolled
+# for the weapons listed only.
+EVERY_AFV_NAMED_SINCE = 3
+
+
 def run_repair(ctx, state: APState, side, data):
     items = data.get("weapons") or []
     check_items(items, "weapons", key=lambda e: (e["unit"], (e.get("weapon") or "").strip()))
@@ -64,7 +69,7 @@ def run_repair(ctx, state: APState, side, data):
     listed = {u["id"] for u, w, _ in plan if w is None}
     named = {u["id"] for u, w, _ in plan if w is not None}
     unnamed = [u["id"] for u in _malfunctioned_afvs(state, side) if u["id"] not in named]
-    if unnamed:
+    if unnamed and common.since(state, EVERY_AFV_NAMED_SINCE):
         raise DomainError(
             "weapons",
             f"Each malfunctioned weapon rolls (1.6132): name the weapon of {', '.join(unnamed)}.",

@@ -66,13 +66,26 @@ def _all_fpp_spent(state, side):
     return {"action": "buy", "item": "Dummy Mines", "count": fpp}
 
 
-def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None):
+def _retained_edit(kind, **fields):
+    """An ap.retained update of the side's first retained unit of `kind` (as a v1 player recorded
+    what happened to a unit at the table: bogged, under recall, isolated …)."""
+
+    def edit(state, side):
+        unit = next(u for u in state["game"]["sides"][side]["retained"] if u.get("kind") == kind)
+        return {"action": "update", "id": unit["id"], **fields}
+
+    return edit
+
+
+def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None, edit=None):
     """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
     chosen by a seeded random; stops at `stop` in the last Refit Phase. `listed_once`: the side that
     lists its AFV platoons for 1.6142 in the third Refit Phase after a scenario, and never again (a
     v1 player, who listed the platoons that had been on the map when he chose to). `once`: (the
-    Refit Phase's number, side, step, answer): one answer of one side in one Refit Phase."""
+    Refit Phase's number, side, step, answer): one answer of one side in one Refit Phase. `edit`:
+    (the Refit Phase's number, side, data(state, side)): an ap.retained event of that side as the
+    Refit Phase begins."""
     from campaigns.errors import DomainError
 
     harness = _tests(corpus, "campaign_harness")
@@ -97,6 +110,8 @@ def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None):
         answers = both
         if listed_once and len(refits) == 4:  # the Refit Phase keyed 5/30P in CG I
             answers = {**both, listed_once: {**harness.QUIET, "1.6142": _listed_platoons}}
+        if edit and len(refits) == edit[0]:
+            war.by(edit[1], "ap.retained", edit[2](war.state, edit[1]))
         if once and len(refits) == once[0]:
             answers = {**both, once[1]: {**harness.QUIET, once[2]: once[3]}}
         war.walk_both(until="1.619", answers=answers)
@@ -197,6 +212,38 @@ def players(corpus):
         ),
         "ap-v1-cg1-fpp": lambda: _ap_v1(
             corpus, "cg1", 2, "result", seed=7, once=(1, "german", "1.621", _all_fpp_spent)
+        ),
+        "ap-v1-cg1-recalled": lambda: _ap_v1(
+            corpus,
+            "cg1",
+            2,
+            "result",
+            seed=8,
+            edit=(2, "german", _retained_edit("afv", status="recalled")),
+        ),
+        "ap-v1-cg1-bogged": lambda: _ap_v1(
+            corpus,
+            "cg1",
+            2,
+            "result",
+            seed=9,
+            edit=(2, "german", _retained_edit("afv", status="bogged")),
+        ),
+        "ap-v1-cg1-malfunctioned": lambda: _ap_v1(
+            corpus,
+            "cg1",
+            2,
+            "result",
+            seed=10,
+            edit=(2, "german", _retained_edit("afv", status="malfunctioned")),
+        ),
+        "ap-v1-cg1-lone-smc": lambda: _ap_v1(
+            corpus,
+            "cg1",
+            2,
+            "result",
+            seed=11,
+            edit=(2, "german", _retained_edit("leader", isolated=True)),
         ),
         "ap-v1-cg1-platoon": lambda: _ap_v1(
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
