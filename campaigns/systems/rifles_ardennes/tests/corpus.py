@@ -5,7 +5,11 @@ working tree (TODAY) and in a worktree of an earlier commit (make_corpus.py --ag
 
 from __future__ import annotations
 
-TODAY = ("rifles-acceptance", "rifles-mid-briefing")  # a new corpus directory's journals
+TODAY = (  # a new corpus directory's journals
+    "rifles-acceptance",
+    "rifles-mid-briefing",
+    "rifles-leader",
+)
 IN_PLAY = ("rifles-mid-briefing",)  # stopped mid-procedure (tests/ops: after an upgrade)
 EARLIER_TESTS = "tests.rifles_ardennes"  # where its tests were before they moved to its folder
 
@@ -110,12 +114,54 @@ def rifles_leader_v2(corpus):
     return squad.campaign
 
 
+def rifles_leader(corpus):
+    """Rule 6 as journal v3 reads it (RA-9): 2.2's squad loses its Leader (SMG, A) in a lost Mission
+    1, the LMG (J) takes command and gives it up as the mission is logged, before the briefing, where
+    nobody may take Battlefield control: Kurz buys Bull Strength; Braun's casualty roll wounds him
+    (6 − 1 = 5); no reinforcements (8.2: a 2), so a Rifle (B) is named Leader until the end of Mission
+    2, in which Lang (G) is eliminated: Vogel gives up the command as it is logged; Lang is made a
+    Veteran, then only lightly wounded (6); Braun, recovered, is named Leader, and at Mission 3's
+    briefing buys Battlefield control; the campaign closes. Dice entered."""
+    Squad = _tests(corpus, "harness").Squad
+
+    club, named = corpus.people()
+    squad = Squad(club, named, name="Kampfgruppe Kurz")
+    squad.create()
+    squad.plan(0, "Mission 01", 10)
+    squad.plan(1, "Mission 02", 10)
+    squad.plan(2, "Mission 03", 10)
+    squad.log("lost", 10, eliminated="A", new_leader="J")
+    squad.by("rifles.xp", dice={"mission1/8.4/xp": [3]})
+    squad.by(
+        "rifles.spend_xp", {"soldiers": [{"soldier": squad.sid("J"), "skill": "bull_strength"}]}
+    )
+    squad.by("rifles.casualties", dice={f"mission1/8.3/{squad.sid('A')}": [6]})
+    squad.by("rifles.reinforce", dice={"mission1/8.2/roll": [2]})
+    squad.by("rifles.leader", {"soldier": squad.sid("B")})
+    squad.by("rifles.next_mission")
+    squad.log("accomplished", 7, eliminated="G")
+    squad.by("rifles.xp", dice={"mission2/8.4/xp": [4]})
+    squad.by("rifles.spend_xp", {"soldiers": [{"soldier": squad.sid("G"), "veteran": True}]})
+    squad.by("rifles.casualties", dice={f"mission2/8.3/{squad.sid('G')}": [6]})
+    squad.by("rifles.leader", {"soldier": squad.sid("A")})
+    squad.by("rifles.next_mission")
+    squad.log("accomplished", 5)
+    squad.by("rifles.xp", dice={"mission3/8.4/xp": [1]})
+    squad.by(
+        "rifles.spend_xp",
+        {"soldiers": [{"soldier": squad.sid("A"), "skill": "battlefield_control"}]},
+    )
+    squad.by("rifles.next_mission")
+    return squad.campaign
+
+
 def players(corpus):
     return {
         "rifles-acceptance": lambda: rifles_acceptance(corpus),
         "rifles-mid-briefing": lambda: rifles_mid_briefing(corpus),
         "rifles-leader-v1": lambda: rifles_leader_v1(corpus),
         "rifles-leader-v2": lambda: rifles_leader_v2(corpus),
+        "rifles-leader": lambda: rifles_leader(corpus),
     }
 
 
