@@ -4,7 +4,7 @@ jobs under rosters.urls."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import accounts, clubs, home, play, setup
+from .views import accounts, clubs, home, notices, play, setup
 
 CAMPAIGN = "campaigns/<int:pk>/"
 
@@ -45,6 +45,9 @@ auth = [
 urlpatterns = [
     *auth,
     path("", home.dashboard, name="dashboard"),
+    path("notices/", notices.notice_list, name="notices"),
+    path("notices/read/", notices.notices_read, name="notices-read"),
+    path("notices/<int:notice_id>/", notices.notice_open, name="notice-open"),
     path("clubs/new/", home.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
     path("clubs/<slug:slug>/invitations/", clubs.invitation_create, name="invitation-create"),

@@ -36,3 +36,16 @@ def open_notices(user, campaign=None, waiting=True):
     if campaign is not None:
         found = found.filter(campaign=campaign)
     return [(n.key, n.words, n.link) for n in found.order_by("created_at", "pk")]
+
+
+@pytest.fixture
+def client_for(people):
+    from django.test import Client
+
+    def make(name: str) -> Client:
+        client = Client()
+        if name != "anonymous":
+            client.force_login(people[name])
+        return client
+
+    return make

@@ -25,7 +25,7 @@ from django.urls import URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaigns.models import Invitation
+from campaigns.models import Invitation, Notice
 from campaigns.services.journal import submit
 from rosters.models import PrintJob
 from rosters.services import request_sheet
@@ -101,6 +101,10 @@ ROWS = [
         organizer(200),
         params={"system": "skirmish"},
     ),
+    # --- notices: one's own (bob's notice is nobody else's: 404, like a missing one) -------------
+    Row("GET", "notices/", signed_in()),
+    Row("POST", "notices/read/", signed_in(302)),
+    Row("GET", "notices/<int:notice_id>/", {**signed_in(404), "bob": 302}),
     # --- the campaign ----------------------------------------------------------------------------
     Row("GET", C, members()),
     # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
@@ -198,7 +202,11 @@ def ctx(skirmish, people, settings, tmp_path):
     red_job.save()
     invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
     forgetful = UserFactory(username="forgetful")  # whose password reset link is followed
+    notice = Notice.objects.create(
+        recipient=people["bob"], campaign=skirmish, key="turn/blue", words="Roll", link="/"
+    )
     return {
+        "notice_id": notice.pk,
         "slug": skirmish.club.slug,
         "pk": skirmish.pk,
         "campaign_id": skirmish.pk,
