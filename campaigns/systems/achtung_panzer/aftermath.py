@@ -26,7 +26,7 @@ from __future__ import annotations
 from campaigns.game_interface import DomainError, EventKind, Field
 
 from . import retained as retained_units, words
-from .common import half_day, private, public
+from .common import half_day, journal_version, private, public
 from .shapes import APState, RosterLine
 
 FATES = ("kept", "eliminated", "captured", "exited")
@@ -385,10 +385,15 @@ def oba_in_use(state: APState, side: str) -> list[dict]:
     ]
 
 
+OBA_RETAINED_SINCE = 2  # A!P! v2 (a787fca): CG4's unfired modules retained (R-C2); v1 kept none
+
+
 def oba_retention(state: APState, side: str, line: RosterLine) -> None:
     """CG4 at 1.6067: the modules in use that fired no Fire Mission are retained for the next
     half-day. With no mission logged for the side, none fired; with one module in use, the logged
     missions are its own; otherwise the side's end-of-scenario record says which fired."""
+    if journal_version(state) < OBA_RETAINED_SINCE:
+        return
     modules = oba_in_use(state, side)
     missions = (line.get("oba_missions") or {}).get(side, 0)
     said = set((recorded(state, side, line["half_day"]) or {}).get("oba_fired", []))

@@ -77,7 +77,9 @@ def _retained_edit(kind, **fields):
     return edit
 
 
-def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None, edit=None):
+def _ap_v1(
+    corpus, variant, half_days, stop, seed, listed_once=None, once=None, edit=None, buys=None
+):
     """A CG through the harness of the commit (War: every step walked with plain answers, dice entered
     as the harness enters them), each side buying RGs in every Refit Phase, results and initiative
     chosen by a seeded random; stops at `stop` in the last Refit Phase. `listed_once`: the side that
@@ -85,7 +87,8 @@ def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None, 
     v1 player, who listed the platoons that had been on the map when he chose to). `once`: (the
     Refit Phase's number, side, step, answer): one answer of one side in one Refit Phase. `edit`:
     (the Refit Phase's number, side, data(state, side)): an ap.retained event of that side as the
-    Refit Phase begins."""
+    Refit Phase begins. `buys`: (the Refit Phase's number, side, RGs): what that side buys first in
+    it."""
     from campaigns.errors import DomainError
 
     harness = _tests(corpus, "campaign_harness")
@@ -117,6 +120,8 @@ def _ap_v1(corpus, variant, half_days, stop, seed, listed_once=None, once=None, 
         war.walk_both(until="1.619", answers=answers)
         if until == "1.619":
             return
+        if buys and len(refits) == buys[0]:
+            buy(buys[1], buys[2])
         buy("allied", ["I1", "I2", "F1"][: rng.randint(1, 2)])
         buy("german", ["I1", "F2", "A4"][: rng.randint(1, 2)])
         war.walk_both(until=until or "1.623", answers=answers)
@@ -244,6 +249,9 @@ def players(corpus):
             "result",
             seed=11,
             edit=(2, "german", _retained_edit("leader", isolated=True)),
+        ),
+        "ap-v1-cg1-oba": lambda: _ap_v1(
+            corpus, "cg1", 2, "result", seed=12, buys=(2, "allied", ["O1", "O1"])
         ),
         "ap-v1-cg1-platoon": lambda: _ap_v1(
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
