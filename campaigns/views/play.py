@@ -37,7 +37,7 @@ from campaigns.selectors.history import (
 )
 from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.selectors.proposals_shown import proposal_rows
-from campaigns.selectors.todos import result_to_confirm
+from campaigns.selectors.todos import result_to_confirm, stable_id
 from campaigns.services import journal_files, odds as odds_service
 from campaigns.services.journal import Submission, submit, submit_then
 from campaigns.services.suggested import suggested_data
@@ -84,7 +84,7 @@ def _boxes(
     todos = page_data.offered()
     boxes: list[ActionBox] = []
     for todo in todos:
-        listed = actions.stable_id(todo)
+        listed = stable_id(todo)
         if bound is not None and (bound.do == listed if bound.do else bound.todo == todo):
             boxes.append(bound)
             bound = None
@@ -209,7 +209,7 @@ def page_context(
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
     boxes = _boxes(system, page_data, bound, request.GET.get("do"), request.GET)
-    shown = {box.do or actions.stable_id(box.todo) for box in boxes}
+    shown = {box.do or stable_id(box.todo) for box in boxes}
     may_propose = permissions.may_propose(campaign, viewer)
     full_export = permissions.full_export_allowed(
         campaign, viewer, page_data.export_approved, page_data.export_agreed_at
@@ -243,9 +243,7 @@ def page_context(
         "boxes": [box for box in boxes if not box.todo.optional],
         "more_boxes": [box for box in boxes if box.todo.optional],
         "more_links": [
-            (actions.stable_id(t), t)
-            for t in page_data.actions
-            if t.optional and actions.stable_id(t) not in shown
+            (stable_id(t), t) for t in page_data.actions if t.optional and stable_id(t) not in shown
         ],
         "waiting": page_data.waiting,
         "proposals": SimpleLazyObject(lambda: proposal_rows(campaign, viewer, state())),
@@ -334,7 +332,7 @@ def campaign_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     kind, side = actions.posted_kind(request.POST)
     todos = page_data.offered()
     todo = actions.match(todos, kind, side, request.POST) or actions.posted_todo(kind, side)
-    listed = actions.stable_id(todo)
+    listed = stable_id(todo)
     todo, _ = actions.with_choice(todo, request.POST)  # the form drawn for the field picked first
     todo, _ = actions.with_pick(
         todo, request.POST
