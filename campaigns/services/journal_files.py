@@ -41,7 +41,6 @@ from campaigns.services import clubs as club_services, projections
 from campaigns.services.snapshots import store_snapshot
 from campaigns.services.state import current_state, load_records
 from campaigns.systems import get_system
-from campaigns.systems.base import GameSystem
 from campaigns.versions import upgrading
 
 FORMAT = "muster.journal"
@@ -452,13 +451,16 @@ def plan_replay(
     index_of = {r.uid: i for i, r in enumerate(records)}
     try:
         upgraded, state = upgrading.carry(records, system, start, fold_checked)
-    except engine.JournalError as error:
-        where = index_of.get(error.record.uid)
-        path = f"events[{where}]" if where is not None else "events (as upgraded)"
+    except upgrading.FitsNoVersion as error:
+        # From before versions and fitting none: the refusal where it got furthest, and as what.
+        field, message = _refusal(error.refusal, index_of)
+        fix = ", or correct that event." if error.own else "."
         raise DomainError(
-            f"{path}.{event_path(error.inner.field)}",
-            f"({error.record.kind}) {error.inner.message}" + _upgrade_hint(document, start, system),
+            field,
+            f"{error.words('file')}{message} Replay it with the Muster release that wrote it{fix}",
         ) from None
+    except engine.JournalError as error:
+        raise DomainError(*_refusal(error, index_of)) from None
     creator = user_map.get(head["created_by"], head["created_by"])
     names = {r.actor for r in upgraded.records} | {creator} | set(_people_in(state))
     club = _existing_club(head, club_slug, create_club)
@@ -480,16 +482,14 @@ def plan_replay(
     )
 
 
-def _upgrade_hint(
-    document: Mapping[str, Any], start: dict[str, int] | None, system: GameSystem
-) -> str:
-    if start is None and "journals" not in document:
-        return (
-            f" (a file from before journal versions: it fits neither today's {system.slug} journal "
-            f"v{system.journal_version} nor an earlier one this Muster can upgrade; replay it with the Muster "
-            "release that wrote it)"
-        )
-    return ""
+def _refusal(error: DomainError, index_of: Mapping[str, int]) -> tuple[str, str]:
+    """(field, message) of a refusal of the journal: an event that does not fit is named by its
+    place in the file and its kind ("events[12].data.rg", "(ap.purchase) …")."""
+    if not isinstance(error, engine.JournalError):
+        return error.field, error.message
+    where = index_of.get(error.record.uid)
+    path = f"events[{where}]" if where is not None else "events (as upgraded)"
+    return f"{path}.{event_path(error.inner.field)}", f"({error.record.kind}) {error.inner.message}"
 
 
 @dataclass(frozen=True)

@@ -339,7 +339,8 @@ def carry(
     when the journal does not fit). `start` None: written before journals said their versions
     (Muster 0.1.0 and earlier): the newest version whose rules it obeys, once upgraded, is taken,
     from the newest such a file can be (the system's journal_version_before_versions, the core's
-    CORE_VERSION_BEFORE_VERSIONS) down to the oldest an upgrade carries, then today's. When none fits, today's refusal is raised."""
+    CORE_VERSION_BEFORE_VERSIONS) down to the oldest an upgrade carries, then today's. When none
+    fits, FitsNoVersion names the refusal of the version it got furthest under."""
     if start is not None:
         upgraded = upgrade(records, system, start, at=at)
         return upgraded, check(upgraded.records)
@@ -352,14 +353,91 @@ def carry(
     ]
     if today not in trials:
         trials.append(today)  # a file made by hand to today's rules, last
-    errors = []
+    refusals: list[tuple[tuple[int, bool], dict[str, int], DomainError]] = []
     for trial in trials:
+        folded: list[Record] | None = None
         try:
             upgraded = upgrade(records, system, trial, at=at)
-            state = check(upgraded.records)
+            folded = upgraded.records
+            state = check(folded)
         except DomainError as error:
-            errors.append(error)
+            refusals.append((_reached(error, records, folded), trial, error))
             continue
         upgraded.detected = trial != today
         return upgraded, state
-    raise errors[trials.index(today)]  # today's refusal: what the file must obey now
+    # The furthest refusal; on a tie the first tried: the version the file would be read as had
+    # that event fit (the newest a file of before versions can be first, today's last).
+    (reached, own), read_as, refusal = max(refusals, key=lambda found: found[0][0])
+    raise FitsNoVersion(refusal, system, read_as, trials, reached, own, len(records))
+
+
+def _reached(
+    error: DomainError, records: list[Record], folded: list[Record] | None
+) -> tuple[int, bool]:
+    """(How many of the journal's own events (`records`) came before the event `error` refuses
+    (-1: a refusal of no event), whether that event is one of them (else one an upgrade adds)).
+    `folded`: the journal as upgraded, if the upgrade got that far."""
+    if not isinstance(error, engine.JournalError):
+        return -1, False
+    position = {record.uid: index for index, record in enumerate(records)}
+    uid = error.record.uid
+    if uid in position:
+        return position[uid], True
+    if folded is not None:  # an event the upgrade added: after the journal's events before it
+        for index, record in enumerate(folded):
+            if record.uid == uid:
+                return sum(1 for earlier in folded[:index] if earlier.uid in position), False
+    # Added by a step and refused as the upgrade folded it: numbered as the event it precedes.
+    return min(max(error.record.seq - 1, 0), len(records)), False
+
+
+class FitsNoVersion(DomainError):
+    """A journal from before journal versions that fits none of the versions it was read as
+    (`tried`, in the order tried): `refusal` is where it got furthest, read as `read_as`:
+    `reached` of its `total` events came before the refused one (-1: no event refused), which is
+    one of them (`own`) or one an upgrade step adds."""
+
+    def __init__(
+        self,
+        refusal: DomainError,
+        system: GameSystem,
+        read_as: dict[str, int],
+        tried: list[dict[str, int]],
+        reached: int,
+        own: bool,
+        total: int,
+    ):
+        self.refusal = refusal
+        self.slug = system.slug
+        self.today = current(system)
+        self.read_as = read_as
+        self.tried = tried
+        self.reached = reached
+        self.own = own
+        self.total = total
+        super().__init__(refusal.field, f"{self.words()}{refusal.message}")
+
+    def words(self, what: str = "journal") -> str:
+        """What was tried and where it got furthest, up to the refusal itself: "A journal from
+        before journal versions fits none of the versions this Muster can read it as
+        (achtung_panzer journal v3, v2, v1, today's v6). Read as achtung_panzer v3, it got furthest:
+        to event 161 of 206, where it stops: "."""
+
+        def named(trial: dict[str, int]) -> str:
+            version = f"v{trial[self.slug]}"
+            return f"today's {version}" if trial == self.today else version
+
+        if self.reached < 0:
+            where = "it is refused"
+        elif self.own:
+            where = f"it got furthest: to event {self.reached + 1} of {self.total}, where it stops"
+        else:
+            where = (
+                f"it got furthest: past event {self.reached} of {self.total}, where it stops at an "
+                "event the upgrade to today's versions adds"
+            )
+        return (
+            f"A {what} from before journal versions fits none of the versions this Muster can "
+            f"read it as ({self.slug} journal {', '.join(named(t) for t in self.tried)}). "
+            f"Read as {self.slug} {named(self.read_as)}, {where}: "
+        )

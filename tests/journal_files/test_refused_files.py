@@ -251,3 +251,39 @@ def _write_text(text: str) -> str:
     handle.write(text)
     handle.close()
     return handle.name
+
+
+def _unversioned(document):
+    """The file as Muster 0.1.0 wrote it: no `journals`, no `muster`."""
+    return {k: v for k, v in document.items() if k not in ("journals", "muster")}
+
+
+def _bad_time(document):
+    document["events"][3]["at"] = "2999-05-01T12:00:00+00:00"
+
+
+def _bad_text(document):
+    document["events"][_index(document, "result.submitted")]["data"]["data"]["red"] = "\x00" * 3
+
+
+@pytest.mark.parametrize(
+    "change,args,starts",
+    [
+        (lambda d: None, ("--create-club",), "people: "),  # who is who: only as the operator says
+        (_bad_time, FRESH, "events[3].at: In the future."),
+        (_bad_text, FRESH, "events["),  # an event's data out of its bounds
+    ],
+)
+def test_a_file_from_before_versions_refused_for_what_is_not_its_version_says_only_that(
+    exported, change, args, starts
+):
+    """Versions are tried only for the rules; a fault of the file itself is named as it is."""
+    document = _unversioned(copy.deepcopy(exported))
+    change(document)
+    message = _refused(_write(document), *args)
+    assert message.startswith(starts) and "version" not in message, message
+
+
+def test_a_file_from_before_versions_that_is_not_json_says_only_that(db):
+    message = _refused(_write_text('{"format": "muster.journal", "events": [}'))
+    assert message == "file: Not valid JSON (line 1: Expecting value)."

@@ -147,3 +147,32 @@ def test_every_game_of_the_site_has_a_corpus_player_that_plays_its_journals():
     for slug, module in modules.items():
         assert set(module.TODAY) <= set(module.players(players)), slug
         assert set(module.IN_PLAY) <= set(module.TODAY), slug
+
+
+def test_a_file_from_before_versions_that_fits_none_names_the_refusal_where_it_got_furthest(
+    tmp_path,
+):
+    """Muster 0.1.0's file (A!P! v3, no `journals`) with a purchase its CPP never paid for: read as
+    v3 it gets to that purchase; read as today's v6 it stops long before, at a rule v3 did not have.
+    The refusal named is v3's, with the version, so the person learns what is wrong with the file."""
+    from django.core.management import call_command
+    from django.core.management.base import CommandError
+
+    document = json.loads((AP / "v0.1.0" / "ap-cg1-table.json").read_text())
+    assert "journals" not in document
+    bought = next(e for e in document["events"] if e["seq"] == 161)
+    assert bought["kind"] == "ap.purchase" and bought["data"] == {"action": "buy", "rg": "T1"}
+    bought["data"] = {"action": "buy", "rg": "I2"}
+    path = tmp_path / "overspent.json"
+    path.write_text(json.dumps(document))
+    with pytest.raises(CommandError) as error:
+        call_command("replay_campaign", str(path), "--create-club", "--create-people")
+    assert error.value.returncode == 2
+    assert str(error.value) == (
+        "events[160].data.rg: A file from before journal versions fits none of the versions this Muster "
+        "can read it as (achtung_panzer journal v3, v2, v1, today's v6). Read as achtung_panzer v3, it got "
+        f"furthest: to event 161 of {len(document['events'])}, where it stops: (ap.purchase) I2 1st Line: "
+        "costs 7 CPP, 2 CPP available (1.619). Replay it with the Muster release that wrote it, or correct "
+        "that event."
+    )
+    assert not Campaign.objects.exists() and not Club.objects.exists()

@@ -434,8 +434,67 @@ def test_a_file_from_before_versions_that_fits_no_version_is_refused_saying_so(c
     orders["data"] = {"units": 3, "men": 2}  # no version of Drill wrote this
     with drill(2), pytest.raises(DomainError) as error:
         journal_files.replay(unversioned, create_club=True, create_people=True)
-    assert error.value.field == f"events[{orders['seq'] - 1}].data.units"
-    assert error.value.message.endswith(
-        "(a file from before journal versions: it fits neither today's drill journal v2 nor an earlier one this "
-        "Muster can upgrade; replay it with the Muster release that wrote it)"
+    # Read as v1 or as today's, it stops at these orders: v1's refusal is named (the version it
+    # would be read as had they fit), its "men", not today's "units" (v1's own word for troops).
+    assert error.value.field == f"events[{orders['seq'] - 1}].data.men"
+    assert error.value.message == (
+        "A file from before journal versions fits none of the versions this Muster can read it as "
+        f"(drill journal v1, today's v2). Read as drill v1, it got furthest: to event {orders['seq']} "
+        f"of {len(unversioned['events'])}, where it stops: (drill.orders) Unknown field. Replay it with "
+        "the Muster release that wrote it, or correct that event."
+    )
+
+
+def test_a_file_from_before_versions_is_refused_with_the_refusal_of_the_version_it_got_furthest_under(
+    club, people, tmp_path
+):
+    """Read as today's v2, the v1 orders stop it at the first of them; read as v1 (the version it
+    was written under), it gets to its last event, whose order no version allows: that refusal is
+    the one named, with the version, in every door that replays a file."""
+    _, exported = played_under_v1(club, people)
+    _wipe()
+    unversioned = {k: v for k, v in exported.items() if k not in ("journals", "muster")}
+    last = unversioned["events"][-1]
+    assert last["kind"] == "drill.orders"
+    last["data"] = {"units": 11}  # v1 allowed 1 to 10, as every later version does
+    total = len(unversioned["events"])
+    with drill(2):
+        with pytest.raises(CommandError) as error:
+            call_command(
+                "replay_campaign",
+                _write(tmp_path, unversioned),
+                "--create-club",
+                "--create-people",
+                stdout=io.StringIO(),
+            )
+        assert error.value.returncode == 2
+        assert str(error.value) == (
+            f"events[{total - 1}].data.troops: A file from before journal versions fits none of the "
+            "versions this Muster can read it as (drill journal v1, today's v2). Read as drill v1, "
+            f"it got furthest: to event {total} of {total}, where it stops: (drill.orders) Must be at most 10. "
+            "Replay it with the Muster release that wrote it, or correct that event."
+        )
+        with pytest.raises(DomainError) as dry:  # --dry-run and a club's archive say the same
+            journal_files.plan_replay(unversioned, create_club=True, create_people=True)
+        assert f"{dry.value.field}: {dry.value.message}" == str(error.value)
+    assert not Campaign.objects.exists() and not Club.objects.exists()
+
+
+def test_a_stored_campaign_from_before_versions_that_fits_none_is_reported_where_it_got_furthest(
+    club, people
+):
+    campaign, _ = played_under_v1(club, people)
+    Campaign.objects.filter(pk=campaign.pk).update(journal_versions=None, muster_release="")
+    last = campaign.events.order_by("seq").last()
+    assert last.kind == "drill.orders"
+    Event.objects.filter(pk=last.pk).update(data={"units": 11})  # no version allows it
+    with drill(2):
+        err = io.StringIO()
+        with pytest.raises(CommandError):
+            call_command("upgrade_journals", stderr=err)
+    assert err.getvalue() == (
+        f"Campaign {campaign.pk} “Drill war” (tuesday): NOT upgraded: events[{last.seq}].troops: A journal "
+        "from before journal versions fits none of the versions this Muster can read it as (drill journal "
+        f"v1, today's v2). Read as drill v1, it got furthest: to event {last.seq} of {last.seq}, where it "
+        "stops: Must be at most 10.\n"
     )
