@@ -343,25 +343,30 @@ def fold_checked(records: list[Record]) -> CampaignState:
         engine.fold(records[:cut], pool=pool, start_versions=start)
     state = engine.fold(records, pool=pool)
     server_dice = state["options"].get("dice_mode", "server") == "server"
-    for index, record in enumerate(records):
+    for record in records:  # each refusal names its event (its place in the file: _refusal)
         if record.kind != "dice.rolled":
             continue
         key = record.data.get("key")
         if server_dice and record.data.get("source") == "entered":
             # Nobody types in a die where Muster rolls them: such a file chose its own dice.
-            raise DomainError(
-                f"events[{index}].data.source",
-                f"(dice.rolled {key}) A die entered at the table, but Muster rolls this campaign's "
-                "dice (dice mode \"server\", events[0].data.options): it cannot be entered.",
+            raise engine.JournalError(
+                record,
+                DomainError(
+                    "data.source",
+                    "A die entered at the table, but Muster rolls this campaign's dice (dice mode "
+                    '"server", events[0].data.options): it cannot be entered.',
+                ),
             )
         if key not in pool.requested:
-            raise DomainError(
-                f"events[{index}].data.key", "No step of this journal rolls this die."
+            raise engine.JournalError(
+                record, DomainError("data.key", "No step of this journal rolls this die.")
             )
         owner = pool.requested[key]
         if record.side != owner:
             whose = f"side {owner}" if owner else "no side (a public roll)"
-            raise DomainError(f"events[{index}].side", f"The rules roll {key} for {whose}.")
+            raise engine.JournalError(
+                record, DomainError("side", f"The rules roll {key} for {whose}.")
+            )
     return state
 
 
@@ -489,7 +494,10 @@ def _refusal(error: DomainError, index_of: Mapping[str, int]) -> tuple[str, str]
         return error.field, error.message
     where = index_of.get(error.record.uid)
     path = f"events[{where}]" if where is not None else "events (as upgraded)"
-    return f"{path}.{event_path(error.inner.field)}", f"({error.record.kind}) {error.inner.message}"
+    kind = error.record.kind
+    if kind == "dice.rolled" and isinstance(error.record.data.get("key"), str):
+        kind = f"{kind} {error.record.data['key']}"  # which roll
+    return f"{path}.{event_path(error.inner.field)}", f"({kind}) {error.inner.message}"
 
 
 @dataclass(frozen=True)

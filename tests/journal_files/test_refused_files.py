@@ -136,7 +136,19 @@ def test_a_roll_no_step_makes_is_refused(exported):
         "data": {"key": "9/made/up", "expr": "1d6", "dice": [6], "source": "server"},
     }
     document["events"].append(extra)
-    assert "No step of this journal rolls this die" in _refused(_write(document), *FRESH)
+    assert _refused(_write(document), *FRESH) == (
+        f"events[{len(document['events']) - 1}].data.key: (dice.rolled 9/made/up) No step of this "
+        "journal rolls this die."
+    )
+    # From before versions, it gets no further as any version: the roll is where every one stops.
+    total = len(document["events"])
+    message = _refused(_write(_unversioned(document)), *FRESH)
+    assert message.startswith(f"events[{total - 1}].data.key: A file from before journal versions")
+    assert message.endswith(
+        f"it got furthest: to event {total} of {total}, where it stops: (dice.rolled 9/made/up) No "
+        "step of this journal rolls this die. Replay it with the Muster release that wrote it, or "
+        "correct that event."
+    )
 
 
 @pytest.mark.parametrize(
