@@ -170,7 +170,8 @@ def test_a_file_from_before_versions_that_fits_none_names_the_refusal_where_it_g
     assert error.value.returncode == 2
     assert str(error.value) == (
         "events[160].data.rg: A file from before journal versions fits none of the versions this Muster "
-        "can read it as (achtung_panzer journal v3, v2, v1, today's v6). Read as achtung_panzer v3, it got "
+        "can read it as (achtung_panzer journal v3, v2, v1, today's "
+        f"v{get_system('achtung_panzer').journal_version}). Read as achtung_panzer v3, it got "
         f"furthest: to event 161 of {len(document['events'])}, where it stops: (ap.purchase) I2 1st Line: "
         "costs 7 CPP, 2 CPP available (1.619). Replay it with the Muster release that wrote it, or correct "
         "that event."
