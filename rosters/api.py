@@ -123,7 +123,8 @@ class SheetListRequestApi(CampaignScoped, generics.GenericAPIView[Any]):  # no q
         "and `SHEET_RENDERS_PER_SIDE` (12) for one side of a campaign (its players together; those "
         "who play no side are one more group), unless the site says otherwise; "
         "beyond them, 429 naming the limit and the wait (`Retry-After`). Asking again for a sheet "
-        "whose content did not change answers its job and is never refused.",
+        "whose content did not change answers its job and is never refused, unless that job failed or lost "
+        "its task: it is queued again, a render again, within the same limits.",
     )
     def post(self, request: Request, campaign_id: int) -> Response:
         campaign, _ = self.campaign_and_viewer()
@@ -159,8 +160,11 @@ class PrintJobRetryApi(generics.GenericAPIView[PrintJob]):
     @extend_schema(
         operation_id="sheet_jobs_retry",
         request=None,
-        responses={200: PrintJobSerializer, **errors(400, 404)},
+        responses={200: PrintJobSerializer, **errors(400, 404), 429: SHEETS_429},
         summary="Queue a failed (or abandoned) render again",
+        description="A render again: within the limits of new jobs, and counted with them "
+        "(`SHEET_RENDERS_PER_MEMBER`, `SHEET_RENDERS_PER_SIDE` in 10 minutes); beyond them, 429 "
+        "naming the limit and the wait (`Retry-After`), as for a new job.",
     )
     def post(self, request: Request, job_id: str) -> Response:
         return Response(job_output(request, services.retry_job(request.user, job_id)))

@@ -104,6 +104,23 @@ class PrintJob(models.Model):
         return f"{self.sheet} ({self.audience}, {self.paper}): {self.status}"
 
 
+class AskedAgain(models.Model):
+    """A person asked again for a job that failed or lost its task, and it went back in the queue:
+    a render asked for as much as a new job is, so rosters.print_limits counts it with them."""
+
+    job = models.ForeignKey(PrintJob, on_delete=models.CASCADE, related_name="asked_again")
+    requested_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        indexes = [models.Index(fields=["at"])]
+
+    def __str__(self) -> str:
+        return f"{self.job_id} asked again at {self.at:%Y-%m-%d %H:%M}"
+
+
 @receiver(post_delete, sender=PrintJob)
 def _delete_sheet_file(sender: type[PrintJob], instance: PrintJob, **kwargs: Any) -> None:
     """A job's PDF goes with it (also when its campaign is deleted), once that commits."""

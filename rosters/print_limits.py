@@ -8,13 +8,16 @@ and the wait. The campaign's count is kept per side, never for the whole campaig
 because the other side printed would learn when the other side works (a side channel), and one
 side could use up the other's allowance. A sheet whose content did not change is never rendered again
 (rosters.services.request_sheet answers its job), so asking for it again costs nothing and is
-never refused. Numbers and reasons: docs/architecture.md, "Sheets and print jobs"."""
+never refused; but asking again for one that failed or lost its task (the Retry button, the API's
+retry, the same request again) renders it again, and counts as a new job does (models.AskedAgain),
+refused beyond the same limits with the same words. Numbers and reasons: docs/architecture.md,
+"Sheets and print jobs"."""
 
 from __future__ import annotations
 
 import math
 from collections.abc import Callable
-from datetime import timedelta
+from datetime import datetime, timedelta
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -25,7 +28,7 @@ from django.utils import timezone
 from campaigns.errors import TooMany
 from campaigns.models import Campaign, SidePlayer
 
-from .models import PrintJob
+from .models import AskedAgain, PrintJob
 
 WINDOW = timedelta(minutes=10)
 REUSED = (
@@ -35,9 +38,9 @@ REUSED = (
 
 
 def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -> None:
-    """Refuse (TooMany) a new print job beyond the limits; `playing` is the side the user plays
-    (visibility's viewer), whose players' jobs count together. Call inside the transaction that creates
-    the job: it locks the member's and the campaign's rows (in that order), so simultaneous
+    """Refuse (TooMany) a new print job, or a job asked for again, beyond the limits; `playing` is
+    the side the user plays (visibility's viewer), whose players' jobs count together. Call inside
+    the transaction that creates (or queues again) the job: it locks the member's and the campaign's rows (in that order), so simultaneous
     requests are counted one after the other, not all against the same count."""
     since = timezone.now() - WINDOW
     # FOR NO KEY UPDATE: it orders the requests all the same, and lets a write that commits meanwhile
@@ -53,16 +56,23 @@ def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -
     list(Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk"))
     if user.is_authenticated:
         _within(
-            PrintJob.objects.filter(requested_by=user, created_at__gt=since),
+            _asked(
+                PrintJob.objects.filter(requested_by=user, created_at__gt=since),
+                AskedAgain.objects.filter(requested_by=user, at__gt=since),
+                settings.SHEET_RENDERS_PER_MEMBER,
+            ),
             settings.SHEET_RENDERS_PER_MEMBER,
             lambda limit, wait: (
                 f"You may ask for at most {_sheets(limit)} in {_minutes(WINDOW)}, and you "
                 f"have asked for {limit}: you can ask for another in {wait}. {REUSED}"
             ),
         )
+    seat = _same_seat(playing, campaign)
     _within(
-        PrintJob.objects.filter(campaign=campaign, created_at__gt=since).filter(
-            _same_seat(playing, campaign)
+        _asked(
+            PrintJob.objects.filter(campaign=campaign, created_at__gt=since).filter(seat),
+            AskedAgain.objects.filter(job__campaign=campaign, at__gt=since).filter(seat),
+            settings.SHEET_RENDERS_PER_SIDE,
         ),
         settings.SHEET_RENDERS_PER_SIDE,
         lambda limit, wait: (
@@ -82,10 +92,15 @@ def _same_seat(playing: str | None, campaign: Campaign) -> Q:
     return ~Q(requested_by__in=players.values("user")) | Q(requested_by__isnull=True)
 
 
-def _within(
-    recent_jobs: QuerySet[PrintJob], limit: int, message: Callable[[int, str], str]
-) -> None:
-    times = list(recent_jobs.order_by("-created_at").values_list("created_at", flat=True)[:limit])
+def _asked(jobs: QuerySet[PrintJob], again: QuerySet[AskedAgain], limit: int) -> list[datetime]:
+    """When the renders of the window were asked for, newest first (the newest `limit`): new jobs
+    and jobs asked for again."""
+    first = jobs.order_by("-created_at").values_list("created_at", flat=True)[:limit]
+    more = again.order_by("-at").values_list("at", flat=True)[:limit]
+    return sorted([*first, *more], reverse=True)[:limit]
+
+
+def _within(times: list[datetime], limit: int, message: Callable[[int, str], str]) -> None:
     if len(times) < limit:
         return
     free_at = times[-1] + WINDOW  # when the oldest of the window's jobs leaves it

@@ -8,7 +8,8 @@ Pages, the API and the Celery task call these; they decide nothing themselves.
 - ``run_job`` (the task's body) claims the job with a conditional UPDATE, renders,
   stores the file and marks it done, fenced by the attempt number: a duplicated,
   retried or redelivered task never produces a second result.
-- ``retry_job`` puts a failed (or abandoned) job back in the queue.
+- ``retry_job`` puts a failed (or abandoned) job back in the queue, within the print limits
+  (asking again renders again: it counts as a new job does).
 - ``sweep`` (run by every worker every few seconds: rosters.sweep) puts back in the queue what
   lost its task: a running job with no heartbeat (its worker was killed), a queued job whose task
   is in no queue of the broker (sent while the broker was away, or Redis restarted empty).
@@ -43,7 +44,7 @@ from muster import connection_loss, queues
 from muster.connection_loss import DATABASE_ERRORS
 
 from . import broker, heartbeat, pdf, print_limits, sheets, storage
-from .models import PrintJob
+from .models import AskedAgain, PrintJob
 
 AnyUser = User | AnonymousUser
 JobId = uuid.UUID | str  # a job's id, or its text as a URL or a task names it
@@ -84,7 +85,7 @@ def request_sheet(
     existing = PrintJob.objects.filter(campaign=campaign, content_hash=digest).first()
     if existing is not None:
         if existing.status == PrintJob.FAILED or is_lost(existing):  # asked again: its task is gone
-            _requeue(existing)
+            _ask_again(user, viewer, existing)
             existing.refresh_from_db()
         return existing, False
     try:
@@ -282,9 +283,21 @@ def retry_job(user: AnyUser, job_id: JobId) -> PrintJob:
         raise DomainError("status", "This sheet is ready; download it.")
     if job.status != PrintJob.FAILED and not is_lost(job):
         raise DomainError("status", "This sheet is still being prepared.")
-    _requeue(job)
+    _ask_again(user, visibility.viewer_for(user, job.campaign), job)
     job.refresh_from_db()
     return job
+
+
+def _ask_again(user: AnyUser, viewer: Viewer, job: PrintJob) -> bool:
+    """A person asks again for a job that failed or lost its task: a render again, within the print
+    limits as a new job is (print_limits.check: TooMany, the same words), and counted with them
+    once queued again (AskedAgain). The sweep's own requeues (no person) are not counted."""
+    with transaction.atomic():
+        print_limits.check(user, job.campaign, viewer.playing)
+        if not _requeue(job):
+            return False  # someone else queued it again meanwhile: nothing asked of this person
+        AskedAgain.objects.create(job=job, requested_by=user if user.is_authenticated else None)
+    return True
 
 
 def _abandoned(now: datetime) -> Q:

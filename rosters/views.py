@@ -20,7 +20,10 @@ from .models import PrintJob
 
 
 def _job_fragment(
-    request: HttpRequest, job: PrintJob, status: int = 200, error: DomainError | None = None
+    request: HttpRequest,
+    job: PrintJob,
+    status: int = 200,
+    error: DomainError | TooMany | None = None,
 ) -> HttpResponse:
     return render(
         request,
@@ -81,16 +84,21 @@ def job_status(request: AuthenticatedHttpRequest, job_id: str) -> HttpResponse:
 def job_retry(request: AuthenticatedHttpRequest, job_id: str) -> HttpResponseBase:
     try:
         job = services.retry_job(request.user, job_id)
-    except DomainError as error:
+    except (DomainError, TooMany) as error:  # TooMany: asking again is within the print limits
         job = services.job_for(request.user, job_id)
+        status = 429 if isinstance(error, TooMany) else 400
         if is_htmx(request):
-            return _job_fragment(request, job, status=400, error=error)
-        return render(
-            request,
-            "rosters/job_page.html",
-            {"campaign": job.campaign, "job": job, "error": error},
-            status=400,
-        )
+            response = _job_fragment(request, job, status=status, error=error)
+        else:
+            response = render(
+                request,
+                "rosters/job_page.html",
+                {"campaign": job.campaign, "job": job, "error": error},
+                status=status,
+            )
+        if isinstance(error, TooMany):
+            response["Retry-After"] = str(error.retry_after)
+        return response
     if is_htmx(request):
         return _job_fragment(request, job)
     return redirect("sheet-job", job_id=job.pk)

@@ -185,3 +185,70 @@ def test_the_api_answers_429_naming_the_limit_and_the_page_says_it(queued, peopl
         assert answer.status_code == 429
         assert "at most 1 new sheet in 10 minutes" in answer.content.decode()
         assert answer["Retry-After"]
+
+
+def _failed(job):
+    PrintJob.objects.filter(pk=job.pk).update(status=PrintJob.FAILED, error="It broke.")
+
+
+def test_asking_again_for_a_failed_sheet_is_within_the_limits_and_counted(queued, people, settings):
+    """Asking again for a failed job renders it again: the Retry (page, API) and the same request
+    again are counted as a new job is, and refused beyond the limit with the same words; nothing is
+    queued by a refusal."""
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 3, 100
+    new_content(queued, people)
+    job, created = ask(people["alice"], queued)
+    assert created
+    _failed(job)
+    services.retry_job(people["alice"], job.pk)  # the second render asked for
+    _failed(job)
+    again, created = ask(people["alice"], queued)  # the same request again: the third
+    assert (again.pk, created, again.status) == (job.pk, False, PrintJob.QUEUED)
+    _failed(job)
+    for retry in (
+        lambda: services.retry_job(people["alice"], job.pk),
+        lambda: ask(people["alice"], queued),
+    ):
+        with pytest.raises(TooMany) as refused:
+            retry()
+        assert "at most 3 new sheets in 10 minutes" in refused.value.message
+        assert "you can ask for another in 10 minutes" in refused.value.message
+        assert 540 < refused.value.retry_after <= 600
+        assert PrintJob.objects.get(pk=job.pk).status == PrintJob.FAILED  # not queued again
+    # A new sheet is refused too: the asks again counted with the first.
+    new_content(queued, people)
+    with pytest.raises(TooMany):
+        ask(people["alice"], queued, paper="Letter")
+    # The side's limit counts them as well (olga plays alice's side), and the other side's not.
+    settings.SHEET_RENDERS_PER_MEMBER, settings.SHEET_RENDERS_PER_SIDE = 100, 3
+    with pytest.raises(TooMany) as refused:
+        services.retry_job(people["olga"], job.pk)
+    assert "printed for your side" in refused.value.message
+    assert ask(people["bob"], queued)[1]
+
+
+def test_the_retry_page_and_api_refuse_past_the_limit_naming_it(queued, people, settings):
+    settings.SHEET_RENDERS_PER_MEMBER = 1
+    new_content(queued, people)
+    job, _ = ask(people["alice"], queued)
+    _failed(job)
+    api = APIClient()
+    api.force_login(people["alice"])
+    answer = api.post(f"/api/v1/jobs/{job.pk}/retry/")
+    assert answer.status_code == 429
+    assert "at most 1 new sheet in 10 minutes" in answer.json()["detail"]
+    assert 0 < int(answer["Retry-After"]) <= 600
+    page = Client()
+    page.force_login(people["alice"])
+    for headers in ({}, {"HTTP_HX_REQUEST": "true"}):
+        answer = page.post(f"/sheets/jobs/{job.pk}/retry/", **headers)
+        assert answer.status_code == 429
+        assert "at most 1 new sheet in 10 minutes" in answer.content.decode()
+        assert answer["Retry-After"]
+    assert PrintJob.objects.get(pk=job.pk).status == PrintJob.FAILED
+    # Once the window has passed, the retry queues it again.
+    PrintJob.objects.filter(pk=job.pk).update(
+        created_at=timezone.now() - print_limits.WINDOW - timedelta(seconds=1)
+    )
+    assert api.post(f"/api/v1/jobs/{job.pk}/retry/").status_code == 200
+    assert PrintJob.objects.get(pk=job.pk).status == PrintJob.QUEUED
