@@ -11,12 +11,14 @@ connection went is handed to the retry, which only marks the job done.
 
 from __future__ import annotations
 
+from contextlib import nullcontext
+
 from celery import Task, shared_task
 
 from campaigns.notices import making as notices
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, drop_connection
 
-from . import health, services
+from . import health, heartbeat, services
 
 
 @shared_task(
@@ -24,10 +26,12 @@ from . import health, services
 )
 def render_sheet(self: Task[..., str], job_id: str, rendered: str = "") -> str:
     kept: dict[str, str] = {}
+    task_id = self.request.id or ""
+    # Run inline (no broker), no worker's main process writes its heartbeat: it writes its own.
+    inline = heartbeat.beating(task_id) if self.request.is_eager else nullcontext()
     try:
-        outcome = services.run_job(
-            job_id, task_id=self.request.id or "", rendered=rendered, kept=kept
-        )
+        with inline:
+            outcome = services.run_job(job_id, task_id=task_id, rendered=rendered, kept=kept)
         if outcome in ("rendered", "failed", "gave-up"):
             notices.sheet_news(job_id)  # whoever asked for it hears it is ready, or failed
         return outcome

@@ -84,8 +84,14 @@ def _cpus() -> int:
 
 
 def _may_fork() -> bool:
-    # Forking a process that runs other threads may copy a lock another thread holds.
-    return hasattr(os, "fork") and threading.active_count() == 1
+    # Forking a process that runs other threads may copy a lock another thread holds; an inline
+    # render's heartbeat holds none when a fork is made (rosters.heartbeat.beating).
+    from .heartbeat import forks_safely_beside
+
+    here = threading.current_thread()
+    return hasattr(os, "fork") and all(
+        thread is here or forks_safely_beside(thread) for thread in threading.enumerate()
+    )
 
 
 def _in_parallel(parts: list[str]) -> list[bytes]:
