@@ -179,6 +179,12 @@ CELERY_BROKER_TRANSPORT_OPTIONS = {
 CELERY_TASK_DEFAULT_QUEUE = env.str("CELERY_QUEUE", default="muster")
 CELERY_ODDS_QUEUE = env.str("CELERY_ODDS_QUEUE", default="muster-odds")
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
+# A worker whose broker went away tries again every 1, 2, 3... and at most this many seconds (kombu
+# waited up to 30 s), for as long as it is away (Celery gave up after 100 tries): it takes work
+# within seconds of Redis coming back, however long the outage (muster.worker_consumer).
+MUSTER_BROKER_RECONNECT_SECONDS = env.float("MUSTER_BROKER_RECONNECT_SECONDS", default=5.0)
+CELERY_BROKER_CONNECTION_MAX_RETRIES = None
+CELERY_WORKER_CONSUMER = "muster.worker_consumer:Consumer"
 # Every worker sends again, this often, the work whose task is gone (rosters.sweep); 0: never.
 MUSTER_SWEEP_SECONDS = env.float("MUSTER_SWEEP_SECONDS", default=3.0)
 

@@ -234,3 +234,61 @@ def test_a_gunicorn_worker_killed_inside_a_write(site, api, writes):
     )
     assert site.events_by_key()["killed-inside"] == 1
     _check_the_journal(site, writes)
+
+
+OUTAGE = 60  # seconds: Redis away for a minute (a restart gone wrong, a machine rebooted)
+RESUMED = 10  # seconds: the reconnection's ceiling (5 s, muster.worker_consumer) and its work
+
+
+def _failed_connects(site) -> int:
+    """How many times the worker has failed to reach its broker so far (its log says each)."""
+    return site.worker.log.read_text(errors="replace").count("Cannot connect to redis")
+
+
+def test_a_worker_takes_work_within_seconds_of_redis_back_after_a_long_outage(site):
+    """A worker whose Redis went away tries again and again to reach it. Celery's own back-off
+    (kombu's: 2, 4, 6 ... up to 30 s between tries) left a worker idle for most of that wait once
+    Redis was back: here 19 s (Redis away 72 s, the worker's last try saying "Trying again in 18.00
+    seconds"), and 30 s after 3.5 minutes away, too long to wait for in a test. Bounded (5 s at
+    most between tries, muster.worker_consumer), a worker takes work within RESUMED seconds of
+    Redis's return, however long it was away (here about 6 s).
+
+    Redis comes back just after one of the worker's tries has failed: the worst moment, when the
+    worker has its whole wait ahead of it."""
+    from celery import Celery
+
+    assert site.worker.alive(), site.worker.tail()
+    site.redis.stop()
+    stopped = time.monotonic()
+    time.sleep(OUTAGE)
+    tries = _failed_connects(site)
+    assert tries, f"the worker never noticed Redis was away\n{site.worker.tail()}"
+    wait_until(
+        lambda: _failed_connects(site) > tries,
+        35,
+        f"the worker to try to reach Redis again\n{site.worker.tail()}",
+        every=0.05,
+    )
+    site.redis.start()
+    back = time.monotonic()
+    assert site.worker.alive(), f"the worker gave up\n{site.worker.tail()}"
+
+    client = Celery("faults-client", broker=site.redis.url(), backend=site.redis.url())
+    try:
+        answer = client.send_task("rosters.tasks.worker_health", queue="muster")
+        try:
+            facts = answer.get(timeout=RECOVERY)
+        except Exception as error:  # noqa: BLE001 - said with the worker's log
+            raise AssertionError(
+                f"no worker took work within {RECOVERY} s of Redis's return ({error!r})\n"
+                f"{site.worker.tail()}"
+            ) from None
+        took = time.monotonic() - back
+    finally:
+        client.close()
+    print(
+        f"\n[faults] Redis away {back - stopped:.0f} s ({_failed_connects(site)} tries by the "
+        f"worker): work taken {took:.1f} s after Redis came back"
+    )
+    assert facts["queue"] == "muster"
+    assert took <= RESUMED, f"work taken {took:.1f} s after Redis came back\n{site.worker.tail()}"
