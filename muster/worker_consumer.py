@@ -29,7 +29,5 @@ class Consumer(CeleryConsumer):
     def ensure_connected(self, conn: Any) -> Any:
         # Celery calls conn.ensure_connection(errback, max_retries, callback=...) with kombu's
         # default intervals: the connection's own method, given the bounded ones, for this call.
-        conn.ensure_connection = functools.partial(
-            conn.ensure_connection, **reconnect_intervals()
-        )
+        conn.ensure_connection = functools.partial(conn.ensure_connection, **reconnect_intervals())
         return super().ensure_connected(conn)
