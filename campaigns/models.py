@@ -75,9 +75,24 @@ class Invitation(models.Model):
     )
     accepted_at = models.DateTimeField(null=True, blank=True)
     revoked = models.BooleanField(default=False)
+    # Its e-mail, owed from the moment the invitation is stored (campaigns.services.invitation_mail):
+    # when it was last asked of a worker (None: no address, no mail), the task asked (""
+    # while none was sent: the broker was away), how many times the sweep asked again, and when it
+    # went (the claim: set before the mail server is talked to, taken back if it refuses).
+    mail_queued_at = models.DateTimeField(null=True, blank=True)
+    mail_task_id = models.CharField(max_length=64, blank=True)
+    mail_resent = models.PositiveSmallIntegerField(default=0)
+    mail_sent_at = models.DateTimeField(null=True, blank=True)
 
     class Meta:
         ordering = ["-created_at"]
+        indexes = [
+            models.Index(
+                fields=["mail_queued_at"],
+                name="invitation_mail_owed",
+                condition=models.Q(mail_queued_at__isnull=False, mail_sent_at__isnull=True),
+            )
+        ]
 
     @property
     def usable(self) -> bool:

@@ -28,10 +28,11 @@ READ_AT_MOST = 20000  # messages read per list; a longer queue answers "cannot s
 DELIVERED_FRESH = 60  # seconds a delivered, unacknowledged message counts as held
 
 
-def held_task_ids(queue: str) -> set[str] | None:
-    """Ids of the tasks the broker holds for `queue` (waiting, or delivered and not acknowledged);
-    None when it cannot say (tasks run inline, a broker other than Redis, unreachable, a queue
-    too long to read)."""
+def held_task_ids(queue: str, delivered_within: float | None = DELIVERED_FRESH) -> set[str] | None:
+    """Ids of the tasks the broker holds for `queue` (waiting, or delivered within
+    `delivered_within` seconds and not acknowledged; None: delivered however long ago); None when
+    it cannot say (tasks run inline, a broker other than Redis, unreachable, a queue too long to
+    read)."""
     from celery import current_app as app
 
     if app.conf.task_always_eager:
@@ -53,9 +54,8 @@ def held_task_ids(queue: str) -> set[str] | None:
                 if len(found) > READ_AT_MOST:
                     return None
                 held.update(_task_id(raw) for raw in found)
-            recent = client.zrangebyscore(
-                channel.unacked_index_key, time.time() - DELIVERED_FRESH, "+inf"
-            )
+            since = "-inf" if delivered_within is None else time.time() - delivered_within
+            recent = client.zrangebyscore(channel.unacked_index_key, since, "+inf")
             for raw in client.hmget(channel.unacked_key, recent) if recent else []:
                 held.add(_task_id(raw, delivered=True))
             held.discard("")

@@ -3,10 +3,10 @@
 Late acknowledgement brings a task back when one pool process dies; nothing brought it back when
 the whole worker was killed, the broker was away when it was sent, or Redis restarted empty. A
 thread of each worker's main process (sheets and odds alike: the more workers, the sooner) runs
-``rosters.services.sweep`` (print jobs: no heartbeat, or no task in the broker) and
-``campaigns.services.odds.sweep`` (odds neither kept nor asked for) and
-``campaigns.notices.outbox.sweep`` (notices' outbox rows nobody processed) every MUSTER_SWEEP_SECONDS.
-Both only re-send what a conditional update or a short-lived note says nobody else re-sent, and
+``rosters.services.sweep`` (print jobs: no heartbeat, or no task in the broker),
+``campaigns.services.odds.sweep`` (odds neither kept nor asked for), ``campaigns.notices.outbox.sweep``
+(notices' outbox rows nobody processed) and ``campaigns.services.invitation_mail.sweep`` (invitation
+e-mails owed whose task is gone) every MUSTER_SWEEP_SECONDS. All only re-send what a conditional update or a short-lived note says nobody else re-sent, and
 every task is safe to run twice, so several workers sweeping at once do no harm. No extra process
 or unit: a site that runs a worker runs the sweep.
 """
@@ -27,11 +27,16 @@ _running: dict[str, threading.Event] = {}
 
 def once() -> None:
     from campaigns.notices import outbox
-    from campaigns.services import odds
+    from campaigns.services import invitation_mail, odds
 
     from . import services
 
-    steps = (("print jobs", services.sweep), ("odds", odds.sweep), ("notices", outbox.sweep))
+    steps = (
+        ("print jobs", services.sweep),
+        ("odds", odds.sweep),
+        ("notices", outbox.sweep),
+        ("invitation e-mails", invitation_mail.sweep),
+    )
     for name, step in steps:
         try:
             step()

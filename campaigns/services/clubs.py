@@ -57,8 +57,12 @@ def invite(*, club: Club, user: User, role: str = Membership.PLAYER, email: str 
             pk=user.pk
         ).first()  # one count at a time
         _within_hourly_limit(user)
-        invitation = Invitation.objects.create(
-            club=club, role=role, email=email or "", created_by=user
+        invitation = Invitation.objects.create(  # its mail owed with it, in this transaction
+            club=club,
+            role=role,
+            email=email or "",
+            created_by=user,
+            mail_queued_at=timezone.now() if email else None,
         )
         _log(
             club,

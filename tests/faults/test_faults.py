@@ -292,3 +292,40 @@ def test_a_worker_takes_work_within_seconds_of_redis_back_after_a_long_outage(si
     )
     assert facts["queue"] == "muster"
     assert took <= RESUMED, f"work taken {took:.1f} s after Redis came back\n{site.worker.tail()}"
+
+
+def _mails_to(site, address: str) -> int:
+    """Mails the workers sent to `address` (the console mail backend: printed in their logs)."""
+    return sum(
+        log.read_text(errors="replace").count(f"To: {address}")
+        for log in site.folder.glob("worker-*.log")
+    )
+
+
+def test_an_invitation_e_mailed_while_redis_is_away_is_sent_once_it_is_back(site):
+    """The invitation is stored while Redis is away: its task cannot be sent. Its mail is owed all
+    the same (the invitation's row says so), and the workers' sweep sends its task once Redis is
+    back: one mail, within RECOVERY s, and no second one however many sweeps follow."""
+    organizer = Api(site.web_port, site.data["tokens"]["olga"])
+    address = f"dora-{time.monotonic_ns()}@example.org"
+    site.redis.stop()
+    stopped = time.monotonic()
+    status, body, _ = organizer.call(
+        "POST", "/api/v1/clubs/faults/invitations/", {"role": "player", "email": address}
+    )
+    assert status == 201, (status, body)
+    time.sleep(2)
+    site.redis.start()
+    wait_until(
+        lambda: _mails_to(site, address),
+        max(1.0, stopped + RECOVERY - time.monotonic()),
+        f"the invitation's e-mail to be sent\n{site.worker.tail()}",
+    )
+    took = time.monotonic() - stopped
+    time.sleep(8)  # a few sweeps more
+    assert _mails_to(site, address) == 1
+    [(sent,)] = site.postgres.query(
+        "SELECT mail_sent_at IS NOT NULL FROM campaigns_invitation WHERE id = %s", [body["id"]]
+    )
+    assert sent
+    print(f"\n[faults] the invitation asked for while Redis was away e-mailed {took:.1f} s after")

@@ -182,3 +182,152 @@ def test_the_mail_goes_with_no_row_locked_and_a_failed_mail_is_sent_by_the_retry
     assert invitation_mail.send(invitation.pk) is False
     assert len(mailoutbox) == 1
     assert ClubLogEntry.objects.filter(action="invitation.emailed").count() == 1
+
+
+def _owed_for(invitation, seconds):
+    """The invitation's mail owed since `seconds` ago (older than the sweep's bound)."""
+    Invitation.objects.filter(pk=invitation.pk).update(
+        mail_queued_at=timezone.now() - timedelta(seconds=seconds)
+    )
+
+
+@pytest.fixture
+def broker_holds(monkeypatch):
+    """What the broker says it holds for the sweep: a set of task ids, or None (cannot say)."""
+    from rosters import broker
+
+    held = {"ids": set()}
+    monkeypatch.setattr(broker, "held_task_ids", lambda queue, delivered_within=60: held["ids"])
+    return held
+
+
+def test_a_mail_whose_task_never_reached_the_broker_is_sent_by_the_sweep_once(
+    club, people, monkeypatch, mailoutbox, broker_holds, django_capture_on_commit_callbacks
+):
+    """The broker away when the invitation is stored: the mail is owed all the same (the
+    invitation's row says so, in its transaction), and the workers' sweep sends its task once the
+    broker is back; one mail, however many times the task or the sweep runs afterwards."""
+    from campaigns.services import invitation_mail
+
+    def broker_away(*args, **kwargs):
+        raise ConnectionError("Error 111 connecting to 127.0.0.1:6379. Connection refused.")
+
+    monkeypatch.setattr(tasks.send_invitation, "apply_async", broker_away)
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    invitation.refresh_from_db()
+    assert invitation.mail_queued_at is not None and invitation.mail_sent_at is None
+    assert invitation.mail_task_id == ""  # no task went
+    assert invitation_mail.sweep() == 0  # not yet: owed for less than the bound
+
+    sent = []
+    monkeypatch.setattr(
+        tasks.send_invitation,
+        "apply_async",
+        lambda args=None, kwargs=None, task_id=None, **options: sent.append((args, task_id)),
+    )
+    _owed_for(invitation, 10)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert invitation_mail.sweep() == 1
+    [(args, task_id)] = sent
+    assert list(args) == [invitation.pk]
+    invitation.refresh_from_db()
+    assert invitation.mail_task_id == task_id and invitation.mail_resent == 1
+    # The broker holds it now: the sweep leaves it be.
+    broker_holds["ids"] = {task_id}
+    _owed_for(invitation, 10)
+    assert invitation_mail.sweep() == 0
+    # The worker runs it: one mail; run again (redelivered, retried), still one; swept, nothing.
+    tasks.send_invitation.apply(args=[invitation.pk]).get()
+    tasks.send_invitation.apply(args=[invitation.pk]).get()
+    assert [mail.to for mail in mailoutbox] == [["dora@example.org"]]
+    invitation.refresh_from_db()
+    assert invitation.mail_sent_at is not None
+    broker_holds["ids"] = set()
+    _owed_for(invitation, 10)
+    assert invitation_mail.sweep() == 0 and len(sent) == 1
+    assert ClubLogEntry.objects.filter(action="invitation.emailed").count() == 1
+
+
+def test_a_mail_whose_task_was_lost_with_redis_is_sent_again_and_only_so_many_times(
+    club, people, sent, mailoutbox, broker_holds, django_capture_on_commit_callbacks
+):
+    """Its task sent, then lost (Redis restarted empty): the sweep sends it again. A broker that
+    cannot say what it holds leaves it be; a mail never sent (an address refused for ever) is sent
+    again at most MAX_RESENT times; an invitation withdrawn or used is not e-mailed."""
+    from campaigns.services import invitation_mail
+
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    [(_, _, first)] = sent
+    invitation.refresh_from_db()
+    assert invitation.mail_task_id == first["task_id"]
+    _owed_for(invitation, 10)
+    broker_holds["ids"] = {first["task_id"]}  # still in the queue
+    assert invitation_mail.sweep() == 0
+    broker_holds["ids"] = None  # the broker cannot say
+    assert invitation_mail.sweep() == 0
+    broker_holds["ids"] = set()  # lost
+    for _ in range(invitation_mail.MAX_RESENT + 2):
+        with django_capture_on_commit_callbacks(execute=True):
+            invitation_mail.sweep()
+        _owed_for(invitation, 10)
+    assert len(sent) == 1 + invitation_mail.MAX_RESENT
+    assert mailoutbox == []  # the tasks were never run here
+
+    with django_capture_on_commit_callbacks(execute=True):
+        other = clubs.invite(club=club, user=people["olga"], email="erik@example.org")
+    clubs.revoke_invitation(invitation=other, user=people["olga"])
+    _owed_for(other, 10)
+    before = len(sent)
+    assert invitation_mail.sweep() == 0 and len(sent) == before
+
+
+def test_a_mail_that_failed_and_was_retried_is_sent_once_and_not_swept(
+    club, people, sent, mailoutbox, monkeypatch, broker_holds, django_capture_on_commit_callbacks
+):
+    """The mail server refused: the claim is taken back (owed again, for the task's retry); the
+    retry sends it once; the sweep then finds nothing owed."""
+    from campaigns.services import invitation_mail
+
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    real_send = invitation_mail.send_mail
+
+    def refusing(*args, **kwargs):
+        raise OSError("the mail server did not answer")
+
+    monkeypatch.setattr(invitation_mail, "send_mail", refusing)
+    with pytest.raises(OSError):
+        invitation_mail.send(invitation.pk)
+    invitation.refresh_from_db()
+    assert invitation.mail_sent_at is None
+    monkeypatch.setattr(invitation_mail, "send_mail", real_send)
+    assert invitation_mail.send(invitation.pk) is True
+    assert invitation_mail.send(invitation.pk) is False
+    _owed_for(invitation, 10)
+    assert invitation_mail.sweep() == 0
+    assert len(mailoutbox) == 1
+
+
+def test_the_upgrade_marks_the_mails_the_club_log_says_went_and_owes_the_others(club, people):
+    """Before the invitation said it, the club log's "invitation.emailed" entry was the record."""
+    import importlib
+
+    from django.apps import apps
+
+    migration = importlib.import_module("campaigns.migrations.0007_invitation_mail_outbox")
+    olga = people["olga"]
+    went, owed, none = (
+        Invitation.objects.create(club=club, created_by=olga, email=email)
+        for email in ("dora@example.org", "erik@example.org", "")
+    )
+    entry = ClubLogEntry.objects.create(
+        club=club, actor=olga, action="invitation.emailed", detail={"invitation": went.pk}
+    )
+    migration.owed_and_sent(apps, None)
+    for invitation in (went, owed, none):
+        invitation.refresh_from_db()
+    assert (went.mail_queued_at, went.mail_sent_at) == (went.created_at, entry.at)
+    assert (owed.mail_queued_at, owed.mail_sent_at) == (owed.created_at, None)
+    assert (none.mail_queued_at, none.mail_sent_at) == (None, None)
