@@ -498,3 +498,20 @@ def test_a_stored_campaign_from_before_versions_that_fits_none_is_reported_where
         f"v1, today's v2). Read as drill v1, it got furthest: to event {last.seq} of {last.seq}, where it "
         "stops: Must be at most 10.\n"
     )
+
+
+def test_events_before_an_upgrade_marker_fold_under_the_version_they_were_written_under():
+    """A "rewrite" step's marker says so as a "fold" step's does (the first marker of a journal gives
+    its start): a rule a rewrite cannot carry keeps the old one for them (A!P! v1's 1.6142)."""
+    from campaigns.journal.records import Record
+
+    def marker(seq, journal, start, how):
+        data = {"journal": journal, "from": start, "to": start + 1, "how": how}
+        return Record(seq, versions.UPGRADED, data, "olga")
+
+    old = [Record(1, "campaign.created", {}, "olga"), Record(2, "drill.orders", {}, "alice")]
+    rewritten = [marker(3, "drill", 1, "rewrite"), marker(4, "drill", 2, "fold")]
+    assert versions.start_versions(old + rewritten) == {"drill": 1}
+    assert versions.start_versions(old + [marker(3, "core", 1, "fold")]) == {"core": 1}
+    assert versions.start_versions(old) == {}
+    assert versions.start_versions(old, {"drill": 1}) == {"drill": 1}
