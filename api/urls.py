@@ -7,7 +7,7 @@ from django.urls import URLPattern, include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 from drf_spectacular.views import SpectacularAPIView
 
-from . import auth, campaigns, clubs, journal, systems
+from . import auth, campaigns, clubs, journal, notices, systems
 from .docs import RedocDocsView, SwaggerDocsView
 from .root import ApiRoot
 
@@ -46,6 +46,9 @@ v1 = [
     path(
         "v1/invitations/accept/", clubs.InvitationAcceptApi.as_view(), name="api-invitation-accept"
     ),
+    path("v1/notices/", notices.NoticeListApi.as_view(), name="api-notices"),
+    path("v1/notices/read/", notices.NoticesReadApi.as_view(), name="api-notices-read"),
+    path("v1/notices/<int:notice_id>/", notices.NoticeDetailApi.as_view(), name="api-notice"),
     path("v1/campaigns/", campaigns.CampaignListCreateApi.as_view(), name="api-campaigns"),
     path(CAMPAIGN, campaigns.CampaignDetailApi.as_view(), name="api-campaign"),
     path(CAMPAIGN + "state/", journal.StateApi.as_view(), name="api-campaign-state"),

@@ -75,12 +75,26 @@ def _read(notice: Notice, now: datetime) -> dict[str, datetime]:
     return changes
 
 
-def mark_all_read(user: Person) -> int:
-    """Every open notice of `user` read (news goes away); how many were unread."""
+def mark_unread(user: Person, pk: object) -> Notice:
+    """Mark `user`'s notice unread again, while it still waits (news read is gone: NotFound)."""
+    notice = own_notice(user, pk)
+    if notice.resolved_at is not None:
+        raise NotFound("notice")
+    if notice.read_at is not None:
+        Notice.objects.filter(pk=notice.pk).update(read_at=None)
+        notice.read_at = None
+    return notice
+
+
+def mark_all_read(user: Person, *, up_to: int | None = None) -> int:
+    """Every open notice of `user` read (news goes away), those up to id `up_to` when given (the
+    newest a client has seen: one made since stays unread); how many were unread."""
     if not user.is_authenticated:
         return 0
     now = timezone.now()
     mine = Notice.objects.filter(recipient=user.pk, resolved_at=None)
+    if up_to is not None:
+        mine = mine.filter(pk__lte=up_to)
     unread = mine.filter(read_at=None).update(read_at=now)
     mine.filter(waiting=False).update(resolved_at=now)
     return unread

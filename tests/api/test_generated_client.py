@@ -111,4 +111,7 @@ def test_the_api_takes_json_only_and_says_so(skirmish, people):
     assert bodies and all(list(body["content"]) == ["application/json"] for _, _, body in bodies)
     # Required wherever the view needs one; optional only where every field has a default.
     optional = {(path, method) for path, method, body in bodies if not body.get("required")}
-    assert optional == {("/api/v1/clubs/{slug}/invitations/", "post")}
+    assert optional == {
+        ("/api/v1/clubs/{slug}/invitations/", "post"),
+        ("/api/v1/notices/{notice_id}/", "patch"),  # read defaults to true
+    }

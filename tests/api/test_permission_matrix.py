@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 from django.urls import URLResolver, get_resolver
 
-from campaigns.models import Invitation
+from campaigns.models import Invitation, Notice
 
 from .conftest import VIEWERS, post
 
@@ -81,6 +81,11 @@ ROWS = [
         signed_in(),
         lambda ctx: {"code": ctx["invitation"].code},
     ),
+    # Notices: one's own; bob's notice is nobody else's (404, like a missing one).
+    Row("GET", "api/v1/notices/", signed_in()),
+    Row("POST", "api/v1/notices/read/", signed_in(), {"up_to": 1}),
+    Row("GET", "api/v1/notices/<int:notice_id>/", {**signed_in(404), "bob": 200}),
+    Row("PATCH", "api/v1/notices/<int:notice_id>/", {**signed_in(404), "bob": 200}),
     Row("GET", "api/v1/campaigns/", signed_in()),
     Row(
         "POST",
@@ -173,7 +178,11 @@ def test_every_api_route_has_a_row():
 @pytest.mark.parametrize("row", ROWS, ids=lambda row: f"{row.method} {row.route}")
 def test_permission(row, viewer, skirmish, people, client_for):
     invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
+    notice = Notice.objects.create(
+        recipient=people["bob"], campaign=skirmish, key="turn/blue", words="Roll", link="/"
+    )
     ctx = {
+        "notice_id": notice.pk,
         "slug": skirmish.club.slug,
         "campaign_id": skirmish.pk,
         "username": "carol",
