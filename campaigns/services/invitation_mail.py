@@ -17,6 +17,7 @@ import logging
 import textwrap
 import uuid
 from datetime import timedelta
+from functools import partial
 
 from django.conf import settings
 from django.contrib.auth.models import User
@@ -137,7 +138,7 @@ def sweep(limit: int = 100) -> int:
         ).update(mail_task_id="", mail_queued_at=now, mail_resent=F("mail_resent") + 1)
         if moved:
             logger.warning("The e-mail of invitation %s had no task in the broker: sent again", pk)
-            transaction.on_commit(lambda pk=pk: enqueue(pk))
+            transaction.on_commit(partial(enqueue, pk))
             resent += 1
     return resent
 
