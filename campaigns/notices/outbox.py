@@ -12,6 +12,7 @@ import logging
 from datetime import timedelta
 from typing import Any
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.utils import timezone
@@ -46,11 +47,18 @@ def send(campaign_id: int) -> None:
 
     def enqueue() -> None:
         try:
-            queues.task("campaigns.tasks.make_notices").delay(campaign_id)
+            _send(campaign_id)
         except Exception:  # a broker outage must not fail the change: the sweep sends it again
             log.exception("could not enqueue notices for campaign %s", campaign_id)
 
     transaction.on_commit(enqueue)
+
+
+def _send(campaign_id: int) -> None:
+    """The task, on the site's queue (as every task of the default queue is sent)."""
+    queues.task("campaigns.tasks.make_notices").apply_async(
+        args=(campaign_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE
+    )
 
 
 def sweep(limit: int = 50) -> None:
@@ -66,7 +74,7 @@ def sweep(limit: int = 50) -> None:
         if not cache.add(f"muster:notices-swept:{campaign_id}", True, SWEEP_AFTER.seconds):
             continue  # sent again a moment ago: give it time
         try:
-            queues.task("campaigns.tasks.make_notices").delay(campaign_id)
+            _send(campaign_id)
         except Exception as error:  # noqa: BLE001 - the broker away: the next sweep tries again
             log.warning("could not enqueue notices for campaign %s: %s", campaign_id, error)
             return
