@@ -27,6 +27,9 @@ from .helpers import (
 # such platoon rolls, listed or not. A v1 player listed the platoons he said had been on the map and
 # only those rolled: v1 events keep that rule (ctx.journal_version).
 RECORDED_PLATOONS_ROLL_SINCE = 2
+# R-A23: from A!P! v3 (707737a) a captured AFV rolls as a platoon portion of its own; v1 and v2 events
+# rolled for platoons only.
+CAPTURED_AFVS_ROLL_SINCE = 3
 
 
 def withdrawal_mods(ctx, state: APState, side: str) -> list:
@@ -71,7 +74,8 @@ def qualifying_platoons(state: APState, side) -> list[str]:
     """1.6142: each non-isolated retained AFV platoon "that has had at least one AFV of it's platoon on
     the map in at least one CG scenario" (the side's end-of-scenario records say which were)."""
     on_map = common.private(state, side).get("platoons_on_map", [])
-    return [p for p in on_map if _with_afv(state, side, p)] + _captured_afvs(state, side)
+    captured = _captured_afvs(state, side) if common.since(state, CAPTURED_AFVS_ROLL_SINCE) else []
+    return [p for p in on_map if _with_afv(state, side, p)] + captured
 
 
 def run_withdrawal(ctx, state: APState, side, data):

@@ -201,6 +201,32 @@ def ap_table(corpus, variant, half_days, dice_mode, stop=None, undo=False):
     return table.campaign
 
 
+def ap_table_captured_afv(corpus):
+    """CG I through table_play.py of the commit, the German recording at the end of each scenario a
+    French AFV it captured (1.6142 then rolled only for platoons; from 707737a a captured AFV rolls
+    as a platoon portion of its own, R-A23)."""
+    table_play = _tests(corpus, "table_play")
+    original = table_play.aftermath
+
+    def aftermath(state, side):
+        data = original(state, side)
+        if side == "german":
+            captured = {
+                "kind": "afv",
+                "type": "Somua S35",
+                "nationality": "french",
+                "captured": True,
+            }
+            data = {**data, "added": [*data["added"], captured]}
+        return data
+
+    table_play.aftermath = aftermath
+    try:
+        return ap_table(corpus, "cg1", 1, "server", stop="result")
+    finally:
+        table_play.aftermath = original
+
+
 def players(corpus):
     return {
         "ap-v1-cg1": lambda: ap_v1_cg1(corpus),
@@ -257,6 +283,7 @@ def players(corpus):
             corpus, "cg1", 5, "1.6112", seed=4, listed_once="german"
         ),
         "ap-cg1-table": corpus.seeded(lambda: ap_table(corpus, "cg1", 1, "server", stop="1.6112")),
+        "ap-v2-cg1-captured": corpus.seeded(lambda: ap_table_captured_afv(corpus)),
         "ap-cg2-table": corpus.seeded(
             lambda: ap_table(corpus, "cg2", 2, "server", stop="result", undo=True)
         ),
