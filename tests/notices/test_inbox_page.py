@@ -88,3 +88,20 @@ def test_another_persons_notice_is_not_found_like_a_missing_one(
 def test_the_inbox_needs_a_sign_in(client_for):
     answer = client_for("anonymous").get("/notices/")
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
+
+
+def test_the_dashboard_puts_what_has_waited_longest_first(notices_inline, club, people, client_for):
+    from campaigns.services import campaigns as svc
+    from campaigns.services.journal import submit
+
+    olga = people["olga"]
+    for name in ("Older war", "Newer war"):
+        campaign = svc.create_campaign(
+            club=club, user=olga, system="skirmish", variant="short", name=name
+        )
+        svc.assign_player(campaign, olga, side="red", username="alice")
+        svc.assign_player(campaign, olga, side="blue", username="bob")
+        submit(campaign, olga, "campaign.started")
+    html = client_for("alice").get("/").content.decode()
+    waiting = html.split('id="waiting-h"')[1].split("</section>")[0]
+    assert waiting.index("Older war") < waiting.index("Newer war")
