@@ -1,7 +1,7 @@
 """Seats: who plays which side, who referees, and who must agree to a change of them.
 
-The rules are the fold's (campaigns.journal.core_events applies player.* and referee.assigned through
-apply_seat, campaigns.journal.proposals a "seat" proposal once agreed), so a replayed journal is held to
+The rules are the fold's (campaigns.journal.core_events applies player.*, referee.assigned and
+campaign.finished through apply_seat, campaigns.journal.proposals a "seat" proposal once agreed), so a replayed journal is held to
 them too; the services ask seat_problem before they write, and may_settle / stand_in_for say who
 may settle a dispute or agree for a side left empty.
 """
@@ -13,6 +13,7 @@ from typing import Any
 
 from campaigns import versions
 from campaigns.errors import DomainError
+from campaigns.journal.progress import finish
 from campaigns.journal.records import Viewer
 from campaigns.journal.state_copy import copy_state
 from campaigns.journal.state_shapes import CampaignState, SideSeats
@@ -51,6 +52,27 @@ def playing(state: Mapping[str, Any], username: str | None) -> str | None:
 SEAT_KINDS = ("player.assigned", "player.replaced", "player.removed", "referee.assigned")
 SEAT_RULES = 2  # the core journal version from which the rule above applies
 
+# From core journal v3 (ENDING_RULES) ending the campaign, and taking its referee away (no new one
+# named), once play has started, are held like taking a side's player off: one who plays or has
+# played a side (or refereed) does neither alone; they propose it, and it needs every other side's
+# agreement (or the referee's). The referee does both directly (ending; stepping down). One who
+# never played does them directly as far as the journal can tell; whether they are the club's
+# neutral party (who made them organizer, and when) is the club's record, checked by the services
+# (permissions.neutral_organizer), and one who is not proposes it too: then it needs every side.
+# A "seat" proposal carries these changes ("campaign.finished" beside the seat kinds), so the
+# proposal event keeps its shape and older journals fold as they did.
+ENDING_RULES = 3  # the core journal version from which the rule above applies
+AGREED_KINDS = (*SEAT_KINDS, "campaign.finished")  # the changes a "seat" proposal may carry
+
+
+def ends_or_unseats_referee(state: Mapping[str, Any], kind: str, data: Mapping[str, Any]) -> bool:
+    """Is this change, in play, ending the campaign or taking its referee away (naming nobody)?"""
+    if state["status"] == "setup":
+        return False
+    if kind == "campaign.finished":
+        return True
+    return kind == "referee.assigned" and not data.get("username") and bool(state["referee"])
+
 
 def _seen(state: CampaignState) -> tuple[dict[str, list[str]], list[str]]:
     return state.setdefault("played", {}), state.setdefault("refereed", [])
@@ -80,6 +102,12 @@ def seat_needs(state: CampaignState, kind: str, data: dict[str, Any], actor: str
     sides = list(state["sides"])
     mine = playing(state, actor)
     reached: set[str | None]
+    if kind == "campaign.finished" or (kind == "referee.assigned" and not data.get("username")):
+        if core_version(state) < ENDING_RULES or not ends_or_unseats_referee(state, kind, data):
+            return []  # before v3 both were direct; no referee to take away
+        if not (mine or actor in played or actor in refereed):
+            return []  # neutral as far as the journal tells: the services ask the club
+        return [s for s in sides if s != mine]
     if kind == "referee.assigned":
         user: str | None = data.get("username")
         if not user or user == state["referee"]:
@@ -97,6 +125,21 @@ def seat_needs(state: CampaignState, kind: str, data: dict[str, Any], actor: str
         carried = sides if user in refereed else played.get(user or "", [])  # "": nobody
         reached = {data.get("side"), *carried}
     return [s for s in sides if s in reached and s != mine]
+
+
+def proposal_needs(state: CampaignState, kind: str, data: dict[str, Any], actor: str) -> list[str]:
+    """The sides a "seat" proposal of this change by `actor` waits for (core v2 on): the sides it
+    reaches (seat_needs); ending the campaign or taking the referee away, every side but the
+    proposer's own (from v3), whoever proposes it but the referee: one who plays no side and
+    proposes it rather than doing it is no neutral party (permissions.neutral_organizer)."""
+    if (
+        core_version(state) >= ENDING_RULES
+        and ends_or_unseats_referee(state, kind, data)
+        and actor != state["referee"]
+    ):
+        mine = playing(state, actor)
+        return [s for s in state["sides"] if s != mine]
+    return seat_needs(state, kind, data, actor)
 
 
 def _needs_v1(state: CampaignState, kind: str, data: dict[str, Any]) -> bool:
@@ -144,6 +187,13 @@ def _agreement_needed(
     if not needs:
         return None, False
     names = " and ".join(state["sides"][s]["name"] for s in needs)
+    if kind == "campaign.finished" or kind == "referee.assigned" and not data.get("username"):
+        what = "end the campaign" if kind == "campaign.finished" else "take the referee off"
+        return DomainError(
+            "reason" if kind == "campaign.finished" else "username",
+            f"Once play has started, one who plays or has played a side does not {what} alone: "
+            f"it needs {names}'s agreement (or the referee's). Propose it.",
+        ), False
     if kind in ("player.assigned", "player.replaced") and _needs_v1(state, kind, data):
         user = data.get("username") if kind == "player.assigned" else data.get("new")
         return DomainError(
@@ -181,7 +231,8 @@ def stand_in_for(state: Mapping[str, Any], username: str | None) -> list[str]:
 def apply_seat(
     state: CampaignState, kind: str, data: dict[str, Any], agreed: bool, actor: str = ""
 ) -> None:
-    """Make a seat change (player.assigned / .replaced / .removed, referee.assigned) by `actor`;
+    """Make a seat change (player.assigned / .replaced / .removed, referee.assigned) by `actor`,
+    or end the campaign (campaign.finished, held like one from core v3: ENDING_RULES);
     `agreed`: the sides it needs agreed to it (a "seat" proposal was applied)."""
     if kind == "player.assigned":
         side, user = _side(state, data["side"]), data["username"]
@@ -196,6 +247,9 @@ def apply_seat(
         if kind == "player.replaced":
             user = data["new"]
             _check_can_play(state, user)
+    elif kind == "campaign.finished":
+        if state["status"] == "finished":
+            raise DomainError("status", "The campaign has already ended.")
     else:
         user = data["username"]
         if user and playing(state, user):
@@ -203,6 +257,9 @@ def apply_seat(
     problem, never = _agreement_needed(state, kind, data, actor)
     if problem is not None and (never or not agreed):
         raise problem
+    if kind == "campaign.finished":
+        finish(state, None, data["reason"])
+        return
     departed = state.setdefault("departed", {}) if state["status"] != "setup" else {}
     if kind == "player.assigned":
         side["players"].append(user)

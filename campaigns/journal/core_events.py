@@ -20,7 +20,7 @@ from campaigns.access.seats import apply_seat, playing, remember_seat
 from campaigns.errors import DomainError
 from campaigns.journal.context import Ctx
 from campaigns.journal.house_rules import set_house_rule
-from campaigns.journal.progress import advance, finish
+from campaigns.journal.progress import advance
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import (
     CampaignState,
@@ -313,9 +313,8 @@ def _campaign_started(state: CampaignState, rec: Record, ctx: Ctx) -> None:
 
 
 def _campaign_finished(state: CampaignState, rec: Record, ctx: Ctx) -> None:
-    if state["status"] == "finished":
-        raise DomainError("status", "The campaign has already ended.")
-    finish(state, None, rec.data["reason"])
+    # In play, held like a seat change (core v3): one who plays or played a side proposes it.
+    apply_seat(state, "campaign.finished", rec.data, agreed=False, actor=rec.actor)
 
 
 def _scenario(state: CampaignState, index: int, statuses: tuple[ScenarioStatus, ...]) -> Scenario:

@@ -2,7 +2,9 @@
 
 A proposal corrects or undoes an earlier event, sets a house rule after play has
 started, seats someone once play has started who needs the sides' agreement (a new
-referee, a player who has seen another side's secrets: campaigns.access.seats), or
+referee, a player who has seen another side's secrets: campaigns.access.seats), ends the
+campaign or takes its referee off in play for one who plays or played a side, or one who is no
+neutral organizer (a "seat" proposal too: campaigns.access.seats, ENDING_RULES), or
 allows the organizers a full export. It is approved by one player of
 each side other than the proposer's, or by the referee alone (but a full export
 reveals every side's secrets: each side must agree to it itself, the referee's word
@@ -17,11 +19,13 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, Any
 
 from campaigns.access.seats import (
+    AGREED_KINDS,
+    ENDING_RULES,
     SEAT_KINDS,
     SEAT_RULES,
     apply_seat,
     core_version,
-    seat_needs,
+    proposal_needs,
     seat_problem,
     stand_in_for,
 )
@@ -130,30 +134,34 @@ def _needs(state: CampaignState, rec: Record, action: ProposalAction, stored: An
         return [s for s in state["sides"] if s != rec.side]
     if action == "seat" and core_version(state) >= SEAT_RULES:
         # Exactly the sides the change reaches: the other sides' approval never does for them.
-        return seat_needs(state, stored["kind"], stored["data"], rec.actor)
+        return proposal_needs(state, stored["kind"], stored["data"], rec.actor)
     referee = rec.actor == state["referee"]
     return [] if referee else [s for s in state["sides"] if s != rec.side]
 
 
 def _seat_change(state: CampaignState, change: object, actor: str) -> dict[str, Any]:
     """A "seat" proposal's data: {"kind": player.assigned | player.replaced | player.removed |
-    referee.assigned, "data": that event's data}, checked against the state now (and again when
-    applied)."""
+    referee.assigned | campaign.finished (core v3), "data": that event's data}, checked against
+    the state now (and again when applied)."""
     if state["status"] != "active":
         raise DomainError("action", "Before play starts the organizer seats people directly.")
     if (
         not isinstance(change, dict)
-        or change.get("kind") not in SEAT_KINDS
+        or change.get("kind") not in _agreed_kinds(state)
         or set(change) != {"kind", "data"}
     ):
-        raise DomainError(
-            "data", f"Give the change as {{\"kind\": one of {', '.join(SEAT_KINDS)}, \"data\": …}}."
-        )
+        kinds = ", ".join(_agreed_kinds(state))
+        raise DomainError("data", f"Give the change as {{\"kind\": one of {kinds}, \"data\": …}}.")
     cleaned = KINDS[change["kind"]].clean(change["data"])
     problem = seat_problem(state, change["kind"], cleaned, agreed=True, actor=actor)
     if problem is not None:
         raise DomainError(f"data.{problem.field}", problem.message)
     return {"kind": change["kind"], "data": cleaned}
+
+
+def _agreed_kinds(state: CampaignState) -> tuple[str, ...]:
+    """The changes a "seat" proposal carries: the seats, and from core v3 the campaign's end."""
+    return AGREED_KINDS if core_version(state) >= ENDING_RULES else SEAT_KINDS
 
 
 def _pending(state: CampaignState, number: int) -> Proposal:

@@ -39,7 +39,7 @@ if TYPE_CHECKING:  # a game declares its upgrades with these: the versions never
 CORE = "core"
 # The core's journal: its kinds (core_events.KINDS), proposals, seats, filing. Bump it (and add
 # an Upgrade to CORE_UPGRADES) when they change; tests/versions/test_journal_signatures.py checks.
-CORE_VERSION = 2
+CORE_VERSION = 3
 CORE_UPGRADES: tuple[Upgrade, ...] = ()  # set below, once Upgrade is defined
 # The core's version in journals written before journals said their versions (Muster 0.1.0).
 CORE_VERSION_BEFORE_VERSIONS = 1
@@ -139,7 +139,22 @@ class SeatAgreement(Upgrade):
     how = "fold"
 
 
-CORE_UPGRADES = (SeatAgreement(),)
+class EndingAgreement(Upgrade):
+    """Core v2 -> v3: once play has started, ending the campaign, or taking its referee off, by
+    one who plays or has played a side needs the other sides' agreement or the referee's (a "seat"
+    proposal, which may now carry campaign.finished: campaigns.access.seats, ENDING_RULES). v2
+    journals keep the rule they were written under: either was direct for any organizer."""
+
+    version = 2
+    name = "core-ending-needs-the-other-sides-agreement"
+    words = (
+        "ending the campaign or taking the referee off in play, by one who plays or played a "
+        "side, needs the other side's agreement (or the referee's)"
+    )
+    how = "fold"
+
+
+CORE_UPGRADES = (SeatAgreement(), EndingAgreement())
 
 
 class OldJournal:

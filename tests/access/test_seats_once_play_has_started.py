@@ -21,10 +21,18 @@ def _state(campaign):
     return current_state(campaign)
 
 
+def _referee_taken_off(campaign, people):
+    """Olga plays (or played) red: taking the referee off is her proposal, which rita agrees to."""
+    made = svc.assign_referee(campaign, people["olga"], username=None)
+    assert svc.is_proposal(made)
+    submit(campaign, people["rita"], "proposal.approved", {"proposal": str(made.events[0].uid)})
+    assert _state(campaign)["referee"] is None
+
+
 def test_someone_who_played_a_side_can_never_referee(skirmish, people):
     olga = people["olga"]
     svc.remove_player(skirmish, olga, side="red", username="olga")  # leaving a side is plain
-    svc.assign_referee(skirmish, olga, username=None)
+    _referee_taken_off(skirmish, people)
     with pytest.raises(DomainError) as error:
         svc.assign_referee(skirmish, olga, username="olga")
     assert "can never referee" in error.value.message
@@ -40,7 +48,8 @@ def test_someone_who_played_a_side_can_never_referee(skirmish, people):
         submit(skirmish, olga, "referee.assigned", {"username": "olga"})
     assert _state(skirmish)["referee"] is None
     assert not visibility.viewer_for(olga, skirmish).can_read("side", "blue")
-    assert not Event.objects.filter(kind="proposal.made").exists()
+    # the only proposal: taking the referee off, which rita agreed to
+    assert Event.objects.filter(kind="proposal.made").count() == 1
 
 
 def test_before_the_start_the_organizer_seats_people_freely(club, people):
@@ -110,7 +119,7 @@ def test_a_returning_player_of_the_organizers_own_side_is_seated_directly(skirmi
 
 def test_a_former_referee_taking_a_side_needs_agreement(skirmish, people):
     olga = people["olga"]
-    svc.assign_referee(skirmish, olga, username=None)
+    _referee_taken_off(skirmish, people)
     made = svc.replace_player(skirmish, olga, side="blue", old="bob", new="rita")
     assert svc.is_proposal(made)
     assert _state(skirmish)["sides"]["blue"]["players"] == ["bob"]

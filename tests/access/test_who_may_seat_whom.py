@@ -51,7 +51,7 @@ IN_PLAY = {
     ("playing", "take alice off red"): DIRECT,
     ("playing", "the organizer leaves red"): DIRECT,
     ("playing", "carol referees"): ("blue",),  # red agrees through its own player
-    ("playing", "no referee"): DIRECT,
+    ("playing", "no referee"): ("blue",),  # red's organizer takes blue's judge off: blue agrees
     # the organizer plays no side (and never has)
     ("none", "add carol to blue"): ("blue",),
     ("none", "add carol to red"): ("red",),
@@ -366,7 +366,8 @@ def test_a_core_v1_journal_keeps_the_seat_rule_it_was_written_under(club, people
     assert _state(replayed)["sides"]["blue"]["players"] == ["bob", "carol"]
     records = load_records(replayed)
     assert [r.data["step"] for r in records if r.kind == versions.UPGRADED] == [
-        "core-seat-needs-the-sides-agreement"
+        "core-seat-needs-the-sides-agreement",
+        "core-ending-needs-the-other-sides-agreement",
     ]
     again = Record(
         seq=records[-1].seq + 1,

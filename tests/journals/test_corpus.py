@@ -107,9 +107,11 @@ def test_replay_campaign_names_the_upgrade_of_an_old_file(tmp_path):
         "(CG14's own values apply to campaigns begun since) (earlier events keep the rules they were written under); "
         "v5→v6: battle hardening played as then: the MMC (1.6112) and the leader's result (1.6113) chosen after the "
         "DR (campaigns begun since may give the choice with the DR) (earlier events keep the rules they were written "
-        "under). And Muster journal core v1 (a file from before journal versions), upgraded to v2: v1→v2: seating someone "
+        "under). And Muster journal core v1 (a file from before journal versions), upgraded to v3: v1→v2: seating someone "
         "on a side in play needs that side's agreement (or the referee's) (earlier events keep the rules they were "
-        "written under).\n"
+        "written under); v2→v3: ending the campaign or taking the referee off in play, by one who plays or played a "
+        "side, needs the other side's agreement (or the referee's) (earlier events keep the rules they were written "
+        "under).\n"
     )
 
 
