@@ -54,7 +54,12 @@ class ViewerSerializer(serializers.Serializer[Viewer]):
     playing = serializers.CharField(allow_null=True, help_text="The side you play, if any.")
     referee = serializers.BooleanField()
     organizer = serializers.BooleanField()
-    arbiter = serializers.BooleanField(help_text="May settle disputed results.")
+    arbiter = serializers.BooleanField(
+        help_text=(
+            "The referee, or an organizer who plays no side. Whether you may settle a disputed "
+            "result also depends on who made you organizer and when: a Settle in actions/ says so."
+        )
+    )
     sides = serializers.SerializerMethodField(
         help_text="Sides whose private information you may read."
     )

@@ -14,7 +14,9 @@ imports no selector (selectors.todos draws the to-dos, and asks here for each of
   service refuses a person for who they are in the club (`may_take`);
 - propose: corrections, undos, house rules and exports (`may_propose`, `amendments`);
 - export: download the full journal (`full_export_allowed`), ask for it (`may_ask_full_export`);
-- organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`).
+- organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`); who is
+  the club's neutral party in a campaign in play (`neutral_organizer`), and who ends it or takes
+  its referee off without anybody's agreement (`may_end_alone`).
 """
 
 from __future__ import annotations
@@ -96,25 +98,55 @@ def may_withdraw_result(scenario: Part, viewer: Viewer) -> bool:
 
 def may_settle_result(state: State, scenario: Part, viewer: Viewer) -> bool:
     """Is `viewer` offered to settle the result of `scenario`, as far as the state tells (whether
-    waiting or disputed; seats.may_settle)? `may_take` then asks who they were in the club."""
+    waiting or disputed; seats.may_settle)? `may_take` then asks may_settle, the service's answer."""
     return scenario["status"] in ("pending", "disputed") and seats.may_settle(state, viewer)
 
 
 def may_settle(campaign: Campaign, state: State, viewer: Viewer) -> bool:
-    """May `viewer` settle a disputed result? The referee; or an organizer who plays no side, has
-    played none in this campaign (seats.may_settle) and was an organizer when play started
-    (one made in play could be a side's choice of judge: visibility.organizer_since_start)."""
-    return seats.may_settle(state, viewer) and _neutral_since_start(campaign, viewer)
+    """May `viewer` settle a disputed result? The referee; or the club's neutral party in this
+    campaign (neutral_organizer). The one answer for the service and the Settle to-do
+    (may_take); may_settle_result only draws it from the state."""
+    return viewer.referee or (
+        seats.may_settle(state, viewer) and neutral_organizer(campaign, state, viewer)
+    )
 
 
-def may_take(campaign: Campaign, viewer: Viewer, action: Action) -> bool:
+def neutral_organizer(campaign: Campaign, state: State, viewer: Viewer) -> bool:
+    """Is `viewer` the club's neutral party in this campaign, once play has started? An organizer
+    who plays no side and has played none in it (state "played"), who has been an organizer since
+    play started (one made in play could be a side's choice of judge:
+    visibility.organizer_since_start), and who was not made organizer while the campaign was set
+    up by one who went on to play a side of it (visibility.organizer_made_by_a_player: the
+    organizer a side's player names before the start is that side's judge, not the club's).
+    Who made them and when is the club log's; whether they play, the journal's."""
+    if not viewer.organizer or viewer.playing or viewer.username in state.get("played", {}):
+        return False
+    return visibility.organizer_since_start(
+        campaign, viewer
+    ) and not visibility.organizer_made_by_a_player(campaign, viewer, state.get("played", {}))
+
+
+def may_end_alone(campaign: Campaign, state: State, viewer: Viewer) -> bool:
+    """May `viewer` end the campaign, or take its referee off, without anybody's agreement?
+    Before the start, an organizer. In play, the referee (who is an organizer, to end it), or the
+    club's neutral party who never refereed it (neutral_organizer); anyone else who may organize
+    proposes it (seats.proposal_needs: every side but their own, or the referee, agrees)."""
+    if state["status"] == "setup":
+        return viewer.organizer
+    if viewer.referee:
+        return True
+    return neutral_organizer(campaign, state, viewer) and viewer.username not in state.get(
+        "refereed", []
+    )
+
+
+def may_take(
+    campaign: Campaign, viewer: Viewer, action: Action, state: Callable[[], State]
+) -> bool:
     """May this person take `action`, drawn from the state for their audience? Not a Settle the
-    service would refuse them for who they are in the club (one made organizer in play)."""
-    return action.kind != "result.resolved" or _neutral_since_start(campaign, viewer)
-
-
-def _neutral_since_start(campaign: Campaign, viewer: Viewer) -> bool:
-    return viewer.referee or visibility.organizer_since_start(campaign, viewer)
+    service would refuse them for who they are in the club (may_settle: the same answer).
+    `state`: the full state, loaded only when asked (a Settle drawn)."""
+    return action.kind != "result.resolved" or may_settle(campaign, state(), viewer)
 
 
 def may_choose_sealed(sealed: Part, side: str) -> bool:

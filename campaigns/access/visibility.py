@@ -112,6 +112,49 @@ def organizer_since_start(campaign: Campaign, viewer: Viewer) -> bool:
     return started is None or organizer_since(campaign, viewer, started)
 
 
+def organizer_made_by_a_player(campaign: Campaign, viewer: Viewer, players: Iterable[str]) -> bool:
+    """Was this organizer made organizer, while the campaign was being set up (from its creation
+    to its start), by one of `players` (those who played a side of it: the state's "played")?
+    From the club log: a role set to organizer (member.role, its actor), an invitation as
+    organizer accepted (invitation.accepted, the invitation's creator). Such an organizer may be
+    that side's choice of judge: no neutral party once play has started. Before the start, or
+    made before the campaign was created, by the operator, or by one who never played it: no."""
+    from campaigns.models import ClubLogEntry, Invitation
+
+    who = set(players)
+    if not viewer.organizer or not who:
+        return False
+    times = dict(
+        campaign.events.filter(kind__in=("campaign.created", "campaign.started")).values_list(
+            "kind", "created_at"
+        )
+    )
+    if "campaign.started" not in times:
+        return False
+    made = ClubLogEntry.objects.filter(
+        Q(action="member.role", detail__username=viewer.username, detail__new=Membership.ORGANIZER)
+        | Q(
+            action="invitation.accepted",
+            actor__username=viewer.username,
+            detail__role=Membership.ORGANIZER,
+        ),
+        club_id=campaign.club_id,
+        at__gte=times.get("campaign.created", times["campaign.started"]),
+        at__lte=times["campaign.started"],
+    ).values_list("action", "actor__username", "detail")
+    for action, actor, detail in made:
+        maker: str | None = actor
+        if action == "invitation.accepted":
+            maker = (
+                Invitation.objects.filter(pk=detail.get("invitation"))
+                .values_list("created_by__username", flat=True)
+                .first()
+            )
+        if maker in who:
+            return True
+    return False
+
+
 def viewer_for(user: Person, campaign: Campaign) -> Viewer:
     role = role_in(user, campaign.club)
     if role is None:

@@ -66,7 +66,7 @@ def waiting_points(campaign: Campaign, state: dict[str, Any], viewer: Viewer) ->
     waiting point gives its words and link. `state`: the campaign's state as the page reads it."""
     drawn = actions_for(state, viewer)
     points: dict[str, WaitingPoint] = {}
-    for todo in for_person(campaign, viewer, drawn):
+    for todo in for_person(campaign, viewer, drawn, lambda: state):
         if todo.optional or todo.kind in NOT_WAITING:
             continue
         key = key_of(todo)

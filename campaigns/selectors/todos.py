@@ -23,7 +23,7 @@ from campaigns.journal.records import Viewer
 from campaigns.journal.state_shapes import plain
 
 from ..models import Campaign
-from ..services.state import current_states
+from ..services.state import current_state, current_states
 from ..systems import get_system
 from ..systems.base import Action, GameSystem
 from .proposals_shown import proposal_summary
@@ -178,14 +178,21 @@ def offered(
     ``/actions/`` lists it: `drawn` (actions_for, kept per audience) less what the service would
     refuse this person (permissions.may_take), and a Reject (or Withdraw) for each proposal they
     may turn down (`proposals`: the viewer's cut of them, the state's ``proposals``)."""
-    todos = for_person(campaign, viewer, drawn)
+    todos = for_person(campaign, viewer, drawn, lambda: plain(current_state(campaign)))
     return [*todos, *reject_todos(proposals, viewer, _agreeing(todos))]
 
 
-def for_person(campaign: Campaign, viewer: Viewer, drawn: list[Action]) -> list[Action]:
+def for_person(
+    campaign: Campaign,
+    viewer: Viewer,
+    drawn: list[Action],
+    state: Callable[[], dict[str, Any]],
+) -> list[Action]:
     """`drawn` (actions_for) less what the service would refuse this person for who they are in
-    the club: a Settle for one made organizer in play."""
-    return [todo for todo in drawn if permissions.may_take(campaign, viewer, todo)]
+    the club (permissions.may_take): a Settle for one who is no neutral party (made organizer in
+    play, or while the campaign was set up by one who went on to play a side). `state` gives
+    the full state, loaded only for a Settle drawn."""
+    return [todo for todo in drawn if permissions.may_take(campaign, viewer, todo, state)]
 
 
 def reject_todos(
@@ -210,6 +217,10 @@ def stable_id(todo: Action) -> str:
     on the page and the same on every render; a notice links to it."""
     text = json.dumps([todo.kind, todo.side, todo.initial], sort_keys=True, default=str)
     return hashlib.sha1(text.encode()).hexdigest()[:8]
+
+
+def _given(state: dict[str, Any]) -> Callable[[], dict[str, Any]]:
+    return lambda: state
 
 
 def _agreeing(todos: list[Action]) -> set[str | None]:
@@ -266,8 +277,9 @@ def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, 
     for campaign in involved:
         todos: list[Action] = []
         seen: set[str] = set()
-        drawn = actions_for(plain(states[campaign.pk]), viewers[campaign.pk])
-        for todo in for_person(campaign, viewers[campaign.pk], drawn):
+        full = plain(states[campaign.pk])
+        drawn = actions_for(full, viewers[campaign.pk])
+        for todo in for_person(campaign, viewers[campaign.pk], drawn, _given(full)):
             if todo.optional or todo.label in seen:
                 continue  # the referee acting for both sides sees a shared step once
             seen.add(todo.label)

@@ -24,7 +24,7 @@ from django.contrib.auth.models import User
 from django.db import IntegrityError, transaction
 from django.utils import timezone
 
-from campaigns.access import permissions, visibility
+from campaigns.access import permissions, seats, visibility
 from campaigns.access.visibility import Person
 from campaigns.dice.pool import DicePool, LiveProvider, NewRoll
 from campaigns.journal import engine, holdings
@@ -193,6 +193,7 @@ def _submit_locked(
     if kind == "proposal.made" and data.get("action") == "seat" and not viewer.organizer:
         raise Forbidden("Only a club organizer seats people.")
     _check_taking_off(campaign, viewer, kind, data, state)
+    _check_ending(campaign, viewer, kind, data, state)
     _check_amending_seats(campaign, viewer, kind, data)
     _check_version(state, acting_side, expected_version)
     if dice and state["options"].get("dice_mode", "server") == "server":
@@ -451,13 +452,35 @@ def _check_taking_off(
     )
     if not removing or state["status"] == "setup" or viewer.referee or viewer.playing:
         return
-    if viewer.username in state.get("played", {}) or visibility.organizer_since_start(
-        campaign, viewer
+    if viewer.username in state.get("played", {}) or permissions.neutral_organizer(
+        campaign, state, viewer
     ):
-        return  # one who played is held by seat_needs already; one from before the start is neutral
+        return  # one who played is held by seat_needs already; the club's neutral party may
     raise Forbidden(
-        "An organizer made once play had started takes no side's player off: the referee or "
-        "that side's player does."
+        "An organizer made once play had started, or made while the campaign was set up by one "
+        "who plays a side of it, is no neutral party and takes no side's player off: the referee "
+        "or that side's player does."
+    )
+
+
+def _check_ending(
+    campaign: Campaign, viewer: Viewer, kind: str, data: dict[str, Any], state: CampaignState
+) -> None:
+    """In play, ending the campaign or taking its referee off directly is the referee's or the
+    club's neutral party's (permissions.may_end_alone). The journal refuses it to one who plays or
+    played a side (seats.seat_needs); one who plays no side but is no neutral party (who made
+    them organizer, and when, is the club's record) is refused here, and proposes it."""
+    if not seats.ends_or_unseats_referee(state, kind, data):
+        return
+    if permissions.may_end_alone(campaign, state, viewer):
+        return
+    if seats.seat_needs(state, kind, data, viewer.username or ""):
+        return  # the journal refuses it, naming the sides whose agreement it needs
+    what = "End the campaign" if kind == "campaign.finished" else "Take the referee off"
+    raise Forbidden(
+        "You are no neutral party in this campaign (made organizer once play had started, or "
+        f"while it was set up by one who plays a side of it): {what.lower()} by proposing it; "
+        "it applies once every side agrees (or the referee)."
     )
 
 
