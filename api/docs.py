@@ -1,4 +1,4 @@
-"""Interactive API docs whose every asset is served from /static/
+"""The OpenAPI schema, and interactive API docs whose every asset is served from /static/
 (drf-spectacular-sidecar): they work with no network and load nothing from a CDN."""
 
 from typing import TYPE_CHECKING, Any
@@ -6,7 +6,7 @@ from typing import TYPE_CHECKING, Any
 from django.http import HttpRequest
 from drf_spectacular.settings import spectacular_settings
 from drf_spectacular.utils import extend_schema
-from drf_spectacular.views import SpectacularRedocView, SpectacularSwaggerView
+from drf_spectacular.views import SpectacularAPIView, SpectacularRedocView, SpectacularSwaggerView
 from rest_framework.request import Request
 from rest_framework.response import Response
 
@@ -39,6 +39,10 @@ class AnswersInJson(_View):
             JSONRenderer(),
             JSONRenderer.media_type,
         )
+
+
+class SchemaView(AnswersInJson, SpectacularAPIView):
+    """The OpenAPI schema (GET); any other method's refusal is JSON, not the schema's own type."""
 
 
 class SwaggerDocsView(AnswersInJson, SpectacularSwaggerView):

@@ -5,10 +5,9 @@ import re
 from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
-from drf_spectacular.views import SpectacularAPIView
 
 from . import auth, campaigns, clubs, journal, notices, systems
-from .docs import RedocDocsView, SwaggerDocsView
+from .docs import RedocDocsView, SchemaView, SwaggerDocsView
 from .root import ApiRoot
 
 CAMPAIGN = "v1/campaigns/<int:campaign_id>/"
@@ -104,7 +103,7 @@ def rosters_v1() -> list[URLPattern]:
 urlpatterns = [
     *v1,
     path("v1/", include("rosters.api_urls")),
-    path("schema/", SpectacularAPIView.as_view(), name="api-schema"),
+    path("schema/", SchemaView.as_view(), name="api-schema"),
     path("docs/", SwaggerDocsView.as_view(), name="api-docs"),
     path("redoc/", RedocDocsView.as_view(), name="api-redoc"),
     # Last: any other address under /api/ is a JSON 404, like the API's own.
