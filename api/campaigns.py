@@ -155,6 +155,10 @@ class ReplacePlayerInputSerializer(serializers.Serializer[Any]):
     new = username_field()
 
 
+class FinishInputSerializer(serializers.Serializer[Any]):
+    reason = serializers.CharField(max_length=500, help_text="Why the campaign ends early.")
+
+
 class RefereeInputSerializer(serializers.Serializer[Any]):
     username = username_field(allow_null=True, help_text="null: no referee.")
 
@@ -401,5 +405,27 @@ class RefereeApi(CampaignScoped, generics.GenericAPIView[Any]):
         data = valid_input(RefereeInputSerializer, request)
         submission = campaign_services.assign_referee(
             campaign, signed_in_user(request), username=data["username"]
+        )
+        return Response(submission_output(campaign, request.user, submission))
+
+
+@extend_schema(tags=["campaigns"])
+class FinishApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = FinishInputSerializer
+
+    @extend_schema(
+        operation_id="campaigns_finish",
+        request=FinishInputSerializer,
+        responses={200: SubmissionOutputSerializer, **errors(400, 403, 404)},
+        summary=(
+            "End the campaign (organizer): in play, one who plays or played a side, or is no "
+            "neutral organizer, proposes it (the answer's first event is then the proposal)"
+        ),
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = self.campaign_and_viewer()
+        data = valid_input(FinishInputSerializer, request)
+        submission = campaign_services.finish_campaign(
+            campaign, signed_in_user(request), reason=data["reason"]
         )
         return Response(submission_output(campaign, request.user, submission))

@@ -71,6 +71,7 @@ v1 = [
         name="api-campaign-player-replace",
     ),
     path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
+    path(CAMPAIGN + "finish/", campaigns.FinishApi.as_view(), name="api-campaign-finish"),
 ]
 
 

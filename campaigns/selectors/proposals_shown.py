@@ -20,6 +20,10 @@ def proposal_summary(proposal: Mapping[str, Any], state: Mapping[str, Any]) -> s
     if proposal["action"] == "seat" and isinstance(proposal.get("data"), dict):
         kind, data = proposal["data"]["kind"], proposal["data"]["data"]
         side = state["sides"].get(data.get("side"), {}).get("name", data.get("side"))
+        if kind == "campaign.finished":
+            return f"end the campaign (“{data.get('reason', '')}”)"
+        if kind == "referee.assigned" and not data.get("username"):
+            return f"take the referee {state.get('referee') or ''} off".replace("  ", " ")
         if kind == "referee.assigned":
             return f"seat {data['username']} as referee"
         if kind == "player.assigned":

@@ -46,9 +46,7 @@ def waiting_on(state: StateView, viewer: Viewer | None = None) -> list[str]:
             missing = [names[s] for s in proposal["needs"] if s not in proposal["approved"]] or [
                 "the referee"
             ]
-            out.append(
-                f"{' and '.join(missing)} to answer a proposed {proposal['action'].replace('_', ' ')}"
-            )
+            out.append(_proposal_waits(proposal, missing, state))
     for side, words in system.waiting_on(state):
         name = state["sides"][side]["name"] if side in state["sides"] else None
         if names.get(side) == "you" and name and words.startswith(name):
@@ -57,6 +55,24 @@ def waiting_on(state: StateView, viewer: Viewer | None = None) -> list[str]:
             )  # "Allied: ..." -> "you: ..."; other words stay as written
         out.append(words)
     return out
+
+
+def _proposal_waits(proposal: dict[str, object], missing: list[str], state: StateView) -> str:
+    """ "Blue's agreement to end the campaign (or the referee's)", or, for a proposal whose words
+    are another side's (a correction of its hidden event), what it is in general."""
+    data = proposal.get("data")
+    if proposal["action"] == "seat" and isinstance(data, dict) and not proposal.get("hidden"):
+        from .proposals_shown import proposal_summary
+
+        what = proposal_summary(proposal, state)
+        if missing == ["the referee"]:
+            return f"the referee's agreement to {what}"
+        whose = " and ".join("your side" if name == "you" else name for name in missing)
+        either = " (or the referee's)" if state.get("referee") else ""
+        return f"{whose}'s agreement to {what}{either}"
+    return (
+        f"{' and '.join(missing)} to answer a proposed {str(proposal['action']).replace('_', ' ')}"
+    )
 
 
 def campaigns_waiting_on(campaigns: Sequence[Campaign]) -> dict[int, list[str]]:

@@ -10,8 +10,8 @@ from django.db import transaction
 from django.utils import timezone
 
 from campaigns import versions
-from campaigns.access import permissions
-from campaigns.access.seats import seat_problem
+from campaigns.access import permissions, visibility
+from campaigns.access.seats import ends_or_unseats_referee, seat_problem
 from campaigns.dice.pool import DicePool, RefuseMissingDice
 from campaigns.journal import engine
 from campaigns.journal.records import Record
@@ -118,13 +118,27 @@ def assign_referee(campaign: Campaign, user: User, *, username: str | None) -> S
     return _seat(campaign, user, "referee.assigned", {"username": username or None})
 
 
+def finish_campaign(campaign: Campaign, user: User, *, reason: str) -> Submission:
+    """End the campaign: directly before the start, by the referee or by the club's neutral party
+    (permissions.may_end_alone); anyone else who may organize proposes it (a "seat" proposal
+    needing every other side's agreement, or the referee's)."""
+    return _seat(campaign, user, "campaign.finished", {"reason": reason})
+
+
 def _seat(campaign: Campaign, user: User, kind: str, data: dict[str, Any]) -> Submission:
     """Make a seat change directly, or, once play has started, propose it when it needs the
     agreement of the sides it reaches (seats.seat_needs: anyone seated on a side, a new
-    referee, a side's player taken off by one who plays or played another): the answer's first
-    event is then the proposal (campaigns.access.seats.seat_problem)."""
+    referee, a side's player taken off by one who plays or played another), or when it ends the
+    campaign or takes its referee off and the organizer may not do that alone
+    (permissions.may_end_alone): the answer's first event is then the proposal
+    (campaigns.access.seats.seat_problem)."""
     state = current_state(campaign)
     needs_agreement = seat_problem(state, kind, data, agreed=False, actor=user.username) is not None
+    if not needs_agreement and ends_or_unseats_referee(state, kind, data):
+        viewer = visibility.viewer_for(user, campaign)
+        needs_agreement = viewer.organizer and not permissions.may_end_alone(
+            campaign, state, viewer
+        )
     if (
         needs_agreement
         and seat_problem(state, kind, data, agreed=True, actor=user.username) is None
@@ -156,7 +170,18 @@ def proposal_words(submission: Submission) -> str:
     if not names:
         return "Proposed: it applies once the referee agrees."
     agree = "agrees" if len(names) == 1 else "agree"
-    return f"Proposed: it applies once {' and '.join(names)} {agree} (or the referee)."
+    what = "Proposed"
+    change = proposal.get("data") if isinstance(proposal.get("data"), dict) else {}
+    if change.get("kind") == "campaign.finished":
+        what = "Proposed to end the campaign"
+    elif change.get("kind") == "referee.assigned" and not (change.get("data") or {}).get(
+        "username"
+    ):
+        what = "Proposed to take the referee off"
+    return (
+        f"{what}: it applies once {' and '.join(names)} {agree} (or the referee). Waiting for "
+        f"{' and '.join(names)}'s agreement; you can withdraw it on the campaign page."
+    )
 
 
 def _check_member(campaign: Campaign, username: str) -> None:

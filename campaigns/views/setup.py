@@ -310,7 +310,7 @@ def campaign_finish(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         pk,
         "finish_form",
         form,
-        lambda c, d: submit(c, request.user, "campaign.finished", {"reason": d["reason"]}),
+        lambda c, d: campaign_services.finish_campaign(c, request.user, reason=d["reason"]),
         "The campaign has ended.",
         to="campaign",
     )

@@ -382,10 +382,16 @@ def test_the_organizer_names_and_clears_the_referee(skirmish, client_for):
     assert agreed.status_code == 201 and agreed.json()["state"]["referee"] == "carol"
     skirmish.refresh_from_db()
     assert skirmish.referee.username == "carol"
-    assert (
-        post(olga, f"/api/v1/campaigns/{skirmish.pk}/referee/", {"username": None}).status_code
-        == 200
+    # olga plays red: taking the referee off is her proposal too; blue (or the referee) agrees.
+    cleared = post(olga, f"/api/v1/campaigns/{skirmish.pk}/referee/", {"username": None})
+    assert cleared.status_code == 200 and cleared.json()["state"]["referee"] == "carol"
+    (proposal,) = [e for e in cleared.json()["events"] if e["kind"] == "proposal.made"]
+    agreed = post(
+        client_for("bob"),
+        f"/api/v1/campaigns/{skirmish.pk}/events/",
+        {"kind": "proposal.approved", "data": {"proposal": proposal["uid"]}},
     )
+    assert agreed.status_code == 201 and agreed.json()["state"]["referee"] is None
     skirmish.refresh_from_db()
     assert skirmish.referee is None
     refused = post(

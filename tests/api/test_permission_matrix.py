@@ -117,6 +117,9 @@ ROWS = [
         {"side": "blue", "old": "bob", "new": "carol"},
     ),
     Row("POST", CAMPAIGN + "referee/", organizer(), {"username": "carol"}),
+    # olga plays red: in play her ending is a proposal (200 all the same; who ends directly and who
+    # proposes it: tests/access/test_ending_and_the_referee_in_play.py)
+    Row("POST", CAMPAIGN + "finish/", organizer(), {"reason": "Called off"}),
     Row("GET", "api/v1/", everyone()),  # the API root: addresses, never data
     Row("GET", "api/schema/", everyone()),
     Row("GET", "api/docs/", everyone()),

@@ -175,7 +175,13 @@ def test_replacing_a_player_in_a_running_campaign_and_ending_it(skirmish, client
     assert wrong.status_code == 400
     no_reason = olga.post(setup_url(skirmish, "finish/"), {"reason": ""})
     assert no_reason.status_code == 400 and current_state(skirmish)["status"] == "active"
+    # olga plays red: ending it is her proposal, which blue (now carol) agrees to.
     assert olga.post(setup_url(skirmish, "finish/"), {"reason": "Club closed"}).status_code == 302
+    assert current_state(skirmish)["status"] == "active"
+    (ending,) = [
+        p for p in current_state(skirmish)["proposals"].values() if p["status"] == "pending"
+    ]
+    submit(skirmish, people["carol"], "proposal.approved", {"proposal": ending["uid"]})
     page = text_of(client_for("carol").get(f"/campaigns/{skirmish.pk}/"))
     assert "The campaign has ended" in page and "Club closed" in page
 
