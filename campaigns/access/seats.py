@@ -1,9 +1,9 @@
 """Seats: who plays which side, who referees, and who must agree to a change of them.
 
 The rules are the fold's (campaigns.journal.core_events applies player.*, referee.assigned and
-campaign.finished through apply_seat, campaigns.journal.proposals a "seat" proposal once agreed), so a replayed journal is held to
-them too; the services ask seat_problem before they write, and may_settle / stand_in_for say who
-may settle a dispute or agree for a side left empty.
+campaign.finished through apply_seat, campaigns.journal.proposals a "seat" proposal once agreed),
+so a replayed journal is held to them too; the services ask seat_problem before they write, and
+may_settle / stand_in_for say who may settle a dispute or agree for a side left empty.
 """
 
 from __future__ import annotations
