@@ -11,6 +11,7 @@ from django.utils import timezone
 from campaigns.errors import DomainError
 from campaigns.models import Notice, NoticeOutbox
 from campaigns.notices import making, outbox
+from campaigns.services import campaigns
 from campaigns.services.journal import submit
 from campaigns.tasks import make_notices
 
@@ -79,7 +80,9 @@ def test_the_sweep_sends_again_a_row_nobody_processed(skirmish, people, monkeypa
 
 
 def test_a_finished_campaign_waits_for_nobody(notices_inline, skirmish, people):
-    submit(skirmish, people["olga"], "campaign.finished", {"reason": "Called off"})
+    # olga plays red: in play her ending is a proposal, which the referee agrees to
+    made = campaigns.finish_campaign(skirmish, people["olga"], reason="Called off")
+    submit(skirmish, people["rita"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     assert not Notice.objects.filter(campaign=skirmish, waiting=True, resolved_at=None).exists()
     finished = Notice.objects.filter(campaign=skirmish, key="campaign/finished")
     assert sorted(n.recipient.username for n in finished) == ["alice", "bob", "olga", "rita"]
