@@ -197,7 +197,7 @@ def test_fab_two_turns_and_a_refused_turn_on_a_phone(phone, club, people):
         {"side": "german", "value": 1},
         {"side": "german", "value": 3},
     ]
-    expect(phone.locator("figure.vl-chart")).to_be_visible()
+    expect(phone.locator("figure.trend-chart")).to_be_visible()
     assert phone.errors == []
 
 
@@ -235,10 +235,10 @@ def test_charts_keep_their_labels_inside_on_a_phone(phone, screenshot, club, peo
     for game, name in ((fab, "fab-chart"), (a44, "a44-charts")):
         phone.goto(f"/campaigns/{game.campaign.pk}/")
         check(phone)  # every chart label inside its picture, among the rest
-        charts = phone.locator("figure.vl-chart")
+        charts = phone.locator("figure.trend-chart")
         expect(charts.first).to_be_visible()
         phone.locator("section", has=phone.locator("#vl-now-h")).screenshot(path=str(_shot(name)))
-    expect(phone.locator("figure.vl-chart svg > title")).to_have_text(
+    expect(phone.locator("figure.trend-chart svg > title")).to_have_text(
         [
             "Victory hexes the German controls (30.2)",
             "Attack factors exited toward Antwerp (30.2)",

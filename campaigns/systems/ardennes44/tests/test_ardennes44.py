@@ -6,6 +6,7 @@ S4.4, S5.2, Night replacements (25.2).
 
 import pytest
 
+from campaigns import charts
 from campaigns.errors import DomainError
 from campaigns.systems.victory_ledger.tests.harness import Game
 
@@ -363,23 +364,18 @@ def test_the_objective_scenarios_chart_what_30_2_and_30_3_count_at_each_check(cl
     ]
     # 17 AM: 24 attack factors exited with a supplied entry hex: German victory (30.2).
     assert game.state["winner"] == "german"
-    chart = game.pub["chart"]
-    hexes, exits, allied = chart["panels"]
-    assert [d["text"] for d in hexes["series"][0]["dots"]] == [
-        "16 AM: Meuse victory hexes 1",
-        "16 PM: Meuse victory hexes 2",
-        "17 AM: Meuse victory hexes 3",
-    ]
-    assert [line["label"] for line in hexes["lines"]] == [
+    hexes, exits, allied = game.pub["chart"]["charts"]
+    assert hexes["series"][0]["name"] == "Meuse victory hexes"
+    assert hexes["series"][0]["values"][:3] == [1, 2, 3]
+    assert [s["name"] for s in hexes["series"] if s.get("kind") == "level"] == [
         "4: Meuse or Liège, German victory",
         "6 West Map hexes: German victory",
     ]
-    assert exits["series"][0]["dots"][-1]["y"] == exits["lines"][0]["y"]  # 24 on the 24 line
-    assert allied["lines"][0]["label"] == "3 at 2 checks in a row: Allied victory"
-    assert len(hexes["x_ticks"]) == 22  # every AM and PM turn of 16–26 December, nights left out
-    assert (
-        "17 AM: Meuse victory hexes 3, Liège hexes 1, West Map victory hexes 3" in chart["summary"]
-    )
+    assert exits["series"][0]["values"][2] == 24 == exits["series"][-1]["values"][2]  # on the line
+    assert allied["series"][-1]["name"] == "3 at 2 checks in a row: Allied victory"
+    assert len(hexes["x"]) == 22  # every AM and PM turn of 16–26 December, nights left out
+    row = charts.table(hexes)["rows"][2]
+    assert row["label"] == "17 AM" and row["cells"][:3] == ["3", "1", "3"]
 
 
 def replacement_units():

@@ -87,15 +87,13 @@ def test_s1_american_automatic_victory_cancelled_then_operational_victory_with_r
         "text": "German 10 VP ≥ 10: German operational victory",
     }
     assert "(18.2)" in state["finish_reason"]
-    # The chart: four turns evenly spaced; the turn 4 dot (10 VP) lies on the 10-VP line (18.2).
-    chart = game.pub["chart"]
-    dots = chart["series"][0]["dots"]
-    gaps = [b["x"] - a["x"] for a, b in zip(dots, dots[1:])]
-    assert len(dots) == 4 and max(gaps) - min(gaps) < 0.2  # coordinates are rounded to 0.1
-    assert dots[-1]["y"] == chart["lines"][0]["y"] and chart["lines"][0]["label"].startswith(
-        "10 VP"
+    # The chart: German VP turn by turn, reaching the 10-VP level (18.2) at turn 4.
+    (chart,) = game.pub["chart"]["charts"]
+    vp, _, level = chart["series"][:3]
+    assert vp["values"][:4] == [1, 5, 8, 10]
+    assert (
+        level["kind"] == "level" and level["name"].startswith("10 VP") and level["values"][3] == 10
     )
-    assert dots[0]["y"] > dots[1]["y"] > dots[2]["y"] > dots[3]["y"]  # 1 < 5 < 8 < 10: higher up
 
 
 def test_the_journal_replays_to_the_same_ledger(club, people):

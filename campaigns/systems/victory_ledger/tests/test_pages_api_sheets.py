@@ -206,8 +206,10 @@ def test_the_campaign_page_shows_the_ledger_and_its_chart(client, db):
 
 
 def test_the_printed_ledger_renders_with_its_chart(
-    db, settings, tmp_path, django_capture_on_commit_callbacks
+    db, settings, tmp_path, django_capture_on_commit_callbacks, caplog
 ):
+    import logging
+
     from django.contrib.auth import get_user_model
 
     from rosters.services import request_sheet
@@ -217,14 +219,22 @@ def test_the_printed_ledger_renders_with_its_chart(
     call_command("load_demo", stdout=StringIO(), stderr=StringIO())
     alice = get_user_model().objects.get(username="demo-alice")
     fab = Campaign.objects.get(club__slug="demo-club", system="fab_bulge")
-    with django_capture_on_commit_callbacks(execute=True):
+    with (
+        caplog.at_level(logging.WARNING, logger="weasyprint"),
+        django_capture_on_commit_callbacks(execute=True),
+    ):
         job, _ = request_sheet(alice, fab, "ledger", "A4")
     job.refresh_from_db()
     assert job.status == "done", job.error
+    # pygal's SVG prints as WeasyPrint draws it: no warning (no repeated id, nothing unknown)
+    assert [r.getMessage() for r in caplog.records if r.name.startswith("weasyprint")] == []
     ledger = job.context["system"]["ledger"]
     assert [t["turn"] for t in ledger["turns"]] == ["Turn 1", "Turn 2", "Turn 3"]
     assert ledger["chart"]["title"] == "VP level by turn"
     text = " ".join(" ".join(pdf_pages(job_pdf(job))).split())
+    # the chart's own words, drawn inside the picture (its legend and the sides named), and its
+    # numbers printed under it
+    assert "Above 0: German ahead" in text and "VP level by turn in numbers" in text
     assert "Victory ledger" in text and "Turn by turn" in text and "VP level by turn" in text
     assert "US 106th Infantry Division: eliminated" in text
 
