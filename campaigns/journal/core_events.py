@@ -37,7 +37,7 @@ _SCENARIO = Field("scenario", "int", min=0)
 
 # The shape of a folded state: bumped when the fold itself changes (a rule, where a value is
 # kept), so snapshots folded by older code are folded again from the journal (services.state).
-STATE_SHAPE = "2026-11-26.3"
+STATE_SHAPE = "2026-11-29.1"  # .1: a victory ledger keeps its chart as numbers (charts.Chart)
 
 KINDS = {
     k.name: k
