@@ -28,6 +28,7 @@ from campaigns.access import visibility
 from campaigns.journal.records import Viewer
 from campaigns.journal.state_shapes import CampaignState, plain
 from campaigns.models import Campaign
+from campaigns.selectors.trends import campaign_trends
 from campaigns.systems import get_system
 from campaigns.systems.base import GameSystem, SheetDef
 
@@ -35,7 +36,7 @@ from . import long_words, typst_render, word_widths
 
 # Bump when something a sheet prints changes outside the templates hashed below
 # (the renderer, the shape of the context).
-RENDER_VERSION = "2"
+RENDER_VERSION = "3"  # 3: the trend charts (campaigns/charts.py) drawn by pygal
 BASE_TEMPLATE = "sheets/base.html"
 PRINT_CSS = "print/sheet.css"
 PAPERS = ("A4", "Letter")
@@ -127,6 +128,8 @@ def render_context(
         "as_of": _as_of(campaign, reader),
         "core": summary(system, state, view),
         "system": _jsonable(system.sheet_context(sheet.slug, view) or {}),
+        # the game's numbers over time, as this audience may read them (never another side's)
+        "trends": campaign_trends(campaign, reader),
     }
 
 

@@ -87,12 +87,15 @@ def fold(
     *,
     start_versions: dict[str, int] | None = None,
     upgrade: Upgrader | None = None,
+    observe: Callable[[CampaignState], None] | None = None,
 ) -> CampaignState:
     """The state after `records`. `start_versions`: journal versions the first events fold under
     where not today's (campaigns.versions: by default from the journal's "fold" upgrade markers).
     `upgrade(state, record, apply) -> (state, skip)`, for upgrades (campaigns.versions): called before
     each record that folds (and with None after the last), it may apply events of its own first
-    (``apply(state, record) -> state``) and say the record is left out (`skip`)."""
+    (``apply(state, record) -> state``) and say the record is left out (`skip`). `observe(state)`:
+    called after each record is applied, to read the state on the way (the trends' selector; it
+    must not keep or change the state, which the next record changes in place)."""
     provider = provider or RefuseMissingDice()
     pool = pool or DicePool.from_records(records)
     subst = substitutions(records)
@@ -127,6 +130,8 @@ def fold(
             state["journals"].update((k, v) for k, v in start.items() if k in state["journals"])
         if change:
             state["corrected"][str(record.seq)] = change["proposal"]
+        if observe is not None:
+            observe(state)
     if upgrade is not None and state is not None:
         state, _ = upgrade(state, None, apply)
     provider.finish()

@@ -341,6 +341,23 @@ class GameSystem:
         that picks them first: [{"title", "rows": [{"value", "label", "on"}]}]."""
         return []
 
+    # True: the game charts its campaign over time (trend_point, trend_charts); the core folds the
+    # journal once per audience position to collect the points (campaigns/selectors/trends.py).
+    trends: bool = False
+
+    def trend_point(self, view: StateView) -> tuple[str, dict[str, Any]] | None:
+        """Where the campaign stands (its half-day, its turn …) and the numbers `view` (one
+        audience's cut of the state after one event) shows there, as plain values copied out of
+        it; the last point of each place is the one charted. None: nothing to chart yet."""
+        return None
+
+    def trend_charts(
+        self, points: list[tuple[str, dict[str, Any]]], view: StateView
+    ) -> list[dict[str, Any]]:
+        """The charts (campaigns.charts.Chart) of `points` (trend_point's, in journal order) and
+        `view`, the same audience's cut of the state now."""
+        return []
+
     def panel_context(self, view: StateView) -> dict[str, Any]:
         """What the system's panel template (`panel_template`) shows, worked out
         from `view` (the viewer's cut) only: passed to it as `panel`."""

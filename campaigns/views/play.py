@@ -38,6 +38,7 @@ from campaigns.selectors.history import (
 from campaigns.selectors.house_rules_shown import house_rule_labels
 from campaigns.selectors.proposals_shown import proposal_rows
 from campaigns.selectors.todos import result_to_confirm, stable_id
+from campaigns.selectors.trends import campaign_trends
 from campaigns.services import journal_files, odds as odds_service
 from campaigns.services.journal import Submission, submit, submit_then
 from campaigns.services.suggested import suggested_data
@@ -259,6 +260,7 @@ def page_context(
         "roster": SimpleLazyObject(lambda: list(visibility.roster_entries_for(viewer, campaign))),
         "system_panel": _system_template(system.panel_template),
         "panel": SimpleLazyObject(lambda: system.panel_context(state())),
+        "trends": SimpleLazyObject(lambda: campaign_trends(campaign, viewer)),
         "may_propose": may_propose,
         "full_export": full_export,
         "ask_full_export": permissions.may_ask_full_export(

@@ -457,6 +457,18 @@ class AchtungPanzer(GameSystem):
             ]
         return out
 
+    trends = True
+
+    def trend_point(self, view):
+        from . import trends
+
+        return trends.point(view)
+
+    def trend_charts(self, points, view):
+        from . import trends
+
+        return trends.charts(points, view)
+
     def panel_context(self, view):
         from . import panel
 

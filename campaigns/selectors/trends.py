@@ -1,0 +1,53 @@
+"""A campaign's trends as one audience sees them: the game's numbers over time (A!P!: CPP, ELR,
+SAN and objective points per half-day), as charts (campaigns/charts.py).
+
+What a game keeps only as it stands now (a side's CPP, its SAN) is read on the way through the
+journal: the journal is folded once and, after every event, the game takes its point from this
+audience's cut of the state (``visibility.view_state``, the cut the page itself shows), never from
+the whole state; so a side's series hold only what that side could read at the time, and the
+other side's secrets (its CPP) are never in its charts. The fold happens once per audience
+position (a kept answer, campaigns.kept_answers.viewcache): pages in between read it from the
+cache, and the other side's hidden steps do not move this audience's position.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from campaigns.access import visibility
+from campaigns.journal import engine
+from campaigns.journal.records import Viewer
+from campaigns.journal.state_shapes import CampaignState
+from campaigns.kept_answers import viewcache
+
+from ..models import Campaign
+from ..services.state import current_state, load_records
+from ..systems import get_system
+
+
+def campaign_trends(campaign: Campaign, viewer: Viewer) -> list[dict[str, Any]]:
+    """The charts of `campaign` for `viewer`'s audience; [] for a game that charts nothing here
+    (a victory ledger charts its turns in its own panel, from its ledger)."""
+    system = get_system(campaign.system)
+    if not system.trends or not (viewer.member or viewer.referee):
+        return []
+    return viewcache.cached(campaign, viewer, "trends", lambda: _trends(campaign, viewer))
+
+
+def _trends(campaign: Campaign, viewer: Viewer) -> list[dict[str, Any]]:
+    system = get_system(campaign.system)
+    current_state(campaign)  # a journal at older versions is upgraded first
+    points: dict[str, dict[str, Any]] = {}
+
+    def observe(state: CampaignState) -> None:
+        point = system.trend_point(visibility.view_state(state, viewer))
+        if point is not None:
+            place, numbers = point
+            points.pop(place, None)  # the last point of each place, in the order places came
+            points[place] = numbers
+
+    try:
+        final = engine.fold(load_records(campaign), observe=observe)
+    except engine.JournalError:  # a journal today's rules no longer fold: its state is kept as it
+        return []  # was (services.state), with nothing to chart
+    return system.trend_charts(list(points.items()), visibility.view_state(final, viewer))
