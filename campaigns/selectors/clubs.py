@@ -15,6 +15,7 @@ from campaigns.journal.records import Viewer
 from ..errors import Forbidden, NotFound
 from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
+from .club_standings import ClubStandings, club_standings
 from .waiting import campaigns_waiting_on
 
 
@@ -61,6 +62,7 @@ class ClubPage:
     waiting: dict[int, list[str]] = field(
         default_factory=dict
     )  # campaign pk -> whom it waits for, in words
+    standings: ClubStandings = field(default_factory=ClubStandings)  # across campaigns, over time
 
 
 @dataclass(frozen=True)
@@ -158,6 +160,7 @@ def club_page(user: User, club: Club) -> ClubPage:
         log=log,
         comparisons=club_comparisons(campaigns),
         waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
+        standings=club_standings(campaigns),
     )
 
 
