@@ -1,7 +1,8 @@
 """Whether, when, in what order and in which words a person gets a notice never depends on the
-other side's hidden steps: red's secret supply roll and purchase, made early, late or not at
-all, leave blue's notices (and those of a member who plays no side) exactly as they were, step
-by step, as the leak tests of the pages hold the pages."""
+other side's hidden steps: one side's secret supply roll and purchase, made early, late or not
+at all, leave the other side's notices (and those of a member who plays no side) exactly as they
+were, step by step, as the leak tests of the pages hold the pages. Red keeps the secrets with
+blue watching, then blue with red (and the organizer who plays red) watching."""
 
 from __future__ import annotations
 
@@ -55,31 +56,44 @@ def _seen_by(user, campaign) -> tuple:
     )
 
 
-def _play(club, people, name, journal, watched):
-    """Play `journal`; what each watched person's notices were after each step blue can see,
+def _mirrored(step):
+    """The same step by the other side (blue keeping the secrets, red watching)."""
+    actor, kind, data = step
+    return {"alice": "bob", "bob": "alice"}[actor], kind, data
+
+
+def _play(club, people, journal, watched, mirror=False):
+    """Play `journal`; what each watched person's notices were after each step they can see,
     and a check that each hidden step changed nothing they have."""
     campaign = _war(club, people, "The war")  # one name: the news of its start names it
     steps = [{who: _seen_by(people[who], campaign) for who in watched}]
-    for actor, kind, data in journal:
+    for step in journal:
+        actor, kind, data = _mirrored(step) if mirror else step
         side = "red" if actor == "alice" else "blue"
         submit(campaign, people[actor], kind, dict(data), side=side)
         now = {who: _seen_by(people[who], campaign) for who in watched}
-        if (actor, kind, data) in HIDDEN:
-            assert now == steps[-1], (name, kind)
+        if step in HIDDEN:
+            assert now == steps[-1], (journal, kind)
         else:
             steps.append(now)
     return steps
 
 
-@pytest.mark.parametrize("watched", [("bob", "carol")])
-def test_blue_gets_the_same_notices_whatever_red_did_in_secret(
-    watched, notices_inline, club, people
+@pytest.mark.parametrize(
+    "mirror,watched",
+    [(False, ("bob", "carol")), (True, ("alice", "olga", "carol"))],
+    ids=["red-secret", "blue-secret"],
+)
+def test_the_others_get_the_same_notices_whatever_one_side_did_in_secret(
+    mirror, watched, notices_inline, club, people
 ):
-    seen = {name: _play(club, people, name, journal, watched) for name, journal in JOURNALS.items()}
+    seen = {
+        name: _play(club, people, journal, watched, mirror) for name, journal in JOURNALS.items()
+    }
     first = seen.pop("bought early")
     assert all(steps == first for steps in seen.values())
-    bob_at_the_end = first[-1]["bob"]
-    assert any(key.startswith("sealed/") for key, *_ in bob_at_the_end)
+    player = watched[0]  # a player of the watching side: their stance waited, then was made
+    assert any(key.startswith("sealed/") for key, *_ in first[-1][player])
     assert first[-1]["carol"] == ()
 
 
