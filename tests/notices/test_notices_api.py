@@ -81,3 +81,14 @@ def test_another_persons_notice_is_a_404_like_a_missing_one(
 
 def test_the_notices_need_a_sign_in(api_for):
     assert api_for("anonymous").get("/api/v1/notices/").status_code == 403
+
+
+def test_a_notice_of_no_campaign_lists_with_no_campaign(club, people, api_for, django_user_model):
+    from campaigns.services import clubs
+
+    django_user_model.objects.create_user("dora", email="dora@example.org", password="x")
+    clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    client = APIClient()
+    client.force_login(django_user_model.objects.get(username="dora"))
+    listed = client.get("/api/v1/notices/").json()["results"]
+    assert [(n["campaign"], n["campaign_name"], n["link"]) for n in listed] == [(None, None, "/")]
