@@ -21,7 +21,7 @@ from django.http import HttpRequest
 
 from campaigns.schema.forms import SchemaForm
 
-from .models import Membership
+from .models import Membership, Webhook
 
 if TYPE_CHECKING:
     from campaigns.dice.tables import Table
@@ -121,6 +121,22 @@ class HandOverForm(forms.Form):
     def __init__(self, *args: Any, members: Iterable[str] = (), **kwargs: Any) -> None:
         super().__init__(*args, **kwargs)
         choice_field(self, "username").choices = [(m, m) for m in members]
+
+
+class WebhookForm(forms.Form):
+    url = forms.CharField(
+        max_length=500,
+        label="Address (URL)",
+        widget=forms.URLInput(attrs={"placeholder": "https://", "inputmode": "url"}),
+        help_text="Where the club's public events are posted: a Discord channel's webhook address, "
+        "or your own receiver's (https, on the public internet).",
+    )
+    format = forms.ChoiceField(
+        choices=Webhook.FORMATS,
+        initial=Webhook.PLAIN,
+        widget=forms.RadioSelect,
+        label="What is posted",
+    )
 
 
 # --- campaigns ----------------------------------------------------------------------------

@@ -352,3 +352,56 @@ class NoticeOutbox(models.Model):
     class Meta:
         indexes = [models.Index(fields=["campaign", "processed_at"], name="notice_outbox_open")]
         ordering = ["campaign", "pk"]
+
+
+def _webhook_secret() -> str:
+    return secrets.token_hex(32)
+
+
+class Webhook(models.Model):
+    """A club's webhook: a URL told of the club's public events (campaigns.webhooks), each post
+    signed with `secret`. Set by an organizer; the secret is shown to them once."""
+
+    PLAIN, DISCORD = "json", "discord"
+    FORMATS = [(PLAIN, "Plain JSON"), (DISCORD, "Discord (a one-line message)")]
+
+    club = models.ForeignKey(Club, on_delete=models.CASCADE, related_name="webhooks")
+    url = models.CharField(max_length=500)
+    format = models.CharField(max_length=20, choices=FORMATS, default=PLAIN)
+    secret = models.CharField(max_length=64, default=_webhook_secret)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, null=True, on_delete=models.SET_NULL, related_name="+"
+    )
+    created_at = models.DateTimeField(default=timezone.now)
+
+    class Meta:
+        ordering = ["club", "pk"]
+
+
+class WebhookDelivery(models.Model):
+    """One club event owed to one webhook: the outbox row, written in the event's own transaction
+    (one per webhook and event: a retried write adds none), delivered by a task, retried with
+    back-off, then failed. `body`: the public words of the event, never a side's secret."""
+
+    PENDING, DELIVERED, FAILED = "pending", "delivered", "failed"
+    STATUSES = [(PENDING, "Waiting to be sent"), (DELIVERED, "Delivered"), (FAILED, "Failed")]
+
+    webhook = models.ForeignKey(Webhook, on_delete=models.CASCADE, related_name="deliveries")
+    event_key = models.CharField(max_length=200)  # "campaign/12/started", "member/3/7", "test/…"
+    event = models.JSONField()  # the public event: kind, words, campaign name, sides, result
+    status = models.CharField(max_length=20, choices=STATUSES, default=PENDING)
+    attempts = models.PositiveSmallIntegerField(default=0)
+    next_attempt_at = models.DateTimeField(default=timezone.now)
+    claimed_until = models.DateTimeField(null=True, blank=True)  # a worker is sending it
+    last_error = models.CharField(max_length=300, blank=True)  # in words
+    created_at = models.DateTimeField(default=timezone.now)
+    delivered_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["webhook", "event_key"], name="one_delivery_per_webhook_and_event"
+            )
+        ]
+        indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_due")]
+        ordering = ["-created_at", "-pk"]

@@ -11,6 +11,7 @@ from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, RetryPolicy, dro
 
 from .notices import making
 from .services import invitation_mail, odds
+from .webhooks import delivery as webhook_delivery
 
 
 @shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
@@ -50,6 +51,17 @@ def send_invitation(invitation_id: int) -> None:
     """E-mail an invitation (its id only: the code never goes through the broker). Sent once."""
     try:
         invitation_mail.send(invitation_id)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
+def deliver_webhooks(webhook_id: int) -> None:
+    """Post a club webhook's due events (its outbox rows): each row claimed, so a task sent twice
+    posts nothing twice; a failed post is due again after its back-off (campaigns.webhooks)."""
+    try:
+        webhook_delivery.deliver_due(webhook_id)
     except DATABASE_ERRORS:
         drop_connection()
         raise

@@ -4,7 +4,7 @@ jobs under rosters.urls."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import accounts, clubs, home, notices, play, setup
+from .views import accounts, clubs, home, notices, play, setup, webhooks
 
 CAMPAIGN = "campaigns/<int:pk>/"
 
@@ -58,6 +58,32 @@ urlpatterns = [
     ),
     path("clubs/<slug:slug>/members/<str:username>/role/", clubs.member_role, name="member-role"),
     path("clubs/<slug:slug>/hand-over/", clubs.hand_over, name="hand-over"),
+    path("clubs/<slug:slug>/webhooks/", webhooks.webhook_list, name="webhooks"),
+    path(
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/",
+        webhooks.webhook_change,
+        name="webhook-change",
+    ),
+    path(
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/remove/",
+        webhooks.webhook_remove,
+        name="webhook-remove",
+    ),
+    path(
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/secret/",
+        webhooks.webhook_secret,
+        name="webhook-secret",
+    ),
+    path(
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/test/",
+        webhooks.webhook_test,
+        name="webhook-test",
+    ),
+    path(
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/again/",
+        webhooks.webhook_retry,
+        name="webhook-retry",
+    ),
     path("clubs/<slug:slug>/campaigns/new/", setup.campaign_new_choose, name="campaign-new-choose"),
     path("clubs/<slug:slug>/campaigns/new/<slug:system>/", setup.campaign_new, name="campaign-new"),
     path(CAMPAIGN, play.campaign_detail, name="campaign"),

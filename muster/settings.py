@@ -187,6 +187,11 @@ CELERY_BROKER_CONNECTION_MAX_RETRIES = None
 CELERY_WORKER_CONSUMER = "muster.worker_consumer:Consumer"
 # Every worker sends again, this often, the work whose task is gone (rosters.sweep); 0: never.
 MUSTER_SWEEP_SECONDS = env.float("MUSTER_SWEEP_SECONDS", default=3.0)
+# Club webhooks (campaigns.webhooks) post only to public addresses over https. A development or
+# test site that posts to a receiver on its own machine or network allows it here (never in
+# production: a webhook URL is typed by any club organizer).
+MUSTER_WEBHOOKS_ALLOW_PRIVATE = env.bool("MUSTER_WEBHOOKS_ALLOW_PRIVATE", default=False)
+MUSTER_WEBHOOKS_ALLOW_HTTP = env.bool("MUSTER_WEBHOOKS_ALLOW_HTTP", default=False)
 
 # --- Auth -------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

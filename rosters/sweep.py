@@ -5,8 +5,9 @@ the whole worker was killed, the broker was away when it was sent, or Redis rest
 thread of each worker's main process (sheets and odds alike: the more workers, the sooner) runs
 ``rosters.services.sweep`` (print jobs: no heartbeat, or no task in the broker),
 ``campaigns.services.odds.sweep`` (odds neither kept nor asked for), ``campaigns.notices.outbox.sweep``
-(notices' outbox rows nobody processed) and ``campaigns.services.invitation_mail.sweep`` (invitation
-e-mails owed whose task is gone) every MUSTER_SWEEP_SECONDS. All only re-send what a conditional update or a short-lived note says nobody else re-sent, and
+(notices' outbox rows nobody processed), ``campaigns.services.invitation_mail.sweep`` (invitation
+e-mails owed whose task is gone) and ``campaigns.webhooks.outbox.sweep`` (webhook posts due and not
+being sent) every MUSTER_SWEEP_SECONDS. All only re-send what a conditional update or a short-lived note says nobody else re-sent, and
 every task is safe to run twice, so several workers sweeping at once do no harm. No extra process
 or unit: a site that runs a worker runs the sweep.
 """
@@ -28,6 +29,7 @@ _running: dict[str, threading.Event] = {}
 def once() -> None:
     from campaigns.notices import outbox
     from campaigns.services import invitation_mail, odds
+    from campaigns.webhooks import outbox as webhook_outbox
 
     from . import services
 
@@ -36,6 +38,7 @@ def once() -> None:
         ("odds", odds.sweep),
         ("notices", outbox.sweep),
         ("invitation e-mails", invitation_mail.sweep),
+        ("webhooks", webhook_outbox.sweep),
     )
     for name, step in steps:
         try:

@@ -15,6 +15,7 @@ from django.utils.text import slugify
 from campaigns.access import visibility
 from campaigns.notices import making as notices
 from campaigns.schema.fields import clean_name
+from campaigns.webhooks import outbox as webhook_outbox
 
 from ..errors import DomainError, Forbidden, NotFound, TooMany
 from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
@@ -128,6 +129,7 @@ def accept_invitation(*, code: str, user: User) -> Membership:
         invitation.accepted_by, invitation.accepted_at = user, timezone.now()
         invitation.save(update_fields=["accepted_by", "accepted_at"])
         notices.invitation_closed(invitation)
+        webhook_outbox.note_member(membership)  # in this transaction: never lost
         _log(
             invitation.club,
             user,

@@ -18,6 +18,7 @@ from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import CampaignState, SideSeats, plain
 from campaigns.kept_answers import audiences
 from campaigns.notices import outbox as notice_outbox
+from campaigns.webhooks import outbox as webhook_outbox
 from rosters import projection as roster_projection
 
 from ..models import Campaign, Scenario, Side, SidePlayer
@@ -57,6 +58,7 @@ def refresh(
     summaries = _summaries(system, state)
     people_changed = before is None or _people(before) != _people(state)
     users = _users(state) if people_changed else {}
+    was = campaign.status
     campaign.status = state["status"]
     if people_changed:
         campaign.referee = users.get(state["referee"]) if state["referee"] else None
@@ -71,7 +73,9 @@ def refresh(
     notice_outbox.note_change(campaign, stored)  # in this transaction: notices are never lost
     if people_changed:
         _refresh_sides(campaign, state, users)
-    _refresh_scenarios(campaign, state, summaries, before)
+    played = _refresh_scenarios(campaign, state, summaries, before)
+    # In this transaction too: the club's webhooks hear of its public events once (never lost).
+    webhook_outbox.note_campaign(campaign, state, was=was, played=played)
     roster_projection.refresh(
         campaign,
         plain(state),
@@ -134,9 +138,10 @@ def _refresh_scenarios(
     state: CampaignState,
     summaries: list[dict[str, Any]],
     before: CampaignState | None = None,
-) -> None:
+) -> list[int]:
     """Rows made to match the state's scenarios (`summaries` in their order): compared with
-    `before`'s when given (the rows are known to be those), otherwise with the rows read."""
+    `before`'s when given (the rows are known to be those), otherwise with the rows read. The
+    scenarios whose result this change confirmed (an existing row now played)."""
     if before is None:
         existing = {s.index: (s.status, s.summary, s.label) for s in campaign.scenarios.all()}
     else:
@@ -165,3 +170,8 @@ def _refresh_scenarios(
         Scenario.objects.filter(campaign=campaign, index=index).update(
             status=status, summary=summary, label=label
         )
+    return [
+        index
+        for index, (status, _, _) in changed
+        if status == "played" and existing[index][0] != "played"
+    ]

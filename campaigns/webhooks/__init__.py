@@ -1,0 +1,1 @@
+"""Club webhooks: a club's public events posted, signed, to the URLs its organizers set."""
