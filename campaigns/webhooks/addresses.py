@@ -77,8 +77,8 @@ def refusal(address: str) -> str | None:
         (ip.is_link_local, "a link-local address"),
         (ip.is_multicast, "a multicast address"),
         (ip.is_unspecified, "an unspecified address"),
-        (ip.is_private, "a private network"),
         (ip.is_reserved, "a reserved address"),
+        (ip.is_private, "a private network"),
         (not ip.is_global, "an address that is not public"),
     ):
         if test:

@@ -98,6 +98,8 @@ def post(delivery: WebhookDelivery) -> str | None:
         status = _send(target, body, headers)
     except urllib3.exceptions.SSLError:
         return "The receiver's certificate was refused (https could not be trusted)."
+    except urllib3.exceptions.NewConnectionError:  # (a ConnectTimeoutError to urllib3)
+        return "The receiver could not be reached (the connection was refused or failed)."
     except (urllib3.exceptions.ConnectTimeoutError, urllib3.exceptions.ReadTimeoutError):
         return "The receiver did not answer in time."
     except (urllib3.exceptions.HTTPError, OSError):

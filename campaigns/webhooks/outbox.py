@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
@@ -66,7 +65,7 @@ def send(webhook_id: int, *, countdown: float = 0) -> None:
     def enqueue() -> None:
         try:
             task = queues.task(TASK)
-            if countdown and not settings.CELERY_TASK_ALWAYS_EAGER:
+            if countdown and not task.app.conf.task_always_eager:  # inline: no waiting
                 task.apply_async((webhook_id,), countdown=countdown)
             elif not countdown:
                 task.delay(webhook_id)

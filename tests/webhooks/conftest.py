@@ -111,3 +111,16 @@ def play_round(campaign, people, *, secret_buys: bool, red: int = 3, blue: int =
         {"scenario": rnd, "data": {"red": red, "blue": blue}},
     )
     submit(campaign, people["bob"], "result.confirmed", {"scenario": rnd})
+
+
+@pytest.fixture
+def client_for(people):
+    from django.test import Client
+
+    def make(name: str) -> Client:
+        client = Client()
+        if name != "anonymous":
+            client.force_login(people[name])
+        return client
+
+    return make

@@ -36,7 +36,10 @@ def test_the_timestamp_is_the_time_of_the_post_and_part_of_what_is_signed(hook, 
     send_test(user=people["olga"], webhook=hook)
     delivery.deliver_due(hook.pk)
     post = receiver.posts[0]
-    timestamp, signature = post["headers"]["X-Muster-Timestamp"], post["headers"]["X-Muster-Signature"]
+    timestamp, signature = (
+        post["headers"]["X-Muster-Timestamp"],
+        post["headers"]["X-Muster-Signature"],
+    )
     assert abs(int(timestamp) - time.time()) < 60
     later = str(int(timestamp) + 1)
     assert not genuine(hook.secret, post["body"], later, signature)  # another time: not signed
@@ -46,7 +49,10 @@ def test_a_changed_body_another_secret_or_a_late_replay_is_refused(hook, receive
     send_test(user=people["olga"], webhook=hook)
     delivery.deliver_due(hook.pk)
     post = receiver.posts[0]
-    timestamp, signature = post["headers"]["X-Muster-Timestamp"], post["headers"]["X-Muster-Signature"]
+    timestamp, signature = (
+        post["headers"]["X-Muster-Timestamp"],
+        post["headers"]["X-Muster-Signature"],
+    )
     assert not genuine(hook.secret, post["body"] + b" ", timestamp, signature)
     assert not genuine("another secret", post["body"], timestamp, signature)
     assert not signing.verify(
