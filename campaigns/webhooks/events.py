@@ -25,7 +25,8 @@ Event = tuple[str, dict[str, Any]]  # (key, the event's public fields)
 
 
 def _link(path: str) -> str:
-    return settings.SITE_URL.rstrip("/") + path
+    site: str = settings.SITE_URL
+    return site.rstrip("/") + path
 
 
 def _campaign_fields(campaign: Campaign, view: dict[str, Any]) -> dict[str, Any]:

@@ -25,7 +25,7 @@ from django.urls import URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
-from campaigns.models import Invitation, Notice
+from campaigns.models import Invitation, Notice, Webhook, WebhookDelivery
 from campaigns.services.journal import submit
 from rosters.models import PrintJob
 from rosters.services import request_sheet
@@ -94,6 +94,31 @@ ROWS = [
         "POST", "clubs/<slug:slug>/members/<str:username>/role/", organizer(), {"role": "organizer"}
     ),
     Row("POST", "clubs/<slug:slug>/hand-over/", organizer(), {"username": "carol"}),
+    # A club's webhooks: its organizers' only (a public address as an IP: no DNS in the test).
+    Row("GET", "clubs/<slug:slug>/webhooks/", organizer(200)),
+    Row(
+        "POST",
+        "clubs/<slug:slug>/webhooks/",
+        organizer(200),  # the page again, with the new webhook's secret shown once
+        {"new-url": "https://93.184.215.14/hook", "new-format": "json"},
+    ),
+    Row(
+        "POST",
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/",
+        organizer(),
+        lambda ctx: {
+            f"w{ctx['webhook_id']}-url": "https://93.184.215.14/other",
+            f"w{ctx['webhook_id']}-format": "discord",
+        },
+    ),
+    Row("POST", "clubs/<slug:slug>/webhooks/<int:webhook_id>/remove/", organizer()),
+    Row("POST", "clubs/<slug:slug>/webhooks/<int:webhook_id>/secret/", organizer(200)),
+    Row("POST", "clubs/<slug:slug>/webhooks/<int:webhook_id>/test/", organizer()),
+    Row(
+        "POST",
+        "clubs/<slug:slug>/webhooks/<int:webhook_id>/deliveries/<int:delivery_id>/again/",
+        organizer(),
+    ),
     Row("GET", "clubs/<slug:slug>/campaigns/new/", organizer(200)),
     Row(
         "GET",
@@ -202,6 +227,10 @@ def ctx(skirmish, people, settings, tmp_path):
     red_job.save()
     invitation = Invitation.objects.create(club=skirmish.club, created_by=people["olga"])
     forgetful = UserFactory(username="forgetful")  # whose password reset link is followed
+    hook = Webhook.objects.create(club=skirmish.club, url="https://93.184.215.14/hook")
+    failed = WebhookDelivery.objects.create(
+        webhook=hook, event_key="test/1", event={"kind": "test", "words": "A test"}, status="failed"
+    )
     notice = Notice.objects.create(
         recipient=people["bob"], campaign=skirmish, key="turn/blue", words="Roll", link="/"
     )
@@ -213,6 +242,8 @@ def ctx(skirmish, people, settings, tmp_path):
         "job_id": red_job.pk,
         "username": "carol",
         "invitation_id": invitation.pk,
+        "webhook_id": hook.pk,
+        "delivery_id": failed.pk,
         "code": invitation.code,
         "uid": red_supply.uid,
         "uidb64": urlsafe_base64_encode(force_bytes(forgetful.pk)),
