@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 
 from campaigns.models import Invitation, WebhookDelivery
-from campaigns.services import clubs
+from campaigns.services import campaigns, clubs
 from campaigns.services.journal import submit
 from campaigns.webhooks import delivery, events
 
@@ -35,7 +35,8 @@ def _posts(hook, campaign):
 def _campaign_with(club, people, *, secret_buys):
     campaign = start_war(club, people)
     play_round(campaign, people, secret_buys=secret_buys)
-    submit(campaign, people["olga"], "campaign.finished", {"reason": "Called off"})
+    made = campaigns.finish_campaign(campaign, people["olga"], reason="Called off")
+    submit(campaign, people["rita"], "proposal.approved", {"proposal": str(made.events[0].uid)})
     return campaign
 
 
