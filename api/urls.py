@@ -6,7 +6,7 @@ from django.http import HttpRequest, JsonResponse
 from django.urls import URLPattern, include, path, re_path
 from django.views.decorators.csrf import csrf_exempt
 
-from . import auth, campaigns, clubs, journal, notices, systems
+from . import auth, campaigns, clubs, journal, notices, systems, webhooks
 from .docs import RedocDocsView, SchemaView, SwaggerDocsView
 from .root import ApiRoot
 
@@ -44,6 +44,16 @@ v1 = [
     ),
     path(
         "v1/invitations/accept/", clubs.InvitationAcceptApi.as_view(), name="api-invitation-accept"
+    ),
+    path(
+        "v1/clubs/<slug:slug>/webhooks/",
+        webhooks.WebhookListCreateApi.as_view(),
+        name="api-club-webhooks",
+    ),
+    path(
+        "v1/clubs/<slug:slug>/webhooks/<int:webhook_id>/",
+        webhooks.WebhookDetailApi.as_view(),
+        name="api-club-webhook",
     ),
     path("v1/notices/", notices.NoticeListApi.as_view(), name="api-notices"),
     path("v1/notices/read/", notices.NoticesReadApi.as_view(), name="api-notices-read"),

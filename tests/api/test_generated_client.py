@@ -114,4 +114,5 @@ def test_the_api_takes_json_only_and_says_so(skirmish, people):
     assert optional == {
         ("/api/v1/clubs/{slug}/invitations/", "post"),
         ("/api/v1/notices/{notice_id}/", "patch"),  # read defaults to true
+        ("/api/v1/clubs/{slug}/webhooks/{webhook_id}/", "patch"),  # either field, or neither
     }

@@ -18,7 +18,7 @@ from dataclasses import dataclass, field
 import pytest
 from django.urls import URLResolver, get_resolver
 
-from campaigns.models import Invitation, Notice
+from campaigns.models import Invitation, Notice, Webhook
 
 from .conftest import VIEWERS, post
 
@@ -75,6 +75,17 @@ ROWS = [
     Row("GET", "api/v1/clubs/<slug:slug>/invitations/", organizer()),
     Row("POST", "api/v1/clubs/<slug:slug>/invitations/", organizer(201), {"role": "player"}),
     Row("POST", "api/v1/clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", organizer()),
+    # A club's webhooks: its organizers' only (a public address as an IP: no DNS in the test).
+    Row("GET", "api/v1/clubs/<slug:slug>/webhooks/", organizer()),
+    Row(
+        "POST",
+        "api/v1/clubs/<slug:slug>/webhooks/",
+        organizer(201),
+        {"url": "https://93.184.215.14/hook", "format": "discord"},
+    ),
+    Row("GET", "api/v1/clubs/<slug:slug>/webhooks/<int:webhook_id>/", organizer()),
+    Row("PATCH", "api/v1/clubs/<slug:slug>/webhooks/<int:webhook_id>/", organizer()),
+    Row("DELETE", "api/v1/clubs/<slug:slug>/webhooks/<int:webhook_id>/", organizer()),
     Row(
         "POST",
         "api/v1/invitations/accept/",
@@ -191,6 +202,9 @@ def test_permission(row, viewer, skirmish, people, client_for):
         "username": "carol",
         "invitation_id": invitation.pk,
         "invitation": invitation,
+        "webhook_id": Webhook.objects.create(
+            club=skirmish.club, url="https://93.184.215.14/hook"
+        ).pk,
     }
     values = {**ctx, **row.params}
     url = "/" + _PARAM.sub(lambda m: str(values[m.group(1)]), row.route)
