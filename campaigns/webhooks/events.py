@@ -54,7 +54,7 @@ def campaign_events(
     fields = _campaign_fields(campaign, view)
     name, sides = view["name"], [s["name"] for s in view["sides"].values()]
     events: list[Event] = []
-    if was == Campaign.SETUP and view["status"] != Campaign.SETUP:
+    if was == Campaign.SETUP and view["status"] == Campaign.ACTIVE:
         against = f": {' against '.join(sides)}" if sides else ""
         events.append(
             (

@@ -94,3 +94,23 @@ def test_an_organizer_makes_a_new_secret_sends_a_test_changes_and_removes(
     assert olga.post(base + "remove/").status_code == 302
     assert not Webhook.objects.exists()
     assert not WebhookDelivery.objects.exists()
+
+
+def test_the_club_log_says_in_words_who_changed_a_webhook_naming_its_host_only(
+    client_for, club, people
+):
+    from campaigns.webhooks.organizer import add, new_secret, remove
+
+    hook = add(
+        user=people["olga"],
+        club=club,
+        url="https://93.184.215.14/api/webhooks/123/TOKEN",
+        format_="discord",
+    )
+    new_secret(user=people["olga"], webhook=hook)
+    remove(user=people["olga"], webhook=hook)
+    page = client_for("olga").get(f"/clubs/{club.slug}/").content.decode()
+    assert "added a webhook posting to 93.184.215.14" in page
+    assert "made a new secret for the webhook posting to 93.184.215.14" in page
+    assert "removed the webhook posting to 93.184.215.14" in page
+    assert "TOKEN" not in page and "webhook.added" not in page
