@@ -250,6 +250,9 @@ INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)
 # other side is allowed. A render holds a worker for up to ~8 s; a sheet whose content did not
 # change is never rendered again and never refused. SHEET_RENDERS_PER_CAMPAIGN, its name before
 # it counted per side, is still read.
+# The paper a person's sheets are printed on until they choose another on the sheets panel
+# (rosters.models.PaperChoice): "A4" or "Letter".
+SHEET_PAPER_DEFAULT = env.str("SHEET_PAPER_DEFAULT", default="A4")
 SHEET_RENDERS_PER_MEMBER = env.int("SHEET_RENDERS_PER_MEMBER", default=6)
 SHEET_RENDERS_PER_SIDE = env.int(
     "SHEET_RENDERS_PER_SIDE", default=env.int("SHEET_RENDERS_PER_CAMPAIGN", default=12)

@@ -121,6 +121,19 @@ class AskedAgain(models.Model):
         return f"{self.job_id} asked again at {self.at:%Y-%m-%d %H:%M}"
 
 
+class PaperChoice(models.Model):
+    """The paper a person prints on (A4 or US Letter), remembered from the last sheet they asked
+    for; without a row, settings.SHEET_PAPER_DEFAULT (rosters.services.paper_for)."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="paper_choice"
+    )
+    paper = models.CharField(max_length=10, choices=PrintJob.PAPERS, default=PrintJob.A4)
+
+    def __str__(self) -> str:
+        return f"{self.user_id}: {self.paper}"
+
+
 @receiver(post_delete, sender=PrintJob)
 def _delete_sheet_file(sender: type[PrintJob], instance: PrintJob, **kwargs: Any) -> None:
     """A job's PDF goes with it (also when its campaign is deleted), once that commits."""

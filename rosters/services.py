@@ -44,7 +44,7 @@ from muster import connection_loss, queues
 from muster.connection_loss import DATABASE_ERRORS
 
 from . import broker, heartbeat, pdf, print_limits, sheets, storage
-from .models import AskedAgain, PrintJob
+from .models import AskedAgain, PaperChoice, PrintJob
 
 AnyUser = User | AnonymousUser
 JobId = uuid.UUID | str  # a job's id, or its text as a URL or a task names it
@@ -64,6 +64,26 @@ def lease_seconds() -> int:
     """How long a claimed job belongs to its worker: past the task's hard time limit
     the worker is gone, and a redelivered task may take the job over."""
     return int(getattr(settings, "CELERY_TASK_TIME_LIMIT", 300)) + 30
+
+
+# --- the paper a person prints on ------------------------------------------------------------------
+
+
+def paper_for(user: AnyUser) -> str:
+    """The paper this person's sheets are printed on: the one they chose last, else the site's
+    default (settings.SHEET_PAPER_DEFAULT, A4 when it names no paper this site prints on)."""
+    if user.is_authenticated:
+        chosen = PaperChoice.objects.filter(user=user).values_list("paper", flat=True).first()
+        if chosen in sheets.PAPERS:
+            return str(chosen)
+    default = str(getattr(settings, "SHEET_PAPER_DEFAULT", "A4"))
+    return default if default in sheets.PAPERS else "A4"
+
+
+def remember_paper(user: AnyUser, paper: str) -> None:
+    """Keep `paper` as this person's (a paper this site prints on; anything else changes nothing)."""
+    if user.is_authenticated and paper in sheets.PAPERS:
+        PaperChoice.objects.update_or_create(user=user, defaults={"paper": paper})
 
 
 # --- requesting ---------------------------------------------------------------------------------

@@ -37,12 +37,13 @@ def _job_fragment(
 @require_POST
 def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponseBase:
     campaign, viewer = campaign_for(request.user, campaign_id)
+    paper = request.POST.get("paper") or services.paper_for(request.user)
     try:
         job, _ = services.request_sheet(
             request.user,
             campaign,
             request.POST.get("sheet", ""),
-            request.POST.get("paper", "A4"),
+            paper,
             request.POST.get("side") or None,
         )
     except (DomainError, TooMany) as error:
@@ -61,6 +62,7 @@ def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpRe
         if isinstance(error, TooMany):
             response["Retry-After"] = str(error.retry_after)
         return response
+    services.remember_paper(request.user, paper)  # chosen on the panel: their paper from now on
     if is_htmx(request):
         return _job_fragment(request, job)
     return redirect("sheet-job", job_id=job.pk)
@@ -133,7 +135,7 @@ def print_view(request: AuthenticatedHttpRequest, campaign_id: int, sheet: str) 
             request.user,
             campaign,
             sheet,
-            request.GET.get("paper", "A4"),
+            request.GET.get("paper") or services.paper_for(request.user),
             request.GET.get("side") or None,
         )
     except DomainError as error:

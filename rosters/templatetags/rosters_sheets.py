@@ -22,6 +22,8 @@ PAPERS = PrintJob.PAPERS
 # The forms depend on the campaign, its system and the viewer's audience only: drawn once per
 # process, with a mark where each render puts its own CSRF token (a form's token is per render).
 _CSRF_MARK = "\x00csrf\x00"
+# Each paper's option carries a mark; a render selects the viewer's own paper (services.paper_for).
+_PAPER_MARKS = [(value, label, f"\x00paper-{value}\x00") for value, label in PAPERS]
 _CHOICES: Recent[tuple[object, ...], str] = Recent(4096)
 
 
@@ -59,12 +61,17 @@ def _choices_html(context: template.Context, campaign: Campaign, viewer: Viewer 
             "rosters/_sheet_choices.html",
             {
                 "campaign": campaign,
-                "panel": {"choices": choices, "papers": PAPERS},
+                "panel": {"choices": choices, "papers": _PAPER_MARKS},
                 "csrf_input": mark_safe(_CSRF_MARK),
             },
         )
         _CHOICES.put(key, drawn)
-    return mark_safe(drawn.replace(_CSRF_MARK, CsrfTokenNode().render(context)))
+    drawn = drawn.replace(_CSRF_MARK, CsrfTokenNode().render(context))
+    request = context.get("request")
+    paper = services.paper_for(request.user) if request is not None else "A4"
+    for value, _label, mark in _PAPER_MARKS:
+        drawn = drawn.replace(mark, " selected" if value == paper else "")
+    return mark_safe(drawn)
 
 
 @register.simple_tag
