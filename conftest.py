@@ -168,6 +168,7 @@ class ViewCache:
                     api + "events/",
                     api + "roster/",
                     api + "odds/",
+                    api + "trends/",
                 ):
                     client.get(url)
 

@@ -19,6 +19,7 @@ from rest_framework.utils.serializer_helpers import ReturnDict
 from campaigns.errors import DomainError
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import HistoryEntry, history_by_uid
+from campaigns.selectors.trends import campaign_trends
 from campaigns.services import journal_files, odds
 from campaigns.services.journal import submit
 from campaigns.systems.base import Action, StepStatus
@@ -314,3 +315,33 @@ class OddsApi(CampaignScoped, generics.GenericAPIView[Any]):
             for slug, entry in found.items()
         ]
         return Response(SideOddsSerializer(rows, many=True).data)
+
+
+class TrendSeriesSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField()
+    values = serializers.ListField(child=serializers.IntegerField(allow_null=True))
+    kind = serializers.CharField(required=False, help_text="line (default), level or marks")
+
+
+class TrendChartSerializer(serializers.Serializer[Any]):
+    title = serializers.CharField()
+    x = serializers.ListField(
+        child=serializers.CharField(), help_text="the labels along the bottom"
+    )
+    x_name = serializers.CharField(required=False)
+    series = TrendSeriesSerializer(many=True)
+
+
+class TrendsApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = TrendChartSerializer
+    filter_backends: list[type[BaseFilterBackend]] = []
+    pagination_class = None
+
+    @extend_schema(
+        operation_id="campaigns_trends",
+        responses={200: TrendChartSerializer(many=True), **errors(404)},
+        summary="The campaign's numbers over time, as charts: public ones, and your side's own",
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, viewer = self.campaign_and_viewer()
+        return Response(TrendChartSerializer(campaign_trends(campaign, viewer), many=True).data)

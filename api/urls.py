@@ -63,6 +63,7 @@ v1 = [
     path(CAMPAIGN + "state/", journal.StateApi.as_view(), name="api-campaign-state"),
     path(CAMPAIGN + "actions/", journal.ActionsApi.as_view(), name="api-campaign-actions"),
     path(CAMPAIGN + "odds/", journal.OddsApi.as_view(), name="api-campaign-odds"),
+    path(CAMPAIGN + "trends/", journal.TrendsApi.as_view(), name="api-campaign-trends"),
     path(CAMPAIGN + "events/", journal.EventsApi.as_view(), name="api-campaign-events"),
     path(CAMPAIGN + "export/", journal.ExportApi.as_view(), name="api-campaign-export"),
     path(

@@ -107,6 +107,7 @@ ROWS = [
     Row("GET", CAMPAIGN, members()),
     Row("GET", CAMPAIGN + "state/", members()),
     Row("GET", CAMPAIGN + "odds/", members()),
+    Row("GET", CAMPAIGN + "trends/", members()),
     Row("GET", CAMPAIGN + "actions/", members()),
     Row("GET", CAMPAIGN + "events/", members()),
     # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
