@@ -8,8 +8,8 @@ itself shows, ``view_state``), never from the whole state; so a side's series ho
 side could read at the time, and the other side's secrets (its CPP) are never in its charts. The
 fold happens once per audience position (a kept answer, campaigns.kept_answers.viewcache): pages
 in between read it from the cache, and the other side's hidden steps do not move this audience's
-position. On the benchmark's 13-half-day CG III campaign (1,171 events) that fold takes about as
-long as folding the journal for its state (~2 s), once per audience after an append.
+position. On the benchmark's 13-half-day CG III campaign (1,171 events) that fold takes ~0.9 s,
+once per audience after an append (a kept answer: ~0.1 ms).
 """
 
 from __future__ import annotations
