@@ -63,7 +63,13 @@ _SCRIPT = r"""
     if (!visible(svg)) continue;
     const [x0, y0, w, h] = svg.getAttribute('viewBox').split(/[ ,]+/).map(Number);
     for (const t of svg.querySelectorAll('text')) {
-      const b = t.getBBox();
+      // the text's box in the picture's own units, through the groups that move it (pygal
+      // translates its plot)
+      const local = t.getBBox();
+      const m = svg.getScreenCTM().inverse().multiply(t.getScreenCTM());
+      const p = new DOMPoint(local.x, local.y).matrixTransform(m);
+      const q = new DOMPoint(local.x + local.width, local.y + local.height).matrixTransform(m);
+      const b = {x: Math.min(p.x, q.x), y: Math.min(p.y, q.y), width: Math.abs(q.x - p.x), height: Math.abs(q.y - p.y)};
       if (b.width && (b.x < x0 - 0.5 || b.y < y0 - 0.5 || b.x + b.width > x0 + w + 0.5 || b.y + b.height > y0 + h + 0.5))
         outside.push(t.textContent.trim().slice(0, 30));
     }
