@@ -42,7 +42,9 @@ def _campaign_fields(campaign: Campaign, view: dict[str, Any]) -> dict[str, Any]
 
 
 def _event(kind: str, words: str, fields: dict[str, Any]) -> dict[str, Any]:
-    return {"kind": kind, "words": words[:MAX_WORDS], **fields}
+    if len(words) > MAX_WORDS:  # cut at a word, and said to be cut
+        words = words[: MAX_WORDS - 1].rsplit(" ", 1)[0].rstrip(" ;,:") + "…"
+    return {"kind": kind, "words": words, **fields}
 
 
 def campaign_events(
@@ -55,7 +57,7 @@ def campaign_events(
     name, sides = view["name"], [s["name"] for s in view["sides"].values()]
     events: list[Event] = []
     if was == Campaign.SETUP and view["status"] == Campaign.ACTIVE:
-        against = f": {' against '.join(sides)}" if sides else ""
+        against = f": {' against '.join(sides)}" if len(sides) > 1 else ""
         events.append(
             (
                 f"campaign/{campaign.pk}/started",
@@ -74,7 +76,7 @@ def _result(campaign: Campaign, view: dict[str, Any], index: int, fields: dict[s
     lines = _result_lines(view, index, scenario.get("result"))
     words = f"{view['name']}: the result of {scenario['label']} is confirmed"
     if lines:
-        words += f" ({'; '.join(lines)})"
+        words += f" ({'; '.join(line.rstrip('.') for line in lines)})"
     event = _event(
         "scenario.result",
         words,
