@@ -405,3 +405,86 @@ class WebhookDelivery(models.Model):
         ]
         indexes = [models.Index(fields=["status", "next_attempt_at"], name="webhook_due")]
         ordering = ["-created_at", "-pk"]
+
+
+class MailChoice(models.TextChoices):
+    """How a person hears of a campaign's notices by e-mail (campaigns.mails)."""
+
+    AT_ONCE = "at_once", "Each at once"
+    DIGEST = "digest", "A daily digest"
+    NOTHING = "nothing", "Nothing"
+
+
+class MailSettings(models.Model):
+    """A person's e-mail of notices: their choice for campaigns they set nothing for, and the
+    address they confirmed (campaigns.mails.addresses). Mail goes only to `User.email` while it
+    equals `confirmed_email`: changing the address takes its confirmation away."""
+
+    user = models.OneToOneField(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="mail_settings"
+    )
+    default = models.CharField(max_length=10, choices=MailChoice.choices, default=MailChoice.DIGEST)
+    confirmed_email = models.EmailField(blank=True)
+    confirmed_at = models.DateTimeField(null=True, blank=True)
+
+
+class CampaignMailChoice(models.Model):
+    """A person's choice of e-mail for one campaign (else their MailSettings.default)."""
+
+    user = models.ForeignKey(settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+")
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    choice = models.CharField(max_length=10, choices=MailChoice.choices)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["user", "campaign"], name="one_mail_choice_per_campaign"
+            )
+        ]
+
+
+class NoticeMail(models.Model):
+    """The mail-outbox: one mail owed to a person for a campaign's notices in one window
+    ("at-once/<first notice>" or "digest/<date>/<first notice>"), written in the transaction that puts its
+    notices in it (campaigns.mails.outbox). `sent_at` is the claim, set before the mail server is
+    talked to and taken back if it refuses; `skipped` when nothing was left to say (the notices
+    read or resolved meanwhile) or no confirmed address: no mail then."""
+
+    recipient = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="+"
+    )
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="+")
+    window = models.CharField(max_length=40)
+    created_at = models.DateTimeField(default=timezone.now)
+    due_at = models.DateTimeField()
+    sent_at = models.DateTimeField(null=True, blank=True)
+    skipped = models.BooleanField(default=False)
+    notices_sent = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(
+                fields=["recipient", "campaign", "window"], name="one_mail_per_window"
+            ),
+            # Notices that come while a mail is still to go join it: one such mail at a time.
+            models.UniqueConstraint(
+                fields=["recipient", "campaign"],
+                condition=models.Q(sent_at=None),
+                name="one_mail_to_go_per_campaign",
+            ),
+        ]
+        indexes = [
+            models.Index(
+                fields=["due_at"], name="notice_mail_owed", condition=models.Q(sent_at=None)
+            )
+        ]
+
+
+class NoticeMailEntry(models.Model):
+    """A notice put in a mail (`mail` None: its recipient wanted no mail of it when it came). One
+    per notice: a notice is planned once, so it is in one mail at most."""
+
+    notice = models.OneToOneField(Notice, on_delete=models.CASCADE, related_name="mail_entry")
+    mail = models.ForeignKey(
+        NoticeMail, null=True, blank=True, on_delete=models.CASCADE, related_name="entries"
+    )

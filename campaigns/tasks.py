@@ -9,6 +9,7 @@ from celery import shared_task
 
 from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, RetryPolicy, drop_connection
 
+from .mails import addresses, outbox as mail_outbox, sending
 from .notices import making
 from .services import invitation_mail, odds
 from .webhooks import delivery as webhook_delivery
@@ -30,6 +31,7 @@ def make_notices(campaign_id: int) -> None:
     again by the sweep when lost."""
     try:
         making.process(campaign_id)
+        mail_outbox.after_notices(campaign_id)  # their mails planned, those due sent
     except DATABASE_ERRORS:
         drop_connection()
         raise
@@ -62,6 +64,26 @@ def deliver_webhooks(webhook_id: int) -> None:
     posts nothing twice; a failed post is due again after its back-off (campaigns.webhooks)."""
     try:
         webhook_delivery.deliver_due(webhook_id)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **MAIL_RETRY)
+def send_notice_mail(mail_id: int) -> None:
+    """E-mail a person the notices of one mail-outbox row (its id only). Sent once."""
+    try:
+        sending.send(mail_id)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **MAIL_RETRY)
+def send_address_confirmation(user_id: int) -> None:
+    """E-mail the link that confirms a person's address (composed here: no token in the broker)."""
+    try:
+        addresses.send_confirmation(user_id)
     except DATABASE_ERRORS:
         drop_connection()
         raise

@@ -4,7 +4,7 @@ jobs under rosters.urls."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import accounts, clubs, home, notices, play, setup, webhooks
+from .views import accounts, clubs, home, mails, notices, play, setup, webhooks
 
 CAMPAIGN = "campaigns/<int:pk>/"
 
@@ -40,6 +40,9 @@ auth = [
         name="password_reset_complete",
     ),
     path("join/<str:code>/", accounts.join, name="join"),
+    path("accounts/settings/", mails.mail_settings, name="mail-settings"),
+    path("accounts/address/<str:token>/", mails.confirm_address, name="mails-confirm"),
+    path("mails/unsubscribe/<str:token>/", mails.unsubscribe, name="mails-unsubscribe"),
 ]
 
 urlpatterns = [
@@ -88,6 +91,7 @@ urlpatterns = [
     path("clubs/<slug:slug>/campaigns/new/<slug:system>/", setup.campaign_new, name="campaign-new"),
     path(CAMPAIGN, play.campaign_detail, name="campaign"),
     path(CAMPAIGN + "submit/", play.campaign_submit, name="campaign-submit"),
+    path(CAMPAIGN + "mails/", mails.campaign_mails, name="campaign-mails"),
     path(CAMPAIGN + "history/", play.campaign_history, name="campaign-history"),
     path(CAMPAIGN + "records/", play.campaign_records, name="campaign-records"),
     path(CAMPAIGN + "scenarios/", play.campaign_scenarios, name="campaign-scenarios"),

@@ -241,6 +241,8 @@ for _name, _read in (
 # A mail server that does not answer must not hold a worker for long: the task fails and retries.
 EMAIL_TIMEOUT = env.int("EMAIL_TIMEOUT", default=20)
 DEFAULT_FROM_EMAIL = env.str("DEFAULT_FROM_EMAIL", default="muster@localhost")
+# The hour (0-23, TIME_ZONE) the daily digest of notices goes (campaigns.mails.outbox).
+MUSTER_MAIL_DIGEST_HOUR = env.int("MUSTER_MAIL_DIGEST_HOUR", default=7)
 # Invitations one organizer may create in an hour (each may send an e-mail): a stolen or
 # careless organizer account cannot make the site a mail cannon.
 INVITATIONS_PER_HOUR = env.int("INVITATIONS_PER_HOUR", default=20)

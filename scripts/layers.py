@@ -43,6 +43,7 @@ LAYERS = [
             "campaigns.selectors",
             "campaigns.access.permissions",
             "campaigns.notices",
+            "campaigns.mails",
             "rosters.services",
         ),
     ),

@@ -13,6 +13,7 @@ from django.utils import timezone
 from django.utils.text import slugify
 
 from campaigns.access import visibility
+from campaigns.mails import addresses
 from campaigns.notices import making as notices
 from campaigns.schema.fields import clean_name
 from campaigns.webhooks import outbox as webhook_outbox
@@ -106,6 +107,9 @@ def revoke_invitation(*, invitation: Invitation, user: User) -> None:
         invitation.revoked = True
         invitation.save(update_fields=["revoked"])
         notices.invitation_closed(invitation)
+        if invitation.email and invitation.mail_sent_at is not None:
+            # Whoever accepts a mailed invitation read the mail: that address is theirs.
+            addresses.confirm(user, invitation.email)
         _log(invitation.club, user, "invitation.revoked", invitation=invitation.pk)
 
 
@@ -130,6 +134,9 @@ def accept_invitation(*, code: str, user: User) -> Membership:
         invitation.save(update_fields=["accepted_by", "accepted_at"])
         notices.invitation_closed(invitation)
         webhook_outbox.note_member(membership)  # in this transaction: never lost
+        if invitation.email and invitation.mail_sent_at is not None:
+            # Whoever accepts a mailed invitation read the mail: that address is theirs.
+            addresses.confirm(user, invitation.email)
         _log(
             invitation.club,
             user,
@@ -150,6 +157,8 @@ def signup_with_invitation(*, code: str, username: str, password: str, email: st
     with transaction.atomic():
         user = User.objects.create_user(username=username, password=password, email=email)
         accept_invitation(code=code, user=user)
+        if email and not addresses.confirmed_address(user):
+            addresses.ask_to_confirm(user.pk)
     return user
 
 
