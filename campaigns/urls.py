@@ -41,8 +41,8 @@ auth = [
     ),
     path("join/<str:code>/", accounts.join, name="join"),
     path("accounts/settings/", mails.mail_settings, name="mail-settings"),
-    path("accounts/address/<str:token>/", mails.confirm_address, name="mails-confirm"),
-    path("mails/unsubscribe/<str:token>/", mails.unsubscribe, name="mails-unsubscribe"),
+    path("accounts/address/<str:signed>/", mails.confirm_address, name="mails-confirm"),
+    path("mails/unsubscribe/<str:signed>/", mails.unsubscribe, name="mails-unsubscribe"),
 ]
 
 urlpatterns = [

@@ -102,11 +102,11 @@ def campaign_mails(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
 
 @csrf_exempt  # a mail program's one-click POST has no session and no CSRF token (RFC 8058)
 @require_http_methods(["GET", "POST"])
-def unsubscribe(request: HttpRequest, token: str) -> HttpResponseBase:
-    found = unsubscribing.read(token)
+def unsubscribe(request: HttpRequest, signed: str) -> HttpResponseBase:
+    found = unsubscribing.read(signed)
     if found is None:
         return render(request, "mails/unsubscribe.html", {"invalid": True}, status=404)
-    context: dict[str, object] = {"name": unsubscribing.campaign_name(found), "token": token}
+    context: dict[str, object] = {"name": unsubscribing.campaign_name(found), "token": signed}
     if request.method == "POST":
         unsubscribing.apply(found)
         context["done"] = True
@@ -114,11 +114,11 @@ def unsubscribe(request: HttpRequest, token: str) -> HttpResponseBase:
 
 
 @require_http_methods(["GET", "POST"])
-def confirm_address(request: HttpRequest, token: str) -> HttpResponse:
+def confirm_address(request: HttpRequest, signed: str) -> HttpResponse:
     """The link of a confirmation mail: a GET shows a button (scanners follow links), the POST
     confirms (no sign-in needed: the token names the person and the address)."""
     if request.method == "POST":
-        user = addresses.confirm_token(token)
+        user = addresses.confirm_token(signed)
         status = 200 if user else 400
         return render(request, "mails/confirm.html", {"done": user is not None}, status=status)
-    return render(request, "mails/confirm.html", {"token": token})
+    return render(request, "mails/confirm.html", {"token": signed})

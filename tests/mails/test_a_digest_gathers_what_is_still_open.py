@@ -49,3 +49,18 @@ def test_a_long_digest_says_how_many_more_wait_in_the_inbox(
     (mail,) = deliver(later=timedelta(minutes=1))
     assert mail.body.count("is ready") == sending.MAX_NOTICES
     assert f"and 3 more: {settings.SITE_URL.rstrip('/')}/notices/" in mail.body
+
+
+def test_a_site_without_workers_sends_its_digests_from_the_command(
+    confirmed, skirmish, people, mailoutbox
+):
+    from django.core.management import call_command
+
+    making.news(
+        people["carol"], "sheet/1/done", "Sheet 1 is ready", "/sheets/1/", campaign=skirmish
+    )
+    call_command("send_notice_mails")
+    assert mailoutbox == []  # the digest's hour has not come
+    NoticeMail.objects.update(due_at=timezone.now() - timedelta(minutes=1))
+    call_command("send_notice_mails")
+    assert [m.to for m in mailoutbox] == [[people["carol"].email]]

@@ -25,6 +25,7 @@ from django.urls import URLResolver, get_resolver
 from django.utils.encoding import force_bytes
 from django.utils.http import urlsafe_base64_encode
 
+from campaigns.mails import unsubscribe
 from campaigns.models import Invitation, Notice, Webhook, WebhookDelivery
 from campaigns.services.journal import submit
 from rosters.models import PrintJob
@@ -84,6 +85,13 @@ ROWS = [
     ),  # a good link sets its session
     Row("GET", "accounts/password/reset/done/", everyone()),
     Row("GET", "join/<str:code>/", everyone()),
+    # Mail settings: one's own; a mail's links work signed in or not (the token says who).
+    Row("GET", "accounts/settings/", signed_in()),
+    Row("POST", "accounts/settings/", signed_in(302), {"action": "default", "choice": "at_once"}),
+    Row("GET", "accounts/address/<str:signed>/", everyone()),  # a button; a GET confirms nothing
+    Row("POST", "accounts/address/<str:signed>/", everyone(400)),  # not a confirm link: refused
+    Row("GET", "mails/unsubscribe/<str:signed>/", everyone()),  # a button; a GET stops nothing
+    Row("POST", "mails/unsubscribe/<str:signed>/", everyone()),  # one click, no session
     # --- dashboard and clubs ---------------------------------------------------------------------
     Row("GET", "", signed_in()),
     Row("GET", "clubs/new/", signed_in()),
@@ -132,6 +140,8 @@ ROWS = [
     Row("GET", "notices/<int:notice_id>/", {**signed_in(404), "bob": 302}),
     # --- the campaign ----------------------------------------------------------------------------
     Row("GET", C, members()),
+    Row("GET", C + "mails/", members()),
+    Row("POST", C + "mails/", members(302), {"choice": "nothing"}),
     # A red step: red's players and the referee (acting for red) may; blue and bystanders may not.
     Row(
         "POST",
@@ -248,6 +258,7 @@ def ctx(skirmish, people, settings, tmp_path):
         "uid": red_supply.uid,
         "uidb64": urlsafe_base64_encode(force_bytes(forgetful.pk)),
         "token": default_token_generator.make_token(forgetful),
+        "signed": unsubscribe.token(people["bob"].pk, skirmish.pk),
     }
 
 
