@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
+from django.conf import settings
 from django.core.cache import cache
 from django.db import transaction
 from django.db.models import Q
@@ -65,10 +66,11 @@ def send(webhook_id: int, *, countdown: float = 0) -> None:
     def enqueue() -> None:
         try:
             task = queues.task(TASK)
+            queue = settings.CELERY_TASK_DEFAULT_QUEUE
             if countdown and not task.app.conf.task_always_eager:  # inline: no waiting
-                task.apply_async((webhook_id,), countdown=countdown)
+                task.apply_async((webhook_id,), countdown=countdown, queue=queue)
             elif not countdown:
-                task.delay(webhook_id)
+                task.apply_async((webhook_id,), queue=queue)
         except Exception:  # a broker outage must not fail the change: the sweep sends it again
             log.exception("could not enqueue the deliveries of webhook %s", webhook_id)
 
@@ -97,7 +99,7 @@ def sweep(limit: int = 50) -> None:
         if not cache.add(f"muster:webhook-swept:{webhook_id}", True, 30):
             continue  # sent again a moment ago: give it time
         try:
-            queues.task(TASK).delay(webhook_id)
+            queues.task(TASK).apply_async((webhook_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE)
         except Exception as error:  # noqa: BLE001 - the broker away: the next sweep tries again
             log.warning("could not enqueue the deliveries of webhook %s: %s", webhook_id, error)
             return

@@ -94,7 +94,11 @@ def test_the_task_posts_after_commit_and_a_lost_task_is_sent_again_by_the_sweep(
     assert WebhookDelivery.objects.get(webhook=hook).status == WebhookDelivery.DELIVERED
     sent = []
     monkeypatch.setattr(
-        outbox.queues, "task", lambda name: type("T", (), {"delay": staticmethod(sent.append)})
+        outbox.queues,
+        "task",
+        lambda name: type(
+            "T", (), {"apply_async": staticmethod(lambda args, **kw: sent.append(args[0]))}
+        ),
     )
     send_test(user=people["olga"], webhook=hook)  # its task lost (never run)
     outbox.sweep()
