@@ -129,7 +129,7 @@ def due_mails(limit: int = 100) -> list[int]:
     )
 
 
-def enqueue(mail_id: int) -> None:
+def enqueue(mail_id: int) -> bool:
     """The task that sends a mail (inline without a broker). A broker away: the sweep sends it."""
     try:
         queues.task("campaigns.tasks.send_notice_mail").apply_async(
@@ -137,6 +137,8 @@ def enqueue(mail_id: int) -> None:
         )
     except Exception as error:  # noqa: BLE001 - the sweep sends it again
         log.warning("could not enqueue notice mail %s: %s", mail_id, error)
+        return False
+    return True
 
 
 def send_due(*, again_after: timedelta = SEND_AGAIN_AFTER) -> int:
@@ -144,9 +146,14 @@ def send_due(*, again_after: timedelta = SEND_AGAIN_AFTER) -> int:
     may still be waiting or retrying; sent twice, it sends one mail); how many."""
     sent = 0
     for mail_id in due_mails():
-        if cache.add(f"muster:notice-mail-sent:{mail_id}", True, int(again_after.total_seconds())):
-            enqueue(mail_id)
+        key = f"muster:notice-mail-sent:{mail_id}"
+        if not cache.add(key, True, int(again_after.total_seconds())):
+            continue
+        if enqueue(mail_id):
             sent += 1
+        else:
+            cache.delete(key)  # not sent: the next sweep tries again
+            break
     return sent
 
 

@@ -77,3 +77,27 @@ def test_accepting_a_mailed_invitation_confirms_that_address(
     assert (addresses.confirmed_address(user) == email) is same_address
     asked = [m for m in mailoutbox if "Confirm your e-mail" in m.subject]
     assert len(asked) == (0 if same_address else 1)
+
+
+def test_the_migration_confirms_addresses_whose_invitation_mail_was_accepted(club, people):
+    from importlib import import_module
+
+    from django.apps import apps
+    from django.utils import timezone
+
+    from campaigns.models import Invitation
+
+    migration = import_module("campaigns.migrations.0010_confirm_invited_addresses")
+    carol, bob = people["carol"], people["bob"]
+    for user, email in ((carol, carol.email), (bob, "elsewhere@example.org")):
+        Invitation.objects.create(
+            club=club,
+            created_by=people["olga"],
+            email=email,
+            accepted_by=user,
+            accepted_at=timezone.now(),
+            mail_sent_at=timezone.now(),
+        )
+    migration.confirm_invited(apps, None)
+    assert addresses.confirmed_address(carol) == carol.email
+    assert addresses.confirmed_address(bob) is None
