@@ -13,7 +13,7 @@ import pytest
 class Receiver:
     """Answers each post with the next of `answers` (then 200); keeps what it was sent."""
 
-    def __init__(self) -> None:
+    def __init__(self, tls: tuple[str, str] | None = None) -> None:
         self.answers: list[int] = []
         self.posts: list[dict] = []
         self.location = ""
@@ -35,6 +35,12 @@ class Receiver:
                 pass
 
         self.server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        if tls is not None:  # (certificate chain, key): an https receiver
+            import ssl
+
+            context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+            context.load_cert_chain(*tls)
+            self.server.socket = context.wrap_socket(self.server.socket, server_side=True)
         self.port = self.server.server_address[1]
         self.url = f"http://127.0.0.1:{self.port}/hook?x=1"
         self.thread = threading.Thread(target=self.server.serve_forever, daemon=True)
