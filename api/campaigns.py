@@ -47,6 +47,10 @@ class CampaignSummarySerializer(serializers.Serializer[Any]):
     referee = serializers.CharField(source="referee.username", allow_null=True, default=None)
     created_by = serializers.CharField(source="created_by.username")
     created_at = serializers.DateTimeField()
+    archived_at = serializers.DateTimeField(
+        allow_null=True,
+        help_text="When an organizer archived it (out of the lists, still readable); null if not.",
+    )
 
 
 _SUMMARY_COLUMNS = (
@@ -60,6 +64,7 @@ _SUMMARY_COLUMNS = (
     "referee__username",
     "created_by__username",
     "created_at",
+    "archived_at",
 )
 
 
@@ -81,6 +86,7 @@ def summaries(rows: Iterable[Mapping[str, Any]]) -> list[dict[str, Any]]:
             "referee": row["referee__username"],
             "created_by": row["created_by__username"],
             "created_at": _written(row["created_at"], zone),
+            "archived_at": _written(row["archived_at"], zone) if row["archived_at"] else None,
         }
         for row in rows
     ]
@@ -173,6 +179,7 @@ def detail_representation(campaign: Campaign) -> str:
         campaign.club.name,
         campaign.created_by.username,
         campaign.referee.username if campaign.referee else None,
+        campaign.archived_at,
     )
     return "api.detail:" + hashlib.sha256(repr(row).encode()).hexdigest()[:16]
 
@@ -190,6 +197,7 @@ def campaign_detail(campaign: Campaign, page: CampaignPage) -> dict[str, Any]:
             "referee": campaign.referee,
             "created_by": campaign.created_by,
             "created_at": campaign.created_at,
+            "archived_at": campaign.archived_at,
             "system_name": system.name,
             "variant_name": system.variant(campaign.variant).name,
             "winner": page.state["winner"],
@@ -429,3 +437,44 @@ class FinishApi(CampaignScoped, generics.GenericAPIView[Any]):
             campaign, signed_in_user(request), reason=data["reason"]
         )
         return Response(submission_output(campaign, request.user, submission))
+
+
+@extend_schema(tags=["campaigns"])
+class ArchiveApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = CampaignDetailSerializer
+
+    @extend_schema(
+        operation_id="campaigns_archive",
+        request=None,
+        responses={200: CampaignDetailSerializer, **errors(400, 403, 404)},
+        summary=(
+            "Archive a campaign nobody plays, set up or finished (organizer): out of the lists "
+            "(?archived=true lists them), still readable and exportable, no notices; undone by "
+            "restore. A campaign in play is ended first (400)."
+        ),
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = self.campaign_and_viewer()
+        campaign_services.archive_campaign(campaign, signed_in_user(request))
+        return Response(_detail_now(request, campaign_id))
+
+
+@extend_schema(tags=["campaigns"])
+class RestoreApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = CampaignDetailSerializer
+
+    @extend_schema(
+        operation_id="campaigns_restore",
+        request=None,
+        responses={200: CampaignDetailSerializer, **errors(400, 403, 404)},
+        summary="Bring an archived campaign back to the lists (organizer); 400 if not archived",
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = self.campaign_and_viewer()
+        campaign_services.restore_campaign(campaign, signed_in_user(request))
+        return Response(_detail_now(request, campaign_id))
+
+
+def _detail_now(request: Request, campaign_id: int) -> dict[str, Any]:
+    campaign, viewer = campaign_for(request.user, campaign_id)
+    return campaign_detail(campaign, campaign_page(campaign, viewer))

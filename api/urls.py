@@ -83,6 +83,8 @@ v1 = [
     ),
     path(CAMPAIGN + "referee/", campaigns.RefereeApi.as_view(), name="api-campaign-referee"),
     path(CAMPAIGN + "finish/", campaigns.FinishApi.as_view(), name="api-campaign-finish"),
+    path(CAMPAIGN + "archive/", campaigns.ArchiveApi.as_view(), name="api-campaign-archive"),
+    path(CAMPAIGN + "restore/", campaigns.RestoreApi.as_view(), name="api-campaign-restore"),
 ]
 
 

@@ -154,6 +154,16 @@ class Campaign(models.Model):
     # (Muster 0.1.0): upgraded when next read, or by `migrate`.
     journal_versions = models.JSONField(null=True, blank=True, default=None)
     muster_release = models.CharField(max_length=40, blank=True, default="")
+    # The club's bookkeeping, not the journal's: an organizer archives a campaign nobody plays
+    # (out of the lists, still readable, no notices) and may restore it. Never a journal event.
+    archived_at = models.DateTimeField(null=True, blank=True, default=None)
+    archived_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        null=True,
+        blank=True,
+        on_delete=models.SET_NULL,
+        related_name="+",
+    )
 
     class Meta:
         ordering = ["-updated_at", "-id"]

@@ -110,4 +110,6 @@ urlpatterns = [
     path(CAMPAIGN + "setup/house-rules/", setup.house_rule_set, name="setup-house-rule"),
     path(CAMPAIGN + "setup/start/", setup.campaign_start, name="campaign-start"),
     path(CAMPAIGN + "setup/finish/", setup.campaign_finish, name="campaign-finish"),
+    path(CAMPAIGN + "archive/", setup.campaign_archive, name="campaign-archive"),
+    path(CAMPAIGN + "restore/", setup.campaign_restore, name="campaign-restore"),
 ]

@@ -16,7 +16,9 @@ imports no selector (selectors.todos draws the to-dos, and asks here for each of
 - export: download the full journal (`full_export_allowed`), ask for it (`may_ask_full_export`);
 - organize: the organizer's setup page and seating (`may_organize`, `may_start_campaign`); who is
   the club's neutral party in a campaign in play (`neutral_organizer`), and who ends it or takes
-  its referee off without anybody's agreement (`may_end_alone`).
+  its referee off without anybody's agreement (`may_end_alone`);
+- keep the club's books: archive a campaign nobody plays, restore it (`archive_refusal`,
+  `may_archive`, `may_restore`).
 """
 
 from __future__ import annotations
@@ -257,3 +259,32 @@ def may_organize(viewer: Viewer) -> bool:
 def may_start_campaign(user: AbstractBaseUser | AnonymousUser, club: Club) -> bool:
     """A new campaign is started by one of the club's organizers."""
     return visibility.is_organizer(user, club)
+
+
+# --- the club's books: archiving ---------------------------------------------------------------
+
+
+def archive_refusal(viewer: Viewer, campaign: Campaign) -> str | None:
+    """Why `viewer` may not archive `campaign` now, in words; None when they may. An organizer
+    archives a campaign nobody plays: one being set up (abandoned before the start) or finished.
+    One in play is ended first (its sides agree to that), so archiving never ends a game."""
+    if not viewer.organizer:
+        return "Only a club organizer can archive a campaign."
+    if campaign.archived_at is not None:
+        return "This campaign is archived already."
+    if campaign.status == Campaign.ACTIVE:
+        return (
+            "A campaign being played cannot be archived: end it first (on its setup page), "
+            "then archive it."
+        )
+    return None
+
+
+def may_archive(viewer: Viewer, campaign: Campaign) -> bool:
+    """Is `viewer` offered to archive `campaign`? (archive_refusal says why not.)"""
+    return archive_refusal(viewer, campaign) is None
+
+
+def may_restore(viewer: Viewer, campaign: Campaign) -> bool:
+    """May `viewer` bring an archived campaign back to the lists? The club's organizers."""
+    return viewer.organizer and campaign.archived_at is not None

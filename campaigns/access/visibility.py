@@ -243,7 +243,8 @@ def signed_in_campaign_list(
     """The campaigns of the session user's clubs (of the club `club_slug`, or of all when it is
     empty), newest first: the first `limit` and how many in all, with what decides whether the
     session still signs them in (``campaigns.access.signed_in``): the user (id, password, active; the rest
-    deferred) and whether the session's row is there and unexpired. One query. Rows have the list's columns
+    deferred) and whether the session's row is there and unexpired. Archived campaigns are left
+    out, as the list leaves them out unless asked (api.filters.CampaignFilter). One query. Rows have the list's columns
     (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.models import Session
@@ -258,11 +259,11 @@ def signed_in_campaign_list(
             f"SELECT {', '.join(f'me.{column}' for column in me)}, "
             f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
             "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
-            "COUNT(c.id) OVER () "
+            "c.archived_at, COUNT(c.id) OVER () "
             f"FROM {table[User]} me "
             f"LEFT OUTER JOIN {table[Membership]} m ON m.user_id = me.id "
             f"LEFT OUTER JOIN {table[Club]} cl ON cl.id = m.club_id AND (%s = '' OR cl.slug = %s) "
-            f"LEFT OUTER JOIN {table[Campaign]} c ON c.club_id = cl.id "
+            f"LEFT OUTER JOIN {table[Campaign]} c ON c.club_id = cl.id AND c.archived_at IS NULL "
             f"LEFT OUTER JOIN {table[User]} cb ON cb.id = c.created_by_id "
             f"LEFT OUTER JOIN {table[User]} rf ON rf.id = c.referee_id "
             "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC LIMIT %s"
@@ -271,7 +272,10 @@ def signed_in_campaign_list(
     found = prepared.rows(
         _SQL["list"],
         [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
-        {width + 10: Campaign._meta.get_field("created_at")},
+        {
+            width + 10: Campaign._meta.get_field("created_at"),
+            width + 11: Campaign._meta.get_field("archived_at"),
+        },
     )
     if not found:
         return None
@@ -292,13 +296,14 @@ def signed_in_campaign_list(
         "referee__username",
         "created_by__username",
         "created_at",
+        "archived_at",
     )
     campaigns = [
-        dict(zip(names, row[width + 1 : width + 11], strict=True))
+        dict(zip(names, row[width + 1 : width + 12], strict=True))
         for row in found
         if row[width + 1]
     ]
-    return user, bool(first[width]), campaigns, first[width + 11]
+    return user, bool(first[width]), campaigns, first[width + 12]
 
 
 def _campaign_pk(pk: object, missing: int | None = None) -> int:

@@ -52,7 +52,8 @@ def process(campaign_id: int) -> int:
         done = campaign.notice_outbox.exclude(processed_at=None).order_by("-pk").first()
         before: dict[str, Any] = (done.made_for if done else None) or {}
         now = {**audience_positions(campaign.positions or {}), "status": campaign.status}
-        _make(campaign, before, now)
+        if campaign.archived_at is None:  # an archived campaign makes no notices
+            _make(campaign, before, now)
         last = pending[-1]
         NoticeOutbox.objects.filter(pk__in=[row.pk for row in pending]).update(
             processed_at=timezone.now()
@@ -190,6 +191,8 @@ def sheet_news(job_id: str) -> None:
     only what they asked for, as the sheets panel shows it)."""
     job = PrintJob.objects.select_related("campaign", "requested_by").filter(pk=job_id).first()
     if job is None or job.requested_by is None or job.status not in (job.DONE, job.FAILED):
+        return
+    if job.campaign.archived_at is not None:  # an archived campaign makes no notices
         return
     title = job.title or "Your sheet"
     words = f"{title} is ready" if job.status == job.DONE else f"{title} could not be printed"

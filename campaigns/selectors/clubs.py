@@ -63,6 +63,7 @@ class ClubPage:
         default_factory=dict
     )  # campaign pk -> whom it waits for, in words
     standings: ClubStandings = field(default_factory=ClubStandings)  # across campaigns, over time
+    archived: list[Campaign] = field(default_factory=list)  # out of the lists, newest first
 
 
 @dataclass(frozen=True)
@@ -148,9 +149,13 @@ def club_page(user: User, club: Club) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
-    campaigns = list(
-        visibility.campaigns_for(user).filter(club=club).order_by("status", "-updated_at")
+    everything = list(
+        visibility.campaigns_for(user)
+        .filter(club=club)
+        .select_related("archived_by")
+        .order_by("status", "-updated_at")
     )
+    campaigns = [c for c in everything if c.archived_at is None]
     return ClubPage(
         club=club,
         role=role,
@@ -160,7 +165,12 @@ def club_page(user: User, club: Club) -> ClubPage:
         log=log,
         comparisons=club_comparisons(campaigns),
         waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
-        standings=club_standings(campaigns),
+        standings=club_standings(everything),  # an archived campaign's results still count
+        archived=sorted(
+            (c for c in everything if c.archived_at is not None),
+            key=lambda c: (c.archived_at, c.pk),
+            reverse=True,
+        ),
     )
 
 

@@ -32,7 +32,10 @@ def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
     from ..models import Membership
 
     roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
-    everything = list(visibility.campaigns_for(user).order_by("status", "-updated_at"))
+    # An archived campaign is out of the lists (the club page's "Archived" section shows it).
+    everything = list(
+        visibility.campaigns_for(user).filter(archived_at=None).order_by("status", "-updated_at")
+    )
     viewers = visibility.viewers_for(user, everything)
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
     since = inbox.waiting_since(user)  # what has waited longest for this person comes first

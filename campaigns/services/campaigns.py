@@ -18,7 +18,7 @@ from campaigns.journal.records import Record
 from campaigns.schema.fields import Field, clean_fields, clean_name
 
 from ..errors import DomainError, Forbidden
-from ..models import Campaign, Club, Event
+from ..models import Campaign, Club, ClubLogEntry, Event, Notice
 from ..systems import all_systems, get_system
 from ..systems.base import GameSystem
 from . import projections
@@ -187,3 +187,49 @@ def proposal_words(submission: Submission) -> str:
 def _check_member(campaign: Campaign, username: str) -> None:
     if not campaign.club.memberships.filter(user__username=username).exists():
         raise DomainError("username", f"{username} is not a member of {campaign.club.name}.")
+
+
+# --- the club's books: archiving (never the journal's: no event, no journal version) ------------
+
+
+def archive_campaign(campaign: Campaign, user: User) -> Campaign:
+    """Take a campaign nobody plays out of the lists (permissions.archive_refusal says which):
+    it stays readable and exportable, makes no notices while archived (its open ones are
+    settled now), and is written to the club's log. Undone by restore_campaign."""
+    with transaction.atomic():
+        locked, viewer = visibility.campaign_and_viewer(user, campaign.pk, lock=True)
+        refusal = permissions.archive_refusal(viewer, locked)
+        if refusal is not None:
+            if not viewer.organizer:
+                raise Forbidden(refusal)
+            raise DomainError("campaign", refusal)
+        locked.archived_at, locked.archived_by = timezone.now(), user
+        locked.save(update_fields=["archived_at", "archived_by"])
+        Notice.objects.filter(campaign=locked, resolved_at=None).update(
+            resolved_at=locked.archived_at
+        )
+        _log_books(locked, user, "campaign.archived")
+    return locked
+
+
+def restore_campaign(campaign: Campaign, user: User) -> Campaign:
+    """Bring an archived campaign back to the lists (an organizer), as it was."""
+    with transaction.atomic():
+        locked, viewer = visibility.campaign_and_viewer(user, campaign.pk, lock=True)
+        if not viewer.organizer:
+            raise Forbidden("Only a club organizer can restore a campaign.")
+        if not permissions.may_restore(viewer, locked):
+            raise DomainError("campaign", "This campaign is not archived.")
+        locked.archived_at, locked.archived_by = None, None
+        locked.save(update_fields=["archived_at", "archived_by"])
+        _log_books(locked, user, "campaign.restored")
+    return locked
+
+
+def _log_books(campaign: Campaign, user: User, action: str) -> None:
+    ClubLogEntry.objects.create(
+        club_id=campaign.club_id,
+        actor=user,
+        action=action,
+        detail={"campaign": campaign.pk, "name": campaign.name},
+    )

@@ -77,6 +77,10 @@ def submit(
                 existing = list(locked.events.filter(idempotency_key=idempotency_key, actor=user))
                 if existing:
                     return Submission(existing, None, replayed=True)
+            if locked.archived_at is not None:  # the club's books: read it, or restore it first
+                raise DomainError(
+                    "campaign", "This campaign is archived: an organizer restores it first."
+                )
             return _submit_locked(
                 locked,
                 user,

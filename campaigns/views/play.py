@@ -310,6 +310,8 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     own = _own_page_box(context)
     if own is not None:
         return render(request, "campaigns/form_page.html", dict(context, box=own))
+    context["may_archive"] = permissions.may_archive(viewer, campaign)
+    context["may_restore"] = permissions.may_restore(viewer, campaign)
     return render(request, "campaigns/detail.html", context)
 
 

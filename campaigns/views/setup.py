@@ -314,3 +314,39 @@ def campaign_finish(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         "The campaign has ended.",
         to="campaign",
     )
+
+
+# --- the club's books: archive and restore ------------------------------------------------------
+
+
+@page
+@require_POST
+def campaign_archive(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Archive a campaign nobody plays (permissions.archive_refusal); a refusal is said on the
+    setup page (400)."""
+    campaign, viewer = _organizer_campaign(request, pk)
+    try:
+        campaign_services.archive_campaign(campaign, request.user)
+    except DomainError as error:
+        context = _setup_context(request, campaign, viewer, setup_error=error.message)
+        return render(request, "campaigns/setup.html", context, status=400)
+    messages.success(
+        request,
+        f"{campaign.name} is archived: out of the lists, still readable. "
+        "You can restore it from its page or the club's page.",
+    )
+    return done(request, reverse("campaign", args=[campaign.pk]))
+
+
+@page
+@require_POST
+def campaign_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Bring an archived campaign back to the lists."""
+    campaign, viewer = _organizer_campaign(request, pk)
+    try:
+        campaign_services.restore_campaign(campaign, request.user)
+    except DomainError as error:
+        context = _setup_context(request, campaign, viewer, setup_error=error.message)
+        return render(request, "campaigns/setup.html", context, status=400)
+    messages.success(request, f"{campaign.name} is back in the lists.")
+    return done(request, reverse("campaign", args=[campaign.pk]))

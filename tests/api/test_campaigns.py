@@ -34,6 +34,7 @@ def test_members_list_their_clubs_campaigns_newest_first(skirmish, club, people,
         "referee": "rita",
         "created_by": "olga",
         "created_at": None,
+        "archived_at": None,
     }
     assert client_for("outsider").get("/api/v1/campaigns/").json()["count"] == 0
 

@@ -132,6 +132,10 @@ ROWS = [
     # olga plays red: in play her ending is a proposal (200 all the same; who ends directly and who
     # proposes it: tests/access/test_ending_and_the_referee_in_play.py)
     Row("POST", CAMPAIGN + "finish/", organizer(), {"reason": "Called off"}),
+    # The campaign is in play: the organizer is told to end it first (400); restoring one that is
+    # not archived is a 400 too (tests/services/test_archive_and_templates.py archives for real).
+    Row("POST", CAMPAIGN + "archive/", organizer(400)),
+    Row("POST", CAMPAIGN + "restore/", organizer(400)),
     Row("GET", "api/v1/", everyone()),  # the API root: addresses, never data
     Row("GET", "api/schema/", everyone()),
     Row("GET", "api/docs/", everyone()),

@@ -182,6 +182,10 @@ ROWS = [
     ),
     Row("POST", C + "setup/start/", organizer(400), {"confirm": "yes"}),
     Row("POST", C + "setup/finish/", organizer(), {"reason": "Enough."}),
+    # In play: the organizer is told on the setup page to end it first; restoring one that is not
+    # archived is refused the same way (tests/web/test_archive_and_templates.py archives for real).
+    Row("POST", C + "archive/", organizer(400)),
+    Row("POST", C + "restore/", organizer(400)),
     # --- sheets (rosters.urls); the context's job is red's supply record, ready ------------------
     Row(
         "POST",
