@@ -60,10 +60,14 @@ class PrintJob(models.Model):
     PAPERS = [(A4, "A4"), (LETTER, "US Letter")]
 
     id = models.UUIDField(primary_key=True, default=uuid.uuid4, editable=False)
-    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="print_jobs")
+    # No campaign: a blank sheet of `system` (empty rows, nothing of any campaign: audience "blank")
+    campaign = models.ForeignKey(
+        Campaign, null=True, blank=True, on_delete=models.CASCADE, related_name="print_jobs"
+    )
+    system = models.CharField(max_length=60, blank=True)  # a blank sheet's game system
     sheet = models.CharField(max_length=60)
     paper = models.CharField(max_length=10, choices=PAPERS, default=A4)
-    audience = models.CharField(max_length=60)  # public | side:<slug> | referee
+    audience = models.CharField(max_length=60)  # public | side:<slug> | referee | blank
     content_hash = models.CharField(max_length=64)
     title = models.CharField(max_length=200, blank=True)  # "Supply record, Red only": for lists
     context = models.JSONField()  # what is printed: the render works from this alone
@@ -92,6 +96,11 @@ class PrintJob(models.Model):
         constraints = [
             models.UniqueConstraint(
                 fields=["campaign", "content_hash"], name="one_print_job_per_content"
+            ),
+            models.UniqueConstraint(
+                fields=["content_hash"],
+                condition=models.Q(campaign__isnull=True),
+                name="one_blank_print_job_per_content",
             ),
             models.CheckConstraint(
                 condition=models.Q(progress__lte=100), name="print_job_progress_max_100"

@@ -37,11 +37,12 @@ REUSED = (
 )
 
 
-def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -> None:
+def check(user: User | AnonymousUser, campaign: Campaign | None, playing: str | None) -> None:
     """Refuse (TooMany) a new print job, or a job asked for again, beyond the limits; `playing` is
-    the side the user plays (visibility's viewer), whose players' jobs count together. Call inside
-    the transaction that creates (or queues again) the job: it locks the member's and the campaign's rows (in that order), so simultaneous
-    requests are counted one after the other, not all against the same count."""
+        the side the user plays (visibility's viewer), whose players' jobs count together. Call inside
+        the transaction that creates (or queues again) the job: it locks the member's and the campaign's rows (in that order), so simultaneous
+        requests are counted one after the other, not all against the same count. No campaign (a blank
+    sheet): the member's limit only."""
     since = timezone.now() - WINDOW
     # FOR NO KEY UPDATE: it orders the requests all the same, and lets a write that commits meanwhile
     # check its foreign keys to these rows (FOR KEY SHARE); FOR UPDATE blocked that check, and a
@@ -53,7 +54,10 @@ def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -
             .filter(pk=user.pk)
             .values_list("pk")
         )
-    list(Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk"))
+    if campaign is not None:
+        list(
+            Campaign.objects.select_for_update(no_key=True).filter(pk=campaign.pk).values_list("pk")
+        )
     if user.is_authenticated:
         _within(
             _asked(
@@ -67,6 +71,8 @@ def check(user: User | AnonymousUser, campaign: Campaign, playing: str | None) -
                 f"have asked for {limit}: you can ask for another in {wait}. {REUSED}"
             ),
         )
+    if campaign is None:
+        return
     seat = _same_seat(playing, campaign)
     _within(
         _asked(

@@ -39,7 +39,7 @@ from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import campaign_for
 from campaigns.services.state import current_state
 from campaigns.systems import get_system
-from campaigns.systems.base import SheetDef
+from campaigns.systems.base import GameSystem, SheetDef
 from muster import connection_loss, queues
 from muster.connection_loss import DATABASE_ERRORS
 
@@ -127,6 +127,64 @@ def request_sheet(
     return job, True
 
 
+def request_blank(
+    user: AnyUser, system: str, sheet: str, paper: str = "A4"
+) -> tuple[PrintJob, bool]:
+    """The print job of a game's blank sheet (no campaign: empty rows, nothing of anyone), for a
+    signed-in person; (job, created). One job per sheet, paper and template version serves everyone
+    who asks; a new one counts against the member's limit (print_limits, no campaign's)."""
+    if not user.is_authenticated:
+        raise NotFound("sheet")
+    game, sheet_def = resolve_blank(system, sheet, paper)
+    context = sheets.blank_context(game, sheet_def, paper)
+    digest = sheets.content_hash(
+        context, sheet=sheet_def, audience="blank", paper=paper, campaign_id=0
+    )
+    existing = PrintJob.objects.filter(campaign=None, content_hash=digest).first()
+    if existing is not None:
+        if existing.status == PrintJob.FAILED or is_lost(existing):  # asked again: its task is gone
+            _ask_again(user, None, existing)
+            existing.refresh_from_db()
+        return existing, False
+    try:
+        with transaction.atomic():
+            print_limits.check(user, None, None)  # only a new render counts
+            job = PrintJob.objects.create(
+                campaign=None,
+                system=game.slug,
+                sheet=sheet_def.slug,
+                paper=paper,
+                audience="blank",
+                content_hash=digest,
+                context=context,
+                title=f"{sheet_def.name} · {game.name} · blank"[:200],
+                requested_by=user,
+            )
+    except IntegrityError:  # the same request at the same moment: one job
+        return PrintJob.objects.get(campaign=None, content_hash=digest), False
+    transaction.on_commit(lambda: enqueue(job.pk))
+    return job, True
+
+
+def resolve_blank(system: str, sheet: str, paper: str) -> tuple[GameSystem, SheetDef]:
+    """(game, SheetDef) of a blank sheet asked for, or the refusal naming the field."""
+    try:
+        game = get_system(str(system))
+    except KeyError:
+        raise DomainError("system", f"No game named {str(system)[:60]!r}.") from None
+    found = {s.slug: s for s in sheets.blank_sheets_of(game)}
+    if not sheet:
+        raise DomainError("sheet", "Choose a sheet to print.")
+    if sheet not in found:
+        names = ", ".join(found) or "none"
+        raise DomainError(
+            "sheet", f"No blank sheet named {str(sheet)[:60]!r}; {game.name} has: {names}."
+        )
+    if paper not in sheets.PAPERS:
+        raise DomainError("paper", "Choose A4 or Letter.")
+    return game, found[sheet]
+
+
 def resolve(
     viewer: Viewer,
     campaign: Campaign,
@@ -203,11 +261,14 @@ def enqueue(job_id: JobId) -> None:
 def job_for(user: AnyUser, job_id: JobId) -> PrintJob:
     """A job the user may read, or NotFound (also for another side's job: its existence
     is not confirmed)."""
-    campaign_id = (
-        PrintJob.objects.filter(pk=_uuid(job_id)).values_list("campaign_id", flat=True).first()
-    )
-    if campaign_id is None:
+    found = PrintJob.objects.filter(pk=_uuid(job_id)).values_list("campaign_id", "audience").first()
+    if found is None:
         raise NotFound("job")
+    campaign_id, audience = found
+    if campaign_id is None:  # a blank sheet: nothing of anyone, for every signed-in person
+        if not user.is_authenticated or audience != "blank":
+            raise NotFound("job")
+        return PrintJob.objects.get(pk=job_id)
     campaign, viewer = campaign_for(user, campaign_id)
     job: PrintJob | None = visibility.print_jobs_for(viewer, campaign).filter(pk=job_id).first()
     if job is None:
@@ -281,7 +342,7 @@ def download_name(job: PrintJob) -> str:
     from django.utils.text import slugify
 
     who = job.audience.replace(":", "-")
-    campaign_name: str = job.context["campaign"]["name"]
+    campaign_name: str = job.context["campaign"]["name"] or job.context["campaign"]["system"]
     return f"{slugify(campaign_name) or 'campaign'}-{job.sheet}-{who}-{job.paper}.pdf"
 
 
@@ -303,17 +364,18 @@ def retry_job(user: AnyUser, job_id: JobId) -> PrintJob:
         raise DomainError("status", "This sheet is ready; download it.")
     if job.status != PrintJob.FAILED and not is_lost(job):
         raise DomainError("status", "This sheet is still being prepared.")
-    _ask_again(user, visibility.viewer_for(user, job.campaign), job)
+    viewer = visibility.viewer_for(user, job.campaign) if job.campaign is not None else None
+    _ask_again(user, viewer, job)
     job.refresh_from_db()
     return job
 
 
-def _ask_again(user: AnyUser, viewer: Viewer, job: PrintJob) -> bool:
+def _ask_again(user: AnyUser, viewer: Viewer | None, job: PrintJob) -> bool:
     """A person asks again for a job that failed or lost its task: a render again, within the print
     limits as a new job is (print_limits.check: TooMany, the same words), and counted with them
     once queued again (AskedAgain). The sweep's own requeues (no person) are not counted."""
     with transaction.atomic():
-        print_limits.check(user, job.campaign, viewer.playing)
+        print_limits.check(user, job.campaign, viewer.playing if viewer is not None else None)
         if not _requeue(job):
             return False  # someone else queued it again meanwhile: nothing asked of this person
         AskedAgain.objects.create(job=job, requested_by=user if user.is_authenticated else None)
@@ -454,7 +516,8 @@ def run_job(
 
 
 def _render(job: PrintJob, attempt: int) -> bytes:
-    sheet = sheets.find_sheet(get_system(job.campaign.system), job.sheet)
+    system = job.campaign.system if job.campaign is not None else job.system
+    sheet = sheets.find_sheet(get_system(system), job.sheet)
     if sheet is None:
         raise LookupError(f"the game system no longer has the sheet {job.sheet!r}")
     html = pdf.sheet_html(sheet.template, job.context)

@@ -97,6 +97,37 @@ def choices_for(viewer: Viewer, campaign: Campaign, state: Mapping[str, Any]) ->
     return found
 
 
+# --- blank sheets ----------------------------------------------------------------------------------
+
+
+def blank_sheets_of(system: GameSystem) -> list[SheetDef]:
+    """The sheets of a game printable blank, before any campaign (GameSystem.blank_sheet)."""
+    return [s for s in sheets_of(system) if system.blank_sheet(s.slug) is not None]
+
+
+def blank_context(system: GameSystem, sheet: SheetDef, paper: str) -> dict[str, Any]:
+    """What a blank sheet prints: its game, its title and its empty rows; nothing of any campaign,
+    club or person, so one render serves everyone who asks (audience "blank")."""
+    return {
+        "sheet": {
+            "slug": sheet.slug,
+            "name": sheet.name,
+            "audience": "public",  # no side's mark: the sheet holds nothing of anyone
+            "landscape": sheet.landscape,
+        },
+        "paper": paper,
+        "audience": {"key": "blank", "label": "Blank sheet"},
+        "club": "",
+        "campaign": {"id": None, "name": "", "system": system.name, "variant": ""},
+        "blank_of": system.slug,
+        "side": None,
+        "as_of": "",
+        "core": {},
+        "system": _jsonable(system.blank_sheet(sheet.slug) or {}),
+        "trends": [],
+    }
+
+
 # --- the render context ------------------------------------------------------------------------
 
 

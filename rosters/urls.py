@@ -11,6 +11,7 @@ urlpatterns = [
         views.print_view,
         name="sheet-print",
     ),
+    path("sheets/blank/", views.blank_sheets, name="blank-sheets"),
     path("sheets/jobs/<str:job_id>/", views.job_status, name="sheet-job"),
     path("sheets/jobs/<str:job_id>/retry/", views.job_retry, name="sheet-job-retry"),
     path("sheets/jobs/<str:job_id>/file/", views.job_file, name="sheet-job-file"),

@@ -9,13 +9,14 @@ from __future__ import annotations
 from django.contrib import messages
 from django.http import FileResponse, HttpRequest, HttpResponse, HttpResponseBase
 from django.shortcuts import redirect, render
-from django.views.decorators.http import require_GET, require_POST
+from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.errors import DomainError, TooMany
 from campaigns.selectors.campaign_page import campaign_for
+from campaigns.systems import all_systems
 from campaigns.views.common import AuthenticatedHttpRequest, is_htmx, page
 
-from . import long_words, pdf, services
+from . import long_words, pdf, services, sheets
 from .models import PrintJob
 
 
@@ -65,6 +66,48 @@ def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpRe
     services.remember_paper(request.user, paper)  # chosen on the panel: their paper from now on
     if is_htmx(request):
         return _job_fragment(request, job)
+    return redirect("sheet-job", job_id=job.pk)
+
+
+def _blank_page(
+    request: AuthenticatedHttpRequest, error: DomainError | TooMany | None = None, status: int = 200
+) -> HttpResponse:
+    games = [
+        (game, found) for game in all_systems().values() if (found := sheets.blank_sheets_of(game))
+    ]
+    posted = request.POST if request.method == "POST" else {}
+    return render(
+        request,
+        "rosters/blank_sheets.html",
+        {
+            "games": games,
+            "papers": PrintJob.PAPERS,
+            "paper": posted.get("paper") or services.paper_for(request.user),
+            "error": error,
+            "posted": posted,
+        },
+        status=status,
+    )
+
+
+@page
+@require_http_methods(["GET", "POST"])
+def blank_sheets(request: AuthenticatedHttpRequest) -> HttpResponseBase:
+    """Each game's blank sheets (empty rows, no campaign), printed through the print queue."""
+    if request.method == "GET":
+        return _blank_page(request)
+    paper = request.POST.get("paper") or services.paper_for(request.user)
+    try:
+        job, _ = services.request_blank(
+            request.user, request.POST.get("system", ""), request.POST.get("sheet", ""), paper
+        )
+    except (DomainError, TooMany) as error:
+        status = 429 if isinstance(error, TooMany) else 400
+        response = _blank_page(request, error, status)
+        if isinstance(error, TooMany):
+            response["Retry-After"] = str(error.retry_after)
+        return response
+    services.remember_paper(request.user, paper)
     return redirect("sheet-job", job_id=job.pk)
 
 

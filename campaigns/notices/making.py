@@ -196,5 +196,9 @@ def sheet_news(job_id: str) -> None:
         return
     title = job.title or "Your sheet"
     words = f"{title} is ready" if job.status == job.DONE else f"{title} could not be printed"
-    link = reverse("campaign", args=[job.campaign_id]) + "#sheets"
+    link = (  # a blank sheet has no campaign: its page is the blank sheets'
+        reverse("campaign", args=[job.campaign_id]) + "#sheets"
+        if job.campaign_id is not None
+        else reverse("blank-sheets")
+    )
     news(job.requested_by, f"sheet/{job.pk}/{job.status}", words, link, campaign=job.campaign)

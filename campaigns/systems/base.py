@@ -456,6 +456,12 @@ class GameSystem:
         (the full state is never handed over, so a sheet cannot print another side's secrets)."""
         return {}
 
+    def blank_sheet(self, sheet: str) -> dict[str, Any] | None:
+        """What `sheet` prints blank, to be filled in by hand at the table before any campaign
+        exists: the keys `sheet_context` gives, with empty rows (as many as the game says where
+        it does). None: this sheet has no blank (rosters.sheets.blank_sheets_of)."""
+        return None
+
     # --- the demo (python manage.py load_demo) ---------------------------------------
     def demo(self, table: DemoTable) -> Campaign | None:
         """Play this system's demo campaign, in progress, in the demo club, at `table`

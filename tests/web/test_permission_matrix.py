@@ -199,6 +199,14 @@ ROWS = [
         members(),
         params={"sheet": "summary"},
     ),
+    # Blank sheets: nothing of any campaign in them, for every signed-in person.
+    Row("GET", "sheets/blank/", signed_in()),
+    Row(
+        "POST",
+        "sheets/blank/",
+        signed_in(302),
+        {"system": "ardennes44", "sheet": "ledger", "paper": "A4"},
+    ),
     Row("GET", "sheets/jobs/<str:job_id>/", red(200)),
     Row("POST", "sheets/jobs/<str:job_id>/retry/", red(400)),  # it is ready: nothing to retry
     Row("GET", "sheets/jobs/<str:job_id>/file/", red(200)),

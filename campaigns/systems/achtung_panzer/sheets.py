@@ -319,6 +319,33 @@ def retained_roster(view: APState) -> dict:
     }
 
 
+# Empty lines of the blank sheets: as many as fill one page (A4 and US Letter alike, landscape as
+# printed; tests/rosters/test_blank_sheets.py holds each to one page), as the book's sheets are.
+BLANK_LINES = {"cg_roster": 10, "rg_purchases": 8, "fortifications": 4}
+
+
+def blank_context(sheet: str) -> dict | None:
+    """The CG Roster and the RG Purchase Record with empty lines, for the table (no campaign)."""
+    if sheet == "cg_roster":
+        lines: list[dict] = [{} for _ in range(BLANK_LINES["cg_roster"])]
+        record: dict[str, dict] = {NAMES[side]: {} for side in SIDES}
+        return {
+            "roster": {
+                "cg": "",
+                "lines": lines,
+                "totals": {},
+                "record": record,
+                "elr": [],
+                "british_half_days": "____",
+            }
+        }
+    if sheet == "rg_purchases":
+        rows: list[dict] = [{} for _ in range(BLANK_LINES["rg_purchases"])]
+        forts: list[dict] = [{} for _ in range(BLANK_LINES["fortifications"])]
+        return {"purchases": {"side": " ", "rows": rows, "fortifications": forts, "blank": True}}
+    return None
+
+
 def sheet_context(sheet: str, view: APState) -> dict:
     """What the sheet prints: built from `view` only (the audience's cut of the state)."""
     game = view.get("game") or {}

@@ -550,6 +550,9 @@ class AchtungPanzer(GameSystem):
     def sheet_context(self, sheet, view):
         return sheet_defs.sheet_context(sheet, view)
 
+    def blank_sheet(self, sheet):
+        return sheet_defs.blank_context(sheet)
+
     def demo(self, table):
         from .demo import build_demo
 

@@ -13,11 +13,31 @@ SHEETS = (
 )
 
 
+# The blank Squad Roster: the book's two equipment boxes a line (the `equipment.slots` house rule's
+# book value, as below) and its Game Turn Track 1-12; as many lines, and mission lines, as fill one
+# page (A4 and US Letter alike: tests/rosters/test_blank_sheets.py holds it to one page).
+BLANK_LINES, BLANK_MISSIONS, BOOK_SLOTS = 11, 5, 2
+
+
+def blank_context(sheet: str) -> dict | None:
+    if sheet != "squad_roster":
+        return None
+    return {
+        "lines": [{"equipment": [""] * BOOK_SLOTS} for _ in range(BLANK_LINES)],
+        "slots": list(range(1, BOOK_SLOTS + 1)),
+        "track": list(range(1, 13)),
+        "missions": [{} for _ in range(BLANK_MISSIONS)],
+        "xp_earned": "____",
+        "xp_spent": "____",
+        "blank": True,
+    }
+
+
 def sheet_context(sheet: str, view: dict) -> dict:
     if sheet != "squad_roster" or view.get("game") is None:
         return {}
     pub = view["game"]["public"]
-    slots = int((view.get("house_rules") or {}).get("equipment.slots", {}).get("value", 2))
+    slots = int((view.get("house_rules") or {}).get("equipment.slots", {}).get("value", BOOK_SLOTS))
     lines = []
     for soldier in st.living(view):
         gear = soldier["equipment"] + [""] * slots

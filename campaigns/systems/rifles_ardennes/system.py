@@ -218,6 +218,9 @@ class RiflesArdennes(GameSystem):
     def sheet_context(self, sheet, view):
         return sheets.sheet_context(sheet, view)
 
+    def blank_sheet(self, sheet):
+        return sheets.blank_context(sheet)
+
     def demo(self, table):
         from .demo import build_demo
 

@@ -62,3 +62,13 @@ def ledger_context(system, view: dict) -> dict:
             "recorded": f"{pub['next']} of {len(pub['turns'])} turns recorded",
         }
     }
+
+
+# The blank ledger: as many turn lines as fill one page (A4 and US Letter alike:
+# tests/rosters/test_blank_sheets.py holds it to one page), for a scenario kept by hand.
+BLANK_TURNS = 23
+
+
+def blank_ledger() -> dict:
+    """The ledger with empty turn lines, for the table before any campaign exists."""
+    return {"ledger": {"blank": True, "turns": [{} for _ in range(BLANK_TURNS)]}}

@@ -551,6 +551,9 @@ class LedgerSystem(GameSystem):
     def sheet_context(self, sheet, view):
         return sheets.ledger_context(self, view)
 
+    def blank_sheet(self, sheet):
+        return sheets.blank_ledger() if sheet == "ledger" else None
+
     # --- forms and words (forms.py, sheets.py, the panel) ---------------------------------------
     supplied_label = "Supplied"
     supplied_help = "The side holding it traces a supply path from it."
