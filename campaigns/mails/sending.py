@@ -47,7 +47,7 @@ def still_open(mail: NoticeMail) -> list[Notice]:
 def compose(mail: NoticeMail, notices: list[Notice], address: str, choice: str) -> EmailMessage:
     user_id, campaign_id = mail.recipient_id, mail.campaign_id
     name = mail.campaign.name
-    lines = [f"Waiting for you in {name}:", ""]
+    lines = [f"In {name}:", ""]
     for notice in notices[:MAX_NOTICES]:
         lines += [f"- {notice.words}", f"  {_site(notice.link)}"]
     more = len(notices) - MAX_NOTICES
@@ -64,7 +64,7 @@ def compose(mail: NoticeMail, notices: list[Notice], address: str, choice: str) 
         f"No more mails from Muster at all: {every}",
     ]
     count = len(notices)
-    subject = f"{name}: {count} thing{'s' if count != 1 else ''} waiting for you"
+    subject = f"{name}: {count} notice{'s' if count != 1 else ''} for you"
     return EmailMessage(
         subject,
         "\n".join(lines) + "\n",

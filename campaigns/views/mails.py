@@ -43,7 +43,7 @@ def _settings_context(request: AuthenticatedHttpRequest, form: AddressForm) -> d
     return {
         "form": form,
         "confirmed": addresses.confirmed_address(user) is not None,
-        "default": choices.settings_of(user).default,
+        "default": choices.default_of(user.pk),
         "choices": MailChoice.choices,
         "campaigns": _campaigns(request),
     }

@@ -30,7 +30,7 @@ def test_a_digest_gathers_the_open_notices_and_leaves_out_the_read_ones(
     assert mail.to == [carol.email]
     assert "Sheet 0 is ready" in mail.body and "Sheet 2 is ready" in mail.body
     assert "Sheet 1" not in mail.body
-    assert "2 things waiting" in mail.subject
+    assert "2 notices for you" in mail.subject
 
 
 def test_no_mail_when_everything_was_read_before_it_went(confirmed, deliver, skirmish, people):

@@ -48,7 +48,7 @@ def test_notices_within_the_hour_after_a_mail_wait_for_the_hour_and_go_together(
     sent = [m for m in deliver(later=timedelta(seconds=1)) if m.to == [bob.email]]
     assert len(sent) == 1
     assert mail.entries.count() == 2
-    assert "Your roster is ready" in sent[0].body and "2 things" in sent[0].subject
+    assert "Your roster is ready" in sent[0].body and "2 notices" in sent[0].subject
 
 
 def test_each_at_once_is_not_capped(planned, confirmed, deliver, skirmish, people):
