@@ -192,7 +192,7 @@ def sheet_news(job_id: str) -> None:
     job = PrintJob.objects.select_related("campaign", "requested_by").filter(pk=job_id).first()
     if job is None or job.requested_by is None or job.status not in (job.DONE, job.FAILED):
         return
-    if job.campaign.archived_at is not None:  # an archived campaign makes no notices
+    if job.campaign is not None and job.campaign.archived_at is not None:  # archived: no notices
         return
     title = job.title or "Your sheet"
     words = f"{title} is ready" if job.status == job.DONE else f"{title} could not be printed"
