@@ -80,7 +80,8 @@ def compose(mail: NoticeMail, notices: list[Notice], address: str, choice: str) 
 
 def _claim(mail_id: int) -> tuple[NoticeMail, EmailMessage] | None:
     """Under the row's lock: the mail claimed and composed; None when it is not to go (claimed,
-    not due, or nothing left to say or nobody to say it to: then marked skipped)."""
+    not due, or nothing left to say, nobody to say it to, or the campaign archived: then marked
+    skipped)."""
     now = timezone.now()
     with transaction.atomic():
         mail = (
@@ -94,7 +95,8 @@ def _claim(mail_id: int) -> tuple[NoticeMail, EmailMessage] | None:
         user = User.objects.get(pk=mail.recipient_id)
         notices, address = still_open(mail), confirmed_address(user) if user.is_active else None
         choice = choice_for(user.pk, mail.campaign_id)
-        if not notices or address is None or choice == MailChoice.NOTHING:
+        archived = mail.campaign.archived_at is not None  # an archived campaign sends nothing
+        if not notices or address is None or choice == MailChoice.NOTHING or archived:
             NoticeMail.objects.filter(pk=mail.pk).update(sent_at=now, skipped=True)
             return None
         message = compose(mail, notices, address, choice)

@@ -64,3 +64,10 @@ def test_a_site_without_workers_sends_its_digests_from_the_command(
     NoticeMail.objects.update(due_at=timezone.now() - timedelta(minutes=1))
     call_command("send_notice_mails")
     assert [m.to for m in mailoutbox] == [[people["carol"].email]]
+
+
+def test_a_campaign_archived_before_its_mail_went_sends_none(confirmed, deliver, skirmish, people):
+    _news(people["carol"], skirmish, 1)
+    type(skirmish).objects.filter(pk=skirmish.pk).update(archived_at=timezone.now())
+    assert deliver(later=timedelta(minutes=1)) == []
+    assert NoticeMail.objects.get(recipient=people["carol"]).skipped
