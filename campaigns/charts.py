@@ -195,6 +195,8 @@ def _clean(root: Any) -> Any:
                 child.text = _slim_css(child.text or "")
             else:
                 child.attrib.pop("id", None)  # pygal's ids repeat from chart to chart
+                if tag.endswith("}text") or tag == "text":
+                    child.tail = "\n"  # words of two labels never run together when read
     root.set("width", "100%")
     root.set("role", "img")
     root.set("style", f"max-width:{WIDTH}px;height:auto;display:block")
