@@ -37,7 +37,7 @@ run: install
 	$(BIN)/python manage.py load_demo
 	@echo "Muster serves $(SITE_URL)/ (stop it with Ctrl-C)."
 	@echo "Your own club and its organizer: $(BIN)/python manage.py create_organizer USERNAME --club SLUG"
-	@echo "(a public site: README, Production). E-mails (invitations, password resets) are printed here."
+	@echo "(a public site: README, Production). E-mails (invitations, password resets, notices) are printed here."
 	$(BIN)/python manage.py runserver $(RELOAD) $(HOST):$(PORT)
 
 test: install-test
