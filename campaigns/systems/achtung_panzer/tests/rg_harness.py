@@ -15,12 +15,17 @@ from campaigns.dice.pool import DicePool, LiveProvider
 from campaigns.dice.tables import TableSet
 from campaigns.journal.context import Ctx
 from campaigns.journal.records import Record
+from campaigns.systems.achtung_panzer import common
 
 SYSTEM_DIR = Path(__file__).resolve().parents[1]
 
 
 class _System:
-    """The two things a Ctx reads from a game system: its tables and its constants."""
+    """What a Ctx reads from a game system: its tables, its constants, and which journal (and
+    today's version of it) the rules read to pick the rule of the event's version."""
+
+    slug = "achtung_panzer"
+    journal_version = common.JOURNAL_VERSION
 
     def __init__(self):
         self.tables = TableSet.load(SYSTEM_DIR / "tables")
