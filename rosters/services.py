@@ -127,6 +127,68 @@ def request_sheet(
     return job, True
 
 
+COMBINED = "combined"  # the sheet slug of a job that prints several sheets of a campaign in one PDF
+
+
+def request_combined(
+    user: AnyUser, campaign: Campaign, picks: list[tuple[str, str | None]], paper: str = "A4"
+) -> tuple[PrintJob, bool]:
+    """One PDF of several sheets of a campaign, each (sheet, side) checked and cut for its audience
+    exactly as a single sheet is (`resolve`, `sheets.render_context`); (job, created). The job's
+    audience is the narrowest of its sheets' (`sheets.combined_audience`), so only those who may read
+    every sheet in it see the job. One request, one job: counted once against the print limits."""
+    viewer = visibility.viewer_for(user, campaign)
+    if not viewer.member:
+        raise NotFound("campaign")
+    if not picks:
+        raise DomainError("sheets", "Choose at least one sheet to put in the PDF.")
+    state = current_state(campaign)
+    resolved = [resolve(viewer, campaign, state, sheet, paper, side) for sheet, side in picks]
+    chosen = list({(s.slug, a): (s, a) for s, a in resolved}.values())  # each sheet once, in order
+    audience = sheets.combined_audience([a for _, a in chosen])
+    context = sheets.combined_context(
+        [(s, sheets.render_context(campaign, state, s, a, paper)) for s, a in chosen], audience
+    )
+    digest = sheets.combined_hash(context, [s for s, _ in chosen], campaign_id=campaign.pk)
+    return _job_of(user, viewer, campaign, digest, context, audience, paper)
+
+
+def _job_of(
+    user: AnyUser,
+    viewer: Viewer,
+    campaign: Campaign,
+    digest: str,
+    context: dict[str, Any],
+    audience: str,
+    paper: str,
+) -> tuple[PrintJob, bool]:
+    """The combined job of this content: the one printed already, or a new one within the limits."""
+    existing = PrintJob.objects.filter(campaign=campaign, content_hash=digest).first()
+    if existing is not None:
+        if existing.status == PrintJob.FAILED or is_lost(existing):
+            _ask_again(user, viewer, existing)
+            existing.refresh_from_db()
+        return existing, False
+    names = " + ".join(part["sheet"]["name"] for part in context["parts"])
+    try:
+        with transaction.atomic():
+            print_limits.check(user, campaign, viewer.playing)  # one request: one job
+            job = PrintJob.objects.create(
+                campaign=campaign,
+                sheet=COMBINED,
+                paper=paper,
+                audience=audience,
+                content_hash=digest,
+                context=context,
+                title=f"{names} · {context['audience']['label']}"[:200],
+                requested_by=user if user.is_authenticated else None,
+            )
+    except IntegrityError:
+        return PrintJob.objects.get(campaign=campaign, content_hash=digest), False
+    transaction.on_commit(lambda: enqueue(job.pk))
+    return job, True
+
+
 def request_blank(
     user: AnyUser, system: str, sheet: str, paper: str = "A4"
 ) -> tuple[PrintJob, bool]:
@@ -516,6 +578,8 @@ def run_job(
 
 
 def _render(job: PrintJob, attempt: int) -> bytes:
+    if job.sheet == COMBINED:
+        return _render_combined(job, attempt)
     system = job.campaign.system if job.campaign is not None else job.system
     sheet = sheets.find_sheet(get_system(system), job.sheet)
     if sheet is None:
@@ -523,6 +587,30 @@ def _render(job: PrintJob, attempt: int) -> bytes:
     html = pdf.sheet_html(sheet.template, job.context)
     _progress(job.pk, attempt, 40)
     return render_hook(html)
+
+
+def _render_combined(job: PrintJob, attempt: int) -> bytes:
+    """Each sheet of the job printed as it prints alone (its own page numbers), joined in order."""
+    import io
+
+    import pypdf
+
+    if job.campaign is None:
+        raise LookupError("a combined PDF without its campaign")
+    system = get_system(job.campaign.system)
+    writer = pypdf.PdfWriter()
+    parts = job.context["parts"]
+    for done, part in enumerate(parts, start=1):
+        sheet = sheets.find_sheet(system, part["sheet"]["slug"])
+        if sheet is None:
+            raise LookupError(f"the game system no longer has the sheet {part['sheet']['slug']!r}")
+        writer.append(
+            pypdf.PdfReader(io.BytesIO(render_hook(pdf.sheet_html(sheet.template, part))))
+        )
+        _progress(job.pk, attempt, 10 + 80 * done // len(parts))
+    out = io.BytesIO()
+    writer.write(out)
+    return out.getvalue()
 
 
 def render_hook(html: str) -> bytes:

@@ -260,6 +260,46 @@ def _jsonable(value: object) -> Any:
     return json.loads(json.dumps(value, default=str))
 
 
+# --- several sheets in one PDF -----------------------------------------------------------------------
+
+
+def combined_audience(audiences: list[str]) -> str:
+    """The audience of a PDF holding sheets of these audiences: the narrowest, so that only those
+    who may read every sheet in it may read it (the club's sheets are in every side's; sheets of
+    two sides, or a referee's, make it the referee's)."""
+    narrow = sorted(set(audiences) - {"public"})
+    if not narrow:
+        return "public"
+    return narrow[0] if len(narrow) == 1 else "referee"
+
+
+def combined_context(parts: list[tuple[SheetDef, dict[str, Any]]], audience: str) -> dict[str, Any]:
+    """What a combined PDF prints: each sheet's own render context, in order (each cut for its own
+    audience, never wider than the job's), and what the job's lists and file name show."""
+    first = parts[0][1]
+    label = {"public": "Club", "referee": "Referee only"}.get(audience)
+    if label is None:
+        label = next(c["audience"]["label"] for _, c in parts if c["audience"]["key"] == audience)
+    return {
+        "parts": [context for _, context in parts],
+        "campaign": first["campaign"],
+        "paper": first["paper"],
+        "audience": {"key": audience, "label": label},
+    }
+
+
+def combined_hash(context: dict[str, Any], parts: list[SheetDef], campaign_id: int) -> str:
+    payload = {
+        "context": context,
+        "templates": [[s.slug, s.template, template_version(s)] for s in parts],
+        "campaign": campaign_id,
+        "combined": True,
+    }
+    return hashlib.sha256(
+        json.dumps(payload, sort_keys=True, separators=(",", ":")).encode()
+    ).hexdigest()
+
+
 # --- the hash ---------------------------------------------------------------------------------
 
 

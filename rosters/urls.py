@@ -7,6 +7,11 @@ from . import views
 urlpatterns = [
     path("campaigns/<int:campaign_id>/sheets/request/", views.sheet_request, name="sheet-request"),
     path(
+        "campaigns/<int:campaign_id>/sheets/combined/",
+        views.sheet_combined,
+        name="sheet-combined",
+    ),
+    path(
         "campaigns/<int:campaign_id>/sheets/<slug:sheet>/print/",
         views.print_view,
         name="sheet-print",

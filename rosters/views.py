@@ -12,6 +12,7 @@ from django.shortcuts import redirect, render
 from django.views.decorators.http import require_GET, require_http_methods, require_POST
 
 from campaigns.errors import DomainError, TooMany
+from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import campaign_for
 from campaigns.systems import all_systems
 from campaigns.views.common import AuthenticatedHttpRequest, is_htmx, page
@@ -34,6 +35,43 @@ def _job_fragment(
     )
 
 
+def _refused(
+    request: HttpRequest, campaign: Campaign, error: DomainError | TooMany
+) -> HttpResponse:
+    """A sheet request refused: 400 with the field's words, 429 with the wait (in the panel or a page)."""
+    status = 429 if isinstance(error, TooMany) else 400
+    if is_htmx(request):
+        response = render(request, "rosters/_request_error.html", {"error": error}, status=status)
+    else:
+        response = render(
+            request, "rosters/job_page.html", {"campaign": campaign, "error": error}, status=status
+        )
+    if isinstance(error, TooMany):
+        response["Retry-After"] = str(error.retry_after)
+    return response
+
+
+@page
+@require_POST
+def sheet_combined(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponseBase:
+    """Several sheets of the campaign, chosen with the panel's checkboxes ("sheet" or
+    "sheet:side" each), in one PDF."""
+    campaign, viewer = campaign_for(request.user, campaign_id)
+    paper = request.POST.get("paper") or services.paper_for(request.user)
+    picks = [
+        (sheet, side or None)
+        for sheet, _, side in (pick.partition(":") for pick in request.POST.getlist("pick"))
+    ]
+    try:
+        job, _ = services.request_combined(request.user, campaign, picks, paper)
+    except (DomainError, TooMany) as error:
+        return _refused(request, campaign, error)
+    services.remember_paper(request.user, paper)
+    if is_htmx(request):
+        return _job_fragment(request, job)
+    return redirect("sheet-job", job_id=job.pk)
+
+
 @page
 @require_POST
 def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpResponseBase:
@@ -48,21 +86,7 @@ def sheet_request(request: AuthenticatedHttpRequest, campaign_id: int) -> HttpRe
             request.POST.get("side") or None,
         )
     except (DomainError, TooMany) as error:
-        status = 429 if isinstance(error, TooMany) else 400
-        if is_htmx(request):
-            response = render(
-                request, "rosters/_request_error.html", {"error": error}, status=status
-            )
-        else:
-            response = render(
-                request,
-                "rosters/job_page.html",
-                {"campaign": campaign, "error": error},
-                status=status,
-            )
-        if isinstance(error, TooMany):
-            response["Retry-After"] = str(error.retry_after)
-        return response
+        return _refused(request, campaign, error)
     services.remember_paper(request.user, paper)  # chosen on the panel: their paper from now on
     if is_htmx(request):
         return _job_fragment(request, job)

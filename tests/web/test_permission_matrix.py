@@ -199,6 +199,13 @@ ROWS = [
         members(),
         params={"sheet": "summary"},
     ),
+    # Several of the campaign's sheets in one PDF: the club's summary, for every member.
+    Row(
+        "POST",
+        "campaigns/<int:campaign_id>/sheets/combined/",
+        members(302),
+        {"pick": ["summary"], "paper": "A4"},
+    ),
     # Blank sheets: nothing of any campaign in them, for every signed-in person.
     Row("GET", "sheets/blank/", signed_in()),
     Row(
