@@ -478,3 +478,96 @@ class RestoreApi(CampaignScoped, generics.GenericAPIView[Any]):
 def _detail_now(request: Request, campaign_id: int) -> dict[str, Any]:
     campaign, viewer = campaign_for(request.user, campaign_id)
     return campaign_detail(campaign, campaign_page(campaign, viewer))
+
+
+# --- a campaign like a past one ------------------------------------------------------------------
+
+
+class SeatSerializer(serializers.Serializer[Any]):
+    side = serializers.SlugField(max_length=40)
+    username = username_field()
+
+
+class LikeHouseRuleSerializer(serializers.Serializer[Any]):
+    key = serializers.CharField()
+    value = serializers.JSONField()
+    note = serializers.CharField(allow_blank=True)
+
+
+class TemplateOutputSerializer(serializers.Serializer[Any]):
+    system = serializers.CharField()
+    variant = serializers.CharField()
+    name = serializers.CharField(help_text="The past campaign's name.")
+    options = serializers.DictField()
+    house_rules = LikeHouseRuleSerializer(many=True)
+    seats = SeatSerializer(many=True, help_text="Its players who are still members.")
+    referee = serializers.CharField(allow_null=True)
+
+
+class LikeInputSerializer(serializers.Serializer[Any]):
+    name = serializers.CharField(max_length=120)
+    variant = serializers.CharField(max_length=40, required=False, help_text="Default: its own.")
+    options = serializers.DictField(required=False, help_text="Default: its own.")
+    house_rules = serializers.ListField(
+        child=serializers.CharField(max_length=200),
+        required=False,
+        max_length=200,
+        help_text="The keys of its house rules to keep. Default: all.",
+    )
+    seats = serializers.ListField(
+        child=SeatSerializer(),
+        required=False,
+        max_length=100,
+        help_text="Default: its players still members.",
+    )
+    referee = username_field(
+        allow_null=True, required=False, help_text="Default: its referee; null: none."
+    )
+
+
+@extend_schema(tags=["campaigns"])
+class LikeApi(CampaignScoped, generics.GenericAPIView[Any]):
+    serializer_class = LikeInputSerializer
+
+    @extend_schema(
+        operation_id="campaigns_template",
+        responses={200: TemplateOutputSerializer, **errors(403, 404)},
+        summary="What a new campaign like this one starts from (club organizer)",
+    )
+    def get(self, request: Request, campaign_id: int) -> Response:
+        campaign, _ = self.campaign_and_viewer()
+        t = campaign_services.template_of(campaign, signed_in_user(request))
+        rules = [{"key": k, "value": v, "note": n} for k, (v, n) in t.house_rules.items()]
+        seats = [{"side": side, "username": name} for side, name in t.seats]
+        return Response(
+            TemplateOutputSerializer(
+                {**t.__dict__, "house_rules": rules, "seats": seats}  # a frozen dataclass's fields
+            ).data
+        )
+
+    @extend_schema(
+        operation_id="campaigns_like",
+        request=LikeInputSerializer,
+        responses={201: CampaignDetailSerializer, **errors(400, 403, 404)},
+        summary=(
+            "Start a campaign like this one (club organizer): its game, and by default its "
+            "variant, options, house rules, players and referee, seated by the normal path"
+        ),
+    )
+    def post(self, request: Request, campaign_id: int) -> Response:
+        source, _ = self.campaign_and_viewer()
+        user = signed_in_user(request)
+        data = valid_input(LikeInputSerializer, request)
+        t = campaign_services.template_of(source, user)
+        seats = data.get("seats")
+        campaign = campaign_services.create_like(
+            source=source,
+            user=user,
+            name=data["name"],
+            variant=data.get("variant", t.variant),
+            options=data.get("options", t.options),
+            house_rules=data.get("house_rules", list(t.house_rules)),
+            seats=[(s["side"], s["username"]) for s in seats] if seats is not None else [*t.seats],
+            referee=data["referee"] if "referee" in data else t.referee,
+        )
+        return Response(_detail_now(request, campaign.pk), status=status.HTTP_201_CREATED)

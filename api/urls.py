@@ -85,6 +85,7 @@ v1 = [
     path(CAMPAIGN + "finish/", campaigns.FinishApi.as_view(), name="api-campaign-finish"),
     path(CAMPAIGN + "archive/", campaigns.ArchiveApi.as_view(), name="api-campaign-archive"),
     path(CAMPAIGN + "restore/", campaigns.RestoreApi.as_view(), name="api-campaign-restore"),
+    path(CAMPAIGN + "again/", campaigns.LikeApi.as_view(), name="api-campaign-like"),
 ]
 
 

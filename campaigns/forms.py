@@ -340,3 +340,43 @@ class FinishForm(forms.Form):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("auto_id", "id_finish_%s")
         super().__init__(*args, **kwargs)
+
+
+class LikeCampaignForm(NewCampaignForm):
+    """A new campaign like a past one (services.campaigns.template_of): its name, variant and
+    options to change, and its house rules and seats, each kept unless unticked; the referee."""
+
+    def __init__(
+        self,
+        system: GameSystem,
+        option_fields: Iterable[Field],
+        *args: Any,
+        rules: Iterable[tuple[str, str]] = (),
+        seats: Iterable[tuple[str, str]] = (),
+        members: Iterable[str] = (),
+        **kwargs: Any,
+    ) -> None:
+        super().__init__(system, option_fields, *args, **kwargs)
+        self.fields["house_rules"] = forms.MultipleChoiceField(
+            choices=list(rules),
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            label="House rules to keep",
+        )
+        self.fields["seats"] = forms.MultipleChoiceField(
+            choices=list(seats),
+            required=False,
+            widget=forms.CheckboxSelectMultiple,
+            label="Players to seat again",
+            help_text="Each is seated as on the setup page; more can be added there afterwards.",
+        )
+        self.fields["referee"] = forms.ChoiceField(
+            choices=[("", "No referee"), *((m, m) for m in members)],
+            required=False,
+            label="Referee",
+        )
+
+    def seat_pairs(self) -> list[tuple[str, str]]:
+        """The seats ticked, as (side, username)."""
+        pairs = (value.split(":", 1) for value in self.cleaned_data["seats"])
+        return [(side, name) for side, name in pairs]

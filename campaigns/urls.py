@@ -112,4 +112,5 @@ urlpatterns = [
     path(CAMPAIGN + "setup/finish/", setup.campaign_finish, name="campaign-finish"),
     path(CAMPAIGN + "archive/", setup.campaign_archive, name="campaign-archive"),
     path(CAMPAIGN + "restore/", setup.campaign_restore, name="campaign-restore"),
+    path(CAMPAIGN + "again/", setup.campaign_like, name="campaign-like"),
 ]

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import uuid
+from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
@@ -233,3 +234,82 @@ def _log_books(campaign: Campaign, user: User, action: str) -> None:
         action=action,
         detail={"campaign": campaign.pk, "name": campaign.name},
     )
+
+
+# --- a campaign like a past one ------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Template:
+    """What a past campaign gives a new one: its game, variant, options, house rules (key ->
+    value and note) and seats (side, username) and referee, the people only while still members."""
+
+    system: str
+    variant: str
+    name: str
+    options: dict[str, Any]
+    house_rules: dict[str, tuple[Any, str]] = field(default_factory=dict)
+    seats: tuple[tuple[str, str], ...] = ()
+    referee: str | None = None
+
+
+def template_of(source: Campaign, user: User) -> Template:
+    """The template of `source` for an organizer of its club (Forbidden otherwise), read from
+    the organizer's own cut of its state: house rules, seats and options are public."""
+    source, viewer = visibility.campaign_and_viewer(user, source.pk)
+    if not permissions.may_start_campaign(user, source.club):
+        raise Forbidden("Only a club organizer can start a campaign.")
+    state = visibility.view_state(current_state(source), viewer)
+    members = set(
+        source.club.memberships.filter(user__is_active=True).values_list(
+            "user__username", flat=True
+        )
+    )
+    seats = tuple(
+        (slug, name)
+        for slug, side in state["sides"].items()
+        for name in side["players"]
+        if name in members
+    )
+    rules = {k: (r["value"], r.get("note") or "") for k, r in state["house_rules"].items()}
+    referee = state["referee"] if state["referee"] in members else None
+    options = dict(state.get("options") or {})
+    return Template(source.system, source.variant, source.name, options, rules, seats, referee)
+
+
+def create_like(
+    *,
+    source: Campaign,
+    user: User,
+    name: str,
+    variant: str,
+    options: dict[str, Any] | None,
+    house_rules: list[str],
+    seats: list[tuple[str, str]],
+    referee: str | None,
+) -> Campaign:
+    """A new campaign of `source`'s game in the same club, with the house rules of `source` named
+    in `house_rules`, and `seats` and `referee` seated by the normal seating path (the setup
+    page's: every seat rule holds). All of it, or nothing: a refusal names its field."""
+    template = template_of(source, user)
+    unknown = [key for key in house_rules if key not in template.house_rules]
+    if unknown:
+        raise DomainError("house_rules", f"{source.name} has no house rule {unknown[0]!r}.")
+    with transaction.atomic():
+        campaign = create_campaign(
+            club=source.club,
+            user=user,
+            system=template.system,
+            variant=variant,
+            name=name,
+            options=options,
+        )
+        for key in house_rules:
+            value, note = template.house_rules[key]
+            submit(campaign, user, "house_rule.set", {"key": key, "value": value, "note": note})
+        for side, username in seats:
+            assign_player(campaign, user, side=side, username=username)
+        if referee:
+            assign_referee(campaign, user, username=referee)
+    campaign.refresh_from_db()
+    return campaign

@@ -312,6 +312,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         return render(request, "campaigns/form_page.html", dict(context, box=own))
     context["may_archive"] = permissions.may_archive(viewer, campaign)
     context["may_restore"] = permissions.may_restore(viewer, campaign)
+    context["may_start_like"] = permissions.may_organize(viewer)  # same club: its organizers
     return render(request, "campaigns/detail.html", context)
 
 

@@ -19,6 +19,7 @@ from campaigns.errors import DomainError, Forbidden
 from campaigns.forms import (
     FinishForm,
     HouseRuleForm,
+    LikeCampaignForm,
     NewCampaignForm,
     PlayerForm,
     RefereeForm,
@@ -350,3 +351,69 @@ def campaign_restore(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
         return render(request, "campaigns/setup.html", context, status=400)
     messages.success(request, f"{campaign.name} is back in the lists.")
     return done(request, reverse("campaign", args=[campaign.pk]))
+
+
+# --- a campaign like a past one ----------------------------------------------------------------
+
+
+def _like_form(
+    request: AuthenticatedHttpRequest, source: Campaign, template: campaign_services.Template
+) -> LikeCampaignForm:
+    game = all_systems()[source.system]
+    labels = house_rule_labels(game)
+    sides = {side.slug: side.name for side in game.sides}
+    initial = {
+        **template.options,
+        "name": f"{template.name} (again)"[:120],
+        "variant": template.variant,
+        "house_rules": list(template.house_rules),
+        "seats": [f"{side}:{name}" for side, name in template.seats],
+        "referee": template.referee or "",
+    }
+    return LikeCampaignForm(
+        game,
+        campaign_services.option_fields(game),
+        request.POST or None,
+        initial=initial,
+        rules=[
+            (key, f"{labels.get(key, key)}: {value}")
+            for key, (value, _) in template.house_rules.items()
+        ],
+        seats=[
+            (f"{side}:{name}", f"{name} plays {sides.get(side, side)}")
+            for side, name in template.seats
+        ],
+        members=members_of(source.club),
+    )
+
+
+@page
+def campaign_like(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """Start a campaign like this one: the form pre-filled from it, every part editable; made
+    through the normal paths (create, house rules, seating), all or nothing."""
+    source, _ = campaign_for(request.user, pk)
+    template = campaign_services.template_of(source, request.user)
+    form = _like_form(request, source, template)
+    if request.method == "POST" and form.is_valid():
+        try:
+            campaign = campaign_services.create_like(
+                source=source,
+                user=request.user,
+                name=form.cleaned_data["name"],
+                variant=form.cleaned_data["variant"],
+                options=form.event_data(),
+                house_rules=form.cleaned_data["house_rules"],
+                seats=form.seat_pairs(),
+                referee=form.cleaned_data["referee"] or None,
+            )
+        except DomainError as error:
+            field = error.field.removeprefix("options.")
+            form.add_error(field if field in form.fields else None, error.message)
+        else:
+            messages.success(
+                request, f"{campaign.name} is set up like {source.name}: check it, then start it."
+            )
+            return done(request, reverse("campaign-setup", args=[campaign.pk]))
+    context = {"club": source.club, "source": source, "form": form}
+    status = 400 if form.errors else 200
+    return render(request, "campaigns/new_like.html", context, status=status)

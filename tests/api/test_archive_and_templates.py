@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import pytest
 
+from campaigns.models import Campaign
 from campaigns.services import campaigns
 from campaigns.services.journal import submit
 
@@ -64,3 +65,62 @@ def test_an_archived_campaign_is_listed_only_when_asked_and_stays_readable(
     for tail in ("", "state/", "events/", "scenarios/", "roster/", "export/"):
         assert alice.get(campaign_url(tail)).status_code == 200, tail
     assert alice.get(campaign_url("export/")).json()["events"]
+
+
+# --- a campaign like a past one ----------------------------------------------------------------
+
+
+def _past(club, people):
+    olga = people["olga"]
+    past = campaigns.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Old war"
+    )
+    submit(past, olga, "house_rule.set", {"key": "supply:5:points", "value": 3, "note": "Ours"})
+    campaigns.assign_player(past, olga, side="red", username="alice")
+    campaigns.assign_player(past, olga, side="blue", username="bob")
+    campaigns.assign_referee(past, olga, username="rita")
+    return past
+
+
+def test_the_template_prefills_and_creates_a_campaign_with_the_same_house_rules_and_seats(
+    club, people, client_for
+):
+    past = _past(club, people)
+    olga = client_for("olga")
+    template = olga.get(f"/api/v1/campaigns/{past.pk}/again/").json()
+    assert template["house_rules"] == [{"key": "supply:5:points", "value": 3, "note": "Ours"}]
+    assert template["seats"] == [
+        {"side": "red", "username": "alice"},
+        {"side": "blue", "username": "bob"},
+    ]
+    assert template["referee"] == "rita" and template["variant"] == "short"
+    answer = post(olga, f"/api/v1/campaigns/{past.pk}/again/", {"name": "New war"})
+    assert answer.status_code == 201, answer.json()
+    made = answer.json()
+    assert made["status"] == "setup" and made["referee"] == "rita"
+    assert {s["slug"]: s["players"] for s in made["sides"]} == {"red": ["alice"], "blue": ["bob"]}
+    state = campaigns.current_state(Campaign.objects.get(pk=made["id"]))
+    assert state["house_rules"]["supply:5:points"]["value"] == 3
+
+
+def test_bad_input_is_a_400_with_field_errors_and_makes_nothing(club, people, client_for):
+    past = _past(club, people)
+    olga = client_for("olga")
+    where = f"/api/v1/campaigns/{past.pk}/again/"
+    assert "name" in post(olga, where, {}).json()
+    answer = post(olga, where, {"name": "X", "house_rules": ["elr.max"]})
+    assert answer.status_code == 400 and "house_rules" in answer.json()
+    answer = post(olga, where, {"name": "X", "variant": "nope"})
+    assert answer.status_code == 400 and "variant" in answer.json()
+    answer = post(olga, where, {"name": "X", "seats": [{"side": "red", "username": "outsider"}]})
+    assert answer.status_code == 400 and "username" in answer.json()
+    assert not Campaign.objects.filter(name="X").exists()
+
+
+@pytest.mark.parametrize("who", ["alice", "carol"])
+def test_only_an_organizer_starts_a_campaign_like_another(club, people, client_for, who):
+    past = _past(club, people)
+    where = f"/api/v1/campaigns/{past.pk}/again/"
+    assert client_for(who).get(where).status_code == 403
+    assert post(client_for(who), where, {"name": "Mine"}).status_code == 403
+    assert client_for("outsider").get(where).status_code == 404

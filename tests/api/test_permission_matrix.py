@@ -136,6 +136,8 @@ ROWS = [
     # not archived is a 400 too (tests/services/test_archive_and_templates.py archives for real).
     Row("POST", CAMPAIGN + "archive/", organizer(400)),
     Row("POST", CAMPAIGN + "restore/", organizer(400)),
+    Row("GET", CAMPAIGN + "again/", organizer()),
+    Row("POST", CAMPAIGN + "again/", organizer(201), {"name": "The same again"}),
     Row("GET", "api/v1/", everyone()),  # the API root: addresses, never data
     Row("GET", "api/schema/", everyone()),
     Row("GET", "api/docs/", everyone()),

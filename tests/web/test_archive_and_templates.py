@@ -126,3 +126,102 @@ def test_an_archived_campaign_takes_no_new_event_until_it_is_restored(skirmish, 
         url(campaign, "setup/players/"), {"side": "red", "username": "alice"}
     )
     assert answer.status_code == 302
+
+
+# --- a campaign like a past one ----------------------------------------------------------------
+
+
+def _past(club, people):
+    """A past campaign: house rule, two players, a referee; finished and archived."""
+    olga = people["olga"]
+    past = campaigns.create_campaign(
+        club=club,
+        user=olga,
+        system="skirmish",
+        variant="short",
+        name="Old war",
+        options={"starting_supply": 4},
+    )
+    submit(past, olga, "house_rule.set", {"key": "supply:5:points", "value": 3, "note": "Ours"})
+    campaigns.assign_player(past, olga, side="red", username="alice")
+    campaigns.assign_player(past, olga, side="blue", username="bob")
+    campaigns.assign_referee(past, olga, username="rita")
+    campaigns.finish_campaign(past, olga, reason="Never played")
+    campaigns.archive_campaign(past, olga)
+    return past
+
+
+def test_the_template_prefills_and_creates_a_campaign_with_the_same_house_rules_and_seats(
+    club, people, client_for
+):
+    past = _past(club, people)
+    olga = client_for("olga")
+    assert url(past, "again/") in olga.get(url(past)).content.decode()
+    form = olga.get(url(past, "again/")).content.decode()
+    assert 'value="Old war (again)"' in form and 'value="4"' in form
+    assert 'value="supply:5:points" id="id_house_rules_0" checked' in form
+    assert "alice plays Red" in form and "bob plays Blue" in form
+    assert '<option value="rita" selected>' in form
+    answer = olga.post(
+        url(past, "again/"),
+        {
+            "name": "New war",
+            "variant": "short",
+            "starting_supply": "4",
+            "dice_mode": "server",
+            "house_rules": ["supply:5:points"],
+            "seats": ["red:alice", "blue:bob"],
+            "referee": "rita",
+        },
+    )
+    assert answer.status_code == 302
+    made = Campaign.objects.get(name="New war")
+    assert answer["Location"] == url(made, "setup/")
+    state = campaigns.current_state(made)
+    assert state["house_rules"]["supply:5:points"]["value"] == 3
+    assert state["options"]["starting_supply"] == 4
+    assert {s: side["players"] for s, side in state["sides"].items()} == {
+        "red": ["alice"],
+        "blue": ["bob"],
+    }
+    assert state["referee"] == "rita" and made.status == Campaign.SETUP
+    kinds = list(made.events.order_by("seq").values_list("kind", flat=True))
+    assert kinds == [
+        "campaign.created",
+        "house_rule.set",
+        "player.assigned",
+        "player.assigned",
+        "referee.assigned",
+    ]  # the normal paths, each written to the journal
+
+
+def test_the_template_is_editable_before_the_campaign_is_made(club, people, client_for):
+    past = _past(club, people)
+    answer = client_for("olga").post(
+        url(past, "again/"),
+        {"name": "Smaller war", "variant": "duel", "seats": ["blue:bob"], "referee": ""},
+    )
+    assert answer.status_code == 302
+    state = campaigns.current_state(Campaign.objects.get(name="Smaller war"))
+    assert state["variant"] == "duel" and state["house_rules"] == {}
+    assert state["sides"]["red"]["players"] == [] and state["sides"]["blue"]["players"] == ["bob"]
+    assert state["referee"] is None
+
+
+def test_a_refused_seat_makes_nothing_and_says_why(club, people, client_for):
+    past = _past(club, people)
+    answer = client_for("olga").post(
+        url(past, "again/"),
+        {"name": "Odd war", "variant": "short", "seats": ["red:rita"], "referee": "rita"},
+    )
+    assert answer.status_code == 400
+    assert not Campaign.objects.filter(name="Odd war").exists()
+
+
+@pytest.mark.parametrize("who", ["alice", "carol"])
+def test_only_an_organizer_starts_a_campaign_like_another(club, people, client_for, who):
+    past = _past(club, people)
+    assert client_for(who).get(url(past, "again/")).status_code == 403
+    assert client_for(who).post(url(past, "again/"), {"name": "Mine"}).status_code == 403
+    assert "Start a campaign like this one" not in client_for(who).get(url(past)).content.decode()
+    assert client_for("outsider").get(url(past, "again/")).status_code == 404

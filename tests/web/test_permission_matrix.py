@@ -186,6 +186,8 @@ ROWS = [
     # archived is refused the same way (tests/web/test_archive_and_templates.py archives for real).
     Row("POST", C + "archive/", organizer(400)),
     Row("POST", C + "restore/", organizer(400)),
+    Row("GET", C + "again/", organizer(200)),
+    Row("POST", C + "again/", organizer(302), {"name": "The same again", "variant": "short"}),
     # --- sheets (rosters.urls); the context's job is red's supply record, ready ------------------
     Row(
         "POST",
