@@ -137,7 +137,7 @@ class ScenarioInline(ReadOnlyInline):
 @admin.register(Campaign)
 class CampaignAdmin(ReadOnlyAdmin):
     list_display = ["name", "club", "system", "variant", "status", "referee", "updated_at"]
-    list_filter = ["status", "system"]
+    list_filter = ["status", "system", ("archived_at", admin.EmptyFieldListFilter)]
     search_fields = ["name", "club__name"]
     inlines = [SideInline, ScenarioInline]
     # Cache positions name each side's newest hidden event: a timing no admin page shows.
