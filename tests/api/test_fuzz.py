@@ -254,6 +254,7 @@ def test_every_api_operation_answers_as_documented(skirmish, people, data):
         "invitation_id": invitation.pk,
         "job_id": "00000000-0000-0000-0000-000000000000",
         "notice_id": 1,
+        "webhook_id": 1,
     }
     path, method, operation = data.draw(st.sampled_from(_operations()), label="operation")
     odd = st.sampled_from(
