@@ -69,6 +69,7 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
     markers = campaign.events.filter(kind="journal.upgraded", audience="public").order_by("seq")
     assert [(m.data["from"], m.data["to"], m.data["step"]) for m in markers] == [
         (1, 2, "core-seat-needs-the-sides-agreement"),
+        (2, 3, "core-ending-needs-the-other-sides-agreement"),
         (2, 3, "ap-losses-before-victory"),
         (3, 4, "ap-cvp-of-unlisted-units"),
         (4, 5, "ap-elr-by-nationality"),
@@ -87,9 +88,9 @@ def test_a_campaign_stored_past_1_6066_before_the_losses_step_is_upgraded_and_pl
             joint.data.get("through"),
             joint.data.get("step"),
         )
-    # four losses steps; a public note per step run (core v1→2, A!P! v2→3, 3→4, 4→5, 5→6); each side's
-    # note of its own
-    assert campaign.events.count() == before + 4 + 5 + 2
+    # four losses steps; a public note per step run (core v1→2, 2→3, A!P! v2→3, 3→4, 4→5, 5→6); each
+    # side's note of its own
+    assert campaign.events.count() == before + 4 + 6 + 2
     assert JournalArchive.objects.get(campaign=campaign).events[-1]["seq"] == before
     # 1.6067 decided both half-days as it did then; the losses steps are done, not counted as skipped.
     lines = [line for line in state["game"]["public"]["roster"] if line.get("played")]
