@@ -3,9 +3,14 @@ heartbeat a worker's main process writes for a worker's renders (rosters.heartbe
 reads it — the job's page and the API (stale, a Retry offered), the sweep, someone asking for the
 same sheet — sees a long inline render alive, not abandoned, and never sends it again."""
 
+import os
+import subprocess
+import sys
+import textwrap
 import threading
 import time
 from datetime import timedelta
+from pathlib import Path
 
 import pytest
 from django.test import Client
@@ -63,13 +68,32 @@ def test_a_long_inline_render_beats_and_is_never_taken_for_abandoned(skirmish, p
 
 def test_a_process_beating_inline_may_still_fork_a_long_sheet_in_parts():
     """WeasyPrint lays out a long sheet in forked children only in a process with no other thread
-    but an inline heartbeat, which holds no lock when a fork is made."""
-    from rosters import weasyprint_render
-
-    assert weasyprint_render._may_fork()
-    with heartbeat.beating("a-task", every=60):  # its thread runs; no beat due in this test
-        assert weasyprint_render._may_fork()
-        other = threading.Thread(target=time.sleep, args=(0.2,))
-        other.start()
-        assert not weasyprint_render._may_fork()  # any other thread: no fork
-        other.join()
+    but an inline heartbeat, which holds no lock when a fork is made. Asked in a process of its
+    own: the test process may run threads other tests left (a live server, a receiver)."""
+    script = textwrap.dedent(
+        """
+        import threading, time
+        import django
+        django.setup()
+        from rosters import heartbeat, weasyprint_render
+        answers = [weasyprint_render._may_fork()]
+        with heartbeat.beating("a-task", every=60):  # its thread runs; no beat due here
+            answers.append(weasyprint_render._may_fork())
+            other = threading.Thread(target=time.sleep, args=(0.2,))
+            other.start()
+            answers.append(weasyprint_render._may_fork())  # any other thread: no fork
+            other.join()
+        print(answers)
+        """
+    )
+    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "muster.settings"}
+    done = subprocess.run(
+        [sys.executable, "-c", script],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=120,
+        cwd=Path(__file__).resolve().parents[2],
+    )
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "[True, True, False]"
