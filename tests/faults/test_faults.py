@@ -148,7 +148,7 @@ def test_redis_stopped_and_started_again_empty(site, api, writes):
     jobs = [request_sheet(api, campaign, "summary", paper=paper) for paper in ("A4", "Letter")]
     jobs.append(request_sheet(api, campaign, "supply", side="red"))
     _running_pid(site, jobs[0])
-    wait_until(lambda: redis.keys("*muster:odds:*"), 20, "the odds to be computed")
+    kept = set(wait_until(lambda: redis.keys("*muster:odds:*"), 20, "the odds to be computed"))
 
     site.redis.stop()
     stopped = time.monotonic()
@@ -159,7 +159,9 @@ def test_redis_stopped_and_started_again_empty(site, api, writes):
     time.sleep(2)
     writes.stop()  # from here on nobody writes or reads: what comes back comes back by itself
     site.redis.start()
-    assert not redis.keys("*")  # empty
+    # empty: what it kept is gone (a worker reconnects within a second and declares its queues
+    # again, so Redis is not bare for long)
+    assert not kept & set(redis.keys("*"))
 
     _settled(site, jobs, stopped, "Redis stopped 3 s and started again empty")
     assert all(_job(site, job)[0] == "done" for job in jobs)
