@@ -27,7 +27,13 @@ def _dashboard_keys(user, campaign) -> set[str]:
     }
 
 
-@pytest.mark.parametrize("slug", sorted(all_systems()))
+# the games that ship (the test suite's own Skirmish system has no demo to walk)
+GAMES = sorted(
+    slug for slug, game in all_systems().items() if type(game).__module__.startswith("campaigns.")
+)
+
+
+@pytest.mark.parametrize("slug", GAMES)
 def test_each_wait_of_the_demo_makes_one_notice_for_the_right_person(slug, notices_inline, db):
     with_people = demo.Demo(club=None, users={})  # filled below, like load_demo
     users = {key: demo._demo_user(name) for key, (name, _) in demo.PEOPLE.items()}
@@ -54,8 +60,7 @@ def test_each_wait_of_the_demo_makes_one_notice_for_the_right_person(slug, notic
 
     notices_inline.after.append(compare)
     system.demo(table)
-    if table.campaign is None:
-        pytest.skip(f"{system.name} has no demo campaign")
+    assert table.campaign is not None, f"{system.name} made no demo campaign"
     assert steps, "the demo changed its campaign"
     made = Counter(
         (role, n.key)

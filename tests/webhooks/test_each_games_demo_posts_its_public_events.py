@@ -12,8 +12,13 @@ from campaigns.models import Webhook, WebhookDelivery
 from campaigns.services import demo
 from campaigns.systems import all_systems
 
+# the games that ship (the test suite's own Skirmish system has no demo to walk)
+GAMES = sorted(
+    slug for slug, game in all_systems().items() if type(game).__module__.startswith("campaigns.")
+)
 
-@pytest.mark.parametrize("slug", sorted(all_systems()))
+
+@pytest.mark.parametrize("slug", GAMES)
 def test_the_demo_owes_its_public_events_once_each_in_words(slug, db, caplog):
     users = {key: demo._demo_user(name) for key, (name, _) in demo.PEOPLE.items()}
     club = demo._demo_club(users)
@@ -22,8 +27,7 @@ def test_the_demo_owes_its_public_events_once_each_in_words(slug, db, caplog):
     table = demo.DemoTable(club, users, system)
     with caplog.at_level(logging.ERROR, logger="campaigns.webhooks.events"):
         system.demo(table)
-    if table.campaign is None:
-        pytest.skip(f"{system.name} has no demo campaign")
+    assert table.campaign is not None, f"{system.name} made no demo campaign"
     assert not caplog.records
     rows = list(WebhookDelivery.objects.filter(webhook=hook).order_by("pk"))
     keys = [row.event_key for row in rows]

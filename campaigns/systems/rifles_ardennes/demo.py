@@ -91,11 +91,12 @@ def _reinforce(act, state):
     state = act("rifles.reinforce")
     grant = st.current_briefing(state)["reinforcement"]
     room = st.public(state)["budget"] - st.squad_ap(state)
-    count = min(grant["ap"], room, len(RECRUITS))
     used = {s["letter"] for s in st.living(state)}
     free = [letter for letter in LETTERS if letter not in used]
     taken = {s["name"] for s in st.soldiers(state)}
     names = [n for n in RECRUITS if n not in taken]
+    # a second reinforcement finds names the first one took: recruit only as many as are left
+    count = min(grant["ap"], room, len(names), len(free))
     if count > 0:
         state = act(
             "rifles.recruit",
