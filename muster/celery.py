@@ -5,11 +5,13 @@ from typing import Any
 
 from celery import Celery, signals
 
+from muster import broker_transport
 from muster.config import load_settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
 load_settings_or_exit()  # a configuration error: one line, exit 2, before Celery starts
 
+broker_transport.register()  # kombu's Redis transport, a worker surviving a late ack
 app = Celery("muster")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()

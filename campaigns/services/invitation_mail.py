@@ -39,10 +39,12 @@ QUEUED_BOUND = timedelta(seconds=5)  # owed this long with its task in no queue 
 MAX_RESENT = 3  # times the sweep sends the task again for one mail
 
 
-def enqueue(invitation_id: int) -> None:
+def enqueue(invitation_id: int, resend: bool = False) -> None:
     """Send the task (call after commit: the worker must see the row), and note its id on the
     invitation: the sweep looks for it in the broker. A broker outage leaves the mail owed with no
-    task, and the sweep sends it once the broker is back; the request itself does not fail."""
+    task, and the sweep sends it once the broker is back; the request itself does not fail. A
+    resend counts towards MAX_RESENT only once its task is in the broker: the sweep keeps trying
+    while Redis is away or has not got its queues back."""
     send_invitation = queues.task("campaigns.tasks.send_invitation")
     task_id = str(uuid.uuid4())
     try:
@@ -55,7 +57,7 @@ def enqueue(invitation_id: int) -> None:
     connection_loss.retrying(
         lambda: Invitation.objects.filter(
             pk=invitation_id, mail_sent_at__isnull=True, mail_task_id=""
-        ).update(mail_task_id=task_id),
+        ).update(mail_task_id=task_id, **({"mail_resent": F("mail_resent") + 1} if resend else {})),
         f"noting the task of the e-mail of invitation {invitation_id}",
     )
 
@@ -135,10 +137,10 @@ def sweep(limit: int = 100) -> int:
             continue
         moved = Invitation.objects.filter(
             pk=pk, mail_sent_at__isnull=True, mail_task_id=task_id, mail_queued_at=queued_at
-        ).update(mail_task_id="", mail_queued_at=now, mail_resent=F("mail_resent") + 1)
+        ).update(mail_task_id="", mail_queued_at=now)
         if moved:
             logger.warning("The e-mail of invitation %s had no task in the broker: sent again", pk)
-            transaction.on_commit(partial(enqueue, pk))
+            transaction.on_commit(partial(enqueue, pk, resend=True))
             resent += 1
     return resent
 

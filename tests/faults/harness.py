@@ -68,14 +68,16 @@ def free_port() -> int:
 
 
 def wait_until(check, timeout: float, what: str, every: float = 0.1):
-    """check()'s first true value within `timeout` seconds, or AssertionError naming `what`."""
+    """check()'s first true value within `timeout` seconds, or AssertionError naming `what` (a
+    callable is asked at the deadline: a log's tail then, not before the wait)."""
     deadline = time.monotonic() + timeout
     while True:
         value = check()
         if value:
             return value
         if time.monotonic() > deadline:
-            raise AssertionError(f"{what}: not within {timeout} s")
+            said = what() if callable(what) else what
+            raise AssertionError(f"{said}: not within {timeout} s")
         time.sleep(every)
 
 

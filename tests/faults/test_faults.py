@@ -164,6 +164,8 @@ def test_redis_stopped_and_started_again_empty(site, api, writes):
     assert not kept & set(redis.keys("*"))
 
     _settled(site, jobs, stopped, "Redis stopped 3 s and started again empty")
+    # The render that finished while Redis was away could not be acknowledged: said, not a crash.
+    assert site.worker.alive(), f"the worker stopped\n{site.worker.tail()}"
     assert all(_job(site, job)[0] == "done" for job in jobs)
     found = wait_until(
         lambda: redis.keys("*muster:odds:*"),
@@ -321,11 +323,12 @@ def test_an_invitation_e_mailed_while_redis_is_away_is_sent_once_it_is_back(site
     wait_until(
         lambda: _mails_to(site, address),
         max(1.0, stopped + RECOVERY - time.monotonic()),
-        f"the invitation's e-mail to be sent\n{site.worker.tail()}",
+        lambda: f"the invitation's e-mail to be sent\n{site.worker.tail()}",
     )
     took = time.monotonic() - stopped
     time.sleep(8)  # a few sweeps more
     assert _mails_to(site, address) == 1
+    assert site.worker.alive(), f"the worker stopped\n{site.worker.tail()}"
     [(sent,)] = site.postgres.query(
         "SELECT mail_sent_at IS NOT NULL FROM campaigns_invitation WHERE id = %s", [body["id"]]
     )

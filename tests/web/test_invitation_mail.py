@@ -283,6 +283,40 @@ def test_a_mail_whose_task_was_lost_with_redis_is_sent_again_and_only_so_many_ti
     assert invitation_mail.sweep() == 0 and len(sent) == before
 
 
+def test_resends_the_broker_refused_do_not_use_up_the_mail_s_tries(
+    club, people, monkeypatch, mailoutbox, broker_holds, django_capture_on_commit_callbacks
+):
+    """Redis back but its queues not yet declared again (or away again): the sweep's resend is
+    refused by the broker. However many such sweeps, the mail is still sent once it goes through:
+    only a resend that reached the broker counts towards MAX_RESENT."""
+    from campaigns.services import invitation_mail
+
+    def refused(*args, **kwargs):
+        raise ConnectionError("Cannot route message for exchange 'muster': Table empty")
+
+    monkeypatch.setattr(tasks.send_invitation, "apply_async", refused)
+    with django_capture_on_commit_callbacks(execute=True):
+        invitation = clubs.invite(club=club, user=people["olga"], email="dora@example.org")
+    for _ in range(invitation_mail.MAX_RESENT + 2):
+        _owed_for(invitation, 10)
+        with django_capture_on_commit_callbacks(execute=True):
+            assert invitation_mail.sweep() == 1
+    invitation.refresh_from_db()
+    assert invitation.mail_resent == 0 and invitation.mail_task_id == ""
+
+    sent = []
+    monkeypatch.setattr(
+        tasks.send_invitation,
+        "apply_async",
+        lambda args=None, kwargs=None, task_id=None, **options: sent.append(task_id),
+    )
+    _owed_for(invitation, 10)
+    with django_capture_on_commit_callbacks(execute=True):
+        assert invitation_mail.sweep() == 1
+    invitation.refresh_from_db()
+    assert sent == [invitation.mail_task_id] and invitation.mail_resent == 1
+
+
 def test_a_mail_that_failed_and_was_retried_is_sent_once_and_not_swept(
     club, people, sent, mailoutbox, monkeypatch, broker_holds, django_capture_on_commit_callbacks
 ):
