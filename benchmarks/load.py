@@ -32,10 +32,11 @@ def free_port() -> int:
 
 
 @contextmanager
-def gunicorn(workers: int):
-    """The product's WSGI app under gunicorn, as the Procfile runs it (sync workers)."""
+def gunicorn(workers: int, env: dict[str, str] | None = None):
+    """The product's WSGI app under gunicorn, as the Procfile runs it (sync workers); `env` adds to
+    the environment (BENCH_WRITE_LIMIT=on: the write-rate limit on, benchmarks/settings.py)."""
     port = free_port()
-    env = {**os.environ, "DJANGO_SETTINGS_MODULE": "benchmarks.settings"}
+    env = {**os.environ, **(env or {}), "DJANGO_SETTINGS_MODULE": "benchmarks.settings"}
     log = open(ROOT / "var" / "bench" / "gunicorn.log", "w")
     process = subprocess.Popen(
         [

@@ -12,6 +12,12 @@ cut does not move) with its own API token, all at once for the given seconds:
 
 Afterwards every campaign's journal is folded again and must equal its stored snapshot, and
 its events must number exactly the appends answered 201 (nothing lost, nothing doubled).
+
+The write-rate limit (muster/write_rate.py, MEMBER_WRITES_PER_MINUTE) is lifted for these
+clients (benchmarks/settings.py): at 30 writes a minute per member it refused them, and the run
+measured the limit, not the site. Whether the limit still holds is checked on its own
+(`limit_check`): on a site with the limit on, one member sends its number of writes and one more
+within a clock minute; the last must be answered 429 with Retry-After, and change nothing.
 """
 
 from __future__ import annotations
@@ -22,6 +28,7 @@ import multiprocessing
 import statistics
 import threading
 import time
+from collections.abc import Callable
 
 from .load import _percentile, gather
 
@@ -73,6 +80,100 @@ def setup() -> list[dict]:
             {"campaign": c.pk, "token": _token(person, Token), "side": side, "group": "same"}
         )
     return clients
+
+
+def limit_client() -> dict:
+    """The limit check's member and campaign, in the writes club (made by `setup`)."""
+    from django.contrib.auth import get_user_model
+    from rest_framework.authtoken.models import Token
+
+    from campaigns.models import Club, Membership
+    from campaigns.services import campaigns as svc
+    from campaigns.services.journal import submit
+
+    User = get_user_model()
+    club = Club.objects.get(slug=CLUB)
+    organizer = club.memberships.get(role=Membership.ORGANIZER).user
+    red, blue = _user("bench-wl-red", User), _user("bench-wl-blue", User)
+    Membership.objects.bulk_create([Membership(club=club, user=u) for u in (red, blue)])
+    c = svc.create_campaign(
+        club=club, user=organizer, system="drill", variant="long", name="Writes limit"
+    )
+    svc.assign_player(c, organizer, side="red", username=red.username)
+    svc.assign_player(c, organizer, side="blue", username=blue.username)
+    submit(c, organizer, "campaign.started")
+    submit(c, red, "drill.enlist", {"count": 10, "hidden": 2})
+    return {"campaign": c.pk, "token": _token(red, Token), "side": "red", "group": "limit"}
+
+
+Post = Callable[[int], tuple[int, str | None]]  # the n-th write -> (status, Retry-After)
+
+
+def limit_check(post: Post, limit: int, events: Callable[[], int], margin: float = 15.0) -> dict:
+    """`limit` + 1 writes by one member within one clock minute (the limit counts per clock
+    minute: with less than `margin` seconds of this one left, the next is waited for)."""
+    left = 60 - time.time() % 60
+    if left < margin:
+        time.sleep(left + 0.2)
+    before = events()
+    answers = [post(n) for n in range(limit + 1)]
+    return limit_verdict(answers, limit, events() - before)
+
+
+def limit_verdict(answers: list[tuple[int, str | None]], limit: int, added: int) -> dict:
+    """Met when the first `limit` writes were answered 201, the next 429 with a Retry-After of
+    whole seconds, and the journal grew by exactly `limit` events (the refused write changed
+    nothing)."""
+    within, past = answers[:limit], answers[limit:]
+    accepted = sum(1 for status, _ in within if status == 201)
+    status, retry_after = past[0] if past else (None, None)
+    met = (
+        accepted == limit
+        and status == 429
+        and retry_after is not None
+        and retry_after.isdigit()
+        and int(retry_after) >= 1
+        and added == limit
+    )
+    figure = (
+        f"{accepted} of {limit} writes answered 201, write {limit + 1}: {status}"
+        + (f", Retry-After {retry_after} s" if retry_after else ", no Retry-After")
+        + ("" if added == limit else f"; the journal grew by {added}")
+    )
+    return {
+        "limit": limit,
+        "accepted": accepted,
+        "status": status,
+        "retry_after": retry_after,
+        "events_added": added,
+        "figure": figure,
+        "met": met,
+    }
+
+
+def http_post(port: int, client: dict) -> Post:
+    """The limit check's writes through the API of the site on `port`, as `client`."""
+
+    def post(n: int) -> tuple[int, str | None]:
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
+        try:
+            conn.request(
+                "POST",
+                f"/api/v1/campaigns/{client['campaign']}/events/",
+                body=json.dumps({"kind": "drill.train", "data": {"unit": n}}),
+                headers={
+                    "Authorization": f"Token {client['token']}",
+                    "Content-Type": "application/json",
+                    "Host": "127.0.0.1",
+                },
+            )
+            response = conn.getresponse()
+            response.read()
+            return response.status, response.getheader("Retry-After")
+        finally:
+            conn.close()
+
+    return post
 
 
 def _user(name, User):

@@ -1,0 +1,147 @@
+"""The benchmark measures the site, and says what it did not compare.
+
+`make bench` is not part of the suite: its verdicts are tested here. Its clients write with the
+write-rate limit lifted (benchmarks/settings.py; counted, never refused), and a check of its own
+holds the limit to its number on a site with it on (benchmarks/writes.py). A sheet beside
+Chromium on a machine without Chromium is "not compared", not a miss (benchmarks/judge.py).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from rest_framework.test import APIClient
+
+from benchmarks import judge, render, writes
+from campaigns.models import Event
+
+ROOT = Path(__file__).resolve().parents[2]
+
+
+def _api_writes(skirmish, person):
+    api = APIClient()
+    api.force_login(person)
+
+    def post(n: int) -> tuple[int, str | None]:
+        answer = api.post(
+            f"/api/v1/campaigns/{skirmish.pk}/events/",
+            {"kind": "note.added", "data": {"scenario": 0, "text": f"Note {n}"}},
+            format="json",
+        )
+        return answer.status_code, answer.headers.get("Retry-After")
+
+    return post
+
+
+def _events(skirmish):
+    return lambda: Event.objects.filter(campaign=skirmish).count()
+
+
+def test_the_limit_check_finds_the_write_past_the_limit_refused(skirmish, people, settings):
+    settings.MEMBER_WRITES_PER_MINUTE = 3
+    result = writes.limit_check(
+        _api_writes(skirmish, people["alice"]), 3, _events(skirmish), margin=2.0
+    )
+    assert result["met"], result
+    assert (result["accepted"], result["status"], result["events_added"]) == (3, 429, 3)
+    assert 1 <= int(result["retry_after"]) <= 60
+    assert result["figure"].startswith("3 of 3 writes answered 201, write 4: 429, Retry-After ")
+
+
+def test_the_limit_check_misses_when_the_site_lets_the_write_through(skirmish, people, settings):
+    settings.MEMBER_WRITES_PER_MINUTE = 1_000  # a limit that is not the one checked
+    result = writes.limit_check(
+        _api_writes(skirmish, people["alice"]), 3, _events(skirmish), margin=2.0
+    )
+    assert not result["met"]
+    assert result["figure"] == (
+        "3 of 3 writes answered 201, write 4: 201, no Retry-After; the journal grew by 4"
+    )
+    row = judge.targets(_result(limit=result))[-1]
+    assert row["target"] == "write-rate limit on: write 4 in a minute is 429"
+    assert row["met"] is False and judge.missed([row]) == [row["target"]]
+
+
+@pytest.mark.parametrize(
+    ("answers", "added", "met"),
+    [
+        ([(201, None)] * 2 + [(429, "17")], 2, True),
+        ([(201, None)] * 2 + [(429, None)], 2, False),  # no Retry-After
+        ([(201, None), (429, "40"), (429, "40")], 1, False),  # refused too early
+        ([(201, None)] * 2 + [(429, "17")], 3, False),  # the refused write was kept
+    ],
+)
+def test_the_limit_verdict(answers, added, met):
+    assert writes.limit_verdict(answers, 2, added)["met"] is met
+
+
+def test_without_chromium_a_sheet_is_not_compared_and_not_missed(monkeypatch, tmp_path):
+    monkeypatch.setattr(render, "CHROMIUM", str(tmp_path / "no-chromium"))
+    monkeypatch.setattr(render.shutil, "which", lambda name: None)
+    assert render.find_chromium() is None
+    html = tmp_path / "sheet.html"
+    html.write_text("<p>Roster</p>")
+    compared = render.chromium(html)
+    assert compared == {"chromium_skipped": "Chromium is not installed", "chromium_missing": True}
+    rows = judge.targets(_result(render=[{"rows": 13, "seconds": 0.1, **compared}]))
+    sheet = rows[-1]
+    assert sheet == {
+        "target": "13-row sheet ≤ 1.0× Chromium",
+        "figure": "not compared: Chromium is not installed",
+        "met": None,
+    }
+    assert judge.missed(rows) == []
+    assert judge.MET_WORDS[sheet["met"]] == "not compared"
+
+
+def test_a_chromium_that_prints_nothing_or_is_slower_is_a_miss():
+    failed = judge.sheet_target({"rows": 100, "chromium_skipped": "chromium exited 1"})
+    assert failed["met"] is False and failed["figure"] == "not measured: chromium exited 1"
+    assert judge.sheet_target({"rows": 100, "chromium_ratio": 1.2})["met"] is False
+    assert judge.sheet_target({"rows": 100, "chromium_ratio": 0.3})["met"] is True
+
+
+def _result(render=(), limit=None) -> dict:
+    return {
+        "load": [],
+        "queries": [],
+        "machine": {"database": "sqlite 3"},
+        "writes": {
+            "checks": [{"replay_equals_snapshot": True, "events": 1, "expected": 1}],
+            **({"limit": limit} if limit else {}),
+        },
+        "render": list(render),
+    }
+
+
+def _benchmark_settings(**env) -> str:
+    clean = {
+        k: v
+        for k, v in os.environ.items()
+        if k not in ("MEMBER_WRITES_PER_MINUTE", "BENCH_WRITE_LIMIT", "DJANGO_SETTINGS_MODULE")
+    }
+    return subprocess.run(
+        [
+            sys.executable,
+            "-c",
+            "from benchmarks import settings as s; "
+            "print(s.MEMBER_WRITES_PER_MINUTE, s.WRITE_LIMIT, s.WRITE_LIMIT_LIFTED)",
+        ],
+        cwd=ROOT,
+        env={**clean, **env},
+        capture_output=True,
+        text=True,
+        check=True,
+    ).stdout.strip()
+
+
+def test_the_benchmark_lifts_the_limit_for_its_clients_and_can_put_it_back():
+    assert _benchmark_settings() == "1000000000 30 True"
+    assert _benchmark_settings(BENCH_WRITE_LIMIT="on") == "30 30 False"
+    from django.conf import settings
+
+    assert not hasattr(settings, "WRITE_LIMIT_LIFTED")  # the product's settings know nothing of it
