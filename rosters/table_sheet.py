@@ -122,8 +122,10 @@ class NotPlain(ValueError):
     """The markup holds something the table engine does not print."""
 
 
-def read(html: str, min_rows: int = MIN_ROWS) -> Sheet | None:
-    """The sheet as data when it is a plain table sheet of at least `min_rows` rows, else None."""
+def read(html: str, min_rows: int | None = None) -> Sheet | None:
+    """The sheet as data when it is a plain table sheet of at least `min_rows` rows (MIN_ROWS when
+    not given), else None."""
+    min_rows = MIN_ROWS if min_rows is None else min_rows
     if html.count("<tr") < min_rows:
         return None  # cheap: most sheets end here without being parsed
     reader = _Reader()

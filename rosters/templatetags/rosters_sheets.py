@@ -83,3 +83,22 @@ def column_widths(table: dict[str, Any], paper: str = "A4", landscape: bool = Fa
         table.get("columns") or [], table.get("rows") or [], paper, landscape
     )
     return [f"{share:.1f}%" for share in shares]
+
+
+@register.simple_tag
+def record_widths(
+    records: list[dict[str, Any]],
+    fields: str,
+    columns: str,
+    paper: str = "A4",
+    landscape: bool = False,
+) -> list[str]:
+    """Each column's share of a game sheet's table of records (as ``column_widths``): `fields` names
+    each column's field of a record, space-separated (``a,b`` a column printing both, as "a, b");
+    `columns` the headings, separated by "|". The sheet's template prints the table ``fixed``."""
+    keys = [field.split(",") for field in fields.split()]
+    rows = [
+        [", ".join(str(record[key]) for key in names if record.get(key)) for names in keys]
+        for record in records
+    ]
+    return column_widths({"columns": columns.split("|"), "rows": rows}, paper, landscape)

@@ -40,3 +40,39 @@ def pdf_pages(data: bytes) -> list[str]:
 def job_pdf(job) -> bytes:
     with job.file.open("rb") as handle:
         return handle.read()
+
+
+def _squeezed(text: str) -> str:
+    """Text without white space: the engines break lines in other places, and pypdf reads some of
+    Typst's kerned pairs as a break ("Poin ts")."""
+    return "".join(text.split())
+
+
+def page_header(html: str) -> str:
+    """The page header of a sheet's HTML as it prints (the side's mark in capitals), squeezed."""
+    import html as entities
+    import re
+
+    found = re.search(r'<header class="sheet-header">(.*?)</header>', html, re.S)
+    assert found, "a sheet has a page header"
+    header = re.sub(r'<span class="private">(.*?)</span>', lambda m: m[1].upper(), found[1])
+    return _squeezed(entities.unescape(re.sub(r"<[^>]+>", "", header)))
+
+
+def printed_text(data: bytes, header: str) -> list[str]:
+    """Each page's text, squeezed, with the page header taken out (WeasyPrint writes it after the
+    page's body, Typst before), after checking that every page has it."""
+    pages = [_squeezed(text) for text in pdf_pages(data)]
+    assert all(header in text for text in pages), "the page header on every page"
+    return [text.replace(header, "", 1) for text in pages]
+
+
+def same_text_as_weasyprint(html: str) -> bytes:
+    """The sheet's PDF as the pipeline prints it, after checking that it holds the same text on the
+    same pages as WeasyPrint prints from the same HTML. Returns the pipeline's PDF."""
+    from rosters import pdf, weasyprint_render
+
+    header = page_header(html)
+    fast = pdf.html_to_pdf(html)
+    assert printed_text(fast, header) == printed_text(weasyprint_render._one(html), header)
+    return fast
