@@ -95,6 +95,7 @@ urlpatterns = [
     path(CAMPAIGN + "history/", play.campaign_history, name="campaign-history"),
     path(CAMPAIGN + "records/", play.campaign_records, name="campaign-records"),
     path(CAMPAIGN + "scenarios/", play.campaign_scenarios, name="campaign-scenarios"),
+    path(CAMPAIGN + "procedure/", play.campaign_procedure, name="campaign-procedure"),
     path(CAMPAIGN + "history/<uuid:uid>/undo/", play.propose_undo, name="propose-undo"),
     path(
         CAMPAIGN + "history/<uuid:uid>/correct/", play.propose_correction, name="propose-correction"

@@ -124,6 +124,18 @@ def steps_left(procedure: Iterable[StepStatus]) -> list[StepStatus]:
 
 
 @register.filter
+def steps_left_by_side(
+    procedure: Iterable[StepStatus], sides: SideNames | None
+) -> list[tuple[str, list[StepStatus]]]:
+    """The steps still to do (steps_left) side by side, each side's name with its steps: the
+    referee, who sees both sides' steps, reads whose each one is."""
+    by_side: dict[str, list[StepStatus]] = {}
+    for step in steps_left(procedure):
+        by_side.setdefault(side_name(step.side, sides), []).append(step)
+    return list(by_side.items())
+
+
+@register.filter
 def rule_of(table_id: object) -> str:
     """A table's rule number for a reference ("1.6113.german" -> "1.6113"); "" for a plain roll."""
     import re

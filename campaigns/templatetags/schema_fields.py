@@ -182,8 +182,10 @@ def _input(bound: BoundField) -> str:
 
 
 @register.simple_tag
-def schema_field(bound: BoundField, compact: bool = False) -> str:
-    """The whole field: its label, input, help and errors (a choice group is a fieldset)."""
+def schema_field(bound: BoundField, compact: bool = False, helped: bool = True) -> str:
+    """The whole field: its label, input, help and errors (a choice group is a fieldset).
+    Not `helped`: without its help (a row list says each column's help on its first row only,
+    so that a list of forty units does not say it forty times)."""
     widget = bound.field.widget
     if widget.is_hidden:
         value = bound.value()
@@ -200,7 +202,9 @@ def schema_field(bound: BoundField, compact: bool = False) -> str:
         "", '<p class="error" role="alert">{}</p>', ((e,) for e in bound.errors)
     )
     help_ = (
-        format_html('<small class="help">{}</small>', bound.help_text) if bound.help_text else ""
+        format_html('<small class="help">{}</small>', bound.help_text)
+        if bound.help_text and helped
+        else ""
     )
     multi = isinstance(widget, forms.CheckboxSelectMultiple)
     radio = isinstance(widget, forms.RadioSelect)

@@ -119,9 +119,31 @@ def _boxes(
     for box in boxes:
         box.open = box.open or bool(box.notice) or (box.form is not None and box.form.is_bound)
     main = [box for box in boxes if not box.todo.optional and box.form is not None]
-    if main and not any(box.open for box in main):
+    if main and not any(box.open for box in boxes):
         main[0].open = True
-    return boxes
+    drawn = next((box.todo.side for box in boxes if box.open and box.form is not None), None)
+    return [_folded(box, drawn) for box in boxes]
+
+
+SHORT_FORM = 4  # inputs (a row list's rows count each): a closed form this short stays drawn
+
+
+def _folded(box: ActionBox, drawn: str | None) -> ActionBox:
+    """Another side's long form is not drawn beside the one open: the referee, who acts for every
+    side, finds a closed one as its heading and a link that opens it (``?do=<id>``), so that his
+    page does not carry both sides' forms. `drawn`: the side of the form open. A short form (a
+    reason, a choice, one button), a GET form that picks a field and a form for no side in
+    particular stay drawn."""
+    if (
+        box.open
+        or box.form is None
+        or box.choosing
+        or not box.todo.side
+        or box.todo.side == drawn
+        or box.form.visible_count <= SHORT_FORM
+    ):
+        return box
+    return actions.elsewhere(box.todo, box.do or stable_id(box.todo))
 
 
 def _history(
@@ -650,6 +672,25 @@ def campaign_scenarios(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
             "scenario_rows": _scenarios(system, state),
             "sealed_rows": _sealed(state),
             "more_scenarios": False,
+        },
+    )
+
+
+@page
+def campaign_procedure(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The between-game procedure step by step, for the viewer's side(s) (the campaign page says
+    only what is still to do, and links here)."""
+    campaign, viewer = campaign_for(request.user, pk)
+    page_data = campaign_page(campaign, viewer)
+    return render(
+        request,
+        "campaigns/procedure.html",
+        {
+            "campaign": campaign,
+            "club": campaign.club,
+            "viewer": viewer,
+            "state": page_data.state,
+            "procedure": page_data.procedure,
         },
     )
 

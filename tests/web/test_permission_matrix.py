@@ -151,6 +151,7 @@ ROWS = [
     ),
     Row("GET", C + "history/", members()),
     Row("GET", C + "scenarios/", members()),
+    Row("GET", C + "procedure/", members()),
     Row(
         "GET", C + "records/", members(404)
     ),  # the test game keeps no records page (A!P!'s: campaigns/systems/achtung_panzer/tests)

@@ -48,6 +48,7 @@ def actions(system, state: APState, side: str) -> list[Action]:
                 "victory, after it for 1.616 only.",
                 optional=True,
                 button="Record",
+                own_page=True,  # a checkbox per retained unit: long late in a CG
             )
         )
     found = [_for_the_referee(a, side) for a in found]

@@ -96,6 +96,8 @@ def weights(club, people, seeded_dice):
                     out.write(response.content)
             if where == "play" and name in ("alice", "bob", "rita"):
                 long_forms.update(_long_forms(game, client, response.content.decode(), n, name))
+            if n >= 6:  # the forms are longest late in the campaign (a row per unit retained)
+                found.update(_opened_forms(game, client, response.content.decode(), n, where, name))
 
     play(
         club,
@@ -115,6 +117,19 @@ def weights(club, people, seeded_dice):
                     f"{n:2} {what:28} {SEATS[name]:24} {size / 1000:7.1f} KB {elements:6} elements\n"
                 )
     return found, long_forms
+
+
+def _opened_forms(game, client, page: str, n: int, where: str, name: str) -> dict:
+    """The campaign page with each form it links to opened (``?do=``: a folded long form, or one
+    of the other things one can do), weighed as the campaign page; a long form drawn on a page of
+    its own is weighed by `_long_forms`."""
+    out = {}
+    for query in dict.fromkeys(re.findall(r'href="[^"?]*\?do=(\w+)', page)):
+        response = client.get(f"/campaigns/{game.campaign.pk}/?do={query}")
+        assert response.status_code == 200, (name, n, where, query)
+        if b'<section id="now" class="card" aria-label=' not in response.content:  # form_page
+            out[(n, f"{where} {query}", name)] = weigh(response.content)
+    return out
 
 
 def _long_forms(game, client, page: str, n: int, name: str) -> dict:
