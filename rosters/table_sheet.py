@@ -3,7 +3,9 @@
 WeasyPrint lays out a table row in about 4 ms; a sheet of 2,000 rows took it seconds even
 in parallel parts. A sheet made only of what the generic sheet templates write (the page header
 and footer of sheets/base.html, headings, paragraphs and tables of plain-text cells) is read
-here into a plain structure that Typst prints in a fraction of that. Anything else in the markup
+here into a plain structure that Typst prints in a fraction of that; so is a trend chart
+(templates/_trend_chart.html as a sheet prints it: the chart's SVG, drawn by pygal, and its
+numbers in a fixed-width table), the SVG handed over as it is. Anything else in the markup
 (another element, attribute or class, a cell holding markup) means "not a plain table sheet":
 ``read`` answers None and the sheet goes to WeasyPrint as before. The text is data, never
 markup: the Typst template shows it as it is.
@@ -25,20 +27,25 @@ class Cell(TypedDict):
     span: int
     text: NotRequired[str]  # set when the cell closes
     fit: NotRequired[bool]  # a word in it may be wider than its column (rosters.typst_render)
+    th: NotRequired[bool]  # a heading of its row (a chart's numbers: the half-day, the turn)
 
 
 Row = list[str | Cell]
 
 
 class Block(TypedDict, total=False):
-    """A heading, a paragraph (runs, lead) or a table (widths, head, rows), by its kind."""
+    """A heading, a paragraph (runs, lead), a table (widths, head, rows; a chart's numbers: its
+    caption) or a chart (svg, width), by its kind."""
 
-    kind: Required[str]  # "h1", "h2", "p" or "table"
+    kind: Required[str]  # "h1", "h2", "p", "table" or "chart"
     runs: list[Run]
     lead: bool
     widths: list[float]  # every column's share of the width, in %
     head: Row
     rows: list[Row]
+    caption: str  # a chart's numbers: the table's caption (its figure's last block)
+    svg: str  # a chart: the SVG as pygal drew it
+    width: float  # a chart: its printed width, in pt
 
 
 class Sheet(TypedDict):
@@ -67,6 +74,14 @@ _CONTROLS = re.compile(
 _COLSPAN = re.compile(r"[1-9][0-9]?")
 _PAGE_RULE = re.compile(r"\s*@page\s*\{\s*size:[^{}]*\}\s*")
 _STYLESHEET = "print/sheet.css"
+# A trend chart's SVG (campaigns/charts.py) is taken out before the markup is read, a mark in its
+# place. It must be one SVG that draws only itself: nothing it refers to (a link, an image, a
+# font, another element to reuse), no script, no element from another vocabulary.
+_SVG = re.compile(r"<svg\b[^>]*>.*?</svg>", re.S)
+_SVG_UNSAFE = re.compile(r"href|<image|<use\b|<foreignObject|<script|url\(|@import|<svg", re.I)
+_SVG_MAX_WIDTH = re.compile(r'^<svg\b[^>]*\sstyle="[^"]*\bmax-width:\s*(\d{1,4})px', re.S)
+CHART_WIDTH_PT = 100 * 72 / 25.4  # sheet.css: figure.trend-chart svg { width: 100mm }
+_CHART_MARK = "data-chart"
 _VOID = {"meta", "link", "col"}
 # What a plain sheet may hold: element -> the elements it may hold.
 _INLINE = {"strong", "span"}
@@ -81,11 +96,14 @@ _ALLOWED = {
     "footer": _INLINE,
     "strong": set(),
     "span": set(),
-    "main": {"h1", "h2", "p", "table"},
+    "main": {"h1", "h2", "p", "table", "figure"},
+    "figure": {"svg", "table"},
+    "svg": set(),
+    "caption": set(),
     "h1": set(),
     "h2": set(),
     "p": set(),
-    "table": {"colgroup", "thead", "tbody"},
+    "table": {"caption", "colgroup", "thead", "tbody"},
     "colgroup": {"col"},
     "thead": {"tr"},
     "tbody": {"tr"},
@@ -104,6 +122,7 @@ _ATTRIBUTES = {
     "content",
     "rel",
     "href",
+    _CHART_MARK,
 }
 _CLASSES = {
     "body": None,
@@ -112,7 +131,8 @@ _CLASSES = {
     "div": {"where", "what"},
     "span": {"private"},
     "p": {"lead"},
-    "table": {"fixed"},
+    "table": {"fixed", "trend-numbers", "small"},
+    "figure": {"trend-chart"},
     "th": {"num"},
     "td": {"num"},
 }
@@ -130,6 +150,7 @@ def read(html: str, min_rows: int | None = None) -> Sheet | None:
         return None  # cheap: most sheets end here without being parsed
     reader = _Reader()
     try:
+        html = _SVG.sub(reader.keep_chart, html)
         reader.feed(html)
         reader.close()
         sheet = reader.sheet()
@@ -154,7 +175,16 @@ class _Reader(HTMLParser):
         self.text: list[str] | None = None  # the text of a cell, title or style being read
         self.cell: Cell | None = None
         self.row: Row | None = None
+        self.charts: list[str] = []  # the SVGs taken out of the markup, by their marks
         self.ended = False
+
+    def keep_chart(self, found: re.Match[str]) -> str:
+        """A chart's SVG kept aside, a mark in its place (read before the markup is)."""
+        svg = found[0]
+        if _SVG_UNSAFE.search(svg, 4):
+            raise NotPlain("an SVG that draws more than itself")
+        self.charts.append(svg)
+        return f'<svg {_CHART_MARK}="{len(self.charts) - 1}"></svg>'
 
     # --- the markup -----------------------------------------------------------------------------
 
@@ -166,9 +196,10 @@ class _Reader(HTMLParser):
         if misplaced:
             raise NotPlain(f"<{tag}> in <{parent}>")
         if tag in ("th", "td") and (tag == "th") != (self.stack[-2] == "thead"):
-            raise NotPlain(
-                f"<{tag}> in <{self.stack[-2]}>"
-            )  # head cells are th, body cells td, as styled
+            # head cells are th, body cells td, as styled; a chart's numbers: each row's heading th
+            row_heading = tag == "th" and self.row == [] and self.stack[-4] == "figure"
+            if not row_heading:
+                raise NotPlain(f"<{tag}> in <{self.stack[-2]}>")
         attributes = dict(attrs)
         if len(attributes) != len(attrs):
             raise NotPlain(f"an attribute twice on <{tag}>")
@@ -220,10 +251,22 @@ class _Reader(HTMLParser):
             raise NotPlain(f"class of <{tag}>")
         if tag == "body" and "in-browser" in classes:
             raise NotPlain("the browser view")
-        if tag == "span" and classes != {"private"} or tag == "table" and classes != {"fixed"}:
-            raise NotPlain(
-                f"<{tag}> of another kind"
-            )  # only the side-only mark; only fixed-width tables
+        in_figure = bool(self.stack) and self.stack[-1] == "figure"
+        table = {"fixed", "trend-numbers", "small"} if in_figure else {"fixed"}
+        if (
+            tag == "span"
+            and classes != {"private"}
+            or tag == "table"
+            and classes != table
+            or tag == "figure"
+            and classes != {"trend-chart"}
+            or tag == "caption"
+            and self.stack[-2] != "figure"
+        ):
+            # only the side-only mark; only fixed-width tables; a chart's numbers, captioned
+            raise NotPlain(f"<{tag}> of another kind")
+        if (_CHART_MARK in attributes) != (tag == "svg"):
+            raise NotPlain("a chart's mark")
         if tag == "link" and not (attributes.get("href") or "").endswith("/" + _STYLESHEET):
             raise NotPlain("another stylesheet")
         if "style" in attributes and tag != "col":
@@ -233,13 +276,17 @@ class _Reader(HTMLParser):
 
     def _open(self, tag: str, attributes: dict[str, str | None]) -> None:
         classes = (attributes.get("class") or "").split()
-        if tag in ("title", "style", "th", "td"):
+        if tag in ("title", "style", "th", "td", "caption"):
             self.text = []
         if tag in ("th", "td"):
             span = attributes.get("colspan") or "1"
             if not _COLSPAN.fullmatch(span):
                 raise NotPlain("colspan")
             self.cell = {"num": "num" in classes, "span": int(span)}
+            if tag == "th" and self.stack[-3] == "tbody":
+                self.cell["th"] = True
+        elif tag == "svg":
+            self._chart(attributes.get(_CHART_MARK) or "")
         elif tag == "tr":
             self.row = []
         elif tag in ("div", "footer", "h1", "h2", "p"):
@@ -249,6 +296,17 @@ class _Reader(HTMLParser):
             self.style = "badge" if "private" in classes else "bold"
         elif tag == "table":
             self.blocks.append({"kind": "table", "widths": [], "head": [], "rows": []})
+            if self.stack[-2] == "figure":
+                self.blocks[-1]["caption"] = ""
+
+    def _chart(self, mark: str) -> None:
+        if not mark.isdigit() or int(mark) >= len(self.charts):
+            raise NotPlain("a chart's mark")
+        svg = self.charts[int(mark)]
+        # the SVG's own max-width (its style attribute) wins over sheet.css's, as in WeasyPrint
+        most = _SVG_MAX_WIDTH.search(svg)
+        width = min(CHART_WIDTH_PT, int(most[1]) * 0.75) if most else CHART_WIDTH_PT
+        self.blocks.append({"kind": "chart", "svg": svg, "width": width})
 
     def _close(self, tag: str) -> None:
         if tag in ("title", "style"):
@@ -265,12 +323,14 @@ class _Reader(HTMLParser):
                 raise NotPlain(
                     "a stylesheet of its own"
                 )  # the benchmark inlines sheet.css; nothing else
+        elif tag == "caption":
+            self.blocks[-1]["caption"] = _collapse(self._take_text())
         elif tag in ("th", "td"):
             cell, row = self.cell, self.row
             if cell is None or row is None:  # never: the cell was opened in its row
                 raise NotPlain(f"</{tag}> out of place")
             text = cell["text"] = _collapse(self._take_text())
-            plain = not cell["num"] and cell["span"] == 1
+            plain = not cell["num"] and cell["span"] == 1 and "th" not in cell
             row.append(text if plain else cell)  # most cells: a bare string
             self.cell = None
         elif tag == "tr":

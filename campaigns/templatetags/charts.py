@@ -19,9 +19,20 @@ def trend_chart(chart: charts.Chart | None, folded: bool = True) -> dict[str, An
         return {"chart": None}
     assert chart is not None  # has_data says so
     # pygal escapes every text it is given: the SVG holds no markup of ours or of a player's
+    table = charts.table(chart)
     return {
         "chart": chart,
         "svg": mark_safe(charts.svg(chart)),
-        "table": charts.table(chart),
+        "table": table,
         "folded": folded,
+        # printed: fixed column widths, as a generic sheet table has (rosters/word_widths.py)
+        "widths": [] if folded else _widths(chart, table),
     }
+
+
+def _widths(chart: charts.Chart, table: dict[str, Any]) -> list[str]:
+    from rosters import word_widths
+
+    columns = [chart.get("x_name") or "When", *table["head"]]
+    rows = [[row["label"], *row["cells"]] for row in table["rows"]]
+    return [f"{share:.1f}%" for share in word_widths.column_widths(columns, rows)]

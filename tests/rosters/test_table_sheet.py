@@ -142,3 +142,57 @@ def test_no_break_spaces_stay_and_control_characters_go(skirmish, people, monkey
 def test_white_space_collapses_as_html_does():
     runs = table_sheet._runs([["  Club \n ", ""], [" Name ", "bold"], ["  · x  ", ""]])
     assert runs == [["Club ", ""], ["Name ", "bold"], ["· x", ""]]
+
+
+CHART = {
+    "title": "Points by turn",
+    "x": ["T1", "T2", "T3"],
+    "x_name": "Turn",
+    "series": [
+        {"name": "Red <points>", "values": [1, 3, None]},
+        {"name": "Blue", "values": [2, 2, 4]},
+    ],
+}
+
+
+def with_chart(html: str, chart=CHART) -> str:
+    """The sheet with a trend chart after its title, as a sheet prints one."""
+    from django.template import engines
+
+    figure = engines["django"].from_string("{% load charts %}{% trend_chart chart False %}")
+    return html.replace("</h1>", "</h1>" + figure.render({"chart": chart}), 1)
+
+
+def test_a_trend_chart_is_read_as_its_svg_and_its_numbers(skirmish, people, supply_rows):
+    sheet = table_sheet.read(with_chart(supply_html(people, skirmish)))
+    assert sheet is not None
+    chart, numbers = sheet["blocks"][1:3]
+    assert chart["kind"] == "chart" and chart["svg"].startswith("<svg")
+    assert "Red &lt;points&gt;" in chart["svg"]  # as pygal escaped it
+    assert chart["width"] == pytest.approx(360 * 0.75)  # the SVG's own max-width: 360 px
+    assert numbers["caption"] == "Points by turn in numbers"
+    assert numbers["head"] == ["Turn", "Red <points>", "Blue"] and len(numbers["widths"]) == 3
+    assert numbers["rows"][0] == [{"num": False, "span": 1, "th": True, "text": "T1"}, "1", "2"]
+
+
+@pytest.mark.parametrize(
+    "change",
+    [
+        ("<svg ", '<svg><image href="file:///etc/passwd"/></svg><svg '),
+        ("</svg>", '<use href="#x"/></svg>'),
+        ("</svg>", "<script>1</script></svg>"),
+        ("</svg>", '<rect style="fill: url(http://example.org/)"/></svg>'),
+        ("</svg>", "<foreignObject><p>x</p></foreignObject></svg>"),
+        ("</svg>", "<svg></svg></svg>"),
+        ('<figure class="trend-chart">', "<figure>"),
+        ('<table class="trend-numbers small fixed">', '<table class="trend-numbers small">'),
+        ("<caption>", '<caption class="x">'),
+        ("<h1>", '<h1 data-chart="0">'),
+    ],
+)
+def test_a_chart_of_anything_but_pygals_plain_drawing_goes_to_weasyprint(
+    skirmish, people, supply_rows, change
+):
+    html = with_chart(supply_html(people, skirmish))
+    assert change[0] in html
+    assert table_sheet.read(html.replace(change[0], change[1], 1)) is None

@@ -66,3 +66,22 @@ def test_a_sides_retained_units_hold_none_of_the_others(played):
     )
     assert "GERMAN ONLY" in text and "ALLIED" not in text and "ALLIED ONLY" in allied
     assert "British" not in text and "French" not in text and "British" in allied
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+@pytest.mark.parametrize("side", ["allied", "german"])
+def test_the_rg_purchase_record_and_its_charts_print_with_typst(played, paper, side):
+    campaign, users = played
+    html = sheet_html(users["referee"], campaign, "rg_purchases", paper, side)
+    assert html.count('<figure class="trend-chart">') >= 2  # the half-day charts
+    data = same_text_as_weasyprint(html)
+    assert engine(data) == "Typst"
+
+
+def test_a_sides_purchase_record_holds_none_of_the_others(played):
+    campaign, users = played
+    data = pdf.html_to_pdf(sheet_html(users["referee"], campaign, "rg_purchases", side="german"))
+    text = "".join(page.extract_text() for page in pdf_reader(data).pages)
+    assert engine(data) == "Typst"
+    assert "GERMAN ONLY" in text and "ALLIED ONLY" not in text
+    assert "(French)" not in text and "(British)" not in text and "(German)" in text
