@@ -55,6 +55,7 @@ if TYPE_CHECKING:
     from django.template.backends.base import _EngineTemplate
 
 RECENT = 15  # history entries on the campaign page; the rest on the history page
+HISTORY_PAGE = 50  # entries on a page of the history (newest first; older on the next pages)
 _CONFIRMING = ("result.confirmed", "result.resolved")
 
 
@@ -153,12 +154,37 @@ def _history(
         entries, more = history_tail(campaign, viewer, limit)
     else:
         entries, more = history_by_uid(campaign, viewer), False
+    return _rows(campaign, viewer, system, entries), more
+
+
+def _history_page(
+    campaign: Campaign, viewer: Viewer, system: GameSystem, number: int
+) -> dict[str, Any]:
+    """Page `number` of the history (1: the newest HISTORY_PAGE entries), newest first, with the
+    number of the first entry shown and of the pages before and after it (None: none)."""
+    entries = history_by_uid(campaign, viewer)
+    pages = max(1, -(-len(entries) // HISTORY_PAGE))
+    number = min(number, pages)
+    end = len(entries) - (number - 1) * HISTORY_PAGE
+    return {
+        "rows": _rows(campaign, viewer, system, entries[max(0, end - HISTORY_PAGE) : end]),
+        "start": end,
+        "number": number,
+        "pages": pages,
+        "newer": number - 1 if number > 1 else None,
+        "older": number + 1 if number < pages else None,
+    }
+
+
+def _rows(
+    campaign: Campaign, viewer: Viewer, system: GameSystem, entries: list[HistoryEntry]
+) -> list[HistoryRow]:
     rows: list[HistoryRow] = []
     for entry in entries:
         correct, undo = permissions.amendments(campaign, viewer, system, entry.kind, entry.undone)
         rows.append({"entry": entry, "correct": correct, "undo": undo})
     rows.reverse()  # newest first
-    return rows, more
+    return rows
 
 
 def _scenarios(
@@ -697,17 +723,23 @@ def campaign_procedure(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 
 @page
 def campaign_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    """The history, HISTORY_PAGE entries a page (``?page=2``: the older ones), newest first."""
     campaign, viewer = campaign_for(request.user, pk)
     system = get_system(campaign.system)
-    # Lazy: a kept history fragment needs neither the state nor the rows.
+    asked = request.GET.get("page", "")
+    number = int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
+    shown = _history_page(campaign, viewer, system, number)  # the kept entries, one page's rows
+    # Lazy: a kept history fragment needs no state.
     return render(
         request,
         "campaigns/history.html",
         {
             "campaign": campaign,
             "viewer": viewer,
-            "view_key": viewcache.key(campaign, viewer, "history-page"),
-            "history": SimpleLazyObject(lambda: _history(campaign, viewer, system)[0]),
+            "view_key": viewcache.key(campaign, viewer, f"history-page:{shown['number']}"),
+            "history": shown["rows"],
+            "history_start": shown["start"],
+            "shown": shown,
             "history_forms": permissions.may_propose(campaign, viewer),
             "state": SimpleLazyObject(lambda: campaign_page(campaign, viewer).state),
             "proposal_form": ProposalForm(),

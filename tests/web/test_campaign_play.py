@@ -382,6 +382,34 @@ def test_history_names_events_by_uid_and_never_by_sequence(skirmish, people, cli
         assert not re.search(r"/history/\d+/", text) and "seq" not in text
 
 
+def test_the_history_page_shows_a_page_of_entries_at_a_time(
+    skirmish, people, client_for, monkeypatch
+):
+    """Newest first, HISTORY_PAGE entries a page, the others one link away (plain links: no
+    script needed); the list numbers each entry as on the whole history."""
+    from campaigns.views import play
+
+    monkeypatch.setattr(play, "HISTORY_PAGE", 3)
+    for number in range(3):
+        submit(skirmish, people["bob"], "note.added", {"scenario": 0, "text": f"Note {number}"})
+    bob = client_for("bob")
+    every = len(play.history_by_uid(skirmish, play.campaign_for(people["bob"], skirmish.pk)[1]))
+    assert every > 6
+    first = text_of(bob.get(url(skirmish, "history/")))
+    assert first.count('<li class="') == 3 and f'reversed start="{every}"' in first
+    assert 'href="?page=2" rel="next">Older entries' in first and "Newer entries" not in first
+    second = text_of(bob.get(url(skirmish, "history/?page=2")))
+    assert f'reversed start="{every - 3}"' in second and 'href="?page=1" rel="prev"' in second
+    last = -(-every // 3)
+    for asked in (str(last), "999999"):  # past the last: the last
+        page = text_of(bob.get(url(skirmish, f"history/?page={asked}")))
+        assert "Older entries" not in page and "Newer entries" in page
+    for asked in ("0", "-1", "two", "", "9" * 20):  # not a page: the first
+        assert f'reversed start="{every}"' in text_of(
+            bob.get(url(skirmish, f"history/?page={asked}"))
+        )
+
+
 def test_the_export_is_cut_to_the_viewer(skirmish, people, client_for):
     submit(skirmish, people["alice"], "skirmish.supply")
     bobs = client_for("bob").get(url(skirmish, "export/"))

@@ -51,6 +51,7 @@ class Pages:
             base + "history/",
             base + "records/",
             base + "scenarios/",
+            base + "procedure/",
             "/",
             base + "sheets/summary/print/",
             base + "sheets/cg_roster/print/",

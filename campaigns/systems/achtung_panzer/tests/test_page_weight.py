@@ -1,10 +1,13 @@
 """Page weight does not grow with the campaign: the benchmark's CG III
 campaign (benchmarks/apcg.py, the benchmark's own player) played over its 13 half-days, and at a
 few positions (the Initial Scenario in play after the initial refit, Refit Phases begun, scenarios
-in play mid-campaign, the 13th half-day) the campaign page of every seat is weighed: each side's
-player, the referee, the organizer and a member playing nothing. Budget: ≤ 100 KB of HTML and
+in play mid-campaign, the 13th half-day) the campaign page of every seat is weighed, from the 7th
+half-day also with each form it links to opened (``?do=``): each side's player, the referee, the
+organizer (who plays no side) and a member playing nothing. Budget: ≤ 100 KB of HTML and
 ≤ 2,000 elements, and no heavier at the 13th half-day than at the first (a small margin). The long
-forms it links to (the end of the scenario, the result) are weighed on their own pages: ≤ 200 KB.
+forms it links to (the end of the scenario, the result) are weighed on their own pages: ≤ 200 KB;
+its other pages (history, a page of 50 entries; records, scenarios, procedure) late in the
+campaign, within the page budget.
 
 MUSTER_PAGE_WEIGHT=<file> writes the figures there; MUSTER_PAGE_WEIGHT_DUMP=<dir> keeps the pages."""
 
@@ -40,6 +43,9 @@ MEASURED = {
     (13, "refit"),
     (13, "play"),
 }
+
+LATE = {(12, "play"), (13, "refit")}
+OWN_PAGES = ("history/", "records/", "scenarios/", "procedure/")  # weighed LATE in the campaign
 
 
 class _Count(HTMLParser):
@@ -96,6 +102,11 @@ def weights(club, people, seeded_dice):
                     out.write(response.content)
             if where == "play" and name in ("alice", "bob", "rita"):
                 long_forms.update(_long_forms(game, client, response.content.decode(), n, name))
+            if (n, where) in LATE:  # the pages the campaign page links to, at their longest
+                for tail in OWN_PAGES:
+                    page = client.get(f"/campaigns/{game.campaign.pk}/{tail}")
+                    assert page.status_code == 200, (name, n, where, tail)
+                    found[(n, f"{where} {tail}", name)] = weigh(page.content)
             if n >= 6:  # the forms are longest late in the campaign (a row per unit retained)
                 found.update(_opened_forms(game, client, response.content.decode(), n, where, name))
 
