@@ -4,7 +4,7 @@ Chromium on a machine without Chromium). The run exits 1 on a miss, never on "no
 
 from __future__ import annotations
 
-from benchmarks import render, writes
+from benchmarks import growth, render, writes
 
 MET_WORDS = {True: "yes", False: "**NO**", None: "not compared"}
 
@@ -81,6 +81,8 @@ def targets(result: dict) -> list[dict]:
             }
         )
     rows += [sheet_target(row) for row in result["render"]]
+    if result.get("growth"):
+        rows += growth.targets(result["growth"])
     return rows
 
 

@@ -8,13 +8,15 @@
   5. (c) PDF render time and peak memory for 13/100/500/2,000 rows, beside Chromium's time
      on the same HTML (benchmarks.render)
   6. (e) the JSON encoder: DRF's against orjson on the same answers
+  7. (f) growth: the CG III page, state API and an append at 1, 4, 8 and 13 half-days, a club's
+     list and dashboard at 10, 100 and 1,000 campaigns (benchmarks.growth); --no-growth skips it
 
 Every target (benchmarks/README.md, "Targets") is printed beside its figure; the run exits 1
 when one is missed. Results: benchmarks/results/<name>.json, and the table in
 benchmarks/README.md. With REDIS_URL set, the cache is Redis and a Celery worker of the
 benchmark's own runs the background tasks (as in production). Options: --reuse (keep the
 generated data), --duration S, --concurrency N, --workers N, --write-seconds S,
---write-interval S, --name NAME, --no-readme.
+--write-interval S, --name NAME, --no-growth, --no-readme.
 """
 
 from __future__ import annotations
@@ -38,7 +40,7 @@ setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import DatabaseError, connection  # noqa: E402
 
-from benchmarks import encoders, generate, judge, load, queries, render, writes  # noqa: E402
+from benchmarks import encoders, generate, growth, judge, load, queries, render, writes  # noqa: E402
 from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -111,6 +113,13 @@ def main(argv=None) -> int:
         say(
             f"    {row['answer']:<28} DRF {row['drf_ms']} ms, orjson {row['orjson_ms']} ms ({row['kb']} KB)"
         )
+    if not args.no_growth:
+        say(
+            "(f) growth: CG III after 1, 4, 8 and 13 half-days; clubs of 10, 100 and 1,000 campaigns "
+            "(generated first, a few minutes)"
+        )
+        result["load_average"]["before_growth"] = _busy()
+        result["growth"] = growth.measure(growth.generate(log=say), say)
     result["targets"] = judge.targets(result)
     result["seconds"] = round(time.perf_counter() - started)
     path = HERE / "results" / f"{args.name}.json"
@@ -293,6 +302,11 @@ def _arguments(argv):
     )
     parser.add_argument(
         "--name", default=None, help="results file name (default <date>-<database>)"
+    )
+    parser.add_argument(
+        "--no-growth",
+        action="store_true",
+        help="skip (f) growth (its clubs take a few minutes to generate)",
     )
     parser.add_argument(
         "--no-readme", action="store_true", help="do not update the table in benchmarks/README.md"
@@ -507,6 +521,10 @@ def update_readme(result: dict) -> None:
         return
     head, rest = text.split(start, 1)
     _, tail = rest.split(end, 1)
+    if result.get("growth"):
+        growth.update_readme(
+            result["growth"], result["machine"], f"`make bench` run `{result['name']}`"
+        )
     readme.write_text(f"{head}{start}\n{table(result)}{end}{tail}")
 
 
@@ -518,7 +536,13 @@ def table(result: dict) -> str:
         f"WeasyPrint {m['weasyprint']}. Load average before the load test "
         f"{result.get('load_average', {}).get('before_load', '?')}, before the writes "
         f"{result.get('load_average', {}).get('before_writes', '?')}, before the renders "
-        f"{result.get('load_average', {}).get('before_render', '?')} (other work on the machine lowers the figures).",
+        f"{result.get('load_average', {}).get('before_render', '?')}"
+        + (
+            f", before the growth curves {result['load_average']['before_growth']}"
+            if "before_growth" in result.get("load_average", {})
+            else ""
+        )
+        + " (other work on the machine lowers the figures).",
         "",
         "**Targets** (this run)",
         "",
