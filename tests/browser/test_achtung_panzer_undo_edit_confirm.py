@@ -109,6 +109,13 @@ def test_give_back_correct_and_confirm_on_two_phones(
     assert f"{leader['type']} leader" in records
     bob.tab.goto(f"/campaigns/{table.campaign.pk}/scenarios/")  # every scenario, at 390 px too
     bob.check()
+    bob.open()  # the whole between-game procedure is a page of its own, linked from the page
+    bob.tab.get_by_role("link", name="The whole procedure, step by step").click()
+    bob.tab.wait_for_load_state()
+    bob.check()
+    expect(bob.tab.locator("ol.checklist li").first).to_be_visible()
+    bob.tab.goto(f"/campaigns/{table.campaign.pk}/history/")  # a page of the history at 390 px
+    bob.check()
     bob.open()  # the sheets are printed from the campaign page
     pdf = prepare_and_download(bob.tab, "Retained units")
     text = " ".join(text_of(pdf)[1].split())
