@@ -36,7 +36,7 @@ from . import long_words, typst_render, word_widths
 
 # Bump when something a sheet prints changes outside the templates hashed below
 # (the renderer, the shape of the context).
-RENDER_VERSION = "4"  # 4: a chart's numbers in fixed widths (templates/_trend_chart.html)
+RENDER_VERSION = "5"  # 5: the ledgers' tables (victory_ledger's template) in fixed widths
 BASE_TEMPLATE = "sheets/base.html"
 PRINT_CSS = "print/sheet.css"
 PAPERS = ("A4", "Letter")

@@ -28,6 +28,7 @@ class Cell(TypedDict):
     text: NotRequired[str]  # set when the cell closes
     fit: NotRequired[bool]  # a word in it may be wider than its column (rosters.typst_render)
     th: NotRequired[bool]  # a heading of its row (a chart's numbers: the half-day, the turn)
+    runs: NotRequired[list[Run]]  # a cell of several lines (<br>: "\n") or with bold words in it
 
 
 Row = list[str | Cell]
@@ -82,7 +83,8 @@ _SVG_UNSAFE = re.compile(r"href|<image|<use\b|<foreignObject|<script|url\(|@impo
 _SVG_MAX_WIDTH = re.compile(r'^<svg\b[^>]*\sstyle="[^"]*\bmax-width:\s*(\d{1,4})px', re.S)
 CHART_WIDTH_PT = 100 * 72 / 25.4  # sheet.css: figure.trend-chart svg { width: 100mm }
 _CHART_MARK = "data-chart"
-_VOID = {"meta", "link", "col"}
+_VOID = {"meta", "link", "col", "br"}
+_LINE = "\u2028"  # a <br> while the text is read (HTML white space never holds it); "\n" after
 # What a plain sheet may hold: element -> the elements it may hold.
 _INLINE = {"strong", "span"}
 _ALLOWED = {
@@ -92,24 +94,24 @@ _ALLOWED = {
     "style": set(),
     "body": {"header", "footer", "main"},
     "header": {"div"},
-    "div": _INLINE,
+    "div": _INLINE | {"figure", "p"},  # in the header: a line; in main: a ledger's charts
     "footer": _INLINE,
     "strong": set(),
     "span": set(),
-    "main": {"h1", "h2", "p", "table", "figure"},
+    "main": {"h1", "h2", "p", "table", "figure", "div"},
     "figure": {"svg", "table"},
     "svg": set(),
     "caption": set(),
     "h1": set(),
     "h2": set(),
-    "p": set(),
+    "p": {"strong", "br"},
     "table": {"caption", "colgroup", "thead", "tbody"},
     "colgroup": {"col"},
     "thead": {"tr"},
     "tbody": {"tr"},
     "tr": {"th", "td"},
     "th": set(),
-    "td": set(),
+    "td": {"strong", "br"},
 }
 _ATTRIBUTES = {
     "class",
@@ -128,9 +130,9 @@ _CLASSES = {
     "body": None,
     "header": {"sheet-header"},
     "footer": {"sheet-footer"},
-    "div": {"where", "what"},
+    "div": {"where", "what", "vl-charts"},
     "span": {"private"},
-    "p": {"lead"},
+    "p": {"lead", "small"},
     "table": {"fixed", "trend-numbers", "small"},
     "figure": {"trend-chart"},
     "th": {"num"},
@@ -207,6 +209,10 @@ class _Reader(HTMLParser):
         if tag in _VOID:
             if tag == "col":
                 self._column(attributes)
+            elif tag == "br":
+                if self.runs is None:
+                    raise NotPlain("<br> outside a block")
+                self.runs.append([_LINE, self.style])
             return
         self.stack.append(tag)
         self._open(tag, attributes)
@@ -251,6 +257,7 @@ class _Reader(HTMLParser):
             raise NotPlain(f"class of <{tag}>")
         if tag == "body" and "in-browser" in classes:
             raise NotPlain("the browser view")
+        self._check_place(tag, classes)
         in_figure = bool(self.stack) and self.stack[-1] == "figure"
         table = {"fixed", "trend-numbers", "small"} if in_figure else {"fixed"}
         if (
@@ -272,13 +279,23 @@ class _Reader(HTMLParser):
         if "style" in attributes and tag != "col":
             raise NotPlain(f"style on <{tag}>")
 
+    def _check_place(self, tag: str, classes: set[str]) -> None:
+        """A div is a line of the page header, or a ledger's charts (one above the other, a title
+        over them): each holds only its own."""
+        parent = self.stack[-1] if self.stack else None
+        if tag == "div" and (classes == {"vl-charts"}) != (parent == "main"):
+            raise NotPlain("<div> of another kind")
+        if parent == "div" and (tag in ("figure", "p")) != (self.stack[-2] == "main"):
+            raise NotPlain(f"<{tag}> in <div>")
+
     # --- what each element makes ----------------------------------------------------------------
 
     def _open(self, tag: str, attributes: dict[str, str | None]) -> None:
         classes = (attributes.get("class") or "").split()
-        if tag in ("title", "style", "th", "td", "caption"):
+        if tag in ("title", "style", "caption"):
             self.text = []
         if tag in ("th", "td"):
+            self.runs = []
             span = attributes.get("colspan") or "1"
             if not _COLSPAN.fullmatch(span):
                 raise NotPlain("colspan")
@@ -289,7 +306,7 @@ class _Reader(HTMLParser):
             self._chart(attributes.get(_CHART_MARK) or "")
         elif tag == "tr":
             self.row = []
-        elif tag in ("div", "footer", "h1", "h2", "p"):
+        elif tag in ("div", "footer", "h1", "h2", "p") and (tag, self.stack[-2]) != ("div", "main"):
             self.runs = []
             self.lead = "lead" in classes
         elif tag in ("strong", "span"):
@@ -329,8 +346,13 @@ class _Reader(HTMLParser):
             cell, row = self.cell, self.row
             if cell is None or row is None:  # never: the cell was opened in its row
                 raise NotPlain(f"</{tag}> out of place")
-            text = cell["text"] = _collapse(self._take_text())
-            plain = not cell["num"] and cell["span"] == 1 and "th" not in cell
+            runs, self.runs = _runs(self.runs or []), None
+            text = cell["text"] = "".join(words for words, _ in runs)
+            if "\n" in text or any(style for _, style in runs):
+                cell["runs"] = runs
+            plain = (
+                not cell["num"] and cell["span"] == 1 and "th" not in cell and "runs" not in cell
+            )
             row.append(text if plain else cell)  # most cells: a bare string
             self.cell = None
         elif tag == "tr":
@@ -346,6 +368,8 @@ class _Reader(HTMLParser):
             self.row = None
         elif tag in ("strong", "span"):
             self.style = ""
+        elif tag == "div" and self.stack[-1] == "main":
+            pass  # a ledger's charts: their blocks are read
         elif tag in ("div", "footer", "h1", "h2", "p"):
             if self.runs is None:  # never: the block was opened
                 raise NotPlain(f"</{tag}> out of place")
@@ -416,12 +440,16 @@ def _sheet_css() -> str:
 
 
 def _runs(runs: list[Run]) -> list[Run]:
-    """Runs with HTML's white-space collapsing: one space between words, none at the ends."""
+    """Runs with HTML's white-space collapsing: one space between words, none at the ends nor
+    around a line break (<br>, "\n" in the runs), none after the last line."""
     out: list[Run] = []
     for text, style in runs:
         text = _SPACE.sub(" ", _CONTROLS.sub("", text))
-        if out and out[-1][0].endswith(" ") and text.startswith(" "):
+        if out and out[-1][0].endswith((" ", _LINE)) and text.startswith(" "):
             text = text[1:]
+        if out and text.startswith(_LINE) and out[-1][0].endswith(" "):
+            out[-1][0] = out[-1][0][:-1]
+        text = text.replace(" " + _LINE, _LINE).replace(_LINE + " ", _LINE)
         if text:
             if out and out[-1][1] == style:
                 out[-1][0] += text
@@ -429,5 +457,5 @@ def _runs(runs: list[Run]) -> list[Run]:
                 out.append([text, style])
     if out:
         out[0][0] = out[0][0].lstrip(_HTML_SPACE)
-        out[-1][0] = out[-1][0].rstrip(_HTML_SPACE)
-    return [run for run in out if run[0]]
+        out[-1][0] = out[-1][0].rstrip(_HTML_SPACE + _LINE)
+    return [[text.replace(_LINE, "\n"), style] for text, style in out if text]

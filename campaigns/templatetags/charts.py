@@ -31,8 +31,21 @@ def trend_chart(chart: charts.Chart | None, folded: bool = True) -> dict[str, An
 
 
 def _widths(chart: charts.Chart, table: dict[str, Any]) -> list[str]:
+    """Each column's share: as much as its heading's widest word or its longest cell needs (a label
+    on one line), the room left shared in proportion; on a page too narrow for that, as a generic
+    table's columns (rosters/word_widths.py)."""
     from rosters import word_widths
 
     columns = [chart.get("x_name") or "When", *table["head"]]
     rows = [[row["label"], *row["cells"]] for row in table["rows"]]
-    return [f"{share:.1f}%" for share in word_widths.column_widths(columns, rows)]
+    measure = word_widths.dejavu()
+    need = [
+        max([measure.widest_word(name, bold=True)] + [measure.word(str(row[i])) for row in rows])
+        + word_widths.CELL_EXTRA_PT
+        for i, name in enumerate(columns)
+    ]
+    if sum(need) > word_widths.content_pt("A4", False):
+        shares = word_widths.column_widths(columns, rows)
+    else:
+        shares = [100 * n / sum(need) for n in need]
+    return [f"{share:.1f}%" for share in shares]

@@ -95,10 +95,15 @@ def record_widths(
 ) -> list[str]:
     """Each column's share of a game sheet's table of records (as ``column_widths``): `fields` names
     each column's field of a record, space-separated (``a,b`` a column printing both, as "a, b");
-    `columns` the headings, separated by "|". The sheet's template prints the table ``fixed``."""
+    `columns` the headings, separated by "|"; a field holding a list (lines of a cell) counts
+    each of its items. The sheet's template prints the table ``fixed``."""
     keys = [field.split(",") for field in fields.split()]
     rows = [
-        [", ".join(str(record[key]) for key in names if record.get(key)) for names in keys]
+        [", ".join(_words(record[key]) for key in names if record.get(key)) for names in keys]
         for record in records
     ]
     return column_widths({"columns": columns.split("|"), "rows": rows}, paper, landscape)
+
+
+def _words(value: object) -> str:
+    return ", ".join(map(str, value)) if isinstance(value, list) else str(value)

@@ -196,3 +196,35 @@ def test_a_chart_of_anything_but_pygals_plain_drawing_goes_to_weasyprint(
     html = with_chart(supply_html(people, skirmish))
     assert change[0] in html
     assert table_sheet.read(html.replace(change[0], change[1], 1)) is None
+
+
+def test_lines_of_a_cell_and_bold_words_are_read_as_runs(skirmish, people, supply_rows):
+    html = supply_html(people, skirmish).replace(
+        "<td>row-0003</td>", "<td>Area 9: held <br>\n  602/D: <strong>reduced</strong><br></td>", 1
+    )
+    html = html.replace("</h1>", '</h1><p class="small">one<br> two</p>', 1)
+    sheet = table_sheet.read(html)
+    assert sheet is not None
+    supply = next(block for block in sheet["blocks"] if block["kind"] == "table")
+    cell = supply["rows"][3][0]
+    assert cell == {
+        "num": False,
+        "span": 1,
+        "text": "Area 9: held\n602/D: reduced",  # no space around a line, none after the last
+        "runs": [["Area 9: held\n602/D: ", ""], ["reduced", "bold"]],
+    }
+    assert sheet["blocks"][1] == {"kind": "p", "runs": [["one\ntwo", ""]], "lead": False}
+
+
+def test_a_ledgers_charts_are_read_one_after_the_other(skirmish, people, supply_rows):
+    figure = with_chart("<h1></h1>").removeprefix("<h1></h1>")
+    charts = f'<div class="vl-charts"><p class="small"><strong>What counts</strong></p>{figure}{figure}</div>'
+    sheet = table_sheet.read(supply_html(people, skirmish).replace("</h1>", "</h1>" + charts, 1))
+    assert sheet is not None
+    kinds = [block["kind"] for block in sheet["blocks"][:6]]
+    assert kinds == ["h1", "p", "chart", "table", "chart", "table"]
+    for elsewhere in ('<div class="vl-charts"><h2>x</h2></div>', '<div class="where">x</div>'):
+        assert (
+            table_sheet.read(supply_html(people, skirmish).replace("</h1>", "</h1>" + elsewhere, 1))
+            is None
+        )
