@@ -1,4 +1,5 @@
-"""{% viewcache "name" [unless var] %}…{% endviewcache %}: a page fragment kept per audience position.
+"""{% viewcache "name" [unless var] %}…{% endviewcache %}: a page fragment kept per audience position;
+{% live "template" %}: a part of a page kept whole drawn again for every request.
 
 The view puts `view_key` (campaigns.kept_answers.viewcache.key: campaign, the audience's position, the
 audience, organizer or not) in the context; the fragment is drawn once per key and then served
@@ -10,11 +11,12 @@ a per-render idempotency key and CSRF token (`unless` names when a fragment woul
 from typing import cast
 
 from django import template
+from django.template import Engine
 from django.template.base import FilterExpression, NodeList, Parser, Token
 from django.template.context import Context
 from django.utils.safestring import SafeString, mark_safe
 
-from campaigns.kept_answers import viewcache
+from campaigns.kept_answers import pages, viewcache
 
 register = template.Library()
 
@@ -51,3 +53,27 @@ def do_viewcache(parser: Parser, token: Token) -> ViewCacheNode:
     parser.delete_first_token()
     unless = parser.compile_filter(bits[3]) if len(bits) == 4 else None
     return ViewCacheNode(nodelist, bits[1][1:-1], unless)
+
+
+class LiveNode(template.Node):
+    def __init__(self, name: str) -> None:
+        self.name = name
+
+    def render(self, context: Context) -> SafeString:
+        if context.get(pages.KEEPING):  # a page drawn to keep: its mark, drawn at every serve
+            return mark_safe(pages.live_mark(self.name))
+        engine = context.template.engine if context.template else Engine.get_default()
+        drawn = engine.get_template(self.name)
+        with context.push():
+            return drawn.render(context)
+
+
+@register.tag("live")
+def do_live(parser: Parser, token: Token) -> LiveNode:
+    """{% live "template" %}: the template included, or in a page kept whole
+    (campaigns.kept_answers.pages) a mark where each request draws it (pages.LIVE names them)."""
+    bits = token.split_contents()
+    name = bits[1][1:-1] if len(bits) == 2 and bits[1][0] in "\"'" else ""
+    if name not in pages.LIVE:
+        raise template.TemplateSyntaxError(f'Usage: {{% live "template" %}} of {pages.LIVE}')
+    return LiveNode(name)

@@ -7,13 +7,14 @@ from __future__ import annotations
 import functools
 import json
 import uuid
+from collections.abc import Callable
 from dataclasses import replace
 from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.shortcuts import render
-from django.template.loader import get_template
+from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
@@ -24,7 +25,7 @@ from campaigns.errors import DiceNeeded, DomainError
 from campaigns.forms import HouseRuleForm, ProposalForm, house_rule_tables
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.records import Viewer
-from campaigns.kept_answers import viewcache
+from campaigns.kept_answers import pages, viewcache
 from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.selectors.history import (
@@ -354,6 +355,12 @@ def _odds(campaign: Campaign, viewer: Viewer, system: GameSystem) -> list[dict[s
 @page
 def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     campaign, viewer = campaign_for(request.user, pk)
+    # A plain GET is served from the page kept for this audience position and seat, forms
+    # included; only the CSRF token, the idempotency keys and the live parts are drawn for it.
+    kept_as = pages.key(request, campaign, viewer)
+    kept = pages.kept(kept_as) if kept_as else None
+    if kept is not None:
+        return HttpResponse(pages.served(request, kept, _live(request, campaign, viewer)))
     context = page_context(request, campaign, viewer)
     own = _own_page_box(context)
     if own is not None:
@@ -361,7 +368,35 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     context["may_archive"] = permissions.may_archive(viewer, campaign)
     context["may_restore"] = permissions.may_restore(viewer, campaign)
     context["may_start_like"] = permissions.may_organize(viewer)  # same club: its organizers
-    return render(request, "campaigns/detail.html", context)
+    if kept_as is None:
+        return render(request, "campaigns/detail.html", context)
+    for number, box in enumerate([*context["boxes"], *context["more_boxes"]]):
+        box.key = pages.idempotency_mark(number)
+    context.update({pages.KEEPING: True, "csrf_token": pages.CSRF})
+    drawn = render_to_string("campaigns/detail.html", context, request)
+    pages.keep(kept_as, drawn)
+    return HttpResponse(pages.served(request, drawn, _live(request, campaign, viewer)))
+
+
+def _live(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> Callable[[str], str]:
+    """What draws a kept page's live parts for this request (campaigns.kept_answers.pages.LIVE)."""
+    context: dict[str, Any] = {"campaign": campaign, "viewer": viewer}
+
+    def drawn(name: str) -> str:
+        if name != "campaigns/_odds.html":
+            return render_to_string(name, context, request)
+        odds = _odds(campaign, viewer, get_system(campaign.system))
+        if any(entry["status"] == "pending" for entry in odds):  # drawn until they are computed
+            return render_to_string(name, dict(context, odds=odds), request)
+        # Computed, the odds of a position never change: drawn once per audience position.
+        return viewcache.cached(
+            campaign,
+            viewer,
+            "odds-part",
+            lambda: render_to_string(name, dict(context, odds=odds), request),
+        )
+
+    return drawn
 
 
 def _own_page_box(context: dict[str, Any]) -> ActionBox | None:

@@ -1,0 +1,132 @@
+"""The campaign page kept whole, its forms included, per (audience position, seat).
+
+The page a player reloads all evening is mostly forms: drawn from the side's cut of the state,
+they are the same until what that audience sees moves. So a plain GET of the campaign page
+(no query, no message waiting to be shown) is drawn once per key and kept, with a mark in the
+place of each part that is not the audience's to share:
+
+- the CSRF token (every ``{% csrf_token %}`` and ``{{ csrf_token }}``), the request's own;
+- each form's idempotency key, a fresh one per form and per render (a double click appends
+  once; two renders never share a key);
+- the live parts (``{% live "template" %}``): the header's unread notices, the sheets panel
+  (the viewer's print jobs) and the odds (computed in the background after the position moved),
+  each drawn again for every request.
+
+The **key** is the page's viewcache key (campaign, the audience's position, audience, organizer
+or not, the digest of the code and templates) plus the viewer's **seat**: who they are, the
+sides they play or read, referee or not, organizer or not, and what the page shows from
+outside the journal (campaign and club names, archived or not). A page drawn for one side is
+never served to the other, the referee's never to a player, a page drawn before a move never
+after it (the position moved), and a seat change (someone becoming referee, leaving a side)
+never reuses a page drawn for the seat before. Access is settled before the key is asked
+(``campaign_for``): one who lost the campaign is refused, kept page or not.
+
+Kept pages are compressed (a page of 80 KB keeps in about 10) and expire sooner than other
+kept answers (`TIMEOUT`): there is one per person who looks, not one per audience.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import re
+import uuid
+import zlib
+from collections.abc import Callable
+
+import orjson
+from django.conf import settings
+from django.contrib.messages.storage.cookie import CookieStorage
+from django.http import HttpRequest
+from django.middleware.csrf import get_token
+
+from campaigns.journal.records import Viewer
+from campaigns.kept_answers import viewcache
+from campaigns.models import Campaign
+
+TIMEOUT = 2 * 3600  # an evening's reloads at one position; a page per person, so shorter-lived
+CSRF = "\x00csrf\x00"
+# The parts drawn again for every request: the header's unread notices, the sheets panel, the odds.
+LIVE = ("_inbox_link.html", "rosters/_sheets_panel.html", "campaigns/_odds.html")
+KEEPING = "keeping_page"  # set in a context being drawn to keep: `{% live %}` draws its mark
+# What a kept page carries in place of what each render puts in (NUL is refused in any input,
+# muster/unstorable.py, so no text of a person can hold a mark).
+_COOKIE_FIRST = (
+    "django.contrib.messages.storage.fallback.FallbackStorage",
+    "django.contrib.messages.storage.cookie.CookieStorage",
+)
+_MARK = re.compile("\x00(csrf|idem:[0-9]+|live:[0-9])\x00")
+
+
+def idempotency_mark(number: int) -> str:
+    """What a kept form carries in place of its idempotency key (a fresh one per render)."""
+    return f"\x00idem:{number}\x00"
+
+
+def live_mark(template: str) -> str:
+    """What a kept page carries in place of a live part (drawn again for every request)."""
+    return f"\x00live:{LIVE.index(template)}\x00"
+
+
+def seat(campaign: Campaign, viewer: Viewer) -> str:
+    """A digest of who looks from where, and of what the page shows from outside the journal."""
+    club = campaign.club
+    who = [
+        viewer.username,
+        sorted(viewer.sides),
+        viewer.playing,
+        viewer.referee,
+        viewer.organizer,
+        viewer.member,
+        campaign.name,
+        campaign.archived_at,
+        campaign.archived_by_id,
+        club.name,
+        club.slug,
+    ]
+    return hashlib.sha256(orjson.dumps(who, default=str)).hexdigest()[:24]
+
+
+def key(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> str | None:
+    """The key of this request's page, or None when it is drawn for this request alone: a query
+    (a form asked for, a pick), a message to show, or no stored position for the journal."""
+    if request.method != "GET" or request.GET or _messages_waiting(request):
+        return None
+    base = viewcache.key(campaign, viewer, "page", refresh_missing=False)
+    return None if base is None else f"{base}:{seat(campaign, viewer)}"
+
+
+def _messages_waiting(request: HttpRequest) -> bool:
+    """Whether a message may wait to be shown (the page shows it once): the messages cookie, which
+    also says when more wait in the session; with any other storage, always."""
+    if settings.MESSAGE_STORAGE not in _COOKIE_FIRST:
+        return True
+    return CookieStorage.cookie_name in request.COOKIES
+
+
+def kept(name: str) -> str | None:
+    """The page kept under `name`, or None."""
+    found = viewcache.get(name)
+    if not isinstance(found, bytes):
+        return None
+    return zlib.decompress(found).decode()
+
+
+def keep(name: str, html: str) -> None:
+    viewcache.put(name, zlib.compress(html.encode(), 1), TIMEOUT)
+
+
+def served(request: HttpRequest, html: str, live: Callable[[str], str]) -> str:
+    """The kept page with this render's own parts put in: the CSRF token, a fresh idempotency key
+    per form, and each live part drawn by `live(template)`."""
+    token = get_token(request)
+    keys: dict[str, str] = {}
+
+    def own(found: re.Match[str]) -> str:
+        mark = found.group(1)
+        if mark == "csrf":
+            return token
+        if mark.startswith("idem:"):
+            return keys.setdefault(mark, uuid.uuid4().hex)
+        return live(LIVE[int(mark[5:])])
+
+    return _MARK.sub(own, html)

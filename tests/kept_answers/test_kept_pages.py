@@ -1,0 +1,243 @@
+"""The campaign page kept whole, forms included, per audience position and seat
+(campaigns.kept_answers.pages): a kept page is exactly the page drawn afresh for the same person,
+with its own CSRF token and fresh idempotency keys; one drawn for a side never reaches the other
+side, the referee's never a player, and neither a move nor a seat change reuses one."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from campaigns.kept_answers import audiences, pages
+from campaigns.models import Campaign
+from campaigns.services import campaigns as svc
+from campaigns.services.journal import submit
+
+pytestmark = pytest.mark.django_db
+
+PEOPLE = ("olga", "alice", "bob", "rita", "carol")
+_KEYS = re.compile(r'name="idempotency_key" value="([0-9a-f]+)"')
+_NOISE = [
+    (re.compile(r'name="csrfmiddlewaretoken" value="[^"]+"'), "csrf"),
+    (re.compile(r'"X-CSRFToken": "[^"]+"'), "csrf"),
+    (_KEYS, "key"),
+    (re.compile(r'<time datetime="[^"]+">[^<]*</time>'), "<time>"),
+]
+
+
+def _client(people, name: str) -> Client:
+    client = Client()
+    client.force_login(people[name])
+    return client
+
+
+def _page(client: Client, campaign) -> str:
+    response = client.get(f"/campaigns/{campaign.pk}/")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "\x00" not in text  # every mark put in
+    return text
+
+
+def _normalized(text: str) -> str:
+    for pattern, replacement in _NOISE:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _fresh(client: Client, campaign, monkeypatch) -> str:
+    """The page drawn afresh: with a key space nothing was kept in."""
+    with monkeypatch.context() as patch:
+        patch.setattr(audiences, "BUILD", "fresh-drawing")
+        cache.clear()
+        return _page(client, campaign)
+
+
+_KEPT: set[str] = set()
+
+
+@pytest.fixture(autouse=True)
+def _kept_names(monkeypatch):
+    """The names pages are kept under, whatever the cache (local memory or Redis)."""
+    keep = pages.keep
+
+    def recorded(name: str, html: str) -> None:
+        _KEPT.add(name)
+        keep(name, html)
+
+    _KEPT.clear()
+    monkeypatch.setattr(pages, "keep", recorded)
+
+
+def _kept_pages() -> int:
+    return sum(1 for name in _KEPT if pages.kept(name) is not None)
+
+
+def _everyone_reads(people, campaign) -> dict[str, str]:
+    """Each person's page, read twice: drawn (or found kept), then served from the kept page."""
+    pages_read = {}
+    for name in PEOPLE:
+        client = _client(people, name)
+        _page(client, campaign)
+        pages_read[name] = _page(client, campaign)
+    return pages_read
+
+
+def _steps(skirmish, people) -> list:
+    """Moves of the game: red's secret steps, blue's, red's sealed choice."""
+    return [
+        lambda: submit(skirmish, people["alice"], "skirmish.supply"),
+        lambda: submit(skirmish, people["alice"], "skirmish.buy", {"count": 1}),
+        lambda: submit(skirmish, people["bob"], "skirmish.supply"),
+        lambda: submit(
+            skirmish, people["alice"], "sealed.submitted", {"key": "stance:0", "choice": "attack"}
+        ),
+    ]
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_every_kept_page_is_the_page_drawn_afresh_for_that_person(
+    skirmish, people, monkeypatch, warm
+):
+    """After each move, with everyone's pages kept (warm) or none (cold): what each person is
+    served is what would be drawn for them alone. A page kept for red (its forms, its secrets)
+    served to blue, the referee's to a player, or a page of before the move would differ."""
+    for step in [lambda: None, *_steps(skirmish, people)]:
+        step()
+        skirmish.refresh_from_db()
+        if warm:
+            _everyone_reads(people, skirmish)
+        else:
+            cache.clear()
+        served = _everyone_reads(people, skirmish)
+        assert _kept_pages() >= len(PEOPLE)
+        for name in PEOPLE:
+            fresh = _fresh(_client(people, name), skirmish, monkeypatch)
+            assert _normalized(served[name]) == _normalized(fresh), name
+        # Pages of different seats differ (names, forms): none was served to another.
+        assert len({_normalized(text) for text in served.values()}) == len(PEOPLE)
+
+
+def test_a_side_reads_another_sides_kept_forms_never(skirmish, people):
+    for name in PEOPLE:  # every page kept
+        _page(_client(people, name), skirmish)
+    red = _page(_client(people, "alice"), skirmish)
+    blue = _page(_client(people, "bob"), skirmish)
+    assert 'name="_side" value="red"' in red and 'name="_side" value="red"' not in blue
+    assert 'name="_side" value="blue"' in blue and 'name="_side" value="blue"' not in red
+
+
+def test_a_kept_page_has_its_own_csrf_token_and_fresh_idempotency_keys(skirmish, people):
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(people["alice"])
+    first, second = _page(client, skirmish), _page(client, skirmish)
+    assert _kept_pages() == 1
+    keys_first, keys_second = _KEYS.findall(first), _KEYS.findall(second)
+    assert keys_first and len(set(keys_first)) == len(keys_first)  # one per form
+    assert not set(keys_first) & set(keys_second)  # every render its own
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', second)
+    assert token is not None and f'"X-CSRFToken": "{token.group(1)}"' in second
+    # The kept form posts as a drawn one does: its token and key are accepted, once.
+    posted = {
+        "csrfmiddlewaretoken": token.group(1),
+        "_kind": "skirmish.supply",
+        "_side": "red",
+        "idempotency_key": keys_second[0],
+    }
+    assert 'name="_kind" value="skirmish.supply"' in second
+    response = client.post(f"/campaigns/{skirmish.pk}/submit/", posted)
+    assert response.status_code in (200, 302), response.content[:500]
+    assert skirmish.events.filter(kind="skirmish.supply").count() == 1
+    client.post(f"/campaigns/{skirmish.pk}/submit/", posted)  # a double click
+    assert skirmish.events.filter(kind="skirmish.supply").count() == 1
+
+
+def test_leaving_a_side_in_play_never_reuses_a_kept_page(skirmish, people, monkeypatch):
+    alice = _client(people, "alice")
+    assert 'name="_side" value="red"' in _page(alice, skirmish)
+    assert not svc.is_proposal(
+        svc.remove_player(skirmish, people["olga"], side="red", username="alice")
+    )
+    skirmish.refresh_from_db()
+    left = _page(alice, skirmish)
+    assert 'name="_side" value="red"' not in left
+    assert _normalized(left) == _normalized(_fresh(alice, skirmish, monkeypatch))
+
+
+def test_becoming_referee_never_reuses_a_kept_page(club, people, monkeypatch):
+    olga = people["olga"]
+    campaign = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Second war"
+    )
+    svc.assign_player(campaign, olga, side="red", username="alice")
+    carol = _client(people, "carol")
+    before = _page(carol, campaign)
+    assert not svc.is_proposal(svc.assign_referee(campaign, olga, username="carol"))
+    campaign.refresh_from_db()
+    referee = _page(carol, campaign)
+    assert "you referee" in referee and "you referee" not in before
+    assert _normalized(referee) == _normalized(_fresh(carol, campaign, monkeypatch))
+
+
+def test_an_organizer_made_or_unmade_never_reuses_a_kept_page(skirmish, people, monkeypatch):
+    """Club roles are not in the journal: the seat names them."""
+    from campaigns.models import Membership
+
+    carol = _client(people, "carol")
+    before = _page(carol, skirmish)
+    Membership.objects.filter(user=people["carol"]).update(role=Membership.ORGANIZER)
+    after = _page(carol, skirmish)
+    assert "Setup: players, referee" in after and "Setup: players, referee" not in before
+    assert _normalized(after) == _normalized(_fresh(carol, skirmish, monkeypatch))
+
+
+def test_a_seat_key_names_who_looks_from_where(skirmish, people):
+    from campaigns.access import visibility
+
+    seats = {
+        name: pages.seat(skirmish, visibility.viewer_for(people[name], skirmish)) for name in PEOPLE
+    }
+    assert len(set(seats.values())) == len(PEOPLE)  # olga and alice both play red
+    Campaign.objects.filter(pk=skirmish.pk).update(name="Renamed war")
+    skirmish.refresh_from_db()
+    alice = visibility.viewer_for(people["alice"], skirmish)
+    assert pages.seat(skirmish, alice) != seats["alice"]  # the name is not in the journal
+
+
+def test_a_message_is_shown_not_a_kept_page(skirmish, people):
+    client = _client(people, "alice")
+    _page(client, skirmish)
+    response = client.post(
+        f"/campaigns/{skirmish.pk}/submit/",
+        {"_kind": "skirmish.supply", "_side": "red", "idempotency_key": "k1"},
+        follow=True,
+    )
+    assert response.status_code == 200
+    messages = [str(m) for m in response.context["messages"]] if response.context else []
+    page = response.content.decode()
+    assert not messages or messages[0].split(".")[0] in page
+
+
+def test_the_live_parts_are_drawn_for_each_request(skirmish, people):
+    """The unread notices of the header move without the position moving: never kept."""
+    from campaigns.models import Notice
+
+    def unread(page: str) -> int:
+        found = re.search(r"Notices: (\d+) unread", page)
+        return int(found.group(1)) if found else 0
+
+    client = _client(people, "bob")
+    first = _page(client, skirmish)
+    Notice.objects.create(
+        recipient=people["bob"], campaign=skirmish, key="test/x", words="Look", link="/"
+    )
+    second = _page(client, skirmish)
+    assert _kept_pages() == 1
+    assert unread(second) == unread(first) + 1 and 'id="sheets"' in second
+
+
+def test_a_query_or_a_post_is_drawn_for_itself(skirmish, people):
+    client = _client(people, "alice")
+    client.get(f"/campaigns/{skirmish.pk}/?do=nothing")
+    assert _kept_pages() == 0
