@@ -4,7 +4,7 @@ jobs under rosters.urls."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import accounts, clubs, home, mails, notices, play, setup, webhooks
+from .views import accounts, clubs, home, installable, mails, notices, play, setup, webhooks
 
 CAMPAIGN = "campaigns/<int:pk>/"
 
@@ -14,7 +14,7 @@ auth = [
         auth_views.LoginView.as_view(redirect_authenticated_user=True),
         name="login",
     ),
-    path("accounts/logout/", auth_views.LogoutView.as_view(), name="logout"),
+    path("accounts/logout/", accounts.SignOutView.as_view(), name="logout"),
     path(
         "accounts/password/change/", accounts.PasswordChangeView.as_view(), name="password_change"
     ),
@@ -48,6 +48,8 @@ auth = [
 urlpatterns = [
     *auth,
     path("", home.dashboard, name="dashboard"),
+    path("manifest.webmanifest", installable.manifest, name="web-manifest"),
+    path("sw.js", installable.service_worker, name="service-worker"),
     path("notices/", notices.notice_list, name="notices"),
     path("notices/read/", notices.notices_read, name="notices-read"),
     path("notices/<int:notice_id>/", notices.notice_open, name="notice-open"),

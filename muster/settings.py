@@ -105,6 +105,7 @@ TEMPLATES = [
                 "django.contrib.auth.context_processors.auth",
                 "django.contrib.messages.context_processors.messages",
                 "campaigns.views.notices.unread",  # the header's count of unread notices
+                "campaigns.views.installable.person",  # whose pages the service worker keeps
             ],
         },
     },

@@ -83,3 +83,13 @@ class PasswordChangeView(auth_views.PasswordChangeView):
 
     def get_form_kwargs(self) -> dict[str, Any]:
         return {**super().get_form_kwargs(), "request": self.request}
+
+
+class SignOutView(auth_views.LogoutView):
+    """Signing out also empties what the browser keeps for the site (Clear-Site-Data): the
+    service worker's kept campaign pages and its caches (campaigns/views/installable.py)."""
+
+    def post(self, request: HttpRequest, *args: Any, **kwargs: Any) -> HttpResponse:
+        response = super().post(request, *args, **kwargs)
+        response["Clear-Site-Data"] = '"cache", "storage"'
+        return response
