@@ -76,6 +76,9 @@ ROWS = [
         "GET", "accounts/login/", {**everyone(302), "anonymous": 200}
     ),  # signed in: on to the dashboard
     Row("POST", "accounts/logout/", everyone(302)),
+    # The site as an app on a phone: its manifest and service worker, the same for everyone.
+    Row("GET", "manifest.webmanifest", everyone()),
+    Row("GET", "sw.js", everyone()),
     Row("GET", "accounts/password/change/", signed_in()),
     Row("GET", "accounts/password/change/done/", signed_in()),
     Row("GET", "accounts/password/reset/", everyone()),
