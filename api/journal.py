@@ -11,12 +11,14 @@ from typing import Any
 from django.http import HttpResponse
 from drf_spectacular.utils import OpenApiParameter, extend_schema
 from rest_framework import generics, serializers, status
+from rest_framework.exceptions import ValidationError
 from rest_framework.filters import BaseFilterBackend
 from rest_framework.request import Request
 from rest_framework.response import Response
 from rest_framework.utils.serializer_helpers import ReturnDict
 
 from campaigns.errors import DomainError
+from campaigns.models import Campaign
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.history import HistoryEntry, history_by_uid
 from campaigns.selectors.trends import campaign_trends
@@ -245,19 +247,26 @@ class EventsApi(CampaignScoped, generics.ListAPIView[Any]):
         '`{"kind": "proposal.approved", "data": {"proposal": "<uid>"}}`.',
     )
     def post(self, request: Request, campaign_id: int) -> Response:
-        campaign, _ = self.campaign_and_viewer()
-        data = valid_input(SubmitInputSerializer, request)
-        key = _idempotency_key(data["idempotency_key"], request.headers.get("Idempotency-Key"))
-        submission = submit(
-            campaign,
-            request.user,
-            data["kind"],
-            data["data"],
-            side=data["side"] or None,
-            dice=data["dice"],
-            expected_version=data["expected_version"],
-            idempotency_key=key,
-        )
+        # The journal's writer looks the campaign up, locked, with the requester in it (not a
+        # member: not found): no look-up of its own first. A refusal of what was sent is said
+        # only to a member; anyone else is told there is no such campaign, as before.
+        campaign = Campaign(pk=campaign_id)
+        try:
+            data = valid_input(SubmitInputSerializer, request)
+            key = _idempotency_key(data["idempotency_key"], request.headers.get("Idempotency-Key"))
+            submission = submit(
+                campaign,
+                request.user,
+                data["kind"],
+                data["data"],
+                side=data["side"] or None,
+                dice=data["dice"],
+                expected_version=data["expected_version"],
+                idempotency_key=key,
+            )
+        except (ValidationError, DomainError):
+            self.campaign_and_viewer()  # NotFound for one who is no member
+            raise
         code = status.HTTP_200_OK if submission.replayed else status.HTTP_201_CREATED
         return Response(submission_output(campaign, request.user, submission), status=code)
 

@@ -109,9 +109,10 @@ def submission_output(campaign: Campaign, user: Person, submission: Submission) 
 
 
 def _full_output(campaign: Campaign, user: Person, submission: Submission) -> dict[str, Any]:
-    campaign, viewer = visibility.campaign_and_viewer(
-        user, campaign.pk
-    )  # as the change left them, one query
+    if submission.after is not None:  # nobody's seat changed: as the writer left them
+        campaign, viewer = submission.after
+    else:  # as the change left them, one query
+        campaign, viewer = visibility.campaign_and_viewer(user, campaign.pk)
     state = submission.state if submission.state is not None else current_state(campaign)
     return SubmissionOutputSerializer(
         {

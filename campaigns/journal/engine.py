@@ -22,7 +22,6 @@ from campaigns.errors import DomainError
 from campaigns.journal import core_events, proposals
 from campaigns.journal.context import Ctx
 from campaigns.journal.records import EventsBySeq, Record
-from campaigns.journal.state_copy import copy_state
 from campaigns.journal.state_shapes import CampaignState, plain
 from campaigns.systems import get_system
 
@@ -249,14 +248,3 @@ def _check_acting_side(state: CampaignState, record: Record) -> None:
         raise DomainError("side", f"Unknown side {record.side!r}.")
     if record.actor not in side["players"] and record.actor != state["referee"]:
         raise DomainError("side", f"{record.actor} does not play {side['name']}.")
-
-
-def try_apply(
-    state: CampaignState,
-    record: Record,
-    pool: DicePool,
-    provider: RefuseMissingDice,
-    journal: EventsBySeq | None = None,
-) -> CampaignState:
-    """Apply to a copy, leaving `state` untouched if the record is refused."""
-    return apply_record(copy_state(state), record, pool, provider, journal)

@@ -5,7 +5,20 @@ from __future__ import annotations
 
 from typing import Any, TypeVar, cast
 
+import orjson
+
 T = TypeVar("T")
+
+
+def copy_json(value: T) -> T:
+    """A deep copy of data read as JSON (a stored snapshot): encoded and decoded again, several
+    times faster than ``copy_state`` on a large state. What JSON would not give back as it was
+    (a key that is not text, an integer past 64 bits, nesting past orjson's limit) is copied by
+    ``copy_state``; a tuple comes back a list, as the stored snapshot holds it."""
+    try:
+        return cast(T, orjson.loads(orjson.dumps(value)))
+    except (orjson.JSONEncodeError, TypeError):
+        return copy_state(value)
 
 
 def copy_state(value: T) -> T:

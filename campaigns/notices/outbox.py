@@ -14,7 +14,9 @@ from typing import Any
 
 from django.conf import settings
 from django.core.cache import cache
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
+from django.db.models.sql import InsertQuery, UpdateQuery
 from django.utils import timezone
 
 from campaigns.models import Campaign, NoticeOutbox
@@ -39,6 +41,31 @@ def note_change(campaign: Campaign, before: dict[str, Any]) -> None:
     if audience_positions(before) == audience_positions(campaign.positions or {}):
         return  # nobody can see anything new: nothing to make
     NoticeOutbox.objects.create(campaign=campaign, seq=campaign.last_seq)
+    send(campaign.pk)
+
+
+def save_noting_change(campaign: Campaign, before: dict[str, Any], fields: list[str]) -> None:
+    """``campaign.save(update_fields=fields)`` and ``note_change``: on PostgreSQL in one statement
+    (the row inserted in a WITH clause of the campaign's UPDATE), elsewhere one after the other."""
+    moved = audience_positions(before) != audience_positions(campaign.positions or {})
+    if not moved or connection.vendor != "postgresql":
+        campaign.save(update_fields=fields)
+        note_change(campaign, before)
+        return
+    update = UpdateQuery(Campaign)
+    update.add_q(Q(pk=campaign.pk))
+    update.add_update_values({name: getattr(campaign, name) for name in fields})
+    update_sql, update_params = update.get_compiler(connection.alias).as_sql()
+    row = NoticeOutbox(campaign=campaign, seq=campaign.last_seq)
+    insert = InsertQuery(NoticeOutbox)
+    insert.insert_values(
+        [f for f in NoticeOutbox._meta.local_concrete_fields if not f.primary_key], [row]
+    )
+    [(insert_sql, insert_params)] = insert.get_compiler(connection.alias).as_sql()
+    with connection.cursor() as cursor:
+        cursor.execute(
+            f"WITH noted AS ({insert_sql}) {update_sql}", [*insert_params, *update_params]
+        )
     send(campaign.pk)
 
 

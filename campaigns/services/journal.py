@@ -31,6 +31,7 @@ from campaigns.journal import engine, holdings
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.proposals import is_complete, stand_in_may_answer
 from campaigns.journal.records import Record, Viewer
+from campaigns.journal.state_copy import copy_json
 from campaigns.journal.state_shapes import CampaignState, Proposal
 from campaigns.schema.fields import EVENT_MAX_BYTES, JSON_MAX_DEPTH, EventKind, check_json
 
@@ -39,8 +40,8 @@ from ..models import Campaign, Event
 from ..systems import get_system
 from ..systems.base import EventToSend, GameSystem
 from . import odds, projections, seat_log
-from .snapshots import store_snapshot
-from .state import current_state, load_records
+from .snapshots import store_after_append
+from .state import load_records, state_and_dice
 
 
 @dataclass
@@ -48,6 +49,9 @@ class Submission:
     events: list[Event] = field(default_factory=list)
     state: CampaignState | None = None  # None when nothing new was written (replayed)
     replayed: bool = False  # the idempotency key had been used: nothing new was written
+    # The campaign as the change left it, and the submitter as it sees them, when the change
+    # seated or unseated nobody (the answer then needs no second look-up); otherwise None.
+    after: tuple[Campaign, Viewer] | None = None
 
 
 def submit(
@@ -188,7 +192,7 @@ def _submit_locked(
 ) -> Submission:
     data = _resolve_uids(campaign, viewer, kind, data)
     journal = _Journal(campaign)
-    state = current_state(campaign)
+    state, pool = state_and_dice(campaign)
     system = get_system(campaign.system)
     kind_def = CORE_KINDS.get(kind) or system.event_kind(kind)
     if kind_def is None:
@@ -215,7 +219,7 @@ def _submit_locked(
         at=now.isoformat(),
         uid=str(uuid.uuid4()),
     )
-    writer = _Writer(campaign, user, viewer, journal, state, dice)
+    writer = _Writer(campaign, user, viewer, journal, state, pool, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
@@ -224,8 +228,11 @@ def _submit_locked(
         system, writer.before, writer.state
     )  # here, never in the fold: old journals replay
     writer.save()
-    odds.enqueue(campaign)  # after commit: recompute the odds panel of every side
-    return Submission(writer.events, writer.state)
+    odds.enqueue(campaign, before=writer.positions_before)  # after commit: the sides that moved
+    same_people = projections.same_people(writer.before, writer.state)
+    return Submission(
+        writer.events, writer.state, after=(campaign, viewer) if same_people else None
+    )
 
 
 class _Journal:
@@ -272,14 +279,17 @@ class _Writer:
         viewer: Viewer,
         journal: _Journal,
         state: CampaignState,
+        pool: DicePool,
         dice: dict[str, Any] | None,
     ) -> None:
         self.campaign, self.user, self.viewer = campaign, user, viewer
         self.journal = journal
-        self.before = state  # as the projections were last written (folds work on copies)
-        self.state = state
+        self.before = state  # as the projections were last written
+        # One copy for the whole submission, folded in place: a record refused ends the
+        # submission (nothing is written), so no record needs a copy of its own.
+        self.state = copy_json(state)
         # Only the dice of the journal: a roll asked again (a chained step) is answered by them.
-        self.pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+        self.pool = pool
         self.provider = LiveProvider(
             state["options"].get("dice_mode", "server"),
             dice,
@@ -297,7 +307,7 @@ class _Writer:
             record
         )  # a fold may read the event being applied (a proposal's own)
         try:
-            self.state = engine.try_apply(
+            self.state = engine.apply_record(
                 self.state, record, self.pool, self.provider, self.journal
             )
         finally:
@@ -393,6 +403,7 @@ class _Writer:
         )
 
     def save(self) -> None:
+        self.positions_before = dict(self.campaign.positions or {})
         actor_cache = {self.user.username: self.user}
         for record, key in self.pending:
             actor = actor_cache.get(record.actor) or get_user_model().objects.get(
@@ -416,7 +427,7 @@ class _Writer:
         seat_log.record(
             self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending]
         )
-        store_snapshot(self.campaign, self.state)
+        store_after_append(self.campaign, self.before, self.state)
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(
             self.campaign,

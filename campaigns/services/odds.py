@@ -36,6 +36,7 @@ from muster import queues
 from ..errors import Forbidden
 from ..models import Campaign
 from ..systems import get_system
+from ..systems.base import GameSystem
 from .state import current_state
 
 log = logging.getLogger(__name__)
@@ -86,14 +87,38 @@ def compute_and_store(campaign_id: int, side: str) -> dict[str, Any] | None:
     return compute(campaign, side)
 
 
-def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
+def has_odds(system: GameSystem) -> bool:
+    """The game tells the odds of some upcoming roll (it draws `upcoming_rolls`)."""
+    return type(system).upcoming_rolls is not GameSystem.upcoming_rolls
+
+
+def enqueue(
+    campaign: Campaign, *, known_only: bool = False, before: dict[str, Any] | None = None
+) -> None:
     """After the current transaction commits, compute in the background the odds of every side
     that has none for where it now stands (`campaign.positions`, as the change left them), unless
     a task for it was sent less than ASKED_FOR seconds ago. `known_only`: only sides whose
-    position is stored (the sweep)."""
+    position is stored (the sweep).
+
+    `before`: the positions before an append (the journal's writer). Then only the sides whose
+    position the append moved are sent, each at once, without asking the cache what it holds:
+    the work follows from what this append changed, never from what the other side did in
+    secret (whose odds are kept or asked for is theirs). A game that tells no odds sends none."""
     stored = dict(campaign.positions or {})
-    sides = get_system(campaign.system).side_slugs()
+    system = get_system(campaign.system)
+    sides = system.side_slugs()
     campaign_id = campaign.pk
+    if before is not None:
+        if not has_odds(system) or stored.get("seq") != campaign.last_seq:
+            return
+        moved = [
+            s
+            for s in sides
+            if stored.get(f"side:{s}") and before.get(f"side:{s}") != stored.get(f"side:{s}")
+        ]
+        if moved:
+            transaction.on_commit(lambda: _send_moved(campaign_id, moved, stored))
+        return
 
     def send() -> None:
         compute_odds = queues.task("campaigns.tasks.compute_odds")
@@ -125,6 +150,18 @@ def enqueue(campaign: Campaign, *, known_only: bool = False) -> None:
                 viewcache.put(asked_key(campaign_id, side, at), True, ASKED_FOR)
 
     transaction.on_commit(send)
+
+
+def _send_moved(campaign_id: int, sides: list[str], positions: dict[str, Any]) -> None:
+    """The tasks of the sides an append moved (`positions`: as it left them)."""
+    compute_odds = queues.task("campaigns.tasks.compute_odds")
+    for side in sides:
+        try:
+            compute_odds.apply_async(args=(campaign_id, side), queue=settings.CELERY_ODDS_QUEUE)
+        except Exception:  # a broker outage must not fail the change that was just saved
+            log.exception("could not enqueue odds for campaign %s side %s", campaign_id, side)
+            continue
+        viewcache.put(asked_key(campaign_id, side, positions[f"side:{side}"]), True, ASKED_FOR)
 
 
 def sweep(limit: int = 50) -> None:

@@ -69,8 +69,10 @@ def refresh(
         campaign, state, newest=newest, roster=entries, summaries=summaries
     )
     campaign.positions["projected"] = audiences.BUILD
-    campaign.save(update_fields=["status", "referee", "last_seq", "updated_at", "positions"])
-    notice_outbox.note_change(campaign, stored)  # in this transaction: notices are never lost
+    # In this transaction, with the campaign's row: notices are never lost.
+    notice_outbox.save_noting_change(
+        campaign, stored, ["status", "referee", "last_seq", "updated_at", "positions"]
+    )
     if people_changed:
         _refresh_sides(campaign, state, users)
     played = _refresh_scenarios(campaign, state, summaries, before)
@@ -95,6 +97,11 @@ def _projected(stored: dict[str, Any], before: CampaignState) -> bool:
 
 def _summaries(system: GameSystem, state: CampaignState) -> list[dict[str, Any]]:
     return [system.scenario_summary(plain(state), entry["index"]) for entry in state["scenarios"]]
+
+
+def same_people(before: CampaignState, after: CampaignState) -> bool:
+    """Nobody was seated or unseated, and the referee is the same: every viewer's seat stands."""
+    return _people(before) == _people(after)
 
 
 def _people(state: CampaignState) -> tuple[dict[str, SideSeats], str | None]:

@@ -6,6 +6,10 @@ import logging
 from collections.abc import Iterable
 from typing import cast
 
+import orjson
+from django.db import connection
+
+from campaigns.dice.pool import DicePool
 from campaigns.journal import engine
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import CampaignState
@@ -71,6 +75,32 @@ def current_state(campaign: Campaign) -> CampaignState:
         return _stored(snapshot)
     store_snapshot(campaign, state)
     return state
+
+
+_SNAPSHOT_AND_DICE = """SELECT s.seq, s.state::text, (
+    SELECT coalesce(json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]')::text
+    FROM campaigns_event e WHERE e.campaign_id = s.campaign_id AND e.kind = 'dice.rolled'
+) FROM campaigns_snapshot s WHERE s.campaign_id = %s"""
+
+
+def state_and_dice(campaign: Campaign) -> tuple[CampaignState, DicePool]:
+    """``current_state`` and the journal's dice (``DicePool``): what an append reads. On
+    PostgreSQL both in one query when the snapshot is fresh (the dice as rows of seq, data and
+    side, all a pool needs); otherwise as ``current_state`` and ``load_records`` read them."""
+    if connection.vendor == "postgresql" and not _stale_versions(campaign):
+        with connection.cursor() as cursor:
+            cursor.execute(_SNAPSHOT_AND_DICE, [campaign.pk])
+            row = cursor.fetchone()
+        if row is not None and row[0] == campaign.last_seq:
+            state = cast(CampaignState, orjson.loads(row[1]))
+            if state.get("shape") == engine.STATE_SHAPE:
+                dice = [
+                    Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
+                    for seq, data, side in orjson.loads(row[2])
+                ]
+                return state, DicePool.from_records(dice)
+    state = current_state(campaign)
+    return state, DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
 
 
 def _stored(snapshot: Snapshot) -> CampaignState:

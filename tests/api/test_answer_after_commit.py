@@ -7,6 +7,8 @@ anything is stored is a JSON 503 with Retry-After, and sending it again with the
 idempotency key stores it once.
 """
 
+import dataclasses
+
 import pytest
 from django.db import connection
 from rest_framework.test import APIClient
@@ -39,11 +41,13 @@ def _client(user):
 
 
 def _submit_then(monkeypatch, module, fault):
-    """`module.submit` commits, then `fault()` happens before the answer is built."""
+    """`module.submit` commits, then `fault()` happens before the answer is built. The answer
+    is made to read the campaign again, as after a change of who plays which side (otherwise it
+    is built from what the writer holds and needs no database)."""
     real = module.submit
 
     def submit_then_fault(*args, **kwargs):
-        submission = real(*args, **kwargs)
+        submission = dataclasses.replace(real(*args, **kwargs), after=None)
         fault()
         return submission
 

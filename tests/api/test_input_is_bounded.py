@@ -8,7 +8,7 @@ import uuid
 import pytest
 from rest_framework.test import APIClient
 
-from campaigns.journal import engine
+from campaigns.journal.state_copy import copy_json
 from campaigns.models import Event
 from campaigns.schema.fields import JSON_MAX_DEPTH
 from campaigns.services.journal import submit
@@ -164,7 +164,7 @@ def _signed_in(user) -> APIClient:
 
 def test_the_fold_copies_any_state_without_recursion():
     deep = {"game": _nested(20_000, {"x": [1, 2]})}
-    copied = engine.copy_state(deep)
+    copied = copy_json(deep)  # the writer's copy: too deep for JSON, copied without recursion
     assert copied is not deep
     inner, original = copied["game"], deep["game"]
     for _ in range(20_000):
