@@ -189,10 +189,15 @@ def _token(user, Token) -> str:
     return Token.objects.get_or_create(user=user)[0].key
 
 
-def _client(port, clients, deadline, interval, out, start):
-    """One process: a thread per client, each with its own connection."""
+def _client(port, clients, seconds, interval, out, barrier):
+    """One process: a thread per client, each with its own connection. The clock starts once every
+    process is up (a fixed delay was not enough on a busy machine: a short run could end before its
+    first step, and report none)."""
     results = []
     lock = threading.Lock()
+    barrier.wait(timeout=120)
+    start = time.time() + 0.2
+    deadline = start + seconds
 
     def loop(client, offset):
         conn = http.client.HTTPConnection("127.0.0.1", port, timeout=60)
@@ -240,17 +245,15 @@ def _client(port, clients, deadline, interval, out, start):
 def run(port, clients, *, seconds: float, interval: float | None, processes: int = 4) -> dict:
     ctx = multiprocessing.get_context("spawn")
     out = ctx.Queue()
-    start = time.time() + 3  # every process up before the first step
-    deadline = start + seconds
     # Paced clients start spread evenly over one interval: twenty players do not press at the same
     # instant (they did until 2026-11-23: every second's twenty steps arrived within 0.15 s).
     spread = (interval or 0) / len(clients)
     clients = [{**c, "offset": k * spread} for k, c in enumerate(clients)]
     groups = [clients[i::processes] for i in range(processes)]
+    groups = [g for g in groups if g]
+    barrier = ctx.Barrier(len(groups))  # every process up before the first step
     procs = [
-        ctx.Process(target=_client, args=(port, g, deadline, interval, out, start))
-        for g in groups
-        if g
+        ctx.Process(target=_client, args=(port, g, seconds, interval, out, barrier)) for g in groups
     ]
     rows = [r for report in gather(procs, out, timeout=seconds + 240) for r in report]
     result = {"seconds": seconds, "interval_s": interval, "clients": len(clients)}
