@@ -29,6 +29,9 @@ class Cell(TypedDict):
     fit: NotRequired[bool]  # a word in it may be wider than its column (rosters.typst_render)
     th: NotRequired[bool]  # a heading of its row (a chart's numbers: the half-day, the turn)
     runs: NotRequired[list[Run]]  # a cell of several lines (<br>: "\n") or with bold words in it
+    rowspan: NotRequired[int]  # a heading over both head rows (read; printed as "open" cells)
+    open: NotRequired[str]  # "below": a heading open to the empty cell under it ("above")
+    bare: NotRequired[bool]  # a cell of the table's foot: no zebra
 
 
 Row = list[str | Cell]
@@ -43,7 +46,9 @@ class Block(TypedDict, total=False):
     lead: bool
     widths: list[float]  # every column's share of the width, in %
     head: Row
+    more_head: list[Row]  # a second head row (the first one's groups of columns split)
     rows: list[Row]
+    foot: list[Row]  # the table's foot (a total)
     caption: str  # a chart's numbers: the table's caption (its figure's last block)
     svg: str  # a chart: the SVG as pygal drew it
     width: float  # a chart: its printed width, in pt
@@ -61,9 +66,10 @@ class Sheet(TypedDict):
 
 
 # From about 20 rows Typst prints a plain table sheet faster than WeasyPrint (its child process
-# costs about 0.2 s); from 50 it is clearly ahead (100 rows: 0.25 s against 0.6 s). Shorter sheets stay
-# with WeasyPrint.
-MIN_ROWS = 50
+# costs 0.12-0.2 s): a 24-row ledger 0.2 s against 0.4-0.6 s; 100 rows 0.25 s against 0.6 s.
+# Shorter sheets stay with WeasyPrint, unless they hold a trend chart (WeasyPrint takes 0.1-0.15 s
+# for each: an RG Purchase Record of 15 rows and three charts, 0.25 s against 0.7 s).
+MIN_ROWS = 20
 
 _PAGE_SIZE = re.compile(r"@page\s*\{\s*size:\s*(A4|letter)( landscape)?;\s*\}")
 _WIDTH = re.compile(r"width:\s*(\d{1,3}(?:\.\d{1,3})?)%")
@@ -105,7 +111,8 @@ _ALLOWED = {
     "h1": set(),
     "h2": set(),
     "p": {"strong", "br"},
-    "table": {"caption", "colgroup", "thead", "tbody"},
+    "table": {"caption", "colgroup", "thead", "tbody", "tfoot"},
+    "tfoot": {"tr"},
     "colgroup": {"col"},
     "thead": {"tr"},
     "tbody": {"tr"},
@@ -116,6 +123,7 @@ _ALLOWED = {
 _ATTRIBUTES = {
     "class",
     "colspan",
+    "rowspan",
     "scope",
     "style",
     "lang",
@@ -146,10 +154,11 @@ class NotPlain(ValueError):
 
 def read(html: str, min_rows: int | None = None) -> Sheet | None:
     """The sheet as data when it is a plain table sheet of at least `min_rows` rows (MIN_ROWS when
-    not given), else None."""
+    not given) or with a trend chart, else None."""
     min_rows = MIN_ROWS if min_rows is None else min_rows
-    if html.count("<tr") < min_rows:
-        return None  # cheap: most sheets end here without being parsed
+    charted = '<figure class="trend-chart">' in html
+    if html.count("<tr") < min_rows and not charted:
+        return None  # cheap: most short sheets end here without being parsed
     reader = _Reader()
     try:
         html = _SVG.sub(reader.keep_chart, html)
@@ -159,7 +168,8 @@ def read(html: str, min_rows: int | None = None) -> Sheet | None:
     except ValueError:  # NotPlain, or markup no template writes: WeasyPrint prints it
         return None
     rows = sum(len(block["rows"]) for block in sheet["blocks"] if block["kind"] == "table")
-    return sheet if rows >= min_rows else None
+    charts = any(block["kind"] == "chart" for block in sheet["blocks"])
+    return sheet if rows >= min_rows or charts else None
 
 
 class _Reader(HTMLParser):
@@ -198,8 +208,13 @@ class _Reader(HTMLParser):
         if misplaced:
             raise NotPlain(f"<{tag}> in <{parent}>")
         if tag in ("th", "td") and (tag == "th") != (self.stack[-2] == "thead"):
-            # head cells are th, body cells td, as styled; a chart's numbers: each row's heading th
-            row_heading = tag == "th" and self.row == [] and self.stack[-4] == "figure"
+            # head cells are th, body cells td, as styled; a row's heading (its first cell) th in
+            # a chart's numbers and in a table's foot
+            row_heading = (
+                tag == "th"
+                and self.row == []
+                and (self.stack[-4] == "figure" or self.stack[-2] == "tfoot")
+            )
             if not row_heading:
                 raise NotPlain(f"<{tag}> in <{self.stack[-2]}>")
         attributes = dict(attrs)
@@ -300,8 +315,15 @@ class _Reader(HTMLParser):
             if not _COLSPAN.fullmatch(span):
                 raise NotPlain("colspan")
             self.cell = {"num": "num" in classes, "span": int(span)}
-            if tag == "th" and self.stack[-3] == "tbody":
+            if tag == "th" and self.stack[-3] != "thead":
                 self.cell["th"] = True
+            if self.stack[-3] == "tfoot":
+                self.cell["bare"] = True
+            rowspan = attributes.get("rowspan")
+            if rowspan is not None:
+                if not (_COLSPAN.fullmatch(rowspan) and self.stack[-3] == "thead"):
+                    raise NotPlain("rowspan")
+                self.cell["rowspan"] = int(rowspan)
         elif tag == "svg":
             self._chart(attributes.get(_CHART_MARK) or "")
         elif tag == "tr":
@@ -350,19 +372,21 @@ class _Reader(HTMLParser):
             text = cell["text"] = "".join(words for words, _ in runs)
             if "\n" in text or any(style for _, style in runs):
                 cell["runs"] = runs
-            plain = (
-                not cell["num"] and cell["span"] == 1 and "th" not in cell and "runs" not in cell
-            )
+            plain = not cell["num"] and cell["span"] == 1 and len(cell) == 3  # num, span, text
             row.append(text if plain else cell)  # most cells: a bare string
             self.cell = None
         elif tag == "tr":
             if self.row is None:  # never: the row was opened
                 raise NotPlain("</tr> out of place")
             table = self.blocks[-1]
-            if self.stack[-1] == "thead":
-                if table["head"]:
-                    raise NotPlain("two head rows")
+            if self.stack[-1] == "thead" and not table["head"]:
                 table["head"] = self.row
+            elif self.stack[-1] == "thead":
+                if "more_head" in table:
+                    raise NotPlain("three head rows")
+                table["more_head"] = [self.row]
+            elif self.stack[-1] == "tfoot":
+                table.setdefault("foot", []).append(self.row)
             else:
                 table["rows"].append(self.row)
             self.row = None
@@ -415,14 +439,47 @@ class _Reader(HTMLParser):
 
     @staticmethod
     def _check_table(table: Block) -> None:
-        columns = len(table["head"])
+        columns = _width(table["head"])
         if not columns or len(table["widths"]) != columns:
             raise NotPlain(
                 "table columns"
             )  # every column's width given, as the generic tables give them
-        for row in table["rows"]:
-            if sum(1 if isinstance(cell, str) else cell["span"] for cell in row) != columns:
+        tall = [cell for cell in table["head"] if isinstance(cell, dict) and "rowspan" in cell]
+        if any(cell["rowspan"] != 2 for cell in tall) or (tall and "more_head" not in table):
+            raise NotPlain("a heading over more than the head")
+        below = columns - sum(cell["span"] for cell in tall)  # what the second head row holds
+        if any(_width(row) != below for row in table.get("more_head", [])):
+            raise NotPlain("a head row of another width")
+        for row in [*table["rows"], *table.get("foot", [])]:
+            if _width(row) != columns:
                 raise NotPlain("a row of another width")
+        if tall:
+            table["more_head"] = [_under(table["head"], table["more_head"][0])]
+
+
+def _under(head: Row, second: Row) -> Row:
+    """The second head row with an empty cell under each heading of both rows, the line between
+    them left out: it prints as one cell, and each engine writes its words in the same order (Typst
+    writes a cell over two rows after the first row's others)."""
+    out: Row = []
+    rest = iter(second)
+    for cell in head:
+        if isinstance(cell, dict) and cell.pop("rowspan", 1) == 2:
+            cell["open"] = "below"
+            out.append({"num": False, "span": cell["span"], "text": "", "open": "above"})
+            continue
+        covered = 0
+        while covered < (1 if isinstance(cell, str) else cell["span"]):
+            below = next(rest, None)
+            if below is None:
+                raise NotPlain("a head row of another width")
+            covered += 1 if isinstance(below, str) else below["span"]
+            out.append(below)
+    return out
+
+
+def _width(row: Row) -> int:
+    return sum(1 if isinstance(cell, str) else cell["span"] for cell in row)
 
 
 def _collapse(text: str) -> str:

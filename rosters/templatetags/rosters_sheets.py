@@ -96,10 +96,14 @@ def record_widths(
     """Each column's share of a game sheet's table of records (as ``column_widths``): `fields` names
     each column's field of a record, space-separated (``a,b`` a column printing both, as "a, b");
     `columns` the headings, separated by "|"; a field holding a list (lines of a cell) counts
-    each of its items. The sheet's template prints the table ``fixed``."""
+    each of its items; ``a.b`` is the field b of the record's field a. The sheet's template
+    prints the table ``fixed``."""
     keys = [field.split(",") for field in fields.split()]
     rows = [
-        [", ".join(_words(record[key]) for key in names if record.get(key)) for names in keys]
+        [
+            ", ".join(_words(value) for key in names if (value := _field(record, key)))
+            for names in keys
+        ]
         for record in records
     ]
     return column_widths({"columns": columns.split("|"), "rows": rows}, paper, landscape)
@@ -107,3 +111,9 @@ def record_widths(
 
 def _words(value: object) -> str:
     return ", ".join(map(str, value)) if isinstance(value, list) else str(value)
+
+
+def _field(record: object, key: str) -> object:
+    for name in key.split("."):
+        record = record.get(name) if isinstance(record, dict) else None
+    return record

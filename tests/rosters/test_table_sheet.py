@@ -113,6 +113,9 @@ def test_a_short_sheet_stays_with_weasyprint(skirmish, people, monkeypatch):
         ("</head>", '<link rel="stylesheet" href="/static/other.css"></head>'),
         ("</html>", "</html><html><head><style>@page { size: letter; }</style></head></html>"),
         ('<td colspan="2">Nothing yet.</td>', '<td colspan="²">Nothing yet.</td>'),
+        ('<th scope="col">Unit</th>', '<th scope="col" rowspan="2">Unit</th>'),  # one head row
+        ("<td>row-0003</td>", '<td rowspan="2">row-0003</td>'),  # only a heading spans rows
+        ("<tr><td>row-0003</td>", "<tr><th>row-0003</th>"),  # a row heading: a chart's, a foot's
     ],
 )
 def test_anything_but_the_generic_markup_goes_to_weasyprint(skirmish, people, supply_rows, change):

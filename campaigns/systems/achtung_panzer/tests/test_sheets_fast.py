@@ -85,3 +85,28 @@ def test_a_sides_purchase_record_holds_none_of_the_others(played):
     assert engine(data) == "Typst"
     assert "GERMAN ONLY" in text and "ALLIED ONLY" not in text
     assert "(French)" not in text and "(British)" not in text and "(German)" in text
+
+
+@pytest.mark.parametrize("paper", ["A4", "Letter"])
+def test_the_cg_roster_prints_with_typst_as_weasyprint_prints_it(played, paper):
+    """Two head rows (CG, Date and Winner over both), a foot with the totals."""
+    campaign, users = played
+    html = sheet_html(users["bob"], campaign, "cg_roster", paper)
+    sheet = table_sheet.read(html)
+    assert sheet is not None
+    roster = next(block for block in sheet["blocks"] if block["kind"] == "table")
+    assert [cell["text"] for cell in roster["head"]] == ["CG", "Date", "Allied", "German", "Winner"]
+    assert [c if isinstance(c, str) else c["text"] for c in roster["more_head"][0]] == [
+        "",
+        "",
+        "Mod",
+        "O.P.",
+        "Casualties",
+        "Mod",
+        "O.P.",
+        "Casualties",
+        "",
+    ]  # an empty cell under each heading over both rows, no line between them
+    assert roster["foot"][0][0]["text"] == "Total"
+    data = same_text_as_weasyprint(html)
+    assert engine(data) == "Typst"
