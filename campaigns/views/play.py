@@ -124,24 +124,26 @@ def _boxes(
     if main and not any(box.open for box in boxes):
         main[0].open = True
     drawn = next((box.todo.side for box in boxes if box.open and box.form is not None), None)
-    return [_folded(box, drawn) for box in boxes]
+    followed = any(box.open and box.todo.optional for box in boxes)  # a "?do=" link was followed
+    return [_folded(box, drawn, followed) for box in boxes]
 
 
 SHORT_FORM = 4  # inputs (a row list's rows count each): a closed form this short stays drawn
 
 
-def _folded(box: ActionBox, drawn: str | None) -> ActionBox:
+def _folded(box: ActionBox, drawn: str | None, followed: bool) -> ActionBox:
     """Another side's long form is not drawn beside the one open: the referee, who acts for every
     side, finds a closed one as its heading and a link that opens it (``?do=<id>``), so that his
-    page does not carry both sides' forms. `drawn`: the side of the form open. A short form (a
-    reason, a choice, one button), a GET form that picks a field and a form for no side in
-    particular stay drawn."""
+    page does not carry both sides' forms; nor is a closed long form drawn beside one asked for
+    by its link (`followed`: one of the other things one can do). `drawn`: the side of the form
+    open. A short form (a reason, a choice, one button), a GET form that picks a field and a form
+    for no side in particular stay drawn."""
     if (
         box.open
         or box.form is None
         or box.choosing
         or not box.todo.side
-        or box.todo.side == drawn
+        or (box.todo.side == drawn and not followed)
         or box.form.visible_count <= SHORT_FORM
     ):
         return box
@@ -709,6 +711,7 @@ def campaign_records(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse
                 "viewer": viewer,
                 "state": state,
                 "panel": system.panel_context(state),
+                "may_propose": permissions.may_propose(campaign, viewer),
             },
             request,
         )

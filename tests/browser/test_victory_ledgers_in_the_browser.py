@@ -149,6 +149,9 @@ def test_ardennes_44_two_turns_with_an_exit_on_a_phone(phone, club, people):
     # Clervaux 1 + 7 attack factors ÷ 4 = 1 (the exit hex traces supply) = 2 VP (S2.4).
     assert [e["scores"]["german"] for e in pub["ledger"]] == [1, 2]
     assert pub["units"]["Lehr"] == {"status": "exited", "since": "16 PM", "via": "East-west-edge"}
+    phone.goto(f"/campaigns/{game.campaign.pk}/records/")  # every turn recorded, at 390 px too
+    check(phone)
+    expect(phone.locator("#vl-turns-h + ol.timeline > li")).to_have_count(2)
     assert phone.errors == []
 
 

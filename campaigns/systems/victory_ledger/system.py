@@ -61,6 +61,7 @@ class LedgerSystem(GameSystem):
     uses_contested = True
     sheet_template = ""
     panel_template = "victory_ledger/panel.html"  # the same ledger panel for every ledger game
+    records_template = "victory_ledger/records.html"  # every turn (the panel: the last few)
 
     def __init__(self):
         self.book = load_book(self.book_path)
