@@ -4,7 +4,7 @@ Chromium on a machine without Chromium). The run exits 1 on a miss, never on "no
 
 from __future__ import annotations
 
-from benchmarks import growth, render, writes
+from benchmarks import growth, real_sheets, render, writes
 
 MET_WORDS = {True: "yes", False: "**NO**", None: "not compared"}
 
@@ -20,10 +20,12 @@ RATIOS = {  # load target -> the least target/bare ratio
     "API campaign detail": 0.5,
     "API campaign state": 0.5,
     "API campaign list": 0.3,
-    "CG III page campaign": 0.15,
+    "page campaign": 0.3,  # the Drill campaign in play, its side's forms on the page
+    "CG III page campaign": 0.3,
     "CG III page history": 0.2,
 }
-WRITE_P99_MS = 100  # PostgreSQL, 16 clients
+WRITE_P99_MS = 30  # paced, every client (PostgreSQL)
+SATURATED_PER_S = 300  # appends a second, every client sending its next at once (PostgreSQL)
 
 
 def targets(result: dict) -> list[dict]:
@@ -47,18 +49,8 @@ def targets(result: dict) -> list[dict]:
             "met": not grown,
         }
     )
+    rows += write_targets(result["writes"], result["machine"]["database"].startswith("postgresql"))
     w = result["writes"]
-    if w.get("paced"):
-        p99 = w["paced"]["different"]["p99_ms"]
-        on_pg = result["machine"]["database"].startswith("postgresql")
-        rows.append(
-            {
-                "target": f"write p99 < {WRITE_P99_MS} ms, {writes.SINGLE} clients"
-                + ("" if on_pg else " (PostgreSQL only; SQLite shown)"),
-                "figure": f"{p99} ms",
-                "met": (p99 is not None and p99 < WRITE_P99_MS) or not on_pg,
-            }
-        )
     replayed = [
         c
         for c in w.get("checks", [])
@@ -81,6 +73,7 @@ def targets(result: dict) -> list[dict]:
             }
         )
     rows += [sheet_target(row) for row in result["render"]]
+    rows += real_sheets.targets(result.get("real_sheets", []))
     if result.get("growth"):
         rows += growth.targets(result["growth"])
     return rows
@@ -97,3 +90,30 @@ def sheet_target(row: dict) -> dict:
         reason = row.get("chromium_skipped", "no Chromium time")
         return {"target": target, "figure": f"not measured: {reason}", "met": False}
     return {"target": target, "figure": ratio, "met": ratio <= 1.0}
+
+
+def write_targets(w: dict, on_pg: bool) -> list[dict]:
+    """Paced p99 and saturated appends a second, with every client (both groups): judged on
+    PostgreSQL, shown on SQLite."""
+    rows = []
+    clients = writes.SINGLE + writes.SHARED
+    shown = "" if on_pg else " (PostgreSQL only; SQLite shown)"
+    if w.get("paced"):
+        p99 = w["paced"]["all"]["p99_ms"]
+        rows.append(
+            {
+                "target": f"paced write p99 < {WRITE_P99_MS} ms, {clients} clients{shown}",
+                "figure": f"{p99} ms",
+                "met": (p99 is not None and p99 < WRITE_P99_MS) or not on_pg,
+            }
+        )
+    if w.get("saturated"):
+        rate = w["saturated"]["all"]["appends_per_s"]
+        rows.append(
+            {
+                "target": f"saturated ≥ {SATURATED_PER_S} appends/s, {clients} clients{shown}",
+                "figure": f"{rate} appends/s",
+                "met": rate >= SATURATED_PER_S or not on_pg,
+            }
+        )
+    return rows

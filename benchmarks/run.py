@@ -40,7 +40,17 @@ setup()
 from django.contrib.auth import get_user_model  # noqa: E402
 from django.db import DatabaseError, connection  # noqa: E402
 
-from benchmarks import encoders, generate, growth, judge, load, queries, render, writes  # noqa: E402
+from benchmarks import (  # noqa: E402
+    encoders,
+    generate,
+    growth,
+    judge,
+    load,
+    queries,
+    real_sheets,
+    render,
+    writes,
+)
 from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
 
 HERE = Path(__file__).resolve().parent
@@ -106,6 +116,17 @@ def main(argv=None) -> int:
         say(
             f"    {row['rows']:>5} rows: {row['seconds']:.2f} s, {row['pages']} pages, peak {row['peak_rss_mb']} MB"
             f" | {compared}"
+        )
+    say("(c) the sheets people print, beside Chromium on the same content")
+    result["real_sheets"] = real_sheets.measure()
+    for row in result["real_sheets"]:
+        compared = (
+            f"{row['chromium_ratio']}× Chromium ({row['chromium_seconds']} s)"
+            if row.get("chromium_ratio") is not None
+            else f"Chromium not compared: {row.get('chromium_skipped')}"
+        )
+        say(
+            f"    {row['sheet']:<40} {row['seconds']:.2f} s {row['engine']}, {row['pages']} pages | {compared}"
         )
     say("(e) JSON encoder")
     result["encoders"] = encoders.measure(data)

@@ -145,3 +145,51 @@ def test_the_benchmark_lifts_the_limit_for_its_clients_and_can_put_it_back():
     from django.conf import settings
 
     assert not hasattr(settings, "WRITE_LIMIT_LIFTED")  # the product's settings know nothing of it
+
+
+def _writes(p99: float, rate: float) -> dict:
+    group = {"p99_ms": p99, "appends_per_s": rate}
+    return {"paced": {"all": group}, "saturated": {"all": group}}
+
+
+@pytest.mark.parametrize(
+    ("p99", "rate", "met"),
+    [(29.0, 300.0, [True, True]), (30.0, 299.9, [False, False]), (12.0, 150.0, [True, False])],
+)
+def test_the_write_targets_are_the_issues_on_postgresql(p99, rate, met):
+    """Paced p99 < 30 ms and saturated ≥ 300 appends/s with every client (20), on PostgreSQL."""
+    rows = judge.write_targets(_writes(p99, rate), on_pg=True)
+    assert [row["met"] for row in rows] == met
+    assert rows[0]["target"] == "paced write p99 < 30 ms, 20 clients"
+    assert rows[1]["target"] == "saturated ≥ 300 appends/s, 20 clients"
+
+
+def test_on_sqlite_the_write_figures_are_shown_not_judged():
+    rows = judge.write_targets(_writes(80.0, 40.0), on_pg=False)
+    assert all(row["met"] for row in rows)
+    assert all("(PostgreSQL only; SQLite shown)" in row["target"] for row in rows)
+
+
+def test_a_real_sheet_is_judged_beside_chromium_or_not_compared():
+    rows = judge.targets(
+        {
+            **_result(),
+            "real_sheets": [
+                {"sheet": "CG Roster", "seconds": 0.2, "engine": "Typst", "chromium_ratio": 0.17},
+                {
+                    "sheet": "Squad Roster",
+                    "seconds": 0.6,
+                    "engine": "WeasyPrint",
+                    "chromium_ratio": 0.6,
+                },
+                {
+                    "sheet": "Ledger",
+                    "seconds": 0.3,
+                    "engine": "Typst",
+                    "chromium_skipped": "Chromium is not installed",
+                },
+            ],
+        }
+    )
+    assert [row["met"] for row in rows[-3:]] == [True, False, None]
+    assert judge.missed(rows) == ["Squad Roster sheet ≤ 0.5× Chromium"]
