@@ -38,39 +38,42 @@ class Target:
         return host if self.port == default else f"{host}:{self.port}"
 
 
-def _parts(url: str) -> tuple[str, str, int, str]:
-    """The URL's scheme, host, port and path, or a DomainError in words."""
+def _parts(url: str, field: str, allow_http: bool) -> tuple[str, str, int, str]:
+    """The URL's scheme, host, port and path, or a DomainError (on `field`) in words."""
     url = (url or "").strip()
     if not url:
-        raise DomainError("url", "Give the address the events are posted to.")
+        raise DomainError(field, "Give the address the events are posted to.")
     if len(url) > MAX_URL:
-        raise DomainError("url", f"The address is too long (at most {MAX_URL} characters).")
+        raise DomainError(field, f"The address is too long (at most {MAX_URL} characters).")
     try:
         parts = urlsplit(url)
         port = parts.port
     except ValueError:
-        raise DomainError("url", "This is not a web address.") from None
-    allowed = ("https", "http") if settings.MUSTER_WEBHOOKS_ALLOW_HTTP else ("https",)
+        raise DomainError(field, "This is not a web address.") from None
+    allowed = ("https", "http") if allow_http else ("https",)
     if parts.scheme not in allowed:
-        raise DomainError("url", "The address must start with https:// (the posts are private).")
+        raise DomainError(field, "The address must start with https:// (the posts are private).")
     if not parts.hostname:
-        raise DomainError("url", "The address names no host.")
+        raise DomainError(field, "The address names no host.")
     if parts.username or parts.password:
-        raise DomainError("url", "Leave the name and password out of the address.")
+        raise DomainError(field, "Leave the name and password out of the address.")
     try:
         host = parts.hostname.encode("idna").decode("ascii")
     except UnicodeError:
-        raise DomainError("url", "The host name cannot be read.") from None
+        raise DomainError(field, "The host name cannot be read.") from None
     path = (parts.path or "/") + (f"?{parts.query}" if parts.query else "")
     return parts.scheme, host, port or (443 if parts.scheme == "https" else 80), path
 
 
-def refusal(address: str) -> str | None:
-    """Why this address may not be posted to, in words; None when it may."""
+def refusal(
+    address: str, allow_private: bool | None = None, poster: str = "webhooks post"
+) -> str | None:
+    """Why this address may not be posted to, in words; None when it may (`allow_private`: the
+    operator's setting, MUSTER_WEBHOOKS_ALLOW_PRIVATE unless given)."""
     ip: IPAddress = ipaddress.ip_address(address.split("%", 1)[0])
     if isinstance(ip, ipaddress.IPv6Address) and ip.ipv4_mapped is not None:
         ip = ip.ipv4_mapped
-    if settings.MUSTER_WEBHOOKS_ALLOW_PRIVATE:
+    if settings.MUSTER_WEBHOOKS_ALLOW_PRIVATE if allow_private is None else allow_private:
         return None
     for test, words in (
         (ip.is_loopback, "this machine (a loopback address)"),
@@ -82,24 +85,34 @@ def refusal(address: str) -> str | None:
         (not ip.is_global, "an address that is not public"),
     ):
         if test:
-            return f"The address leads to {words}: webhooks post only to public addresses."
+            return f"The address leads to {words}: {poster} only to public addresses."
     return None
 
 
-def resolve(url: str) -> Target:
-    """The URL checked and its host resolved: every address checked, the first one chosen."""
-    scheme, host, port, path = _parts(url)
+def resolve(
+    url: str,
+    *,
+    field: str = "url",
+    allow_http: bool | None = None,
+    allow_private: bool | None = None,
+    poster: str = "webhooks post",
+) -> Target:
+    """The URL checked and its host resolved: every address checked, the first one chosen. The
+    allowances are the operator's webhook settings unless given (Web Push has its own)."""
+    if allow_http is None:
+        allow_http = settings.MUSTER_WEBHOOKS_ALLOW_HTTP
+    scheme, host, port, path = _parts(url, field, allow_http)
     try:
         found = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)
     except (socket.gaierror, UnicodeError):
-        raise DomainError("url", f"No address was found for {host}.") from None
+        raise DomainError(field, f"No address was found for {host}.") from None
     addresses = list(dict.fromkeys(str(info[4][0]) for info in found))
     if not addresses:
-        raise DomainError("url", f"No address was found for {host}.")
+        raise DomainError(field, f"No address was found for {host}.")
     for address in addresses:
-        words = refusal(address)
+        words = refusal(address, allow_private, poster)
         if words:
-            raise DomainError("url", words)
+            raise DomainError(field, words)
     return Target(scheme, host, port, path, addresses[0])
 
 

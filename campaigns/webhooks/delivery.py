@@ -96,7 +96,7 @@ def post(delivery: WebhookDelivery) -> str | None:
         **signing.headers(delivery.webhook.secret, body),
     }
     try:
-        status = _send(target, body, headers)
+        status = post_to(target, body, headers)
     except urllib3.exceptions.SSLError:
         return "The receiver's certificate was refused (https could not be trusted)."
     except urllib3.exceptions.NewConnectionError:  # (a ConnectTimeoutError to urllib3)
@@ -112,8 +112,9 @@ def post(delivery: WebhookDelivery) -> str | None:
     return f"The receiver answered {status} instead of accepting the post."
 
 
-def _send(target: addresses.Target, body: bytes, headers: dict[str, str]) -> int:
-    """POST to the checked address (never the name again: nothing is resolved twice)."""
+def post_to(target: addresses.Target, body: bytes, headers: dict[str, str]) -> int:
+    """POST to the checked address (never the name again: nothing is resolved twice); the status.
+    Web Push posts through it too (campaigns.push.sending)."""
     pool: urllib3.HTTPConnectionPool
     if target.scheme == "https":
         pool = urllib3.HTTPSConnectionPool(
