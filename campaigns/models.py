@@ -498,3 +498,37 @@ class NoticeMailEntry(models.Model):
     mail = models.ForeignKey(
         NoticeMail, null=True, blank=True, on_delete=models.CASCADE, related_name="entries"
     )
+
+
+class PushSubscription(models.Model):
+    """A device's Web Push subscription (what its browser's PushManager gave): the push service's
+    endpoint and the keys a payload is encrypted to. An endpoint is one device: subscribed by
+    another person, it moves to them. Bounded: campaigns.push.subscriptions.MAX_PER_PERSON."""
+
+    user = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="push_subscriptions"
+    )
+    endpoint = models.CharField(max_length=500, unique=True)
+    p256dh = models.CharField(max_length=100)  # the device's public key (base64url)
+    auth = models.CharField(max_length=50)  # its auth secret (base64url)
+    label = models.CharField(max_length=60, blank=True)  # "Pixel, Firefox": the person's words
+    created_at = models.DateTimeField(default=timezone.now)
+    last_success_at = models.DateTimeField(null=True, blank=True)
+
+
+class NoticePush(models.Model):
+    """A notice to be pushed to its recipient's devices, one per notice (written when the notice
+    is planned, so it is pushed once at most); `sent_at` the claim, written before any post."""
+
+    notice = models.OneToOneField(Notice, on_delete=models.CASCADE, related_name="push_entry")
+    wanted = models.BooleanField(default=True)  # False: the recipient wanted nothing of it
+    created_at = models.DateTimeField(default=timezone.now)
+    sent_at = models.DateTimeField(null=True, blank=True)
+    devices_reached = models.PositiveSmallIntegerField(default=0)
+
+    class Meta:
+        indexes = [
+            models.Index(
+                fields=["created_at"], name="notice_push_owed", condition=models.Q(sent_at=None)
+            )
+        ]

@@ -11,6 +11,7 @@ from muster.connection_loss import DATABASE_ERRORS, TASK_RETRY, RetryPolicy, dro
 
 from .mails import addresses, outbox as mail_outbox, sending
 from .notices import making
+from .push import outbox as push_outbox, sending as push_sending
 from .services import invitation_mail, odds
 from .webhooks import delivery as webhook_delivery
 
@@ -32,6 +33,7 @@ def make_notices(campaign_id: int) -> None:
     try:
         making.process(campaign_id)
         mail_outbox.after_notices(campaign_id)  # their mails planned, those due sent
+        push_outbox.after_notices(campaign_id)  # their pushes planned and sent
     except DATABASE_ERRORS:
         drop_connection()
         raise
@@ -74,6 +76,16 @@ def send_notice_mail(mail_id: int) -> None:
     """E-mail a person the notices of one mail-outbox row (its id only). Sent once."""
     try:
         sending.send(mail_id)
+    except DATABASE_ERRORS:
+        drop_connection()
+        raise
+
+
+@shared_task(ignore_result=True, acks_late=True, reject_on_worker_lost=True, **TASK_RETRY)
+def send_notice_push(push_id: int) -> None:
+    """Push a notice to its recipient's devices (its push-outbox row's id only). Pushed once."""
+    try:
+        push_sending.send(push_id)
     except DATABASE_ERRORS:
         drop_connection()
         raise

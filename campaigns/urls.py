@@ -4,7 +4,7 @@ jobs under rosters.urls."""
 from django.contrib.auth import views as auth_views
 from django.urls import path
 
-from .views import accounts, clubs, home, installable, mails, notices, play, setup, webhooks
+from .views import accounts, clubs, home, installable, mails, notices, play, push, setup, webhooks
 
 CAMPAIGN = "campaigns/<int:pk>/"
 
@@ -41,6 +41,8 @@ auth = [
     ),
     path("join/<str:code>/", accounts.join, name="join"),
     path("accounts/settings/", mails.mail_settings, name="mail-settings"),
+    path("accounts/push/subscribe/", push.push_subscribe, name="push-subscribe"),
+    path("accounts/push/remove/", push.push_remove, name="push-remove"),
     path("accounts/address/<str:signed>/", mails.confirm_address, name="mails-confirm"),
     path("mails/unsubscribe/<str:signed>/", mails.unsubscribe, name="mails-unsubscribe"),
 ]

@@ -193,6 +193,14 @@ MUSTER_SWEEP_SECONDS = env.float("MUSTER_SWEEP_SECONDS", default=3.0)
 # production: a webhook URL is typed by any club organizer).
 MUSTER_WEBHOOKS_ALLOW_PRIVATE = env.bool("MUSTER_WEBHOOKS_ALLOW_PRIVATE", default=False)
 MUSTER_WEBHOOKS_ALLOW_HTTP = env.bool("MUSTER_WEBHOOKS_ALLOW_HTTP", default=False)
+# Web Push of notices (campaigns.push): off without a key pair (`manage.py make_vapid_keys` makes
+# one). The subject is how a push service reaches the operator (mailto: or https:). Endpoints are
+# posted to like webhooks: public addresses over https only, unless a test site allows its own.
+MUSTER_VAPID_PUBLIC_KEY = env.str("MUSTER_VAPID_PUBLIC_KEY", default="")
+MUSTER_VAPID_PRIVATE_KEY = env.str("MUSTER_VAPID_PRIVATE_KEY", default="")
+MUSTER_VAPID_SUBJECT = env.str("MUSTER_VAPID_SUBJECT", default="")
+MUSTER_PUSH_ALLOW_PRIVATE = env.bool("MUSTER_PUSH_ALLOW_PRIVATE", default=False)
+MUSTER_PUSH_ALLOW_HTTP = env.bool("MUSTER_PUSH_ALLOW_HTTP", default=False)
 
 # --- Auth -------------------------------------------------------------------------
 AUTH_PASSWORD_VALIDATORS = [

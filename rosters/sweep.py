@@ -8,7 +8,8 @@ thread of each worker's main process (sheets and odds alike: the more workers, t
 (notices' outbox rows nobody processed), ``campaigns.services.invitation_mail.sweep`` (invitation
 e-mails owed whose task is gone), ``campaigns.webhooks.outbox.sweep`` (webhook posts due and not
 being sent) and ``campaigns.mails.outbox.sweep`` (notices not yet in a mail, and mails come due:
-the daily digest at its hour, at most once a minute site-wide) every MUSTER_SWEEP_SECONDS. All only re-send what a conditional update or a short-lived note says nobody else re-sent, and
+the daily digest at its hour, at most once a minute site-wide) and ``campaigns.push.outbox.sweep``
+(notices not yet pushed, once a minute site-wide) every MUSTER_SWEEP_SECONDS. All only re-send what a conditional update or a short-lived note says nobody else re-sent, and
 every task is safe to run twice, so several workers sweeping at once do no harm. No extra process
 or unit: a site that runs a worker runs the sweep.
 """
@@ -30,6 +31,7 @@ _running: dict[str, threading.Event] = {}
 def once() -> None:
     from campaigns.mails import outbox as mail_outbox
     from campaigns.notices import outbox
+    from campaigns.push import outbox as push_outbox
     from campaigns.services import invitation_mail, odds
     from campaigns.webhooks import outbox as webhook_outbox
 
@@ -42,6 +44,7 @@ def once() -> None:
         ("invitation e-mails", invitation_mail.sweep),
         ("webhooks", webhook_outbox.sweep),
         ("notice e-mails", mail_outbox.sweep),
+        ("notice pushes", push_outbox.sweep),
     )
     for name, step in steps:
         try:

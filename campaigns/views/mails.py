@@ -18,6 +18,7 @@ from campaigns.access import visibility
 from campaigns.errors import DomainError
 from campaigns.mails import addresses, choices, unsubscribe as unsubscribing
 from campaigns.models import Campaign, MailChoice
+from campaigns.push import keys as push_keys, subscriptions as push_subscriptions
 
 from .common import AuthenticatedHttpRequest, done, page
 
@@ -46,6 +47,12 @@ def _settings_context(request: AuthenticatedHttpRequest, form: AddressForm) -> d
         "default": choices.default_of(user.pk),
         "choices": MailChoice.choices,
         "campaigns": _campaigns(request),
+        "push": {
+            "on": push_keys.configured(),
+            "public_key": push_keys.public_key(),
+            "devices": push_subscriptions.devices_of(user),
+            "max": push_subscriptions.MAX_PER_PERSON,
+        },
     }
 
 

@@ -31,6 +31,34 @@ self.addEventListener("fetch", (event) => {
   }
 });
 
+/* A push: a notice's own words, and its link opened when the notification is clicked
+   (campaigns/push/sending.py sends nothing else). */
+self.addEventListener("push", (event) => {
+  let notice = {};
+  try {
+    notice = event.data ? event.data.json() : {};
+  } catch (unreadable) {
+    notice = {};
+  }
+  const link = typeof notice.link === "string" && notice.link.startsWith("/") ? notice.link : "/notices/";
+  event.waitUntil(self.registration.showNotification("Muster", {
+    body: notice.words || "You have a new notice.",
+    data: { link },
+    icon: PRECACHE.find((path) => path.endsWith(".png")),
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const url = new URL((event.notification.data || {}).link || "/notices/", self.location.origin).href;
+  event.waitUntil((async () => {
+    for (const client of await self.clients.matchAll({ type: "window", includeUncontrolled: true })) {
+      if (client.url === url && "focus" in client) return client.focus();
+    }
+    return self.clients.openWindow(url);
+  })());
+});
+
 /* The person a page was drawn for: their key, "" when signed out, null when the page says nothing. */
 function personOf(html) {
   const found = html.match(/<meta name="muster-person" content="([0-9a-f]*)">/);
@@ -42,8 +70,13 @@ async function keptPerson() {
   return kept ? kept.text() : "";
 }
 
-/* Another person (or nobody) on this phone now: every page kept for anyone else goes. */
+/* Another person (or nobody) on this phone now: every page kept for anyone else goes, and the
+   push subscription of the one before ends (its push service then answers 410: the site forgets it). */
 async function nowFor(person) {
+  if (await keptPerson()) {
+    const subscription = await self.registration.pushManager.getSubscription().catch(() => null);
+    if (subscription) await subscription.unsubscribe().catch(() => false);
+  }
   for (const name of await caches.keys()) {
     if (name.startsWith(PAGES) && name !== PAGES + person) await caches.delete(name);
   }

@@ -91,6 +91,9 @@ ROWS = [
     # Mail settings: one's own; a mail's links work signed in or not (the token says who).
     Row("GET", "accounts/settings/", signed_in()),
     Row("POST", "accounts/settings/", signed_in(302), {"action": "default", "choice": "at_once"}),
+    # Web Push: the person's own devices only (push off in the tests: a subscribe is refused).
+    Row("POST", "accounts/push/subscribe/", signed_in(400), {"endpoint": "https://x.example/1"}),
+    Row("POST", "accounts/push/remove/", signed_in(302), {"device": "0"}),
     Row("GET", "accounts/address/<str:signed>/", everyone()),  # a button; a GET confirms nothing
     Row("POST", "accounts/address/<str:signed>/", everyone(400)),  # not a confirm link: refused
     Row("GET", "mails/unsubscribe/<str:signed>/", everyone()),  # a button; a GET stops nothing
