@@ -43,7 +43,7 @@ def _claim(push_id: int) -> tuple[bytes, list[PushSubscription]] | None:
     """Under the row's lock: the row claimed; the payload and the devices, None when nothing goes."""
     with transaction.atomic():
         row = (
-            NoticePush.objects.select_for_update()
+            NoticePush.objects.select_for_update(of=("self",))
             .select_related("notice__campaign")
             .filter(pk=push_id, sent_at=None, wanted=True)
             .first()
