@@ -21,7 +21,7 @@ after it (the position moved), and a seat change (someone becoming referee, leav
 never reuses a page drawn for the seat before. Access is settled before the key is asked
 (``campaign_for``): one who lost the campaign is refused, kept page or not.
 
-Kept pages are compressed (a page of 80 KB keeps in about 10) and expire sooner than other
+Kept pages are compressed (a page of 80 KB keeps in 8 to 14) and expire sooner than other
 kept answers (`TIMEOUT`): there is one per person who looks, not one per audience.
 """
 
