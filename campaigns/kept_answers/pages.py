@@ -13,9 +13,9 @@ place of each part that is not the audience's to share:
   each drawn again for every request.
 
 The **key** is the page's viewcache key (campaign, the audience's position, audience, organizer
-or not, the digest of the code and templates) plus the viewer's **seat**: who they are, the
-sides they play or read, referee or not, organizer or not, and what the page shows from
-outside the journal (campaign and club names, archived or not). A page drawn for one side is
+or not, the digest of the code and templates) plus the viewer's **seat**: who they are (user and
+username), the sides they play or read, referee or not, organizer or not, and what the page
+shows from outside the journal (campaign and club names, archived or not). A page drawn for one side is
 never served to the other, the referee's never to a player, a page drawn before a move never
 after it (the position moved), and a seat change (someone becoming referee, leaving a side)
 never reuses a page drawn for the seat before. Access is settled before the key is asked
@@ -67,10 +67,12 @@ def live_mark(template: str) -> str:
     return f"\x00live:{LIVE.index(template)}\x00"
 
 
-def seat(campaign: Campaign, viewer: Viewer) -> str:
-    """A digest of who looks from where, and of what the page shows from outside the journal."""
+def seat(campaign: Campaign, viewer: Viewer, person: object) -> str:
+    """A digest of who looks from where (`person`: the user's primary key, which the page's offline
+    key is made from), and of what the page shows from outside the journal."""
     club = campaign.club
     who = [
+        person,
         viewer.username,
         sorted(viewer.sides),
         viewer.playing,
@@ -92,7 +94,11 @@ def key(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> str | None:
     if request.method != "GET" or request.GET or _messages_waiting(request):
         return None
     base = viewcache.key(campaign, viewer, "page", refresh_missing=False)
-    return None if base is None else f"{base}:{seat(campaign, viewer)}"
+    return (
+        None
+        if base is None
+        else f"{base}:{seat(campaign, viewer, getattr(request.user, 'pk', None))}"
+    )
 
 
 def _messages_waiting(request: HttpRequest) -> bool:

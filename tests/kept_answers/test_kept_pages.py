@@ -196,13 +196,14 @@ def test_a_seat_key_names_who_looks_from_where(skirmish, people):
     from campaigns.access import visibility
 
     seats = {
-        name: pages.seat(skirmish, visibility.viewer_for(people[name], skirmish)) for name in PEOPLE
+        name: pages.seat(skirmish, visibility.viewer_for(people[name], skirmish), people[name].pk)
+        for name in PEOPLE
     }
     assert len(set(seats.values())) == len(PEOPLE)  # olga and alice both play red
     Campaign.objects.filter(pk=skirmish.pk).update(name="Renamed war")
     skirmish.refresh_from_db()
     alice = visibility.viewer_for(people["alice"], skirmish)
-    assert pages.seat(skirmish, alice) != seats["alice"]  # the name is not in the journal
+    assert pages.seat(skirmish, alice, people["alice"].pk) != seats["alice"]  # not in the journal
 
 
 def test_a_message_is_shown_not_a_kept_page(skirmish, people):
