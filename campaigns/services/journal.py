@@ -405,12 +405,13 @@ class _Writer:
     def save(self) -> None:
         self.positions_before = dict(self.campaign.positions or {})
         actor_cache = {self.user.username: self.user}
+        events = []
         for record, key in self.pending:
             actor = actor_cache.get(record.actor) or get_user_model().objects.get(
                 username=record.actor
             )
-            self.events.append(
-                Event.objects.create(
+            events.append(
+                Event(
                     campaign=self.campaign,
                     seq=record.seq,
                     uid=record.uid,
@@ -423,6 +424,8 @@ class _Writer:
                     idempotency_key=key,
                 )
             )
+        # The event and what follows it (dice, a reveal, the game's steps) in one INSERT.
+        self.events.extend(Event.objects.bulk_create(events))
         self.campaign.last_seq = self.journal.new[-1].seq
         seat_log.record(
             self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending]

@@ -69,3 +69,14 @@ def test_a_ledger_turn_confirmed(club, people):
     turn = game.turn_data("Turn 2 (26 Sep)", {"13": "Gs", "9": "Acs"}, [("602/D", "eliminated")])
     recorded = _append(_client(people["alice"]), game.campaign, "pv.turn", turn)
     _within_budget(recorded)
+
+
+def test_an_append_with_its_dice_writes_them_in_the_same_insert(skirmish, people):
+    """A side's step that rolls (the Skirmish's supply: a secret roll) is one INSERT for the step
+    and its roll, and its count is the same as the other side's step."""
+    red = _append(_client(people["alice"]), skirmish, "skirmish.supply", {})
+    inserts = [sql for sql in red if sql.startswith('INSERT INTO "campaigns_event"')]
+    assert len(inserts) == 1 and "dice.rolled" in inserts[0], inserts
+    _within_budget(red)
+    blue = _append(_client(people["bob"]), skirmish, "skirmish.supply", {})
+    assert len(blue) == len(red), (red, blue)
