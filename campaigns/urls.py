@@ -50,6 +50,7 @@ auth = [
 urlpatterns = [
     *auth,
     path("", home.dashboard, name="dashboard"),
+    path("campaigns/", home.my_campaigns, name="my-campaigns"),
     path("manifest.webmanifest", installable.manifest, name="web-manifest"),
     path("sw.js", installable.service_worker, name="service-worker"),
     path("notices/", notices.notice_list, name="notices"),
@@ -57,6 +58,7 @@ urlpatterns = [
     path("notices/<int:notice_id>/", notices.notice_open, name="notice-open"),
     path("clubs/new/", home.club_new, name="club-new"),
     path("clubs/<slug:slug>/", clubs.club_detail, name="club"),
+    path("clubs/<slug:slug>/campaigns/", clubs.club_campaigns, name="club-campaigns"),
     path("clubs/<slug:slug>/invitations/", clubs.invitation_create, name="invitation-create"),
     path(
         "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/",

@@ -64,6 +64,8 @@ class ClubPage:
     )  # campaign pk -> whom it waits for, in words
     standings: ClubStandings = field(default_factory=ClubStandings)  # across campaigns, over time
     archived: list[Campaign] = field(default_factory=list)  # out of the lists, newest first
+    more: bool = False  # the page shows only the first of its lists (views.clubs.CLUB_SHOWN)
+    count: int = 0  # the club's campaigns, archived ones included, when `more`
 
 
 @dataclass(frozen=True)

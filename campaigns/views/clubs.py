@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
@@ -13,10 +15,14 @@ from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
 from campaigns.models import Club
-from campaigns.selectors.clubs import club_invitations, club_page, members_of
+from campaigns.selectors.club_standings import ClubStandings
+from campaigns.selectors.clubs import ClubPage, club_invitations, club_page, members_of
 from campaigns.services import clubs as club_services
 
-from .common import AuthenticatedHttpRequest, done, page
+from .common import AuthenticatedHttpRequest, done, page, page_number, paged
+
+CLUB_SHOWN = 15  # campaigns (and their standings, comparisons) on the club page; all are paged
+CLUB_PAGE = 50  # campaigns on a page of the club's campaigns
 
 
 def _context(
@@ -27,7 +33,7 @@ def _context(
     hand_over_form: HandOverForm | None = None,
     role_error: str | None = None,
 ) -> dict[str, object]:
-    shown = club_page(request.user, club)
+    shown = _bounded(club_page(request.user, club))
     others = [m.user.username for m in shown.members if m.user_id != request.user.pk]
     return {
         "club": club,
@@ -38,6 +44,54 @@ def _context(
         "hand_over_form": hand_over_form or HandOverForm(members=others),
         "role_error": role_error,
     }
+
+
+def _bounded(shown: ClubPage) -> ClubPage:
+    """The club page does not grow with the club's campaigns: the first CLUB_SHOWN of each list
+    (in play first, then the latest finished), the rest on the pages of all its campaigns."""
+    return replace(
+        shown,
+        campaigns=shown.campaigns[:CLUB_SHOWN],
+        archived=shown.archived[:CLUB_SHOWN],
+        standings=replace(shown.standings, rows=shown.standings.rows[:CLUB_SHOWN]),
+        comparisons=[replace(t, rows=t.rows[:CLUB_SHOWN]) for t in shown.comparisons],
+        more=max(
+            len(shown.campaigns),
+            len(shown.archived),
+            len(shown.standings.rows),
+            *(len(t.rows) for t in shown.comparisons),
+        )
+        > CLUB_SHOWN,
+        count=len(shown.campaigns) + len(shown.archived),
+    )
+
+
+def _of_page(shown: ClubPage, number: int) -> dict[str, object]:
+    """Page `number` of the club's campaigns (archived last), with their standings and
+    comparisons: the same tables as the club page's, CLUB_PAGE campaigns at a time."""
+    pager = paged(shown.campaigns + shown.archived, number, CLUB_PAGE)
+    on_page = {c.pk for c in pager["items"]}
+    listed = replace(
+        shown,
+        campaigns=[c for c in shown.campaigns if c.pk in on_page],
+        archived=[c for c in shown.archived if c.pk in on_page],
+        standings=ClubStandings(rows=[r for r in shown.standings.rows if r[0].pk in on_page]),
+        comparisons=[
+            replace(t, rows=tuple(r for r in t.rows if r[0].pk in on_page))
+            for t in shown.comparisons
+        ],
+    )
+    listed.comparisons = [t for t in listed.comparisons if t.rows]
+    return {"page": listed, "pager": pager}
+
+
+@page
+def club_campaigns(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
+    """All the club's campaigns, CLUB_PAGE at a time (``?page=``), with their standings and
+    comparisons; a page number past the last shows the last."""
+    club = visibility.get_club_for(request.user, slug)
+    context = _of_page(club_page(request.user, club), page_number(request))
+    return render(request, "clubs/campaigns.html", {"club": club, **context})
 
 
 @page

@@ -3,9 +3,9 @@ htmx-aware answers."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Mapping
+from collections.abc import Callable, Mapping, Sequence
 from functools import wraps
-from typing import Concatenate, ParamSpec, cast
+from typing import Any, Concatenate, ParamSpec, TypeVar, cast
 
 from django.contrib.auth.decorators import login_required
 from django.contrib.auth.models import User
@@ -17,6 +17,7 @@ from campaigns.access import signed_in
 from campaigns.errors import Forbidden, NotFound
 
 Params = ParamSpec("Params")
+T = TypeVar("T")
 
 
 class AuthenticatedHttpRequest(HttpRequest):
@@ -80,3 +81,25 @@ def invalid(
 ) -> HttpResponse:
     """A form with errors, shown again; nothing was written."""
     return render(request, template, context, status=status)
+
+
+def page_number(request: HttpRequest) -> int:
+    """The page asked for by ``?page=`` (1 when missing or not a number of a few digits)."""
+    asked = request.GET.get("page", "")
+    return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
+
+
+def paged(items: Sequence[T], number: int, size: int) -> dict[str, Any]:
+    """Page `number` of `items`, `size` a page (past the last: the last), with the numbers of the
+    pages before and after it (None: none) for the Newer/Older-like links."""
+    pages = max(1, -(-len(items) // size))
+    number = min(max(number, 1), pages)
+    start = (number - 1) * size
+    return {
+        "items": list(items[start : start + size]),
+        "number": number,
+        "pages": pages,
+        "count": len(items),
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < pages else None,
+    }

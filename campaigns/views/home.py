@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -13,16 +15,39 @@ from campaigns.forms import ClubForm
 from campaigns.selectors.dashboard import dashboard as dashboard_of
 from campaigns.services import clubs as club_services
 
-from .common import AuthenticatedHttpRequest, done, invalid, page
+from .common import AuthenticatedHttpRequest, done, invalid, page, page_number, paged
+
+DASHBOARD_SHOWN = 15  # of each list on the dashboard (what waits longest first); the rest paged
+MINE_PAGE = 50  # campaigns on a page of "my campaigns"
 
 
 @page
 def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """What waits for the person first; the first DASHBOARD_SHOWN of each list, the rest a link
+    away (the pages of their campaigns), so that the page does not grow with them."""
+    board = dashboard_of(request.user)
+    more = max(len(board.waiting), len(board.campaigns), len(board.organized)) > DASHBOARD_SHOWN
+    count = len(board.campaigns) + len(board.organized)
+    board = replace(
+        board,
+        waiting=board.waiting[:DASHBOARD_SHOWN],
+        campaigns=board.campaigns[:DASHBOARD_SHOWN],
+        organized=board.organized[:DASHBOARD_SHOWN],
+    )
     return render(
         request,
         "dashboard.html",
-        {"board": dashboard_of(request.user), "club_form": ClubForm()},
+        {"board": board, "more": more, "count": count, "club_form": ClubForm()},
     )
+
+
+@page
+def my_campaigns(request: AuthenticatedHttpRequest) -> HttpResponse:
+    """All the campaigns one plays, referees or organizes, MINE_PAGE a page (``?page=``; past
+    the last: the last), those waiting longest for the person first."""
+    board = dashboard_of(request.user)
+    pager = paged(board.campaigns + board.organized, page_number(request), MINE_PAGE)
+    return render(request, "campaigns/mine.html", {"board": board, "pager": pager})
 
 
 @page

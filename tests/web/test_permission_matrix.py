@@ -101,7 +101,9 @@ ROWS = [
     # --- dashboard and clubs ---------------------------------------------------------------------
     Row("GET", "", signed_in()),
     Row("GET", "clubs/new/", signed_in()),
+    Row("GET", "campaigns/", signed_in()),
     Row("GET", "clubs/<slug:slug>/", members()),
+    Row("GET", "clubs/<slug:slug>/campaigns/", members()),
     Row("POST", "clubs/<slug:slug>/invitations/", organizer(), {"role": "player", "email": ""}),
     Row("POST", "clubs/<slug:slug>/invitations/<int:invitation_id>/revoke/", organizer()),
     Row(

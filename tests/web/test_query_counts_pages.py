@@ -49,19 +49,23 @@ def _new_campaign(club, people, name, start=True):
     return campaign
 
 
+@pytest.mark.parametrize("url", ["/", "/campaigns/"])
 def test_dashboard_campaigns_and_what_waits(
-    club, people, client_for, django_assert_max_num_queries
+    url, club, people, client_for, django_assert_max_num_queries
 ):
     # Every campaign is in play and waits for alice (red's supply roll): each row
-    # is a campaign and a to-do.
+    # is a campaign and a to-do. The dashboard shows the first 15, the pages of her campaigns all.
     def grow(n):
         for i in range(club.campaigns.count(), n):
             _new_campaign(club, people, f"War {i:02d}")
 
     def seen(content, n):
-        assert all(f"War {i:02d}" in content for i in range(n))
+        shown = sum(f"War {i:02d}" in content for i in range(n))
+        assert shown == (n if url == "/campaigns/" else 15)
+        if url == "/":
+            assert f"All {n} campaigns" in content
 
-    _bounded(client_for("alice"), "/", grow, django_assert_max_num_queries, seen)
+    _bounded(client_for("alice"), url, grow, django_assert_max_num_queries, seen)
 
 
 def test_dashboard_clubs(people, client_for, django_assert_max_num_queries):
@@ -79,8 +83,9 @@ def test_dashboard_clubs(people, client_for, django_assert_max_num_queries):
     _bounded(client_for("alice"), "/", grow, django_assert_max_num_queries, seen)
 
 
+@pytest.mark.parametrize("page", ["", "campaigns/"])
 def test_club_page_members_campaigns_invitations(
-    club, people, client_for, django_assert_max_num_queries
+    page, club, people, client_for, django_assert_max_num_queries
 ):
     def grow(n):
         for i in range(club.memberships.count(), n):
@@ -91,10 +96,15 @@ def test_club_page_members_campaigns_invitations(
             Invitation.objects.create(club=club, created_by=people["olga"], email="x@example.org")
 
     def seen(content, n):
-        assert all(f"War {i:02d}" in content for i in range(n))
-        assert "member19" in content
+        if page:  # the pages of all the club's campaigns
+            assert all(f"War {i:02d}" in content for i in range(n))
+        else:  # the club page: its members, and the first 15 campaigns with a link to them all
+            assert sum(f"War {i:02d}" in content for i in range(n)) >= 15
+            assert f"All {n} campaigns" in content
+            assert "member19" in content
 
-    _bounded(client_for("olga"), f"/clubs/{club.slug}/", grow, django_assert_max_num_queries, seen)
+    url = f"/clubs/{club.slug}/{page}"
+    _bounded(client_for("olga"), url, grow, django_assert_max_num_queries, seen)
 
 
 @pytest.mark.parametrize("viewer", ["bob", "rita", "carol"])
