@@ -66,6 +66,7 @@ class ClubPage:
     archived: list[Campaign] = field(default_factory=list)  # out of the lists, newest first
     more: bool = False  # the page shows only the first of its lists (views.clubs.CLUB_SHOWN)
     count: int = 0  # the club's campaigns, archived ones included, when `more`
+    archived_count: int = 0  # the club's archived campaigns, when `more`
 
 
 @dataclass(frozen=True)

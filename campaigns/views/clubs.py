@@ -63,6 +63,7 @@ def _bounded(shown: ClubPage) -> ClubPage:
         )
         > CLUB_SHOWN,
         count=len(shown.campaigns) + len(shown.archived),
+        archived_count=len(shown.archived),
     )
 
 

@@ -4,6 +4,10 @@ the campaigns they link to, stay within the page-weight budget (≤ 100 KB, ≤ 
 
 from __future__ import annotations
 
+from datetime import timedelta
+
+from django.utils import timezone
+
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from campaigns.systems.achtung_panzer.tests.test_page_weight import BYTES, ELEMENTS, weigh
@@ -65,3 +69,16 @@ def test_pages_of_all_campaigns_show_each_once_and_fall_back_to_the_last(club, p
     assert "page 1 of 2" in client.get(f"/clubs/{club.slug}/campaigns/?page=x").content.decode()
     mine = client_for("alice").get("/campaigns/?page=0").content.decode()
     assert "page 1 of 2" in mine
+
+
+def test_club_page_counts_every_archived_campaign_and_shows_the_latest(club, people, client_for):
+    _campaigns(club, people, 18)
+    start = timezone.now()
+    for i, campaign in enumerate(club.campaigns.order_by("pk")):  # as if archived one by one
+        type(campaign).objects.filter(pk=campaign.pk).update(
+            archived_at=start + timedelta(minutes=i)
+        )
+    content = client_for("olga").get(f"/clubs/{club.slug}/").content.decode()
+    assert "Archived campaigns (18)" in content
+    assert "The latest 15 shown" in content
+    assert "War 017" in content and "War 000" not in content  # the latest archived first
