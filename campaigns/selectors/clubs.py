@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Case, IntegerField, QuerySet, Value, When
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
@@ -156,7 +156,7 @@ def club_page(user: User, club: Club) -> ClubPage:
         visibility.campaigns_for(user)
         .filter(club=club)
         .select_related("archived_by")
-        .order_by("status", "-updated_at")
+        .order_by(in_play_first(), "-updated_at")
     )
     campaigns = [c for c in everything if c.archived_at is None]
     return ClubPage(
@@ -180,4 +180,16 @@ def club_page(user: User, club: Club) -> ClubPage:
 def members_of(club: Club) -> list[str]:
     return list(
         club.memberships.order_by("user__username").values_list("user__username", flat=True)
+    )
+
+
+def in_play_first() -> Case:
+    """Campaigns in play first, then those being set up, then finished ones (the status names'
+    alphabetical order put a new campaign after every finished one: off a page that shows the
+    first few)."""
+    return Case(
+        When(status=Campaign.ACTIVE, then=Value(0)),
+        When(status=Campaign.SETUP, then=Value(1)),
+        default=Value(2),
+        output_field=IntegerField(),
     )

@@ -14,6 +14,7 @@ from campaigns.notices import inbox
 
 from ..models import Campaign, Club
 from ..systems.base import Action
+from .clubs import in_play_first
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on
 
@@ -34,7 +35,9 @@ def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
     roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
     # An archived campaign is out of the lists (the club page's "Archived" section shows it).
     everything = list(
-        visibility.campaigns_for(user).filter(archived_at=None).order_by("status", "-updated_at")
+        visibility.campaigns_for(user)
+        .filter(archived_at=None)
+        .order_by(in_play_first(), "-updated_at")
     )
     viewers = visibility.viewers_for(user, everything)
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]

@@ -82,3 +82,21 @@ def test_club_page_counts_every_archived_campaign_and_shows_the_latest(club, peo
     assert "Archived campaigns (18)" in content
     assert "The latest 15 shown" in content
     assert "War 017" in content and "War 000" not in content  # the latest archived first
+
+
+def test_a_campaign_being_set_up_is_shown_before_many_finished_ones(club, people, client_for):
+    """The club page and the dashboard show campaigns in play, then those being set up, then the
+    finished ones: a new campaign never falls off the first CLUB_SHOWN behind finished ones."""
+    from campaigns.models import Campaign
+
+    _campaigns(club, people, 20)
+    Campaign.objects.filter(club=club).update(status=Campaign.FINISHED)
+    olga = people["olga"]
+    new = svc.create_campaign(
+        club=club, user=olga, system="skirmish", variant="short", name="Next spring"
+    )
+    svc.assign_player(new, olga, side="red", username="alice")
+    club_page = client_for("olga").get(f"/clubs/{club.slug}/").content.decode()
+    assert ">Next spring</a>" in club_page
+    dashboard = client_for("alice").get("/").content.decode()
+    assert "Next spring" in dashboard
