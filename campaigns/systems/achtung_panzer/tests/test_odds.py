@@ -212,15 +212,23 @@ def test_every_change_enqueues_the_task_after_commit(
         "apply_async",
         lambda args, queue: sent.append((*args, queue == settings.CELERY_ODDS_QUEUE)),
     )
+    skirmish.refresh_from_db()
+    before = dict(skirmish.positions)
     with django_capture_on_commit_callbacks(execute=False) as callbacks:
         submit(skirmish, people["alice"], "skirmish.supply")
     assert sent == [] and callbacks
     for callback in callbacks:
         callback()
-    assert sorted(sent) == [
-        (skirmish.pk, "blue", True),
-        (skirmish.pk, "red", True),
-    ]  # on the odds queue
+    # Red's supply is red's alone: only red's position moved, so only red's odds are sent (on the
+    # odds queue); what blue sees did not change, and neither does what the append does for blue.
+    skirmish.refresh_from_db()
+    assert skirmish.positions["side:blue"] == before["side:blue"]
+    assert skirmish.positions["side:red"] != before["side:red"]
+    assert sent == [(skirmish.pk, "red", True)]
+    # Blue's odds, never computed here, are the sweep's (or a read's) to ask for.
+    with django_capture_on_commit_callbacks(execute=True):
+        odds.sweep()
+    assert sorted(sent) == [(skirmish.pk, "blue", True), (skirmish.pk, "red", True)]
     # the task itself stores what odds_for reads
     skirmish.refresh_from_db()
     tasks.compute_odds(skirmish.pk, "red")
