@@ -131,30 +131,15 @@ def due_mails(limit: int = 100) -> list[int]:
 
 def enqueue(mail_id: int) -> bool:
     """The task that sends a mail (inline without a broker). A broker away: the sweep sends it."""
-    try:
-        queues.task("campaigns.tasks.send_notice_mail").apply_async(
-            args=(mail_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE
-        )
-    except Exception as error:  # noqa: BLE001 - the sweep sends it again
-        log.warning("could not enqueue notice mail %s: %s", mail_id, error)
-        return False
-    return True
+    return queues.send_or_log("campaigns.tasks.send_notice_mail", mail_id)
 
 
 def send_due(*, again_after: timedelta = SEND_AGAIN_AFTER) -> int:
     """Send the task of every mail come due (once per `again_after` each: a task sent meanwhile
     may still be waiting or retrying; sent twice, it sends one mail); how many."""
-    sent = 0
-    for mail_id in due_mails():
-        key = f"muster:notice-mail-sent:{mail_id}"
-        if not cache.add(key, True, int(again_after.total_seconds())):
-            continue
-        if enqueue(mail_id):
-            sent += 1
-        else:
-            cache.delete(key)  # not sent: the next sweep tries again
-            break
-    return sent
+    return queues.send_each(
+        "campaigns.tasks.send_notice_mail", due_mails(), "muster:notice-mail-sent:", again_after
+    )
 
 
 def after_notices(campaign_id: int) -> None:

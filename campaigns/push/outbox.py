@@ -11,7 +11,6 @@ from __future__ import annotations
 import logging
 from datetime import timedelta
 
-from django.conf import settings
 from django.core.cache import cache
 from django.db import IntegrityError, transaction
 from django.utils import timezone
@@ -73,29 +72,14 @@ def owed(limit: int = 100) -> list[int]:
 
 
 def enqueue(push_id: int) -> bool:
-    try:
-        queues.task("campaigns.tasks.send_notice_push").apply_async(
-            args=(push_id,), queue=settings.CELERY_TASK_DEFAULT_QUEUE
-        )
-    except Exception as error:  # noqa: BLE001 - the sweep sends it again
-        log.warning("could not enqueue notice push %s: %s", push_id, error)
-        return False
-    return True
+    return queues.send_or_log("campaigns.tasks.send_notice_push", push_id)
 
 
 def send_owed(*, again_after: timedelta = SEND_AGAIN_AFTER) -> int:
     """The task of every row not yet claimed (once per `again_after` each); how many."""
-    sent = 0
-    for push_id in owed():
-        key = f"muster:notice-push-sent:{push_id}"
-        if not cache.add(key, True, int(again_after.total_seconds())):
-            continue
-        if enqueue(push_id):
-            sent += 1
-        else:
-            cache.delete(key)
-            break
-    return sent
+    return queues.send_each(
+        "campaigns.tasks.send_notice_push", owed(), "muster:notice-push-sent:", again_after
+    )
 
 
 def after_notices(campaign_id: int) -> None:
