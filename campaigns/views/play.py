@@ -47,7 +47,7 @@ from campaigns.systems import get_system
 from campaigns.systems.base import Action, GameSystem
 from muster import connection_loss
 
-from . import actions
+from . import actions, sent_later
 from .actions import ActionBox
 from .common import AuthenticatedHttpRequest, done, is_htmx, page
 
@@ -288,6 +288,7 @@ def page_context(
         "club": campaign.club,
         "viewer": viewer,
         "view_key": viewcache.key(campaign, viewer, "page-fragments"),
+        "position": viewcache.viewer_position(campaign, viewer),
         "page": page_data,
         "state": SimpleLazyObject(state),
         "system": system,
@@ -478,16 +479,16 @@ def campaign_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     except DomainError as error:
         box.drawn.add_domain_error(error.field, error.message)
         return _again(request, campaign, viewer, box)
-    messages.success(
-        request,
-        connection_loss.after_commit(
-            lambda: " ".join(
-                _submitted_message(campaign, viewer, submission, todo) for submission in submissions
-            ),
-            lambda: f"Saved: {todo.label}. (The page could not say more just now.)",
-            what="message after a submission",
+    said = connection_loss.after_commit(
+        lambda: " ".join(
+            _submitted_message(campaign, viewer, submission, todo) for submission in submissions
         ),
+        lambda: f"Saved: {todo.label}. (The page could not say more just now.)",
+        what="message after a submission",
     )
+    if sent_later.asked(request):
+        return sent_later.sent(said)
+    messages.success(request, said)
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 
 
@@ -529,6 +530,8 @@ def _refused(
 ) -> HttpResponse:
     """Nothing on the page matches what was posted: say so on the page itself (with htmx,
     the page reloads with the message instead of being pasted inside the form)."""
+    if sent_later.asked(request):
+        return sent_later.refused(request, campaign, viewer, message)
     messages.error(request, message)
     if is_htmx(request):
         return done(request, reverse("campaign", args=[campaign.pk]))
@@ -541,6 +544,8 @@ def _again(
     request: HttpRequest, campaign: Campaign, viewer: Viewer, box: ActionBox
 ) -> HttpResponse:
     """The page again with the refused form and its errors (400); nothing was written."""
+    if sent_later.asked(request):
+        return sent_later.refused_form(request, campaign, viewer, box)
     if is_htmx(request):
         box.open = True
         return render(
