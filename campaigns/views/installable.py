@@ -26,7 +26,13 @@ from django.views.decorators.http import require_GET
 from muster.release import __version__
 
 # What the worker keeps before any page asks: the files every page needs, and the icons.
-PRECACHED = ("css/muster.css", "vendor/htmx.min.js", "js/offline.js", "icons/muster-192.png")
+PRECACHED = (
+    "css/muster.css",
+    "vendor/htmx.min.js",
+    "js/offline.js",
+    "js/queue.js",
+    "icons/muster-192.png",
+)
 THEME = "#2f5d3a"  # the header's colour (--accent in muster.css)
 
 

@@ -126,11 +126,15 @@ async function offlineAnswer(url) {
   const pages = person ? await caches.open(PAGES + person) : null;
   const kept = pages && (await pages.match(url.pathname));
   if (kept) {
-    const when = clock(kept.headers.get("X-Muster-Kept-At"));
+    const at = kept.headers.get("X-Muster-Kept-At");
     const banner =
-      `<p class="offline-banner" role="status"><strong>Offline: this page as of ${escape(when)}.</strong> ` +
-      "What the other side did since is not shown; steps cannot be sent until the network is back.</p>";
-    const html = (await kept.text()).replace('<main id="main" tabindex="-1">', (main) => main + banner);
+      `<p class="offline-banner" role="status"><strong>Offline: this page as of ${escape(clock(at))}.</strong> ` +
+      "What the other side did since is not shown; steps made now wait on this phone until the network is back.</p>";
+    // The page's script (static/js/queue.js) reads when the page was kept, and queues steps.
+    const html = (await kept.text())
+      .replace("<head>", `<head><meta name="muster-kept-at" content="${escape(at)}">`)
+      .replace("<html", '<html class="offline"')
+      .replace('<main id="main" tabindex="-1">', (main) => main + banner);
     return new Response(html, { headers: { "Content-Type": "text/html; charset=utf-8" } });
   }
   const links = [];

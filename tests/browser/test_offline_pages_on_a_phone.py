@@ -51,8 +51,9 @@ def test_a_player_reads_their_page_offline_and_signing_out_forgets_it(phone, ski
     phone.context.set_offline(True)
     phone.reload()
     expect(phone.locator(".offline-banner")).to_contain_text(
-        re.compile(r"Offline: this page as of \d\d:\d\d")
+        re.compile(r"Offline since \d\d:\d\d\. This page as of \d\d:\d\d")
     )
+    expect(phone.locator("html")).to_have_class("offline")
     expect(phone.locator("h1")).to_have_text(heading)
     check(phone)
     phone.goto("/notices/")  # never opened: what is kept, with its time
@@ -63,11 +64,9 @@ def test_a_player_reads_their_page_offline_and_signing_out_forgets_it(phone, ski
     kept_link.click()
     expect(phone.locator(".offline-banner")).to_be_visible()
 
-    phone.context.set_offline(False)
-    phone.goto(page_path)
-    expect(phone.locator(".offline-banner")).to_have_count(
-        0
-    )  # the network is back: the page itself
+    phone.context.set_offline(False)  # the network is back: the page itself, by itself
+    expect(phone.locator(".offline-banner")).to_have_count(0)
+    expect(phone.locator("html")).not_to_have_class("offline")
     log_out(phone)
     assert phone.evaluate(KEPT) == {}
 

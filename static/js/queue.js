@@ -1,0 +1,420 @@
+/* Muster without signal (docs/architecture.md, "Offline"): a step submitted on a campaign page
+   while the network is gone is queued in this browser (IndexedDB) with its idempotency key and
+   the page it was made from, shown as "waiting to send" with a way to cancel it, and sent in order
+   when the network is back. The server checks each like any submission (never forced): an
+   accepted step shows as sent; a refused one comes back with the server's reason and the form
+   again with the person's input kept. A step sent twice is written once (its key).
+
+   Only the person's own steps are kept, under their opaque key (<meta name="muster-person">);
+   steps kept for anyone else on this phone are dropped. Pages work without this script. */
+(() => {
+  "use strict";
+  const DB = "muster-queue";
+  const STORE = "steps";
+  const SINCE = "muster-offline-since";
+  const SUBMIT = /^\/campaigns\/(\d+)\/submit\/$/;
+  const person = meta("muster-person");
+  if (!person || !("indexedDB" in window)) return;
+  const keptAt = meta("muster-kept-at"); // set by the service worker on a page it served offline
+  const pageAt = keptAt ? new Date(keptAt) : new Date();
+  const here = (location.pathname.match(/^\/campaigns\/(\d+)\/$/) || [])[1] || null;
+  let syncing = false;
+  let signIn = false; // the site asked for a sign-in: the steps wait for it
+  let unsent = 0; // steps not sent yet (what signing out would drop)
+  const said = new Map(); // steps sent, shown on this page (gone from the store)
+
+  function meta(name) {
+    const found = document.querySelector(`meta[name="${name}"]`);
+    return found ? found.content : "";
+  }
+
+  function clock(when) {
+    return new Date(when).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit" });
+  }
+
+  function freshKey() {
+    const bytes = crypto.getRandomValues(new Uint8Array(16));
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+
+  /* --- the store: one object store of steps, in the order they were made ------------------- */
+
+  function opened() {
+    return new Promise((resolve, reject) => {
+      const request = indexedDB.open(DB, 1);
+      request.onupgradeneeded = () => request.result.createObjectStore(STORE, { keyPath: "id", autoIncrement: true });
+      request.onsuccess = () => resolve(request.result);
+      request.onerror = () => reject(request.error);
+    });
+  }
+
+  async function stored(mode, act) {
+    const db = await opened();
+    try {
+      return await new Promise((resolve, reject) => {
+        const transaction = db.transaction(STORE, mode);
+        const request = act(transaction.objectStore(STORE));
+        transaction.oncomplete = () => resolve(request.result);
+        transaction.onerror = () => reject(transaction.error);
+      });
+    } finally {
+      db.close();
+    }
+  }
+
+  /* This person's steps, oldest first; another person's (a session that ended without signing
+     out) are dropped: never shown, never sent. */
+  async function mine() {
+    const all = await stored("readonly", (store) => store.getAll());
+    const others = all.filter((step) => step.person !== person);
+    for (const step of others) await stored("readwrite", (store) => store.delete(step.id));
+    return all.filter((step) => step.person === person).sort((a, b) => a.id - b.id);
+  }
+
+  const put = (step) => stored("readwrite", (store) => store.put(step));
+  const drop = (id) => stored("readwrite", (store) => store.delete(id));
+
+  /* --- queueing a step ------------------------------------------------------------------------ */
+
+  function queueable(form) {
+    if (!(form instanceof HTMLFormElement) || (form.method || "").toLowerCase() !== "post") return false;
+    return SUBMIT.test(new URL(form.action, location.href).pathname);
+  }
+
+  function labelOf(form) {
+    return words(form.querySelector("h3")) || "A step";
+  }
+
+  /* A label's words as a person reads them (the required mark is for the eye only). */
+  function words(node) {
+    if (!node) return "";
+    const copy = node.cloneNode(true);
+    copy.querySelectorAll("[aria-hidden=true], .req, .rule").forEach((mark) => mark.remove());
+    return copy.textContent.replace(/\s+/g, " ").trim();
+  }
+
+  function fieldLabel(element) {
+    if (element.type !== "checkbox" && element.type !== "radio") return words(element.labels && element.labels[0]);
+    const group = element.closest("fieldset");
+    return words(group && group.querySelector("legend"));
+  }
+
+  /* What the person entered, in the words of the form: "Count: 2", "Stance: Attack". */
+  function described(form) {
+    const lines = [];
+    for (const element of form.elements) {
+      if (!element.name || element.disabled || ["hidden", "submit", "button"].includes(element.type)) continue;
+      if ((element.type === "checkbox" || element.type === "radio") && !element.checked) continue;
+      let value = element.value;
+      if (element.tagName === "SELECT") value = Array.from(element.selectedOptions, (o) => o.text).join(", ");
+      if (element.type === "checkbox" || element.type === "radio") {
+        value = words(element.labels && element.labels[0]) || value;
+      }
+      if (!String(value).trim()) continue;
+      const label = fieldLabel(element);
+      lines.push(label && label !== value ? `${label}: ${value}` : value);
+    }
+    return lines.slice(0, 20);
+  }
+
+  async function queue(form, submitter) {
+    const data = new FormData(form, submitter || undefined);
+    const steps = await mine();
+    let key = String(data.get("idempotency_key") || "");
+    // A page kept offline carries the keys it was drawn with: a step made from it again is
+    // another step, with a key of its own.
+    if (!key || steps.some((step) => step.key === key)) key = freshKey();
+    data.set("idempotency_key", key);
+    data.delete("csrfmiddlewaretoken");
+    const fields = [];
+    for (const [name, value] of data) if (typeof value === "string") fields.push([name, value]);
+    const keyInput = form.querySelector("input[name=idempotency_key]");
+    if (keyInput) keyInput.value = freshKey(); // the next step from this form is another one
+    const campaign = new URL(form.action, location.href).pathname.match(SUBMIT)[1];
+    const now = document.getElementById("now");
+    const dice = now ? now.dataset.diceMode || "" : "";
+    await put({
+      person,
+      campaign,
+      url: new URL(form.action, location.href).pathname,
+      fields,
+      key,
+      label: labelOf(form),
+      lines: described(form),
+      dice,
+      diceEntered: fields.some(([name, value]) => name.startsWith("dice:") && value.trim()),
+      madeAt: new Date().toISOString(),
+      pageAt: pageAt.toISOString(),
+      position: now ? now.dataset.position || "" : "",
+      state: "waiting",
+    });
+    const details = form.querySelector("details");
+    if (details) details.open = false;
+    await drawn();
+    const panel = document.getElementById("queued");
+    if (panel) panel.scrollIntoView({ block: "nearest" });
+  }
+
+  /* --- sending ---------------------------------------------------------------------------------- */
+
+  function csrf() {
+    const cookie = document.cookie.split("; ").find((part) => part.startsWith("csrftoken="));
+    if (cookie) return decodeURIComponent(cookie.slice("csrftoken=".length));
+    try {
+      return JSON.parse(document.body.getAttribute("hx-headers") || "{}")["X-CSRFToken"] || "";
+    } catch (unreadable) {
+      return "";
+    }
+  }
+
+  /* One step to the server: "sent", "refused" (with the reason and the form), "signin" (the
+     session ended), or "later" (no network, or the site is busy: it waits). */
+  async function send(step) {
+    const token = csrf();
+    const body = new URLSearchParams(step.fields);
+    body.set("csrfmiddlewaretoken", token);
+    let response;
+    try {
+      response = await fetch(step.url, {
+        method: "POST",
+        body,
+        credentials: "same-origin",
+        redirect: "manual",
+        headers: { "X-Muster-Queued": "1", "X-CSRFToken": token, "X-Muster-Made-From": step.position || "" },
+      });
+    } catch (offline) {
+      return { state: "later" };
+    }
+    if (response.type === "opaqueredirect") return { state: "signin" };
+    const type = response.headers.get("Content-Type") || "";
+    if ((response.status === 200 || response.status === 400) && type.startsWith("application/json")) {
+      return response.json();
+    }
+    if (response.status === 403 || response.status === 404) {
+      return {
+        state: "refused",
+        reason: "The site refused this step: you may no longer act in this campaign, or your sign-in has ended (sign in again).",
+        form: "",
+      };
+    }
+    return { state: "later" };
+  }
+
+  async function sync() {
+    if (syncing || !navigator.onLine) return;
+    syncing = true;
+    let sent = 0;
+    try {
+      const held = new Set(); // a campaign whose earlier step came back: its next steps wait
+      for (const step of await mine()) {
+        if (step.state === "refused") held.add(step.campaign);
+        if (step.state !== "waiting" || held.has(step.campaign)) continue;
+        const answer = await send(step);
+        if (answer.state === "sent") {
+          Object.assign(step, { state: "sent", message: String(answer.message || "") });
+          await put(step);
+          sent += 1;
+        } else if (answer.state === "refused") {
+          Object.assign(step, { state: "refused", reason: String(answer.reason || ""), form: String(answer.form || "") });
+          await put(step);
+          held.add(step.campaign);
+        } else {
+          signIn = answer.state === "signin";
+          break;
+        }
+      }
+    } finally {
+      syncing = false;
+    }
+    if (sent) {
+      location.reload(); // the page as it is now, with the steps that landed
+    } else {
+      await drawn();
+    }
+  }
+
+  function syncing_locked() {
+    // One tab sends at a time (each step has its key: two would still write it once).
+    if (navigator.locks) return navigator.locks.request("muster-queue-sync", { ifAvailable: true }, (lock) => (lock ? sync() : null));
+    return sync();
+  }
+
+  /* --- what the page shows ------------------------------------------------------------------- */
+
+  function element(tag, attributes, ...children) {
+    const made = document.createElement(tag);
+    for (const [name, value] of Object.entries(attributes || {})) made.setAttribute(name, value);
+    for (const child of children) if (child !== null && child !== undefined) made.append(child);
+    return made;
+  }
+
+  function diceWords(step) {
+    if (step.dice === "server") return "Dice it needs are rolled by the site when it is sent.";
+    if (step.diceEntered) return "The dice you entered go with it.";
+    if (step.dice === "entered") return "If it needs dice, the form asks for them when it is sent.";
+    return null;
+  }
+
+  function drawStep(step, heldBy) {
+    const box = element("div", { class: `queued-step ${step.state}`, "data-step": String(step.id) });
+    const states = {
+      waiting: heldBy ? "Waiting: the step before it came back" : "Waiting to send",
+      refused: "Came back",
+      sent: "Sent",
+    };
+    box.append(element("p", {}, element("strong", {}, step.label), " — ", element("span", { class: "badge" }, states[step.state] || "")));
+    if (step.lines.length) box.append(element("ul", { class: "result" }, ...step.lines.map((line) => element("li", {}, line))));
+    if (step.state === "sent") {
+      if (step.message) box.append(element("p", {}, step.message));
+      return box;
+    }
+    box.append(element("p", { class: "muted" }, `Made at ${clock(step.madeAt)} on the page as of ${clock(step.pageAt)}.`));
+    const dice = step.state === "waiting" ? diceWords(step) : null;
+    if (dice) box.append(element("p", { class: "muted" }, dice));
+    if (step.state === "refused") {
+      box.append(element("p", { class: "notice", role: "alert" }, step.reason || "The step was not accepted."));
+      if (step.form && here === step.campaign && navigator.onLine) {
+        const redo = element("div", { class: "redo", "data-redo": String(step.id) });
+        redo.innerHTML = step.form; // the server's own form for this person, their input kept
+        ownIds(redo, `queued-${step.id}-`);
+        box.append(element("p", {}, "Redo it below, or drop it."), redo);
+      }
+    }
+    const cancel = element("button", { type: "button", class: "secondary small", "data-cancel": String(step.id) },
+      step.state === "refused" ? "Drop this step" : "Cancel this step");
+    box.append(element("p", {}, cancel));
+    return box;
+  }
+
+  /* The page holds the same form for this to-do: the ids of the one that came back are its own. */
+  function ownIds(box, prefix) {
+    const renamed = new Map();
+    box.querySelectorAll("[id]").forEach((node) => {
+      renamed.set(node.id, prefix + node.id);
+      node.id = prefix + node.id;
+    });
+    box.querySelectorAll("[for], [aria-describedby], [aria-labelledby]").forEach((node) => {
+      for (const name of ["for", "aria-describedby", "aria-labelledby"]) {
+        const value = node.getAttribute(name);
+        if (value) node.setAttribute(name, value.split(/\s+/).map((id) => renamed.get(id) || id).join(" "));
+      }
+    });
+  }
+
+  function banner(waiting) {
+    let shown = document.getElementById("offline-status");
+    const offline = !navigator.onLine || !!keptAt;
+    const words = [];
+    if (offline) {
+      const since = localStorage.getItem(SINCE) || pageAt.toISOString();
+      words.push(`Offline since ${clock(since)}`);
+    } else if (signIn) {
+      words.push("Sign in again to send the waiting steps");
+    } else if (waiting) {
+      words.push("Sending the waiting steps");
+    }
+    if (waiting) words.push(`${waiting} step${waiting === 1 ? "" : "s"} waiting`);
+    if (!words.length) {
+      if (shown) shown.remove();
+      return;
+    }
+    let text = words.join(" — ") + ".";
+    if (offline) text += ` This page as of ${clock(pageAt)}: what the other side did since is not shown.`;
+    if (!shown) {
+      shown = element("p", { id: "offline-status", class: "offline-banner", role: "status" });
+      const main = document.getElementById("main");
+      if (!main) return;
+      main.prepend(shown);
+    }
+    shown.textContent = text;
+    document.querySelectorAll(".offline-banner:not(#offline-status)").forEach((old) => old.remove());
+  }
+
+  async function drawn() {
+    document.documentElement.classList.toggle("offline", !navigator.onLine || !!keptAt);
+    const steps = await mine();
+    for (const step of steps) {
+      if (step.state !== "sent") continue;
+      await drop(step.id); // said once: on the page drawn after sending, for as long as it is shown
+      said.set(step.id, step);
+    }
+    const shown = [...said.values(), ...steps.filter((step) => step.state !== "sent")]
+      .filter((step) => here === null || step.campaign === here)
+      .sort((a, b) => a.id - b.id);
+    unsent = steps.filter((step) => step.state !== "sent").length;
+    banner(steps.filter((step) => step.state === "waiting").length);
+    let panel = document.getElementById("queued");
+    if (panel) panel.remove();
+    const now = document.getElementById("now");
+    if (!shown.length || !now) return;
+    panel = element("section", { id: "queued", class: "card", "aria-labelledby": "queued-h" },
+      element("h2", { id: "queued-h" }, "Steps made without the network"));
+    const held = new Set();
+    for (const step of shown) {
+      panel.append(drawStep(step, step.state === "waiting" && held.has(step.campaign)));
+      if (step.state === "refused") held.add(step.campaign);
+    }
+    now.before(panel);
+    if (window.htmx) panel.querySelectorAll("[data-redo]").forEach((redo) => window.htmx.process(redo));
+  }
+
+  document.addEventListener("click", async (event) => {
+    const button = event.target.closest && event.target.closest("[data-cancel]");
+    if (!button) return;
+    await drop(Number(button.dataset.cancel));
+    await drawn();
+    if (navigator.onLine) syncing_locked(); // a step held behind the dropped one may go now
+  });
+
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!queueable(form)) return;
+    const redo = form.closest("[data-redo]");
+    if (redo) drop(Number(redo.dataset.redo)); // redone: the form is the step now (its same key)
+    if (navigator.onLine) return;
+    event.preventDefault();
+    event.stopImmediatePropagation();
+    queue(form, event.submitter);
+  }, true);
+
+  // Sent while the network looked there but was not (one bar of signal): the request may or may
+  // not have reached the site; queued with the same key, it is written at most once.
+  document.addEventListener("htmx:sendError", (event) => {
+    const form = event.detail && event.detail.elt && event.detail.elt.closest("form");
+    if (queueable(form)) queue(form, null);
+  });
+
+  // Signing out empties this browser's storage for the site (Clear-Site-Data): say what is lost.
+  document.addEventListener("submit", (event) => {
+    const form = event.target;
+    if (!(form instanceof HTMLFormElement) || !form.matches("[data-sign-out]") || !unsent) return;
+    const many = unsent === 1 ? ["step", "has", "it"] : ["steps", "have", "them"];
+    const question = `${unsent} ${many[0]} made without the network ${many[1]} not been sent. Signing out drops ${many[2]}. Sign out anyway?`;
+    if (!confirm(question)) event.preventDefault();
+  }, true);
+
+  window.addEventListener("offline", () => {
+    if (!localStorage.getItem(SINCE)) localStorage.setItem(SINCE, new Date().toISOString());
+    drawn();
+  });
+  window.addEventListener("online", async () => {
+    localStorage.removeItem(SINCE);
+    await syncing_locked();
+    // A page the worker served from what it kept: the page itself, now that it can be had.
+    if (keptAt && !unsent) location.reload();
+  });
+  document.addEventListener("visibilitychange", () => {
+    if (document.visibilityState === "visible" && navigator.onLine) syncing_locked();
+  });
+
+  if (!navigator.onLine || keptAt) {
+    if (!localStorage.getItem(SINCE)) localStorage.setItem(SINCE, (keptAt ? new Date() : pageAt).toISOString());
+  } else {
+    localStorage.removeItem(SINCE);
+  }
+  drawn().then(() => (navigator.onLine ? syncing_locked() : null));
+  // A network that comes back without an "online" event (one bar of signal): try now and then.
+  setInterval(() => {
+    if (navigator.onLine && !syncing) mine().then((steps) => (steps.some((s) => s.state === "waiting") ? syncing_locked() : null));
+  }, 30000);
+})();
