@@ -90,11 +90,15 @@ def _buys(campaign):
 def test_two_steps_made_offline_land_once_each_in_order_when_the_network_is_back(
     phone, skirmish, people
 ):
+    from campaigns.services.journal import submit
+
+    submit(skirmish, people["alice"], "skirmish.supply", {}, side="red")
     path = f"/campaigns/{skirmish.pk}/"
     log_in(phone, "bob")
     phone.goto(path)
     phone.get_by_role("button", name="Roll for supply").click()  # online: rolled at once
     expect(phone.locator(".messages")).to_contain_text("Supply roll of Blue")
+    expect(phone.locator("#now .waiting")).to_contain_text("Stance")  # both sides choose now
     _controlled_and_kept(phone, path)
 
     phone.context.set_offline(True)
@@ -118,6 +122,12 @@ def test_two_steps_made_offline_land_once_each_in_order_when_the_network_is_back
     expect(queued).to_have_count(2)
     expect(phone.locator("#offline-status")).to_contain_text(
         re.compile(r"Offline since \d\d:\d\d — 2 steps waiting\. This page as of \d\d:\d\d")
+    )
+    # Whom the campaign waits for is not pretended: red may have rolled since.
+    expect(phone.locator("#now .waiting")).to_have_count(1)
+    expect(phone.locator("#now .waiting")).to_be_hidden()
+    expect(phone.locator("#now .offline-only")).to_contain_text(
+        "known again when the network is back"
     )
     check(phone)
     waiting = phone.evaluate(STEPS)
