@@ -73,7 +73,9 @@ def paper_for(user: AnyUser) -> str:
     """The paper this person's sheets are printed on: the one they chose last, else the site's
     default (settings.SHEET_PAPER_DEFAULT, A4 when it names no paper this site prints on)."""
     if user.is_authenticated:
-        chosen = PaperChoice.objects.filter(user=user).values_list("paper", flat=True).first()
+        chosen = visibility.read_with_sign_in(user, "paper")  # read with the page's sign-in
+        if chosen is visibility.MISSING:
+            chosen = PaperChoice.objects.filter(user=user).values_list("paper", flat=True).first()
         if chosen in sheets.PAPERS:
             return str(chosen)
     default = str(getattr(settings, "SHEET_PAPER_DEFAULT", "A4"))

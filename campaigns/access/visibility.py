@@ -234,6 +234,7 @@ def signed_in_campaign(
     user = prepared.build(
         User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields]
     )
+    setattr(user, READ_WITH_SIGN_IN, {"unread": int(row.me_unread), "paper": row.me_paper})
     return (user, bool(row.session_live), *_campaign_and_viewer(row, user.pk, user.get_username()))
 
 
@@ -365,6 +366,38 @@ def _extra(signed_in: bool) -> tuple[str, ...]:
         *core,
         *(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields),
         "session_live",
+        "me_unread",
+        "me_paper",
+    )
+
+
+# What the header and the sheets panel of every page read about the person, read with the sign-in
+# (`signed_in_campaign`): one round trip fewer each on a page served kept.
+READ_WITH_SIGN_IN = "read_with_sign_in"
+
+
+def read_with_sign_in(user: object, name: str) -> Any:
+    """`name` ("unread": open notices unread; "paper": the paper chosen, None for none) as read with
+    the request's sign-in, or MISSING when this request's user was not read that way."""
+    return getattr(user, READ_WITH_SIGN_IN, {}).get(name, MISSING)
+
+
+MISSING = object()
+
+
+def _header_figures_sql() -> str:
+    """The person's unread open notices (their inbox's index) and the paper they chose (the
+    printing app's table, named through the app registry: the rules here never import it)."""
+    from django.apps import apps
+
+    from campaigns.models import Notice
+
+    papers = apps.get_model("rosters", "PaperChoice")._meta.db_table
+    return (
+        f", (SELECT COUNT(*) FROM {Notice._meta.db_table} n WHERE n.recipient_id = me.id "
+        "AND n.resolved_at IS NULL AND n.read_at IS NULL) AS me_unread"
+        f", (SELECT pc.paper FROM {papers} pc WHERE pc.user_id = me.id ORDER BY pc.id LIMIT 1) "
+        "AS me_paper"
     )
 
 
@@ -390,6 +423,7 @@ def _campaign_sql(signed_in: bool) -> str:
             (
                 f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
                 "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live"
+                f"{_header_figures_sql()}"
             )
             if signed_in
             else ""

@@ -13,6 +13,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.db.models import Min, Q, QuerySet
 from django.utils import timezone
 
+from campaigns.access import visibility
 from campaigns.errors import NotFound
 from campaigns.models import Notice
 
@@ -35,6 +36,9 @@ def unread_count(user: Person) -> int:
     """The header's count: one count over an index of open notices per recipient."""
     if not user.is_authenticated:
         return 0
+    known = visibility.read_with_sign_in(user, "unread")  # read with the page's sign-in
+    if known is not visibility.MISSING:
+        return int(known)
     return Notice.objects.filter(recipient=user.pk, resolved_at=None, read_at=None).count()
 
 
