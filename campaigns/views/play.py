@@ -417,6 +417,8 @@ def _own_page_box(context: dict[str, Any]) -> ActionBox | None:
 @page
 @require_POST
 def campaign_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
+    if sent_later.asked(request) and not sent_later.same_person(request):
+        return sent_later.another_person()
     campaign, viewer = campaign_for(request.user, pk)
     page_data = campaign_page(campaign, viewer)
     system = get_system(campaign.system)
@@ -487,7 +489,7 @@ def campaign_submit(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
         what="message after a submission",
     )
     if sent_later.asked(request):
-        return sent_later.sent(said)
+        return sent_later.sent(said, replayed=all(s.replayed for s in submissions))
     messages.success(request, said)
     return done(request, reverse("campaign", args=[campaign.pk]) + "#now")
 

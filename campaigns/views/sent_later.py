@@ -2,11 +2,13 @@
 (static/js/queue.js): the same submission as the page's own form, answered in words the script
 shows beside the queued step instead of a page.
 
-- sent: 200 ``{"state": "sent", "message": ...}`` (a step sent twice, same key, is written once
-  and answered the same);
+- sent: 200 ``{"state": "sent", "message": ..., "replayed": ...}`` (a step sent twice, same key,
+  is written once; the second answer says it was replayed);
 - refused: 400 ``{"state": "refused", "reason": ..., "form": ...}``: the rules' reason and the
   form again with the person's input kept (and, with table dice, the dice it asks for), so they
-  can redo it; nothing was written.
+  can redo it; nothing was written;
+- another person: 409 ``{"state": "signin"}`` when the person signed in now is not the one who
+  queued the step (their opaque key in ``X-Muster-Person``): nothing is written, it waits.
 
 A queued step is checked by the rules like any submission, whatever page it was made from: it is
 never forced. The answer says only what the page's own answer would say to this person."""
@@ -15,6 +17,7 @@ from __future__ import annotations
 
 from django.http import HttpRequest, JsonResponse
 from django.template.loader import render_to_string
+from django.utils.crypto import constant_time_compare
 
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import viewcache
@@ -23,6 +26,7 @@ from campaigns.models import Campaign
 from .actions import ActionBox
 
 HEADER = "X-Muster-Queued"  # sent by the script with a queued step (its value: "1")
+PERSON = "X-Muster-Person"  # the opaque key of the person who queued it (installable.person_key)
 MADE_FROM = "X-Muster-Made-From"  # the audience position of the page the step was made on
 MOVED_ON = "The campaign has moved on since the page this step was made on."
 
@@ -32,8 +36,23 @@ def asked(request: HttpRequest) -> bool:
     return request.headers.get(HEADER) == "1"
 
 
-def sent(message: str) -> JsonResponse:
-    return JsonResponse({"state": "sent", "message": message})
+def same_person(request: HttpRequest) -> bool:
+    """Whether the step was queued by the person signed in now (their opaque key, as the page they
+    made it on carried it): a step queued by someone whose session ended is never sent as another."""
+    from .installable import person_key
+
+    return constant_time_compare(request.headers.get(PERSON, ""), person_key(request.user))
+
+
+def another_person() -> JsonResponse:
+    """Someone else is signed in on this browser now: nothing is written; the step waits for its
+    own person to sign in again."""
+    return JsonResponse({"state": "signin"}, status=409)
+
+
+def sent(message: str, *, replayed: bool = False) -> JsonResponse:
+    """`replayed`: the step's key had been written before (sent twice): nothing new was written."""
+    return JsonResponse({"state": "sent", "message": message, "replayed": replayed})
 
 
 def refused(

@@ -22,6 +22,10 @@
   let signIn = false; // the site asked for a sign-in: the steps wait for it
   let unsent = 0; // steps not sent yet (what signing out would drop)
   const said = new Map(); // steps sent, shown on this page (gone from the store)
+  const SENT_KEYS = "muster-sent-keys"; // keys of steps sent lately: never given to a new step
+  const submitters = new WeakMap(); // the button each form was last sent with (its "_then")
+  let pendingHere = 0; // steps of this page's campaign not sent yet: a new one queues behind them
+  let editing = false; // the person has typed in a form: the page is not reloaded under them
 
   function meta(name) {
     const found = document.querySelector(`meta[name="${name}"]`);
@@ -56,6 +60,7 @@
         const request = act(transaction.objectStore(STORE));
         transaction.oncomplete = () => resolve(request.result);
         transaction.onerror = () => reject(transaction.error);
+        transaction.onabort = () => reject(transaction.error || new Error("The step store refused."));
       });
     } finally {
       db.close();
@@ -73,6 +78,19 @@
 
   const put = (step) => stored("readwrite", (store) => store.put(step));
   const drop = (id) => stored("readwrite", (store) => store.delete(id));
+  const one = (id) => stored("readonly", (store) => store.get(id));
+
+  function sentKeys() {
+    try {
+      return JSON.parse(localStorage.getItem(SENT_KEYS) || "[]");
+    } catch (unreadable) {
+      return [];
+    }
+  }
+
+  function rememberSent(key) {
+    localStorage.setItem(SENT_KEYS, JSON.stringify([...sentKeys().filter((k) => k !== key), key].slice(-200)));
+  }
 
   /* --- queueing a step ------------------------------------------------------------------------ */
 
@@ -117,42 +135,61 @@
     return lines.slice(0, 20);
   }
 
-  async function queue(form, submitter) {
+  /* The step a form makes now: its fields as posted (never the CSRF token), in its own words. */
+  function stepOf(form, submitter) {
     const data = new FormData(form, submitter || undefined);
-    const steps = await mine();
-    let key = String(data.get("idempotency_key") || "");
-    // A page kept offline carries the keys it was drawn with: a step made from it again is
-    // another step, with a key of its own.
-    if (!key || steps.some((step) => step.key === key)) key = freshKey();
-    data.set("idempotency_key", key);
     data.delete("csrfmiddlewaretoken");
     const fields = [];
     for (const [name, value] of data) if (typeof value === "string") fields.push([name, value]);
-    const keyInput = form.querySelector("input[name=idempotency_key]");
-    if (keyInput) keyInput.value = freshKey(); // the next step from this form is another one
-    const campaign = new URL(form.action, location.href).pathname.match(SUBMIT)[1];
     const now = document.getElementById("now");
-    const dice = now ? now.dataset.diceMode || "" : "";
-    await put({
+    return {
       person,
-      campaign,
+      campaign: new URL(form.action, location.href).pathname.match(SUBMIT)[1],
       url: new URL(form.action, location.href).pathname,
       fields,
-      key,
+      key: String(data.get("idempotency_key") || ""),
       label: labelOf(form),
       lines: described(form),
-      dice,
+      dice: now ? now.dataset.diceMode || "" : "",
       diceEntered: fields.some(([name, value]) => name.startsWith("dice:") && value.trim()),
       madeAt: new Date().toISOString(),
       pageAt: pageAt.toISOString(),
       position: now ? now.dataset.position || "" : "",
       state: "waiting",
-    });
+    };
+  }
+
+  async function queue(form, submitter) {
+    const step = stepOf(form, submitter);
+    const keyInput = form.querySelector("input[name=idempotency_key]");
+    if (keyInput) keyInput.value = freshKey(); // the next step from this form is another one
+    const steps = await mine();
+    // A page kept offline carries the keys it was drawn with: a step made from it again is
+    // another step, with a key of its own.
+    if (!step.key || sentKeys().includes(step.key) || steps.some((s) => s.key === step.key)) step.key = freshKey();
+    step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? step.key : value]);
+    if (!step.fields.some(([name]) => name === "idempotency_key")) step.fields.push(["idempotency_key", step.key]);
+    await put(step);
     const details = form.querySelector("details");
     if (details) details.open = false;
+    editing = false;
     await drawn();
     const panel = document.getElementById("queued");
     if (panel) panel.scrollIntoView({ block: "nearest" });
+    if (navigator.onLine) syncOnce();
+  }
+
+  /* A refused step redone in the form it came back with: the same step (its place in the order
+     and its key, never written), with what the person typed now. */
+  async function redo(form, submitter, id) {
+    const before = await one(id);
+    if (!before) return queue(form, submitter);
+    const step = Object.assign(stepOf(form, submitter), { id, key: before.key, madeAt: before.madeAt, pageAt: before.pageAt, position: before.position });
+    step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? before.key : value]);
+    await put(step);
+    editing = false;
+    await drawn(true);
+    if (navigator.onLine) syncOnce();
   }
 
   /* --- sending ---------------------------------------------------------------------------------- */
@@ -180,45 +217,70 @@
         body,
         credentials: "same-origin",
         redirect: "manual",
-        headers: { "X-Muster-Queued": "1", "X-CSRFToken": token, "X-Muster-Made-From": step.position || "" },
+        headers: {
+          "X-Muster-Queued": "1",
+          "X-CSRFToken": token,
+          "X-Muster-Person": step.person,
+          "X-Muster-Made-From": step.position || "",
+        },
       });
     } catch (offline) {
       return { state: "later" };
     }
     if (response.type === "opaqueredirect") return { state: "signin" };
     const type = response.headers.get("Content-Type") || "";
-    if ((response.status === 200 || response.status === 400) && type.startsWith("application/json")) {
+    if ([200, 400, 409].includes(response.status) && type.startsWith("application/json")) {
       return response.json();
     }
-    if (response.status === 403 || response.status === 404) {
-      return {
-        state: "refused",
-        reason: "The site refused this step: you may no longer act in this campaign, or your sign-in has ended (sign in again).",
-        form: "",
-      };
+    // A CSRF refusal (a new sign-in since) or a seat lost: the person signs in again; the step waits.
+    if (response.status === 403) return { state: "signin" };
+    if (response.status === 404) {
+      return { state: "refused", reason: "The site does not find this campaign for you any more.", form: "" };
     }
     return { state: "later" };
   }
 
+  /* The form the site sent back, kept without its CSRF token (the redo goes through the queue). */
+  function withoutToken(html) {
+    const box = document.createElement("div");
+    box.innerHTML = html;
+    box.querySelectorAll("input[name=csrfmiddlewaretoken]").forEach((input) => input.remove());
+    return box.innerHTML;
+  }
+
+  /* Sends what waits, in order; "busy" when a send is already under way (here or in another
+     tab), "reloading" when steps landed and the page is being drawn again, else "done". */
   async function sync() {
-    if (syncing || !navigator.onLine) return;
+    if (syncing) return "busy";
+    if (!navigator.onLine) return "done";
     syncing = true;
     let sent = 0;
     try {
       const held = new Set(); // a campaign whose earlier step came back: its next steps wait
-      for (const step of await mine()) {
+      for (const listed of await mine()) {
+        const step = await one(listed.id); // cancelled or redone meanwhile: as it is now
+        if (!step) continue;
         if (step.state === "refused") held.add(step.campaign);
-        if (step.state !== "waiting" || held.has(step.campaign)) continue;
+        // "sending": a page closed while it was on its way; sent again with its key, written once.
+        if (!["waiting", "sending"].includes(step.state) || held.has(step.campaign)) continue;
+        step.state = "sending"; // no longer cancelled from the page: it may be landing now
+        await put(step);
+        await drawn();
         const answer = await send(step);
+        if (!(await one(step.id))) continue; // cancelled while it was on its way: nothing to say
         if (answer.state === "sent") {
-          Object.assign(step, { state: "sent", message: String(answer.message || "") });
+          rememberSent(step.key);
+          const message = answer.replayed ? "It had been sent already: nothing new was written." : String(answer.message || "");
+          Object.assign(step, { state: "sent", message });
           await put(step);
           sent += 1;
         } else if (answer.state === "refused") {
-          Object.assign(step, { state: "refused", reason: String(answer.reason || ""), form: String(answer.form || "") });
+          Object.assign(step, { state: "refused", reason: String(answer.reason || ""), form: withoutToken(String(answer.form || "")) });
           await put(step);
           held.add(step.campaign);
         } else {
+          step.state = "waiting";
+          await put(step);
           signIn = answer.state === "signin";
           break;
         }
@@ -226,16 +288,17 @@
     } finally {
       syncing = false;
     }
-    if (sent) {
+    if (sent && !editing) {
       location.reload(); // the page as it is now, with the steps that landed
-    } else {
-      await drawn();
+      return "reloading";
     }
+    await drawn(sent > 0);
+    return "done";
   }
 
-  function syncing_locked() {
+  function syncOnce() {
     // One tab sends at a time (each step has its key: two would still write it once).
-    if (navigator.locks) return navigator.locks.request("muster-queue-sync", { ifAvailable: true }, (lock) => (lock ? sync() : null));
+    if (navigator.locks) return navigator.locks.request("muster-queue-sync", { ifAvailable: true }, (lock) => (lock ? sync() : "busy"));
     return sync();
   }
 
@@ -259,6 +322,7 @@
     const box = element("div", { class: `queued-step ${step.state}`, "data-step": String(step.id) });
     const states = {
       waiting: heldBy ? "Waiting: the step before it came back" : "Waiting to send",
+      sending: "Sending",
       refused: "Came back",
       sent: "Sent",
     };
@@ -273,13 +337,14 @@
     if (dice) box.append(element("p", { class: "muted" }, dice));
     if (step.state === "refused") {
       box.append(element("p", { class: "notice", role: "alert" }, step.reason || "The step was not accepted."));
-      if (step.form && here === step.campaign && navigator.onLine) {
+      if (step.form && here === step.campaign) {
         const redo = element("div", { class: "redo", "data-redo": String(step.id) });
         redo.innerHTML = step.form; // the server's own form for this person, their input kept
         ownIds(redo, `queued-${step.id}-`);
         box.append(element("p", {}, "Redo it below, or drop it."), redo);
       }
     }
+    if (step.state === "sending") return box;
     const cancel = element("button", { type: "button", class: "secondary small", "data-cancel": String(step.id) },
       step.state === "refused" ? "Drop this step" : "Cancel this step");
     box.append(element("p", {}, cancel));
@@ -330,58 +395,81 @@
     document.querySelectorAll(".offline-banner:not(#offline-status)").forEach((old) => old.remove());
   }
 
-  async function drawn() {
+  /* The banner and the panel of steps as the store holds them. `force`: redrawn even while the
+     person types in a form that came back (their own redo or cancel did it). */
+  async function drawn(force) {
     document.documentElement.classList.toggle("offline", !navigator.onLine || !!keptAt);
     const steps = await mine();
     for (const step of steps) {
-      if (step.state !== "sent") continue;
+      if (step.state !== "sent" || step.campaign !== here || syncing) continue; // said on its page
       await drop(step.id); // said once: on the page drawn after sending, for as long as it is shown
       said.set(step.id, step);
     }
-    const shown = [...said.values(), ...steps.filter((step) => step.state !== "sent")]
-      .filter((step) => here === null || step.campaign === here)
-      .sort((a, b) => a.id - b.id);
-    unsent = steps.filter((step) => step.state !== "sent").length;
-    banner(steps.filter((step) => step.state === "waiting").length);
+    const landing = steps.filter((step) => step.state === "sent" && step.campaign === here && syncing);
+    const open = steps.filter((step) => step.state !== "sent");
+    unsent = open.length;
+    pendingHere = open.filter((step) => step.campaign === here).length;
+    banner(open.filter((step) => step.state === "waiting" || step.state === "sending").length);
     let panel = document.getElementById("queued");
+    if (panel && !force && panel.contains(document.activeElement) && panel.querySelector("[data-redo]")) return;
     if (panel) panel.remove();
     const now = document.getElementById("now");
+    const shown = [...said.values(), ...landing, ...open]
+      .filter((step) => step.campaign === here)
+      .sort((a, b) => a.id - b.id);
     if (!shown.length || !now) return;
     panel = element("section", { id: "queued", class: "card", "aria-labelledby": "queued-h" },
       element("h2", { id: "queued-h" }, "Steps made without the network"));
+    if (said.size && editing) {
+      panel.append(element("p", { class: "notice" }, "Sent. ", element("a", { href: location.pathname }, "See the page as it is now"), " (what you are typing is not sent)."));
+    }
     const held = new Set();
     for (const step of shown) {
       panel.append(drawStep(step, step.state === "waiting" && held.has(step.campaign)));
       if (step.state === "refused") held.add(step.campaign);
     }
     now.before(panel);
-    if (window.htmx) panel.querySelectorAll("[data-redo]").forEach((redo) => window.htmx.process(redo));
   }
 
   document.addEventListener("click", async (event) => {
     const button = event.target.closest && event.target.closest("[data-cancel]");
     if (!button) return;
+    button.disabled = true;
     await drop(Number(button.dataset.cancel));
-    await drawn();
-    if (navigator.onLine) syncing_locked(); // a step held behind the dropped one may go now
+    await drawn(true);
+    if (navigator.onLine) syncOnce(); // a step held behind the dropped one may go now
+  });
+
+  function failed(form, error) {
+    const said = element("p", { class: "notice", role: "alert" },
+      "This phone could not keep the step to send later: try again when the network is back.");
+    form.prepend(said);
+    console.error(error);
+  }
+
+  document.addEventListener("input", (event) => {
+    if (event.target.closest && event.target.closest("form.action")) editing = true;
   });
 
   document.addEventListener("submit", (event) => {
     const form = event.target;
     if (!queueable(form)) return;
-    const redo = form.closest("[data-redo]");
-    if (redo) drop(Number(redo.dataset.redo)); // redone: the form is the step now (its same key)
-    if (navigator.onLine) return;
+    submitters.set(form, event.submitter || null);
+    const redone = form.closest("[data-redo]");
+    // Offline, redone, or behind steps of this campaign not sent yet: it goes through the queue,
+    // in its place in the order.
+    if (navigator.onLine && !redone && !pendingHere) return;
     event.preventDefault();
     event.stopImmediatePropagation();
-    queue(form, event.submitter);
+    const done = redone ? redo(form, event.submitter, Number(redone.dataset.redo)) : queue(form, event.submitter);
+    done.catch((error) => failed(form, error));
   }, true);
 
   // Sent while the network looked there but was not (one bar of signal): the request may or may
   // not have reached the site; queued with the same key, it is written at most once.
   document.addEventListener("htmx:sendError", (event) => {
     const form = event.detail && event.detail.elt && event.detail.elt.closest("form");
-    if (queueable(form)) queue(form, null);
+    if (queueable(form)) queue(form, submitters.get(form) || null).catch((error) => failed(form, error));
   });
 
   // Signing out empties this browser's storage for the site (Clear-Site-Data): say what is lost.
@@ -399,12 +487,13 @@
   });
   window.addEventListener("online", async () => {
     localStorage.removeItem(SINCE);
-    await syncing_locked();
-    // A page the worker served from what it kept: the page itself, now that it can be had.
-    if (keptAt && !unsent) location.reload();
+    const sending = await syncOnce();
+    // A page the worker served from what it kept: the page itself, now that it can be had (the
+    // steps not sent are in the store, and drawn again). A send under way reloads when it ends.
+    if (sending === "done" && keptAt && !editing) location.reload();
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && navigator.onLine) syncing_locked();
+    if (document.visibilityState === "visible" && navigator.onLine) syncOnce();
   });
 
   if (!navigator.onLine || keptAt) {
@@ -412,9 +501,9 @@
   } else {
     localStorage.removeItem(SINCE);
   }
-  drawn().then(() => (navigator.onLine ? syncing_locked() : null));
+  drawn().then(() => (navigator.onLine ? syncOnce() : null));
   // A network that comes back without an "online" event (one bar of signal): try now and then.
   setInterval(() => {
-    if (navigator.onLine && !syncing) mine().then((steps) => (steps.some((s) => s.state === "waiting") ? syncing_locked() : null));
+    if (navigator.onLine && !syncing) mine().then((steps) => (steps.some((s) => ["waiting", "sending"].includes(s.state)) ? syncOnce() : null));
   }, 30000);
 })();

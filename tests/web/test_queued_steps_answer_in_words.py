@@ -4,25 +4,30 @@ answered in words (sent, or refused with the reason and the form again with the 
 
 from campaigns.models import Event
 from campaigns.services.journal import submit
+from campaigns.views.installable import person_key
 
-QUEUED = {"HTTP_X_MUSTER_QUEUED": "1"}
+
+def queued_by(person) -> dict[str, str]:
+    """The headers the page's script sends with a step queued by `person`."""
+    return {"HTTP_X_MUSTER_QUEUED": "1", "HTTP_X_MUSTER_PERSON": person_key(person)}
 
 
-def _buy(client, campaign, count, key):
+def _buy(client, campaign, count, key, by):
     return client.post(
         f"/campaigns/{campaign.pk}/submit/",
         {"_kind": "skirmish.buy", "_side": "blue", "count": str(count), "idempotency_key": key},
-        **QUEUED,
+        **queued_by(by),
     )
 
 
 def test_a_queued_step_is_sent_once_however_often_it_is_sent(skirmish, client_for, people):
     submit(skirmish, people["bob"], "skirmish.supply", {}, side="blue")
     bob = client_for("bob")
-    first = _buy(bob, skirmish, 1, "a" * 32)
-    again = _buy(bob, skirmish, 1, "a" * 32)
+    first = _buy(bob, skirmish, 1, "a" * 32, people["bob"])
+    again = _buy(bob, skirmish, 1, "a" * 32, people["bob"])
     assert first.status_code == again.status_code == 200
-    assert first.json()["state"] == "sent"
+    assert first.json()["state"] == again.json()["state"] == "sent"
+    assert (first.json()["replayed"], again.json()["replayed"]) == (False, True)
     assert "Buy reinforcements" in first.json()["message"]
     assert Event.objects.filter(campaign=skirmish, kind="skirmish.buy").count() == 1
     # The script says it beside the queued step: no message is left for the next page.
@@ -35,7 +40,7 @@ def test_a_step_the_rules_refuse_comes_back_with_its_reason_and_the_input_kept(
     submit(skirmish, people["bob"], "skirmish.supply", {}, side="blue")
     submit(skirmish, people["bob"], "skirmish.buy", {"count": 1}, side="blue")  # another phone
     before = Event.objects.count()
-    answer = _buy(client_for("bob"), skirmish, 2, "b" * 32)
+    answer = _buy(client_for("bob"), skirmish, 2, "b" * 32, people["bob"])
     assert answer.status_code == 400
     body = answer.json()
     assert body["state"] == "refused"
@@ -45,12 +50,12 @@ def test_a_step_the_rules_refuse_comes_back_with_its_reason_and_the_input_kept(
     assert Event.objects.count() == before
 
 
-def test_a_step_that_is_no_longer_offered_says_so(skirmish, client_for):
+def test_a_step_that_is_no_longer_offered_says_so(skirmish, client_for, people):
     # Blue has not rolled for supply: buying is not on its page.
     answer = client_for("bob").post(
         f"/campaigns/{skirmish.pk}/submit/",
         {"_kind": "skirmish.nothing", "_side": "blue", "idempotency_key": "c" * 32},
-        **QUEUED,
+        **queued_by(people["bob"]),
     )
     assert answer.status_code == 400
     assert answer.json() == {
@@ -60,8 +65,19 @@ def test_a_step_that_is_no_longer_offered_says_so(skirmish, client_for):
     }
 
 
-def test_a_signed_out_phone_is_sent_to_sign_in_and_nothing_is_written(skirmish, client):
+def test_a_step_queued_by_another_person_waits_for_them_and_nothing_is_written(
+    skirmish, client_for, people
+):
+    # Bob's session ended with a step waiting; Rita, the referee, signed in on the same browser.
+    submit(skirmish, people["bob"], "skirmish.supply", {}, side="blue")
     before = Event.objects.count()
-    answer = _buy(client, skirmish, 1, "d" * 32)
+    answer = _buy(client_for("rita"), skirmish, 1, "e" * 32, people["bob"])
+    assert answer.status_code == 409 and answer.json() == {"state": "signin"}
+    assert Event.objects.count() == before
+
+
+def test_a_signed_out_phone_is_sent_to_sign_in_and_nothing_is_written(skirmish, client, people):
+    before = Event.objects.count()
+    answer = _buy(client, skirmish, 1, "d" * 32, people["bob"])
     assert answer.status_code == 302 and "/accounts/login/" in answer["Location"]
     assert Event.objects.count() == before
