@@ -66,13 +66,6 @@ def refresh(campaign: Campaign) -> dict[str, Any]:
     return found if state["seq"] == campaign.last_seq else {}
 
 
-def viewer_position(campaign: Campaign, viewer: Viewer) -> str:
-    """The position of the viewer's audience ('' when it has none): a digest of what that audience
-    sees, so it may be shown to it (a step queued offline carries the one it was made from)."""
-    name = audiences.audience(viewer)
-    return (position(campaign, name) or "") if name else ""
-
-
 def key(
     campaign: Campaign, viewer: Viewer, representation: str, *, refresh_missing: bool = True
 ) -> str | None:

@@ -288,7 +288,6 @@ def page_context(
         "club": campaign.club,
         "viewer": viewer,
         "view_key": viewcache.key(campaign, viewer, "page-fragments"),
-        "position": viewcache.viewer_position(campaign, viewer),
         "page": page_data,
         "state": SimpleLazyObject(state),
         "system": system,
@@ -388,6 +387,10 @@ def _live(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> Callable[
     def drawn(name: str) -> str:
         if name != "campaigns/_odds.html":
             return render_to_string(name, context, request)
+        if campaign.status == "active":  # drawn already at this position: one cache read
+            kept = viewcache.kept(campaign, viewer, "odds-part")
+            if kept is not viewcache.MISSING:
+                return str(kept)
         odds = _odds(campaign, viewer, get_system(campaign.system))
         if any(entry["status"] == "pending" for entry in odds):  # drawn until they are computed
             return render_to_string(name, dict(context, odds=odds), request)
@@ -533,7 +536,7 @@ def _refused(
     """Nothing on the page matches what was posted: say so on the page itself (with htmx,
     the page reloads with the message instead of being pasted inside the form)."""
     if sent_later.asked(request):
-        return sent_later.refused(request, campaign, viewer, message)
+        return sent_later.refused(message)
     messages.error(request, message)
     if is_htmx(request):
         return done(request, reverse("campaign", args=[campaign.pk]))

@@ -20,15 +20,12 @@ from django.template.loader import render_to_string
 from django.utils.crypto import constant_time_compare
 
 from campaigns.journal.records import Viewer
-from campaigns.kept_answers import viewcache
 from campaigns.models import Campaign
 
 from .actions import ActionBox
 
 HEADER = "X-Muster-Queued"  # sent by the script with a queued step (its value: "1")
 PERSON = "X-Muster-Person"  # the opaque key of the person who queued it (installable.person_key)
-MADE_FROM = "X-Muster-Made-From"  # the audience position of the page the step was made on
-MOVED_ON = "The campaign has moved on since the page this step was made on."
 
 
 def asked(request: HttpRequest) -> bool:
@@ -55,14 +52,7 @@ def sent(message: str, *, replayed: bool = False) -> JsonResponse:
     return JsonResponse({"state": "sent", "message": message, "replayed": replayed})
 
 
-def refused(
-    request: HttpRequest, campaign: Campaign, viewer: Viewer, reason: str, form: str = ""
-) -> JsonResponse:
-    """Refused: the reason, after a word that the campaign moved on since the step's page if it did
-    (the position of the viewer's own audience: what they see, nothing of the other side)."""
-    made_from = request.headers.get(MADE_FROM, "")
-    if made_from and made_from != viewcache.viewer_position(campaign, viewer):
-        reason = f"{MOVED_ON} {reason}"
+def refused(reason: str, form: str = "") -> JsonResponse:
     return JsonResponse({"state": "refused", "reason": reason, "form": form}, status=400)
 
 
@@ -74,7 +64,7 @@ def refused_form(
     form = render_to_string(
         "campaigns/_action.html", {"box": box, "campaign": campaign, "viewer": viewer}, request
     )
-    return refused(request, campaign, viewer, reason(box), form)
+    return refused(reason(box), form)
 
 
 def reason(box: ActionBox) -> str:

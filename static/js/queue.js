@@ -154,7 +154,6 @@
       diceEntered: fields.some(([name, value]) => name.startsWith("dice:") && value.trim()),
       madeAt: new Date().toISOString(),
       pageAt: pageAt.toISOString(),
-      position: now ? now.dataset.position || "" : "",
       state: "waiting",
     };
   }
@@ -163,6 +162,8 @@
     const step = stepOf(form, submitter);
     const keyInput = form.querySelector("input[name=idempotency_key]");
     if (keyInput) keyInput.value = freshKey(); // the next step from this form is another one
+    const details = form.querySelector("details");
+    if (details) details.open = false; // folded at once: the step is listed above
     const steps = await mine();
     // A page kept offline carries the keys it was drawn with: a step made from it again is
     // another step, with a key of its own.
@@ -170,8 +171,6 @@
     step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? step.key : value]);
     if (!step.fields.some(([name]) => name === "idempotency_key")) step.fields.push(["idempotency_key", step.key]);
     await put(step);
-    const details = form.querySelector("details");
-    if (details) details.open = false;
     editing = false;
     await drawn();
     const panel = document.getElementById("queued");
@@ -184,7 +183,7 @@
   async function redo(form, submitter, id) {
     const before = await one(id);
     if (!before) return queue(form, submitter);
-    const step = Object.assign(stepOf(form, submitter), { id, key: before.key, madeAt: before.madeAt, pageAt: before.pageAt, position: before.position });
+    const step = Object.assign(stepOf(form, submitter), { id, key: before.key, madeAt: before.madeAt, pageAt: before.pageAt });
     step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? before.key : value]);
     await put(step);
     editing = false;
@@ -221,7 +220,6 @@
           "X-Muster-Queued": "1",
           "X-CSRFToken": token,
           "X-Muster-Person": step.person,
-          "X-Muster-Made-From": step.position || "",
         },
       });
     } catch (offline) {
