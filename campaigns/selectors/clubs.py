@@ -15,6 +15,7 @@ from campaigns.journal.records import Viewer
 from ..errors import Forbidden, NotFound
 from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
+from . import club_tables
 from .club_standings import ClubStandings, club_standings
 from .waiting import campaigns_waiting_on
 
@@ -159,6 +160,26 @@ def club_page(user: User, club: Club) -> ClubPage:
         .order_by(in_play_first(), "-updated_at")
     )
     campaigns = [c for c in everything if c.archived_at is None]
+
+    def draw() -> club_tables.Kept:
+        compared = club_comparisons(campaigns)
+        standings = club_standings(everything)  # an archived campaign's results still count
+        return club_tables.Kept(
+            comparisons=[
+                (
+                    t.system,
+                    t.columns,
+                    [(c.pk, players, dice, values) for c, players, dice, values in t.rows],
+                )
+                for t in compared
+            ],
+            waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
+            standings=[(c.pk, sides, result) for c, sides, result in standings.rows],
+            chart=standings.chart,
+        )
+
+    kept = club_tables.kept_or_drawn(club.pk, everything, draw)
+    by_pk = {c.pk: c for c in everything}
     return ClubPage(
         club=club,
         role=role,
@@ -166,9 +187,18 @@ def club_page(user: User, club: Club) -> ClubPage:
         campaigns=campaigns,
         invitations=invitations,
         log=log,
-        comparisons=club_comparisons(campaigns),
-        waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
-        standings=club_standings(everything),  # an archived campaign's results still count
+        comparisons=[
+            Comparison(
+                system,
+                columns,
+                tuple((by_pk[pk], players, dice, values) for pk, players, dice, values in rows),
+            )
+            for system, columns, rows in kept.comparisons
+        ],
+        waiting=kept.waiting,
+        standings=ClubStandings(
+            [(by_pk[pk], sides, result) for pk, sides, result in kept.standings], kept.chart
+        ),
         archived=sorted(
             (c for c in everything if c.archived_at is not None),
             key=lambda c: (c.archived_at, c.pk),

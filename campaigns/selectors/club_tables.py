@@ -1,0 +1,70 @@
+"""The club page's tables across its campaigns (the comparisons, whom each waits for, the
+standings and the chart of wins), kept per club position.
+
+They are read from what any club member may see of every campaign, so they change only when the
+club's cut of one of them moves: each campaign row carries the position of its "club" audience
+(`Campaign.positions`, a digest of that cut, campaigns.kept_answers.viewcache). The tables are
+drawn once per (club, the positions, names and statuses of its campaigns) and kept: a club of a
+thousand campaigns reads their rows, not their states. A side's hidden step moves no club position,
+so it neither changes the tables nor turns a kept answer into a fresh one (no timing tells it).
+While a campaign's row has no position for its journal yet, the tables are drawn as before.
+"""
+
+from __future__ import annotations
+
+import hashlib
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import orjson
+
+from campaigns.kept_answers import audiences, viewcache
+
+from ..models import Campaign
+
+CLUB = "club"  # the audience every club member reads (campaigns.kept_answers.audiences)
+
+
+@dataclass(frozen=True)
+class Kept:
+    """The tables with campaign primary keys in place of the rows (what the cache holds)."""
+
+    comparisons: list[tuple[str, tuple[str, ...], list[tuple[int, str, str, tuple[Any, ...]]]]]
+    waiting: dict[int, list[str]]
+    standings: list[tuple[int, list[tuple[str, str]], str]]
+    chart: dict[str, Any] | None
+
+
+def key(club_pk: int, campaigns: Sequence[Campaign]) -> str | None:
+    """The key of the club's tables at its campaigns' club positions; None while a campaign's row
+    has no position for its journal (the tables are then drawn, not kept)."""
+    parts = []
+    for campaign in sorted(campaigns, key=lambda c: c.pk):
+        positions = campaign.positions or {}
+        if positions.get("seq") != campaign.last_seq or not positions.get(CLUB):
+            return None
+        parts.append(
+            (
+                campaign.pk,
+                positions[CLUB],
+                campaign.status,
+                campaign.archived_at is None,
+                campaign.name,
+                campaign.system,
+            )
+        )
+    digest = hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
+    return f"muster:club-tables:{audiences.BUILD}:{club_pk}:{digest}"
+
+
+def kept_or_drawn(club_pk: int, campaigns: Sequence[Campaign], draw: Callable[[], Kept]) -> Kept:
+    name = key(club_pk, campaigns)
+    if name is None:
+        return draw()
+    found = viewcache.get(name)
+    if isinstance(found, Kept):
+        return found
+    drawn = draw()
+    viewcache.put(name, drawn)
+    return drawn
