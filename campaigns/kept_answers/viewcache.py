@@ -104,6 +104,26 @@ def get(name: str) -> Any:  # what `put` kept, or MISSING
         return MISSING
 
 
+def get_many(names: list[str]) -> dict[str, Any]:
+    """What `put` kept under each of `names` (those it holds), in one round trip."""
+    if not names:
+        return {}
+    try:
+        return dict(cache.get_many(names))
+    except Exception:
+        log.exception("cache read failed")
+        return {}
+
+
+def put_many(values: dict[str, object], timeout: int = TIMEOUT) -> None:
+    if not values:
+        return
+    try:
+        cache.set_many(values, timeout)
+    except Exception:
+        log.exception("cache write failed")
+
+
 def put(name: str, value: object, timeout: int = TIMEOUT) -> None:
     try:
         cache.set(name, value, timeout)

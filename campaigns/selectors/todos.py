@@ -21,6 +21,7 @@ from django.contrib.auth.models import AnonymousUser
 from campaigns.access import permissions, visibility
 from campaigns.journal.records import Viewer
 from campaigns.journal.state_shapes import plain
+from campaigns.kept_answers import viewcache
 
 from ..models import Campaign
 from ..services.state import current_state, current_states
@@ -272,18 +273,39 @@ def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, 
     campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
     viewers = visibility.viewers_for(user, campaigns)
     involved = [c for c in campaigns if permissions.may_act_in_play(viewers[c.pk])]
-    states = current_states(involved)
+    # Kept per (campaign, the person's audience position, the person): a campaign whose position
+    # has not moved since is not read again (its state least of all).
+    keys = {
+        c.pk: viewcache.key(c, viewers[c.pk], f"todos:{user.pk}", refresh_missing=False)
+        for c in involved
+    }
+    kept = viewcache.get_many([k for k in keys.values() if k])
+    unread = [c for c in involved if keys[c.pk] not in kept]
+    states = current_states(unread) if unread else {}
+    drawn_now: dict[str, object] = {}
     found = []
     for campaign in involved:
-        todos: list[Action] = []
-        seen: set[str] = set()
-        full = plain(states[campaign.pk])
-        drawn = actions_for(full, viewers[campaign.pk])
-        for todo in for_person(campaign, viewers[campaign.pk], drawn, _given(full)):
-            if todo.optional or todo.label in seen:
-                continue  # the referee acting for both sides sees a shared step once
-            seen.add(todo.label)
-            todos.append(todo)
+        name = keys[campaign.pk]
+        if name in kept:
+            todos = kept[name]
+        else:
+            todos = _todos(campaign, viewers[campaign.pk], plain(states[campaign.pk]))
+            if name is not None:
+                drawn_now[name] = todos
         if todos:
             found.append((campaign, todos))
+    viewcache.put_many(drawn_now)
     return found
+
+
+def _todos(campaign: Campaign, viewer: Viewer, full: dict[str, Any]) -> list[Action]:
+    """What waits for this person in this campaign, each step once (the referee acting for both
+    sides sees a shared step once), optional ones left out."""
+    todos: list[Action] = []
+    seen: set[str] = set()
+    for todo in for_person(campaign, viewer, actions_for(full, viewer), _given(full)):
+        if todo.optional or todo.label in seen:
+            continue
+        seen.add(todo.label)
+        todos.append(todo)
+    return todos
