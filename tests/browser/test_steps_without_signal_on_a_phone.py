@@ -154,6 +154,8 @@ def test_two_steps_made_offline_land_once_each_in_order_when_the_network_is_back
 
     log_out(phone)
     assert phone.evaluate(STEPS) == []
+    left = phone.evaluate(STORAGE)  # the static files only: nothing of bob's steps or pages
+    assert "Buy reinforcements" not in left and "muster-sent-keys" not in left
     assert phone.errors == []
 
 
