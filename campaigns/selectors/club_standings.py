@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
 
-from django.db.models import Max
+from django.db.models import JSONField, Max, Value
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
@@ -79,11 +79,29 @@ def _wins(shown: list[Campaign], views: dict[int, dict[str, Any]]) -> list[tuple
     """(when, the winning side's name) for each public win, oldest first."""
     systems = all_systems()
     by_pk = {c.pk: c for c in shown}
+    ended = [c.pk for c in shown if views[c.pk]["status"] == "finished"]
+    # One query, whatever the campaigns: the public results' dates, and (rows with no data) each
+    # finished campaign's newest public event, which dates its end.
     results: dict[tuple[int, int], datetime] = {}
-    for campaign_id, data, at in Event.objects.filter(
-        campaign__in=shown, kind__in=RESULT_KINDS, audience=Event.PUBLIC
-    ).values_list("campaign_id", "data", "created_at"):
-        if isinstance((data or {}).get("scenario"), int):
+    ended_at: dict[int, datetime] = {}
+    dated = (
+        Event.objects.filter(campaign__in=shown, kind__in=RESULT_KINDS, audience=Event.PUBLIC)
+        .order_by()
+        .values_list("campaign_id", "data", "created_at")
+    )
+    if ended:
+        last = (
+            Event.objects.filter(campaign__in=ended, audience=Event.PUBLIC)
+            .order_by()
+            .values("campaign_id")
+            .annotate(none=Value(None, output_field=JSONField()), at=Max("created_at"))
+            .values_list("campaign_id", "none", "at")
+        )
+        dated = dated.union(last, all=True)
+    for campaign_id, data, at in dated:
+        if data is None:
+            ended_at[campaign_id] = at
+        elif isinstance(data.get("scenario"), int):
             results[(campaign_id, data["scenario"])] = at
     wins = []
     for (campaign_id, index), at in results.items():
@@ -93,13 +111,7 @@ def _wins(shown: list[Campaign], views: dict[int, dict[str, Any]]) -> list[tuple
             winner = system.scenario_summary(view, index).get("winner")
             if winner in view["sides"]:
                 wins.append((at, _side_name(view, winner)))
-    ended = [c.pk for c in shown if views[c.pk]["status"] == "finished"]
-    for campaign_id, at in (
-        Event.objects.filter(campaign__in=ended, audience=Event.PUBLIC)
-        .values("campaign_id")
-        .annotate(at=Max("created_at"))
-        .values_list("campaign_id", "at")
-    ):
+    for campaign_id, at in ended_at.items():
         if views[campaign_id].get("winner") in views[campaign_id]["sides"]:
             wins.append((at, _side_name(views[campaign_id], views[campaign_id]["winner"])))
     return sorted(wins)
