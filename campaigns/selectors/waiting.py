@@ -8,6 +8,7 @@ from campaigns.access import visibility
 from campaigns.journal.proposals import is_complete
 from campaigns.journal.records import Viewer
 from campaigns.journal.state_shapes import StateView
+from campaigns.kept_answers import audiences, viewcache
 
 from ..models import Campaign
 from ..services.state import current_states
@@ -76,11 +77,33 @@ def _proposal_waits(proposal: dict[str, object], missing: list[str], state: Stat
 
 
 def campaigns_waiting_on(campaigns: Sequence[Campaign]) -> dict[int, list[str]]:
-    """Whom each campaign waits for, as any member of its club may read it (one query for all)."""
-    states = current_states(campaigns)
+    """Whom each campaign waits for, as any member of its club may read it. Kept per campaign and
+    club position (a digest of the club's cut: a side's hidden step moves it not): only the
+    campaigns whose club cut moved are read again, in one query for all."""
+    keys = {c.pk: _kept_as(c) for c in campaigns}
+    kept = viewcache.get_many([name for name in keys.values() if name])
+    unread = [c for c in campaigns if keys[c.pk] not in kept]
+    states = current_states(unread) if unread else {}
     member = Viewer.club_member()
-    return {
-        c.pk: waiting_on(visibility.view_state(states[c.pk], member))
-        for c in campaigns
-        if c.pk in states
-    }
+    found: dict[int, list[str]] = {}
+    drawn: dict[str, object] = {}
+    for campaign in campaigns:
+        name = keys[campaign.pk]
+        if name in kept:
+            found[campaign.pk] = kept[name]
+        elif campaign.pk in states:
+            found[campaign.pk] = waiting_on(visibility.view_state(states[campaign.pk], member))
+            if name is not None:
+                drawn[name] = found[campaign.pk]
+    viewcache.put_many(drawn)
+    return found
+
+
+def _kept_as(campaign: Campaign) -> str | None:
+    """Where whom `campaign` waits for is kept at its club position (None while its row has no
+    position for its journal)."""
+    positions = campaign.positions or {}
+    at = positions.get("club")
+    if positions.get("seq") != campaign.last_seq or not at:
+        return None
+    return f"muster:waiting-on:{audiences.BUILD}:{campaign.pk}:{at}"

@@ -1,6 +1,7 @@
 """The dashboard's "what waits for me" is kept per (campaign, the person's audience position, the
-person): read again, it reads no campaign's state; a step that moves the person's cut shows at
-once; what another person is offered is never served to them."""
+person), and whom each campaign waits for per club position: read again, the dashboard reads no
+campaign's state; a step that moves the person's cut shows at once; what another person is
+offered is never served to them."""
 
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
@@ -26,16 +27,18 @@ def _waiting(client) -> str:
 def test_what_waits_is_read_again_without_the_states_and_moves_with_a_step(
     club, people, client_for, monkeypatch
 ):
-    north, south = _war(club, people, "North"), _war(club, people, "South")
+    north = _war(club, people, "North")
+    _war(club, people, "South")
     bob = client_for("bob")
     first = _waiting(bob)
     assert first.count("Roll for supply") == 2
 
     states_read = []
-    monkeypatch.setattr(
-        "campaigns.selectors.todos.current_states",
-        lambda campaigns: states_read.append(list(campaigns)) or {},
-    )
+    for module in ("todos", "waiting"):  # what waits for bob, and whom each campaign waits for
+        monkeypatch.setattr(
+            f"campaigns.selectors.{module}.current_states",
+            lambda campaigns: states_read.append(list(campaigns)) or {},
+        )
     assert _waiting(bob) == first and states_read == []
     monkeypatch.undo()
 
