@@ -43,13 +43,16 @@ def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
     mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
     since = inbox.waiting_since(user)  # what has waited longest for this person comes first
     mine.sort(key=lambda c: _waited(since, c))
+    played = {c.pk for c in mine}  # by key: a list's `in` compared every pair of rows
     organized = [
-        c for c in everything if c not in mine and roles.get(c.club_id) == Membership.ORGANIZER
+        c for c in everything if c.pk not in played and roles.get(c.club_id) == Membership.ORGANIZER
     ]
     return Dashboard(
         clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
         campaigns=mine,
-        waiting=sorted(waiting_for(user), key=lambda row: _waited(since, row[0])),
+        waiting=sorted(
+            waiting_for(user, (everything, viewers)), key=lambda row: _waited(since, row[0])
+        ),
         organized=organized,
         waits=campaigns_waiting_on([c for c in mine + organized if c.status == Campaign.ACTIVE]),
     )

@@ -266,12 +266,20 @@ def result_to_confirm(state: dict[str, Any], index: int) -> dict[str, Any] | Non
     }
 
 
-def waiting_for(user: AbstractBaseUser | AnonymousUser) -> list[tuple[Campaign, list[Action]]]:
-    """The dashboard's "what waits for me": campaigns in play with something to do."""
+def waiting_for(
+    user: AbstractBaseUser | AnonymousUser,
+    read: tuple[list[Campaign], dict[int, Viewer]] | None = None,
+) -> list[tuple[Campaign, list[Action]]]:
+    """The dashboard's "what waits for me": campaigns in play with something to do. `read`: the
+    person's campaigns and their viewers as the caller read them already (the dashboard)."""
     # Viewers and states are fetched for all campaigns at once: the dashboard's
     # queries must not grow with the number of campaigns.
-    campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
-    viewers = visibility.viewers_for(user, campaigns)
+    if read is None:
+        campaigns = list(visibility.campaigns_for(user).filter(status=Campaign.ACTIVE))
+        viewers = visibility.viewers_for(user, campaigns)
+    else:
+        campaigns = [c for c in read[0] if c.status == Campaign.ACTIVE]
+        viewers = read[1]
     involved = [c for c in campaigns if permissions.may_act_in_play(viewers[c.pk])]
     # Kept per (campaign, the person's audience position, the person): a campaign whose position
     # has not moved since is not read again (its state least of all).
