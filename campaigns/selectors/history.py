@@ -190,6 +190,24 @@ def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[H
     return viewcache.cached(campaign, viewer, f"history:last:{count}", tail)
 
 
+def history_page(
+    campaign: Campaign, viewer: Viewer, number: int, size: int
+) -> tuple[list[HistoryEntry], int, int]:
+    """Page `number` of ``history_by_uid`` (1: the newest `size` entries; past the last: the last),
+    oldest first, with the page's number and how many entries in all. Each page is kept on its own:
+    a long campaign's page unpickles its `size` entries, never the whole journal's."""
+    total = viewcache.cached(
+        campaign, viewer, "history:count", lambda: len(history_by_uid(campaign, viewer))
+    )
+    number = min(number, max(1, -(-total // size)))
+
+    def page() -> list[HistoryEntry]:
+        end = total - (number - 1) * size
+        return history_by_uid(campaign, viewer)[max(0, end - size) : end]
+
+    return viewcache.cached(campaign, viewer, f"history:page:{number}:{size}", page), number, total
+
+
 def entries_for_events(
     campaign: Campaign, viewer: Viewer, events: Iterable[Event], state: CampaignState
 ) -> list[HistoryEntry]:

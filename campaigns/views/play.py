@@ -32,6 +32,7 @@ from campaigns.selectors.history import (
     HistoryEntry,
     history_by_uid,
     history_entry,
+    history_page,
     history_tail,
     submission_report,
     submitted_words,
@@ -165,13 +166,11 @@ def _history_page(
 ) -> dict[str, Any]:
     """Page `number` of the history (1: the newest HISTORY_PAGE entries), newest first, with the
     number of the first entry shown and of the pages before and after it (None: none)."""
-    entries = history_by_uid(campaign, viewer)
-    pages = max(1, -(-len(entries) // HISTORY_PAGE))
-    number = min(number, pages)
-    end = len(entries) - (number - 1) * HISTORY_PAGE
+    entries, number, total = history_page(campaign, viewer, number, HISTORY_PAGE)
+    pages = max(1, -(-total // HISTORY_PAGE))
     return {
-        "rows": _rows(campaign, viewer, system, entries[max(0, end - HISTORY_PAGE) : end]),
-        "start": end,
+        "rows": _rows(campaign, viewer, system, entries),
+        "start": total - (number - 1) * HISTORY_PAGE,
         "number": number,
         "pages": pages,
         "newer": number - 1 if number > 1 else None,
