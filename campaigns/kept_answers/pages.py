@@ -121,10 +121,13 @@ def keep(name: str, html: str) -> None:
     viewcache.put(name, zlib.compress(html.encode(), 1), TIMEOUT)
 
 
-def served(request: HttpRequest, html: str, live: Callable[[str], str]) -> str:
-    """The kept page with this render's own parts put in: the CSRF token, a fresh idempotency key
-    per form, and each live part drawn by `live(template)`."""
-    token = get_token(request)
+def served(
+    request: HttpRequest, html: str, live: Callable[[str], str], token: str | None = None
+) -> str:
+    """The kept page with this render's own parts put in: the CSRF token (`token`, the render's own
+    if given, one masking for the page and its live parts), a fresh idempotency key per form, and
+    each live part drawn by `live(template)`."""
+    token = token or get_token(request)
     keys: dict[str, str] = {}
 
     def own(found: re.Match[str]) -> str:

@@ -13,7 +13,9 @@ from typing import TYPE_CHECKING, Any, TypedDict
 
 from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
+from django.middleware.csrf import get_token
 from django.shortcuts import render
+from django.template import Context
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -27,6 +29,7 @@ from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import pages, viewcache
 from campaigns.models import Campaign
+from campaigns.notices import inbox
 from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.selectors.history import (
     HistoryEntry,
@@ -361,7 +364,10 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     kept_as = pages.key(request, campaign, viewer)
     kept = pages.kept(kept_as) if kept_as else None
     if kept is not None:
-        return HttpResponse(pages.served(request, kept, _live(request, campaign, viewer)))
+        token = get_token(request)  # one masking for the page and its live parts
+        return HttpResponse(
+            pages.served(request, kept, _live(request, campaign, viewer, token), token)
+        )
     context = page_context(request, campaign, viewer)
     own = _own_page_box(context)
     if own is not None:
@@ -376,29 +382,45 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     context.update({pages.KEEPING: True, "csrf_token": pages.CSRF})
     drawn = render_to_string("campaigns/detail.html", context, request)
     pages.keep(kept_as, drawn)
-    return HttpResponse(pages.served(request, drawn, _live(request, campaign, viewer)))
+    token = get_token(request)
+    return HttpResponse(
+        pages.served(request, drawn, _live(request, campaign, viewer, token), token)
+    )
 
 
-def _live(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> Callable[[str], str]:
-    """What draws a kept page's live parts for this request (campaigns.kept_answers.pages.LIVE)."""
-    context: dict[str, Any] = {"campaign": campaign, "viewer": viewer}
+def _live(
+    request: HttpRequest, campaign: Campaign, viewer: Viewer, token: str
+) -> Callable[[str], str]:
+    """What draws a kept page's live parts for this request (campaigns.kept_answers.pages.LIVE):
+    each from one plain context made once (what the parts read: no context processor runs for
+    each), with the page's own CSRF token."""
+    context: dict[str, Any] = {
+        "campaign": campaign,
+        "viewer": viewer,
+        "request": request,
+        "user": request.user,
+        "csrf_token": token,
+        "unread_notices": lambda: inbox.unread_count(request.user),
+    }
+
+    def plain(name: str, extra: dict[str, Any] | None = None) -> str:
+        template = get_template(name).template  # type: ignore[attr-defined]  # the engine's own
+        return str(template.render(Context({**context, **(extra or {})}, autoescape=True)))
 
     def drawn(name: str) -> str:
         if name != "campaigns/_odds.html":
-            return render_to_string(name, context, request)
+            return plain(name)
         if campaign.status == "active":  # drawn already at this position: one cache read
             kept = viewcache.kept(campaign, viewer, "odds-part")
             if kept is not viewcache.MISSING:
                 return str(kept)
         odds = _odds(campaign, viewer, get_system(campaign.system))
         if any(entry["status"] == "pending" for entry in odds):  # drawn until they are computed
-            return render_to_string(name, dict(context, odds=odds), request)
-        # Computed, the odds of a position never change: drawn once per audience position.
+            return plain(name, {"odds": odds})
+        # Computed, the odds of a position never change: drawn once per audience position (and
+        # never with this request's token in it).
         return viewcache.cached(
-            campaign,
-            viewer,
-            "odds-part",
-            lambda: render_to_string(name, dict(context, odds=odds), request),
+            campaign, viewer, "odds-part", lambda: plain(name, {"odds": odds, "csrf_token": ""})
         )
 
     return drawn
