@@ -374,15 +374,13 @@ def _extra(signed_in: bool) -> tuple[str, ...]:
 # What the header and the sheets panel of every page read about the person, read with the sign-in
 # (`signed_in_campaign`): one round trip fewer each on a page served kept.
 READ_WITH_SIGN_IN = "read_with_sign_in"
+MISSING = object()  # what `read_with_sign_in` answers for a user not read with the sign-in
 
 
 def read_with_sign_in(user: object, name: str) -> Any:
     """`name` ("unread": open notices unread; "paper": the paper chosen, None for none) as read with
     the request's sign-in, or MISSING when this request's user was not read that way."""
     return getattr(user, READ_WITH_SIGN_IN, {}).get(name, MISSING)
-
-
-MISSING = object()
 
 
 def _header_figures_sql() -> str:

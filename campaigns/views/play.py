@@ -15,7 +15,7 @@ from django.contrib import messages
 from django.http import Http404, HttpRequest, HttpResponse, QueryDict
 from django.middleware.csrf import get_token
 from django.shortcuts import render
-from django.template import Context
+from django.template import Context, engines
 from django.template.loader import get_template, render_to_string
 from django.urls import reverse
 from django.utils.cache import patch_cache_control
@@ -29,7 +29,6 @@ from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import pages, viewcache
 from campaigns.models import Campaign
-from campaigns.notices import inbox
 from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.selectors.history import (
     HistoryEntry,
@@ -364,10 +363,7 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     kept_as = pages.key(request, campaign, viewer)
     kept = pages.kept(kept_as) if kept_as else None
     if kept is not None:
-        token = get_token(request)  # one masking for the page and its live parts
-        return HttpResponse(
-            pages.served(request, kept, _live(request, campaign, viewer, token), token)
-        )
+        return _served(request, campaign, viewer, kept)
     context = page_context(request, campaign, viewer)
     own = _own_page_box(context)
     if own is not None:
@@ -382,26 +378,25 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     context.update({pages.KEEPING: True, "csrf_token": pages.CSRF})
     drawn = render_to_string("campaigns/detail.html", context, request)
     pages.keep(kept_as, drawn)
+    return _served(request, campaign, viewer, drawn)
+
+
+def _served(request: HttpRequest, campaign: Campaign, viewer: Viewer, kept: str) -> HttpResponse:
+    """A kept page with this request's own parts: one CSRF masking for the page and its live parts."""
     token = get_token(request)
-    return HttpResponse(
-        pages.served(request, drawn, _live(request, campaign, viewer, token), token)
-    )
+    return HttpResponse(pages.served(request, kept, _live(request, campaign, viewer, token), token))
 
 
 def _live(
     request: HttpRequest, campaign: Campaign, viewer: Viewer, token: str
 ) -> Callable[[str], str]:
     """What draws a kept page's live parts for this request (campaigns.kept_answers.pages.LIVE):
-    each from one plain context made once (what the parts read: no context processor runs for
-    each), with the page's own CSRF token."""
-    context: dict[str, Any] = {
-        "campaign": campaign,
-        "viewer": viewer,
-        "request": request,
-        "user": request.user,
-        "csrf_token": token,
-        "unread_notices": lambda: inbox.unread_count(request.user),
-    }
+    each from one plain context, the site's context processors run once for all of them (not
+    once per part), with the page's own CSRF token."""
+    context: dict[str, Any] = {}
+    for processor in engines["django"].engine.template_context_processors:  # type: ignore[attr-defined]
+        context.update(processor(request))
+    context.update(campaign=campaign, viewer=viewer, csrf_token=token)
 
     def plain(name: str, extra: dict[str, Any] | None = None) -> str:
         template = get_template(name).template  # type: ignore[attr-defined]  # the engine's own

@@ -23,6 +23,7 @@ from campaigns.journal.records import Viewer
 from campaigns.models import Campaign
 
 from .actions import ActionBox
+from .installable import person_key
 
 HEADER = "X-Muster-Queued"  # sent by the script with a queued step (its value: "1")
 PERSON = "X-Muster-Person"  # the opaque key of the person who queued it (installable.person_key)
@@ -36,8 +37,6 @@ def asked(request: HttpRequest) -> bool:
 def same_person(request: HttpRequest) -> bool:
     """Whether the step was queued by the person signed in now (their opaque key, as the page they
     made it on carried it): a step queued by someone whose session ended is never sent as another."""
-    from .installable import person_key
-
     return constant_time_compare(request.headers.get(PERSON, ""), person_key(request.user))
 
 

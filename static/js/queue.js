@@ -1,6 +1,6 @@
-/* Muster without signal (docs/architecture.md, "Offline"): a step submitted on a campaign page
-   while the network is gone is queued in this browser (IndexedDB) with its idempotency key and
-   the page it was made from, shown as "waiting to send" with a way to cancel it, and sent in order
+/* Muster without signal (docs/architecture.md, "Steps without signal"): a step submitted on a
+   campaign page while the network is gone is queued in this browser (IndexedDB) with its
+   idempotency key and the time of the page it was made on, shown as "waiting to send" with a way to cancel it, and sent in order
    when the network is back. The server checks each like any submission (never forced): an
    accepted step shows as sent; a refused one comes back with the server's reason and the form
    again with the person's input kept. A step sent twice is written once (its key).
@@ -135,6 +135,12 @@
     return lines.slice(0, 20);
   }
 
+  /* `fields` with the step's idempotency key in place of the one the form carried. */
+  function withKey(fields, key) {
+    const others = fields.filter(([name]) => name !== "idempotency_key");
+    return [...others, ["idempotency_key", key]];
+  }
+
   /* The step a form makes now: its fields as posted (never the CSRF token), in its own words. */
   function stepOf(form, submitter) {
     const data = new FormData(form, submitter || undefined);
@@ -168,8 +174,7 @@
     // A page kept offline carries the keys it was drawn with: a step made from it again is
     // another step, with a key of its own.
     if (!step.key || sentKeys().includes(step.key) || steps.some((s) => s.key === step.key)) step.key = freshKey();
-    step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? step.key : value]);
-    if (!step.fields.some(([name]) => name === "idempotency_key")) step.fields.push(["idempotency_key", step.key]);
+    step.fields = withKey(step.fields, step.key);
     await put(step);
     editing = false;
     await drawn();
@@ -184,7 +189,7 @@
     const before = await one(id);
     if (!before) return queue(form, submitter);
     const step = Object.assign(stepOf(form, submitter), { id, key: before.key, madeAt: before.madeAt, pageAt: before.pageAt });
-    step.fields = step.fields.map(([name, value]) => [name, name === "idempotency_key" ? before.key : value]);
+    step.fields = withKey(step.fields, before.key);
     await put(step);
     editing = false;
     await drawn(true);
@@ -439,9 +444,8 @@
   });
 
   function failed(form, error) {
-    const said = element("p", { class: "notice", role: "alert" },
-      "This phone could not keep the step to send later: try again when the network is back.");
-    form.prepend(said);
+    form.prepend(element("p", { class: "notice", role: "alert" },
+      "This phone could not keep the step to send later: try again when the network is back."));
     console.error(error);
   }
 

@@ -9,19 +9,8 @@ from django.test.utils import CaptureQueriesContext
 
 from campaigns.models import Campaign
 from campaigns.selectors import club_tables
-from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
-
-
-def _war(club, people, name):
-    olga = people["olga"]
-    campaign = svc.create_campaign(
-        club=club, user=olga, system="skirmish", variant="short", name=name
-    )
-    svc.assign_player(campaign, olga, side="red", username="alice")
-    svc.assign_player(campaign, olga, side="blue", username="bob")
-    submit(campaign, olga, "campaign.started")
-    return campaign
+from tests.web.wars import skirmish_war
 
 
 def _page(client, club):
@@ -40,7 +29,7 @@ def test_the_tables_are_drawn_once_and_read_again_without_the_states(
     club, people, client_for, monkeypatch
 ):
     for name in ("North", "South", "East"):
-        _war(club, people, name)
+        skirmish_war(club, people, name)
     client = client_for("carol")
     first, _ = _page(client, club)
     states_read = []
@@ -54,7 +43,7 @@ def test_the_tables_are_drawn_once_and_read_again_without_the_states(
 
 
 def test_a_public_move_draws_them_anew_and_a_hidden_step_moves_nothing(club, people, client_for):
-    north = _war(club, people, "North")
+    north = skirmish_war(club, people, "North")
     client = client_for("carol")
     _page(client, club)
     before = _key(club)

@@ -3,20 +3,8 @@ person), and whom each campaign waits for per club position: read again, the das
 campaign's state; a step that moves the person's cut shows at once; what another person is
 offered is never served to them."""
 
-from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
-
-
-def _war(club, people, name):
-    olga = people["olga"]
-    campaign = svc.create_campaign(
-        club=club, user=olga, system="skirmish", variant="short", name=name
-    )
-    svc.assign_player(campaign, olga, side="red", username="alice")
-    svc.assign_player(campaign, olga, side="blue", username="bob")
-    svc.assign_referee(campaign, olga, username="rita")
-    submit(campaign, olga, "campaign.started")
-    return campaign
+from tests.web.wars import skirmish_war
 
 
 def _waiting(client) -> str:
@@ -27,8 +15,8 @@ def _waiting(client) -> str:
 def test_what_waits_is_read_again_without_the_states_and_moves_with_a_step(
     club, people, client_for, monkeypatch
 ):
-    north = _war(club, people, "North")
-    _war(club, people, "South")
+    north = skirmish_war(club, people, "North")
+    skirmish_war(club, people, "South")
     bob = client_for("bob")
     first = _waiting(bob)
     assert first.count("Roll for supply") == 2

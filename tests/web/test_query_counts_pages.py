@@ -16,6 +16,7 @@ from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
 from rosters.models import RosterEntry
 from tests.factories import UserFactory
+from tests.web.wars import skirmish_war
 
 
 def _count(client, url) -> int:
@@ -36,19 +37,6 @@ def _bounded(client, url, grow, django_assert_max_num_queries, seen=None):
         seen(response.content.decode(), 20)
 
 
-def _new_campaign(club, people, name, start=True):
-    olga = people["olga"]
-    campaign = svc.create_campaign(
-        club=club, user=olga, system="skirmish", variant="short", name=name
-    )
-    svc.assign_player(campaign, olga, side="red", username="alice")
-    svc.assign_player(campaign, olga, side="blue", username="bob")
-    svc.assign_referee(campaign, olga, username="rita")
-    if start:
-        submit(campaign, olga, "campaign.started")
-    return campaign
-
-
 @pytest.mark.parametrize("url", ["/", "/campaigns/"])
 def test_dashboard_campaigns_and_what_waits(
     url, club, people, client_for, django_assert_max_num_queries
@@ -57,7 +45,7 @@ def test_dashboard_campaigns_and_what_waits(
     # is a campaign and a to-do. The dashboard shows the first 15, the pages of her campaigns all.
     def grow(n):
         for i in range(club.campaigns.count(), n):
-            _new_campaign(club, people, f"War {i:02d}")
+            skirmish_war(club, people, f"War {i:02d}")
 
     def seen(content, n):
         shown = sum(f"War {i:02d}" in content for i in range(n))
@@ -91,7 +79,7 @@ def test_club_page_members_campaigns_invitations(
         for i in range(club.memberships.count(), n):
             Membership.objects.create(club=club, user=UserFactory(username=f"member{i:02d}"))
         for i in range(club.campaigns.count(), n):
-            _new_campaign(club, people, f"War {i:02d}", start=i % 2 == 0)
+            skirmish_war(club, people, f"War {i:02d}", start=i % 2 == 0)
         for _ in range(club.invitations.count(), n):
             Invitation.objects.create(club=club, created_by=people["olga"], email="x@example.org")
 
@@ -141,7 +129,7 @@ def test_campaign_page(viewer, skirmish, people, client_for, django_assert_max_n
 
 
 def test_campaign_page_players(club, people, client_for, django_assert_max_num_queries):
-    campaign = _new_campaign(club, people, "Team war", start=False)
+    campaign = skirmish_war(club, people, "Team war", start=False)
 
     def grow(n):
         for i in range(
@@ -242,7 +230,7 @@ def test_the_dashboards_batch_viewers_are_visibilitys_own(skirmish, club, people
     from campaigns.access import visibility
     from campaigns.models import Campaign
 
-    _new_campaign(
+    skirmish_war(
         club, people, "Second war"
     )  # alice red, bob blue, rita referee; olga plays nothing here
     other = Club.objects.create(name="Elsewhere", slug="elsewhere")
@@ -259,7 +247,7 @@ def test_campaign_setup_page_members_and_players(
     club, people, client_for, django_assert_max_num_queries
 ):
     """The organizer's setup page lists the club's members (to seat them) and the sides' players."""
-    campaign = _new_campaign(club, people, "Setting up", start=False)
+    campaign = skirmish_war(club, people, "Setting up", start=False)
 
     def grow(n):
         for i in range(
