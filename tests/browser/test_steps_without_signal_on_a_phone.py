@@ -279,3 +279,24 @@ def test_the_other_sides_secrets_never_reach_the_phones_storage(phone, phones, s
     assert "Supply roll of Red" not in kept and "Red: your side" not in kept
     assert "supply/red" not in kept
     assert phone.errors == [] and alice.errors == []
+
+
+def test_the_referee_queues_a_step_for_each_side_and_both_land(phone, skirmish, people):
+    path = f"/campaigns/{skirmish.pk}/"
+    log_in(phone, "rita")
+    _controlled_and_kept(phone, path)
+    phone.context.set_offline(True)
+    rolls = phone.locator("form.action").filter(has_text="Roll for supply")
+    expect(rolls).to_have_count(2)  # the referee acts for each side
+    for form in (rolls.nth(0), rolls.nth(1)):
+        form.locator("button[type=submit]").first.click()
+    queued = phone.locator("#queued .queued-step")
+    expect(queued).to_have_count(2)
+    check(phone)
+    assert skirmish.events.filter(kind="skirmish.supply").count() == 0
+
+    phone.context.set_offline(False)
+    expect(phone.locator("#queued .queued-step.sent")).to_have_count(2)
+    sides = sorted(skirmish.events.filter(kind="skirmish.supply").values_list("side", flat=True))
+    assert sides == ["blue", "red"]
+    assert phone.errors == []
