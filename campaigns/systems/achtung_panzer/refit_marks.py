@@ -7,6 +7,8 @@ Phase (the own steps, the step list, the progress machine, the event appliers) m
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from .common import private, public
 from .shapes import APState
 from .steps.base import Step
@@ -37,6 +39,25 @@ def status(state: APState, step: Step, side: str) -> str | None:
     if is_own(step):
         return _side_marks(state, side).get(step.id)
     return _marks(state).get(step.id, {}).get(side)
+
+
+def reader(state: APState, side: str) -> Callable[[Step], str | None]:
+    """`status(state, step, side)` for many steps of one unchanged state, each marks dict looked
+    up once, when first needed (the progress machine asks about every step after each event)."""
+    found: dict[str, dict] = {}
+
+    def read(step: Step) -> str | None:
+        if step.scope == "allied" and side != "allied":
+            return "done"
+        if is_own(step):
+            if "own" not in found:
+                found["own"] = _side_marks(state, side)
+            return found["own"].get(step.id)
+        if "shared" not in found:
+            found["shared"] = _marks(state)
+        return found["shared"].get(step.id, {}).get(side)
+
+    return read
 
 
 def skipped(state: APState, side: str) -> list[str]:

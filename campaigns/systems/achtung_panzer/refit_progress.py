@@ -12,7 +12,7 @@ from campaigns.game_interface import clean_fields
 
 from . import refit_steps
 from .common import SIDES, public
-from .refit_marks import is_own, mark, status
+from .refit_marks import is_own, mark, reader, status
 from .shapes import APState
 from .steps.base import DONE, PENDING, Step
 
@@ -40,8 +40,9 @@ def publish_reached(state: APState) -> None:
 def current(state: APState, side: str) -> Step | None:
     if public(state)["phase"] != "refit":
         return None
+    read = reader(state, side)
     for step in active_steps(state):
-        if status(state, step, side) is None:
+        if read(step) is None:
             return step
     return None
 
@@ -53,10 +54,9 @@ def is_shared(step: Step) -> bool:
 def reached_by_all(state: APState, step: Step) -> bool:
     """Both sides have finished every step before `step`."""
     steps = active_steps(state)
+    readers = [reader(state, side) for side in SIDES]
     return all(
-        status(state, earlier, s) is not None
-        for earlier in steps[: steps.index(step)]
-        for s in SIDES
+        read(earlier) is not None for earlier in steps[: steps.index(step)] for read in readers
     )
 
 

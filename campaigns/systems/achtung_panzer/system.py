@@ -201,12 +201,12 @@ class AchtungPanzer(GameSystem):
         )
 
     def apply(self, state, record, ctx):
-        names = words.names_for(state, record.side) if record.side in SIDES else None
+        names = words.names_kept(state, record.side) if record.side in SIDES else None
         try:
             self._apply(state, record, ctx)
         except DomainError as error:
             if names is not None:  # units and RGs named as the side names them, never by id
-                error.message = words.name_ids(error.message, names)
+                error.message = words.name_ids(error.message, names())
                 error.args = (f"{error.field}: {error.message}",)
             raise
 

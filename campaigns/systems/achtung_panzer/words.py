@@ -7,7 +7,7 @@ Pages never show a dice key, a step's internal id, an option value or a table's 
 from __future__ import annotations
 
 import re
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 from typing import Any
 
 from . import elr
@@ -210,6 +210,20 @@ def names_for(state: APState | None, side: str | None) -> Names:
     game = state.get("game") if state else None
     sides: Mapping[str, Side] = (game.get("sides") if game else None) or {}
     return Names(sides.get(side) if side is not None else None)
+
+
+def names_kept(state: APState | None, side: str) -> Callable[[], Names]:
+    """The side's names as they stand now, made only when asked: what an event's apply keeps in case
+    its error must name a unit (rarely). Each list and record is copied one level deep, which costs
+    a fraction of naming them, so an apply that changed them before refusing does not rename them."""
+    game = state.get("game") if state else None
+    sides: Mapping[str, Side] = (game.get("sides") if game else None) or {}
+    private: Mapping[str, Any] = sides.get(side) or {}
+    kept = {
+        part: [dict(item) for item in private.get(part) or ()]
+        for part in ("purchases", "retained", "eliminated")
+    }
+    return lambda: Names(kept)
 
 
 def unit_words(unit: dict, names: Names | None = None) -> str:
