@@ -87,6 +87,7 @@ def fold(
     start_versions: dict[str, int] | None = None,
     upgrade: Upgrader | None = None,
     observe: Callable[[CampaignState], None] | None = None,
+    from_state: CampaignState | None = None,
 ) -> CampaignState:
     """The state after `records`. `start_versions`: journal versions the first events fold under
     where not today's (campaigns.versions: by default from the journal's "fold" upgrade markers).
@@ -94,13 +95,15 @@ def fold(
     each record that folds (and with None after the last), it may apply events of its own first
     (``apply(state, record) -> state``) and say the record is left out (`skip`). `observe(state)`:
     called after each record is applied, to read the state on the way (the trends' selector; it
-    must not keep or change the state, which the next record changes in place)."""
+    must not keep or change the state, which the next record changes in place). `from_state`: a state
+    the records follow on from (a copy the fold may change; the records then hold no proposal
+    applied and no upgrade: their substitutions would reach back before it)."""
     provider = provider or RefuseMissingDice()
     pool = pool or DicePool.from_records(records)
     subst = substitutions(records)
     journal = {r.seq: r for r in records}
     start = versions.start_versions(records) if start_versions is None else start_versions
-    state: CampaignState | None = None
+    state: CampaignState | None = from_state
 
     def apply(state: CampaignState | None, record: Record) -> CampaignState:
         try:

@@ -2,29 +2,39 @@
 SAN and objective points per half-day), as charts (campaigns/charts.py).
 
 What a game keeps only as it stands now (a side's CPP, its SAN) is read on the way through the
-journal: the journal is folded once and, after every event, the game takes its point from this
-audience's cut of the game's state (``visibility.view_game``, the game's part of the cut the page
-itself shows, ``view_state``), never from the whole state; so a side's series hold only what that
-side could read at the time, and the other side's secrets (its CPP) are never in its charts. The
-fold happens once per audience position (a kept answer, campaigns.kept_answers.viewcache): pages
-in between read it from the cache, and the other side's hidden steps do not move this audience's
-position. On the benchmark's 13-half-day CG III campaign (1,171 events) that fold takes ~0.9 s,
-once per audience after an append (a kept answer: ~0.1 ms).
+journal: after every event the game takes its point from each audience's cut of the game's state
+(``visibility.view_game``, the game's part of the cut the page itself shows, ``view_state``), never
+from the whole state; so a side's series hold only what that side could read at the time, and the
+other side's secrets (its CPP) are never in its charts.
+
+The journal is folded once for every audience at a time (the referee, each side, the club), and
+what the fold reached is kept (one cache entry per campaign, overwritten: the state at its end and
+each audience's points): the next time, only the events since are folded on from it. A whole fold
+(the 13-half-day CG III: 1,186 events) is left for the first time, a lost cache entry, and events
+that reach back (an applied correction or undo, an upgrade). The charts of each audience position
+are kept too (campaigns.kept_answers.viewcache), so pages in between read them from the cache; the
+other side's hidden steps do not move this audience's position.
 """
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, cast
 
 from campaigns.access import visibility
+from campaigns.dice.pool import DicePool
 from campaigns.journal import engine
-from campaigns.journal.records import Viewer
+from campaigns.journal.records import Record, Viewer
 from campaigns.journal.state_shapes import CampaignState, plain
-from campaigns.kept_answers import viewcache
+from campaigns.kept_answers import audiences, viewcache
+from campaigns.versions import UPGRADED
 
 from ..models import Campaign
 from ..services.state import current_state, load_records
 from ..systems import get_system
+from ..systems.base import GameSystem
+
+# events whose effect reaches before them: a fold followed on from a kept state would miss it
+REACHING_BACK = frozenset({UPGRADED, "campaign.created"})
 
 
 def campaign_trends(campaign: Campaign, viewer: Viewer) -> list[dict[str, Any]]:
@@ -38,20 +48,87 @@ def campaign_trends(campaign: Campaign, viewer: Viewer) -> list[dict[str, Any]]:
 
 def _trends(campaign: Campaign, viewer: Viewer) -> list[dict[str, Any]]:
     system = get_system(campaign.system)
-    current_state(campaign)  # a journal at older versions is upgraded first
-    points: dict[str, dict[str, Any]] = {}
-
-    def observe(state: CampaignState) -> None:
-        # the game's part of the audience's cut (what view_state cuts it to), without copying the
-        # core's parts after every event: the points read only the game's numbers
-        point = system.trend_point({"game": visibility.view_game(plain(state).get("game"), viewer)})
-        if point is not None:
-            place, numbers = point
-            points.pop(place, None)  # the last point of each place, in the order places came
-            points[place] = numbers
-
+    seats = _viewers(current_state(campaign))  # a journal at older versions is upgraded first
+    cut = _cut(viewer)
+    seats.setdefault(cut, viewer)
     try:
-        final = engine.fold(load_records(campaign), observe=observe)
+        folded = _folded(campaign, system, seats)
     except engine.JournalError:  # a journal today's rules no longer fold: its state is kept as it
         return []  # was (services.state), with nothing to chart
-    return system.trend_charts(list(points.items()), visibility.view_state(final, viewer))
+    return system.trend_charts(
+        list(folded["points"][cut]), visibility.view_state(folded["state"], viewer)
+    )
+
+
+def _cut(viewer: Viewer) -> str:
+    """What the game's part of a viewer's cut depends on (``visibility.view_game``)."""
+    return "referee" if viewer.referee else "sides:" + ",".join(sorted(viewer.sides))
+
+
+def _folded(campaign: Campaign, system: GameSystem, seats: dict[str, Viewer]) -> dict[str, Any]:
+    """{"seq", "state", "points": {cut: [(place, numbers)...]}} for `seats`: the fold's end,
+    followed on from the kept one when the events since allow it."""
+    key = f"muster:trends:{audiences.BUILD}:{campaign.pk}"
+    kept = viewcache.get(key)
+    folded = None
+    if (
+        kept is not viewcache.MISSING
+        and kept["seq"] <= campaign.last_seq
+        and set(kept["points"]) == set(seats)
+    ):
+        newer = load_records(campaign, after=kept["seq"])
+        if not newer:
+            return cast(dict[str, Any], kept)
+        if not any(r.kind in REACHING_BACK or r.kind.startswith("proposal.") for r in newer):
+            # every roll of the journal, as an append reads them (a step may use an earlier roll)
+            dice = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+            folded = _fold(system, newer, seats, start=kept, pool=dice)
+    if folded is None:
+        folded = _fold(system, load_records(campaign), seats)
+    viewcache.put(key, folded)
+    return folded
+
+
+def _viewers(state: CampaignState) -> dict[str, Viewer]:
+    sides = list(state["sides"])
+    viewers = [Viewer.everything(sides), Viewer.club_member()]
+    viewers += [Viewer.for_side(side) for side in sides]
+    return {_cut(viewer): viewer for viewer in viewers}
+
+
+def _fold(
+    system: GameSystem,
+    records: list[Record],
+    seats: dict[str, Viewer],
+    *,
+    start: dict[str, Any] | None = None,
+    pool: DicePool | None = None,
+) -> dict[str, Any]:
+    points: dict[str, dict[str, Any]] = {
+        cut: dict(found) for cut, found in (start or {}).get("points", {}).items()
+    }
+
+    def observe(state: CampaignState) -> None:
+        game = plain(state).get("game")
+        for cut, viewer in seats.items():
+            # the game's part of the audience's cut (what view_state cuts it to), without copying
+            # the core's parts after every event: the points read only the game's numbers
+            point = system.trend_point({"game": visibility.view_game(game, viewer)})
+            if point is not None:
+                place, numbers = point
+                mine = points.setdefault(cut, {})
+                mine.pop(place, None)  # the last point of each place, in the order places came
+                mine[place] = numbers
+
+    final = engine.fold(
+        records,
+        pool=pool,
+        from_state=(start or {}).get("state"),
+        start_versions={} if start else None,
+        observe=observe,
+    )
+    return {
+        "seq": final["seq"],
+        "state": final,
+        "points": {cut: list(points.get(cut, {}).items()) for cut in seats},
+    }

@@ -18,11 +18,16 @@ from ..models import Campaign, Snapshot
 from .snapshots import store_snapshot
 
 
-def load_records(campaign: Campaign, kinds: tuple[str, ...] | None = None) -> list[Record]:
-    """The journal as Records (plain rows: no model instances); only events of `kinds` if given."""
+def load_records(
+    campaign: Campaign, kinds: tuple[str, ...] | None = None, after: int | None = None
+) -> list[Record]:
+    """The journal as Records (plain rows: no model instances); only events of `kinds` if given,
+    only those after seq `after` if given."""
     events = campaign.events.order_by("seq")
     if kinds is not None:
         events = events.filter(kind__in=kinds)
+    if after is not None:
+        events = events.filter(seq__gt=after)
     rows = events.values_list(
         "seq", "kind", "data", "actor__username", "side", "audience", "created_at", "uid"
     )

@@ -180,3 +180,75 @@ def test_the_journal_is_folded_once_per_audience_position_not_per_request(
     war.by("german", "ap.check", {"step": war.current("german").id})  # the journal moves on
     client.get(f"/campaigns/{war.campaign.pk}/")
     assert len([f for f in folds if f is not None]) <= 2
+
+
+def test_trends_followed_on_from_the_last_fold_are_those_of_a_whole_fold(club, people, monkeypatch):
+    """After the first fold only the events since are folded (the kept end of the last fold); at
+    every seat the charts are those a whole fold draws, through purchases, a result, Refit steps
+    and a correction agreed by both sides (which reaches back, and so is folded whole)."""
+    from django.core.cache import cache
+
+    from campaigns.journal import engine
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import War
+    from campaigns.systems.achtung_panzer.tests.test_system_secrecy import GERMAN, QUIET
+
+    seats = {
+        "referee": Viewer.everything(("allied", "german")),
+        "allied": Viewer.for_side("allied"),
+        "german": Viewer.for_side("german"),
+        "club": Viewer.club_member(),
+    }
+    folded = []
+    fold = engine.fold
+    monkeypatch.setattr(
+        engine,
+        "fold",
+        lambda records, *a, **kw: (
+            folded.append((len(records), kw.get("from_state") is not None))
+            or fold(records, *a, **kw)
+        ),
+    )
+    war = War(club, people, name="Followed")
+
+    def every_seat():
+        war.campaign.refresh_from_db()
+        return {seat: campaign_trends(war.campaign, viewer) for seat, viewer in seats.items()}
+
+    def the_same_as_a_whole_fold():
+        followed = every_seat()
+        cache.clear()  # the kept fold and the kept charts: the next read folds the whole journal
+        assert every_seat() == followed
+        return followed
+
+    war.by("allied", "ap.declare", {"special": "none"})
+    every_seat()
+    war.by("allied", "ap.purchase", {"action": "buy", "rg": "I1"})
+    war.by("allied", "ap.retained", {"action": "add", "kind": "squad", "type": "457", "count": 2})
+    the_same_as_a_whole_fold()
+    war.walk_both(answers={"allied": QUIET, "german": GERMAN})
+    every_seat()  # followed on twice in a row
+    war.result({"allied_objectives_end": "hill_520", "allied_cvp": 6, "german_cvp": 9})
+    war.walk_both(until="1.607", answers={"allied": QUIET, "german": GERMAN})
+    charts = the_same_as_a_whole_fold()
+    assert "German CPP left" in str(charts["german"]) and "Allied CPP" not in str(charts["german"])
+    followed_on = [n for n, start in folded if start]
+    journal = war.campaign.events.count()
+    assert followed_on and max(followed_on) < journal  # only the events since were folded
+
+    event = war.campaign.events.filter(kind="ap.retained").last()
+    war.act(
+        "alice",
+        "proposal.made",
+        {
+            "action": "correct",
+            "target": str(event.uid),
+            "reason": "a half-squad",
+            "data": dict(event.data, kind="half_squad", type="237"),
+        },
+    )
+    every_seat()
+    made = war.campaign.events.filter(kind="proposal.made").last()
+    war.act("bob", "proposal.approved", {"proposal": str(made.uid)})
+    folded.clear()
+    the_same_as_a_whole_fold()
+    assert not [n for n, start in folded if start]  # the correction reaches back: folded whole
