@@ -184,8 +184,12 @@ def history_tail(campaign: Campaign, viewer: Viewer, count: int) -> tuple[list[H
     """The newest `count` entries of ``history_by_uid`` (oldest first) and whether there are more."""
 
     def tail() -> tuple[list[HistoryEntry], bool]:
-        entries = history_by_uid(campaign, viewer)
-        return entries[-count:], len(entries) > count
+        # only the newest events are put in words: a long journal's tail costs what a short one's does
+        newest = list(visibility.events_for(viewer, campaign).order_by("-seq")[: count + 1])
+        shown = newest[:count][::-1]
+        return entries_for_events(campaign, viewer, shown, current_state(campaign)), len(
+            newest
+        ) > count
 
     return viewcache.cached(campaign, viewer, f"history:last:{count}", tail)
 
@@ -197,13 +201,15 @@ def history_page(
     oldest first, with the page's number and how many entries in all. Each page is kept on its own:
     a long campaign's page unpickles its `size` entries, never the whole journal's."""
     total = viewcache.cached(
-        campaign, viewer, "history:count", lambda: len(history_by_uid(campaign, viewer))
+        campaign, viewer, "history:count", lambda: visibility.events_for(viewer, campaign).count()
     )
     number = min(number, max(1, -(-total // size)))
 
     def page() -> list[HistoryEntry]:
+        # only the page's events are put in words, read by their place in the viewer's journal
         end = total - (number - 1) * size
-        return history_by_uid(campaign, viewer)[max(0, end - size) : end]
+        events = visibility.events_for(viewer, campaign).order_by("seq")[max(0, end - size) : end]
+        return entries_for_events(campaign, viewer, events, current_state(campaign))
 
     return viewcache.cached(campaign, viewer, f"history:page:{number}:{size}", page), number, total
 
