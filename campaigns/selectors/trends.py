@@ -66,27 +66,38 @@ def _cut(viewer: Viewer) -> str:
 
 
 def _folded(campaign: Campaign, system: GameSystem, seats: dict[str, Viewer]) -> dict[str, Any]:
-    """{"seq", "state", "points": {cut: [(place, numbers)...]}} for `seats`: the fold's end,
-    followed on from the kept one when the events since allow it."""
+    """{"seq", "uid", "state", "points": {cut: [(place, numbers)...]}} for `seats`: the fold's
+    end, followed on from the kept one when the events since allow it."""
     key = f"muster:trends:{audiences.BUILD}:{campaign.pk}"
     kept = viewcache.get(key)
-    folded = None
-    if (
-        kept is not viewcache.MISSING
-        and kept["seq"] <= campaign.last_seq
-        and set(kept["points"]) == set(seats)
-    ):
-        newer = load_records(campaign, after=kept["seq"])
-        if not newer:
-            return cast(dict[str, Any], kept)
-        if not any(r.kind in REACHING_BACK or r.kind.startswith("proposal.") for r in newer):
-            # every roll of the journal, as an append reads them (a step may use an earlier roll)
-            dice = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
-            folded = _fold(system, newer, seats, start=kept, pool=dice)
-    if folded is None:
+    newer = _since(campaign, kept, seats) if kept is not viewcache.MISSING else None
+    if newer is not None and not newer:
+        return cast(dict[str, Any], kept)
+    if newer is not None:
+        # every roll of the journal, as an append reads them (a step may use an earlier roll)
+        dice = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+        folded = _fold(system, newer, seats, start=kept, pool=dice)
+    else:
         folded = _fold(system, load_records(campaign), seats)
     viewcache.put(key, folded)
     return folded
+
+
+def _since(
+    campaign: Campaign, kept: dict[str, Any], seats: dict[str, Viewer]
+) -> list[Record] | None:
+    """The events after the kept fold's end, or None where the fold cannot follow on from it."""
+    if kept["seq"] > campaign.last_seq or set(kept["points"]) != set(seats):
+        return None
+    # read from the last event folded: the journal must still hold it (a database restored from a
+    # backup may hold another journal under the same campaign)
+    records = load_records(campaign, after=kept["seq"] - 1)
+    if not records or records[0].uid != kept["uid"]:
+        return None
+    newer = records[1:]
+    if any(r.kind in REACHING_BACK or r.kind.startswith("proposal.") for r in newer):
+        return None
+    return newer
 
 
 def _viewers(state: CampaignState) -> dict[str, Viewer]:
@@ -129,6 +140,7 @@ def _fold(
     )
     return {
         "seq": final["seq"],
+        "uid": records[-1].uid if records else (start or {}).get("uid"),
         "state": final,
         "points": {cut: list(points.get(cut, {}).items()) for cut in seats},
     }

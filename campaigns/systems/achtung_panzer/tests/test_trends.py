@@ -252,3 +252,14 @@ def test_trends_followed_on_from_the_last_fold_are_those_of_a_whole_fold(club, p
     folded.clear()
     the_same_as_a_whole_fold()
     assert not [n for n, start in folded if start]  # the correction reaches back: folded whole
+
+    # a kept fold whose last event the journal no longer holds (a database restored from a
+    # backup under a live cache) is not followed on from
+    from campaigns.kept_answers import audiences
+
+    key = f"muster:trends:{audiences.BUILD}:{war.campaign.pk}"
+    cache.set(key, {**cache.get(key), "uid": "00000000-0000-0000-0000-000000000000"})
+    war.by("german", "note.added", {"scenario": war.state["current"], "text": "Dig in."})
+    folded.clear()
+    every_seat()
+    assert folded and not [n for n, start in folded if start]
