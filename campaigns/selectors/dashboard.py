@@ -1,64 +1,246 @@
 """A person's dashboard: their clubs, the campaigns they play or organize, what waits for them
-(what has waited longest first, by their notices)."""
+(what has waited longest first, by their notices).
+
+Paged in SQL: each list is its first few rows, in the order the person expects (what waits for
+them first, by their open waiting notices; then campaigns in play, being set up, finished; then
+the latest public change first), with a count of them all from the same query (a window count),
+so a person in a thousand campaigns costs what a person in a dozen does. Every order and count is
+read from what the person may see: their own notices (drawn from their own cut) and each
+campaign's last public change (`updated_at`, which a side's hidden step leaves alone)."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
+from django.db.models import (
+    BooleanField,
+    Case,
+    Count,
+    ExpressionWrapper,
+    F,
+    IntegerField,
+    Min,
+    OuterRef,
+    Q,
+    QuerySet,
+    Subquery,
+    Value,
+    When,
+    Window,
+)
+from django.db.models.functions import RowNumber
 
 from campaigns.access import visibility
-from campaigns.notices import inbox
 
-from ..models import Campaign, Club
+from ..models import Campaign, Club, Membership, Notice, SidePlayer
 from ..systems.base import Action
 from .clubs import in_play_first
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on
 
+SHOWN = 15  # of each list on the dashboard; the rest on the pages of "my campaigns"
+
+Person = AbstractBaseUser | AnonymousUser
+
 
 @dataclass
 class Dashboard:
     clubs: list[tuple[Club, str | None]]  # (club, role)
-    campaigns: list[Campaign]  # the campaigns one plays or referees
+    campaigns: list[Campaign]  # the campaigns one plays or referees (the first SHOWN)
     waiting: list[tuple[Campaign, list[Action]]]
-    # campaigns of clubs one organizes, played by others
+    # campaigns of clubs one organizes, played by others (the first SHOWN)
     organized: list[Campaign] = field(default_factory=list)
     waits: dict[int, list[str]] = field(default_factory=dict)  # campaign pk -> whom it waits for
+    played_count: int = 0  # all the campaigns one plays or referees
+    organized_count: int = 0  # all those one organizes only
+    waiting_count: int = 0  # the campaigns where something waits for the person (their notices)
+
+    @property
+    def count(self) -> int:
+        return self.played_count + self.organized_count
+
+    @property
+    def more(self) -> bool:
+        """Some list shows only its first rows."""
+        return (
+            self.played_count > len(self.campaigns)
+            or self.organized_count > len(self.organized)
+            or self.waiting_count > len(self.waiting)
+        )
 
 
-def dashboard(user: AbstractBaseUser | AnonymousUser) -> Dashboard:
-    from ..models import Membership
-
-    roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
-    # An archived campaign is out of the lists (the club page's "Archived" section shows it).
-    everything = list(
+def listed(user: Person) -> QuerySet[Campaign]:
+    """The person's campaigns out of the archive, each with `waited` (since when something has
+    waited there for them: their oldest open waiting notice) and `played` (they play a side or
+    referee it), in the lists' order: what has waited longest first, then in play, being set up,
+    finished, then the latest public change first."""
+    waited = (
+        Notice.objects.filter(
+            recipient=user.pk, campaign=OuterRef("pk"), waiting=True, resolved_at=None
+        )
+        .order_by()
+        .values("campaign")
+        .annotate(since=Min("created_at"))
+        .values("since")
+    )
+    seats = SidePlayer.objects.filter(user=user.pk).values("side__campaign_id")
+    return (
         visibility.campaigns_for(user)
         .filter(archived_at=None)
-        .order_by(in_play_first(), "-updated_at")
+        .annotate(waited=Subquery(waited[:1]))
+        .alias(
+            played=ExpressionWrapper(
+                # (a campaign without a referee is no NULL here: False, not unknown)
+                Q(referee__isnull=False, referee=user.pk) | Q(pk__in=seats),
+                output_field=BooleanField(),
+            )
+        )
+        .order_by(F("waited").asc(nulls_last=True), in_play_first(), "-updated_at", "-pk")
     )
-    viewers = visibility.viewers_for(user, everything)
-    mine = [c for c in everything if viewers[c.pk].playing or viewers[c.pk].referee]
-    since = inbox.waiting_since(user)  # what has waited longest for this person comes first
-    mine.sort(key=lambda c: _waited(since, c))
-    played = {c.pk for c in mine}  # by key: a list's `in` compared every pair of rows
-    organized = [
-        c for c in everything if c.pk not in played and roles.get(c.club_id) == Membership.ORGANIZER
-    ]
+
+
+def page_of(rows: QuerySet[Campaign], start: int, size: int) -> tuple[list[Campaign], int]:
+    """Rows `start` to `start + size` and how many there are, counted by the query that orders
+    them (a window count), which reads only their keys: the page's rows are read after it, by key
+    (a second query, a count, for a start past the last row)."""
+    keys = list(
+        rows.annotate(listed_count=Window(Count("pk"))).values_list("pk", "waited", "listed_count")[
+            start : start + size
+        ]
+    )
+    if not keys:
+        return [], rows.count() if start else 0
+    # By key alone: these keys are of the person's campaigns (the query above chose them).
+    by_pk = Campaign.objects.select_related("club", "referee").in_bulk([pk for pk, *_ in keys])
+    found = []
+    for pk, waited, _ in keys:
+        campaign = by_pk[pk]
+        campaign.waited = waited  # type: ignore[attr-defined]  # since when it waits for them
+        found.append(campaign)
+    return found, keys[0][2]
+
+
+def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:
+    roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
+    organizing = [pk for pk, role in roles.items() if role == Membership.ORGANIZER]
+    played, organized, waited, counts = _first_pages(user, organizing, shown)
+    viewers = visibility.viewers_for(user, _unique([*played, *organized, *waited]))
+    since = {c.pk: getattr(c, "waited", None) for c in waited}
     return Dashboard(
         clubs=[(club, roles.get(club.pk)) for club in visibility.clubs_for(user).order_by("name")],
-        campaigns=mine,
+        campaigns=played,
         waiting=sorted(
-            waiting_for(user, (everything, viewers)), key=lambda row: _waited(since, row[0])
-        ),
+            waiting_for(user, (waited, viewers)), key=lambda row: _waited(since, row[0])
+        )[:shown],
         organized=organized,
-        waits=campaigns_waiting_on([c for c in mine + organized if c.status == Campaign.ACTIVE]),
+        waits=campaigns_waiting_on(
+            [c for c in _unique([*played, *organized]) if c.status == Campaign.ACTIVE]
+        ),
+        played_count=counts[PLAYED],
+        organized_count=counts[ORGANIZED],
+        waiting_count=counts[WAITING],
     )
 
 
-def _waited(since: dict[int, datetime], campaign: Campaign) -> tuple[bool, float]:
+PLAYED, ORGANIZED, OTHER, WAITING = (
+    0,
+    1,
+    2,
+    3,
+)  # the dashboard's lists (WAITING: what a notice names)
+
+
+def _first_pages(
+    user: Person, organizing: list[int], shown: int
+) -> tuple[list[Campaign], list[Campaign], list[Campaign], dict[int, int]]:
+    """The first `shown` campaigns one plays or referees, of those one organizes only, and of
+    those in play one may act in (a notice's first: what waits for the person); how many of each
+    list there are (of the last, how many a notice names). One query reads every list's keys, in
+    order, with its count (window functions, partitioned by list); a second the rows shown."""
+    ordered = [F("waited").asc(nulls_last=True), in_play_first().asc(), F("updated_at").desc()]
+    ordered.append(F("pk").desc())
+    listing = Case(
+        When(played=True, then=Value(PLAYED)),
+        When(club_id__in=organizing, then=Value(ORGANIZED)),
+        default=Value(OTHER),
+        output_field=IntegerField(),
+    )
+    in_play = Case(When(status=Campaign.ACTIVE, then=Value(1)), default=Value(0))
+    keys = (
+        listed(user)
+        .filter(Q(played=True) | Q(club_id__in=organizing) | Q(waited__isnull=False))
+        .annotate(listing=listing, in_play=in_play)
+        .annotate(
+            place=Window(RowNumber(), partition_by=[F("listing")], order_by=ordered),
+            in_list=Window(Count("pk"), partition_by=[F("listing")]),
+            waiting_place=Window(RowNumber(), partition_by=[F("in_play")], order_by=ordered),
+            named=Window(Count("waited"), partition_by=[F("in_play")]),
+        )
+        .filter(Q(place__lte=shown) | Q(waiting_place__lte=shown))
+        .values_list(
+            "pk", "waited", "listing", "in_play", "place", "in_list", "waiting_place", "named"
+        )
+    )
+    rows = list(keys)
+    # By key alone: these keys are of the person's campaigns (the query above chose them).
+    by_pk = Campaign.objects.select_related("club", "referee").in_bulk([row[0] for row in rows])
+    lists: dict[int, list[tuple[int, Campaign]]] = {PLAYED: [], ORGANIZED: [], WAITING: []}
+    counts = {PLAYED: 0, ORGANIZED: 0, WAITING: 0}
+    for pk, waited, list_, active, place, in_list, waiting_place, named in rows:
+        campaign = by_pk[pk]
+        campaign.waited = waited  # type: ignore[attr-defined]  # since when it waits for them
+        if list_ != OTHER and place <= shown:
+            lists[list_].append((place, campaign))
+            counts[list_] = in_list
+        if active and waiting_place <= shown:
+            lists[WAITING].append((waiting_place, campaign))
+            counts[WAITING] = named
+    played, organized, waited_ = (
+        [c for _, c in sorted(lists[n], key=lambda r: r[0])] for n in (PLAYED, ORGANIZED, WAITING)
+    )
+    return played, organized, waited_, counts
+
+
+def mine(user: Person, number: int, size: int) -> tuple[list[Campaign], int, dict[int, list[str]]]:
+    """Page `number` (from 1) of every campaign one plays, referees or organizes, `size` a page:
+    those one plays first, each list in the dashboard's order; how many in all; whom each shown
+    campaign waits for."""
+    organizing = [
+        pk
+        for pk, role in Membership.objects.filter(user=user.pk).values_list("club_id", "role")
+        if role == Membership.ORGANIZER
+    ]
+    rows = (
+        listed(user)
+        .filter(Q(played=True) | Q(club_id__in=organizing))
+        .order_by(
+            F("played").desc(),
+            F("waited").asc(nulls_last=True),
+            in_play_first(),
+            "-updated_at",
+            "-pk",
+        )
+    )
+    found, count = page_of(rows, (number - 1) * size, size)
+    if not found and count:  # past the last page: the last
+        last = -(-count // size)
+        found, count = page_of(rows, (last - 1) * size, size)
+    waits = campaigns_waiting_on([c for c in found if c.status == Campaign.ACTIVE])
+    return found, count, waits
+
+
+def _unique(campaigns: Sequence[Campaign]) -> list[Campaign]:
+    seen: dict[int, Campaign] = {}
+    for campaign in campaigns:
+        seen.setdefault(campaign.pk, campaign)
+    return list(seen.values())
+
+
+def _waited(since: dict[int, datetime | None], campaign: Campaign) -> tuple[bool, float]:
     """Longest waiting first (by the person's notices); the others after them, in their order."""
     at = since.get(campaign.pk)
     return at is None, at.timestamp() if at else 0.0

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.contrib import messages
 from django.http import HttpResponse
 from django.shortcuts import render
@@ -12,42 +10,40 @@ from django.views.decorators.http import require_http_methods
 
 from campaigns.errors import DomainError
 from campaigns.forms import ClubForm
-from campaigns.selectors.dashboard import dashboard as dashboard_of
+from campaigns.selectors.dashboard import dashboard as dashboard_of, mine as campaigns_of
 from campaigns.services import clubs as club_services
 
-from .common import AuthenticatedHttpRequest, done, invalid, page, page_number, paged
+from .common import AuthenticatedHttpRequest, done, invalid, page, page_number
 
-DASHBOARD_SHOWN = 15  # of each list on the dashboard (what waits longest first); the rest paged
 MINE_PAGE = 50  # campaigns on a page of "my campaigns"
 
 
 @page
 def dashboard(request: AuthenticatedHttpRequest) -> HttpResponse:
-    """What waits for the person first; the first DASHBOARD_SHOWN of each list, the rest a link
-    away (the pages of their campaigns), so that the page does not grow with them."""
+    """What waits for the person first; the first few of each list, read as such in SQL with a
+    count of them all, the rest a link away (the pages of their campaigns), so that the page
+    does not grow with them."""
     board = dashboard_of(request.user)
-    more = max(len(board.waiting), len(board.campaigns), len(board.organized)) > DASHBOARD_SHOWN
-    count = len(board.campaigns) + len(board.organized)
-    board = replace(
-        board,
-        waiting=board.waiting[:DASHBOARD_SHOWN],
-        campaigns=board.campaigns[:DASHBOARD_SHOWN],
-        organized=board.organized[:DASHBOARD_SHOWN],
-    )
-    return render(
-        request,
-        "dashboard.html",
-        {"board": board, "more": more, "count": count, "club_form": ClubForm()},
-    )
+    return render(request, "dashboard.html", {"board": board, "club_form": ClubForm()})
 
 
 @page
 def my_campaigns(request: AuthenticatedHttpRequest) -> HttpResponse:
     """All the campaigns one plays, referees or organizes, MINE_PAGE a page (``?page=``; past
-    the last: the last), those waiting longest for the person first."""
-    board = dashboard_of(request.user)
-    pager = paged(board.campaigns + board.organized, page_number(request), MINE_PAGE)
-    return render(request, "campaigns/mine.html", {"board": board, "pager": pager})
+    the last: the last), those one plays first, what waits longest for the person first."""
+    number = page_number(request)
+    found, count, waits = campaigns_of(request.user, number, MINE_PAGE)
+    pages = max(1, -(-count // MINE_PAGE))
+    number = min(number, pages)
+    pager = {
+        "items": found,
+        "number": number,
+        "pages": pages,
+        "count": count,
+        "previous": number - 1 if number > 1 else None,
+        "next": number + 1 if number < pages else None,
+    }
+    return render(request, "campaigns/mine.html", {"board": {"waits": waits}, "pager": pager})
 
 
 @page
