@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from typing import Any
 
 import orjson
+from django.db.models import Count, Max, Sum
 
 from campaigns.kept_answers import audiences, viewcache
 
@@ -36,11 +37,15 @@ class Kept:
     chart: dict[str, Any] | None
 
 
-def key(club_pk: int, campaigns: Sequence[Campaign]) -> str | None:
+def key(club_pk: int, campaigns: Sequence[Campaign], part: str = "all") -> str | None:
     """The key of the club's tables at its campaigns' club positions; None while a campaign's row
-    has no position for its journal (the tables are then drawn, not kept)."""
+    has no position for its journal (the tables are then drawn, not kept). The club page's first
+    campaigns (`part` "first") are in the order the person reads them (what waits for them
+    first), which their rows keep: that order is part of the key, so a person is never served
+    the rows in another's order."""
     parts = []
-    for campaign in sorted(campaigns, key=lambda c: c.pk):
+    listed = campaigns if part == "first" else sorted(campaigns, key=lambda c: c.pk)
+    for campaign in listed:
         positions = campaign.positions or {}
         if positions.get("seq") != campaign.last_seq or not positions.get(CLUB):
             return None
@@ -55,16 +60,40 @@ def key(club_pk: int, campaigns: Sequence[Campaign]) -> str | None:
             )
         )
     digest = hashlib.sha256(orjson.dumps(parts)).hexdigest()[:32]
-    return f"muster:club-tables:{audiences.BUILD}:{club_pk}:{digest}"
+    return f"muster:club-tables:{audiences.BUILD}:{club_pk}:{part}:{digest}"
 
 
-def kept_or_drawn(club_pk: int, campaigns: Sequence[Campaign], draw: Callable[[], Kept]) -> Kept:
-    name = key(club_pk, campaigns)
+def kept_or_drawn(
+    club_pk: int, campaigns: Sequence[Campaign], draw: Callable[[], Kept], part: str = "all"
+) -> Kept:
+    """The tables of `campaigns` (`part`: "all", every campaign of the club with the chart of
+    wins; "first", the club page's first campaigns, without it), kept or drawn."""
+    name = key(club_pk, campaigns, part)
     if name is None:
         return draw()
     found = viewcache.get(name)
     if isinstance(found, Kept):
         return found
+    drawn = draw()
+    viewcache.put(name, drawn)
+    return drawn
+
+
+def chart(club_pk: int, draw: Callable[[], dict[str, Any] | None]) -> dict[str, Any] | None:
+    """The chart of wins across every campaign of the club, kept per the club's campaigns' last
+    public changes: their number, the newest of their `updated_at` (a public change moves it, a
+    side's hidden step never) and their keys, read in one aggregate query whatever their number."""
+    seen = Campaign.objects.filter(club_id=club_pk).aggregate(
+        n=Count("pk"), last=Max("updated_at"), top=Max("pk"), keys=Sum("pk")
+    )
+    last = seen["last"].isoformat() if seen["last"] else None
+    digest = hashlib.sha256(
+        orjson.dumps([seen["n"], last, seen["top"], int(seen["keys"] or 0)])
+    ).hexdigest()[:32]
+    name = f"muster:club-chart:{audiences.BUILD}:{club_pk}:{digest}"
+    found = viewcache.get(name)
+    if found is not viewcache.MISSING:
+        return found  # type: ignore[no-any-return]
     drawn = draw()
     viewcache.put(name, drawn)
     return drawn

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -144,7 +144,12 @@ def club_comparisons(campaigns: Sequence[Campaign]) -> list[Comparison]:
 CLUB_LOG_SHOWN = 30
 
 
-def club_page(user: User, club: Club) -> ClubPage:
+def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
+    """The club page as `user` sees it: with `first`, the first `first` of its campaigns (what
+    waits for the person first, then in play, then the latest public change; counted) and of its
+    archived ones (the latest first; counted), read as such in SQL, their tables across campaigns
+    with them, the chart of wins across them all; without, every campaign (the pages of them
+    all)."""
     role = visibility.role_in(user, club)
     if role is None:
         raise NotFound("club")
@@ -153,17 +158,37 @@ def club_page(user: User, club: Club) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
-    everything = list(
-        visibility.campaigns_for(user)
-        .filter(club=club)
-        .select_related("archived_by")
-        .order_by(in_play_first(), "-updated_at")
-    )
-    campaigns = [c for c in everything if c.archived_at is None]
+    if first is None:
+        everything = list(
+            visibility.campaigns_for(user)
+            .filter(club=club)
+            .select_related("archived_by")
+            .order_by(in_play_first(), "-updated_at")
+        )
+        campaigns = [c for c in everything if c.archived_at is None]
+        archived = sorted(
+            (c for c in everything if c.archived_at is not None),
+            key=lambda c: (c.archived_at, c.pk),
+            reverse=True,
+        )
+        count, archived_count, tabled = len(campaigns), len(archived), everything
+    else:
+        from .dashboard import listed, page_of
+
+        campaigns, count = page_of(listed(user).filter(club=club), 0, first)
+        archived, archived_count = page_of(
+            visibility.campaigns_for(user)
+            .filter(club=club, archived_at__isnull=False)
+            .order_by("-archived_at", "-pk"),
+            0,
+            first,
+            related=("club", "referee", "archived_by"),
+        )
+        tabled = campaigns  # the chart of wins is of them all (club_tables.chart)
 
     def draw() -> club_tables.Kept:
         compared = club_comparisons(campaigns)
-        standings = club_standings(everything)  # an archived campaign's results still count
+        standings = club_standings(tabled)  # an archived campaign's results still count
         return club_tables.Kept(
             comparisons=[
                 (
@@ -175,11 +200,12 @@ def club_page(user: User, club: Club) -> ClubPage:
             ],
             waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
             standings=[(c.pk, sides, result) for c, sides, result in standings.rows],
-            chart=standings.chart,
+            chart=standings.chart if first is None else None,
         )
 
-    kept = club_tables.kept_or_drawn(club.pk, everything, draw)
-    by_pk = {c.pk: c for c in everything}
+    kept = club_tables.kept_or_drawn(club.pk, tabled, draw, "all" if first is None else "first")
+    chart = kept.chart if first is None else club_tables.chart(club.pk, _wins_chart_of(club))
+    by_pk = {c.pk: c for c in tabled}
     return ClubPage(
         club=club,
         role=role,
@@ -197,14 +223,23 @@ def club_page(user: User, club: Club) -> ClubPage:
         ],
         waiting=kept.waiting,
         standings=ClubStandings(
-            [(by_pk[pk], sides, result) for pk, sides, result in kept.standings], kept.chart
+            [(by_pk[pk], sides, result) for pk, sides, result in kept.standings], chart
         ),
-        archived=sorted(
-            (c for c in everything if c.archived_at is not None),
-            key=lambda c: (c.archived_at, c.pk),
-            reverse=True,
-        ),
+        archived=archived,
+        more=count > len(campaigns) or archived_count > len(archived),
+        count=count + archived_count,
+        archived_count=archived_count,
     )
+
+
+def _wins_chart_of(club: Club) -> Callable[[], dict[str, Any] | None]:
+    """The chart of wins across every campaign of the club, archived ones too (read when not
+    kept: every campaign's state)."""
+
+    def draw() -> dict[str, Any] | None:
+        return club_standings(list(Campaign.objects.filter(club=club))).chart
+
+    return draw
 
 
 def members_of(club: Club) -> list[str]:

@@ -103,25 +103,29 @@ def listed(user: Person) -> QuerySet[Campaign]:
     )
 
 
-def page_of(rows: QuerySet[Campaign], start: int, size: int) -> tuple[list[Campaign], int]:
+def page_of(
+    rows: QuerySet[Campaign], start: int, size: int, related: Sequence[str] = ("club", "referee")
+) -> tuple[list[Campaign], int]:
     """Rows `start` to `start + size` and how many there are, counted by the query that orders
-    them (a window count), which reads only their keys: the page's rows are read after it, by key
-    (a second query, a count, for a start past the last row)."""
+    them (a window count), which reads only their keys (and `waited`, when `rows` has it): the
+    page's rows are read after it, by key, with `related` (a second query, a count, for a start
+    past the last row)."""
+    waited = ["waited"] if "waited" in rows.query.annotations else []
     keys = list(
-        rows.annotate(listed_count=Window(Count("pk"))).values_list("pk", "waited", "listed_count")[
+        rows.annotate(listed_count=Window(Count("pk"))).values_list("pk", "listed_count", *waited)[
             start : start + size
         ]
     )
     if not keys:
         return [], rows.count() if start else 0
     # By key alone: these keys are of the person's campaigns (the query above chose them).
-    by_pk = Campaign.objects.select_related("club", "referee").in_bulk([pk for pk, *_ in keys])
+    by_pk = Campaign.objects.select_related(*related).in_bulk([row[0] for row in keys])
     found = []
-    for pk, waited, _ in keys:
+    for pk, _, *since in keys:
         campaign = by_pk[pk]
-        campaign.waited = waited  # type: ignore[attr-defined]  # since when it waits for them
+        campaign.waited = since[0] if since else None  # type: ignore[attr-defined]
         found.append(campaign)
-    return found, keys[0][2]
+    return found, keys[0][1]
 
 
 def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:

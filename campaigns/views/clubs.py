@@ -21,7 +21,9 @@ from campaigns.services import clubs as club_services
 
 from .common import AuthenticatedHttpRequest, done, page, page_number, paged
 
-CLUB_SHOWN = 15  # campaigns (and their standings, comparisons) on the club page; all are paged
+CLUB_SHOWN = (
+    15  # campaigns (and their standings, comparisons) on the club page, read as such in SQL
+)
 CLUB_PAGE = 50  # campaigns on a page of the club's campaigns
 
 
@@ -33,7 +35,7 @@ def _context(
     hand_over_form: HandOverForm | None = None,
     role_error: str | None = None,
 ) -> dict[str, object]:
-    shown = _bounded(club_page(request.user, club))
+    shown = club_page(request.user, club, first=CLUB_SHOWN)
     others = [m.user.username for m in shown.members if m.user_id != request.user.pk]
     return {
         "club": club,
@@ -44,27 +46,6 @@ def _context(
         "hand_over_form": hand_over_form or HandOverForm(members=others),
         "role_error": role_error,
     }
-
-
-def _bounded(shown: ClubPage) -> ClubPage:
-    """The club page does not grow with the club's campaigns: the first CLUB_SHOWN of each list
-    (in play first, then the latest finished), the rest on the pages of all its campaigns."""
-    return replace(
-        shown,
-        campaigns=shown.campaigns[:CLUB_SHOWN],
-        archived=shown.archived[:CLUB_SHOWN],
-        standings=replace(shown.standings, rows=shown.standings.rows[:CLUB_SHOWN]),
-        comparisons=[replace(t, rows=t.rows[:CLUB_SHOWN]) for t in shown.comparisons],
-        more=max(
-            len(shown.campaigns),
-            len(shown.archived),
-            len(shown.standings.rows),
-            *(len(t.rows) for t in shown.comparisons),
-        )
-        > CLUB_SHOWN,
-        count=len(shown.campaigns) + len(shown.archived),
-        archived_count=len(shown.archived),
-    )
 
 
 def _of_page(shown: ClubPage, number: int) -> dict[str, object]:
