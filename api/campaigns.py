@@ -26,6 +26,7 @@ from .clubs import ClubRefSerializer
 from .common import CampaignScoped, cached_json, signed_in_user, valid_input
 from .filters import CampaignFilter
 from .openapi import errors
+from .pagination import WindowCountPagination
 from .serializers import (
     SubmissionOutputSerializer,
     ViewerSerializer,
@@ -217,6 +218,7 @@ def campaign_detail(campaign: Campaign, page: CampaignPage) -> dict[str, Any]:
 class CampaignListCreateApi(generics.ListAPIView[Any]):
     serializer_class = CampaignSummarySerializer
     filterset_class = CampaignFilter
+    pagination_class = WindowCountPagination  # the count read with the page, in one query
 
     def get_serializer_class(self) -> type[serializers.Serializer[Any]]:  # the browsable API's form
         return (

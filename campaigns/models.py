@@ -167,6 +167,15 @@ class Campaign(models.Model):
 
     class Meta:
         ordering = ["-updated_at", "-id"]
+        indexes = [
+            # The list API's page of a club's campaigns, newest first, and their count (read
+            # from the index's entries alone): out of the archive only, as the lists show them.
+            models.Index(
+                fields=["club", "-created_at", "-id"],
+                condition=models.Q(archived_at=None),
+                name="campaigns_listed",
+            ),
+        ]
 
     def __str__(self) -> str:
         return self.name

@@ -245,7 +245,8 @@ def signed_in_campaign_list(
     empty), newest first: the first `limit` and how many in all, with what decides whether the
     session still signs them in (``campaigns.access.signed_in``): the user (id, password, active; the rest
     deferred) and whether the session's row is there and unexpired. Archived campaigns are left
-    out, as the list leaves them out unless asked (api.filters.CampaignFilter). One query. Rows have the list's columns
+    out, as the list leaves them out unless asked (api.filters.CampaignFilter). One query, whose
+    cost does not follow the number of campaigns (the count reads an index). Rows have the list's columns
     (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
     from django.contrib.sessions.models import Session
@@ -256,23 +257,37 @@ def signed_in_campaign_list(
     me = [User._meta.pk.column, "password", "is_active"]
     if "list" not in _SQL:
         table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, User)}
+        # The person's clubs first (one or a few rows), then the page of their campaigns and
+        # the count of them all, each from the campaigns of those clubs alone (the index
+        # campaigns_listed: the count reads its entries, not the rows; the page the first rows):
+        # a count over the joined rows had joined and sorted every campaign to count them.
         _SQL["list"] = (
+            "WITH clubs AS ("
+            f"SELECT cl.id, cl.slug, cl.name FROM {table[Membership]} m "
+            f"JOIN {table[Club]} cl ON cl.id = m.club_id "
+            "WHERE m.user_id = %s AND (%s = '' OR cl.slug = %s)), "
+            "page AS ("
+            "SELECT c.id, c.name, c.club_id, c.system, c.variant, c.status, c.referee_id, "
+            "c.created_by_id, c.created_at, c.archived_at "
+            f"FROM {table[Campaign]} c WHERE c.club_id IN (SELECT id FROM clubs) "
+            "AND c.archived_at IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT %s) "
             f"SELECT {', '.join(f'me.{column}' for column in me)}, "
             f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
             "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
-            "c.archived_at, COUNT(c.id) OVER () "
+            "c.archived_at, "
+            f"(SELECT COUNT(*) FROM {table[Campaign]} n "
+            "WHERE n.club_id IN (SELECT id FROM clubs) AND n.archived_at IS NULL) "
             f"FROM {table[User]} me "
-            f"LEFT OUTER JOIN {table[Membership]} m ON m.user_id = me.id "
-            f"LEFT OUTER JOIN {table[Club]} cl ON cl.id = m.club_id AND (%s = '' OR cl.slug = %s) "
-            f"LEFT OUTER JOIN {table[Campaign]} c ON c.club_id = cl.id AND c.archived_at IS NULL "
+            "LEFT OUTER JOIN page c ON TRUE "
+            "LEFT OUTER JOIN clubs cl ON cl.id = c.club_id "
             f"LEFT OUTER JOIN {table[User]} cb ON cb.id = c.created_by_id "
             f"LEFT OUTER JOIN {table[User]} rf ON rf.id = c.referee_id "
-            "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC LIMIT %s"
+            "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC"
         )
     width = len(me)
     found = prepared.rows(
         _SQL["list"],
-        [session_key, timezone.now(), club_slug, club_slug, user_id, limit],
+        [user_id, club_slug, club_slug, limit, session_key, timezone.now(), user_id],
         {
             width + 10: Campaign._meta.get_field("created_at"),
             width + 11: Campaign._meta.get_field("archived_at"),
