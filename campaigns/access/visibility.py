@@ -266,11 +266,7 @@ def signed_in_campaign_list(
             f"SELECT cl.id, cl.slug, cl.name FROM {table[Membership]} m "
             f"JOIN {table[Club]} cl ON cl.id = m.club_id "
             "WHERE m.user_id = %s AND (%s = '' OR cl.slug = %s)), "
-            "page AS ("
-            "SELECT c.id, c.name, c.club_id, c.system, c.variant, c.status, c.referee_id, "
-            "c.created_by_id, c.created_at, c.archived_at "
-            f"FROM {table[Campaign]} c WHERE c.club_id IN (SELECT id FROM clubs) "
-            "AND c.archived_at IS NULL ORDER BY c.created_at DESC, c.id DESC LIMIT %s) "
+            f"page AS ({_list_page_sql(table[Campaign])}) "
             f"SELECT {', '.join(f'me.{column}' for column in me)}, "
             f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
             "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
@@ -287,7 +283,15 @@ def signed_in_campaign_list(
     width = len(me)
     found = prepared.rows(
         _SQL["list"],
-        [user_id, club_slug, club_slug, limit, session_key, timezone.now(), user_id],
+        [
+            user_id,
+            club_slug,
+            club_slug,
+            *[limit] * _SQL["list"].count("LIMIT %s"),
+            session_key,
+            timezone.now(),
+            user_id,
+        ],
         {
             width + 10: Campaign._meta.get_field("created_at"),
             width + 11: Campaign._meta.get_field("archived_at"),
@@ -320,6 +324,30 @@ def signed_in_campaign_list(
         if row[width + 1]
     ]
     return user, bool(first[width]), campaigns, first[width + 12]
+
+
+def _list_page_sql(campaigns: str) -> str:
+    """The page of the campaign list: the newest campaigns of the clubs (the CTE `clubs`) out of
+    the archive. On PostgreSQL each club's newest are read from the index campaigns_listed, as
+    many as the page holds, then the page taken from them (LATERAL): what it reads does not
+    follow the number of campaigns. Elsewhere (no LATERAL) every campaign of the clubs is sorted."""
+    from django.db import connection
+
+    columns = (
+        "c.id, c.name, c.club_id, c.system, c.variant, c.status, c.referee_id, c.created_by_id, "
+        "c.created_at, c.archived_at"
+    )
+    newest = "ORDER BY c.created_at DESC, c.id DESC LIMIT %s"
+    if connection.vendor == "postgresql":
+        return (
+            f"SELECT p.* FROM clubs pc CROSS JOIN LATERAL (SELECT {columns} FROM {campaigns} c "
+            f"WHERE c.club_id = pc.id AND c.archived_at IS NULL {newest}) p "
+            "ORDER BY p.created_at DESC, p.id DESC LIMIT %s"
+        )
+    return (
+        f"SELECT {columns} FROM {campaigns} c WHERE c.club_id IN (SELECT id FROM clubs) "
+        f"AND c.archived_at IS NULL {newest}"
+    )
 
 
 def _campaign_pk(pk: object, missing: int | None = None) -> int:
