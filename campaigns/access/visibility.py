@@ -9,7 +9,7 @@ plays a side sees what that side sees, no more.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from typing import TYPE_CHECKING, Any
 
 from django.contrib.auth.base_user import AbstractBaseUser
@@ -249,37 +249,13 @@ def signed_in_campaign_list(
     cost does not follow the number of campaigns (the count reads an index). Rows have the list's columns
     (``api.campaigns._SUMMARY_COLUMNS``). None when the user is gone."""
     from django.contrib.auth import get_user_model
-    from django.contrib.sessions.models import Session
     from django.utils import timezone
 
     User = get_user_model()
     # Only what decides the sign-in (every row repeats it): the user's row is not needed here.
     me = [User._meta.pk.column, "password", "is_active"]
     if "list" not in _SQL:
-        table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, User)}
-        # The person's clubs first (one or a few rows), then the page of their campaigns and
-        # the count of them all, each from the campaigns of those clubs alone (the index
-        # campaigns_listed: the count reads its entries, not the rows; the page the first rows):
-        # a count over the joined rows had joined and sorted every campaign to count them.
-        _SQL["list"] = (
-            "WITH clubs AS ("
-            f"SELECT cl.id, cl.slug, cl.name FROM {table[Membership]} m "
-            f"JOIN {table[Club]} cl ON cl.id = m.club_id "
-            "WHERE m.user_id = %s AND (%s = '' OR cl.slug = %s)), "
-            f"page AS ({_list_page_sql(table[Campaign])}) "
-            f"SELECT {', '.join(f'me.{column}' for column in me)}, "
-            f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
-            "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
-            "c.archived_at, "
-            f"(SELECT COUNT(*) FROM {table[Campaign]} n "
-            "WHERE n.club_id IN (SELECT id FROM clubs) AND n.archived_at IS NULL) "
-            f"FROM {table[User]} me "
-            "LEFT OUTER JOIN page c ON TRUE "
-            "LEFT OUTER JOIN clubs cl ON cl.id = c.club_id "
-            f"LEFT OUTER JOIN {table[User]} cb ON cb.id = c.created_by_id "
-            f"LEFT OUTER JOIN {table[User]} rf ON rf.id = c.referee_id "
-            "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC"
-        )
+        _SQL["list"] = _list_sql(me)
     width = len(me)
     found = prepared.rows(
         _SQL["list"],
@@ -324,6 +300,38 @@ def signed_in_campaign_list(
         if row[width + 1]
     ]
     return user, bool(first[width]), campaigns, first[width + 12]
+
+
+def _list_sql(me: Sequence[str | None]) -> str:
+    """The query of `signed_in_campaign_list` (`me`: the user's columns it reads)."""
+    from django.contrib.auth import get_user_model
+    from django.contrib.sessions.models import Session
+
+    User = get_user_model()
+    table = {m: m._meta.db_table for m in (Campaign, Club, Membership, Session, User)}
+    # The person's clubs first (one or a few rows), then the page of their campaigns and
+    # the count of them all, each from the campaigns of those clubs alone (the index
+    # campaigns_listed: the count reads its entries, not the rows; the page the first rows):
+    # a count over the joined rows had joined and sorted every campaign to count them.
+    return (
+        "WITH clubs AS ("
+        f"SELECT cl.id, cl.slug, cl.name FROM {table[Membership]} m "
+        f"JOIN {table[Club]} cl ON cl.id = m.club_id "
+        "WHERE m.user_id = %s AND (%s = '' OR cl.slug = %s)), "
+        f"page AS ({_list_page_sql(table[Campaign])}) "
+        f"SELECT {', '.join(f'me.{column}' for column in me)}, "
+        f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
+        "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
+        "c.archived_at, "
+        f"(SELECT COUNT(*) FROM {table[Campaign]} n "
+        "WHERE n.club_id IN (SELECT id FROM clubs) AND n.archived_at IS NULL) "
+        f"FROM {table[User]} me "
+        "LEFT OUTER JOIN page c ON TRUE "
+        "LEFT OUTER JOIN clubs cl ON cl.id = c.club_id "
+        f"LEFT OUTER JOIN {table[User]} cb ON cb.id = c.created_by_id "
+        f"LEFT OUTER JOIN {table[User]} rf ON rf.id = c.referee_id "
+        "WHERE me.id = %s ORDER BY c.created_at DESC NULLS LAST, c.id DESC"
+    )
 
 
 def _list_page_sql(campaigns: str) -> str:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import Case, IntegerField, QuerySet, Value, When
+from django.db.models import QuerySet
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
@@ -16,6 +16,7 @@ from ..errors import Forbidden, NotFound
 from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
 from . import club_tables
+from .campaign_lists import in_play_first, listed, page_of
 from .club_standings import ClubStandings, club_standings
 from .waiting import campaigns_waiting_on
 
@@ -158,33 +159,7 @@ def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
-    if first is None:
-        everything = list(
-            visibility.campaigns_for(user)
-            .filter(club=club)
-            .select_related("archived_by")
-            .order_by(in_play_first(), "-updated_at")
-        )
-        campaigns = [c for c in everything if c.archived_at is None]
-        archived = sorted(
-            (c for c in everything if c.archived_at is not None),
-            key=lambda c: (c.archived_at, c.pk),
-            reverse=True,
-        )
-        count, archived_count, tabled = len(campaigns), len(archived), everything
-    else:
-        from .dashboard import listed, page_of
-
-        campaigns, count = page_of(listed(user).filter(club=club), 0, first)
-        archived, archived_count = page_of(
-            visibility.campaigns_for(user)
-            .filter(club=club, archived_at__isnull=False)
-            .order_by("-archived_at", "-pk"),
-            0,
-            first,
-            related=("club", "referee", "archived_by"),
-        )
-        tabled = campaigns  # the chart of wins is of them all (club_tables.chart)
+    campaigns, archived, count, archived_count, tabled = _listed_in(user, club, first)
 
     def draw() -> club_tables.Kept:
         compared = club_comparisons(campaigns)
@@ -232,6 +207,37 @@ def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
     )
 
 
+def _listed_in(
+    user: User, club: Club, first: int | None
+) -> tuple[list[Campaign], list[Campaign], int, int, list[Campaign]]:
+    """The club's campaigns out of the archive and archived ones (with `first`: the first of each
+    and how many there are, read as such in SQL), and those whose tables the page draws."""
+    if first is None:
+        everything = list(
+            visibility.campaigns_for(user)
+            .filter(club=club)
+            .select_related("archived_by")
+            .order_by(in_play_first(), "-updated_at")
+        )
+        campaigns = [c for c in everything if c.archived_at is None]
+        archived = sorted(
+            (c for c in everything if c.archived_at is not None),
+            key=lambda c: (c.archived_at, c.pk),
+            reverse=True,
+        )
+        return campaigns, archived, len(campaigns), len(archived), everything
+    campaigns, count = page_of(listed(user).filter(club=club), 0, first)
+    archived, archived_count = page_of(
+        visibility.campaigns_for(user)
+        .filter(club=club, archived_at__isnull=False)
+        .order_by("-archived_at", "-pk"),
+        0,
+        first,
+        related=("club", "referee", "archived_by"),
+    )
+    return campaigns, archived, count, archived_count, campaigns  # the chart: club_tables.chart
+
+
 def _wins_chart_of(club: Club) -> Callable[[], dict[str, Any] | None]:
     """The chart of wins across every campaign of the club, archived ones too (read when not
     kept: every campaign's state)."""
@@ -245,16 +251,4 @@ def _wins_chart_of(club: Club) -> Callable[[], dict[str, Any] | None]:
 def members_of(club: Club) -> list[str]:
     return list(
         club.memberships.order_by("user__username").values_list("user__username", flat=True)
-    )
-
-
-def in_play_first() -> Case:
-    """Campaigns in play first, then those being set up, then finished ones (the status names'
-    alphabetical order put a new campaign after every finished one: off a page that shows the
-    first few)."""
-    return Case(
-        When(status=Campaign.ACTIVE, then=Value(0)),
-        When(status=Campaign.SETUP, then=Value(1)),
-        default=Value(2),
-        output_field=IntegerField(),
     )

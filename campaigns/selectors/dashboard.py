@@ -17,17 +17,11 @@ from datetime import datetime
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
-    BooleanField,
     Case,
     Count,
-    ExpressionWrapper,
     F,
     IntegerField,
-    Min,
-    OuterRef,
     Q,
-    QuerySet,
-    Subquery,
     Value,
     When,
     Window,
@@ -36,9 +30,9 @@ from django.db.models.functions import RowNumber
 
 from campaigns.access import visibility
 
-from ..models import Campaign, Club, Membership, Notice, SidePlayer
+from ..models import Campaign, Club, Membership
 from ..systems.base import Action
-from .clubs import in_play_first
+from .campaign_lists import in_play_first, listed, page_of
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on
 
@@ -71,61 +65,6 @@ class Dashboard:
             or self.organized_count > len(self.organized)
             or self.waiting_count > len(self.waiting)
         )
-
-
-def listed(user: Person) -> QuerySet[Campaign]:
-    """The person's campaigns out of the archive, each with `waited` (since when something has
-    waited there for them: their oldest open waiting notice) and `played` (they play a side or
-    referee it), in the lists' order: what has waited longest first, then in play, being set up,
-    finished, then the latest public change first."""
-    waited = (
-        Notice.objects.filter(
-            recipient=user.pk, campaign=OuterRef("pk"), waiting=True, resolved_at=None
-        )
-        .order_by()
-        .values("campaign")
-        .annotate(since=Min("created_at"))
-        .values("since")
-    )
-    seats = SidePlayer.objects.filter(user=user.pk).values("side__campaign_id")
-    return (
-        visibility.campaigns_for(user)
-        .filter(archived_at=None)
-        .annotate(waited=Subquery(waited[:1]))
-        .alias(
-            played=ExpressionWrapper(
-                # (a campaign without a referee is no NULL here: False, not unknown)
-                Q(referee__isnull=False, referee=user.pk) | Q(pk__in=seats),
-                output_field=BooleanField(),
-            )
-        )
-        .order_by(F("waited").asc(nulls_last=True), in_play_first(), "-updated_at", "-pk")
-    )
-
-
-def page_of(
-    rows: QuerySet[Campaign], start: int, size: int, related: Sequence[str] = ("club", "referee")
-) -> tuple[list[Campaign], int]:
-    """Rows `start` to `start + size` and how many there are, counted by the query that orders
-    them (a window count), which reads only their keys (and `waited`, when `rows` has it): the
-    page's rows are read after it, by key, with `related` (a second query, a count, for a start
-    past the last row)."""
-    waited = ["waited"] if "waited" in rows.query.annotations else []
-    keys = list(
-        rows.annotate(listed_count=Window(Count("pk"))).values_list("pk", "listed_count", *waited)[
-            start : start + size
-        ]
-    )
-    if not keys:
-        return [], rows.count() if start else 0
-    # By key alone: these keys are of the person's campaigns (the query above chose them).
-    by_pk = Campaign.objects.select_related(*related).in_bulk([row[0] for row in keys])
-    found = []
-    for pk, _, *since in keys:
-        campaign = by_pk[pk]
-        campaign.waited = since[0] if since else None  # type: ignore[attr-defined]
-        found.append(campaign)
-    return found, keys[0][1]
 
 
 def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:
