@@ -342,14 +342,45 @@ def aftermath(state, side) -> dict:
 
 
 def play(
-    club, organizer, players: dict, referee, half_days: int = 13, log=None, watch=None
+    club,
+    organizer,
+    players: dict,
+    referee,
+    half_days: int = 13,
+    log=None,
+    watch=None,
+    stop_at: tuple[int, str] | None = None,
+    name: str = "Armor on the Somme",
 ) -> Game:
     """CG III from its Initial Scenario through `half_days` half-days (13: the whole calendar).
 
     `watch(game, n, where)`, if given, is called at the positions a page-weight test measures:
-    n half-days played, `where` "play" (a scenario in play) or "refit" (its Refit Phase begun)."""
-    game = Game(club, organizer, players, referee)
-    watch = watch or (lambda game, n, where: None)
+    n half-days played, `where` "play" (a scenario in play) or "refit" (its Refit Phase begun).
+    `stop_at` (n, where) leaves the campaign at that position: (12, "refit") is the campaign
+    stopped mid-Refit Phase in its 12th half-day, both sides' Refit forms on the page."""
+    game = Game(club, organizer, players, referee, name=name)
+    seen = watch or (lambda game, n, where: None)
+
+    def watch(game, n, where):
+        seen(game, n, where)
+        if stop_at == (n, where):
+            raise _Stop
+
+    try:
+        _play(game, half_days, log, watch)
+    except _Stop:
+        pass
+    else:
+        if stop_at is not None:
+            raise RuntimeError(f"the CG III player did not reach {stop_at}")
+    return game
+
+
+class _Stop(Exception):
+    """Raised where `stop_at` is reached: the campaign stays there."""
+
+
+def _play(game: Game, half_days: int, log, watch) -> None:
     game.by("allied", "ap.declare", {"special": "none"})
     game.both()
     watch(game, 0, "play")
@@ -388,4 +419,3 @@ def play(
                 f"    CG III half-day {n + 1}: {state['scenarios'][index]['label']} played, "
                 f"{game.campaign.last_seq} journal events"
             )
-    return game

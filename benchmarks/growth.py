@@ -41,10 +41,6 @@ HERE = Path(__file__).resolve().parent
 Log = Callable[[str], None]
 
 
-class _Stopped(Exception):
-    """Raised by the CG III player's watch where a size is reached: the campaign stays there."""
-
-
 def generate(log: Log, half_days=HALF_DAYS, club_sizes=CLUB_SIZES) -> dict:
     """The growth clubs (replaced): {"cg3": {half_days: campaign pk}, "clubs": {size: {...}},
     "seconds": {...}}."""
@@ -83,29 +79,15 @@ def _cg3_campaigns(log: Log, sizes) -> dict[int, int]:
     campaigns = {}
     for half_days in sizes:
         began = time.perf_counter()
-        reached: list = []
-
-        def watch(game, n, where, half_days=half_days, reached=reached):
-            if n == half_days and where == "refit":
-                reached.append(game.campaign.pk)
-                raise _Stopped
-
-        try:
-            play(
-                club,
-                organizer,
-                {"allied": organizer, "german": german},
-                referee,
-                half_days=half_days,
-                watch=watch,
-            )
-        except _Stopped:
-            pass
-        if not reached:
-            raise RuntimeError(
-                f"the CG III player did not reach half-day {half_days}'s Refit Phase"
-            )
-        campaigns[half_days] = reached[0]
+        game = play(
+            club,
+            organizer,
+            {"allied": organizer, "german": german},
+            referee,
+            half_days=half_days,
+            stop_at=(half_days, "refit"),
+        )
+        campaigns[half_days] = game.campaign.pk
         log(
             f"    CG III stopped in half-day {half_days}'s Refit Phase "
             f"({time.perf_counter() - began:.0f} s)"
