@@ -15,6 +15,11 @@ Each club also holds an Achtung! Panzer! CG III campaign played through the serv
 step, purchases, retained units), the small club's over one, so the A!P! pages' queries
 are compared at two sizes too. "bench" plays the Allies there.
 
+A club of its own, "bench-play" (organized by the user "bench-play"), holds the campaigns whose
+pages are measured in play (`_in_play`): a CG III stopped mid-Refit Phase in its 12th half-day
+(read by the Allied player, the German player and the referee), a Rifles in the Ardennes squad
+and an Ardennes '44 ledger with its chart.
+
 The user "bench" organizes the large club and plays red in each of its campaigns;
 "bench-s" does the same in the small one (so a page listing "my campaigns" can be
 compared at two sizes). The other members belong to both clubs.
@@ -53,6 +58,7 @@ class ClubSize:
 
 
 PRINT_CLUB = "bench-print"
+PLAY_CLUB, PLAY_USER = "bench-play", "bench-play"
 PRINT_SIZES = (13, 100, 500, 2000)
 LARGE = ClubSize("bench-large", "Benchmark club (large)", 50, "long", 400, 80, USER, 13)
 SMALL = ClubSize("bench-small", "Benchmark club (small)", 2, "short", 10, 2, "bench-s", 1)
@@ -70,7 +76,7 @@ def generate(sizes=(SMALL, LARGE), log=print) -> dict:
 
     call_command("migrate", verbosity=0, interactive=False)
     members = _users([f"bench-p{n:02d}" for n in range(MEMBERS)])
-    Club.objects.filter(slug__in=[*(s.slug for s in sizes), PRINT_CLUB]).delete()
+    Club.objects.filter(slug__in=[*(s.slug for s in sizes), PRINT_CLUB, PLAY_CLUB]).delete()
     out = {"user": USER}
     for size in sizes:
         started = time.perf_counter()
@@ -94,6 +100,12 @@ def generate(sizes=(SMALL, LARGE), log=print) -> dict:
             "cg3": cg3,
         }
     _print_club(_users([USER])[0], members[0])
+    started = time.perf_counter()
+    out[PLAY_CLUB] = _in_play(members)
+    log(
+        f"  {PLAY_CLUB}: pages in play (CG III mid-Refit, Rifles, ledger) in "
+        f"{time.perf_counter() - started:.0f} s"
+    )
     return out
 
 
@@ -178,6 +190,62 @@ def _ap_campaign(club, size: ClubSize, users, log) -> int:
         log=log if size.half_days > 1 else None,
     )
     return game.campaign.pk
+
+
+def _in_play(members) -> dict:
+    """The club of the pages measured in play (benchmarks.run's load targets), each campaign with
+    who reads it. Its organizer, "bench-play", plays the Allies, the Rifles squad and the ledger's
+    Germans; members take the other seats:
+
+      cg3_refit  A!P! CG III stopped mid-Refit Phase in its 12th half-day (both sides' Refit forms
+                 on the page), read from each seat: the Allies (the organizer), the Germans and
+                 the referee, each signed in as themselves;
+      rifles     Rifles in the Ardennes after two missions, the organizer's squad (its demo);
+      ledger     Ardennes '44 with three turns recorded and its chart (its demo), the organizer
+                 playing the Germans.
+
+    The Rifles and ledger campaigns are played by the games' own demo builders at a table of this
+    club's people (campaigns.services.demo.DemoTable: through the services). A club of its own, so
+    that the other targets (the large club's list, "bench"'s dashboard) read what they read before.
+    """
+    from campaigns.models import Club, Membership
+    from campaigns.services.demo import DemoTable
+    from campaigns.systems import get_system
+
+    from .apcg import play
+
+    organizer = _users([PLAY_USER])[0]
+    german, referee, other, umpire = members[:4]
+    club = Club.objects.create(name="Benchmark club (pages in play)", slug=PLAY_CLUB)
+    Membership.objects.create(club=club, user=organizer, role=Membership.ORGANIZER)
+    Membership.objects.bulk_create([Membership(club=club, user=u) for u in members[:4]])
+    game = play(
+        club,
+        organizer,
+        {"allied": organizer, "german": german},
+        referee,
+        half_days=12,
+        stop_at=(12, "refit"),
+        name="Armor on the Somme (mid-Refit)",
+    )
+    people = {"organizer": organizer, "alice": organizer, "bob": other, "referee": umpire}
+    made = {}
+    for key, slug in (("rifles", "rifles_ardennes"), ("ledger", "ardennes44")):
+        system = get_system(slug)
+        made[key] = system.demo(DemoTable(club, people, system))
+    return {
+        "club": PLAY_CLUB,
+        "cg3_refit": {
+            "campaign": game.campaign.pk,
+            "seats": {
+                "Allied": organizer.username,
+                "German": german.username,
+                "referee": referee.username,
+            },
+        },
+        "rifles": {"campaign": made["rifles"].pk, "user": organizer.username},
+        "ledger": {"campaign": made["ledger"].pk, "user": organizer.username},
+    }
 
 
 def counts() -> dict:

@@ -23,6 +23,12 @@ RATIOS = {  # load target -> the least target/bare ratio
     "page campaign": 0.3,  # the Drill campaign in play, its side's forms on the page
     "CG III page campaign": 0.3,
     "CG III page history": 0.2,
+    # pages in play of the club "bench-play" (benchmarks.targets.in_play_targets), each its reader's
+    "CG III mid-Refit page, Allied": 0.3,  # its Refit forms on the page
+    "CG III mid-Refit page, German": 0.3,
+    "CG III mid-Refit page, referee": 0.3,
+    "Rifles squad page": 0.3,
+    "ledger page with chart": 0.3,
 }
 WRITE_P99_MS = 30  # paced, every client (PostgreSQL)
 SATURATED_PER_S = 300  # appends a second, every client sending its next at once (PostgreSQL)

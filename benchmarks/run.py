@@ -51,7 +51,12 @@ from benchmarks import (  # noqa: E402
     render,
     writes,
 )
-from benchmarks.targets import Target, ap_targets, campaign_page  # noqa: E402
+from benchmarks.targets import (  # noqa: E402
+    Target,
+    ap_targets,
+    campaign_page,
+    in_play_targets,
+)
 
 HERE = Path(__file__).resolve().parent
 
@@ -348,7 +353,7 @@ def _data(reuse: bool) -> dict:
             and "cg3" in data[slug]
             and counts[slug]["campaigns"] == len(data[slug]["campaigns"])
             for slug in (generate.SMALL.slug, generate.LARGE.slug)
-        ):
+        ) and "cg3_refit" in data.get(generate.PLAY_CLUB, {}):
             say("reusing the generated clubs")
             return data
     _fresh_sqlite()
@@ -407,15 +412,24 @@ def _load(data, args) -> list[dict]:
         Target("API campaign state", f"/api/v1/campaigns/{large['heavy']}/state/"),
         campaign_page(large["heavy"]),
         *ap_targets(large["cg3"]),
+        *in_play_targets(data[generate.PLAY_CLUB]),
     ]
-    headers = {"Cookie": session_cookie(), "Host": "127.0.0.1"}
+    cookies: dict[str, str] = {}  # username -> a signed-in session of their own
+
+    def headers_for(target: Target) -> dict[str, str]:
+        user = target.user or generate.USER
+        if user not in cookies:
+            cookies[user] = session_cookie(user)
+        return {"Cookie": cookies[user], "Host": "127.0.0.1"}
+
+    bare_headers = headers_for(Target("bare", load.BARE))
     rows = []
     processes = max(1, min(args.concurrency, os.cpu_count() or 1))
     with load.gunicorn(args.workers) as port:
         for target in targets:
             if target.path is None:
                 rows.append({"target": target.label, "skipped": target.note})
-                say(f"    {target.label:<22} skipped: {target.note}")
+                say(f"    {target.label:<30} skipped: {target.note}")
                 continue
 
             # The bare view right before and right after the target: other work on the
@@ -424,7 +438,7 @@ def _load(data, args) -> list[dict]:
                 return load.run(
                     port,
                     load.BARE,
-                    headers,
+                    bare_headers,
                     duration=args.duration,
                     concurrency=args.concurrency,
                     processes=processes,
@@ -434,7 +448,7 @@ def _load(data, args) -> list[dict]:
             measured = load.run(
                 port,
                 target.path,
-                headers,
+                headers_for(target),
                 duration=args.duration,
                 concurrency=args.concurrency,
                 processes=processes,
@@ -452,6 +466,7 @@ def _load(data, args) -> list[dict]:
             rows.append(
                 {
                     "target": target.label,
+                    "user": target.user or generate.USER,
                     "workers": args.workers,
                     "bare": bare,
                     "measured": measured,
@@ -459,7 +474,7 @@ def _load(data, args) -> list[dict]:
                 }
             )
             say(
-                f"    {target.label:<22} {measured['rps']:>7.1f} rps p50 {measured['p50_ms']} ms "
+                f"    {target.label:<30} {measured['rps']:>7.1f} rps p50 {measured['p50_ms']} ms "
                 f"p99 {measured['p99_ms']} ms | bare {bare['rps']:.1f} rps | ratio {ratio}"
             )
     return rows
@@ -469,15 +484,16 @@ def _mean(a, b):
     return round((a + b) / 2, 2) if a is not None and b is not None else None
 
 
-def session_cookie() -> str:
-    """A signed-in session for the benchmark user, made the way django.contrib.auth.login makes one."""
+def session_cookie(username: str = generate.USER) -> str:
+    """A signed-in session of `username` (the benchmark user, "bench", unless told), made the way
+    django.contrib.auth.login makes one."""
     from importlib import import_module
 
     from django.conf import settings
     from django.contrib.auth import BACKEND_SESSION_KEY, HASH_SESSION_KEY, SESSION_KEY
 
     SessionStore = import_module(settings.SESSION_ENGINE).SessionStore
-    user = get_user_model().objects.get(username=generate.USER)
+    user = get_user_model().objects.get(username=username)
     session = SessionStore()
     session[SESSION_KEY] = str(user.pk)
     session[BACKEND_SESSION_KEY] = "muster.auth.ModelBackend"

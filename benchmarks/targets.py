@@ -6,7 +6,7 @@ product does not have them yet.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 from django.urls import NoReverseMatch, reverse
 
@@ -16,6 +16,7 @@ class Target:
     label: str
     path: str | None  # None: not available in this build
     note: str = ""
+    user: str | None = None  # who reads it, signed in (None: the benchmark user, "bench")
 
 
 def api_targets(club: str, campaign: int) -> list[Target]:
@@ -68,6 +69,26 @@ def ap_targets(campaign: int) -> list[Target]:
         Target("CG III API state", base + "state/"),
         Target("CG III API odds", base + "odds/"),
     ]
+
+
+def in_play_targets(play: dict) -> list[Target]:
+    """The pages in play of the club "bench-play" (benchmarks.generate._in_play), each read by its
+    own person, signed in: the CG III campaign page stopped mid-Refit Phase in its 12th half-day
+    from every seat (each side with its Refit forms, the referee), the Rifles in the Ardennes page
+    with its squad and the Ardennes '44 page with its ledger's chart."""
+    cg3 = play["cg3_refit"]
+    return [
+        *(
+            _page(f"CG III mid-Refit page, {seat}", cg3["campaign"], user)
+            for seat, user in cg3["seats"].items()
+        ),
+        _page("Rifles squad page", play["rifles"]["campaign"], play["rifles"]["user"]),
+        _page("ledger page with chart", play["ledger"]["campaign"], play["ledger"]["user"]),
+    ]
+
+
+def _page(label: str, campaign: int, user: str) -> Target:
+    return replace(_optional([(label, "campaign", {"pk": campaign})])[0], user=user)
 
 
 def _optional(named) -> list[Target]:

@@ -16,7 +16,7 @@ from pathlib import Path
 import pytest
 from rest_framework.test import APIClient
 
-from benchmarks import judge, render, writes
+from benchmarks import judge, render, targets, writes
 from campaigns.models import Event
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -193,3 +193,33 @@ def test_a_real_sheet_is_judged_beside_chromium_or_not_compared():
     )
     assert [row["met"] for row in rows[-3:]] == [True, False, None]
     assert judge.missed(rows) == ["Squad Roster sheet ≤ 0.5× Chromium"]
+
+
+def test_the_pages_in_play_are_read_by_their_own_people_and_judged_at_0_3():
+    """The CG III page stopped mid-Refit Phase from each seat, the Rifles squad page and the ledger
+    page, each read by its own person and held to 0.3 of the bare view like the Drill page."""
+    play = {
+        "cg3_refit": {
+            "campaign": 7,
+            "seats": {"Allied": "bench-play", "German": "bench-p00", "referee": "bench-p01"},
+        },
+        "rifles": {"campaign": 8, "user": "bench-play"},
+        "ledger": {"campaign": 9, "user": "bench-play"},
+    }
+    pages = targets.in_play_targets(play)
+    assert [(t.label, t.path, t.user) for t in pages] == [
+        ("CG III mid-Refit page, Allied", "/campaigns/7/", "bench-play"),
+        ("CG III mid-Refit page, German", "/campaigns/7/", "bench-p00"),
+        ("CG III mid-Refit page, referee", "/campaigns/7/", "bench-p01"),
+        ("Rifles squad page", "/campaigns/8/", "bench-play"),
+        ("ledger page with chart", "/campaigns/9/", "bench-play"),
+    ]
+    ratios = [0.3, 0.29, 0.5, None, 0.31]
+    rows = judge.targets(
+        {**_result(), "load": [{"target": t.label, "ratio": r} for t, r in zip(pages, ratios)]}
+    )
+    judged = {row["target"]: row["met"] for row in rows[: len(pages)]}
+    assert judged == {
+        f"{t.label} ≥ 0.3 of the bare view": met
+        for t, met in zip(pages, [True, False, True, False, True])
+    }
