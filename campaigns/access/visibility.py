@@ -235,6 +235,7 @@ def signed_in_campaign(
         User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields]
     )
     setattr(user, READ_WITH_SIGN_IN, {"unread": int(row.me_unread), "paper": row.me_paper})
+    setattr(row, PRINT_JOBS_READ_WITH_SIGN_IN, bool(row.my_print_jobs))
     return (user, bool(row.session_live), *_campaign_and_viewer(row, user.pk, user.get_username()))
 
 
@@ -419,6 +420,7 @@ def _extra(signed_in: bool) -> tuple[str, ...]:
         "session_live",
         "me_unread",
         "me_paper",
+        "my_print_jobs",
     )
 
 
@@ -428,6 +430,11 @@ READ_WITH_SIGN_IN = "read_with_sign_in"
 MISSING = object()  # what `read_with_sign_in` answers for a user not read with the sign-in
 
 
+# Whether the campaign read with the sign-in holds a print job the viewer may read (set on that
+# campaign row): the sheets panel of a page served kept makes no query when it holds none.
+PRINT_JOBS_READ_WITH_SIGN_IN = "print_jobs_read_with_sign_in"
+
+
 def read_with_sign_in(user: object, name: str) -> Any:
     """`name` ("unread": open notices unread; "paper": the paper chosen, None for none) as read with
     the request's sign-in, or MISSING when this request's user was not read that way."""
@@ -435,18 +442,28 @@ def read_with_sign_in(user: object, name: str) -> Any:
 
 
 def _header_figures_sql() -> str:
-    """The person's unread open notices (their inbox's index) and the paper they chose (the
-    printing app's table, named through the app registry: the rules here never import it)."""
+    """The person's unread open notices (their inbox's index), the paper they chose and whether
+    the campaign holds a print job they read (the printing app's tables, named through the app
+    registry: the rules here never import it)."""
     from django.apps import apps
 
-    from campaigns.models import Notice
+    from campaigns.models import Notice, Side
 
     papers = apps.get_model("rosters", "PaperChoice")._meta.db_table
+    jobs = apps.get_model("rosters", "PrintJob")._meta.db_table
+    # Whether the campaign holds a print job of an audience this viewer reads (_print_job_audiences
+    # for the viewer _campaign_and_viewer makes: the referee every one; a player "public" and their
+    # side's; a member who plays no side "public"): never whether another side printed anything.
     return (
         f", (SELECT COUNT(*) FROM {Notice._meta.db_table} n WHERE n.recipient_id = me.id "
         "AND n.resolved_at IS NULL AND n.read_at IS NULL) AS me_unread"
         f", (SELECT pc.paper FROM {papers} pc WHERE pc.user_id = me.id ORDER BY pc.id LIMIT 1) "
         "AS me_paper"
+        f", EXISTS (SELECT 1 FROM {jobs} pj WHERE pj.campaign_id = c.id AND (c.referee_id = me.id "
+        "OR pj.audience = 'public' OR pj.audience = 'side:' || "
+        f"(SELECT s.slug FROM {SidePlayer._meta.db_table} sp INNER JOIN {Side._meta.db_table} s "
+        "ON sp.side_id = s.id WHERE s.campaign_id = c.id AND sp.user_id = me.id ORDER BY sp.id "
+        "LIMIT 1))) AS my_print_jobs"
     )
 
 
@@ -671,8 +688,8 @@ def recent_print_jobs(viewer: Viewer, campaign: Campaign, limit: int) -> list[Pr
     from rosters.models import PrintJob
 
     audiences = _print_job_audiences(viewer)
-    if audiences == []:
-        return []  # no member: none
+    if audiences == [] or getattr(campaign, PRINT_JOBS_READ_WITH_SIGN_IN, True) is False:
+        return []  # no member, or none the viewer reads (as read with the sign-in): none
     audiences = audiences or []  # None, the referee: every audience, no filter
     fields = [f for f in PrintJob._meta.concrete_fields if f.name != "context"]
     where = f" AND audience IN ({', '.join(['%s'] * len(audiences))})" if audiences else ""
