@@ -34,11 +34,12 @@ from ..models import Campaign, Notice, SidePlayer
 Person = AbstractBaseUser | AnonymousUser
 
 
-def listed(user: Person) -> QuerySet[Campaign]:
+def listed(user: Person, clubs: Sequence[int] | None = None) -> QuerySet[Campaign]:
     """The person's campaigns out of the archive, each with `waited` (since when something has
     waited there for them: their oldest open waiting notice) and `played` (they play a side or
     referee it), in the lists' order: what has waited longest first, then in play, being set up,
-    finished, then the latest public change first."""
+    finished, then the latest public change first. `clubs`: the person's clubs, when the caller
+    read them (the query then starts from their campaigns, not from every campaign's row)."""
     waited = (
         Notice.objects.filter(
             recipient=user.pk, campaign=OuterRef("pk"), waiting=True, resolved_at=None
@@ -49,9 +50,11 @@ def listed(user: Person) -> QuerySet[Campaign]:
         .values("since")
     )
     seats = SidePlayer.objects.filter(user=user.pk).values("side__campaign_id")
+    mine = visibility.campaigns_for(user)
+    if clubs is not None:
+        mine = mine.filter(club_id__in=list(clubs))
     return (
-        visibility.campaigns_for(user)
-        .filter(archived_at=None)
+        mine.filter(archived_at=None)
         .annotate(waited=Subquery(waited[:1]))
         .alias(
             played=ExpressionWrapper(

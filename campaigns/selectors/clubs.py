@@ -226,7 +226,7 @@ def _listed_in(
             reverse=True,
         )
         return campaigns, archived, len(campaigns), len(archived), everything
-    campaigns, count = page_of(listed(user).filter(club=club), 0, first)
+    campaigns, count = page_of(listed(user, [club.pk]), 0, first)
     archived, archived_count = page_of(
         visibility.campaigns_for(user)
         .filter(club=club, archived_at__isnull=False)

@@ -17,20 +17,14 @@ from datetime import datetime
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
 from django.db.models import (
-    Case,
-    Count,
     F,
-    IntegerField,
     Q,
-    Value,
-    When,
-    Window,
 )
-from django.db.models.functions import RowNumber
 
 from campaigns.access import visibility
+from campaigns.kept_answers import prepared
 
-from ..models import Campaign, Club, Membership
+from ..models import Campaign, Club, Membership, Notice, Side, SidePlayer
 from ..systems.base import Action
 from .campaign_lists import in_play_first, listed, page_of
 from .todos import waiting_for
@@ -69,8 +63,7 @@ class Dashboard:
 
 def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:
     roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
-    organizing = [pk for pk, role in roles.items() if role == Membership.ORGANIZER]
-    played, organized, waited, counts = _first_pages(user, organizing, shown)
+    played, organized, waited, counts = _first_pages(user, shown)
     viewers = visibility.viewers_for(user, _unique([*played, *organized, *waited]))
     since = {c.pk: getattr(c, "waited", None) for c in waited}
     return Dashboard(
@@ -98,37 +91,17 @@ PLAYED, ORGANIZED, OTHER, WAITING = (
 
 
 def _first_pages(
-    user: Person, organizing: list[int], shown: int
+    user: Person, shown: int
 ) -> tuple[list[Campaign], list[Campaign], list[Campaign], dict[int, int]]:
     """The first `shown` campaigns one plays or referees, of those one organizes only, and of
     those in play one may act in (a notice's first: what waits for the person); how many of each
     list there are (of the last, how many a notice names). One query reads every list's keys, in
     order, with its count (window functions, partitioned by list); a second the rows shown."""
-    ordered = [F("waited").asc(nulls_last=True), in_play_first().asc(), F("updated_at").desc()]
-    ordered.append(F("pk").desc())
-    listing = Case(
-        When(played=True, then=Value(PLAYED)),
-        When(club_id__in=organizing, then=Value(ORGANIZED)),
-        default=Value(OTHER),
-        output_field=IntegerField(),
+    rows = prepared.rows(
+        _first_pages_sql(),
+        [user.pk, user.pk, user.pk, user.pk, Membership.ORGANIZER, user.pk, shown, shown],
+        {1: Notice._meta.get_field("created_at")},
     )
-    in_play = Case(When(status=Campaign.ACTIVE, then=Value(1)), default=Value(0))
-    keys = (
-        listed(user)
-        .filter(Q(played=True) | Q(club_id__in=organizing) | Q(waited__isnull=False))
-        .annotate(listing=listing, in_play=in_play)
-        .annotate(
-            place=Window(RowNumber(), partition_by=[F("listing")], order_by=ordered),
-            in_list=Window(Count("pk"), partition_by=[F("listing")]),
-            waiting_place=Window(RowNumber(), partition_by=[F("in_play")], order_by=ordered),
-            named=Window(Count("waited"), partition_by=[F("in_play")]),
-        )
-        .filter(Q(place__lte=shown) | Q(waiting_place__lte=shown))
-        .values_list(
-            "pk", "waited", "listing", "in_play", "place", "in_list", "waiting_place", "named"
-        )
-    )
-    rows = list(keys)
     # By key alone: these keys are of the person's campaigns (the query above chose them).
     by_pk = Campaign.objects.select_related("club", "referee").in_bulk([row[0] for row in rows])
     lists: dict[int, list[tuple[int, Campaign]]] = {PLAYED: [], ORGANIZED: [], WAITING: []}
@@ -152,13 +125,10 @@ def mine(user: Person, number: int, size: int) -> tuple[list[Campaign], int, dic
     """Page `number` (from 1) of every campaign one plays, referees or organizes, `size` a page:
     those one plays first, each list in the dashboard's order; how many in all; whom each shown
     campaign waits for."""
-    organizing = [
-        pk
-        for pk, role in Membership.objects.filter(user=user.pk).values_list("club_id", "role")
-        if role == Membership.ORGANIZER
-    ]
+    roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
+    organizing = [pk for pk, role in roles.items() if role == Membership.ORGANIZER]
     rows = (
-        listed(user)
+        listed(user, list(roles))
         .filter(Q(played=True) | Q(club_id__in=organizing))
         .order_by(
             F("played").desc(),
@@ -174,6 +144,42 @@ def mine(user: Person, number: int, size: int) -> tuple[list[Campaign], int, dic
         found, count = page_of(rows, (last - 1) * size, size)
     waits = campaigns_waiting_on([c for c in found if c.status == Campaign.ACTIVE])
     return found, count, waits
+
+
+def _first_pages_sql() -> str:
+    """The query of `_first_pages` (written out: the ORM took longer to compile it than the
+    database to answer it). Parameters: the person four times, the organizer role, the person,
+    how many a list shows twice."""
+    if "first" not in _SQL:
+        table = {m: m._meta.db_table for m in (Campaign, Notice, SidePlayer, Side, Membership)}
+        order = "waited IS NULL, waited, stage, updated_at DESC, id DESC"
+        _SQL["first"] = (
+            "WITH mine AS (SELECT c.id, c.updated_at, "
+            f"(SELECT MIN(n.created_at) FROM {table[Notice]} n WHERE n.recipient_id = %s "
+            "AND n.campaign_id = c.id AND n.waiting AND n.resolved_at IS NULL) AS waited, "
+            "CASE WHEN c.referee_id = %s OR c.id IN (SELECT sd.campaign_id FROM "
+            f"{table[SidePlayer]} sp JOIN {table[Side]} sd ON sd.id = sp.side_id "
+            f"WHERE sp.user_id = %s) THEN {PLAYED} WHEN c.club_id IN (SELECT o.club_id FROM "
+            f"{table[Membership]} o WHERE o.user_id = %s AND o.role = %s) THEN {ORGANIZED} "
+            f"ELSE {OTHER} END AS listing, "
+            f"CASE WHEN c.status = '{Campaign.ACTIVE}' THEN 1 ELSE 0 END AS in_play, "
+            f"CASE c.status WHEN '{Campaign.ACTIVE}' THEN 0 WHEN '{Campaign.SETUP}' THEN 1 "
+            "ELSE 2 END AS stage "
+            f"FROM {table[Campaign]} c WHERE c.archived_at IS NULL AND c.club_id IN "
+            f"(SELECT m.club_id FROM {table[Membership]} m WHERE m.user_id = %s)), "
+            "ranked AS (SELECT id, waited, listing, in_play, "
+            f"ROW_NUMBER() OVER (PARTITION BY listing ORDER BY {order}) AS place, "
+            "COUNT(*) OVER (PARTITION BY listing) AS in_list, "
+            f"ROW_NUMBER() OVER (PARTITION BY in_play ORDER BY {order}) AS waiting_place, "
+            "COUNT(waited) OVER (PARTITION BY in_play) AS named "
+            f"FROM mine WHERE listing <> {OTHER} OR waited IS NOT NULL) "
+            "SELECT id, waited, listing, in_play, place, in_list, waiting_place, named "
+            "FROM ranked WHERE place <= %s OR waiting_place <= %s"
+        )
+    return _SQL["first"]
+
+
+_SQL: dict[str, str] = {}  # the queries written out, once
 
 
 def _unique(campaigns: Sequence[Campaign]) -> list[Campaign]:
