@@ -19,6 +19,7 @@ from typing import Any
 
 from django.contrib.auth.models import User
 from django.db import transaction
+from django.db.models import Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -41,25 +42,32 @@ class Person:
 
 def process(campaign_id: int) -> int:
     """Make the notices of a campaign's unprocessed outbox rows (all at once: each person's
-    notices follow their audience's position now); how many rows were processed."""
+    notices follow their audience's position now); how many rows were processed.
+
+    Its reads and writes are few and do not grow with the rows or the people: the campaign's
+    outbox in one read (the processed row kept last, and the pending ones), every open waiting
+    notice of the campaign in one, and the rows settled in two statements."""
     with transaction.atomic():
         campaign = Campaign.objects.select_for_update().filter(pk=campaign_id).first()
         if campaign is None:
             return 0
-        pending = list(campaign.notice_outbox.filter(processed_at=None).order_by("pk"))
+        # At most one processed row is kept (the last, with what its notices were made for):
+        # every row of the campaign in one read, oldest first.
+        rows = list(campaign.notice_outbox.order_by("pk"))
+        pending = [row for row in rows if row.processed_at is None]
         if not pending:
             return 0
-        done = campaign.notice_outbox.exclude(processed_at=None).order_by("-pk").first()
-        before: dict[str, Any] = (done.made_for if done else None) or {}
+        done = [row for row in rows if row.processed_at is not None]
+        before: dict[str, Any] = (done[-1].made_for if done else None) or {}
         now = {**audience_positions(campaign.positions or {}), "status": campaign.status}
         if campaign.archived_at is None:  # an archived campaign makes no notices
             _make(campaign, before, now)
         last = pending[-1]
-        NoticeOutbox.objects.filter(pk__in=[row.pk for row in pending]).update(
-            processed_at=timezone.now()
-        )
-        NoticeOutbox.objects.filter(pk=last.pk).update(made_for=now)
-        campaign.notice_outbox.exclude(processed_at=None).exclude(pk=last.pk).delete()
+        # The last row kept, processed and with what it was made for; every other row gone.
+        others = [row.pk for row in rows if row.pk != last.pk]
+        if others:
+            NoticeOutbox.objects.filter(pk__in=others).delete()
+        NoticeOutbox.objects.filter(pk=last.pk).update(processed_at=timezone.now(), made_for=now)
         return len(pending)
 
 
@@ -71,31 +79,41 @@ def _make(campaign: Campaign, before: dict[str, Any], now: dict[str, Any]) -> No
     if before.get("status") not in (None, now["status"]):
         _status_news(campaign, state, now["status"])
     people = seated(campaign, state)
+    # Every open waiting notice of the campaign, by recipient, in one read.
+    open_: dict[int, dict[str, Notice]] = {}
+    for notice in Notice.objects.filter(campaign=campaign, waiting=True, resolved_at=None):
+        open_.setdefault(notice.recipient_id, {})[notice.key] = notice
     for person in people:
         if audience(person.viewer) in moved:
-            sync(campaign, person.user, waiting_points(campaign, state, person.viewer))
+            points = waiting_points(campaign, state, person.viewer)
+            sync(campaign, person.user, points, open_.get(person.user.pk, {}))
     # Someone no longer seated (taken off, stepped down) waits for nothing here: seats are public.
-    Notice.objects.filter(campaign=campaign, waiting=True, resolved_at=None).exclude(
-        recipient__in=[p.user for p in people]
-    ).update(resolved_at=timezone.now())
+    seated_ids = {p.user.pk for p in people}
+    unseated = [
+        n.pk for user_id, kept in open_.items() if user_id not in seated_ids for n in kept.values()
+    ]
+    if unseated:
+        Notice.objects.filter(pk__in=unseated, resolved_at=None).update(resolved_at=timezone.now())
 
 
 def seated(campaign: Campaign, state: dict[str, Any]) -> list[Person]:
     """Everyone who may have something to do in the campaign, as the pages see them: each side's
     players, the referee, the club's organizers (who may settle a dispute) and a side's departed
-    last player (who answers seat proposals for it). Members of the club only."""
-    roles = dict(
-        Membership.objects.filter(club_id=campaign.club_id).values_list("user__username", "role")
-    )
+    last player (who answers seat proposals for it). Members of the club only, in one read."""
     playing = {name: slug for slug, side in state["sides"].items() for name in side["players"]}
     names = {*playing, *state.get("departed", {}).values()}
-    names |= {name for name, role in roles.items() if role == Membership.ORGANIZER}
     if state["referee"]:
         names.add(state["referee"])
-    users = User.objects.filter(username__in=[n for n in names if n in roles], is_active=True)
+    members = (
+        Membership.objects.filter(club_id=campaign.club_id, user__is_active=True)
+        .filter(Q(user__username__in=names) | Q(role=Membership.ORGANIZER))
+        .select_related("user")
+        .order_by("user__username")
+    )
     people = []
-    for user in users.order_by("username"):
-        name, organizer = user.username, roles[user.username] == Membership.ORGANIZER
+    for membership in members:
+        user = membership.user
+        name, organizer = user.username, membership.role == Membership.ORGANIZER
         referee = name == state["referee"]
         side = None if referee else playing.get(name)
         sides = frozenset(state["sides"]) if referee else frozenset([side] if side else [])
@@ -106,15 +124,22 @@ def seated(campaign: Campaign, state: dict[str, Any]) -> list[Person]:
     return people
 
 
-def sync(campaign: Campaign, user: User, points: list[WaitingPoint]) -> None:
+def sync(
+    campaign: Campaign,
+    user: User,
+    points: list[WaitingPoint],
+    open_: dict[str, Notice] | None = None,
+) -> None:
     """`user`'s open waiting notices of the campaign made to be `points`: new ones opened, gone
-    ones resolved, the words and link of one still waiting brought up to date (read or not)."""
-    open_ = {
-        n.key: n
-        for n in Notice.objects.filter(
-            recipient=user, campaign=campaign, waiting=True, resolved_at=None
-        )
-    }
+    ones resolved, the words and link of one still waiting brought up to date (read or not).
+    `open_`: those notices by key, when the caller has read them (under the campaign's lock)."""
+    if open_ is None:
+        open_ = {
+            n.key: n
+            for n in Notice.objects.filter(
+                recipient=user, campaign=campaign, waiting=True, resolved_at=None
+            )
+        }
     wanted = {point.key: point for point in points}
     gone = [n.pk for key, n in open_.items() if key not in wanted]
     if gone:
