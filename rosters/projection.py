@@ -35,9 +35,9 @@ def refresh(
     the rows were last written from; given, the rows are not read, only the difference written."""
     if entries is None:
         entries = get_system(state["system"]).roster(state) if state.get("game") is not None else []
-    wanted = _rows(entries)
-    if before is not None and _write_difference(campaign, _rows(before), wanted):
+    if before is not None and _write_difference(campaign, *_difference(before, entries)):
         return
+    wanted = _rows(entries)
     existing = {
         row[0]: row[1:] for row in campaign.roster_entries.values_list("key", "pk", *FIELDS)
     }
@@ -68,28 +68,66 @@ def _rows(entries: list[dict[str, Any]]) -> dict[str, _Row]:
     for e in entries:
         side = e.get("side", "")
         places[side] = places.get(side, -1) + 1
-        wanted[e["key"]] = {
-            "side": side,
-            "audience": e.get("audience", "public"),
-            "kind": e["kind"],
-            "name": e["name"],
-            "status": e.get("status", ""),
-            "data": e.get("data", {}),
-            "order": places[side],
-        }
+        wanted[e["key"]] = _row(e, side, places[side])
     return wanted
 
 
-def _write_difference(campaign: Campaign, had: dict[str, _Row], wanted: dict[str, _Row]) -> bool:
-    """Writes what differs between two rosters, the rows being `had`'s; False when the rows turn
-    out not to be (a changed row is missing): the caller then compares them all."""
-    changed = {
-        key: {f: v for f, v in values.items() if had[key][f] != v}
-        for key, values in wanted.items()
-        if key in had and had[key] != values
+def _row(e: dict[str, Any], side: str, place: int) -> _Row:
+    return {
+        "side": side,
+        "audience": e.get("audience", "public"),
+        "kind": e["kind"],
+        "name": e["name"],
+        "status": e.get("status", ""),
+        "data": e.get("data", {}),
+        "order": place,
     }
+
+
+def _placed(entries: list[dict[str, Any]]) -> dict[str, tuple[dict[str, Any], int]]:
+    """key -> (entry, its place within its side)."""
+    placed: dict[str, tuple[dict[str, Any], int]] = {}
+    places: dict[str, int] = {}
+    for e in entries:
+        side = e.get("side", "")
+        places[side] = places.get(side, -1) + 1
+        placed[e["key"]] = (e, places[side])
+    return placed
+
+
+def _difference(
+    before: list[dict[str, Any]], entries: list[dict[str, Any]]
+) -> tuple[dict[str, _Row], dict[str, _Row], list[str]]:
+    """Between the roster the rows were written from and the one wanted: the rows that changed
+    and the new ones (whole), and the keys gone. An entry equal to its former self at the same
+    place is its row unchanged: no row is drawn for it (a step moves one unit of hundreds)."""
+    had = _placed(before)
+    changed: dict[str, _Row] = {}
+    new: dict[str, _Row] = {}
+    places: dict[str, int] = {}
+    for e in entries:
+        side = e.get("side", "")
+        place = places[side] = places.get(side, -1) + 1
+        key = e["key"]
+        old = had.get(key)
+        if old is None:
+            new[key] = _row(e, side, place)
+        elif old[1] != place or old[0] != e:
+            row = _row(e, side, place)
+            if row != _row(old[0], old[0].get("side", ""), old[1]):
+                changed[key] = row
+    wanted = {e["key"] for e in entries}
+    return changed, new, [key for key in had if key not in wanted]
+
+
+def _write_difference(
+    campaign: Campaign, changed: dict[str, _Row], new: dict[str, _Row], stale: list[str]
+) -> bool:
+    """Writes a difference (``_difference``: rows changed and new, whole, and keys gone) on rows
+    that are the former roster's; False when they turn out not to be (a changed row is missing):
+    the caller then compares them all."""
     if changed and connection.vendor == "postgresql":
-        if _update_by_key(campaign, {key: wanted[key] for key in changed}) != len(changed):
+        if _update_by_key(campaign, changed) != len(changed):
             return False
     elif len(changed) <= _ONE_BY_ONE:
         for key, values in changed.items():  # by key: no read of the rows' ids
@@ -99,16 +137,11 @@ def _write_difference(campaign: Campaign, had: dict[str, _Row], wanted: dict[str
         pks = dict(campaign.roster_entries.filter(key__in=list(changed)).values_list("key", "pk"))
         if len(pks) != len(changed):
             return False
-        _update([(pks[key], values, wanted[key]) for key, values in changed.items()])
-    stale = [key for key in had if key not in wanted]
+        _update([(pks[key], values, values) for key, values in changed.items()])
     if stale:
         campaign.roster_entries.filter(key__in=stale).delete()
     RosterEntry.objects.bulk_create(
-        [
-            RosterEntry(campaign=campaign, key=key, **values)
-            for key, values in wanted.items()
-            if key not in had
-        ]
+        [RosterEntry(campaign=campaign, key=key, **values) for key, values in new.items()]
     )
     return True
 
