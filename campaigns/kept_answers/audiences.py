@@ -68,15 +68,44 @@ def positions(
         summaries = [system.scenario_summary(plain(state), s["index"]) for s in state["scenarios"]]
     out: dict[str, Any] = {"seq": state["seq"], "newest": newest}
     filed = [(*_audience_and_side(name), seq) for name, seq in newest.items()]
+    runs = _runs(roster)
+    tail = b"]," + _canonical(summaries) + b"]"
     for name, reader in _readers(list(state["sides"])).items():
         seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
-        readable = [
-            e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))
-        ]
-        digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
+        if runs is None:
+            readable = [
+                e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))
+            ]
+            digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
+        else:  # the same bytes, each run of entries encoded once for every audience
+            may = {pair: reader.can_read(*pair) for pair, _ in runs}
+            digest = hashlib.sha256(b"[" + _canonical(view_state(state, reader)) + b",[")
+            digest.update(b",".join(encoded for pair, encoded in runs if may[pair]))
+            digest.update(tail)
         digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())
         out[name] = digest.hexdigest()[:32]
     return out
+
+
+RUNS_MOST = 32  # more runs than this: each audience's readable entries are encoded as a list
+
+
+def _runs(roster: list[dict[str, Any]]) -> list[tuple[tuple[str, str], bytes]] | None:
+    """The roster cut into runs of neighbouring entries filed alike ((audience, side): who may
+    read them), each encoded once as the items of a canonical list, so that an audience's
+    readable entries encode as its runs joined by commas (compact JSON: "[a,b,c]"), the same
+    bytes as the list encoded whole. A large roster is a few long runs (a side's hidden units,
+    its known ones); None when the runs are many and short."""
+    filed_as = [(e.get("audience", "public"), e.get("side", "")) for e in roster]
+    runs: list[tuple[tuple[str, str], bytes]] = []
+    start = 0
+    for i in range(1, len(roster) + 1):
+        if i == len(roster) or filed_as[i] != filed_as[start]:
+            if len(runs) == RUNS_MOST:
+                return None
+            runs.append((filed_as[start], _canonical(roster[start:i])[1:-1]))
+            start = i
+    return runs
 
 
 def _audience_and_side(name: str) -> tuple[str, str]:
