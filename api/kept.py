@@ -77,7 +77,7 @@ def _plain(request: HttpRequest) -> bool:
 
 
 def _answer(request: HttpRequest, pk: str, state: bool) -> HttpResponse | None:
-    found = signed_in.campaign(request, pk)
+    found = signed_in.campaign(request, pk, header=False)  # an answer has no page header
     if found is None:
         return None
     _, campaign, viewer = found

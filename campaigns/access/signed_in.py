@@ -44,17 +44,20 @@ DATABASE_SESSIONS = (
 _SESSIONS: Recent[str, tuple[object, str]] = Recent(10_000)
 
 
-def campaign(request: HttpRequest, pk: object) -> tuple[User, Campaign, Viewer] | None:
+def campaign(
+    request: HttpRequest, pk: object, header: bool = True
+) -> tuple[User, Campaign, Viewer] | None:
     """(user, campaign, viewer) of a signed-in GET, or None when it cannot settle them (then
     nothing is changed). Settled, the request is signed in as that user, and the campaign and
-    viewer are handed to the request's first campaign lookup (visibility.campaign_and_viewer)."""
+    viewer are handed to the request's first campaign lookup (visibility.campaign_and_viewer).
+    `header`: read what a page's header shows of the person with them (a page; not an API answer)."""
     if request.method != "GET":
         return None
     signed_in = session(request)
     if signed_in is None:
         return None
     key, (user_id, session_hash) = signed_in
-    found = without_health_check(visibility.signed_in_campaign, user_id, pk, key)
+    found = without_health_check(visibility.signed_in_campaign, user_id, pk, key, header)
     if found is None:
         return None
     user, live, campaign_row, viewer = found

@@ -200,42 +200,39 @@ def campaign_and_viewer(user: Person, pk: object, *, lock: bool = False) -> tupl
             user, "signed_in_campaign"
         )  # read with the user (campaigns.access.signed_in): used once, by the first asking
         return kept[1], kept[2]
-    sql = _campaign_sql(signed_in=False)
+    sql = _campaign_sql("plain")
     if lock and connection.features.has_select_for_update_of:  # SQLite serialises writers by itself
         sql += " FOR UPDATE OF c"
-    found = (
-        prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra(signed_in=False)) if pk else None
-    )
+    found = prepared.one(Campaign, sql, [user.pk, user.pk, pk], _extra("plain")) if pk else None
     if found is None:
         raise NotFound("campaign")
     return _campaign_and_viewer(found, user.pk, user.get_username())
 
 
 def signed_in_campaign(
-    user_id: object, pk: object, session_key: str
+    user_id: object, pk: object, session_key: str, header: bool = True
 ) -> tuple[User, bool, Campaign, Viewer] | None:
     """``campaign_and_viewer`` for the user of a session, with what decides whether the session
     still signs them in (``campaigns.access.signed_in``): the user (their whole row) and whether the
     session's row is there and unexpired. One query for all. None where ``campaign_and_viewer``
-    raises NotFound."""
+    raises NotFound. `header`: with what a page's header and sheets panel read about the person
+    (an API answer reads none of it, and its query is the cheaper without)."""
     from django.contrib.auth import get_user_model
     from django.utils import timezone
 
     pk = _campaign_pk(pk, missing=0)
     params = [user_id, session_key, timezone.now(), user_id, pk]
-    row = (
-        prepared.one(Campaign, _campaign_sql(signed_in=True), params, _extra(signed_in=True))
-        if pk
-        else None
-    )
+    kind = "signed_in" if header else "signed_in_bare"
+    row = prepared.one(Campaign, _campaign_sql(kind), params, _extra(kind)) if pk else None
     if row is None:
         return None
     User = get_user_model()
     user = prepared.build(
         User, [getattr(row, f"me_{f.column}") for f in User._meta.concrete_fields]
     )
-    setattr(user, READ_WITH_SIGN_IN, {"unread": int(row.me_unread), "paper": row.me_paper})
-    setattr(row, PRINT_JOBS_READ_WITH_SIGN_IN, bool(row.my_print_jobs))
+    if header:
+        setattr(user, READ_WITH_SIGN_IN, {"unread": int(row.me_unread), "paper": row.me_paper})
+        setattr(row, PRINT_JOBS_READ_WITH_SIGN_IN, bool(row.my_print_jobs))
     return (user, bool(row.session_live), *_campaign_and_viewer(row, user.pk, user.get_username()))
 
 
@@ -404,24 +401,21 @@ def _campaign_and_viewer(campaign: Any, user_id: int, username: str) -> tuple[Ca
     )
 
 
-_SQL: dict[bool | str, str] = {}  # the lookups written once: True / False (_campaign_sql), "list"
+# the lookups written once: "plain", "signed_in", "signed_in_bare" (_campaign_sql), "list"
+_SQL: dict[str, str] = {}
 
 
-def _extra(signed_in: bool) -> tuple[str, ...]:
-    """The columns of _campaign_sql after the campaign's own, in order."""
+def _extra(kind: str) -> tuple[str, ...]:
+    """The columns of _campaign_sql(kind) after the campaign's own, in order."""
     from django.contrib.auth import get_user_model
 
     core = ("my_role", "club_name", "club_slug", "created_by_name", "referee_name", "my_side")
-    if not signed_in:
+    if kind == "plain":
         return core
-    return (
-        *core,
-        *(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields),
-        "session_live",
-        "me_unread",
-        "me_paper",
-        "my_print_jobs",
-    )
+    me = (*(f"me_{f.column}" for f in get_user_model()._meta.concrete_fields), "session_live")
+    if kind == "signed_in_bare":
+        return (*core, *me)
+    return (*core, *me, "me_unread", "me_paper", "my_print_jobs")
 
 
 # What the header and the sheets panel of every page read about the person, read with the sign-in
@@ -467,11 +461,13 @@ def _header_figures_sql() -> str:
     )
 
 
-def _campaign_sql(signed_in: bool) -> str:
+def _campaign_sql(kind: str) -> str:
     """The lookup of ``campaign_and_viewer`` (params: user, user, campaign), from the models' tables;
-    `signed_in`: with the user's own row and their session's (``signed_in_campaign``; params: user,
-    session key, now, user, campaign)."""
-    if signed_in not in _SQL:
+    "signed_in": with the user's own row and their session's (``signed_in_campaign``; params: user,
+    session key, now, user, campaign) and the page header's figures; "signed_in_bare": without
+    those figures."""
+    if kind not in _SQL:
+        signed_in = kind != "plain"
         from django.contrib.auth import get_user_model
         from django.contrib.sessions.models import Session
 
@@ -489,7 +485,7 @@ def _campaign_sql(signed_in: bool) -> str:
             (
                 f"{me}, EXISTS (SELECT 1 FROM {Session._meta.db_table} ds "
                 "WHERE ds.session_key = %s AND ds.expire_date > %s) AS session_live"
-                f"{_header_figures_sql()}"
+                f"{_header_figures_sql() if kind == 'signed_in' else ''}"
             )
             if signed_in
             else ""
@@ -497,7 +493,7 @@ def _campaign_sql(signed_in: bool) -> str:
         join_me = (
             f" INNER JOIN {table[get_user_model()]} me ON me.id = m.user_id" if signed_in else ""
         )
-        _SQL[signed_in] = (
+        _SQL[kind] = (
             f"SELECT {columns}, m.role AS my_role, cl.name AS club_name, cl.slug AS club_slug, "
             f"cb.username AS created_by_name, rf.username AS referee_name, "
             f"(SELECT s.slug FROM {table[SidePlayer]} sp INNER JOIN {table[Side]} s ON sp.side_id = s.id "
@@ -507,7 +503,7 @@ def _campaign_sql(signed_in: bool) -> str:
             f"INNER JOIN {table[get_user_model()]} cb ON cb.id = c.created_by_id "
             f"LEFT OUTER JOIN {table[get_user_model()]} rf ON rf.id = c.referee_id WHERE c.id = %s"
         )
-    return _SQL[signed_in]
+    return _SQL[kind]
 
 
 def viewers_for(user: Person, campaigns: Iterable[Campaign]) -> dict[int, Viewer]:
