@@ -10,7 +10,7 @@ from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import Min, Q, QuerySet
+from django.db.models import QuerySet
 from django.utils import timezone
 
 from campaigns.access import visibility
@@ -102,19 +102,3 @@ def mark_all_read(user: Person, *, up_to: int | None = None) -> int:
     unread = mine.filter(read_at=None).update(read_at=now)
     mine.filter(waiting=False).update(resolved_at=now)
     return unread
-
-
-def waiting_since(user: Person) -> dict[int, datetime]:
-    """Campaign pk -> since when something has waited there for `user` (their oldest open
-    waiting notice): the dashboard puts what has waited longest first."""
-    if not user.is_authenticated:
-        return {}
-    rows = (
-        Notice.objects.filter(
-            Q(recipient=user.pk, resolved_at=None, waiting=True) & ~Q(campaign=None)
-        )
-        .values("campaign_id")
-        .annotate(since=Min("created_at"))
-        .order_by()
-    )
-    return {row["campaign_id"]: row["since"] for row in rows}

@@ -16,10 +16,7 @@ from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import (
-    F,
-    Q,
-)
+from django.db.models import F, Q
 
 from campaigns.access import visibility
 from campaigns.kept_answers import prepared
@@ -82,12 +79,8 @@ def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:
     )
 
 
-PLAYED, ORGANIZED, OTHER, WAITING = (
-    0,
-    1,
-    2,
-    3,
-)  # the dashboard's lists (WAITING: what a notice names)
+# the dashboard's lists (WAITING: what a notice names)
+PLAYED, ORGANIZED, OTHER, WAITING = range(4)
 
 
 def _first_pages(

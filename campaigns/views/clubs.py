@@ -21,9 +21,8 @@ from campaigns.services import clubs as club_services
 
 from .common import AuthenticatedHttpRequest, done, page, page_number, paged
 
-CLUB_SHOWN = (
-    15  # campaigns (and their standings, comparisons) on the club page, read as such in SQL
-)
+# campaigns (and their standings, comparisons) on the club page, read as such in SQL
+CLUB_SHOWN = 15
 CLUB_PAGE = 50  # campaigns on a page of the club's campaigns
 
 
