@@ -280,7 +280,8 @@ def run(port, clients, *, seconds: float, interval: float | None, processes: int
 def check(clients, appended: dict[int, int], before: dict[int, int]) -> list[dict]:
     """Every journal folded again equals its snapshot; events = before + appends answered 201."""
     from campaigns.journal import engine
-    from campaigns.models import Campaign, Snapshot
+    from campaigns.models import Campaign
+    from campaigns.services.snapshots import stored_state
     from campaigns.services.state import load_records
 
     rows = []
@@ -288,7 +289,7 @@ def check(clients, appended: dict[int, int], before: dict[int, int]) -> list[dic
         campaign = Campaign.objects.get(pk=pk)
         records = load_records(campaign)
         folded = json.loads(json.dumps(engine.fold(records)))
-        stored = Snapshot.objects.get(campaign=campaign).state
+        stored = stored_state(campaign)
         rows.append(
             {
                 "campaign": pk,

@@ -13,6 +13,7 @@ from django.utils.html import format_html
 from django.utils.safestring import SafeString
 
 from campaigns.access import visibility
+from campaigns.services.snapshots import stored_state
 
 from .models import (
     Campaign,
@@ -209,8 +210,9 @@ class SnapshotAdmin(ReadOnlyAdmin):
 
     @admin.display(description="state (club's view)")
     def public_state(self, snapshot: Snapshot) -> SafeString:
+        state = stored_state(snapshot.campaign) or snapshot.state
         return format_html(
-            "<code>{}</code>", visibility.view_state(snapshot.state, visibility.operator_viewer())
+            "<code>{}</code>", visibility.view_state(state, visibility.operator_viewer())
         )
 
 

@@ -300,11 +300,28 @@ class JournalArchive(models.Model):
 
 
 class Snapshot(models.Model):
-    """Cached state after `seq` events; dropped and rebuilt when the journal changes."""
+    """Cached state after `seq` events; dropped and rebuilt when the journal changes. `state` holds
+    the state but for each side's private part of the game (``state["game"]["sides"][side]``),
+    which is a SnapshotPart of its own: an append writes only the parts it changed
+    (campaigns.services.snapshots, which alone reads and writes both)."""
 
     campaign = models.OneToOneField(Campaign, on_delete=models.CASCADE, related_name="snapshot")
     seq = models.PositiveIntegerField()
     state = models.JSONField()
+
+
+class SnapshotPart(models.Model):
+    """One side's private part of a campaign's stored snapshot, at `position` among the sides."""
+
+    campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshot_parts")
+    side = models.TextField()  # a key of state["game"]["sides"]: whatever text the game uses
+    position = models.PositiveIntegerField()
+    value = models.JSONField()
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["campaign", "side"], name="one_snapshot_part_a_side")
+        ]
 
 
 class Notice(models.Model):

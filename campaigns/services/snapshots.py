@@ -1,22 +1,25 @@
-"""The stored snapshot of a campaign's state (campaigns.models.Snapshot): written by the journal's
-writers, an upgrade and the readers that fold (services.state).
+"""The stored snapshot of a campaign's state (campaigns.models.Snapshot and SnapshotPart): written
+by the journal's writers, an upgrade and the readers that fold (services.state), read here only.
 
-An append writes it by difference on PostgreSQL (``store_after_append``): the parts of the state
-that changed are set in the stored JSON (``jsonb_set``) rather than the whole state sent again,
-which for a long A!P! campaign is a few hundred kilobytes encoded, quoted, sent and parsed on
-every append."""
+A state is stored in parts: each side's private part of the game (``state["game"]["sides"][side]``)
+in a SnapshotPart row of its own, the rest (the core) in the Snapshot row. An append writes the
+parts it changed and, on PostgreSQL, the core by difference (``store_after_append``: the changed
+keys set in the stored JSON with ``jsonb_set``). So a side's step writes the core and that side's
+own part, whatever the other side keeps in secret, rather than a few hundred kilobytes of a long
+A!P! campaign encoded, sent, parsed and compressed whole on every append."""
 
 from __future__ import annotations
 
 import json
-from typing import Any
+from collections.abc import Iterable, Sequence
+from typing import Any, cast
 
 import orjson
-from django.db import connection
+from django.db import connection, transaction
 
 from campaigns.journal.state_shapes import CampaignState
 
-from ..models import Campaign, Snapshot
+from ..models import Campaign, Snapshot, SnapshotPart
 
 DEPTH = 4  # how deep into the state a change is looked for (deeper: the part at this depth is set)
 MOST = 64  # more changed parts than this: the whole state is written
@@ -25,30 +28,171 @@ _GONE = object()  # a part the state no longer has
 _Change = tuple[list[str], Any]  # (path, the new value, or _GONE)
 
 
+_Part = tuple[str, Any]  # (side, that side's private part of the game)
+
+
+def split(state: CampaignState) -> tuple[dict[str, Any], list[_Part]]:
+    """The core of `state` (its game's sides left empty; shallow copies, `state` unchanged) and
+    each side's part, in the state's order."""
+    game = state.get("game")
+    sides = game.get("sides") if isinstance(game, dict) else None
+    if not isinstance(game, dict) or not isinstance(sides, dict) or not sides:
+        return dict(state), []
+    return {**state, "game": {**game, "sides": {}}}, list(sides.items())
+
+
+def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignState:
+    """The state `split` took apart (`parts` as (side, part) pairs, in order); `core` is used."""
+    parts = list(parts)
+    game = core.get("game")
+    if parts and isinstance(game, dict):
+        game["sides"] = {side: part for side, part in parts}
+    return cast(CampaignState, core)
+
+
+_READ = {
+    "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
+        SELECT coalesce(json_agg(json_build_array(p.side, p.value) ORDER BY p.position), '[]')::text
+        FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
+    ){more} FROM campaigns_snapshot s WHERE s.campaign_id = ANY(%s)""",
+    "sqlite": """SELECT s.campaign_id, s.seq, s.state, (
+        SELECT coalesce(json_group_array(json_array(p.side, json(p.value))), '[]') FROM (
+            SELECT side, value FROM campaigns_snapshotpart WHERE campaign_id = s.campaign_id
+            ORDER BY position) p
+    ){more} FROM campaigns_snapshot s WHERE s.campaign_id IN (SELECT value FROM json_each(%s))""",
+}
+
+
+def stored(
+    campaign_ids: Sequence[int], more: str = ""
+) -> dict[int, tuple[int, CampaignState, tuple[Any, ...]]]:
+    """The stored snapshots of these campaigns, whole, in one query (so one consistent read while
+    a writer commits): pk -> (seq, state, the values of `more`, further columns of that query
+    naming the snapshot ``s``). On PostgreSQL or SQLite; another database reads with the ORM."""
+    sql = _READ.get(connection.vendor)
+    if sql is None:
+        return _stored_orm(campaign_ids)
+    ids: Any = list(campaign_ids)
+    if connection.vendor == "sqlite":
+        ids = json.dumps(ids)
+    with connection.cursor() as cursor:
+        cursor.execute(sql.format(more=f", {more}" if more else ""), [ids])
+        rows = cursor.fetchall()
+    return {
+        pk: (seq, joined(_json(state), _json(parts)), tuple(extra))
+        for pk, seq, state, parts, *extra in rows
+    }
+
+
+def _json(value: Any) -> Any:
+    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+
+
+def _stored_orm(
+    campaign_ids: Sequence[int],
+) -> dict[int, tuple[int, CampaignState, tuple[Any, ...]]]:
+    with transaction.atomic():
+        snapshots = list(Snapshot.objects.filter(campaign_id__in=campaign_ids))
+        parts = SnapshotPart.objects.filter(campaign_id__in=campaign_ids).order_by("position")
+        by_campaign: dict[int, list[_Part]] = {}
+        for part in parts:
+            by_campaign.setdefault(part.campaign_id, []).append((part.side, part.value))
+    return {
+        s.campaign_id: (s.seq, joined(s.state, by_campaign.get(s.campaign_id, [])), ())
+        for s in snapshots
+    }
+
+
+def stored_state(campaign: Campaign) -> CampaignState | None:
+    """A campaign's stored snapshot, whole (None: none is stored)."""
+    found = stored([campaign.pk]).get(campaign.pk)
+    return found[1] if found else None
+
+
 def store_snapshot(campaign: Campaign, state: CampaignState) -> None:
     """Keeps `state` unless a later one is kept already: a reader outside the journal's lock (the
     odds task) that folded an older journal must not overwrite what a writer stored since, or
     the next append would fold the whole journal again."""
-    # An UPDATE first: a campaign has its snapshot from its first event on (no read before the write).
-    if Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(
-        seq=state["seq"], state=state
-    ):
+    core, parts = split(state)
+    with transaction.atomic():
+        # An UPDATE first: a campaign has its snapshot from its first event on (no read first).
+        if not Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(
+            seq=state["seq"], state=core
+        ):
+            if Snapshot.objects.filter(campaign=campaign).exists():
+                return
+            Snapshot.objects.update_or_create(
+                campaign=campaign, defaults={"seq": state["seq"], "state": core}
+            )
+        _replace_parts(campaign, parts)
+
+
+def _replace_parts(campaign: Campaign, parts: list[_Part]) -> None:
+    if connection.vendor == "postgresql":
+        with connection.cursor() as cursor:
+            cursor.execute(*_upsert_parts_sql(campaign, list(enumerate(parts)), every=True))
         return
-    if not Snapshot.objects.filter(campaign=campaign).exists():
-        Snapshot.objects.update_or_create(
-            campaign=campaign, defaults={"seq": state["seq"], "state": state}
+    SnapshotPart.objects.filter(campaign=campaign).delete()
+    SnapshotPart.objects.bulk_create(
+        SnapshotPart(campaign=campaign, side=side, position=n, value=value)
+        for n, (side, value) in enumerate(parts)
+    )
+
+
+def _upsert_parts_sql(
+    campaign: Campaign, parts: list[tuple[int, _Part]], every: bool = False
+) -> tuple[str, list[Any]]:
+    """One statement writing `parts` ((position, (side, part))); with `every`, these are all the
+    parts and the others are deleted."""
+    params: list[Any] = []
+    delete = ""
+    if every:
+        delete = (
+            "gone AS (DELETE FROM campaigns_snapshotpart WHERE campaign_id = %s "
+            "AND NOT (side = ANY(%s::text[]))), "
         )
+        params += [campaign.pk, [side for _, (side, _) in parts]]
+    if not parts:
+        return f"WITH {delete.removesuffix(', ')} SELECT 1", params
+    values = ", ".join(["(%s, %s, %s, %s::jsonb)"] * len(parts))
+    for n, (side, value) in parts:
+        params += [campaign.pk, side, n, _dumps(value)]
+    return (
+        f"WITH {delete}written AS (INSERT INTO campaigns_snapshotpart "
+        f"(campaign_id, side, position, value) VALUES {values} "
+        "ON CONFLICT (campaign_id, side) DO UPDATE "
+        "SET position = EXCLUDED.position, value = EXCLUDED.value) SELECT 1",
+        params,
+    )
+
+
+def _dumps(value: Any) -> str:
+    try:
+        return orjson.dumps(value).decode()
+    except (orjson.JSONEncodeError, TypeError):
+        return json.dumps(value)
 
 
 def store_after_append(campaign: Campaign, before: CampaignState, state: CampaignState) -> None:
-    """The journal's writer, under the campaign's lock: `before` is the state it read (the row
-    holds it when the row's seq is `before`'s), `state` the one to keep. On PostgreSQL only the
-    parts that differ are written, in one UPDATE; otherwise, or when the row turns out to hold
-    another seq, or too much changed, the whole state (``store_snapshot``)."""
+    """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
+    hold it when the snapshot's seq is `before`'s), `state` the one to keep. The parts that
+    changed are written; on PostgreSQL the core by difference too, in one statement; otherwise,
+    or when the row turns out to hold another seq, too much changed, or the sides are not the
+    same ones in the same order, the whole state (``store_snapshot``)."""
     if connection.vendor == "postgresql":
-        changes = difference(before, state)
-        if changes is not None and _write_difference(campaign, before["seq"], state, changes):
-            return
+        core_before, parts_before = split(before)
+        core, parts = split(state)
+        if [side for side, _ in parts] == [side for side, _ in parts_before]:
+            changes = difference(core_before, core)
+            changed = [
+                (n, (side, part))
+                for n, ((side, part), (_, old)) in enumerate(zip(parts, parts_before, strict=True))
+                if not _same(old, part)
+            ]
+            if changes is not None and _write_difference(
+                campaign, before["seq"], state["seq"], changes, changed
+            ):
+                return
     store_snapshot(campaign, state)
 
 
@@ -89,8 +233,14 @@ def _same(a: Any, b: Any) -> bool:
 
 
 def _write_difference(
-    campaign: Campaign, seq: int, state: CampaignState, changes: list[_Change]
+    campaign: Campaign,
+    seq: int,
+    new_seq: int,
+    changes: list[_Change],
+    parts: list[tuple[int, _Part]],
 ) -> bool:
+    """The core's `changes` and the changed `parts`, in one statement; False (the parts written
+    all the same: the caller then writes the whole state) when the row does not hold `seq`."""
     expression = "state"
     params: list[Any] = []
     for path, value in changes:
@@ -99,11 +249,15 @@ def _write_difference(
             params.append(path)
         else:
             expression = f"jsonb_set({expression}, %s::text[], %s::jsonb)"
-            params += [path, json.dumps(value)]
+            params += [path, _dumps(value)]
+    with_parts, part_params = "", list[Any]()
+    if parts:
+        sql, part_params = _upsert_parts_sql(campaign, parts)
+        with_parts = sql.removesuffix(" SELECT 1") + " "
     sql = (
-        f"UPDATE campaigns_snapshot SET seq = %s, state = {expression} "
+        f"{with_parts}UPDATE campaigns_snapshot SET seq = %s, state = {expression} "
         "WHERE campaign_id = %s AND seq = %s"
     )
     with connection.cursor() as cursor:
-        cursor.execute(sql, [state["seq"], *params, campaign.pk, seq])
+        cursor.execute(sql, [*part_params, new_seq, *params, campaign.pk, seq])
         return bool(cursor.rowcount == 1)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
-from typing import cast
 
 import orjson
 from django.db import connection
@@ -14,8 +13,8 @@ from campaigns.journal import engine
 from campaigns.journal.records import Record
 from campaigns.journal.state_shapes import CampaignState
 
-from ..models import Campaign, Snapshot
-from .snapshots import store_snapshot
+from ..models import Campaign
+from . import snapshots
 
 
 def load_records(
@@ -49,12 +48,8 @@ def load_records(
 log = logging.getLogger(__name__)
 
 
-def _fresh(snapshot: Snapshot | None, campaign: Campaign) -> bool:
-    return (
-        snapshot is not None
-        and snapshot.seq == campaign.last_seq
-        and snapshot.state.get("shape") == engine.STATE_SHAPE
-    )
+def _fresh(stored_seq: int, state: CampaignState, campaign: Campaign) -> bool:
+    return stored_seq == campaign.last_seq and state.get("shape") == engine.STATE_SHAPE
 
 
 def current_state(campaign: Campaign) -> CampaignState:
@@ -64,53 +59,45 @@ def current_state(campaign: Campaign) -> CampaignState:
         from .upgrades import upgrade_on_read
 
         upgrade_on_read(campaign)
-    snapshot = Snapshot.objects.filter(campaign=campaign).first()
-    if snapshot is not None and _fresh(snapshot, campaign):
-        return _stored(snapshot)
+    kept = snapshots.stored([campaign.pk]).get(campaign.pk)
+    if kept is not None and _fresh(kept[0], kept[1], campaign):
+        return kept[1]
     try:
         state = engine.fold(load_records(campaign))
     except engine.JournalError:
-        if snapshot is None or snapshot.seq != campaign.last_seq:
+        if kept is None or kept[0] != campaign.last_seq:
             raise
         # The journal no longer folds under today's rules: keep what was stored (the referee
         # corrects it by proposal) rather than break every page of the campaign.
         log.warning(
             "campaign %s no longer folds with this code; its stored state is kept", campaign.pk
         )
-        return _stored(snapshot)
-    store_snapshot(campaign, state)
+        return kept[1]
+    snapshots.store_snapshot(campaign, state)
     return state
 
 
-_SNAPSHOT_AND_DICE = """SELECT s.seq, s.state::text, (
+# The journal's dice beside the snapshot: rows of seq, data and side, all a pool needs.
+_DICE = """(
     SELECT coalesce(json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]')::text
     FROM campaigns_event e WHERE e.campaign_id = s.campaign_id AND e.kind = 'dice.rolled'
-) FROM campaigns_snapshot s WHERE s.campaign_id = %s"""
+)"""
 
 
 def state_and_dice(campaign: Campaign) -> tuple[CampaignState, DicePool]:
     """``current_state`` and the journal's dice (``DicePool``): what an append reads. On
-    PostgreSQL both in one query when the snapshot is fresh (the dice as rows of seq, data and
-    side, all a pool needs); otherwise as ``current_state`` and ``load_records`` read them."""
+    PostgreSQL both in one query when the snapshot is fresh; otherwise as ``current_state`` and
+    ``load_records`` read them."""
     if connection.vendor == "postgresql" and not _stale_versions(campaign):
-        with connection.cursor() as cursor:
-            cursor.execute(_SNAPSHOT_AND_DICE, [campaign.pk])
-            row = cursor.fetchone()
-        if row is not None and row[0] == campaign.last_seq:
-            state = cast(CampaignState, orjson.loads(row[1]))
-            if state.get("shape") == engine.STATE_SHAPE:
-                dice = [
-                    Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
-                    for seq, data, side in orjson.loads(row[2])
-                ]
-                return state, DicePool.from_records(dice)
+        kept = snapshots.stored([campaign.pk], more=_DICE).get(campaign.pk)
+        if kept is not None and _fresh(kept[0], kept[1], campaign):
+            dice = [
+                Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
+                for seq, data, side in orjson.loads(kept[2][0])
+            ]
+            return kept[1], DicePool.from_records(dice)
     state = current_state(campaign)
     return state, DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
-
-
-def _stored(snapshot: Snapshot) -> CampaignState:
-    """A snapshot's state, as the fold stored it (JSON)."""
-    return cast(CampaignState, snapshot.state)
 
 
 def _stale_versions(campaign: Campaign) -> bool:
@@ -124,14 +111,14 @@ def current_states(campaigns: Iterable[Campaign]) -> dict[int, CampaignState]:
     """``current_state`` of many campaigns (pk -> state): their snapshots in one query;
     a stale one is rebuilt as current_state does."""
     campaigns = list(campaigns)
-    snapshots = {
-        s.campaign_id: s for s in Snapshot.objects.filter(campaign__in=[c.pk for c in campaigns])
-    }
+    kept = snapshots.stored([c.pk for c in campaigns])
     states: dict[int, CampaignState] = {}
     for campaign in campaigns:
-        snapshot = snapshots.get(campaign.pk)
-        fresh = _fresh(snapshot, campaign) and not _stale_versions(campaign)
-        states[campaign.pk] = (
-            _stored(snapshot) if snapshot is not None and fresh else current_state(campaign)
+        found = kept.get(campaign.pk)
+        fresh = (
+            found is not None
+            and _fresh(found[0], found[1], campaign)
+            and not _stale_versions(campaign)
         )
+        states[campaign.pk] = found[1] if found is not None and fresh else current_state(campaign)
     return states

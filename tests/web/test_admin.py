@@ -6,6 +6,7 @@ from django.contrib.auth import get_user_model
 
 from campaigns.models import Event
 from campaigns.services.journal import submit
+from campaigns.services.snapshots import stored_state
 from rosters.models import RosterEntry
 
 from .conftest import text_of
@@ -78,7 +79,7 @@ def test_the_journal_cannot_be_searched_by_its_data(admin_client, skirmish, secr
 
 def test_the_snapshot_shows_only_the_clubs_view(admin_client, skirmish, secrets):
     snapshot = skirmish.snapshot
-    red = snapshot.state["game"]["sides"]["red"]
+    red = stored_state(skirmish)["game"]["sides"]["red"]
     assert red["bought"] == 1
     page = text_of(admin_client.get(f"/admin/campaigns/snapshot/{snapshot.pk}/change/"))
     assert "&#x27;bought&#x27;" not in page and "bought" not in page
