@@ -12,6 +12,7 @@ import re
 import secrets
 from collections.abc import Iterator
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import product
 
 from campaigns.errors import DomainError
@@ -63,6 +64,7 @@ class DiceExpr:
         return product(range(1, self.die_faces + 1), repeat=self.count)
 
 
+@lru_cache(maxsize=64)  # a handful of expressions, parsed for every die a pool reads
 def parse(expr: str | None) -> DiceExpr:
     match = _EXPR.match(expr or "")
     if not match:
