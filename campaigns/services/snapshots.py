@@ -175,8 +175,8 @@ def _dumps(value: Any) -> str:
 
 def store_after_append(campaign: Campaign, before: CampaignState, state: CampaignState) -> None:
     """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
-    hold it when the snapshot's seq is `before`'s), `state` the one to keep. The parts that
-    changed are written; on PostgreSQL the core by difference too, in one statement; otherwise,
+    hold it when the snapshot's seq is `before`'s), `state` the one to keep. On PostgreSQL the
+    core by difference, then the side parts that changed, whole; otherwise,
     or when the row turns out to hold another seq, too much changed, or the sides are not the
     same ones in the same order, the whole state (``store_snapshot``)."""
     if connection.vendor == "postgresql":
@@ -190,7 +190,7 @@ def store_after_append(campaign: Campaign, before: CampaignState, state: Campaig
                 if not _same(old, part)
             ]
             if changes is not None and _write_difference(
-                campaign, before["seq"], state["seq"], changes, changed
+                campaign, before["seq"], state["seq"], changes, changed, core_before
             ):
                 return
     store_snapshot(campaign, state)
@@ -238,9 +238,12 @@ def _write_difference(
     new_seq: int,
     changes: list[_Change],
     parts: list[tuple[int, _Part]],
+    core_before: dict[str, Any],
 ) -> bool:
-    """The core's `changes` and the changed `parts`, in one statement; False (the parts written
-    all the same: the caller then writes the whole state) when the row does not hold `seq`."""
+    """The core's `changes`, then the changed `parts` (the core's row first, as every writer
+    locks them: no two writers wait on each other); False, with nothing written, when the row
+    does not hold `seq` or holds its sides' parts itself (a state stored whole, before snapshots
+    were stored in parts)."""
     expression = "state"
     params: list[Any] = []
     for path, value in changes:
@@ -250,14 +253,17 @@ def _write_difference(
         else:
             expression = f"jsonb_set({expression}, %s::text[], %s::jsonb)"
             params += [path, _dumps(value)]
-    with_parts, part_params = "", list[Any]()
-    if parts:
-        sql, part_params = _upsert_parts_sql(campaign, parts)
-        with_parts = sql.removesuffix(" SELECT 1") + " "
     sql = (
-        f"{with_parts}UPDATE campaigns_snapshot SET seq = %s, state = {expression} "
-        "WHERE campaign_id = %s AND seq = %s"
+        f"UPDATE campaigns_snapshot SET seq = %s, state = {expression} "
+        "WHERE campaign_id = %s AND seq = %s "
+        "AND (state #> '{game,sides}') IS NOT DISTINCT FROM %s::jsonb"
     )
+    game = core_before.get("game")
+    sides = _dumps(game["sides"]) if isinstance(game, dict) and "sides" in game else None
     with connection.cursor() as cursor:
-        cursor.execute(sql, [*part_params, new_seq, *params, campaign.pk, seq])
-        return bool(cursor.rowcount == 1)
+        cursor.execute(sql, [new_seq, *params, campaign.pk, seq, sides])
+        if cursor.rowcount != 1:
+            return False
+        if parts:
+            cursor.execute(*_upsert_parts_sql(campaign, parts))
+    return True

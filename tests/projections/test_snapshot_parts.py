@@ -1,0 +1,89 @@
+"""A stored snapshot in parts: each side's private part of the game in a row of its own, written
+only when it changed; the whole state read back is the journal folded."""
+
+import json
+
+import pytest
+from django.db import connection
+
+from campaigns.journal import engine
+from campaigns.models import Snapshot, SnapshotPart
+from campaigns.services.journal import submit
+from campaigns.services.snapshots import joined, split, stored_state
+from campaigns.services.state import current_state, load_records
+
+
+def _same_json(a, b) -> bool:
+    return json.dumps(a, sort_keys=True) == json.dumps(b, sort_keys=True)
+
+
+@pytest.mark.parametrize(
+    "state",
+    [
+        {"seq": 3, "game": {"public": {"n": 1}, "sides": {"red": {"a": [1]}, "blue": {"b": 2}}}},
+        {"seq": 1, "game": {"public": {}, "sides": {}}},
+        {"seq": 1, "game": None},
+        {"seq": 1, "game": {"public": {}}},
+    ],
+)
+def test_a_state_split_and_joined_again_is_the_same_state_in_the_same_order(state):
+    original = json.loads(json.dumps(state))
+    core, parts = split(state)
+    assert state == original  # split copies what it empties
+    assert [side for side, _ in parts] == list((state.get("game") or {}).get("sides", {}))
+    back = joined(json.loads(json.dumps(core)), parts)
+    assert back == original
+    assert list((back.get("game") or {}).get("sides", {})) == [side for side, _ in parts]
+
+
+def test_the_snapshot_row_holds_no_sides_part_and_each_side_has_its_own_row(skirmish, people):
+    submit(skirmish, people["alice"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    core = Snapshot.objects.get(campaign=skirmish).state
+    assert core["game"]["sides"] == {}
+    parts = dict(SnapshotPart.objects.filter(campaign=skirmish).values_list("side", "value"))
+    assert set(parts) == set(current_state(skirmish)["game"]["sides"])
+    assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
+
+
+def _row_versions(campaign) -> dict[str, str]:
+    """Each part row's physical version (ctid): an UPDATE of the row gives it a new one."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT side, ctid::text FROM campaigns_snapshotpart WHERE campaign_id = %s",
+            [campaign.pk],
+        )
+        return dict(cursor.fetchall())
+
+
+@pytest.mark.skipif("connection.vendor != 'postgresql'")
+def test_a_sides_step_rewrites_its_own_part_and_leaves_the_other_sides_row_alone(skirmish, people):
+    submit(skirmish, people["alice"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    state = current_state(skirmish)
+    mine = "red"  # alice plays red
+    other = next(side for side in state["game"]["sides"] if side != mine)
+    before = _row_versions(skirmish)
+    submit(skirmish, people["alice"], "skirmish.buy", {"count": 1})
+    skirmish.refresh_from_db()
+    after = _row_versions(skirmish)
+    assert after[other] == before[other]
+    assert after[mine] != before[mine]
+    assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
+
+
+def test_a_snapshot_stored_whole_is_read_whole_and_the_next_append_stores_it_in_parts(
+    skirmish, people
+):
+    submit(skirmish, people["alice"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    whole = current_state(skirmish)
+    # As every snapshot was stored before they were stored in parts.
+    Snapshot.objects.filter(campaign=skirmish).update(state=whole)
+    SnapshotPart.objects.filter(campaign=skirmish).delete()
+    assert _same_json(current_state(skirmish), whole)
+    submit(skirmish, people["bob"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    assert Snapshot.objects.get(campaign=skirmish).state["game"]["sides"] == {}
+    assert SnapshotPart.objects.filter(campaign=skirmish).count() == len(whole["game"]["sides"])
+    assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
