@@ -317,6 +317,9 @@ class SnapshotPart(models.Model):
     side = models.TextField()  # a key of state["game"]["sides"]: whatever text the game uses
     position = models.PositiveIntegerField()
     value = models.JSONField()
+    # campaigns.journal.state_digest.part_digest(value): an append tells a changed part, and an
+    # audience's position hashes the parts it reads, without encoding the others again.
+    digest = models.CharField(max_length=64, blank=True)
 
     class Meta:
         constraints = [

@@ -26,10 +26,30 @@ class DicePool:
     # key -> the side the rules roll it for ("" public), as asked during folds: a journal
     # file's dice are held to it (campaigns.services.journal_files).
     requested: dict[str, str] = field(default_factory=dict)
+    # The journal's dice not read yet (``later``): read when a roll is first looked up or added.
+    unread: Callable[[], Iterable[Record]] | None = field(default=None, repr=False, compare=False)
 
     @classmethod
     def from_records(cls, records: Iterable[Record]) -> DicePool:
         pool = cls()
+        pool._read(records)
+        return pool
+
+    @classmethod
+    def later(cls, records: Callable[[], Iterable[Record]]) -> DicePool:
+        """A pool of the dice `records()` gives, read only when a roll is first looked up or
+        added: most appends roll nothing, and a long campaign's journal holds hundreds of dice."""
+        return cls(unread=records)
+
+    def read(self) -> DicePool:
+        """The pool with every die of the journal in it (read now if it was not yet)."""
+        if self.unread is not None:
+            records, self.unread = self.unread, None
+            self._read(records())
+        return self
+
+    def _read(self, records: Iterable[Record]) -> None:
+        pool = self
         for record in records:
             if record.kind == "dice.rolled":
                 # The event's data as stored (JSON): its kind's fields say key and expr are text.
@@ -45,11 +65,11 @@ class DicePool:
                     record.side,
                     record.seq,
                 )
-        return pool
 
     def add(
         self, key: str, expr: str, faces: object, side: str = "", seq: int | None = None
     ) -> None:
+        self.read()
         where = f"event {seq}." if seq is not None else ""
         parsed = dicelib.parse(expr)
         self.faces[key] = parsed.check_faces(faces, f"{where}dice")

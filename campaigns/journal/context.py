@@ -69,7 +69,7 @@ class Ctx:
         `side` is the roll's audience: "" for a public roll, a side's slug for
         that side's secret roll.
         """
-        self.pool.requested.setdefault(key, side)
+        self.pool.read().requested.setdefault(key, side)
         if key in self.pool.faces:
             if self.pool.exprs[key] != expr:
                 raise DomainError(

@@ -17,6 +17,7 @@ from django.dispatch import receiver
 
 from campaigns.access.visibility import view_state
 from campaigns.journal.records import Viewer
+from campaigns.journal.state_digest import part_digest
 from campaigns.journal.state_shapes import CampaignState, plain
 from campaigns.models import Campaign
 from campaigns.systems import get_system
@@ -44,11 +45,14 @@ def positions(
     newest: dict[str, int] | None = None,
     roster: list[dict[str, Any]] | None = None,
     summaries: list[dict[str, Any]] | None = None,
+    part_digests: dict[str, str] | None = None,
 ) -> dict[str, Any]:
     """Every audience's position after `state` (the full state at ``state["seq"]``).
 
     `newest` ("audience|side" -> the newest event so filed), `roster` and `summaries` (the
-    system's projections of `state`) when the caller has them; otherwise read and drawn here."""
+    system's projections of `state`) and `part_digests` (each side's part of the game:
+    ``state_digest.part_digest``) when the caller has them; otherwise read and drawn here. A
+    side's part is hashed by its digest: encoded once, whoever reads it."""
     from campaigns.models import Event
 
     if newest is None:
@@ -70,21 +74,41 @@ def positions(
     filed = [(*_audience_and_side(name), seq) for name, seq in newest.items()]
     runs = _runs(roster)
     tail = b"]," + _canonical(summaries) + b"]"
+    digests = _part_digests(state, part_digests or {})
     for name, reader in _readers(list(state["sides"])).items():
         seen = max((seq for aud, side, seq in filed if reader.can_read(aud, side)), default=0)
         if runs is None:
             readable = [
                 e for e in roster if reader.can_read(e.get("audience", "public"), e.get("side", ""))
             ]
-            digest = hashlib.sha256(_canonical([view_state(state, reader), readable, summaries]))
+            digest = hashlib.sha256(
+                _canonical([_hashed_view(state, reader, digests), readable, summaries])
+            )
         else:  # the same bytes, each run of entries encoded once for every audience
             may = {pair: reader.can_read(*pair) for pair, _ in runs}
-            digest = hashlib.sha256(b"[" + _canonical(view_state(state, reader)) + b",[")
+            digest = hashlib.sha256(b"[" + _canonical(_hashed_view(state, reader, digests)) + b",[")
             digest.update(b",".join(encoded for pair, encoded in runs if may[pair]))
             digest.update(tail)
         digest.update(f"|{seen}|{campaign.pk}|{campaign.created_at.isoformat()}".encode())
         out[name] = digest.hexdigest()[:32]
     return out
+
+
+def _part_digests(state: CampaignState, known: dict[str, str]) -> dict[str, str]:
+    game = state.get("game")
+    sides = game.get("sides") if isinstance(game, dict) else None
+    if not isinstance(sides, dict):
+        return {}
+    return {side: known.get(side) or part_digest(part) for side, part in sides.items()}
+
+
+def _hashed_view(state: CampaignState, reader: Viewer, digests: dict[str, str]) -> Any:
+    """What `reader` may read of `state`, each side's part of the game by its digest."""
+    view = view_state(state, reader)
+    game = view.get("game")
+    if isinstance(game, dict) and isinstance(game.get("sides"), dict):
+        view["game"] = {**game, "sides": {side: digests[side] for side in game["sides"]}}
+    return view
 
 
 RUNS_MOST = 32  # more runs than this: each audience's readable entries are encoded as a list

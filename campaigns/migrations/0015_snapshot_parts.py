@@ -6,6 +6,16 @@ import django.db.models.deletion
 from django.db import migrations, models
 
 
+def _digest(value):
+    # As campaigns.journal.state_digest.part_digest draws it (a migration keeps its own copy).
+    import hashlib
+
+    import orjson
+
+    option = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+    return hashlib.sha256(orjson.dumps(value, option=option, default=str)).hexdigest()[:32]
+
+
 def _sides(state):
     game = state.get("game") if isinstance(state, dict) else None
     sides = game.get("sides") if isinstance(game, dict) else None
@@ -20,7 +30,13 @@ def _split(apps, schema_editor):
         if not sides:
             continue
         SnapshotPart.objects.bulk_create(
-            SnapshotPart(campaign_id=snapshot.campaign_id, side=side, position=n, value=value)
+            SnapshotPart(
+                campaign_id=snapshot.campaign_id,
+                side=side,
+                position=n,
+                value=value,
+                digest=_digest(value),
+            )
             for n, (side, value) in enumerate(sides.items())
         )
         snapshot.state["game"]["sides"] = {}
@@ -67,6 +83,7 @@ class Migration(migrations.Migration):
                 ("side", models.TextField()),
                 ("position", models.PositiveIntegerField()),
                 ("value", models.JSONField()),
+                ("digest", models.CharField(blank=True, max_length=64)),
                 (
                     "campaign",
                     models.ForeignKey(

@@ -31,7 +31,6 @@ from campaigns.journal import engine, holdings
 from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.proposals import is_complete, stand_in_may_answer
 from campaigns.journal.records import Record, Viewer
-from campaigns.journal.state_copy import copy_json
 from campaigns.journal.state_shapes import CampaignState, Proposal
 from campaigns.schema.fields import EVENT_MAX_BYTES, JSON_MAX_DEPTH, EventKind, check_json
 
@@ -41,7 +40,7 @@ from ..systems import get_system
 from ..systems.base import EventToSend, GameSystem
 from . import odds, projections, seat_log
 from .snapshots import store_after_append
-from .state import load_records, state_and_dice
+from .state import ForAppend, load_records, state_and_dice
 
 
 @dataclass
@@ -192,7 +191,8 @@ def _submit_locked(
 ) -> Submission:
     data = _resolve_uids(campaign, viewer, kind, data)
     journal = _Journal(campaign)
-    state, pool = state_and_dice(campaign)
+    read = state_and_dice(campaign)
+    state = read.state
     system = get_system(campaign.system)
     kind_def = CORE_KINDS.get(kind) or system.event_kind(kind)
     if kind_def is None:
@@ -219,7 +219,7 @@ def _submit_locked(
         at=now.isoformat(),
         uid=str(uuid.uuid4()),
     )
-    writer = _Writer(campaign, user, viewer, journal, state, pool, dice)
+    writer = _Writer(campaign, user, viewer, journal, read, dice)
     writer.append(record, idempotency_key)
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
@@ -278,16 +278,17 @@ class _Writer:
         user: User,
         viewer: Viewer,
         journal: _Journal,
-        state: CampaignState,
-        pool: DicePool,
+        read: ForAppend,
         dice: dict[str, Any] | None,
     ) -> None:
         self.campaign, self.user, self.viewer = campaign, user, viewer
         self.journal = journal
+        state, pool = read.state, read.pool
         self.before = state  # as the projections were last written
-        # One copy for the whole submission, folded in place: a record refused ends the
-        # submission (nothing is written), so no record needs a copy of its own.
-        self.state = copy_json(state)
+        self.digests = read.digests  # of its side parts, as stored
+        # One copy of `state` for the whole submission, folded in place: a record refused ends
+        # the submission (nothing is written), so no record needs a copy of its own.
+        self.state = read.working
         # Only the dice of the journal: a roll asked again (a chained step) is answered by them.
         self.pool = pool
         self.provider = LiveProvider(
@@ -430,7 +431,7 @@ class _Writer:
         seat_log.record(
             self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending]
         )
-        store_after_append(self.campaign, self.before, self.state)
+        digests = store_after_append(self.campaign, self.before, self.state, self.digests)
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(
             self.campaign,
@@ -438,6 +439,7 @@ class _Writer:
             public_change=public,
             before=self.before,
             added=[record for record, _ in self.pending],
+            part_digests=digests,
         )
 
 

@@ -37,6 +37,7 @@ def refresh(
     public_change: bool = True,
     before: CampaignState | None = None,
     added: Sequence[Record] = (),
+    part_digests: dict[str, str] | None = None,
 ) -> None:
     """`public_change`: the change includes an event every member can read. Only then does
     `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
@@ -45,7 +46,7 @@ def refresh(
     `before` (the state the change was folded onto) and `added` (its records): only what differs
     between the two states is written, without reading the rows, when the stored projections are
     known to be `before`'s as this code draws them (``_projected``); otherwise every row is
-    read and compared."""
+    read and compared. `part_digests`: the digest of each side's part of `state`, where known."""
     stored = campaign.positions or {}
     if before is None or not _projected(stored, before):
         before, newest = None, None
@@ -66,7 +67,12 @@ def refresh(
     if public_change:
         campaign.updated_at = timezone.now()
     campaign.positions = audiences.positions(
-        campaign, state, newest=newest, roster=entries, summaries=summaries
+        campaign,
+        state,
+        newest=newest,
+        roster=entries,
+        summaries=summaries,
+        part_digests=part_digests,
     )
     campaign.positions["projected"] = audiences.BUILD
     # In this transaction, with the campaign's row: notices are never lost.

@@ -12,11 +12,14 @@ from __future__ import annotations
 
 import json
 from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
 from typing import Any, cast
 
 import orjson
 from django.db import connection, transaction
 
+from campaigns.journal.state_copy import copy_json
+from campaigns.journal.state_digest import canonical, digest_of, part_digest
 from campaigns.journal.state_shapes import CampaignState
 
 from ..models import Campaign, Snapshot, SnapshotPart
@@ -46,7 +49,7 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
     parts = list(parts)
     game = core.get("game")
     if parts and isinstance(game, dict):
-        game["sides"] = {side: part for side, part in parts}
+        game["sides"] = {part[0]: part[1] for part in parts}
     return cast(CampaignState, core)
 
 
@@ -54,21 +57,42 @@ _READ = {
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
         SELECT coalesce(json_agg(json_build_array(p.side, p.value) ORDER BY p.position), '[]')::text
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
+    ), (
+        SELECT coalesce(json_object_agg(p.side, p.digest), '{{}}')::text
+        FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
     ){more} FROM campaigns_snapshot s WHERE s.campaign_id = ANY(%s)""",
     "sqlite": """SELECT s.campaign_id, s.seq, s.state, (
         SELECT coalesce(json_group_array(json_array(p.side, json(p.value))), '[]') FROM (
             SELECT side, value FROM campaigns_snapshotpart WHERE campaign_id = s.campaign_id
             ORDER BY position) p
+    ), (
+        SELECT coalesce(json_group_object(p.side, p.digest), '{{}}')
+        FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
     ){more} FROM campaigns_snapshot s WHERE s.campaign_id IN (SELECT value FROM json_each(%s))""",
 }
 
 
-def stored(
-    campaign_ids: Sequence[int], more: str = ""
-) -> dict[int, tuple[int, CampaignState, tuple[Any, ...]]]:
-    """The stored snapshots of these campaigns, whole, in one query (so one consistent read while
-    a writer commits): pk -> (seq, state, the values of `more`, further columns of that query
-    naming the snapshot ``s``). On PostgreSQL or SQLite; another database reads with the ORM."""
+@dataclass(frozen=True)
+class Kept:
+    """A stored snapshot as read: its seq, its core and parts as JSON text (or values, read by the
+    ORM), its parts' digests as stored (a part stored without one left out) and the values of the
+    further columns asked for (``stored``'s `more`)."""
+
+    seq: int
+    core: Any
+    parts: Any
+    digests: dict[str, str]
+    more: tuple[Any, ...] = ()
+
+    def state(self) -> CampaignState:
+        """The whole state, a copy of its own at every call (parsed again from the text read)."""
+        return joined(_json(self.core), _json(self.parts))
+
+
+def stored(campaign_ids: Sequence[int], more: str = "") -> dict[int, Kept]:
+    """The stored snapshots of these campaigns, in one query (so one consistent read while a
+    writer commits); `more`: further columns of that query, naming the snapshot ``s``. On
+    PostgreSQL or SQLite; another database reads with the ORM."""
     sql = _READ.get(connection.vendor)
     if sql is None:
         return _stored_orm(campaign_ids)
@@ -79,26 +103,31 @@ def stored(
         cursor.execute(sql.format(more=f", {more}" if more else ""), [ids])
         rows = cursor.fetchall()
     return {
-        pk: (seq, joined(_json(state), _json(parts)), tuple(extra))
-        for pk, seq, state, parts, *extra in rows
+        pk: Kept(seq, core, parts, orjson.loads(digests), tuple(extra))
+        for pk, seq, core, parts, digests, *extra in rows
     }
 
 
 def _json(value: Any) -> Any:
-    return orjson.loads(value) if isinstance(value, (str, bytes)) else value
+    if isinstance(value, (str, bytes)):
+        return orjson.loads(value)
+    return copy_json(value)
 
 
-def _stored_orm(
-    campaign_ids: Sequence[int],
-) -> dict[int, tuple[int, CampaignState, tuple[Any, ...]]]:
+def _stored_orm(campaign_ids: Sequence[int]) -> dict[int, Kept]:
     with transaction.atomic():
         snapshots = list(Snapshot.objects.filter(campaign_id__in=campaign_ids))
         parts = SnapshotPart.objects.filter(campaign_id__in=campaign_ids).order_by("position")
         by_campaign: dict[int, list[_Part]] = {}
+        digests: dict[int, dict[str, str]] = {}
         for part in parts:
             by_campaign.setdefault(part.campaign_id, []).append((part.side, part.value))
+            if part.digest:
+                digests.setdefault(part.campaign_id, {})[part.side] = part.digest
     return {
-        s.campaign_id: (s.seq, joined(s.state, by_campaign.get(s.campaign_id, [])), ())
+        s.campaign_id: Kept(
+            s.seq, s.state, by_campaign.get(s.campaign_id, []), digests.get(s.campaign_id, {})
+        )
         for s in snapshots
     }
 
@@ -106,7 +135,7 @@ def _stored_orm(
 def stored_state(campaign: Campaign) -> CampaignState | None:
     """A campaign's stored snapshot, whole (None: none is stored)."""
     found = stored([campaign.pk]).get(campaign.pk)
-    return found[1] if found else None
+    return found.state() if found else None
 
 
 def store_snapshot(campaign: Campaign, state: CampaignState) -> None:
@@ -114,36 +143,61 @@ def store_snapshot(campaign: Campaign, state: CampaignState) -> None:
     odds task) that folded an older journal must not overwrite what a writer stored since, or
     the next append would fold the whole journal again."""
     core, parts = split(state)
+    _store_whole(campaign, state["seq"], core, [_encoded(side, part) for side, part in parts])
+
+
+def _store_whole(campaign: Campaign, seq: int, core: dict[str, Any], parts: list[_Encoded]) -> None:
     with transaction.atomic():
         # An UPDATE first: a campaign has its snapshot from its first event on (no read first).
-        if not Snapshot.objects.filter(campaign=campaign, seq__lte=state["seq"]).update(
-            seq=state["seq"], state=core
-        ):
+        if not Snapshot.objects.filter(campaign=campaign, seq__lte=seq).update(seq=seq, state=core):
             if Snapshot.objects.filter(campaign=campaign).exists():
                 return
             Snapshot.objects.update_or_create(
-                campaign=campaign, defaults={"seq": state["seq"], "state": core}
+                campaign=campaign, defaults={"seq": seq, "state": core}
             )
         _replace_parts(campaign, parts)
 
 
-def _replace_parts(campaign: Campaign, parts: list[_Part]) -> None:
+@dataclass(frozen=True)
+class _Encoded:
+    """A side's part ready to be written: as JSON (keys sorted) and its digest."""
+
+    side: str
+    text: str
+    digest: str
+
+
+def _encoded(side: str, part: Any) -> _Encoded:
+    try:
+        encoded = canonical(part)
+    except (orjson.JSONEncodeError, TypeError):  # an integer past 64 bits: Python's own encoder
+        encoded = json.dumps(part, sort_keys=True, separators=(",", ":")).encode()
+    return _Encoded(side, encoded.decode(), digest_of(encoded))
+
+
+def _replace_parts(campaign: Campaign, parts: list[_Encoded]) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(*_upsert_parts_sql(campaign, list(enumerate(parts)), every=True))
         return
     SnapshotPart.objects.filter(campaign=campaign).delete()
     SnapshotPart.objects.bulk_create(
-        SnapshotPart(campaign=campaign, side=side, position=n, value=value)
-        for n, (side, value) in enumerate(parts)
+        SnapshotPart(
+            campaign=campaign,
+            side=part.side,
+            position=n,
+            value=orjson.loads(part.text),
+            digest=part.digest,
+        )
+        for n, part in enumerate(parts)
     )
 
 
 def _upsert_parts_sql(
-    campaign: Campaign, parts: list[tuple[int, _Part]], every: bool = False
+    campaign: Campaign, parts: list[tuple[int, _Encoded]], every: bool = False
 ) -> tuple[str, list[Any]]:
-    """One statement writing `parts` ((position, (side, part))); with `every`, these are all the
-    parts and the others are deleted."""
+    """One statement writing `parts` ((position, part)); with `every`, these are all the parts
+    and the others are deleted."""
     params: list[Any] = []
     delete = ""
     if every:
@@ -151,17 +205,17 @@ def _upsert_parts_sql(
             "gone AS (DELETE FROM campaigns_snapshotpart WHERE campaign_id = %s "
             "AND NOT (side = ANY(%s::text[]))), "
         )
-        params += [campaign.pk, [side for _, (side, _) in parts]]
+        params += [campaign.pk, [part.side for _, part in parts]]
     if not parts:
         return f"WITH {delete.removesuffix(', ')} SELECT 1", params
-    values = ", ".join(["(%s, %s, %s, %s::jsonb)"] * len(parts))
-    for n, (side, value) in parts:
-        params += [campaign.pk, side, n, _dumps(value)]
+    values = ", ".join(["(%s, %s, %s, %s::jsonb, %s)"] * len(parts))
+    for n, part in parts:
+        params += [campaign.pk, part.side, n, part.text, part.digest]
     return (
         f"WITH {delete}written AS (INSERT INTO campaigns_snapshotpart "
-        f"(campaign_id, side, position, value) VALUES {values} "
-        "ON CONFLICT (campaign_id, side) DO UPDATE "
-        "SET position = EXCLUDED.position, value = EXCLUDED.value) SELECT 1",
+        f"(campaign_id, side, position, value, digest) VALUES {values} "
+        "ON CONFLICT (campaign_id, side) DO UPDATE SET position = EXCLUDED.position, "
+        "value = EXCLUDED.value, digest = EXCLUDED.digest) SELECT 1",
         params,
     )
 
@@ -173,27 +227,34 @@ def _dumps(value: Any) -> str:
         return json.dumps(value)
 
 
-def store_after_append(campaign: Campaign, before: CampaignState, state: CampaignState) -> None:
+def store_after_append(
+    campaign: Campaign,
+    before: CampaignState,
+    state: CampaignState,
+    digests: dict[str, str] | None = None,
+) -> dict[str, str]:
     """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
-    hold it when the snapshot's seq is `before`'s), `state` the one to keep. On PostgreSQL the
-    core by difference, then the side parts that changed, whole; otherwise,
-    or when the row turns out to hold another seq, too much changed, or the sides are not the
-    same ones in the same order, the whole state (``store_snapshot``)."""
+    hold it when the snapshot's seq is `before`'s; `digests`: its parts' digests as stored),
+    `state` the one to keep. On PostgreSQL the core by difference, then the side parts whose
+    digest changed, whole; otherwise, or when the row turns out to hold another seq, too much
+    changed, or the sides are not the same ones in the same order, the whole state
+    (``store_snapshot``). Answers the digest of each side's part of `state`."""
+    core, parts = split(state)
+    encoded = [_encoded(side, part) for side, part in parts]
+    after = {part.side: part.digest for part in encoded}
     if connection.vendor == "postgresql":
         core_before, parts_before = split(before)
-        core, parts = split(state)
-        if [side for side, _ in parts] == [side for side, _ in parts_before]:
+        if [part.side for part in encoded] == [side for side, _ in parts_before]:
+            known = digests or {}
+            was = {side: known.get(side) or part_digest(old) for side, old in parts_before}
+            changed = [(n, part) for n, part in enumerate(encoded) if was[part.side] != part.digest]
             changes = difference(core_before, core)
-            changed = [
-                (n, (side, part))
-                for n, ((side, part), (_, old)) in enumerate(zip(parts, parts_before, strict=True))
-                if not _same(old, part)
-            ]
             if changes is not None and _write_difference(
                 campaign, before["seq"], state["seq"], changes, changed, core_before
             ):
-                return
-    store_snapshot(campaign, state)
+                return after
+    _store_whole(campaign, state["seq"], core, encoded)
+    return after
 
 
 def difference(before: Any, after: Any) -> list[_Change] | None:
@@ -237,7 +298,7 @@ def _write_difference(
     seq: int,
     new_seq: int,
     changes: list[_Change],
-    parts: list[tuple[int, _Part]],
+    parts: list[tuple[int, _Encoded]],
     core_before: dict[str, Any],
 ) -> bool:
     """The core's `changes`, then the changed `parts` (the core's row first, as every writer

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Iterable
+from typing import NamedTuple
 
 import orjson
 from django.db import connection
@@ -11,6 +12,7 @@ from django.db import connection
 from campaigns.dice.pool import DicePool
 from campaigns.journal import engine
 from campaigns.journal.records import Record
+from campaigns.journal.state_copy import copy_json
 from campaigns.journal.state_shapes import CampaignState
 
 from ..models import Campaign
@@ -48,8 +50,12 @@ def load_records(
 log = logging.getLogger(__name__)
 
 
-def _fresh(stored_seq: int, state: CampaignState, campaign: Campaign) -> bool:
-    return stored_seq == campaign.last_seq and state.get("shape") == engine.STATE_SHAPE
+def _fresh(kept: snapshots.Kept | None, state: CampaignState, campaign: Campaign) -> bool:
+    return (
+        kept is not None
+        and kept.seq == campaign.last_seq
+        and state.get("shape") == engine.STATE_SHAPE
+    )
 
 
 def current_state(campaign: Campaign) -> CampaignState:
@@ -60,21 +66,22 @@ def current_state(campaign: Campaign) -> CampaignState:
 
         upgrade_on_read(campaign)
     kept = snapshots.stored([campaign.pk]).get(campaign.pk)
-    if kept is not None and _fresh(kept[0], kept[1], campaign):
-        return kept[1]
+    state = kept.state() if kept is not None else None
+    if state is not None and _fresh(kept, state, campaign):
+        return state
     try:
-        state = engine.fold(load_records(campaign))
+        folded = engine.fold(load_records(campaign))
     except engine.JournalError:
-        if kept is None or kept[0] != campaign.last_seq:
+        if kept is None or state is None or kept.seq != campaign.last_seq:
             raise
         # The journal no longer folds under today's rules: keep what was stored (the referee
         # corrects it by proposal) rather than break every page of the campaign.
         log.warning(
             "campaign %s no longer folds with this code; its stored state is kept", campaign.pk
         )
-        return kept[1]
-    snapshots.store_snapshot(campaign, state)
-    return state
+        return state
+    snapshots.store_snapshot(campaign, folded)
+    return folded
 
 
 # The journal's dice beside the snapshot: rows of seq, data and side, all a pool needs.
@@ -84,20 +91,34 @@ _DICE = """(
 )"""
 
 
-def state_and_dice(campaign: Campaign) -> tuple[CampaignState, DicePool]:
-    """``current_state`` and the journal's dice (``DicePool``): what an append reads. On
-    PostgreSQL both in one query when the snapshot is fresh; otherwise as ``current_state`` and
-    ``load_records`` read them."""
+class ForAppend(NamedTuple):
+    """What an append reads."""
+
+    state: CampaignState  # current_state
+    pool: DicePool  # the journal's dice, read when a roll is first looked up
+    working: CampaignState  # a copy of `state` of its own, to fold onto
+    digests: dict[str, str]  # each side's part of `state`: its digest as stored, where known
+
+
+def state_and_dice(campaign: Campaign) -> ForAppend:
+    """What an append reads (``ForAppend``). On PostgreSQL all from one query when the snapshot
+    is fresh (the copy parsed again from the text read: cheaper than copying); otherwise as
+    ``current_state`` and ``load_records`` read them."""
     if connection.vendor == "postgresql" and not _stale_versions(campaign):
         kept = snapshots.stored([campaign.pk], more=_DICE).get(campaign.pk)
-        if kept is not None and _fresh(kept[0], kept[1], campaign):
-            dice = [
-                Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
-                for seq, data, side in orjson.loads(kept[2][0])
-            ]
-            return kept[1], DicePool.from_records(dice)
+        state = kept.state() if kept is not None else None
+        if kept is not None and state is not None and _fresh(kept, state, campaign):
+            dice = kept.more[0]
+            pool = DicePool.later(
+                lambda: [
+                    Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
+                    for seq, data, side in orjson.loads(dice)
+                ]
+            )
+            return ForAppend(state, pool, kept.state(), kept.digests)
     state = current_state(campaign)
-    return state, DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+    pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+    return ForAppend(state, pool, copy_json(state), {})
 
 
 def _stale_versions(campaign: Campaign) -> bool:
@@ -115,10 +136,10 @@ def current_states(campaigns: Iterable[Campaign]) -> dict[int, CampaignState]:
     states: dict[int, CampaignState] = {}
     for campaign in campaigns:
         found = kept.get(campaign.pk)
-        fresh = (
-            found is not None
-            and _fresh(found[0], found[1], campaign)
-            and not _stale_versions(campaign)
-        )
-        states[campaign.pk] = found[1] if found is not None and fresh else current_state(campaign)
+        state = found.state() if found is not None else None
+        fresh = state is not None and _fresh(found, state, campaign)
+        if state is not None and fresh and not _stale_versions(campaign):
+            states[campaign.pk] = state
+        else:
+            states[campaign.pk] = current_state(campaign)
     return states

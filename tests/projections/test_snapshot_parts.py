@@ -7,6 +7,7 @@ import pytest
 from django.db import connection
 
 from campaigns.journal import engine
+from campaigns.journal.state_digest import part_digest
 from campaigns.models import Snapshot, SnapshotPart
 from campaigns.services.journal import submit
 from campaigns.services.snapshots import joined, split, stored_state
@@ -43,6 +44,8 @@ def test_the_snapshot_row_holds_no_sides_part_and_each_side_has_its_own_row(skir
     assert core["game"]["sides"] == {}
     parts = dict(SnapshotPart.objects.filter(campaign=skirmish).values_list("side", "value"))
     assert set(parts) == set(current_state(skirmish)["game"]["sides"])
+    for part in SnapshotPart.objects.filter(campaign=skirmish):
+        assert part.digest == part_digest(part.value)
     assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
 
 
@@ -69,6 +72,8 @@ def test_a_sides_step_rewrites_its_own_part_and_leaves_the_other_sides_row_alone
     after = _row_versions(skirmish)
     assert after[other] == before[other]
     assert after[mine] != before[mine]
+    digests = dict(SnapshotPart.objects.filter(campaign=skirmish).values_list("side", "digest"))
+    assert digests[mine] == part_digest(current_state(skirmish)["game"]["sides"][mine])
     assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
 
 
@@ -87,3 +92,9 @@ def test_a_snapshot_stored_whole_is_read_whole_and_the_next_append_stores_it_in_
     assert Snapshot.objects.get(campaign=skirmish).state["game"]["sides"] == {}
     assert SnapshotPart.objects.filter(campaign=skirmish).count() == len(whole["game"]["sides"])
     assert _same_json(stored_state(skirmish), engine.fold(load_records(skirmish)))
+
+
+def test_a_part_is_the_same_when_its_json_is_the_same_and_not_when_only_python_says_so():
+    assert part_digest({"a": 1, "b": [1, 2]}) == part_digest({"b": [1, 2], "a": 1})
+    assert part_digest({"a": 1}) != part_digest({"a": True})
+    assert part_digest({"a": 1}) != part_digest({"a": 1.0})
