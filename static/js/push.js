@@ -17,6 +17,14 @@
   const status = document.getElementById("push-status");
   const token = form.querySelector("input[name=csrfmiddlewaretoken]").value;
 
+  // What the browser answered, in words: its error names (NotAllowedError …) are not for people.
+  const REFUSED = {
+    NotAllowedError:
+      "Push notices were not allowed on this device: allow notifications for this site in the browser's settings, then try again.",
+    AbortError: "This browser's push service did not take this device: try again later.",
+    other: "This device could not take push notices: try again later.",
+  };
+
   function keyBytes(base64url) {
     const text = atob((base64url + "=".repeat((4 - (base64url.length % 4)) % 4)).replace(/-/g, "+").replace(/_/g, "/"));
     return Uint8Array.from(text, (c) => c.charCodeAt(0));
@@ -62,7 +70,7 @@
       await subscription.unsubscribe();
       show(false, Object.values(errors).flat().join(" ") || "The site refused this device.");
     } catch (error) {
-      show(false, "Push notices were not allowed on this device (" + error.name + ").");
+      show(false, REFUSED[error && error.name] || REFUSED.other);
     }
   });
 
