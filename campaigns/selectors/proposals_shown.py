@@ -12,7 +12,22 @@ from campaigns.schema.fields import Field
 
 from ..models import Campaign
 from ..systems import get_system
+from ..systems.base import GameSystem
 from .history import describe
+
+# What each kind of proposal is called on a page (its action is a key: "correct", "house_rule").
+ACTION_WORDS = {
+    "correct": "correction",
+    "undo": "undo",
+    "house_rule": "house rule",
+    "export": "full export",
+    "seat": "change of seats",
+}
+
+
+def proposed(action: object) -> str:
+    """ "a proposed correction", "a proposed house rule" …"""
+    return f"a proposed {ACTION_WORDS.get(str(action), str(action).replace('_', ' '))}"
 
 
 def proposal_summary(proposal: Mapping[str, Any], state: Mapping[str, Any]) -> str:
@@ -31,7 +46,7 @@ def proposal_summary(proposal: Mapping[str, Any], state: Mapping[str, Any]) -> s
         if kind == "player.removed":
             return f"take {data['username']} off {side}"
         return f"seat {data['new']} with {side} instead of {data['old']}"
-    return f"a proposed {proposal['action'].replace('_', ' ')}"
+    return proposed(proposal["action"])
 
 
 def proposal_rows(campaign: Campaign, viewer: Viewer, view: StateView) -> dict[str, dict[str, Any]]:
@@ -50,12 +65,21 @@ def proposal_rows(campaign: Campaign, viewer: Viewer, view: StateView) -> dict[s
             record = Record.from_event(event)
             row["target_text"] = describe(system, record, view)
             if proposal["action"] == "correct" and isinstance(proposal.get("data"), dict):
-                kind = system.event_kind(record.kind)
                 row["changes"] = _changes(
-                    record.data, proposal["data"], kind.fields if kind else ()
+                    record.data, proposal["data"], _fields_of(system, view, record)
                 )
         rows[uid] = row
     return rows
+
+
+def _fields_of(system: GameSystem, view: StateView, record: Record) -> Sequence[Field]:
+    """The fields a correction of `record` is drawn with (what it names in words), else the
+    kind's declared ones."""
+    drawn = system.correction_fields(view, record.side or None, record.kind, dict(record.data))
+    if drawn is not None:
+        return drawn
+    kind = system.event_kind(record.kind)
+    return kind.fields if kind else ()
 
 
 def _changes(

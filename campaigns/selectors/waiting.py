@@ -71,9 +71,9 @@ def _proposal_waits(proposal: dict[str, object], missing: list[str], state: Stat
         whose = " and ".join("your side" if name == "you" else name for name in missing)
         either = " (or the referee's)" if state.get("referee") else ""
         return f"{whose}'s agreement to {what}{either}"
-    return (
-        f"{' and '.join(missing)} to answer a proposed {str(proposal['action']).replace('_', ' ')}"
-    )
+    from .proposals_shown import proposed
+
+    return f"{' and '.join(missing)} to answer {proposed(proposal['action'])}"
 
 
 def campaigns_waiting_on(campaigns: Sequence[Campaign]) -> dict[int, list[str]]:

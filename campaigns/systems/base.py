@@ -319,6 +319,15 @@ class GameSystem:
         declared fields as they are. Never a ``json`` field: a person never types JSON."""
         return None
 
+    def correction_fields(
+        self, view: StateView, side: str | None, kind: str, data: dict[str, Any]
+    ) -> tuple[Field, ...] | None:
+        """The fields of a correction of an earlier `kind` event whose data was `data` (the
+        history page): the kind's declared fields with what they name (units, locations …) picked
+        in words from anything the campaign knows, not only what today's form would offer. None:
+        the declared fields as they are."""
+        return None
+
     def procedure(self, state: HeldState, sides: frozenset[str]) -> list[StepStatus]:
         return []
 

@@ -61,14 +61,23 @@ def posted_kind(post: QueryDict) -> tuple[str, str | None]:
 
 
 def kind_fields(
-    system: GameSystem, view: dict[str, Any] | None, todo: Action
+    system: GameSystem,
+    view: dict[str, Any] | None,
+    todo: Action,
+    correcting: dict[str, Any] | None = None,
 ) -> tuple[Field, ...] | None:
-    """The fields to ask for: what the system makes of them for this side now, else the
-    kind's own, with the result and the sealed choice shown as the inputs they really are."""
+    """The fields to ask for: what the system makes of them for this side now (or, `correcting`
+    an earlier event's data, for its correction), else the kind's own, with the result and the
+    sealed choice shown as the inputs they really are."""
     definition = CORE_KINDS.get(todo.kind) or system.event_kind(todo.kind)
     if definition is None:
         return None
-    concrete = system.form_fields(view, todo.side, todo.kind, dict(todo.initial)) if view else None
+    if not view:
+        concrete = None
+    elif correcting is not None:
+        concrete = system.correction_fields(view, todo.side, todo.kind, correcting)
+    else:
+        concrete = system.form_fields(view, todo.side, todo.kind, dict(todo.initial))
     if concrete is not None:
         return tuple(concrete)
     fields = []
@@ -104,8 +113,13 @@ def build(
     concrete: bool = True,
 ) -> ActionBox | None:
     """``concrete=False``: the kind's declared fields (a correction of an earlier event, whose
-    values need not be among today's choices)."""
-    fields = kind_fields(system, view if concrete else None, todo)
+    values need not be among today's choices), as the system draws them for a correction of
+    the data in `initial`."""
+    fields = (
+        kind_fields(system, view, todo)
+        if concrete
+        else kind_fields(system, view, todo, correcting=initial or {})
+    )
     if fields is None:
         return None
     if todo.kind == "sealed.submitted":

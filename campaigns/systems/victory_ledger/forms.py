@@ -45,6 +45,39 @@ def form_fields(system, view: dict, side, kind: str, initial: dict):
     return system.own_form_fields(view, side, kind, initial, declared.fields)
 
 
+def correction_fields(system, view: dict, kind: str, data: dict) -> tuple | None:
+    """A recorded turn's (or unit changes') correction: its declared fields, each location and
+    unit picked by name from the whole set-up (whatever it is now) instead of typed as its id."""
+    game = (view or {}).get("game")
+    p = system.event_prefix
+    if not game or kind not in (f"{p}.turn", f"{p}.changes"):
+        return None
+    pub = game["public"]
+    places = tuple((loc["id"], location_label(system, loc)) for loc in pub["setup"]["locations"])
+    units = tuple(
+        (u["id"], f"{u['name']} — {system.book.side_name(u['side'])}")
+        for u in pub["setup"]["units"]
+    )
+    turn: dict = next((t for t in pub["turns"] if t["label"] == data.get("turn")), {})
+    out = []
+    for field in system.event_kind(kind).fields:
+        if field.name in ("locations", "units"):
+            sub = {f.name: f for f in field.item.fields}
+            if field.name == "locations":
+                sub["location"] = _picked(sub["location"], places)
+            else:
+                sub["unit"] = _picked(sub["unit"], units)
+                sub.update({f.name: f for f in system.unit_change_form_fields(pub, turn, sub)})
+            field = field.but(item=field.item.but(fields=tuple(sub.values())))
+        out.append(field)
+    return tuple(out)
+
+
+def _picked(field, labels: tuple):
+    """`field` (an id typed in) as a choice among `labels` ((id, words), …)."""
+    return field.but(type="choice", choices=tuple(i for i, _ in labels), labels=labels)
+
+
 def location_label(system, loc: dict) -> str:
     words = system.location_words(loc)
     return f"{loc['name']} ({words})" if words else loc["name"]

@@ -455,6 +455,9 @@ class LedgerSystem(GameSystem):
     def form_fields(self, view, side, kind, initial):
         return forms.form_fields(self, view, side, kind, initial or {})
 
+    def correction_fields(self, view, side, kind, data):
+        return forms.correction_fields(self, view, kind, data)
+
     def form_data(self, view, side, kind, data):
         if (
             kind == "result.resolved" and "data" not in data
