@@ -1,7 +1,9 @@
 """Achtung! Panzer!'s "Units eliminated at the table in the Refit Phase" at 390×844: a long form on
 a page of its own (a tick per retained unit), reached from the campaign page's "Other things you
 can do". alice (Allied) opens it, sends it empty by mistake and is told what it needs, ticks the
-squad lost in melee with its CVP and sends it; her records then count it. bob (German) sees only
+squad lost in melee with its CVP and sends it; it was the squad beside it: she proposes a
+correction from the history (the units ticked by name, never by id) and the referee agrees; her
+records then count one unit lost. bob (German) sees only
 his own units there, and the Allied page's link opened in his browser shows him nothing of theirs;
 his records say nothing of the Allied side. The referee finds the page once per side, records a
 German loss, and reads both sides' records. Every page passes the page checks (no sideways
@@ -103,6 +105,40 @@ def test_units_eliminated_at_the_table_at_each_seat_on_a_phone(phones, screensho
     alice.check()
     assert [u["id"] for u in war.side("allied")["eliminated"]] == [squad["id"]]
     assert war.side("german")["eliminated"] == []
+
+    # It was the squad beside it: the record's correction, from the campaign page's history, ticks
+    # the units by name; the referee agrees to it.
+    other = next(
+        u for u in war.side("allied")["retained"] if u["kind"] == "squad" and u["id"] != squad["id"]
+    )
+    alice.open()
+    entry = alice.tab.locator(
+        "section[aria-labelledby=hist-h] li", has_text="Allied: Units eliminated in the Refit Phase"
+    )
+    entry.locator("summary", has_text="Fix this").click()
+    entry.get_by_role("link", name="Propose a correction").click()
+    expect(alice.tab.get_by_role("heading", name="Propose a correction")).to_be_visible()
+    alice.check()
+    assert re.search(r"\bu\d+\b", alice.tab.locator("main").inner_text()) is None, "a unit's id"
+    ticks = alice.tab.locator("main input[type=checkbox][name=units]")
+    assert {t.get_attribute("value") for t in ticks.all()} == allied
+    expect(alice.tab.locator(f"main input[name=units][value='{squad['id']}']")).to_be_checked()
+    alice.tab.locator(f"main input[name=units][value='{squad['id']}']").uncheck()
+    alice.tab.locator(f"main input[name=units][value='{other['id']}']").check()
+    alice.tab.get_by_label("Reason").fill("the squad beside it was lost")
+    alice.tab.get_by_role("button", name="Propose").click()
+    expect(alice.tab.locator(".messages")).to_contain_text("Correction proposed")
+    alice.check()
+    rita.open()
+    proposal = rita.tab.locator("#proposals li", has_text="the squad beside it was lost")
+    expect(proposal).to_contain_text("Correction proposed by alice (Allied)")
+    assert re.search(r"\bu\d+\b", proposal.inner_text()) is None, proposal.inner_text()
+    agree = rita.tab.locator(
+        "#now form.action",
+        has=rita.tab.get_by_role("heading", name="Agree to a proposed correction"),
+    )
+    assert rita.submit(agree) == 204
+    assert [u["id"] for u in war.side("allied")["eliminated"]] == [other["id"]]
 
     # Her records count it, and hold nothing of the German side.
     alice.open()

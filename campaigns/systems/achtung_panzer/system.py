@@ -269,6 +269,9 @@ class AchtungPanzer(GameSystem):
     def form_fields(self, view, side, kind, initial):
         return pages.form_fields(self, view, side, kind, initial)
 
+    def correction_fields(self, view, side, kind, data):
+        return pages.correction_fields(self, view, side, kind)
+
     def pick_groups(self, view, side, kind, field):
         return pages.pick_groups(view, side, kind, field)
 

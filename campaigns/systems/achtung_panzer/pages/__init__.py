@@ -4,12 +4,12 @@ id and words, RGs with their cost and limits, objective hexes from 1.2. Nothing 
 a rule; the fold checks every submission again.
 
 By what each module draws: todos (the to-do list), refit_todos (the Refit Phase's step and its
-buttons), forms (each form by kind, and the data a posted form becomes), aftermath_form (the end
-of the scenario), joint_form (the map steps' confirmation), retained_form (corrections of the
-retained units)."""
+buttons), forms (each form by kind, the data a posted form becomes, a correction's fields),
+aftermath_form (the end of the scenario), joint_form (the map steps' confirmation),
+retained_form (corrections of the retained units)."""
 
 from .aftermath_form import pick_groups
-from .forms import form_data, form_fields
+from .forms import correction_fields, form_data, form_fields
 from .todos import actions
 
-__all__ = ["actions", "form_data", "form_fields", "pick_groups"]
+__all__ = ["actions", "correction_fields", "form_data", "form_fields", "pick_groups"]
