@@ -311,12 +311,13 @@ class Snapshot(models.Model):
 
 
 class SnapshotPart(models.Model):
-    """One side's private part of a campaign's stored snapshot, at `position` among the sides."""
+    """One side's private part of a campaign's stored snapshot, at `position` among the sides, as
+    JSON text (keys sorted): only ever read and written whole."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshot_parts")
     side = models.TextField()  # a key of state["game"]["sides"]: whatever text the game uses
     position = models.PositiveIntegerField()
-    value = models.JSONField()
+    value = models.TextField()
     # campaigns.journal.state_digest.part_digest(value): an append tells a changed part, and an
     # audience's position hashes the parts it reads, without encoding the others again.
     digest = models.CharField(max_length=64, blank=True)

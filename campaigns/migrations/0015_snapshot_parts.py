@@ -1,19 +1,26 @@
-"""Each side's private part of a stored snapshot in a row of its own (SnapshotPart): an append
-writes the parts it changed, not the whole state. Every stored snapshot is split here (and joined
+"""Each side's private part of a stored snapshot in a row of its own (SnapshotPart, JSON text with
+its digest): an append writes the parts it changed, not the whole state. Every stored snapshot is split here (and joined
 again going back); on PostgreSQL the parts are compressed with lz4 like the snapshot (0012)."""
+
+import json
 
 import django.db.models.deletion
 from django.db import migrations, models
 
 
-def _digest(value):
-    # As campaigns.journal.state_digest.part_digest draws it (a migration keeps its own copy).
+def _encoded(value):
+    # As campaigns.services.snapshots encodes a part (a migration keeps its own copy): JSON with
+    # its keys sorted, and the digest of those bytes.
     import hashlib
+    import json
 
     import orjson
 
-    option = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
-    return hashlib.sha256(orjson.dumps(value, option=option, default=str)).hexdigest()[:32]
+    try:
+        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+    except (orjson.JSONEncodeError, TypeError):
+        text = json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+    return text.decode(), hashlib.sha256(text).hexdigest()[:32]
 
 
 def _sides(state):
@@ -34,8 +41,8 @@ def _split(apps, schema_editor):
                 campaign_id=snapshot.campaign_id,
                 side=side,
                 position=n,
-                value=value,
-                digest=_digest(value),
+                value=_encoded(value)[0],
+                digest=_encoded(value)[1],
             )
             for n, (side, value) in enumerate(sides.items())
         )
@@ -49,7 +56,7 @@ def _join(apps, schema_editor):
     for snapshot in Snapshot.objects.iterator(chunk_size=50):
         parts = SnapshotPart.objects.filter(campaign_id=snapshot.campaign_id).order_by("position")
         if _sides(snapshot.state) is not None and parts.exists():
-            snapshot.state["game"]["sides"] = {p.side: p.value for p in parts}
+            snapshot.state["game"]["sides"] = {p.side: json.loads(p.value) for p in parts}
             snapshot.save(update_fields=["state"])
     SnapshotPart.objects.all().delete()
 
@@ -82,7 +89,7 @@ class Migration(migrations.Migration):
                 ),
                 ("side", models.TextField()),
                 ("position", models.PositiveIntegerField()),
-                ("value", models.JSONField()),
+                ("value", models.TextField()),
                 ("digest", models.CharField(blank=True, max_length=64)),
                 (
                     "campaign",

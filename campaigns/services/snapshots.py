@@ -54,8 +54,12 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
 
 
 _READ = {
+    # A part is JSON text, joined as it is into the JSON the query answers (PostgreSQL parses
+    # and prints none of it: a long campaign's parts are a few hundred kilobytes).
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
-        SELECT coalesce(json_agg(json_build_array(p.side, p.value) ORDER BY p.position), '[]')::text
+        SELECT coalesce('[' || string_agg(
+            '[' || to_json(p.side)::text || ',' || p.value || ']', ',' ORDER BY p.position
+        ) || ']', '[]')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
         SELECT coalesce(json_object_agg(p.side, p.digest), '{{}}')::text
@@ -121,7 +125,9 @@ def _stored_orm(campaign_ids: Sequence[int]) -> dict[int, Kept]:
         by_campaign: dict[int, list[_Part]] = {}
         digests: dict[int, dict[str, str]] = {}
         for part in parts:
-            by_campaign.setdefault(part.campaign_id, []).append((part.side, part.value))
+            by_campaign.setdefault(part.campaign_id, []).append(
+                (part.side, orjson.loads(part.value))
+            )
             if part.digest:
                 digests.setdefault(part.campaign_id, {})[part.side] = part.digest
     return {
@@ -186,7 +192,7 @@ def _replace_parts(campaign: Campaign, parts: list[_Encoded]) -> None:
             campaign=campaign,
             side=part.side,
             position=n,
-            value=orjson.loads(part.text),
+            value=part.text,
             digest=part.digest,
         )
         for n, part in enumerate(parts)
@@ -208,7 +214,7 @@ def _upsert_parts_sql(
         params += [campaign.pk, [part.side for _, part in parts]]
     if not parts:
         return f"WITH {delete.removesuffix(', ')} SELECT 1", params
-    values = ", ".join(["(%s, %s, %s, %s::jsonb, %s)"] * len(parts))
+    values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(parts))
     for n, part in parts:
         params += [campaign.pk, part.side, n, part.text, part.digest]
     return (
