@@ -3,11 +3,11 @@
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from django.contrib.auth.models import User
-from django.db.models import QuerySet
+from django.db.models import Case, F, QuerySet, Value, When
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
@@ -16,7 +16,7 @@ from ..errors import Forbidden, NotFound
 from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
 from . import club_tables
-from .campaign_lists import in_play_first, listed, page_of
+from .campaign_lists import STAGES, club_list, in_play_first, page_of
 from .club_standings import ClubStandings, club_standings
 from .waiting import campaigns_waiting_on
 
@@ -66,7 +66,7 @@ class ClubPage:
     )  # campaign pk -> whom it waits for, in words
     standings: ClubStandings = field(default_factory=ClubStandings)  # across campaigns, over time
     archived: list[Campaign] = field(default_factory=list)  # out of the lists, newest first
-    more: bool = False  # the page shows only the first of its lists (views.clubs.CLUB_SHOWN)
+    more: bool = False  # the page shows only the first of its lists (CLUB_SHOWN)
     count: int = 0  # the club's campaigns, archived ones included, when `more`
     archived_count: int = 0  # the club's archived campaigns, when `more`
 
@@ -143,14 +143,14 @@ def club_comparisons(campaigns: Sequence[Campaign]) -> list[Comparison]:
 
 
 CLUB_LOG_SHOWN = 30
+CLUB_SHOWN = 15  # of the club's campaigns and of its archived ones on the club page
 
 
-def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
-    """The club page as `user` sees it: with `first`, the first `first` of its campaigns (what
-    waits for the person first, then in play, then the latest public change; counted) and of its
-    archived ones (the latest first; counted), read as such in SQL, their tables across campaigns
-    with them, the chart of wins across them all; without, every campaign (the pages of them
-    all)."""
+def club_page(user: User, club: Club, first: int = CLUB_SHOWN) -> ClubPage:
+    """The club page as `user` sees it: the first `first` of its campaigns (what waits for the
+    person first, then in play, then the latest public change; counted) and of its archived ones
+    (the latest first; counted), read as such in SQL, their tables across campaigns with them, and
+    the chart of wins across them all."""
     role = visibility.role_in(user, club)
     if role is None:
         raise NotFound("club")
@@ -159,11 +159,78 @@ def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
     if role == "organizer":
         invitations = list(club_invitations(user=user, club=club).order_by("-created_at", "-pk"))
         log = list(club.log.select_related("actor")[:CLUB_LOG_SHOWN])
-    campaigns, archived, count, archived_count, tabled = _listed_in(user, club, first)
+    campaigns, count = club_list(user, club.pk, first)
+    archived, archived_count = page_of(
+        visibility.campaigns_for(user)
+        .filter(club=club, archived_at__isnull=False)
+        .order_by("-archived_at", "-pk"),
+        0,
+        first,
+        related=("club", "referee", "archived_by"),
+    )
+    chart = club_tables.chart(club.pk, _wins_chart_of(club))
+    return replace(
+        _with_tables(club, campaigns, archived, campaigns, "first", chart),
+        role=role,
+        members=list(club.memberships.select_related("user").order_by("user__username")),
+        invitations=invitations,
+        log=log,
+        more=count > len(campaigns) or archived_count > len(archived),
+        count=count + archived_count,
+        archived_count=archived_count,
+    )
+
+
+def club_campaigns(user: User, club: Club, number: int, size: int) -> tuple[ClubPage, int]:
+    """Page `number` (from 1; past the last: the last) of every campaign of the club, `size` a
+    page, read as such in SQL: those out of the archive first (in play, being set up, finished;
+    the latest public change first), then the archived ones (the latest archived first); with
+    their tables across campaigns (no chart); and how many campaigns there are."""
+    if visibility.role_in(user, club) is None:
+        raise NotFound("club")
+    rows = (
+        visibility.campaigns_for(user)
+        .filter(club=club)
+        .order_by(
+            Case(When(archived_at=None, then=Value(0)), default=Value(1)),
+            Case(When(archived_at=None, then=in_play_first()), default=Value(0)),
+            Case(When(archived_at=None, then=F("updated_at")), default=F("archived_at")).desc(),
+            "-pk",
+        )
+    )
+    related = ("club", "referee", "archived_by")
+    found, count = page_of(rows, (number - 1) * size, size, related)
+    if not found and count:  # past the last page: the last
+        found, count = page_of(rows, (-(-count // size) - 1) * size, size, related)
+    campaigns = [c for c in found if c.archived_at is None]
+    archived = [c for c in found if c.archived_at is not None]
+    # The standings in the club's order of every campaign, archived or not (in play first).
+    tabled = sorted(found, key=lambda c: (STAGES_RANK.get(c.status, len(STAGES)), -_at(c), -c.pk))
+    return _with_tables(club, campaigns, archived, tabled, "page", None), count
+
+
+STAGES_RANK = {status: n for n, status in enumerate(STAGES)}
+
+
+def _at(campaign: Campaign) -> float:
+    return campaign.updated_at.timestamp()
+
+
+def _with_tables(
+    club: Club,
+    campaigns: list[Campaign],
+    archived: list[Campaign],
+    tabled: list[Campaign],
+    part: str,
+    chart: dict[str, Any] | None,
+) -> ClubPage:
+    """A page of the club's `campaigns` (out of the archive) and `archived`, with the tables
+    across them: comparisons and whom each waits for of `campaigns`, standings of `tabled` (an
+    archived campaign's results still count), kept per their club positions (club_tables)."""
 
     def draw() -> club_tables.Kept:
         compared = club_comparisons(campaigns)
-        standings = club_standings(tabled)  # an archived campaign's results still count
+        standings = club_standings(tabled)
         return club_tables.Kept(
             comparisons=[
                 (
@@ -175,19 +242,17 @@ def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
             ],
             waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
             standings=[(c.pk, sides, result) for c, sides, result in standings.rows],
-            chart=standings.chart if first is None else None,
+            chart=None,
         )
 
-    kept = club_tables.kept_or_drawn(club.pk, tabled, draw, "all" if first is None else "first")
-    chart = kept.chart if first is None else club_tables.chart(club.pk, _wins_chart_of(club))
+    kept = club_tables.kept_or_drawn(club.pk, tabled, draw, part)
     by_pk = {c.pk: c for c in tabled}
     return ClubPage(
         club=club,
-        role=role,
-        members=list(club.memberships.select_related("user").order_by("user__username")),
+        role=None,
+        members=[],
         campaigns=campaigns,
-        invitations=invitations,
-        log=log,
+        invitations=None,
         comparisons=[
             Comparison(
                 system,
@@ -201,41 +266,7 @@ def club_page(user: User, club: Club, first: int | None = None) -> ClubPage:
             [(by_pk[pk], sides, result) for pk, sides, result in kept.standings], chart
         ),
         archived=archived,
-        more=count > len(campaigns) or archived_count > len(archived),
-        count=count + archived_count,
-        archived_count=archived_count,
     )
-
-
-def _listed_in(
-    user: User, club: Club, first: int | None
-) -> tuple[list[Campaign], list[Campaign], int, int, list[Campaign]]:
-    """The club's campaigns out of the archive and archived ones (with `first`: the first of each
-    and how many there are, read as such in SQL), and those whose tables the page draws."""
-    if first is None:
-        everything = list(
-            visibility.campaigns_for(user)
-            .filter(club=club)
-            .select_related("archived_by")
-            .order_by(in_play_first(), "-updated_at")
-        )
-        campaigns = [c for c in everything if c.archived_at is None]
-        archived = sorted(
-            (c for c in everything if c.archived_at is not None),
-            key=lambda c: (c.archived_at, c.pk),
-            reverse=True,
-        )
-        return campaigns, archived, len(campaigns), len(archived), everything
-    campaigns, count = page_of(listed(user, [club.pk]), 0, first)
-    archived, archived_count = page_of(
-        visibility.campaigns_for(user)
-        .filter(club=club, archived_at__isnull=False)
-        .order_by("-archived_at", "-pk"),
-        0,
-        first,
-        related=("club", "referee", "archived_by"),
-    )
-    return campaigns, archived, count, archived_count, campaigns  # the chart: club_tables.chart
 
 
 def _wins_chart_of(club: Club) -> Callable[[], dict[str, Any] | None]:

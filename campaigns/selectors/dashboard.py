@@ -16,14 +16,21 @@ from datetime import datetime
 
 from django.contrib.auth.base_user import AbstractBaseUser
 from django.contrib.auth.models import AnonymousUser
-from django.db.models import F, Q
 
 from campaigns.access import visibility
 from campaigns.kept_answers import prepared
 
-from ..models import Campaign, Club, Membership, Notice, Side, SidePlayer
+from ..models import Campaign, Club, Membership, Notice
 from ..systems.base import Action
-from .campaign_lists import in_play_first, listed, page_of
+from .campaign_lists import (
+    ORDER,
+    ORGANIZED,
+    OTHER,
+    PLAYED,
+    mine_params,
+    mine_sql,
+    played_or_organized,
+)
 from .todos import waiting_for
 from .waiting import campaigns_waiting_on
 
@@ -79,8 +86,7 @@ def dashboard(user: Person, shown: int = SHOWN) -> Dashboard:
     )
 
 
-# the dashboard's lists (WAITING: what a notice names)
-PLAYED, ORGANIZED, OTHER, WAITING = range(4)
+WAITING = OTHER + 1  # the dashboard's list of what a notice names, beside campaign_lists'
 
 
 def _first_pages(
@@ -92,7 +98,7 @@ def _first_pages(
     order, with its count (window functions, partitioned by list); a second the rows shown."""
     rows = prepared.rows(
         _first_pages_sql(),
-        [user.pk, user.pk, user.pk, user.pk, Membership.ORGANIZER, user.pk, shown, shown],
+        [*mine_params(user), shown, shown],
         {1: Notice._meta.get_field("created_at")},
     )
     # By key alone: these keys are of the person's campaigns (the query above chose them).
@@ -118,52 +124,24 @@ def mine(user: Person, number: int, size: int) -> tuple[list[Campaign], int, dic
     """Page `number` (from 1) of every campaign one plays, referees or organizes, `size` a page:
     those one plays first, each list in the dashboard's order; how many in all; whom each shown
     campaign waits for."""
-    roles = dict(Membership.objects.filter(user=user.pk).values_list("club_id", "role"))
-    organizing = [pk for pk, role in roles.items() if role == Membership.ORGANIZER]
-    rows = (
-        listed(user, list(roles))
-        .filter(Q(played=True) | Q(club_id__in=organizing))
-        .order_by(
-            F("played").desc(),
-            F("waited").asc(nulls_last=True),
-            in_play_first(),
-            "-updated_at",
-            "-pk",
-        )
-    )
-    found, count = page_of(rows, (number - 1) * size, size)
+    found, count = played_or_organized(user, (number - 1) * size, size)
     if not found and count:  # past the last page: the last
         last = -(-count // size)
-        found, count = page_of(rows, (last - 1) * size, size)
+        found, count = played_or_organized(user, (last - 1) * size, size)
     waits = campaigns_waiting_on([c for c in found if c.status == Campaign.ACTIVE])
     return found, count, waits
 
 
 def _first_pages_sql() -> str:
-    """The query of `_first_pages` (written out: the ORM took longer to compile it than the
-    database to answer it). Parameters: the person four times, the organizer role, the person,
-    how many a list shows twice."""
+    """The query of `_first_pages`, over the lists' rows and in their order (campaign_lists):
+    the parameters of `mine_params`, then how many a list shows, twice."""
     if "first" not in _SQL:
-        table = {m: m._meta.db_table for m in (Campaign, Notice, SidePlayer, Side, Membership)}
-        order = "waited IS NULL, waited, stage, updated_at DESC, id DESC"
         _SQL["first"] = (
-            "WITH mine AS (SELECT c.id, c.updated_at, "
-            f"(SELECT MIN(n.created_at) FROM {table[Notice]} n WHERE n.recipient_id = %s "
-            "AND n.campaign_id = c.id AND n.waiting AND n.resolved_at IS NULL) AS waited, "
-            "CASE WHEN c.referee_id = %s OR c.id IN (SELECT sd.campaign_id FROM "
-            f"{table[SidePlayer]} sp JOIN {table[Side]} sd ON sd.id = sp.side_id "
-            f"WHERE sp.user_id = %s) THEN {PLAYED} WHEN c.club_id IN (SELECT o.club_id FROM "
-            f"{table[Membership]} o WHERE o.user_id = %s AND o.role = %s) THEN {ORGANIZED} "
-            f"ELSE {OTHER} END AS listing, "
-            f"CASE WHEN c.status = '{Campaign.ACTIVE}' THEN 1 ELSE 0 END AS in_play, "
-            f"CASE c.status WHEN '{Campaign.ACTIVE}' THEN 0 WHEN '{Campaign.SETUP}' THEN 1 "
-            "ELSE 2 END AS stage "
-            f"FROM {table[Campaign]} c WHERE c.archived_at IS NULL AND c.club_id IN "
-            f"(SELECT m.club_id FROM {table[Membership]} m WHERE m.user_id = %s)), "
+            f"WITH mine AS ({mine_sql()}), "
             "ranked AS (SELECT id, waited, listing, in_play, "
-            f"ROW_NUMBER() OVER (PARTITION BY listing ORDER BY {order}) AS place, "
+            f"ROW_NUMBER() OVER (PARTITION BY listing ORDER BY {ORDER}) AS place, "
             "COUNT(*) OVER (PARTITION BY listing) AS in_list, "
-            f"ROW_NUMBER() OVER (PARTITION BY in_play ORDER BY {order}) AS waiting_place, "
+            f"ROW_NUMBER() OVER (PARTITION BY in_play ORDER BY {ORDER}) AS waiting_place, "
             "COUNT(waited) OVER (PARTITION BY in_play) AS named "
             f"FROM mine WHERE listing <> {OTHER} OR waited IS NOT NULL) "
             "SELECT id, waited, listing, in_play, place, in_list, waiting_place, named "

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
-
 from django.conf import settings
 from django.contrib import messages
 from django.http import HttpResponse
@@ -15,14 +13,16 @@ from campaigns.access import visibility
 from campaigns.errors import DomainError, Forbidden, NotFound, TooMany
 from campaigns.forms import HandOverForm, InvitationForm, RoleForm
 from campaigns.models import Club
-from campaigns.selectors.club_standings import ClubStandings
-from campaigns.selectors.clubs import ClubPage, club_invitations, club_page, members_of
+from campaigns.selectors.clubs import (
+    club_campaigns as club_campaigns_page,
+    club_invitations,
+    club_page,
+    members_of,
+)
 from campaigns.services import clubs as club_services
 
-from .common import AuthenticatedHttpRequest, done, page, page_number, paged
+from .common import AuthenticatedHttpRequest, done, page, page_number, pager_of
 
-# campaigns (and their standings, comparisons) on the club page, read as such in SQL
-CLUB_SHOWN = 15
 CLUB_PAGE = 50  # campaigns on a page of the club's campaigns
 
 
@@ -34,7 +34,7 @@ def _context(
     hand_over_form: HandOverForm | None = None,
     role_error: str | None = None,
 ) -> dict[str, object]:
-    shown = club_page(request.user, club, first=CLUB_SHOWN)
+    shown = club_page(request.user, club)
     others = [m.user.username for m in shown.members if m.user_id != request.user.pk]
     return {
         "club": club,
@@ -47,32 +47,15 @@ def _context(
     }
 
 
-def _of_page(shown: ClubPage, number: int) -> dict[str, object]:
-    """Page `number` of the club's campaigns (archived last), with their standings and
-    comparisons: the same tables as the club page's, CLUB_PAGE campaigns at a time."""
-    pager = paged(shown.campaigns + shown.archived, number, CLUB_PAGE)
-    on_page = {c.pk for c in pager["items"]}
-    listed = replace(
-        shown,
-        campaigns=[c for c in shown.campaigns if c.pk in on_page],
-        archived=[c for c in shown.archived if c.pk in on_page],
-        standings=ClubStandings(rows=[r for r in shown.standings.rows if r[0].pk in on_page]),
-        comparisons=[
-            replace(t, rows=tuple(r for r in t.rows if r[0].pk in on_page))
-            for t in shown.comparisons
-        ],
-    )
-    listed.comparisons = [t for t in listed.comparisons if t.rows]
-    return {"page": listed, "pager": pager}
-
-
 @page
 def club_campaigns(request: AuthenticatedHttpRequest, slug: str) -> HttpResponse:
     """All the club's campaigns, CLUB_PAGE at a time (``?page=``), with their standings and
     comparisons; a page number past the last shows the last."""
     club = visibility.get_club_for(request.user, slug)
-    context = _of_page(club_page(request.user, club), page_number(request))
-    return render(request, "clubs/campaigns.html", {"club": club, **context})
+    number = page_number(request)
+    shown, count = club_campaigns_page(request.user, club, number, CLUB_PAGE)
+    pager = pager_of(shown.campaigns + shown.archived, number, count, CLUB_PAGE)
+    return render(request, "clubs/campaigns.html", {"club": club, "page": shown, "pager": pager})
 
 
 @page

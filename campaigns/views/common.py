@@ -89,17 +89,17 @@ def page_number(request: HttpRequest) -> int:
     return int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
 
 
-def paged(items: Sequence[T], number: int, size: int) -> dict[str, Any]:
-    """Page `number` of `items`, `size` a page (past the last: the last), with the numbers of the
-    pages before and after it (None: none) for the Newer/Older-like links."""
-    pages = max(1, -(-len(items) // size))
+def pager_of(items: Sequence[T], number: int, count: int, size: int) -> dict[str, Any]:
+    """Page `number` (past the last: the last) of `count` rows, `size` a page, its rows `items`
+    (read as such in SQL), with the numbers of the pages before and after it (None: none) for the
+    Previous/Next links."""
+    pages = max(1, -(-count // size))
     number = min(max(number, 1), pages)
-    start = (number - 1) * size
     return {
-        "items": list(items[start : start + size]),
+        "items": list(items),
         "number": number,
         "pages": pages,
-        "count": len(items),
+        "count": count,
         "previous": number - 1 if number > 1 else None,
         "next": number + 1 if number < pages else None,
     }

@@ -13,7 +13,7 @@ from campaigns.forms import ClubForm
 from campaigns.selectors.dashboard import dashboard as dashboard_of, mine as campaigns_of
 from campaigns.services import clubs as club_services
 
-from .common import AuthenticatedHttpRequest, done, invalid, page, page_number
+from .common import AuthenticatedHttpRequest, done, invalid, page, page_number, pager_of
 
 MINE_PAGE = 50  # campaigns on a page of "my campaigns"
 
@@ -33,16 +33,7 @@ def my_campaigns(request: AuthenticatedHttpRequest) -> HttpResponse:
     the last: the last), those one plays first, what waits longest for the person first."""
     number = page_number(request)
     found, count, waits = campaigns_of(request.user, number, MINE_PAGE)
-    pages = max(1, -(-count // MINE_PAGE))
-    number = min(number, pages)
-    pager = {
-        "items": found,
-        "number": number,
-        "pages": pages,
-        "count": count,
-        "previous": number - 1 if number > 1 else None,
-        "next": number + 1 if number < pages else None,
-    }
+    pager = pager_of(found, number, count, MINE_PAGE)
     return render(request, "campaigns/mine.html", {"board": {"waits": waits}, "pager": pager})
 
 
