@@ -7,12 +7,13 @@ Read from what any club member may see only (``visibility.view_state`` for a mem
 no side): the public results, the public journal's dates. A win is a scenario result confirmed
 with a winner (an A!P! half-day) or a campaign that ended with one (every game); it is dated by
 its public event (a campaign's end by its newest public event), never by the campaign row's
-last change, which moves with a side's hidden steps too.
+last change, which moves with a side's hidden steps too. Each campaign's part of the chart is
+kept per its club position (``wins_chart``), which only what every member may see moves.
 """
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from datetime import datetime
 from typing import Any
@@ -21,10 +22,12 @@ from django.db.models import JSONField, Max, Value
 
 from campaigns.access import visibility
 from campaigns.journal.records import Viewer
+from campaigns.kept_answers import viewcache
 
 from ..models import Campaign, Event
 from ..services.state import current_states
 from ..systems import all_systems
+from . import club_tables
 
 RESULT_KINDS = ("result.confirmed", "result.resolved")
 BY_DAY_UP_TO = 62  # days: wins dated by day within two months, by month beyond
@@ -59,8 +62,54 @@ def club_standings(campaigns: Sequence[Campaign]) -> ClubStandings:
                 _result_words(view),
             )
         )
-    names = {str(side["name"]) for view in views.values() for side in view["sides"].values()}
-    return ClubStandings(rows, _wins_chart(_wins(shown, views), names))
+    return ClubStandings(rows, _chart_of(_parts(shown, views).values()))
+
+
+def wins_chart(campaigns: Sequence[Campaign]) -> dict[str, Any] | None:
+    """The chart of wins across `campaigns` (`club_standings`' chart), each campaign's part of it
+    (its sides' names, its wins) kept per its club position (club_tables.position_key): drawn
+    again after some campaigns moved, it reads those campaigns' states alone. A part is read from
+    what any club member may see, and a side's hidden step moves no club position. `campaigns` need
+    only their keys, statuses, systems and positions: those read again are read whole."""
+    systems = all_systems()
+    shown = [c for c in campaigns if c.status != Campaign.SETUP and c.system in systems]
+    keys = {c.pk: key for c in shown if (key := club_tables.position_key(c, "wins"))}
+    kept = viewcache.get_many(list(keys.values()))
+    parts = {pk: kept[key] for pk, key in keys.items() if key in kept}
+    missing = [c for c in shown if c.pk not in parts]
+    if missing:
+        missing = list(Campaign.objects.filter(pk__in=[c.pk for c in missing]).order_by("pk"))
+        states = current_states(missing)
+        member = Viewer.club_member()
+        drawn = _parts(
+            missing, {c.pk: visibility.view_state(states[c.pk], member) for c in missing}
+        )
+        viewcache.put_many({keys[pk]: part for pk, part in drawn.items() if pk in keys})
+        parts.update(drawn)
+    return _chart_of(parts.values())
+
+
+Part = tuple[list[str], list[tuple[datetime, str]]]  # a campaign's sides' names, its wins
+
+
+def _parts(shown: list[Campaign], views: dict[int, dict[str, Any]]) -> dict[int, Part]:
+    wins = _wins(shown, views)
+    return {
+        c.pk: (
+            sorted({str(side["name"]) for side in views[c.pk]["sides"].values()}),
+            wins.get(c.pk, []),
+        )
+        for c in shown
+    }
+
+
+def _chart_of(parts: Iterable[Part]) -> dict[str, Any] | None:
+    names: set[str] = set()
+    wins: list[tuple[datetime, str]] = []
+    for sides, won in parts:
+        names.update(sides)
+        wins.extend(won)
+    return _wins_chart(sorted(wins), names)
 
 
 def _side_name(view: dict[str, Any], slug: str | None) -> str:
@@ -75,8 +124,10 @@ def _result_words(view: dict[str, Any]) -> str:
     return "ended without a winner"
 
 
-def _wins(shown: list[Campaign], views: dict[int, dict[str, Any]]) -> list[tuple[datetime, str]]:
-    """(when, the winning side's name) for each public win, oldest first."""
+def _wins(
+    shown: list[Campaign], views: dict[int, dict[str, Any]]
+) -> dict[int, list[tuple[datetime, str]]]:
+    """Of each campaign, (when, the winning side's name) for each public win."""
     systems = all_systems()
     by_pk = {c.pk: c for c in shown}
     ended = [c.pk for c in shown if views[c.pk]["status"] == "finished"]
@@ -103,18 +154,19 @@ def _wins(shown: list[Campaign], views: dict[int, dict[str, Any]]) -> list[tuple
             ended_at[campaign_id] = at
         elif isinstance(data.get("scenario"), int):
             results[(campaign_id, data["scenario"])] = at
-    wins = []
+    wins: dict[int, list[tuple[datetime, str]]] = {}
     for (campaign_id, index), at in results.items():
         view = views[campaign_id]
         if 0 <= index < len(view["scenarios"]):
             system = systems[by_pk[campaign_id].system]
             winner = system.scenario_summary(view, index).get("winner")
             if winner in view["sides"]:
-                wins.append((at, _side_name(view, winner)))
+                wins.setdefault(campaign_id, []).append((at, _side_name(view, winner)))
     for campaign_id, at in ended_at.items():
-        if views[campaign_id].get("winner") in views[campaign_id]["sides"]:
-            wins.append((at, _side_name(views[campaign_id], views[campaign_id]["winner"])))
-    return sorted(wins)
+        view = views[campaign_id]
+        if view.get("winner") in view["sides"]:
+            wins.setdefault(campaign_id, []).append((at, _side_name(view, view["winner"])))
+    return wins
 
 
 def _wins_chart(wins: list[tuple[datetime, str]], names: set[str]) -> dict[str, Any] | None:

@@ -63,6 +63,18 @@ def key(club_pk: int, campaigns: Sequence[Campaign], part: str = "all") -> str |
     return f"muster:club-tables:{audiences.BUILD}:{club_pk}:{part}:{digest}"
 
 
+def position_key(campaign: Campaign, part: str) -> str | None:
+    """The key of what `part` keeps of one campaign, drawn from what any club member may see of
+    it, at its club position; None while its row has no position for its journal (drawn, not
+    kept)."""
+    positions = campaign.positions or {}
+    if positions.get("seq") != campaign.last_seq or not positions.get(CLUB):
+        return None
+    at = (positions[CLUB], campaign.status, campaign.system)
+    digest = hashlib.sha256(orjson.dumps(at)).hexdigest()[:32]
+    return f"muster:club-{part}:{audiences.BUILD}:{campaign.pk}:{digest}"
+
+
 def kept_or_drawn(
     club_pk: int, campaigns: Sequence[Campaign], draw: Callable[[], Kept], part: str = "all"
 ) -> Kept:

@@ -17,7 +17,7 @@ from ..models import Campaign, Club, ClubLogEntry, Invitation, Membership
 from ..services.state import current_states
 from . import club_tables
 from .campaign_lists import STAGES, club_list, in_play_first, page_of
-from .club_standings import ClubStandings, club_standings
+from .club_standings import ClubStandings, club_standings, wins_chart
 from .waiting import campaigns_waiting_on
 
 
@@ -271,10 +271,16 @@ def _with_tables(
 
 def _wins_chart_of(club: Club) -> Callable[[], dict[str, Any] | None]:
     """The chart of wins across every campaign of the club, archived ones too (read when not
-    kept: every campaign's state)."""
+    kept: every campaign's row, and the states of those whose part of it is not kept)."""
 
     def draw() -> dict[str, Any] | None:
-        return club_standings(list(Campaign.objects.filter(club=club))).chart
+        return wins_chart(
+            list(
+                Campaign.objects.filter(club=club).only(
+                    "pk", "status", "system", "positions", "last_seq"
+                )
+            )
+        )
 
     return draw
 

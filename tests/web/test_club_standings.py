@@ -60,3 +60,30 @@ def test_the_club_page_shows_the_standings_chart_and_its_numbers(club, people, p
     assert "Standings across the club&#x27;s campaigns" in html or "Standings across" in html
     assert "<svg" in section and "Wins across the club" in section
     assert "in numbers</summary>" in section and "won by German" in section
+
+
+def test_the_chart_of_wins_reads_again_only_the_campaigns_that_moved(
+    club, people, played, monkeypatch
+):
+    from campaigns.models import Campaign
+    from campaigns.selectors import club_standings as standings
+    from campaigns.services.journal import submit
+    from tests.web.wars import skirmish_war
+
+    north = skirmish_war(club, people, "North")
+    every = club_standings(list(club.campaigns.all())).chart
+    assert standings.wins_chart(list(club.campaigns.all())) == every  # drawn, each part kept
+    read: list[set[str]] = []
+    drawn = standings.current_states
+    monkeypatch.setattr(
+        standings,
+        "current_states",
+        lambda campaigns: read.append({c.name for c in campaigns}) or drawn(campaigns),
+    )
+    assert standings.wins_chart(list(club.campaigns.all())) == every and read == []
+    submit(north, people["bob"], "skirmish.supply", {}, side="blue")  # a side's secret roll
+    assert standings.wins_chart(list(Campaign.objects.filter(club=club))) == every
+    assert read == []  # no club position moved: nothing read again
+    submit(north, people["alice"], "skirmish.supply", {}, side="red")  # both: a public stance
+    assert standings.wins_chart(list(Campaign.objects.filter(club=club))) == every
+    assert read == [{"North"}]
