@@ -34,17 +34,17 @@ class Kept:
     comparisons: list[tuple[str, tuple[str, ...], list[tuple[int, str, str, tuple[Any, ...]]]]]
     waiting: dict[int, list[str]]
     standings: list[tuple[int, list[tuple[str, str]], str]]
-    chart: dict[str, Any] | None
 
 
 def key(club_pk: int, campaigns: Sequence[Campaign], part: str = "all") -> str | None:
     """The key of the club's tables at its campaigns' club positions; None while a campaign's row
     has no position for its journal (the tables are then drawn, not kept). The club page's first
     campaigns (`part` "first") are in the order the person reads them (what waits for them
-    first), which their rows keep: that order is part of the key, so a person is never served
-    the rows in another's order."""
+    first), a page of all the club's campaigns ("page") in the club's order, which their rows
+    keep: that order is part of the key, so a person is never served the rows in another's
+    order. "all": the campaigns in any order."""
     parts = []
-    listed = campaigns if part == "first" else sorted(campaigns, key=lambda c: c.pk)
+    listed = sorted(campaigns, key=lambda c: c.pk) if part == "all" else campaigns
     for campaign in listed:
         positions = campaign.positions or {}
         if positions.get("seq") != campaign.last_seq or not positions.get(CLUB):
@@ -78,8 +78,8 @@ def position_key(campaign: Campaign, part: str) -> str | None:
 def kept_or_drawn(
     club_pk: int, campaigns: Sequence[Campaign], draw: Callable[[], Kept], part: str = "all"
 ) -> Kept:
-    """The tables of `campaigns` (`part`: "all", every campaign of the club with the chart of
-    wins; "first", the club page's first campaigns, without it), kept or drawn."""
+    """The tables of `campaigns` (`part`: "first", the club page's first campaigns; "page", a page
+    of all the club's campaigns; see `key`), kept or drawn."""
     name = key(club_pk, campaigns, part)
     if name is None:
         return draw()

@@ -242,7 +242,6 @@ def _with_tables(
             ],
             waiting=campaigns_waiting_on([c for c in campaigns if c.status == Campaign.ACTIVE]),
             standings=[(c.pk, sides, result) for c, sides, result in standings.rows],
-            chart=None,
         )
 
     kept = club_tables.kept_or_drawn(club.pk, tabled, draw, part)
