@@ -27,10 +27,10 @@ def _load_game_systems(**kwargs: Any) -> None:
     from campaigns.systems import all_systems
 
     all_systems()
-    # Kept out of the collector's full passes in every pool process (as in muster/wsgi.py).
-    import gc
+    # Out of the collector's passes in every pool process, as in muster/wsgi.py.
+    from muster.collector import settle
 
-    gc.freeze()
+    settle()
 
 
 def _start_the_heartbeat_and_the_sweep(**kwargs: Any) -> None:

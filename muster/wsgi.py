@@ -1,8 +1,8 @@
-import gc
 import os
 
 from django.core.wsgi import get_wsgi_application
 
+from muster.collector import settle
 from muster.config import load_settings_or_exit
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "muster.settings")
@@ -23,8 +23,4 @@ def _warm() -> None:
 
 
 _warm()
-# What the worker holds from here on (modules, URL patterns, systems, tables) lives as long as
-# the process: kept out of the collector's full passes, which had walked it all and paused a
-# request for up to 85 ms every few seconds under load (benchmarks/README.md, "The write tail
-# was the garbage collector").
-gc.freeze()
+settle()  # what the worker holds from here on, out of the collector's passes (muster.collector)

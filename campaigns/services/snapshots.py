@@ -55,11 +55,13 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
 
 _READ = {
     # A part is JSON text, joined as it is into the JSON the query answers (PostgreSQL parses
-    # and prints none of it: a long campaign's parts are a few hundred kilobytes).
-    "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
-        SELECT coalesce('[' || string_agg(
+    # and prints none of it: a long campaign's parts are a few hundred kilobytes). The state's
+    # text comes as UTF-8 bytes: orjson parses bytes several times faster than a str holding
+    # a character past Latin-1 (a "≥" in a unit's note).
+    "postgresql": """SELECT s.campaign_id, s.seq, convert_to(s.state::text, 'UTF8'), (
+        SELECT convert_to(coalesce('[' || string_agg(
             '[' || to_json(p.side)::text || ',' || p.value || ']', ',' ORDER BY p.position
-        ) || ']', '[]')
+        ) || ']', '[]'), 'UTF8')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
         SELECT coalesce(json_object_agg(p.side, p.digest), '{{}}')::text
@@ -113,7 +115,7 @@ def stored(campaign_ids: Sequence[int], more: str = "") -> dict[int, Kept]:
 
 
 def _json(value: Any) -> Any:
-    if isinstance(value, (str, bytes)):
+    if isinstance(value, (str, bytes, memoryview)):
         return orjson.loads(value)
     return copy_json(value)
 
