@@ -42,6 +42,7 @@ from django.middleware.csrf import get_token
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import viewcache
 from campaigns.models import Campaign
+from muster.memory import Recent
 
 TIMEOUT = 2 * 3600  # an evening's reloads at one position; a page per person, so shorter-lived
 CSRF = "\x00csrf\x00"
@@ -55,6 +56,14 @@ _COOKIE_FIRST = (
     "django.contrib.messages.storage.cookie.CookieStorage",
 )
 _MARK = re.compile("\x00(csrf|idem:[0-9]+|live:[0-9])\x00")
+# A kept page as its text between marks and the marks' names (`cut`).
+Cut = tuple[str, ...]
+# The pages this process has served lately, cut, by the compressed bytes the cache holds: the cut
+# is the bytes' own (the same bytes, the same page), so a page read again is neither decompressed
+# nor searched for its marks, and nothing is served that the cache does not hold.
+_CUT: Recent[bytes, Cut] = Recent(
+    16 * 1024 * 1024, weigh=lambda parts: sum(len(part) for part in parts)
+)
 
 
 def idempotency_mark(number: int) -> str:
@@ -109,33 +118,42 @@ def _messages_waiting(request: HttpRequest) -> bool:
     return CookieStorage.cookie_name in request.COOKIES
 
 
-def kept(name: str) -> str | None:
-    """The page kept under `name`, or None."""
+def kept(name: str) -> Cut | None:
+    """The page kept under `name`, cut at its marks, or None."""
     found = viewcache.get(name)
     if not isinstance(found, bytes):
         return None
-    return zlib.decompress(found).decode()
+    parts = _CUT.get(found)
+    if parts is None:
+        parts = cut(zlib.decompress(found).decode())
+        _CUT.put(found, parts)
+    return parts
 
 
 def keep(name: str, html: str) -> None:
     viewcache.put(name, zlib.compress(html.encode(), 1), TIMEOUT)
 
 
+def cut(html: str) -> Cut:
+    """A drawn page as its text between marks and the marks' names: text, mark, text, ..., text."""
+    return tuple(_MARK.split(html))
+
+
 def served(
-    request: HttpRequest, html: str, live: Callable[[str], str], token: str | None = None
+    request: HttpRequest, page: Cut, live: Callable[[str], str], token: str | None = None
 ) -> str:
-    """The kept page with this render's own parts put in: the CSRF token (`token`, the render's own
-    if given, one masking for the page and its live parts), a fresh idempotency key per form, and
-    each live part drawn by `live(template)`."""
+    """The kept page (`cut`) with this render's own parts put in: the CSRF token (`token`, the
+    render's own if given, one masking for the page and its live parts), a fresh idempotency key
+    per form, and each live part drawn by `live(template)`."""
     token = token or get_token(request)
     keys: dict[str, str] = {}
-
-    def own(found: re.Match[str]) -> str:
-        mark = found.group(1)
+    parts = list(page)
+    for at in range(1, len(parts), 2):
+        mark = parts[at]
         if mark == "csrf":
-            return token
-        if mark.startswith("idem:"):
-            return keys.setdefault(mark, uuid.uuid4().hex)
-        return live(LIVE[int(mark[5:])])
-
-    return _MARK.sub(own, html)
+            parts[at] = token
+        elif mark.startswith("idem:"):
+            parts[at] = keys.setdefault(mark, uuid.uuid4().hex)
+        else:
+            parts[at] = live(LIVE[int(mark[5:])])
+    return "".join(parts)

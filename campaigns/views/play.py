@@ -378,10 +378,12 @@ def campaign_detail(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
     context.update({pages.KEEPING: True, "csrf_token": pages.CSRF})
     drawn = render_to_string("campaigns/detail.html", context, request)
     pages.keep(kept_as, drawn)
-    return _served(request, campaign, viewer, drawn)
+    return _served(request, campaign, viewer, pages.cut(drawn))
 
 
-def _served(request: HttpRequest, campaign: Campaign, viewer: Viewer, kept: str) -> HttpResponse:
+def _served(
+    request: HttpRequest, campaign: Campaign, viewer: Viewer, kept: pages.Cut
+) -> HttpResponse:
     """A kept page with this request's own parts: one CSRF masking for the page and its live parts."""
     token = get_token(request)
     return HttpResponse(pages.served(request, kept, _live(request, campaign, viewer, token), token))

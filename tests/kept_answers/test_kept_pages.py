@@ -242,3 +242,48 @@ def test_a_query_or_a_post_is_drawn_for_itself(skirmish, people):
     client = _client(people, "alice")
     client.get(f"/campaigns/{skirmish.pk}/?do=nothing")
     assert _kept_pages() == 0
+
+
+def test_a_kept_page_read_again_is_cut_once_and_served_with_its_own_parts(monkeypatch):
+    """A page read again is not decompressed again (its cut is remembered by the bytes kept); each
+    serving still puts in its own token, a fresh key per form and its live parts."""
+    import zlib
+
+    decompressed = []
+    decompress = zlib.decompress
+    monkeypatch.setattr(
+        pages.zlib, "decompress", lambda data: decompressed.append(1) or decompress(data)
+    )
+    drawn = (
+        f"<p>{pages.CSRF}</p><form>{pages.idempotency_mark(0)}</form>"
+        f"<form>{pages.idempotency_mark(1)}{pages.idempotency_mark(1)}</form>"
+        f"{pages.live_mark('_inbox_link.html')}<i>{pages.CSRF}</i>"
+    )
+    pages.keep("muster:view:test:cut-once", drawn)
+    first, second = pages.kept("muster:view:test:cut-once"), pages.kept("muster:view:test:cut-once")
+    assert first == second == pages.cut(drawn) and len(decompressed) == 1
+
+    def live(template: str) -> str:
+        return f"[{template}]"
+
+    served = [pages.served(None, second, live, token="TOKEN") for _ in range(2)]  # type: ignore[arg-type]
+    keys = [re.findall(r"<form>([0-9a-f]{32})", text) for text in served]
+    for text, (one, two) in zip(served, keys, strict=True):
+        assert text == (
+            f"<p>TOKEN</p><form>{one}</form><form>{two}{two}</form>[_inbox_link.html]<i>TOKEN</i>"
+        )
+        assert one != two  # a key per form
+    assert not set(keys[0]) & set(keys[1])  # every serving its own
+
+
+def test_a_page_the_cache_no_longer_holds_is_not_served_from_the_process(skirmish, people):
+    """The cut pages a process remembers are found through the bytes the cache still holds: a page
+    gone from the cache (expired, evicted, cleared) is drawn again, never served from memory."""
+    client = _client(people, "alice")
+    _page(client, skirmish)
+    (name,) = _KEPT
+    assert pages.kept(name) is not None
+    cache.delete(name)
+    assert pages.kept(name) is None
+    _page(client, skirmish)
+    assert pages.kept(name) is not None  # drawn and kept again
