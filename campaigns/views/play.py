@@ -17,7 +17,7 @@ from django.middleware.csrf import get_token
 from django.shortcuts import render
 from django.template import Context, engines
 from django.template.loader import get_template, render_to_string
-from django.urls import reverse
+from django.urls import get_script_prefix, get_urlconf, reverse
 from django.utils.cache import patch_cache_control
 from django.utils.functional import SimpleLazyObject
 from django.views.decorators.http import require_POST
@@ -29,6 +29,7 @@ from campaigns.journal.core_events import KINDS as CORE_KINDS
 from campaigns.journal.records import Viewer
 from campaigns.kept_answers import pages, viewcache
 from campaigns.models import Campaign
+from campaigns.notices import inbox
 from campaigns.selectors.campaign_page import CampaignPage, campaign_for, campaign_page
 from campaigns.selectors.history import (
     HistoryEntry,
@@ -49,6 +50,7 @@ from campaigns.services.suggested import suggested_data
 from campaigns.systems import get_system
 from campaigns.systems.base import Action, GameSystem
 from muster import connection_loss
+from muster.memory import Recent
 
 from . import actions, sent_later
 from .actions import ActionBox
@@ -405,6 +407,8 @@ def _live(
         return str(template.render(Context({**context, **(extra or {})}, autoescape=True)))
 
     def drawn(name: str) -> str:
+        if name == "_inbox_link.html":
+            return _inbox_link(inbox.unread_count(request.user))
         if name != "campaigns/_odds.html":
             return plain(name)
         if campaign.status == "active":  # drawn already at this position: one cache read
@@ -421,6 +425,22 @@ def _live(
         )
 
     return drawn
+
+
+# The header's link to the notices, drawn once per count (and address of the notices page): the
+# same for everyone, since it is drawn from the count alone (a template that read more would draw
+# it blank, and the kept page would differ from the page drawn afresh: tests/kept_answers).
+_INBOX_LINKS: Recent[tuple[object, str, int], str] = Recent(256)
+
+
+def _inbox_link(count: int) -> str:
+    key = (get_urlconf(), get_script_prefix(), count)
+    link = _INBOX_LINKS.get(key)
+    if link is None:
+        template = get_template("_inbox_link.html").template  # type: ignore[attr-defined]  # the engine's own
+        link = str(template.render(Context({"unread_notices": count}, autoescape=True)))
+        _INBOX_LINKS.put(key, link)
+    return link
 
 
 def _own_page_box(context: dict[str, Any]) -> ActionBox | None:

@@ -287,3 +287,39 @@ def test_a_page_the_cache_no_longer_holds_is_not_served_from_the_process(skirmis
     assert pages.kept(name) is None
     _page(client, skirmish)
     assert pages.kept(name) is not None  # drawn and kept again
+
+
+def test_the_headers_link_is_drawn_once_per_count_and_for_nobody_in_particular(
+    skirmish, people, monkeypatch
+):
+    """A kept page's link to the notices is drawn from the count alone, once per count: two people
+    with the same count are served the same link (nothing of either in it), a new count draws anew."""
+    from django.template import Context
+
+    from campaigns.models import Notice
+    from campaigns.views import play
+
+    drawings = []
+    render = Context.__init__
+
+    def counted(self, values=None, *args, **kwargs):
+        if values is not None and set(values) == {"unread_notices"}:
+            drawings.append(values["unread_notices"])
+        render(self, values, *args, **kwargs)
+
+    play._INBOX_LINKS.clear()
+    monkeypatch.setattr(Context, "__init__", counted)
+
+    def link(name: str) -> str:
+        found = re.search(
+            r'<a href="/notices/"[^>]*>.*?</a>', _page(_client(people, name), skirmish)
+        )
+        assert found is not None
+        return found.group(0)
+
+    alice, bob = link("alice"), link("bob")
+    assert alice == bob == link("alice") and "alice" not in alice and drawings == [0]
+    Notice.objects.create(
+        recipient=people["bob"], campaign=skirmish, key="test/y", words="Look", link="/"
+    )
+    assert link("bob") != bob and "Notices: 1 unread" in link("bob") and drawings == [0, 1]
