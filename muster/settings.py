@@ -151,7 +151,8 @@ CACHE_REDIS_URL = env.str("CACHE_REDIS_URL", default="") or REDIS_URL
 CELERY_BROKER_URL = (
     env.str("CELERY_BROKER_URL", default="") or REDIS_URL
 )  # Celery reads this name too
-# Each web worker keeps this many bytes of kept answers in its own memory, in front of Redis.
+# Each web worker keeps this many bytes of kept answers in its own memory, in front of Redis, and
+# half as many characters of the campaign pages it served lately, ready to serve (kept_answers/pages.py).
 MUSTER_LOCAL_CACHE_BYTES = env.int("MUSTER_LOCAL_CACHE_BYTES", default=32 * 1024 * 1024)
 if CACHE_REDIS_URL:
     CACHES = {"default": {"BACKEND": "muster.cache.RedisCache", "LOCATION": CACHE_REDIS_URL}}
