@@ -59,6 +59,9 @@ def generate(log: Log, half_days=HALF_DAYS, club_sizes=CLUB_SIZES) -> dict:
         clubs[size] = _club(size)
         club_seconds[size] = round(time.perf_counter() - began, 1)
         log(f"    a club of {size} campaigns made in {club_seconds[size]:.0f} s")
+    from .run import settle_database
+
+    settle_database(log)  # as (a)-(e) are measured: the fresh tables analysed, as on a live site
     return {
         "cg3": cg3,
         "clubs": clubs,

@@ -30,6 +30,7 @@ import re
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from contextlib import contextmanager
 from pathlib import Path
 
@@ -359,15 +360,18 @@ def _data(reuse: bool) -> dict:
     _fresh_sqlite()
     say(f"generating the benchmark clubs into {connection.vendor} (takes a few minutes)")
     data = generate.generate(log=say)
-    _settle()  # before the data file: a --reuse run never finds data that was not settled
+    settle_database(
+        say
+    )  # before the data file: a --reuse run never finds data that was not settled
     _data_file().write_text(json.dumps(data))
     return data
 
 
-def _settle() -> None:
+def settle_database(log: Callable[[str], None] | None = None) -> None:
     """On PostgreSQL, the database (the fresh generated tables) analysed and its pages written out before
     anything is measured, as on a site that has been up a while: otherwise the planner works
-    without statistics, and a checkpoint writing the generator's pages can land in a load phase."""
+    without statistics (a list's count read every row of the table, not its index), and a
+    checkpoint writing the generator's pages can land in a load phase. Also after (f)'s clubs."""
     if connection.vendor != "postgresql":
         return
     with connection.cursor() as cursor:
@@ -375,7 +379,7 @@ def _settle() -> None:
         try:
             cursor.execute("CHECKPOINT")  # a superuser's (or pg_checkpoint's) only
         except DatabaseError as error:
-            say(
+            (log or say)(
                 f"    no CHECKPOINT ({error.__class__.__name__}): a checkpoint may land in a measurement"
             )
 
