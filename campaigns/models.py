@@ -312,7 +312,7 @@ class Snapshot(models.Model):
 
 class SnapshotPart(models.Model):
     """One side's private part of a campaign's stored snapshot, at `position` among the sides, as
-    JSON text (keys sorted): only ever read and written whole."""
+    JSON text (its keys in the fold's order): only ever read and written whole."""
 
     campaign = models.ForeignKey(Campaign, on_delete=models.CASCADE, related_name="snapshot_parts")
     side = models.TextField()  # a key of state["game"]["sides"]: whatever text the game uses

@@ -44,8 +44,13 @@ class DicePool:
     def read(self) -> DicePool:
         """The pool with every die of the journal in it (read now if it was not yet)."""
         if self.unread is not None:
-            records, self.unread = self.unread, None
-            self._read(records())
+            records, self.unread = self.unread, None  # so that ``add`` reads nothing again
+            try:
+                self._read(records())
+            except BaseException:  # a damaged journal: nothing half read stays in the pool
+                self.faces, self.exprs, self.sides = {}, {}, {}
+                self.unread = records
+                raise
         return self
 
     def _read(self, records: Iterable[Record]) -> None:

@@ -1,25 +1,29 @@
-"""A digest of a part of a state (JSON-like data): the same for the same JSON, whatever the order
-of its keys, and different for 1, 1.0 and true. The stored snapshot keeps one beside each side's
-part (campaigns.services.snapshots), and an audience's position hashes the parts it may read by
-their digests (campaigns.kept_answers.audiences)."""
+"""A side's part of a state (JSON-like data) as it is stored, and its digest: the stored snapshot
+keeps each side's part as this text with its digest (campaigns.services.snapshots), and an
+audience's position hashes the parts it may read by their digests
+(campaigns.kept_answers.audiences). The text keeps the order the fold gave the keys (a game may
+say a side's groups in their order); 1, 1.0 and true differ. A value JSON cannot hold (a set, an
+object) is refused, as storing the state refuses it."""
 
 from __future__ import annotations
 
 import hashlib
+import json
 
 import orjson
 
-_CANONICAL = orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS
+
+def encoded(value: object) -> bytes:
+    """`value` as JSON, its keys in their order."""
+    try:
+        return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
+    except (orjson.JSONEncodeError, TypeError):  # an integer past 64 bits: Python's own encoder
+        return json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
 
 
-def canonical(value: object) -> bytes:
-    """`value` as JSON, keys sorted: equal bytes, the same JSON."""
-    return orjson.dumps(value, option=_CANONICAL, default=str)
-
-
-def digest_of(encoded: bytes) -> str:
-    return hashlib.sha256(encoded).hexdigest()[:32]
+def digest_of(text: bytes) -> str:
+    return hashlib.sha256(text).hexdigest()[:32]
 
 
 def part_digest(value: object) -> str:
-    return digest_of(canonical(value))
+    return digest_of(encoded(value))

@@ -9,17 +9,16 @@ from django.db import migrations, models
 
 
 def _encoded(value):
-    # As campaigns.services.snapshots encodes a part (a migration keeps its own copy): JSON with
-    # its keys sorted, and the digest of those bytes.
+    # As campaigns.journal.state_digest encodes a part (a migration keeps its own copy): JSON with
+    # its keys in their order, and the digest of those bytes.
     import hashlib
-    import json
 
     import orjson
 
     try:
-        text = orjson.dumps(value, option=orjson.OPT_SORT_KEYS | orjson.OPT_NON_STR_KEYS, default=str)
+        text = orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except (orjson.JSONEncodeError, TypeError):
-        text = json.dumps(value, sort_keys=True, separators=(",", ":")).encode()
+        text = json.dumps(value, separators=(",", ":"), ensure_ascii=False).encode()
     return text.decode(), hashlib.sha256(text).hexdigest()[:32]
 
 
@@ -32,20 +31,20 @@ def _sides(state):
 def _split(apps, schema_editor):
     Snapshot = apps.get_model("campaigns", "Snapshot")
     SnapshotPart = apps.get_model("campaigns", "SnapshotPart")
-    for snapshot in Snapshot.objects.iterator(chunk_size=50):
+    for pk in list(Snapshot.objects.values_list("pk", flat=True)):
+        snapshot = Snapshot.objects.get(pk=pk)
         sides = _sides(snapshot.state)
         if not sides:
             continue
-        SnapshotPart.objects.bulk_create(
-            SnapshotPart(
-                campaign_id=snapshot.campaign_id,
-                side=side,
-                position=n,
-                value=_encoded(value)[0],
-                digest=_encoded(value)[1],
+        parts = []
+        for n, (side, value) in enumerate(sides.items()):
+            text, digest = _encoded(value)
+            parts.append(
+                SnapshotPart(
+                    campaign_id=snapshot.campaign_id, side=side, position=n, value=text, digest=digest
+                )
             )
-            for n, (side, value) in enumerate(sides.items())
-        )
+        SnapshotPart.objects.bulk_create(parts)
         snapshot.state["game"]["sides"] = {}
         snapshot.save(update_fields=["state"])
 
@@ -53,7 +52,8 @@ def _split(apps, schema_editor):
 def _join(apps, schema_editor):
     Snapshot = apps.get_model("campaigns", "Snapshot")
     SnapshotPart = apps.get_model("campaigns", "SnapshotPart")
-    for snapshot in Snapshot.objects.iterator(chunk_size=50):
+    for pk in list(Snapshot.objects.values_list("pk", flat=True)):
+        snapshot = Snapshot.objects.get(pk=pk)
         parts = SnapshotPart.objects.filter(campaign_id=snapshot.campaign_id).order_by("position")
         if _sides(snapshot.state) is not None and parts.exists():
             snapshot.state["game"]["sides"] = {p.side: json.loads(p.value) for p in parts}

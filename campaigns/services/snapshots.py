@@ -19,7 +19,7 @@ import orjson
 from django.db import connection, transaction
 
 from campaigns.journal.state_copy import copy_json
-from campaigns.journal.state_digest import canonical, digest_of, part_digest
+from campaigns.journal.state_digest import digest_of, encoded, part_digest
 from campaigns.journal.state_shapes import CampaignState
 
 from ..models import Campaign, Snapshot, SnapshotPart
@@ -45,10 +45,12 @@ def split(state: CampaignState) -> tuple[dict[str, Any], list[_Part]]:
 
 
 def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignState:
-    """The state `split` took apart (`parts` as (side, part) pairs, in order); `core` is used."""
+    """The state `split` took apart (`parts` as (side, part) pairs, in order); `core` is used.
+    A core that holds its sides' parts itself was stored whole (by a release before parts, or by
+    hand): it is the state, and parts left from an earlier state are not joined over it."""
     parts = list(parts)
     game = core.get("game")
-    if parts and isinstance(game, dict):
+    if parts and isinstance(game, dict) and game.get("sides") == {}:
         game["sides"] = {part[0]: part[1] for part in parts}
     return cast(CampaignState, core)
 
@@ -168,7 +170,7 @@ def _store_whole(campaign: Campaign, seq: int, core: dict[str, Any], parts: list
 
 @dataclass(frozen=True)
 class _Encoded:
-    """A side's part ready to be written: as JSON (keys sorted) and its digest."""
+    """A side's part ready to be written: as JSON (``state_digest.encoded``) and its digest."""
 
     side: str
     text: str
@@ -176,11 +178,8 @@ class _Encoded:
 
 
 def _encoded(side: str, part: Any) -> _Encoded:
-    try:
-        encoded = canonical(part)
-    except (orjson.JSONEncodeError, TypeError):  # an integer past 64 bits: Python's own encoder
-        encoded = json.dumps(part, sort_keys=True, separators=(",", ":")).encode()
-    return _Encoded(side, encoded.decode(), digest_of(encoded))
+    text = encoded(part)
+    return _Encoded(side, text.decode(), digest_of(text))
 
 
 def _replace_parts(campaign: Campaign, parts: list[_Encoded]) -> None:
