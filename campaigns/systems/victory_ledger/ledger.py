@@ -116,14 +116,17 @@ def record_turn(system, state: HeldState, record, ctx) -> None:
             ]
             for loc in system.turn_locations(pub)
         },
+        # In the set-up's order, never the stored state's: PostgreSQL keeps an object's keys in
+        # an order of its own (shorter first), and a turn reads alike on every database.
         "changed": [
             {
-                "id": k,
-                "name": known_location(pub["setup"], k)["name"],
-                "text": location_state_text(system, v),
+                "id": loc["id"],
+                "name": loc["name"],
+                "text": location_state_text(system, pub["locations"][loc["id"]]),
             }
-            for k, v in pub["locations"].items()
-            if before.get(k) != v
+            for loc in pub["setup"]["locations"]
+            if loc["id"] in pub["locations"]
+            and before.get(loc["id"]) != pub["locations"][loc["id"]]
         ],
         "units": events,
         "extras": extras,
