@@ -142,13 +142,14 @@ def sheet_renderer(request, settings, tmp_path):
     app.conf.task_always_eager = eager
 
 
-def _phone_tab(browser, live_server):
+def _phone_tab(browser, live_server, javascript: bool = True):
     """A page in a 390×844 phone-sized context (touch), collecting JavaScript errors in `tab.errors`."""
     context = browser.new_context(
         base_url=live_server.url,
         viewport={"width": 390, "height": 844},
         locale="en-GB",
         has_touch=True,
+        java_script_enabled=javascript,
     )
     context.set_default_timeout(30_000)
     tab = context.new_page()
@@ -161,6 +162,14 @@ def _phone_tab(browser, live_server):
 def phone(browser, live_server):
     """One phone (`_phone_tab`), signed in as nobody."""
     tab = _phone_tab(browser, live_server)
+    yield tab
+    tab.context.close()
+
+
+@pytest.fixture
+def phone_without_javascript(browser, live_server):
+    """One phone (`_phone_tab`) whose browser runs no JavaScript, signed in as nobody."""
+    tab = _phone_tab(browser, live_server, javascript=False)
     yield tab
     tab.context.close()
 

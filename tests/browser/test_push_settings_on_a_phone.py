@@ -192,7 +192,7 @@ def test_a_push_service_that_refuses_is_told_in_words(phones, push_on, people):
 
 
 def test_without_keys_or_javascript_the_page_says_push_is_off_in_words(
-    browser, live_server, phones, settings, people
+    phones, phone_without_javascript, settings, people
 ):
     settings.MUSTER_VAPID_PRIVATE_KEY = settings.MUSTER_VAPID_PUBLIC_KEY = ""
     bob = phones("bob")
@@ -206,27 +206,17 @@ def test_without_keys_or_javascript_the_page_says_push_is_off_in_words(
     check(bob)
 
     settings.MUSTER_VAPID_PRIVATE_KEY, settings.MUSTER_VAPID_PUBLIC_KEY = _keys()
-    no_js = browser.new_context(
-        base_url=live_server.url,
-        viewport={"width": 390, "height": 844},
-        locale="en-GB",
-        has_touch=True,
-        java_script_enabled=False,
+    tab = phone_without_javascript
+    log_in(tab, "bob")
+    tab.goto("/accounts/settings/")
+    push = _push_section(tab)
+    # What is drawn (Playwright's text matching leaves <noscript> out, the page shows it).
+    assert "Push notices need JavaScript: turn it on to have this device take them." in (
+        push.evaluate("section => section.innerText")
     )
-    try:
-        tab = no_js.new_page()
-        log_in(tab, "bob")
-        tab.goto("/accounts/settings/")
-        push = _push_section(tab)
-        # What is drawn (Playwright's text matching leaves <noscript> out, the page shows it).
-        assert "Push notices need JavaScript: turn it on to have this device take them." in (
-            push.evaluate("section => section.innerText")
-        )
-        expect(push.get_by_role("button", name=ON)).to_be_hidden()
-        expect(push.locator("#push-unsupported")).to_be_hidden()
-        check(tab)
-    finally:
-        no_js.close()
+    expect(push.get_by_role("button", name=ON)).to_be_hidden()
+    expect(push.locator("#push-unsupported")).to_be_hidden()
+    check(tab)
 
 
 def _keys() -> tuple[str, str]:
