@@ -23,6 +23,7 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
 BARE = "/bench/constant/"
+BARE_WRITE = "/bench/write/"  # a token-authenticated one-row insert: the writes' ceiling
 
 
 def free_port() -> int:

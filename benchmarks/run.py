@@ -265,6 +265,19 @@ def _writes(args) -> dict:
                     f"    {mode:<9} {group:<9} {g['clients']:>2} clients: {g['appends_per_s']:>6} appends/s, "
                     f"p50 {g['p50_ms']} ms, p99 {g['p99_ms']} ms, errors {g['errors']} {g['statuses'] or ''}"
                 )
+        from .urls import make_bare_write_table
+
+        make_bare_write_table()
+        bare = writes.run(
+            port, clients, seconds=args.write_seconds, interval=None, path=load.BARE_WRITE
+        )
+        bare.pop("per_campaign")
+        out["bare_saturated"] = bare
+        g = bare["all"]
+        say(
+            f"    saturated, the bare write ({load.BARE_WRITE}), {g['clients']} clients: {g['appends_per_s']} "
+            f"writes/s, p50 {g['p50_ms']} ms, p99 {g['p99_ms']} ms, errors {g['errors']} {g['statuses'] or ''}"
+        )
     out["checks"] = writes.check(clients, appended, before)
     good = sum(
         1 for c in out["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"]
@@ -664,6 +677,12 @@ def table(result: dict) -> str:
                 f"| {mode}, {words} | {g['clients']} | {g['appends_per_s']} | {g['p50_ms']} | {g['p99_ms']} "
                 f"| {g['errors']} |"
             )
+    if w.get("bare_saturated"):
+        g = w["bare_saturated"]["all"]
+        lines.append(
+            f"| saturated, the bare write (the ceiling: a token-authenticated one-row insert) | "
+            f"{g['clients']} | {g['appends_per_s']} | {g['p50_ms']} | {g['p99_ms']} | {g['errors']} |"
+        )
     good = sum(
         1 for c in w["checks"] if c["replay_equals_snapshot"] and c["events"] == c["expected"]
     )

@@ -10,6 +10,10 @@ cut does not move) with its own API token, all at once for the given seconds:
   * saturated: each client sends its next step as soon as the last is answered: the
     appends per second the machine can take, and what latency is then.
 
+Saturated, the same clients then send the bare write (benchmarks/urls.py: token, JSON body, one
+row inserted and committed, 201): what this machine takes of that is the ceiling any append
+could reach here, said beside the appends' figure.
+
 Afterwards every campaign's journal is folded again and must equal its stored snapshot, and
 its events must number exactly the appends answered 201 (nothing lost, nothing doubled).
 
@@ -206,7 +210,7 @@ def _client(port, clients, seconds, interval, out, barrier):
             "Content-Type": "application/json",
             "Host": "127.0.0.1",
         }
-        path = f"/api/v1/campaigns/{client['campaign']}/events/"
+        path = client.get("path") or f"/api/v1/campaigns/{client['campaign']}/events/"
         mine, n = [], 0
         next_at = start + offset
         while True:
@@ -242,8 +246,20 @@ def _client(port, clients, seconds, interval, out, barrier):
     out.put(results)
 
 
-def run(port, clients, *, seconds: float, interval: float | None, processes: int = 4) -> dict:
+def run(
+    port,
+    clients,
+    *,
+    seconds: float,
+    interval: float | None,
+    processes: int = 4,
+    path: str | None = None,
+) -> dict:
+    """The clients' steps for `seconds`, each every `interval` seconds or, with None, as soon as
+    the last is answered; `path`: sent there instead of each client's campaign (the bare write)."""
     ctx = multiprocessing.get_context("spawn")
+    if path:
+        clients = [{**c, "path": path} for c in clients]
     out = ctx.Queue()
     # Paced clients start spread evenly over one interval: twenty players do not press at the same
     # instant (they did until 2026-11-23: every second's twenty steps arrived within 0.15 s).

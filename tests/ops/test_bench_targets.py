@@ -223,3 +223,11 @@ def test_the_pages_in_play_are_read_by_their_own_people_and_judged_at_0_3():
         f"{t.label} ≥ 0.3 of the bare view": met
         for t, met in zip(pages, [True, False, True, False, True])
     }
+
+
+def test_the_saturated_figure_says_the_bare_writes_ceiling_beside_it_without_judging_by_it():
+    w = {**_writes(20.0, 85.0), "bare_saturated": {"all": {"appends_per_s": 190.5}}}
+    saturated = judge.write_targets(w, on_pg=True)[1]
+    assert saturated["figure"] == "85.0 appends/s (a bare one-row write: 190.5/s on this machine)"
+    assert saturated["met"] is False
+    assert judge.write_targets(_writes(20.0, 85.0), on_pg=True)[1]["figure"] == "85.0 appends/s"
