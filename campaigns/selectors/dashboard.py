@@ -3,8 +3,10 @@
 
 Paged in SQL: each list is its first few rows, in the order the person expects (what waits for
 them first, by their open waiting notices; then campaigns in play, being set up, finished; then
-the latest public change first), with a count of them all from the same query (a window count),
-so a person in a thousand campaigns costs what a person in a dozen does. Every order and count is
+the latest public change first), each taken with `ORDER BY ... LIMIT` (the database keeps the
+best few as it reads, never sorting or numbering them all), with a count of them all from the
+same query (sums over the same rows), so a person in a thousand campaigns costs little more than
+a person in a dozen. Every order and count is
 read from what the person may see: their own notices (drawn from their own cut) and each
 campaign's last public change (`updated_at`, which a side's hidden step leaves alone)."""
 
@@ -94,26 +96,24 @@ def _first_pages(
 ) -> tuple[list[Campaign], list[Campaign], list[Campaign], dict[int, int]]:
     """The first `shown` campaigns one plays or referees, of those one organizes only, and of
     those in play one may act in (a notice's first: what waits for the person); how many of each
-    list there are (of the last, how many a notice names). One query reads every list's keys, in
-    order, with its count (window functions, partitioned by list); a second the rows shown."""
+    list there are (of the last, how many a notice names). One query reads every list's first
+    keys, in order, each row with the counts; a second the rows shown."""
     rows = prepared.rows(
         _first_pages_sql(),
-        [*mine_params(user), shown, shown],
+        [*mine_params(user), shown, shown, shown],
         {1: Notice._meta.get_field("created_at")},
     )
     # By key alone: these keys are of the person's campaigns (the query above chose them).
     by_pk = Campaign.objects.select_related("club", "referee").in_bulk([row[0] for row in rows])
     lists: dict[int, list[tuple[int, Campaign]]] = {PLAYED: [], ORGANIZED: [], WAITING: []}
-    counts = {PLAYED: 0, ORGANIZED: 0, WAITING: 0}
-    for pk, waited, list_, active, place, in_list, waiting_place, named in rows:
+    for pk, waited, list_, place, *_ in rows:
         campaign = by_pk[pk]
         campaign.waited = waited  # type: ignore[attr-defined]  # since when it waits for them
-        if list_ != OTHER and place <= shown:
-            lists[list_].append((place, campaign))
-            counts[list_] = in_list
-        if active and waiting_place <= shown:
-            lists[WAITING].append((waiting_place, campaign))
-            counts[WAITING] = named
+        lists[list_].append((place, campaign))
+    # Every row carries the three counts; no row: every list is empty.
+    counts = dict(
+        zip((PLAYED, ORGANIZED, WAITING), rows[0][4:] if rows else (0, 0, 0), strict=True)
+    )
     played, organized, waited_ = (
         [c for _, c in sorted(lists[n], key=lambda r: r[0])] for n in (PLAYED, ORGANIZED, WAITING)
     )
@@ -134,18 +134,31 @@ def mine(user: Person, number: int, size: int) -> tuple[list[Campaign], int, dic
 
 def _first_pages_sql() -> str:
     """The query of `_first_pages`, over the lists' rows and in their order (campaign_lists):
-    the parameters of `mine_params`, then how many a list shows, twice."""
+    the parameters of `mine_params`, then how many a list shows, once per list.
+
+    Each list is its first rows alone (`ORDER BY ... LIMIT`: the database keeps the best few as
+    it reads, it never sorts or numbers them all), numbered once taken; the counts are one pass
+    of sums over the same rows, beside every row."""
     if "first" not in _SQL:
+        lists = {
+            PLAYED: f"listing = {PLAYED}",
+            ORGANIZED: f"listing = {ORGANIZED}",
+            WAITING: f"in_play = 1 AND (listing <> {OTHER} OR waited IS NOT NULL)",
+        }
+        firsts = " UNION ALL ".join(
+            f"SELECT id, waited, {list_} AS list_, ROW_NUMBER() OVER (ORDER BY {ORDER}) AS place "
+            f"FROM (SELECT * FROM mine WHERE {where} ORDER BY {ORDER} LIMIT %s) first_{list_}"
+            for list_, where in lists.items()
+        )
         _SQL["first"] = (
             f"WITH mine AS ({mine_sql()}), "
-            "ranked AS (SELECT id, waited, listing, in_play, "
-            f"ROW_NUMBER() OVER (PARTITION BY listing ORDER BY {ORDER}) AS place, "
-            "COUNT(*) OVER (PARTITION BY listing) AS in_list, "
-            f"ROW_NUMBER() OVER (PARTITION BY in_play ORDER BY {ORDER}) AS waiting_place, "
-            "COUNT(waited) OVER (PARTITION BY in_play) AS named "
-            f"FROM mine WHERE listing <> {OTHER} OR waited IS NOT NULL) "
-            "SELECT id, waited, listing, in_play, place, in_list, waiting_place, named "
-            "FROM ranked WHERE place <= %s OR waiting_place <= %s"
+            f"counted AS (SELECT SUM(CASE WHEN listing = {PLAYED} THEN 1 ELSE 0 END) AS played, "
+            f"SUM(CASE WHEN listing = {ORGANIZED} THEN 1 ELSE 0 END) AS organized, "
+            "SUM(CASE WHEN in_play = 1 AND waited IS NOT NULL THEN 1 ELSE 0 END) AS named "
+            "FROM mine) "
+            "SELECT firsts.id, firsts.waited, firsts.list_, firsts.place, "
+            "counted.played, counted.organized, counted.named "
+            f"FROM ({firsts}) firsts CROSS JOIN counted"
         )
     return _SQL["first"]
 

@@ -94,6 +94,9 @@ def test_an_organizer_s_and_a_member_s_lists_agree_with_the_dashboard(wars, club
     expected = _expected(olga, club)
     board = dashboard(olga, shown=50)
     assert board.campaigns == [] and _names(board.organized) == expected
+    first = dashboard(olga, shown=3)  # the first few, counted in full
+    assert _names(first.organized) == expected[:3] and first.organized_count == len(expected)
+    assert first.more and not board.more
     assert _names(mine(olga, 1, 50)[0]) == expected
     assert _names(club_page(olga, club, first=50).campaigns) == expected
     # A member who plays nothing: nothing on the dashboard, the club's campaigns on its page.
