@@ -6,7 +6,9 @@
    again with the person's input kept. A step sent twice is written once (its key).
 
    Only the person's own steps are kept, under their opaque key (<meta name="muster-person">);
-   steps kept for anyone else on this phone are dropped. Pages work without this script. */
+   steps kept for anyone else on this phone are dropped. A page the service worker served from
+   what it kept becomes the page itself again when the site answers ("back from a kept page").
+   Pages work without this script. */
 (() => {
   "use strict";
   const DB = "muster-queue";
@@ -305,6 +307,65 @@
     return sync();
   }
 
+  /* --- back from a kept page ---------------------------------------------------------------- */
+
+  /* A page the worker served from what it kept becomes the page itself once the site answers.
+     The "online" event does not say so: it may come before this script runs, or while the site
+     cannot be reached yet (the reload is then the kept copy again, and no other event comes while
+     the phone stays online). So the page asks the site itself whether its page can be had: at
+     once, when the phone says it is online, when the page is shown again or gets the focus, and
+     else on a schedule doubling from 1 s to at most every 15 s while the page is shown. A reload
+     that brought the kept copy back is counted for this tab, so the next one waits longer. */
+  const RELOADS = "muster-kept-reloads"; // sessionStorage: reloads from a kept page in a row
+  const reloads = keptAt ? Number(sessionStorage.getItem(RELOADS)) || 0 : 0;
+  let unanswered = 0; // asks on this page that found no site
+  let asking = false;
+  let nextAsk = null;
+
+  function pause(tries) {
+    return Math.min(15000, 1000 * 2 ** Math.max(0, tries - 1));
+  }
+
+  function askLater(delay) {
+    clearTimeout(nextAsk);
+    nextAsk = setTimeout(askTheSite, delay);
+  }
+
+  /* The page's own address answers (a server error or a gateway's is not an answer: the kept
+     copy is worth more than an error page). The worker lets anything but a navigation through. */
+  async function siteAnswers() {
+    if (!navigator.onLine) return false; // the phone knows there is no network: nothing asked
+    try {
+      const response = await fetch(location.pathname, { method: "HEAD", cache: "no-store", credentials: "same-origin", redirect: "manual" });
+      return response.type === "opaqueredirect" || response.status < 500;
+    } catch (unreachable) {
+      return false;
+    }
+  }
+
+  async function askTheSite() {
+    clearTimeout(nextAsk);
+    if (asking || document.visibilityState === "hidden") return; // hidden: asked when shown again
+    asking = true;
+    try {
+      if (await siteAnswers()) {
+        // The steps not sent go first (a send that lands reloads the page itself); then the page.
+        const sending = await syncOnce();
+        if (sending === "reloading") return;
+        if (sending === "done" && !editing) {
+          sessionStorage.setItem(RELOADS, String(reloads + 1));
+          location.reload();
+          return;
+        }
+      } else {
+        unanswered += 1;
+      }
+    } finally {
+      asking = false;
+    }
+    askLater(pause(reloads + unanswered)); // another tab was sending, the person types, or no site
+  }
+
   /* --- what the page shows ------------------------------------------------------------------- */
 
   function element(tag, attributes, ...children) {
@@ -487,15 +548,18 @@
     if (!localStorage.getItem(SINCE)) localStorage.setItem(SINCE, new Date().toISOString());
     drawn();
   });
-  window.addEventListener("online", async () => {
+  window.addEventListener("online", () => {
     localStorage.removeItem(SINCE);
-    const sending = await syncOnce();
-    // A page the worker served from what it kept: the page itself, now that it can be had (the
-    // steps not sent are in the store, and drawn again). A send under way reloads when it ends.
-    if (sending === "done" && keptAt && !editing) location.reload();
+    if (keptAt) askTheSite();
+    else syncOnce();
   });
   document.addEventListener("visibilitychange", () => {
-    if (document.visibilityState === "visible" && navigator.onLine) syncOnce();
+    if (document.visibilityState !== "visible") return;
+    if (keptAt) askTheSite();
+    else if (navigator.onLine) syncOnce();
+  });
+  window.addEventListener("focus", () => {
+    if (keptAt) askTheSite();
   });
 
   if (!navigator.onLine || keptAt) {
@@ -503,7 +567,12 @@
   } else {
     localStorage.removeItem(SINCE);
   }
-  drawn().then(() => (navigator.onLine ? syncOnce() : null));
+  if (keptAt) {
+    drawn().then(() => askLater(reloads ? pause(reloads) : 0));
+  } else {
+    sessionStorage.removeItem(RELOADS); // the page itself: the way back worked
+    drawn().then(() => (navigator.onLine ? syncOnce() : null));
+  }
   // A network that comes back without an "online" event (one bar of signal): try now and then.
   setInterval(() => {
     if (navigator.onLine && !syncing) mine().then((steps) => (steps.some((s) => ["waiting", "sending"].includes(s.state)) ? syncOnce() : null));

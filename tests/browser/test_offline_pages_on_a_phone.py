@@ -36,6 +36,20 @@ def _controlled(tab) -> None:
     assert tab.evaluate("!!navigator.serviceWorker.controller")
 
 
+def _kept_copy_running(tab) -> None:
+    """The worker's kept copy is shown and its script runs (it drew its own banner in place of the
+    worker's): the page now notices the network coming back."""
+    expect(tab.locator('meta[name="muster-kept-at"]')).to_have_count(1)
+    expect(tab.locator("#offline-status")).to_contain_text("Offline since")
+
+
+def _the_page_itself(tab) -> None:
+    """The page as the site draws it now, not the kept copy."""
+    expect(tab.locator('meta[name="muster-kept-at"]')).to_have_count(0)
+    expect(tab.locator(".offline-banner")).to_have_count(0)
+    expect(tab.locator("html")).not_to_have_class("offline")
+
+
 def test_a_player_reads_their_page_offline_and_signing_out_forgets_it(phone, skirmish, people):
     from campaigns.views.installable import person_key
 
@@ -84,4 +98,42 @@ def test_a_player_reads_their_page_offline_and_signing_out_forgets_it(phone, ski
     phone.reload()
     alice = f"muster-pages-{person_key(people['alice'])}"
     assert phone.evaluate(KEPT) == {alice: [[page_path, person_key(people["alice"])]]}
+    assert phone.errors == []
+
+
+def test_a_kept_page_comes_back_by_itself_when_the_site_answers_after_the_network(phone, skirmish):
+    """The phone says it is online again but the site cannot be reached yet (a network still
+    joining, one bar of signal): the kept page stays, and it becomes the page itself once the site
+    answers, with no event from the browser to say so."""
+    page_path = f"/campaigns/{skirmish.pk}/"
+    log_in(phone, "bob")
+    phone.goto(page_path)
+    _controlled(phone)
+    phone.reload()  # kept
+    phone.context.set_offline(True)
+    phone.reload()
+    _kept_copy_running(phone)
+
+    def unreachable(route) -> None:
+        route.abort("internetdisconnected")
+
+    def for_the_page(request) -> bool:
+        return request.url.endswith(page_path)
+
+    phone.context.route("**/*", unreachable)
+    with phone.context.expect_event("requestfailed", predicate=for_the_page):
+        phone.context.set_offline(False)  # "online": the page is asked for, and does not come
+    _kept_copy_running(phone)
+    assert phone.evaluate("navigator.onLine")
+
+    phone.context.unroute("**/*", unreachable)  # the site answers: nothing else happens
+    _the_page_itself(phone)
+    expect(phone.locator("h1")).to_contain_text(skirmish.name)
+
+    # The kept copy drawn while the phone is online all along: no "online" event will come.
+    phone.context.route("**/*", unreachable)
+    phone.reload()
+    _kept_copy_running(phone)
+    phone.context.unroute("**/*", unreachable)
+    _the_page_itself(phone)
     assert phone.errors == []
