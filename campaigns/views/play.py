@@ -653,8 +653,9 @@ def propose_correction(request: AuthenticatedHttpRequest, pk: int, uid: uuid.UUI
     if box is None or not permissions.correctable(system, entry.kind):
         messages.error(request, "This event cannot be corrected; propose to undo it instead.")
         return done(request, reverse("campaign-history", args=[campaign.pk]))
-    # A proposal's own form: the corrected data plus a reason.
-    reason_form = ProposalForm(request.POST or None)
+    # A proposal's own form: the corrected data plus a reason, its input named apart from the
+    # event's own fields (a retained unit's edit has a "reason" of its own).
+    reason_form = ProposalForm(request.POST or None, prefix="proposal", auto_id="id_%s")
     if request.method == "POST" and box.drawn.is_valid() and reason_form.is_valid():
         try:
             submit(

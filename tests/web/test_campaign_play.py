@@ -344,7 +344,7 @@ def test_a_correction_is_proposed_with_the_events_own_form(skirmish, people, cli
     bad = alice.post(url(skirmish, f"history/{buy.uid}/correct/"), {"count": "0"})
     assert bad.status_code == 400 and not skirmish.events.filter(kind="proposal.made").exists()
     response = alice.post(
-        url(skirmish, f"history/{buy.uid}/correct/"), {"count": "1", "reason": "one only"}
+        url(skirmish, f"history/{buy.uid}/correct/"), {"count": "1", "proposal-reason": "one only"}
     )
     assert response.status_code == 302
     made = skirmish.events.get(kind="proposal.made")
@@ -352,6 +352,7 @@ def test_a_correction_is_proposed_with_the_events_own_form(skirmish, people, cli
         made.data["action"] == "correct"
         and made.data["data"] == {"count": 1}
         and made.data["target"] == buy.seq
+        and made.data["reason"] == "one only"
     )
     assert made.audience == "side" and made.side == "red"  # as private as the event it corrects
 

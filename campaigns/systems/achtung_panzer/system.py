@@ -270,7 +270,7 @@ class AchtungPanzer(GameSystem):
         return pages.form_fields(self, view, side, kind, initial)
 
     def correction_fields(self, view, side, kind, data):
-        return pages.correction_fields(self, view, side, kind)
+        return pages.correction_fields(self, view, side, kind, data)
 
     def pick_groups(self, view, side, kind, field):
         return pages.pick_groups(view, side, kind, field)

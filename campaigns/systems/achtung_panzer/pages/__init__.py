@@ -6,7 +6,8 @@ a rule; the fold checks every submission again.
 By what each module draws: todos (the to-do list), refit_todos (the Refit Phase's step and its
 buttons), forms (each form by kind, the data a posted form becomes, a correction's fields),
 aftermath_form (the end of the scenario), joint_form (the map steps' confirmation),
-retained_form (corrections of the retained units)."""
+retained_form (corrections of the retained units), correction_form (a correction of an earlier
+step, what it names picked by name)."""
 
 from .aftermath_form import pick_groups
 from .forms import correction_fields, form_data, form_fields

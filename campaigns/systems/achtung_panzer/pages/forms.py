@@ -8,7 +8,8 @@ from .. import refit_losses, refit_steps, result_page
 from ..common import current_index
 from ..shapes import APState
 from ..steps import fortifications, purchases
-from ..steps.helpers import hidden, unit_choices
+from ..steps.helpers import hidden
+from . import correction_form
 from .aftermath_form import aftermath_form
 from .joint_form import control_data, joint_form
 from .retained_form import retained_changes, retained_form
@@ -46,19 +47,14 @@ def form_fields(system, view: APState, side: str | None, kind: str, initial: dic
     return None
 
 
-def correction_fields(system, view: APState, side: str | None, kind: str) -> tuple | None:
-    """A correction of units lost at the table (ap.cvp, ap.losses): each unit ticked by the name
-    its side gives it, among its retained and eliminated units, instead of typed as its id."""
-    declared = system.event_kind(kind)
-    sides = (view.get("game") or {}).get("sides", {})
-    if declared is None or tuple(declared.fields) != refit_losses.LOSS_FIELDS or side not in sides:
+def correction_fields(
+    system, view: APState, side: str | None, kind: str, data: dict
+) -> tuple | None:
+    """A correction's fields, what they name picked by name (correction_form)."""
+    if view.get("game") is None:
         return None
-    units = [*sides[side].get("retained", []), *sides[side].get("eliminated", [])]
-    return tuple(
-        f.but(item=f.item.but(type="choice", **unit_choices(units, view, side)))
-        if f.name == "units"
-        else f
-        for f in declared.fields
+    return correction_form.correction_fields(
+        reading_ctx(system, view), system, view, side, kind, data
     )
 
 

@@ -175,7 +175,7 @@ def test_the_end_of_scenario_and_escape_can_be_corrected_from_the_page(club, peo
     shown = " ".join(a or b for a, b in options)
     assert not SNAKE.findall(shown), SNAKE.findall(shown)
     posted = _defaults(body)
-    posted["reason"] = "the wounded leader was forgotten"
+    posted["proposal-reason"] = "the wounded leader was forgotten"
     assert client.post(url, posted).status_code == 302
 
 
