@@ -6,6 +6,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from campaigns.access import visibility
+from campaigns.errors import DomainError
 from campaigns.journal.records import Record, Viewer
 from campaigns.journal.state_shapes import StateView
 from campaigns.schema.fields import Field
@@ -86,17 +87,56 @@ def _changes(
     before: Mapping[str, Any], after: Mapping[str, Any], fields: Sequence[Field] = ()
 ) -> list[tuple[str, str, str]]:
     """What a correction changes, in words: each field by its label, each value by its words
-    (a choice's label, yes/no for a tick), as the event kind declares them."""
+    (a choice's label, yes/no for a tick), as the event kind declares them. Values are compared
+    as the journal keeps them (a default left out is no change); of a list of rows each named by
+    its first field (a turn's locations, a record's units), only the rows that changed."""
     by_name = {f.name: f for f in fields}
-    return [
-        (
-            _field_title(by_name.get(key), key),
-            _value_words(by_name.get(key), before.get(key)),
-            _value_words(by_name.get(key), after.get(key)),
-        )
-        for key in after
-        if before.get(key) != after.get(key)
-    ]
+    out = []
+    for key in after:
+        f = by_name.get(key)
+        was, now = _kept(f, before.get(key)), _kept(f, after.get(key))
+        if was == now:
+            continue
+        if f is not None and f.item is not None:
+            was, now = _changed_rows(f.item, was, now)
+        out.append((_field_title(f, key), _value_words(f, was), _value_words(f, now)))
+    return out
+
+
+def _kept(f: Field | None, value: object) -> object:
+    """`value` as the journal keeps it (its defaults filled in), or as it is if it does not fit."""
+    if f is None:
+        return value
+    try:
+        return f.clean(value)
+    except DomainError:
+        return value
+
+
+def _changed_rows(item: Field, before: object, after: object) -> tuple[object, object]:
+    """Of two lists of rows each named once by the item's first field, the rows that differ (a
+    row gone, a row new or changed); anything else as it is."""
+    if item.type != "object" or not item.fields:
+        return before, after
+    name = item.fields[0].name
+    named = [_rows_by(name, rows) for rows in (before, after)]
+    if named[0] is None or named[1] is None:
+        return before, after
+    was, now = named
+    return (
+        [row for key, row in was.items() if now.get(key) != row],
+        [row for key, row in now.items() if was.get(key) != row],
+    )
+
+
+def _rows_by(name: str, rows: object) -> dict[object, Any] | None:
+    """Rows by their `name` value, if each row has one of its own (a text or a number)."""
+    if not isinstance(rows, list) or not all(isinstance(row, dict) for row in rows):
+        return None
+    keys = [row.get(name) for row in rows]
+    if not all(isinstance(k, (str, int)) for k in keys) or len(set(keys)) != len(keys):
+        return None
+    return dict(zip(keys, rows, strict=True))
 
 
 def _field_title(f: Field | None, key: str) -> str:

@@ -141,6 +141,10 @@ def test_a_turn_recorded_given_back_confirmed_and_corrected_from_the_records_pag
     proposal = bob.locator("#proposals li", has_text="Bastogne hex 1 fell in 17 PM as well")
     expect(proposal).to_contain_text("Correction proposed by alice (German)")
     expect(proposal).to_contain_text("Bastogne hex 1")
+    # Of the turn's locations, the proposal says only the one that changed (short on a phone).
+    locations = proposal.locator("ul.changes li", has_text="Locations")
+    expect(locations).to_contain_text("Bastogne hex 1")
+    assert "Givet" not in locations.inner_text() and locations.inner_text().count(";") < 8
     check(bob)
     _no_ids(bob, ids)
     agree = action(bob, "Agree to a proposed correction")

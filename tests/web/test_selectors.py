@@ -1,5 +1,5 @@
 """The selectors the pages added: invitations by code, the club page, the
-dashboard, house-rule choices, one history entry by uid."""
+dashboard, house-rule choices, one history entry by uid, what a correction changes."""
 
 import uuid
 from datetime import timedelta
@@ -10,11 +10,13 @@ from django.utils import timezone
 from campaigns.access import permissions, visibility
 from campaigns.errors import NotFound
 from campaigns.models import Invitation
+from campaigns.schema.fields import Field
 from campaigns.selectors.campaign_page import campaign_page
 from campaigns.selectors.clubs import club_page, invitation_by_code
 from campaigns.selectors.dashboard import dashboard
 from campaigns.selectors.history import history_entry
 from campaigns.selectors.house_rules_shown import house_rule_choices
+from campaigns.selectors.proposals_shown import _changes
 from campaigns.services.journal import submit
 from campaigns.systems import get_system
 
@@ -89,3 +91,60 @@ def test_full_export_is_allowed_to_the_referee_and_to_organizers_once_agreed(ski
     skirmish.refresh_from_db()  # selectors answer as of the campaign row they are given (campaigns.kept_answers.viewcache)
     assert full_export_allowed(skirmish, olga)
     assert not full_export_allowed(skirmish, visibility.viewer_for(people["alice"], skirmish))
+
+
+PLACES = Field(
+    "locations",
+    "list",
+    label="Locations",
+    item=Field(
+        "location",
+        "object",
+        fields=(
+            Field(
+                "location",
+                "choice",
+                choices=("a", "b", "c"),
+                labels=(("a", "Arlon"), ("b", "Bastogne"), ("c", "Celles")),
+            ),
+            Field(
+                "controller",
+                "choice",
+                choices=("us", "de"),
+                labels=(("us", "American"), ("de", "German")),
+            ),
+            Field("supplied", "bool", required=False, default=True, label="Supplied"),
+        ),
+    ),
+)
+
+
+def test_a_correction_of_a_list_of_named_rows_says_only_the_rows_it_changes():
+    """A turn's locations, each named once: a correction that changes one says that one before and
+    after, in words, not every location of the turn; a row left with its default unsaid is the same
+    row; a row added or gone is said on its side alone."""
+    before = {
+        "locations": [
+            {"location": "a", "controller": "us"},
+            {"location": "b", "controller": "us", "supplied": True},
+            {"location": "c", "controller": "de", "supplied": False},
+        ]
+    }
+    after = {
+        "locations": [
+            {"location": "a", "controller": "us", "supplied": True},
+            {"location": "b", "controller": "de", "supplied": True},
+            {"location": "c", "controller": "de", "supplied": False},
+        ]
+    }
+    assert _changes(before, after, (PLACES,)) == [
+        (
+            "Locations",
+            "location Bastogne; controller American; supplied yes",
+            "location Bastogne; controller German; supplied yes",
+        )
+    ]
+    assert _changes(before, {"locations": before["locations"][:2]}, (PLACES,)) == [
+        ("Locations", "location Celles; controller German; supplied no", "none")
+    ]
+    assert _changes(before, dict(before), (PLACES,)) == []
