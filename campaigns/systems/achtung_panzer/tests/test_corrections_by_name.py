@@ -8,8 +8,10 @@ import html
 import re
 
 import pytest
+from django.http import QueryDict
 from django.test import Client
 
+from campaigns.schema.forms import SchemaForm
 from campaigns.systems.achtung_panzer import SYSTEM, words
 from campaigns.systems.achtung_panzer.pages.correction_form import NAMED
 from tests.browser.pagechecks import SNAKE
@@ -211,3 +213,76 @@ def test_a_retained_unit_change_is_corrected_without_touching_what_it_left_alone
     assert made.data["reason"] == "it was cut off"
     kind = SYSTEM.event_kind("ap.retained")
     assert kind.clean(made.data["data"]) == kind.clean(dict(event.data, isolated=True))
+
+
+def _drawn(fields, path: str):
+    """The field at `path` ("list.sub" or "name") of a correction's fields."""
+    head, _, tail = path.partition(".")
+    found = next(f for f in fields if f.name == head)
+    return next(s for s in found.item.fields if s.name == tail) if tail else found
+
+
+def test_the_steps_no_table_here_played_pick_by_name_too():
+    """Platoon withdrawal (1.6142), captured weapons (1.6135), AFV recovery (1.6131) and the losses
+    entered in the RePh (ap.cvp): what they name is picked among the German records by name (AFVs
+    only where the step is about AFVs), and a value the records no longer hold is still offered,
+    said in words, so the correction left as it is proposes the same data."""
+    from campaigns.systems.achtung_panzer.tests.step_harness import make_state, unit
+
+    tank = unit("u3", "afv", type="PzIIIF", rg="p1", platoon="p1")
+    squad = unit("u4", rg="p2")
+    bought = [
+        {"id": "p1", "rg": "A3", "nationality": "german", "group_type": "Medium Tank"},
+        {"id": "p2", "rg": "I1", "nationality": "german", "group_type": "1st line Coy"},
+    ]
+    state = make_state(german={"retained": [tank, squad], "purchases": bought})
+    names = words.Names(state["game"]["sides"]["german"])
+    withdrawal = SYSTEM.correction_fields(state, "german", "ap.1.6142", {"platoons": ["p1"]})
+    platoons = _drawn(withdrawal, "platoons").item
+    assert platoons.type == "choice" and platoons.labels == (("p1", names.rg("p1")),)
+    captured = SYSTEM.correction_fields(state, "german", "ap.1.6135", {"vehicular": []})
+    assert dict(_drawn(captured, "vehicular.unit").labels) == {
+        "u3": names.label(tank),
+        "u4": names.label(squad),
+    }
+    recovery = SYSTEM.correction_fields(
+        state, "german", "ap.1.6131", {"rolls": [{"afv": "u3"}], "remanned": [{"afv": "u9"}]}
+    )
+    assert dict(_drawn(recovery, "rolls.afv").labels) == {"u3": names.label(tank)}
+    assert dict(_drawn(recovery, "remanned.afv").labels) == {
+        "u3": names.label(tank),
+        "u9": "a unit no longer on the records",
+    }
+    losses = SYSTEM.correction_fields(state, "german", "ap.cvp", {"units": ["u4"]})
+    assert _drawn(losses, "units").item.choices == ("u3", "u4")
+    assert SYSTEM.correction_fields(state, "allied", "ap.cvp", {"units": []}) is not None
+    del state["game"]["sides"]["allied"]  # a German's cut of the state: no Allied records
+    assert SYSTEM.correction_fields(state, "allied", "ap.cvp", {"units": []}) is None
+
+
+def test_control_corrected_at_the_perimeter_is_ticked_hexes_not_json():
+    """ap.joint's control (1.6066, an object the API sends): when the event changed control, each
+    side's objective hexes are ticks among 1.2's hexes and half-boards numbers; when it did not, the
+    correction does not ask for it at all (never a box for JSON)."""
+    from campaigns.systems.achtung_panzer.tests.step_harness import make_state
+
+    state = make_state()
+    plain = SYSTEM.correction_fields(state, "allied", "ap.joint", {"through": "1.6066"})
+    assert [f.name for f in plain] == ["step", "through", "note"]
+    control = {"allied_objectives_end": ["23R4"], "german_half_boards": 2}
+    drawn = SYSTEM.correction_fields(
+        state, "allied", "ap.joint", {"through": "1.6066", "control": control}
+    )
+    by_name = {f.name: f for f in drawn}
+    assert "control" not in by_name and all(f.type != "json" for f in drawn)
+    hexes = by_name["control.allied_objectives_end"]
+    assert hexes.default == ["23R4"] and "23R4" in hexes.item.choices
+    assert by_name["control.german_half_boards"].default == 2
+    assert "control.german_objectives_end" not in by_name  # not changed: not asked
+    posted = QueryDict(mutable=True)
+    posted.update({"through": "1.6066", "control.german_half_boards": "2"})
+    posted.setlist("control.allied_objectives_end", ["23R4"])
+    form = SchemaForm(drawn, posted)
+    assert form.is_valid(), form.errors
+    joint = SYSTEM.event_kind("ap.joint")
+    assert joint.clean(form.event_data()) == joint.clean({"through": "1.6066", "control": control})
