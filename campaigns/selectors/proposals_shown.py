@@ -119,10 +119,9 @@ def _changed_rows(item: Field, before: object, after: object) -> tuple[object, o
     if item.type != "object" or not item.fields:
         return before, after
     name = item.fields[0].name
-    named = [_rows_by(name, rows) for rows in (before, after)]
-    if named[0] is None or named[1] is None:
+    was, now = _rows_by(name, before), _rows_by(name, after)
+    if was is None or now is None:
         return before, after
-    was, now = named
     return (
         [row for key, row in was.items() if now.get(key) != row],
         [row for key, row in now.items() if was.get(key) != row],

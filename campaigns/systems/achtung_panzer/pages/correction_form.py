@@ -10,7 +10,7 @@ holds, so a correction left as drawn proposes the event's own data."""
 from __future__ import annotations
 
 from collections.abc import Iterable, Iterator
-from typing import Any
+from typing import Any, TypeGuard
 
 from campaigns.game_interface import Field
 
@@ -180,7 +180,7 @@ class _Choices:
             return self.forts.items()
         if what == STACK:
             return ()  # the stacks the event names, below
-        return ((s.id, f"{s.label} ({s.rule})") for s in _steps(what))
+        return ((s.id, _step_words(s)) for s in _steps(what))
 
     def _words(self, what: str, value: str) -> str:
         """A value the event holds in words: from the side's records, else what it was."""
@@ -189,18 +189,23 @@ class _Choices:
                 self.names.unit(self.names.units[i]) if i in self.names.units else "a unit"
                 for i in str(value).split("+")
             )
+        if what in (SIDE_STEP, JOINT_STEP):
+            step = refit_steps.BY_ID.get(value)
+            return _step_words(step) if step is not None else "a step no longer in the Refit Phase"
+        if what == FORTIFICATION:
+            return "a fortification given back"
         if value in self.names.units:
             return self.names.label(self.names.units[value])
         if value in self.names.purchases:
             return self.names.rg(value)
-        step = refit_steps.BY_ID.get(value)
-        if step is not None:
-            return f"{step.label} ({step.rule})"
-        if what == FORTIFICATION:
-            return "a fortification given back"
-        if what in (RG, PLATOON, OBA):
-            return "an RG given back"
-        return "a unit no longer on the records"
+        return (
+            "an RG given back" if what in (RG, PLATOON, OBA) else "a unit no longer on the records"
+        )
+
+
+def _step_words(step: Any) -> str:
+    """A step by its name and rule number, the number said once."""
+    return step.label if step.rule in step.label else f"{step.label} ({step.rule})"
 
 
 def _steps(what: str) -> Iterator[Any]:
@@ -227,7 +232,7 @@ def _values(data: Any, path: str) -> Iterator[Any]:
             yield item
 
 
-def _plain_control(control: object) -> bool:
+def _plain_control(control: object) -> TypeGuard[dict]:
     """Control as the page sends it: each side's objective hexes as a list, half-boards numbers."""
     return isinstance(control, dict) and all(
         isinstance(value, list if key.endswith("_objectives_end") else int)
@@ -241,18 +246,18 @@ def _joint(ctx, fields: tuple, control: object) -> tuple:
     if control is None:
         return tuple(f for f in fields if f.name != "control")
     if _plain_control(control):
-        assert isinstance(control, dict)
         return _with_control(ctx, fields, control)
     return fields
 
 
 def _with_control(ctx, fields: tuple, control: dict) -> tuple:
+    """The fields with `control` asked as what it holds: only the values the event changed."""
     hexes = sorted(halfday.all_objective_hexes(halfday.areas(ctx.table("1.2")), []))
     extra: list[Field] = []
     for side in SIDES:
         key = f"{side}_objectives_end"
         if key in control:
-            held = [h for h in control[key] if h not in hexes]
+            others = [h for h in control[key] if h not in hexes]  # not in 1.2: kept as given
             extra.append(
                 Field(
                     f"control.{key}",
@@ -261,7 +266,7 @@ def _with_control(ctx, fields: tuple, control: dict) -> tuple:
                     default=list(control[key]),
                     group="Control after the Refit Phase map steps",
                     label=f"{NAMES[side]} objective hexes",
-                    item=Field("hex", "choice", choices=(*hexes, *held)),
+                    item=Field("hex", "choice", choices=(*hexes, *others)),
                 )
             )
         key = f"{side}_half_boards"
