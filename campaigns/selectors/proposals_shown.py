@@ -114,8 +114,9 @@ def _kept(f: Field | None, value: object) -> object:
 
 
 def _changed_rows(item: Field, before: object, after: object) -> tuple[object, object]:
-    """Of two lists of rows each named once by the item's first field, the rows that differ (a
-    row gone, a row new or changed); anything else as it is."""
+    """Of two lists of rows each named once by the item's first field, the rows that differ: a row
+    changed by its name and what changed in it, a row gone or new by what it holds (its defaults
+    unsaid); anything else as it is."""
     if item.type != "object" or not item.fields:
         return before, after
     name = item.fields[0].name
@@ -123,9 +124,27 @@ def _changed_rows(item: Field, before: object, after: object) -> tuple[object, o
     if was is None or now is None:
         return before, after
     return (
-        [row for key, row in was.items() if now.get(key) != row],
-        [row for key, row in now.items() if was.get(key) != row],
+        [_said(item, row, now.get(key)) for key, row in was.items() if now.get(key) != row],
+        [_said(item, row, was.get(key)) for key, row in now.items() if was.get(key) != row],
     )
+
+
+def _said(item: Field, row: dict[str, Any], other: dict[str, Any] | None) -> dict[str, Any]:
+    """A row as a change says it: its name, then what differs from `other` (the same row on the
+    other side of the change), or, a row alone, what is not its default."""
+    defaults = {sub.name: sub.default for sub in item.fields}
+    name = item.fields[0].name
+    return {
+        key: value
+        for key, value in row.items()
+        if key == name
+        or (value != other.get(key) if other is not None else not _unsaid(value, defaults.get(key)))
+    }
+
+
+def _unsaid(value: object, default: object) -> bool:
+    """A row's value a change need not say: its default, nothing, or "no" where none is said."""
+    return value == default or value in (None, "", []) or (value is False and not default)
 
 
 def _rows_by(name: str, rows: object) -> dict[object, Any] | None:

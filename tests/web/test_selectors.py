@@ -121,8 +121,9 @@ PLACES = Field(
 
 def test_a_correction_of_a_list_of_named_rows_says_only_the_rows_it_changes():
     """A turn's locations, each named once: a correction that changes one says that one before and
-    after, in words, not every location of the turn; a row left with its default unsaid is the same
-    row; a row added or gone is said on its side alone."""
+    after by its name and what changed in it, in words, not every location of the turn; a row left
+    with its default unsaid is the same row; a row gone is said on its side alone, its defaults
+    unsaid."""
     before = {
         "locations": [
             {"location": "a", "controller": "us"},
@@ -140,8 +141,8 @@ def test_a_correction_of_a_list_of_named_rows_says_only_the_rows_it_changes():
     assert _changes(before, after, (PLACES,)) == [
         (
             "Locations",
-            "location Bastogne; controller American; supplied yes",
-            "location Bastogne; controller German; supplied yes",
+            "location Bastogne; controller American",
+            "location Bastogne; controller German",
         )
     ]
     assert _changes(before, {"locations": before["locations"][:2]}, (PLACES,)) == [
