@@ -76,6 +76,9 @@ def test_the_referee_corrects_an_end_of_scenario_by_name_on_a_phone(
     main = rita.tab.locator("main")
     assert AN_ID.search(main.inner_text()) is None, "a unit's id"
     expect(main.locator("input[type=text][name$='-unit']")).to_have_count(0)
+    expect(main.locator("input[type=text][name=oba_fired]")).to_have_count(
+        0
+    )  # the Germans have none
     first = main.locator("select[name='units-0-unit']")
     expect(first.locator("option:checked")).to_have_text(wrong_name)
     offered = set(first.locator("option").all_inner_texts())

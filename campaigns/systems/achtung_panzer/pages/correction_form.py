@@ -93,6 +93,8 @@ def correction_fields(
             f = f.but(item=f.item.but(fields=subs))
         else:
             f = _picked(f, named.get(f.name), choices, f.name)
+            if f.item is not None and f.item.type == "choice" and not f.item.choices:
+                continue  # nothing the side holds and nothing the event names: not asked
         fields.append(f)
     if kind == "ap.joint":
         return _joint(ctx, tuple(fields), data.get("control"))

@@ -253,6 +253,8 @@ def test_the_steps_no_table_here_played_pick_by_name_too():
         "u3": names.label(tank),
         "u9": "a unit no longer on the records",
     }
+    record = SYSTEM.correction_fields(state, "german", "ap.aftermath", {"cvp": 2})
+    assert "oba_fired" not in {f.name for f in record}  # no OBA at all: no box for one
     losses = SYSTEM.correction_fields(state, "german", "ap.cvp", {"units": ["u4"]})
     assert _drawn(losses, "units").item.choices == ("u3", "u4")
     assert SYSTEM.correction_fields(state, "allied", "ap.cvp", {"units": []}) is not None
