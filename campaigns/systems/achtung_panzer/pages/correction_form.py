@@ -100,7 +100,30 @@ def correction_fields(
         return _joint(ctx, tuple(fields), data.get("control"))
     if kind == "ap.retained":
         return tuple(_retained_words(f) for f in fields)
-    return tuple(fields)
+    return tuple(_in_words(f) for f in fields)
+
+
+# The declared choices a correction asks with no words of their own (the API's keys).
+ACTION_WORDS = {
+    "buy": "Bought",
+    "remove": "Given back",
+    "roll": "The roll",
+    "harden": "Who battle hardens",
+    "promote": "A leader promoted (1.6114)",
+    "resolve": "What the roll made of them",
+}
+CHOICE_WORDS = {
+    "action": ACTION_WORDS,
+    "nationality": words.NATIONALITY_WORDS,
+    "leader_kind": {"infantry": "Infantry leader", "armor": "Armor leader"},
+}
+
+
+def _in_words(f: Field) -> Field:
+    """A declared choice without words of its own, with them."""
+    if f.labels or f.name not in CHOICE_WORDS:
+        return f
+    return f.but(labels=choice_words(f.choices, CHOICE_WORDS[f.name]))
 
 
 RETAINED_ACTIONS = (

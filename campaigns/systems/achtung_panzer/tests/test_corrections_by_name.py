@@ -99,6 +99,7 @@ def test_every_correction_names_what_it_picks_and_left_as_drawn_proposes_the_sam
         words = shown(form)
         assert not AN_ID.findall(words), (event.kind, AN_ID.findall(words))
         assert not SNAKE.findall(words), (event.kind, SNAKE.findall(words))
+        assert not re.search(r"\b(german|french|british)\b", words), (event.kind, words)
         assert not re.search(r'<input type="text" name="[^"]+" value="[\[{]', form), event.kind
         for tag in re.findall(r'<input type="text"[^>]*>', form):
             assert not AN_ID.search(tag), (event.kind, tag)
