@@ -39,7 +39,7 @@ from ..models import Campaign, Event
 from ..systems import get_system
 from ..systems.base import EventToSend, GameSystem
 from . import odds, projections, seat_log
-from .snapshots import store_after_append
+from .snapshots import EncodedPart, encoded_parts, store_after_append, unshare
 from .state import ForAppend, load_records, state_and_dice
 
 
@@ -224,6 +224,7 @@ def _submit_locked(
     writer.follow_ups(record)
     writer.system_follow_ups(record, system)
     writer.provider.finish()  # every entered die was used, by the event or its follow-ups
+    writer.folded()
     holdings.check(
         system, writer.before, writer.state
     )  # here, never in the fold: old journals replay
@@ -286,6 +287,8 @@ class _Writer:
         state, pool = read.state, read.pool
         self.before = state  # as the projections were last written
         self.digests = read.digests  # of its side parts, as stored
+        self.parts_as_read = read.parts_as_read
+        self.parts: list[EncodedPart] | None = None  # of `state`, once folded
         # One copy of `state` for the whole submission, folded in place: a record refused ends
         # the submission (nothing is written), so no record needs a copy of its own.
         self.state = read.working
@@ -403,6 +406,12 @@ class _Writer:
             "the referee must settle it.",
         )
 
+    def folded(self) -> None:
+        """Every record is folded: `state`'s side parts encoded (each one's digest tells whether
+        the fold changed it), and `before` given back those it shared and the fold changed."""
+        self.parts = encoded_parts(self.state)
+        unshare(self.before, self.state, self.digests, self.parts, self.parts_as_read)
+
     def save(self) -> None:
         self.positions_before = dict(self.campaign.positions or {})
         actor_cache = {self.user.username: self.user}
@@ -431,7 +440,9 @@ class _Writer:
         seat_log.record(
             self.campaign, self.user, self.before, self.state, [r for r, _ in self.pending]
         )
-        digests = store_after_append(self.campaign, self.before, self.state, self.digests)
+        digests = store_after_append(
+            self.campaign, self.before, self.state, self.digests, self.parts
+        )
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(
             self.campaign,

@@ -11,7 +11,7 @@ A!P! campaign encoded, sent, parsed and compressed whole on every append."""
 from __future__ import annotations
 
 import json
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -99,6 +99,18 @@ class Kept:
         """The whole state, a copy of its own at every call (parsed again from the text read)."""
         return joined(_json(self.core), _json(self.parts))
 
+    def state_twice(self) -> tuple[CampaignState, CampaignState]:
+        """The whole state twice (an append's `before` and the copy it folds onto): the cores
+        parsed apart, the side parts parsed once and shared by the two, so a fold that leaves a
+        side's part alone costs no parse of it. Once folded, ``unshare`` gives `before` back
+        the parts the fold changed, as read."""
+        parts = _json(self.parts)
+        return joined(_json(self.core), parts), joined(_json(self.core), parts)
+
+    def parts_as_read(self) -> dict[str, Any]:
+        """Each side's part as read, parsed again."""
+        return {part[0]: part[1] for part in _json(self.parts)}
+
 
 def stored(campaign_ids: Sequence[int], more: str = "") -> dict[int, Kept]:
     """The stored snapshots of these campaigns, in one query (so one consistent read while a
@@ -170,7 +182,9 @@ def store_snapshot(campaign: Campaign, state: CampaignState) -> None:
     _store_whole(campaign, state["seq"], core, [_encoded(side, part) for side, part in parts])
 
 
-def _store_whole(campaign: Campaign, seq: int, core: dict[str, Any], parts: list[_Encoded]) -> None:
+def _store_whole(
+    campaign: Campaign, seq: int, core: dict[str, Any], parts: list[EncodedPart]
+) -> None:
     with transaction.atomic():
         # An UPDATE first: a campaign has its snapshot from its first event on (no read first).
         if not Snapshot.objects.filter(campaign=campaign, seq__lte=seq).update(seq=seq, state=core):
@@ -183,7 +197,7 @@ def _store_whole(campaign: Campaign, seq: int, core: dict[str, Any], parts: list
 
 
 @dataclass(frozen=True)
-class _Encoded:
+class EncodedPart:
     """A side's part ready to be written: as JSON (``state_digest.encoded``) and its digest."""
 
     side: str
@@ -191,12 +205,47 @@ class _Encoded:
     digest: str
 
 
-def _encoded(side: str, part: Any) -> _Encoded:
+def _encoded(side: str, part: Any) -> EncodedPart:
     text = encoded(part)
-    return _Encoded(side, text.decode(), digest_of(text))
+    return EncodedPart(side, text.decode(), digest_of(text))
 
 
-def _replace_parts(campaign: Campaign, parts: list[_Encoded]) -> None:
+def encoded_parts(state: CampaignState) -> list[EncodedPart]:
+    """Each side's part of `state` as it would be stored, with its digest, in the state's order."""
+    return [_encoded(side, part) for side, part in split(state)[1]]
+
+
+def unshare(
+    before: CampaignState,
+    state: CampaignState,
+    digests: dict[str, str],
+    parts: list[EncodedPart],
+    as_read: Callable[[], dict[str, Any]],
+) -> None:
+    """After a fold onto `state`, whose side parts `before` shared (``Kept.state_twice``): each
+    part the fold changed in place (its digest in `parts` is not the stored one in `digests`) is
+    given back to `before` as read (`as_read`), so `before` is again the state the fold began
+    with. A part the fold left alone stays shared: it is the same JSON either way."""
+    old, new = _sides(before), _sides(state)
+    after = {part.side: part.digest for part in parts}
+    changed = [
+        side
+        for side, part in old.items()
+        if part is new.get(side) and (not digests.get(side) or digests[side] != after.get(side))
+    ]
+    if changed:
+        read = as_read()
+        for side in changed:
+            old[side] = read[side]
+
+
+def _sides(state: CampaignState) -> dict[str, Any]:
+    game = cast(dict[str, Any], state).get("game")
+    sides = game.get("sides") if isinstance(game, dict) else None
+    return sides if isinstance(sides, dict) else {}
+
+
+def _replace_parts(campaign: Campaign, parts: list[EncodedPart]) -> None:
     if connection.vendor == "postgresql":
         with connection.cursor() as cursor:
             cursor.execute(*_upsert_parts_sql(campaign, list(enumerate(parts)), every=True))
@@ -215,7 +264,7 @@ def _replace_parts(campaign: Campaign, parts: list[_Encoded]) -> None:
 
 
 def _upsert_parts_sql(
-    campaign: Campaign, parts: list[tuple[int, _Encoded]], every: bool = False
+    campaign: Campaign, parts: list[tuple[int, EncodedPart]], every: bool = False
 ) -> tuple[str, list[Any]]:
     """One statement writing `parts` ((position, part)); with `every`, these are all the parts
     and the others are deleted."""
@@ -253,15 +302,16 @@ def store_after_append(
     before: CampaignState,
     state: CampaignState,
     digests: dict[str, str] | None = None,
+    parts: list[EncodedPart] | None = None,
 ) -> dict[str, str]:
     """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
     hold it when the snapshot's seq is `before`'s; `digests`: its parts' digests as stored),
-    `state` the one to keep. On PostgreSQL the core by difference, then the side parts whose
+    `state` the one to keep (`parts`: its parts encoded, ``encoded_parts``, if done already). On PostgreSQL the core by difference, then the side parts whose
     digest changed, whole; otherwise, or when the row turns out to hold another seq, too much
     changed, or the sides are not the same ones in the same order, the whole state
     (``store_snapshot``). Answers the digest of each side's part of `state`."""
-    core, parts = split(state)
-    encoded = [_encoded(side, part) for side, part in parts]
+    core = split(state)[0]
+    encoded = parts if parts is not None else encoded_parts(state)
     after = {part.side: part.digest for part in encoded}
     if connection.vendor == "postgresql":
         core_before, parts_before = split(before)
@@ -319,7 +369,7 @@ def _write_difference(
     seq: int,
     new_seq: int,
     changes: list[_Change],
-    parts: list[tuple[int, _Encoded]],
+    parts: list[tuple[int, EncodedPart]],
     core_before: dict[str, Any],
 ) -> bool:
     """The core's `changes`, then the changed `parts` (the core's row first, as every writer

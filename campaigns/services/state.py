@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Iterable
-from typing import NamedTuple
+from collections.abc import Callable, Iterable
+from typing import Any, NamedTuple
 
 import orjson
 from django.db import connection
@@ -96,18 +96,25 @@ class ForAppend(NamedTuple):
 
     state: CampaignState  # current_state
     pool: DicePool  # the journal's dice, read when a roll is first looked up
-    working: CampaignState  # a copy of `state` of its own, to fold onto
+    working: CampaignState  # a copy of `state` to fold onto (side parts shared: ``unshare``)
     digests: dict[str, str]  # each side's part of `state`: its digest as stored, where known
+    parts_as_read: Callable[[], dict[str, Any]]  # each side's part of `state`, parsed again
 
 
 def state_and_dice(campaign: Campaign) -> ForAppend:
     """What an append reads (``ForAppend``). On PostgreSQL all from one query when the snapshot
-    is fresh (the copy parsed again from the text read: cheaper than copying); otherwise as
-    ``current_state`` and ``load_records`` read them."""
+    is fresh (the copy parsed again from the text read, cheaper than copying, its side parts
+    parsed once and shared with `state` until the fold is done: ``snapshots.unshare``);
+    otherwise as ``current_state`` and ``load_records`` read them."""
     if connection.vendor == "postgresql" and not _stale_versions(campaign):
         kept = snapshots.stored([campaign.pk], more=_DICE).get(campaign.pk)
-        state = kept.state() if kept is not None else None
-        if kept is not None and state is not None and _fresh(kept, state, campaign):
+        state, working = kept.state_twice() if kept is not None else (None, None)
+        if (
+            kept is not None
+            and state is not None
+            and working is not None
+            and _fresh(kept, state, campaign)
+        ):
             dice = kept.more[0]
             pool = DicePool.later(
                 lambda: [
@@ -115,10 +122,10 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
                     for seq, data, side in orjson.loads(dice)
                 ]
             )
-            return ForAppend(state, pool, kept.state(), kept.digests)
+            return ForAppend(state, pool, working, kept.digests, kept.parts_as_read)
     state = current_state(campaign)
     pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
-    return ForAppend(state, pool, copy_json(state), {})
+    return ForAppend(state, pool, copy_json(state), {}, dict)
 
 
 def _stale_versions(campaign: Campaign) -> bool:

@@ -12,7 +12,14 @@ from campaigns.journal import engine
 from campaigns.journal.state_digest import part_digest
 from campaigns.models import Snapshot, SnapshotPart
 from campaigns.services.journal import submit
-from campaigns.services.snapshots import joined, split, stored_state
+from campaigns.services.snapshots import (
+    Kept,
+    encoded_parts,
+    joined,
+    split,
+    stored_state,
+    unshare,
+)
 from campaigns.services.state import current_state, load_records
 
 
@@ -153,3 +160,51 @@ def test_a_sides_part_read_back_keeps_the_order_the_fold_gave_its_keys(db):
     stored = current_state(campaign)["game"]["sides"]["allied"]
     assert elr.words(stored["elr"]) == elr.words(folded["elr"]) == "French 3, British 4"
     assert json.dumps(stored) == json.dumps(folded)  # every key in the fold's order
+
+
+def _kept_with_parts() -> Kept:
+    core = {"seq": 4, "game": {"public": {"n": 1}, "sides": {}}}
+    parts = [["red", {"units": [{"id": 1, "xp": 2}]}], ["blue", {"units": [{"id": 7, "xp": 0}]}]]
+    digests = {side: part_digest(part) for side, part in parts}
+    return Kept(4, json.dumps(core).encode(), json.dumps(parts).encode(), digests)
+
+
+def test_a_fold_that_changes_a_sides_part_in_place_leaves_before_as_it_was_read():
+    kept = _kept_with_parts()
+    before, working = kept.state_twice()
+    assert before["game"]["sides"]["blue"] is working["game"]["sides"]["blue"]  # parsed once
+    working["game"]["sides"]["red"]["units"][0]["xp"] = 3  # the fold, in place
+    working["seq"] = 5
+    parts = encoded_parts(working)
+    unshare(before, working, kept.digests, parts, kept.parts_as_read)
+    assert before == kept.state()  # the state the fold began with, whole
+    assert working["game"]["sides"]["red"]["units"][0]["xp"] == 3
+    assert before["game"]["sides"]["red"] is not working["game"]["sides"]["red"]
+    assert before["game"]["sides"]["blue"] is working["game"]["sides"]["blue"]  # left alone
+    assert [p.digest for p in parts] == [
+        part_digest({"units": [{"id": 1, "xp": 3}]}),
+        kept.digests["blue"],
+    ]
+
+
+def test_a_fold_that_leaves_every_part_alone_or_replaces_one_reads_no_part_again():
+    kept = _kept_with_parts()
+    before, working = kept.state_twice()
+    working["game"]["sides"]["blue"] = {"units": []}  # replaced, not changed in place
+    working["notes"] = ["Regroup."]
+
+    def read_again():
+        raise AssertionError("no part the fold changed in place: nothing to read again")
+
+    unshare(before, working, kept.digests, encoded_parts(working), read_again)
+    assert before == kept.state()
+
+
+def test_a_shared_part_stored_without_a_digest_is_read_again_to_be_sure():
+    kept = _kept_with_parts()
+    before, working = kept.state_twice()
+    working["game"]["sides"]["red"]["units"].append({"id": 2, "xp": 0})
+    unshare(
+        before, working, {"blue": kept.digests["blue"]}, encoded_parts(working), kept.parts_as_read
+    )
+    assert before == kept.state()
