@@ -69,31 +69,29 @@ _READ = {
         ) || ']', '[]')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
-        SELECT coalesce(json_object_agg(p.side, p.digest), '{{}}')::text
+        SELECT coalesce(json_object_agg(p.side, p.digest), '{}')::text
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
-    ){more} FROM campaigns_snapshot s WHERE s.campaign_id = ANY(%s)""",
+    ) FROM campaigns_snapshot s WHERE s.campaign_id = ANY(%s)""",
     "sqlite": """SELECT s.campaign_id, s.seq, s.state, (
         SELECT coalesce(json_group_array(json_array(p.side, json(p.value))), '[]') FROM (
             SELECT side, value FROM campaigns_snapshotpart WHERE campaign_id = s.campaign_id
             ORDER BY position) p
     ), (
-        SELECT coalesce(json_group_object(p.side, p.digest), '{{}}')
+        SELECT coalesce(json_group_object(p.side, p.digest), '{}')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
-    ){more} FROM campaigns_snapshot s WHERE s.campaign_id IN (SELECT value FROM json_each(%s))""",
+    ) FROM campaigns_snapshot s WHERE s.campaign_id IN (SELECT value FROM json_each(%s))""",
 }
 
 
 @dataclass(frozen=True)
 class Kept:
     """A stored snapshot as read: its seq, its core and parts as JSON text (or values, read by the
-    ORM), its parts' digests as stored (a part stored without one left out) and the values of the
-    further columns asked for (``stored``'s `more`)."""
+    ORM) and its parts' digests as stored (a part stored without one left out)."""
 
     seq: int
     core: Any
     parts: Any
     digests: dict[str, str]
-    more: tuple[Any, ...] = ()
 
     def state(self) -> CampaignState:
         """The whole state, a copy of its own at every call (parsed again from the text read)."""
@@ -112,11 +110,9 @@ class Kept:
         return {part[0]: part[1] for part in _json(self.parts)}
 
 
-def stored(campaign_ids: Sequence[int], more: str = "") -> dict[int, Kept]:
+def stored(campaign_ids: Sequence[int]) -> dict[int, Kept]:
     """The stored snapshots of these campaigns, in one query (so one consistent read while a
-    writer commits); `more`: further columns of that query, naming the snapshot ``s`` (on
-    PostgreSQL a text column comes as its UTF-8 bytes). On PostgreSQL or SQLite; another
-    database reads with the ORM."""
+    writer commits). On PostgreSQL or SQLite; another database reads with the ORM."""
     sql = _READ.get(connection.vendor)
     if sql is None:
         return _stored_orm(campaign_ids)
@@ -126,11 +122,10 @@ def stored(campaign_ids: Sequence[int], more: str = "") -> dict[int, Kept]:
     with connection.cursor() as cursor:
         if connection.vendor == "postgresql":
             cursor.cursor.adapters.register_loader("text", _AsSent)
-        cursor.execute(sql.format(more=f", {more}" if more else ""), [ids])
+        cursor.execute(sql, [ids])
         rows = cursor.fetchall()
     return {
-        pk: Kept(seq, core, parts, orjson.loads(digests), tuple(extra))
-        for pk, seq, core, parts, digests, *extra in rows
+        pk: Kept(seq, core, parts, orjson.loads(digests)) for pk, seq, core, parts, digests in rows
     }
 
 

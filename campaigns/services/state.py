@@ -84,11 +84,19 @@ def current_state(campaign: Campaign) -> CampaignState:
     return folded
 
 
-# The journal's dice beside the snapshot: rows of seq, data and side, all a pool needs.
-_DICE = """(
-    SELECT coalesce(json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]')::text
-    FROM campaigns_event e WHERE e.campaign_id = s.campaign_id AND e.kind = 'dice.rolled'
-)"""
+# The journal's dice: rows of seq, data and side, all a pool needs.
+_DICE = """SELECT coalesce(json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]')::text
+    FROM campaigns_event e WHERE e.campaign_id = %s AND e.kind = 'dice.rolled'"""
+
+
+def _dice(campaign_id: int) -> list[Record]:
+    with connection.cursor() as cursor:
+        cursor.execute(_DICE, [campaign_id])
+        (rows,) = cursor.fetchone()
+    return [
+        Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
+        for seq, data, side in orjson.loads(rows)
+    ]
 
 
 class ForAppend(NamedTuple):
@@ -102,12 +110,14 @@ class ForAppend(NamedTuple):
 
 
 def state_and_dice(campaign: Campaign) -> ForAppend:
-    """What an append reads (``ForAppend``). On PostgreSQL all from one query when the snapshot
-    is fresh (the copy parsed again from the text read, cheaper than copying, its side parts
-    parsed once and shared with `state` until the fold is done: ``snapshots.unshare``);
-    otherwise as ``current_state`` and ``load_records`` read them."""
+    """What an append reads (``ForAppend``). On PostgreSQL the state from one query when the
+    snapshot is fresh (the copy parsed again from the text read, cheaper than copying, its side
+    parts parsed once and shared with `state` until the fold is done: ``snapshots.unshare``), and
+    the journal's dice in another once a roll is looked up or made (most appends roll nothing;
+    the writer holds the campaign's lock, so no die is added in between); otherwise as
+    ``current_state`` and ``load_records`` read them (the dice as late)."""
     if connection.vendor == "postgresql" and not _stale_versions(campaign):
-        kept = snapshots.stored([campaign.pk], more=_DICE).get(campaign.pk)
+        kept = snapshots.stored([campaign.pk]).get(campaign.pk)
         state, working = kept.state_twice() if kept is not None else (None, None)
         if (
             kept is not None
@@ -115,16 +125,10 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
             and working is not None
             and _fresh(kept, state, campaign)
         ):
-            dice = kept.more[0]
-            pool = DicePool.later(
-                lambda: [
-                    Record(seq, "dice.rolled", data, "", side, "side" if side else "public")
-                    for seq, data, side in orjson.loads(dice)
-                ]
-            )
+            pool = DicePool.later(lambda: _dice(campaign.pk))
             return ForAppend(state, pool, working, kept.digests, kept.parts_as_read)
     state = current_state(campaign)
-    pool = DicePool.from_records(load_records(campaign, kinds=("dice.rolled",)))
+    pool = DicePool.later(lambda: load_records(campaign, kinds=("dice.rolled",)))
     return ForAppend(state, pool, copy_json(state), {}, dict)
 
 
