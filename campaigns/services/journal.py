@@ -451,6 +451,7 @@ class _Writer:
             before=self.before,
             added=[record for record, _ in self.pending],
             part_digests=digests,
+            part_digests_before=self.digests,
         )
 
 

@@ -38,6 +38,7 @@ def refresh(
     before: CampaignState | None = None,
     added: Sequence[Record] = (),
     part_digests: dict[str, str] | None = None,
+    part_digests_before: dict[str, str] | None = None,
 ) -> None:
     """`public_change`: the change includes an event every member can read. Only then does
     `updated_at` (lists order by it) move: a side's hidden step must not move its campaign
@@ -46,7 +47,9 @@ def refresh(
     `before` (the state the change was folded onto) and `added` (its records): only what differs
     between the two states is written, without reading the rows, when the stored projections are
     known to be `before`'s as this code draws them (``_projected``); otherwise every row is
-    read and compared. `part_digests`: the digest of each side's part of `state`, where known."""
+    read and compared. `part_digests`: the digest of each side's part of `state`, where known;
+    `part_digests_before`: of `before`'s, as stored. Every one the same, a game whose roster
+    reads only them (``roster_from_side_parts``) has the same roster: its rows are left alone."""
     stored = campaign.positions or {}
     if before is None or not _projected(stored, before):
         before, newest = None, None
@@ -84,12 +87,20 @@ def refresh(
     played = _refresh_scenarios(campaign, state, summaries, before)
     # In this transaction too: the club's webhooks hear of its public events once (never lost).
     webhook_outbox.note_campaign(campaign, state, was=was, played=played)
+    if before is not None and _same_roster(system, part_digests, part_digests_before):
+        return
     roster_projection.refresh(
         campaign,
         plain(state),
         entries=entries,
         before=None if before is None else _roster_before(system, before),
     )
+
+
+def _same_roster(
+    system: GameSystem, digests: dict[str, str] | None, before: dict[str, str] | None
+) -> bool:
+    return system.roster_from_side_parts and bool(digests) and digests == before
 
 
 def _projected(stored: dict[str, Any], before: CampaignState) -> bool:

@@ -339,6 +339,11 @@ class GameSystem:
         {"key", "side", "audience" ("public"|"side"), "kind", "name", "status", "data"}."""
         return []
 
+    # True: `roster` reads nothing but the sides' private parts of the game (state["game"]["sides"]),
+    # so an append that changes none of them leaves the roster as it was, and its rows are not
+    # compared again (services.projections).
+    roster_from_side_parts: bool = False
+
     def standings(self, state: HeldState) -> list[dict[str, Any]]:
         """Public standing per side: [{"side", "label", "value"}...]."""
         return []

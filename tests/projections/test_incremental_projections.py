@@ -185,3 +185,25 @@ def test_a_difference_is_the_same_json_not_only_equal_in_python():
         key=str,
     )
     assert difference({"a": {1: 2}}, {"a": {1: 3}}) is None  # a key that is not text: whole
+
+
+def test_an_append_that_changes_no_sides_part_draws_the_roster_once_and_leaves_its_rows(
+    club, people, monkeypatch
+):
+    from campaigns.systems.achtung_panzer.system import AchtungPanzer
+
+    table = play_cg(club, people, "cg1", "server", half_days=1)
+    rows = list(RosterEntry.objects.filter(campaign=table.campaign).values_list("key", "data"))
+    drawn = []
+    real = AchtungPanzer.roster
+    monkeypatch.setattr(
+        AchtungPanzer, "roster", lambda self, state: drawn.append(1) or real(self, state)
+    )
+    table.by("allied", "note.added", {"scenario": table.state["current"], "text": "Regroup."})
+    # On PostgreSQL the parts' stored digests tell that nothing of the roster moved: it is drawn
+    # for the positions only; elsewhere it is compared as before.
+    assert len(drawn) == (1 if connection.vendor == "postgresql" else 2)
+    assert rows == list(
+        RosterEntry.objects.filter(campaign=table.campaign).values_list("key", "data")
+    )
+    assert_nothing_left_to_write(table.campaign)

@@ -421,6 +421,8 @@ class AchtungPanzer(GameSystem):
         """The odds task's hook (campaigns/services/odds.py): exact odds plus value-after summaries."""
         return odds.side_odds(state, side, ctx, rolls)
 
+    roster_from_side_parts = True  # each side's retained units (its private part)
+
     def roster(self, state):
         game = state.get("game")
         if game is None:
