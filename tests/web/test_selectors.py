@@ -149,3 +149,12 @@ def test_a_correction_of_a_list_of_named_rows_says_only_the_rows_it_changes():
         ("Locations", "location Celles; controller German; supplied no", "none")
     ]
     assert _changes(before, dict(before), (PLACES,)) == []
+
+
+def test_a_correction_that_only_reorders_named_rows_is_not_said_as_none_to_none():
+    """The same rows in another order are a change (a fold may read them in order): the page must
+    say what the approver agrees to, not "none" before and after."""
+    arlon, bastogne = {"location": "a", "controller": "us"}, {"location": "b", "controller": "de"}
+    before, after = {"locations": [arlon, bastogne]}, {"locations": [bastogne, arlon]}
+    said = _changes(before, after, (PLACES,))
+    assert said and all((was, now) != ("none", "none") for _, was, now in said), said
