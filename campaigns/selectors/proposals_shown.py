@@ -116,17 +116,18 @@ def _kept(f: Field | None, value: object) -> object:
 def _changed_rows(item: Field, before: object, after: object) -> tuple[object, object]:
     """Of two lists of rows each named once by the item's first field, the rows that differ: a row
     changed by its name and what changed in it, a row gone or new by what it holds (its defaults
-    unsaid); anything else as it is."""
+    unsaid); the same rows in another order, or anything else, as it is (whole)."""
     if item.type != "object" or not item.fields:
         return before, after
     name = item.fields[0].name
     was, now = _rows_by(name, before), _rows_by(name, after)
     if was is None or now is None:
         return before, after
-    return (
-        [_said(item, row, now.get(key)) for key, row in was.items() if now.get(key) != row],
-        [_said(item, row, was.get(key)) for key, row in now.items() if was.get(key) != row],
-    )
+    gone = [_said(item, row, now.get(key)) for key, row in was.items() if now.get(key) != row]
+    new = [_said(item, row, was.get(key)) for key, row in now.items() if was.get(key) != row]
+    if not gone and not new:  # only the order changed: the page says both orders
+        return before, after
+    return gone, new
 
 
 def _said(item: Field, row: dict[str, Any], other: dict[str, Any] | None) -> dict[str, Any]:
