@@ -11,7 +11,7 @@ A!P! campaign encoded, sent, parsed and compressed whole on every append."""
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Collection, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any, cast
 
@@ -58,15 +58,19 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
 
 
 _READ = {
-    # A part is JSON text, joined as it is into the JSON the query answers (PostgreSQL parses
-    # and prints none of it: a long campaign's parts are a few hundred kilobytes). Its text
+    # The parts' JSON texts run together in their order, with each one's side and length in
+    # bytes: PostgreSQL parses and prints none of them (a long campaign's parts are a few
+    # hundred kilobytes), and each can be parsed on its own (``Kept.parts_as_read``). Text
     # columns are read as the UTF-8 bytes the server sends (``_AsSent``): orjson parses bytes
     # several times faster than a str holding a character past Latin-1 (a "≥" in a unit's
     # note), and bytea would come hex-encoded, twice as long, to be decoded.
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
-        SELECT coalesce('[' || string_agg(
-            '[' || to_json(p.side)::text || ',' || p.value || ']', ',' ORDER BY p.position
-        ) || ']', '[]')
+        SELECT coalesce(string_agg(p.value, '' ORDER BY p.position), '')
+        FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
+    ), (
+        SELECT coalesce(json_agg(
+            json_build_array(p.side, octet_length(p.value)) ORDER BY p.position
+        ), '[]')::text
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
         SELECT coalesce(json_object_agg(p.side, p.digest), '{}')::text
@@ -85,8 +89,9 @@ _READ = {
 
 @dataclass(frozen=True)
 class Kept:
-    """A stored snapshot as read: its seq, its core and parts as JSON text (or values, read by the
-    ORM) and its parts' digests as stored (a part stored without one left out)."""
+    """A stored snapshot as read: its seq, its core as JSON text (or its value, read by the ORM),
+    its parts (a JSON array of [side, part] pairs, or (side, the part's JSON text or value)
+    pairs) and their digests as stored (a part stored without one left out)."""
 
     seq: int
     core: Any
@@ -95,19 +100,31 @@ class Kept:
 
     def state(self) -> CampaignState:
         """The whole state, a copy of its own at every call (parsed again from the text read)."""
-        return joined(_json(self.core), _json(self.parts))
+        return joined(_json(self.core), self._parsed())
 
     def state_twice(self) -> tuple[CampaignState, CampaignState]:
         """The whole state twice (an append's `before` and the copy it folds onto): the cores
-        parsed apart, the side parts parsed once and shared by the two, so a fold that leaves a
-        side's part alone costs no parse of it. Once folded, ``unshare`` gives `before` back
-        the parts the fold changed, as read."""
-        parts = _json(self.parts)
+        parsed apart, the side parts parsed once and shared by the two. Once folded,
+        ``unshare`` gives `before` back the parts the fold changed, as read."""
+        parts = self._parsed()
         return joined(_json(self.core), parts), joined(_json(self.core), parts)
 
-    def parts_as_read(self) -> dict[str, Any]:
-        """Each side's part as read, parsed again."""
-        return {part[0]: part[1] for part in _json(self.parts)}
+    def parts_as_read(self, sides: Collection[str]) -> dict[str, Any]:
+        """These sides' parts as read, parsed again (on PostgreSQL only theirs)."""
+        return dict(self._parsed(sides))
+
+    def _parsed(self, sides: Collection[str] | None = None) -> list[_Part]:
+        pairs = self.parts if isinstance(self.parts, list) else _json(self.parts)
+        return [(side, _json(part)) for side, part in pairs if sides is None or side in sides]
+
+
+def cut_parts(text: bytes, lengths: bytes) -> list[tuple[str, memoryview]]:
+    """The parts run together in `text`, cut by their (side, length in bytes) in `lengths`."""
+    view, start, out = memoryview(text), 0, []
+    for side, length in orjson.loads(lengths):
+        out.append((side, view[start : start + length]))
+        start += length
+    return out
 
 
 def stored(campaign_ids: Sequence[int]) -> dict[int, Kept]:
@@ -124,6 +141,11 @@ def stored(campaign_ids: Sequence[int]) -> dict[int, Kept]:
             cursor.cursor.adapters.register_loader("text", _AsSent)
         cursor.execute(sql, [ids])
         rows = cursor.fetchall()
+    if connection.vendor == "postgresql":
+        return {
+            pk: Kept(seq, core, cut_parts(parts, lengths), orjson.loads(digests))
+            for pk, seq, core, parts, lengths, digests in rows
+        }
     return {
         pk: Kept(seq, core, parts, orjson.loads(digests)) for pk, seq, core, parts, digests in rows
     }
@@ -215,7 +237,7 @@ def unshare(
     state: CampaignState,
     digests: dict[str, str],
     parts: list[EncodedPart],
-    as_read: Callable[[], dict[str, Any]],
+    as_read: Callable[[Collection[str]], dict[str, Any]],
 ) -> None:
     """After a fold onto `state`, whose side parts `before` shared (``Kept.state_twice``): each
     part the fold changed in place (its digest in `parts` is not the stored one in `digests`) is
@@ -229,7 +251,7 @@ def unshare(
         if part is new.get(side) and (not digests.get(side) or digests[side] != after.get(side))
     ]
     if changed:
-        read = as_read()
+        read = as_read(changed)
         for side in changed:
             old[side] = read[side]
 
@@ -301,8 +323,9 @@ def store_after_append(
 ) -> dict[str, str]:
     """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
     hold it when the snapshot's seq is `before`'s; `digests`: its parts' digests as stored),
-    `state` the one to keep (`parts`: its parts encoded, ``encoded_parts``, if done already). On PostgreSQL the core by difference, then the side parts whose
-    digest changed, whole; otherwise, or when the row turns out to hold another seq, too much
+    `state` the one to keep (`parts`: its parts encoded, ``encoded_parts``, if done already).
+    On PostgreSQL the core by difference, then the side parts whose digest changed, whole;
+    otherwise, or when the row turns out to hold another seq, too much
     changed, or the sides are not the same ones in the same order, the whole state
     (``store_snapshot``). Answers the digest of each side's part of `state`."""
     core = split(state)[0]

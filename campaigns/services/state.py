@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import logging
-from collections.abc import Callable, Iterable
-from typing import Any, NamedTuple
+from collections.abc import Callable, Collection, Iterable
+from typing import Any, NamedTuple, cast
 
 import orjson
 from django.db import connection
@@ -85,8 +85,9 @@ def current_state(campaign: Campaign) -> CampaignState:
 
 
 # The journal's dice: rows of seq, data and side, all a pool needs.
-_DICE = """SELECT coalesce(json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]')::text
-    FROM campaigns_event e WHERE e.campaign_id = %s AND e.kind = 'dice.rolled'"""
+_DICE = """SELECT coalesce(
+        json_agg(json_build_array(e.seq, e.data, e.side) ORDER BY e.seq), '[]'
+    )::text FROM campaigns_event e WHERE e.campaign_id = %s AND e.kind = 'dice.rolled'"""
 
 
 def _dice(campaign_id: int) -> list[Record]:
@@ -106,7 +107,7 @@ class ForAppend(NamedTuple):
     pool: DicePool  # the journal's dice, read when a roll is first looked up
     working: CampaignState  # a copy of `state` to fold onto (side parts shared: ``unshare``)
     digests: dict[str, str]  # each side's part of `state`: its digest as stored, where known
-    parts_as_read: Callable[[], dict[str, Any]]  # each side's part of `state`, parsed again
+    parts_as_read: Callable[[Collection[str]], dict[str, Any]]  # these sides' parts, read again
 
 
 def state_and_dice(campaign: Campaign) -> ForAppend:
@@ -129,7 +130,14 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
             return ForAppend(state, pool, working, kept.digests, kept.parts_as_read)
     state = current_state(campaign)
     pool = DicePool.later(lambda: load_records(campaign, kinds=("dice.rolled",)))
-    return ForAppend(state, pool, copy_json(state), {}, dict)
+    return ForAppend(state, pool, copy_json(state), {}, lambda sides: _parts_of(state, sides))
+
+
+def _parts_of(state: CampaignState, sides: Collection[str]) -> dict[str, Any]:
+    """Copies of these sides' parts of `state` (a state folded onto a copy of its own: nothing
+    shared, nothing to give back, but correct if asked)."""
+    game = cast(dict[str, Any], state).get("game") or {}
+    return {side: copy_json(part) for side, part in game.get("sides", {}).items() if side in sides}
 
 
 def _stale_versions(campaign: Campaign) -> bool:

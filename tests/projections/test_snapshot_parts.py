@@ -4,6 +4,7 @@ only when it changed; the whole state read back is the journal folded."""
 import json
 from io import StringIO
 
+import orjson
 import pytest
 from django.core.management import call_command
 from django.db import connection
@@ -14,6 +15,7 @@ from campaigns.models import Snapshot, SnapshotPart
 from campaigns.services.journal import submit
 from campaigns.services.snapshots import (
     Kept,
+    cut_parts,
     encoded_parts,
     joined,
     split,
@@ -193,7 +195,7 @@ def test_a_fold_that_leaves_every_part_alone_or_replaces_one_reads_no_part_again
     working["game"]["sides"]["blue"] = {"units": []}  # replaced, not changed in place
     working["notes"] = ["Regroup."]
 
-    def read_again():
+    def read_again(sides):
         raise AssertionError("no part the fold changed in place: nothing to read again")
 
     unshare(before, working, kept.digests, encoded_parts(working), read_again)
@@ -208,3 +210,20 @@ def test_a_shared_part_stored_without_a_digest_is_read_again_to_be_sure():
         before, working, {"blue": kept.digests["blue"]}, encoded_parts(working), kept.parts_as_read
     )
     assert before == kept.state()
+
+
+def test_a_part_given_back_is_parsed_alone_from_the_parts_as_postgresql_sends_them():
+    red, blue = b'{"units":[{"id":1,"xp":2}]}', b'{"units":[{"id":7,"xp":0}]}'
+    kept = Kept(
+        4,
+        b'{"seq":4,"game":{"public":{},"sides":{}}}',
+        cut_parts(red + blue, _lengths(red, blue)),
+        {},
+    )
+    assert kept.state()["game"]["sides"] == {"red": orjson.loads(red), "blue": orjson.loads(blue)}
+    broken = Kept(4, kept.core, cut_parts(red + b"{not json", _lengths(red, b"{not json")), {})
+    assert broken.parts_as_read(["red"]) == {"red": orjson.loads(red)}  # blue's text not parsed
+
+
+def _lengths(red: bytes, blue: bytes) -> bytes:
+    return orjson.dumps([["red", len(red)], ["blue", len(blue)]])
