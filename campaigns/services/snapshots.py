@@ -59,17 +59,18 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
 
 _READ = {
     # The parts' JSON texts run together in their order, with each one's side and length in
-    # bytes: PostgreSQL parses and prints none of them (a long campaign's parts are a few
-    # hundred kilobytes), and each can be parsed on its own (``Kept.parts_as_read``). Text
+    # bytes (both by position, then side): PostgreSQL parses and prints none of them (a long
+    # campaign's parts are a few hundred kilobytes), and each can be parsed on its own
+    # (``Kept.parts_as_read``). Text
     # columns are read as the UTF-8 bytes the server sends (``_AsSent``): orjson parses bytes
     # several times faster than a str holding a character past Latin-1 (a "≥" in a unit's
     # note), and bytea would come hex-encoded, twice as long, to be decoded.
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
-        SELECT coalesce(string_agg(p.value, '' ORDER BY p.position), '')
+        SELECT coalesce(string_agg(p.value, '' ORDER BY p.position, p.side), '')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
         SELECT coalesce(json_agg(
-            json_build_array(p.side, octet_length(p.value)) ORDER BY p.position
+            json_build_array(p.side, octet_length(p.value)) ORDER BY p.position, p.side
         ), '[]')::text
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
     ), (
