@@ -111,13 +111,13 @@ class ForAppend(NamedTuple):
 
 
 def state_and_dice(campaign: Campaign) -> ForAppend:
-    """What an append reads (``ForAppend``). On PostgreSQL the state from one query when the
-    snapshot is fresh (the copy parsed again from the text read, cheaper than copying, its side
-    parts parsed once and shared with `state` until the fold is done: ``snapshots.unshare``), and
-    the journal's dice in another once a roll is looked up or made (most appends roll nothing;
-    the writer holds the campaign's lock, so no die is added in between); otherwise as
-    ``current_state`` and ``load_records`` read them (the dice as late)."""
-    if connection.vendor == "postgresql" and not _stale_versions(campaign):
+    """What an append reads (``ForAppend``): the state from one query when the snapshot is fresh
+    (the copy parsed again from the text read, cheaper than copying, its side parts parsed once
+    and shared with `state` until the fold is done: ``snapshots.unshare``), and the journal's
+    dice in another once a roll is looked up or made (most appends roll nothing; the writer holds
+    the campaign's lock, so no die is added in between); otherwise as ``current_state`` reads
+    it, onto a copy."""
+    if not _stale_versions(campaign):
         kept = snapshots.stored([campaign.pk]).get(campaign.pk)
         state, working = kept.state_twice() if kept is not None else (None, None)
         if (
@@ -126,11 +126,18 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
             and working is not None
             and _fresh(kept, state, campaign)
         ):
-            pool = DicePool.later(lambda: _dice(campaign.pk))
-            return ForAppend(state, pool, working, kept.digests, kept.parts_as_read)
+            return ForAppend(state, _dice_pool(campaign), working, kept.digests, kept.parts_as_read)
     state = current_state(campaign)
-    pool = DicePool.later(lambda: load_records(campaign, kinds=("dice.rolled",)))
-    return ForAppend(state, pool, copy_json(state), {}, lambda sides: _parts_of(state, sides))
+    return ForAppend(
+        state, _dice_pool(campaign), copy_json(state), {}, lambda sides: _parts_of(state, sides)
+    )
+
+
+def _dice_pool(campaign: Campaign) -> DicePool:
+    """The journal's dice, read once a roll is looked up or made (on PostgreSQL as JSON)."""
+    if connection.vendor == "postgresql":
+        return DicePool.later(lambda: _dice(campaign.pk))
+    return DicePool.later(lambda: load_records(campaign, kinds=("dice.rolled",)))
 
 
 def _parts_of(state: CampaignState, sides: Collection[str]) -> dict[str, Any]:
