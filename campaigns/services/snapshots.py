@@ -325,26 +325,71 @@ def store_after_append(
     """The journal's writer, under the campaign's lock: `before` is the state it read (the rows
     hold it when the snapshot's seq is `before`'s; `digests`: its parts' digests as stored),
     `state` the one to keep (`parts`: its parts encoded, ``encoded_parts``, if done already).
-    On PostgreSQL the core by difference, then the side parts whose digest changed, whole;
-    otherwise, or when the row turns out to hold another seq, too much
+    On PostgreSQL the core by difference, on SQLite whole, then the side parts whose digest
+    changed, whole; otherwise, or when the row turns out to hold another seq, too much
     changed, or the sides are not the same ones in the same order, the whole state
     (``store_snapshot``). Answers the digest of each side's part of `state`."""
     core = split(state)[0]
     encoded = parts if parts is not None else encoded_parts(state)
     after = {part.side: part.digest for part in encoded}
-    if connection.vendor == "postgresql":
+    if connection.vendor in ("postgresql", "sqlite"):
         core_before, parts_before = split(before)
         if [part.side for part in encoded] == [side for side, _ in parts_before]:
             known = digests or {}
             was = {side: known.get(side) or part_digest(old) for side, old in parts_before}
             changed = [(n, part) for n, part in enumerate(encoded) if was[part.side] != part.digest]
-            changes = difference(core_before, core)
-            if changes is not None and _write_difference(
-                campaign, before["seq"], state["seq"], changes, changed, core_before
-            ):
-                return after
+            if connection.vendor == "sqlite":
+                if _write_core_and_parts(
+                    campaign, before["seq"], state["seq"], core, changed, core_before
+                ):
+                    return after
+            else:
+                changes = difference(core_before, core)
+                if changes is not None and _write_difference(
+                    campaign, before["seq"], state["seq"], changes, changed, core_before
+                ):
+                    return after
     _store_whole(campaign, state["seq"], core, encoded)
     return after
+
+
+def _write_core_and_parts(
+    campaign: Campaign,
+    seq: int,
+    new_seq: int,
+    core: dict[str, Any],
+    parts: list[tuple[int, EncodedPart]],
+    core_before: dict[str, Any],
+) -> bool:
+    """SQLite's ``_write_difference``: the core whole (SQLite keeps JSON as text, rewritten whole
+    anyway), then the changed `parts`; False, with nothing written, when the row does not hold
+    `seq` or holds its sides' parts itself."""
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "UPDATE campaigns_snapshot SET seq = %s, state = %s WHERE campaign_id = %s AND seq = %s "
+            "AND json_extract(state, '$.game.sides') IS %s",
+            [new_seq, _dumps(core), campaign.pk, seq, _sides_as_stored(core_before)],
+        )
+        if cursor.rowcount != 1:
+            return False
+        if parts:
+            values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(parts))
+            params: list[Any] = []
+            for n, part in parts:
+                params += [campaign.pk, part.side, n, part.text, part.digest]
+            cursor.execute(
+                "INSERT INTO campaigns_snapshotpart (campaign_id, side, position, value, digest) "
+                f"VALUES {values} ON CONFLICT (campaign_id, side) DO UPDATE SET "
+                "position = excluded.position, value = excluded.value, digest = excluded.digest",
+                params,
+            )
+    return True
+
+
+def _sides_as_stored(core: dict[str, Any]) -> str | None:
+    """The sides a core holds, as JSON text (None: it has no game or no sides)."""
+    game = core.get("game")
+    return _dumps(game["sides"]) if isinstance(game, dict) and "sides" in game else None
 
 
 def difference(before: Any, after: Any) -> list[_Change] | None:
@@ -409,10 +454,8 @@ def _write_difference(
         "WHERE campaign_id = %s AND seq = %s "
         "AND (state #> '{game,sides}') IS NOT DISTINCT FROM %s::jsonb"
     )
-    game = core_before.get("game")
-    sides = _dumps(game["sides"]) if isinstance(game, dict) and "sides" in game else None
     with connection.cursor() as cursor:
-        cursor.execute(sql, [new_seq, *params, campaign.pk, seq, sides])
+        cursor.execute(sql, [new_seq, *params, campaign.pk, seq, _sides_as_stored(core_before)])
         if cursor.rowcount != 1:
             return False
         if parts:
