@@ -115,8 +115,12 @@ class Kept:
         return dict(self._parsed(sides))
 
     def _parsed(self, sides: Collection[str] | None = None) -> list[_Part]:
-        pairs = self.parts if isinstance(self.parts, list) else _json(self.parts)
-        return [(side, _json(part)) for side, part in pairs if sides is None or side in sides]
+        if isinstance(self.parts, list):  # (side, text or value) pairs: each parsed or copied
+            return [
+                (side, _json(part)) for side, part in self.parts if sides is None or side in sides
+            ]
+        # One JSON array of [side, part] pairs: parsed whole, its values are copies already.
+        return [(side, part) for side, part in _json(self.parts) if sides is None or side in sides]
 
 
 def cut_parts(text: bytes, lengths: bytes) -> list[tuple[str, memoryview]]:
