@@ -26,23 +26,15 @@ RECORD = "German: End of scenario: what happened to your units"
 def squads_after_the_first_half_day(club, people):
     """CG I after its Initial Scenario and first half-day, the Germans' end-of-scenario record
     marking their first squad eliminated, both sides in the Refit Phase's table steps."""
-    from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import in_the_first_refit_phase
 
-    war = War(club, people, dice_mode="server", name="Somme")
-    war.by("allied", "ap.declare", {"special": "none"})
-    war.walk_both(answers={"allied": QUIET, "german": QUIET})
-    squads = [u for u in war.side("german")["retained"] if u["kind"] == "squad"]
-    war.by("allied", "ap.aftermath", {"cvp": 0})
-    war.by("german", "ap.aftermath", {"units": [{"unit": squads[0]["id"], "fate": "eliminated"}]})
-    war.result(
-        {
-            "allied_objectives_end": "23BB5",
-            "german_objectives_end": "23R4",
-            "allied_cvp": 7,
-            "german_cvp": 5,
-        }
-    )
-    war.walk_both(until="1.607", answers={"allied": QUIET, "german": QUIET})
+    squads: list[dict] = []
+
+    def first_squad_eliminated(war) -> dict:
+        squads.extend(u for u in war.side("german")["retained"] if u["kind"] == "squad")
+        return {"german": {"units": [{"unit": squads[0]["id"], "fate": "eliminated"}]}}
+
+    war = in_the_first_refit_phase(club, people, first_squad_eliminated)
     return war, squads[0], squads[1]
 
 

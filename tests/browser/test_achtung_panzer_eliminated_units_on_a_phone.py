@@ -25,23 +25,9 @@ ELIMINATED = "Units eliminated at the table in the Refit Phase"
 def refit_after_the_first_half_day(club, people):
     """CG I after its Initial Scenario and first half-day, the result confirmed, both sides in the
     Refit Phase's table steps (units can be lost at the table now)."""
-    from campaigns.systems.achtung_panzer.tests.campaign_harness import QUIET, War
+    from campaigns.systems.achtung_panzer.tests.campaign_harness import in_the_first_refit_phase
 
-    war = War(club, people, dice_mode="server", name="Somme")
-    war.by("allied", "ap.declare", {"special": "none"})
-    war.walk_both(answers={"allied": QUIET, "german": QUIET})
-    for side in ("allied", "german"):
-        war.by(side, "ap.aftermath", {"cvp": 0})
-    war.result(
-        {
-            "allied_objectives_end": "23BB5",
-            "german_objectives_end": "23R4",
-            "allied_cvp": 7,
-            "german_cvp": 5,
-        }
-    )
-    war.walk_both(until="1.607", answers={"allied": QUIET, "german": QUIET})
-    return war
+    return in_the_first_refit_phase(club, people)
 
 
 def open_eliminated(player: Player, label: str = ELIMINATED) -> str:

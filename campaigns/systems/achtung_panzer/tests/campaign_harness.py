@@ -146,6 +146,28 @@ class War:
         raise AssertionError("the sides did not settle")
 
 
+def in_the_first_refit_phase(club, people, aftermath=None) -> War:
+    """CG I, server dice, after its Initial Scenario and first half-day: each side's
+    end-of-scenario record (`aftermath(war)`: side -> its data; otherwise no CVP), the result
+    confirmed, both sides walked to the Refit Phase's table steps (1.607)."""
+    war = War(club, people, dice_mode="server", name="Somme")
+    war.by("allied", "ap.declare", {"special": "none"})
+    war.walk_both(answers={"allied": QUIET, "german": QUIET})
+    records = aftermath(war) if aftermath else {}
+    for side in PLAYERS:
+        war.by(side, "ap.aftermath", records.get(side, {"cvp": 0}))
+    war.result(
+        {
+            "allied_objectives_end": "23BB5",
+            "german_objectives_end": "23R4",
+            "allied_cvp": 7,
+            "german_cvp": 5,
+        }
+    )
+    war.walk_both(until="1.607", answers={"allied": QUIET, "german": QUIET})
+    return war
+
+
 def default_faces(key: str, expr: str) -> list[int]:
     """Sixes for the leader hardening DR (no leader: nothing to choose), threes otherwise."""
     count = int(expr.split("d")[0] or 1)

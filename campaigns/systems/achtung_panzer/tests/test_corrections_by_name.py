@@ -14,6 +14,7 @@ from django.test import Client
 from campaigns.schema.forms import SchemaForm
 from campaigns.systems.achtung_panzer import SYSTEM, words
 from campaigns.systems.achtung_panzer.pages.correction_form import NAMED
+from campaigns.systems.achtung_panzer.tests.forms_as_drawn import as_drawn
 from tests.browser.pagechecks import SNAKE
 
 AN_ID = re.compile(r"\b[upf]\d+\b")
@@ -50,27 +51,6 @@ def the_form(page: str) -> str:
 def shown(form: str) -> str:
     """What a person reads of a form: its words, each option's and each check box's label."""
     return html.unescape(re.sub(r"\s+", " ", re.sub(r"<[^>]+>", " ", form)))
-
-
-def as_drawn(form: str) -> dict:
-    """What a browser posts for a form left as drawn."""
-    data: dict = {}
-    for tag in re.findall(r"<input [^>]*>", form):
-        name = re.search(r'name="([^"]+)"', tag)
-        if not name or "disabled" in tag:
-            continue
-        kind = (re.search(r'type="([^"]+)"', tag) or [None, "text"])[1]
-        value = re.search(r'value="([^"]*)"', tag)
-        value = html.unescape(value.group(1)) if value else ""
-        if kind in ("checkbox", "radio") and " checked" not in tag:
-            continue
-        data.setdefault(name.group(1), []).append(value if kind != "checkbox" or value else "on")
-    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
-        chosen = re.search(r'<option value="([^"]*)"[^>]* selected', body)
-        data[name] = [html.unescape(chosen.group(1))] if chosen else [""]
-    for name, body in re.findall(r'<textarea name="([^"]+)"[^>]*>(.*?)</textarea>', form, re.S):
-        data[name] = [html.unescape(body.strip())]
-    return data
 
 
 def proposed(table) -> dict:

@@ -25,6 +25,7 @@ from campaigns.systems.achtung_panzer.steps import (
     hardening,
 )
 from campaigns.systems.achtung_panzer.tests.campaign_harness import War
+from campaigns.systems.achtung_panzer.tests.forms_as_drawn import as_drawn
 from campaigns.systems.achtung_panzer.tests.step_harness import (
     make_ctx,
     make_state,
@@ -179,26 +180,9 @@ def test_the_end_of_scenario_and_escape_can_be_corrected_from_the_page(club, peo
     assert client.post(url, posted).status_code == 302
 
 
-def _defaults(html: str) -> dict:
+def _defaults(page: str) -> dict:
     """What a browser posts for the correction form left as drawn."""
-    form = html.split('<form method="post">', 1)[1].split("</form>", 1)[0]
-    data: dict = {}
-    for tag in re.findall(r"<input [^>]*>", form):
-        name = re.search(r'name="([^"]+)"', tag)
-        if not name or "disabled" in tag:
-            continue
-        kind = (re.search(r'type="([^"]+)"', tag) or [None, "text"])[1]
-        value = re.search(r'value="([^"]*)"', tag)
-        value = value.group(1).replace("&#x27;", "'").replace("&quot;", '"') if value else ""
-        if kind in ("checkbox", "radio") and " checked" not in tag:
-            continue
-        data.setdefault(name.group(1), []).append(value if kind != "checkbox" or value else "on")
-    for name, body in re.findall(r'<select name="([^"]+)"[^>]*>(.*?)</select>', form, re.S):
-        chosen = re.search(r'<option value="([^"]*)" selected', body) or re.search(
-            r'<option value="([^"]*)"', body
-        )
-        data[name] = [chosen.group(1)] if chosen else [""]
-    return data
+    return as_drawn(page.split('<form method="post">', 1)[1].split("</form>", 1)[0])
 
 
 # --- 4. 1.6132: an AFV whose weapon was repaired or disabled before can never be repaired again ------
