@@ -61,10 +61,9 @@ _READ = {
     # The parts' JSON texts run together in their order, with each one's side and length in
     # bytes (both by position, then side): PostgreSQL parses and prints none of them (a long
     # campaign's parts are a few hundred kilobytes), and each can be parsed on its own
-    # (``Kept.parts_as_read``). Text
-    # columns are read as the UTF-8 bytes the server sends (``_AsSent``): orjson parses bytes
-    # several times faster than a str holding a character past Latin-1 (a "≥" in a unit's
-    # note), and bytea would come hex-encoded, twice as long, to be decoded.
+    # (``Kept.parts_as_read``). Text columns are read as the UTF-8 bytes the server sends
+    # (``_AsSent``): orjson parses bytes several times faster than a str holding a character
+    # past Latin-1 (a "≥" in a unit's note), and bytea would come hex-encoded, twice as long.
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
         SELECT coalesce(string_agg(p.value, '' ORDER BY p.position, p.side), '')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
@@ -288,26 +287,26 @@ def _replace_parts(campaign: Campaign, parts: list[EncodedPart]) -> None:
 def _upsert_parts_sql(
     campaign: Campaign, parts: list[tuple[int, EncodedPart]], every: bool = False
 ) -> tuple[str, list[Any]]:
-    """One statement writing `parts` ((position, part)); with `every`, these are all the parts
-    and the others are deleted."""
+    """One statement writing `parts` ((position, part)): an upsert, as PostgreSQL and SQLite both
+    say it; with `every` (PostgreSQL), these are all the parts and the others are deleted."""
     params: list[Any] = []
     delete = ""
     if every:
         delete = (
-            "gone AS (DELETE FROM campaigns_snapshotpart WHERE campaign_id = %s "
-            "AND NOT (side = ANY(%s::text[]))), "
+            "WITH gone AS (DELETE FROM campaigns_snapshotpart WHERE campaign_id = %s "
+            "AND NOT (side = ANY(%s::text[]))) "
         )
         params += [campaign.pk, [part.side for _, part in parts]]
     if not parts:
-        return f"WITH {delete.removesuffix(', ')} SELECT 1", params
+        return f"{delete}SELECT 1", params
     values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(parts))
     for n, part in parts:
         params += [campaign.pk, part.side, n, part.text, part.digest]
     return (
-        f"WITH {delete}written AS (INSERT INTO campaigns_snapshotpart "
+        f"{delete}INSERT INTO campaigns_snapshotpart "
         f"(campaign_id, side, position, value, digest) VALUES {values} "
-        "ON CONFLICT (campaign_id, side) DO UPDATE SET position = EXCLUDED.position, "
-        "value = EXCLUDED.value, digest = EXCLUDED.digest) SELECT 1",
+        "ON CONFLICT (campaign_id, side) DO UPDATE SET position = excluded.position, "
+        "value = excluded.value, digest = excluded.digest",
         params,
     )
 
@@ -342,52 +341,13 @@ def store_after_append(
             known = digests or {}
             was = {side: known.get(side) or part_digest(old) for side, old in parts_before}
             changed = [(n, part) for n, part in enumerate(encoded) if was[part.side] != part.digest]
-            if connection.vendor == "sqlite":
-                if _write_core_and_parts(
-                    campaign, before["seq"], state["seq"], core, changed, core_before
-                ):
-                    return after
-            else:
-                changes = difference(core_before, core)
-                if changes is not None and _write_difference(
-                    campaign, before["seq"], state["seq"], changes, changed, core_before
-                ):
-                    return after
+            update = _core_update(core_before, core)
+            if update is not None and _write_changed(
+                campaign, before["seq"], state["seq"], update, changed, core_before
+            ):
+                return after
     _store_whole(campaign, state["seq"], core, encoded)
     return after
-
-
-def _write_core_and_parts(
-    campaign: Campaign,
-    seq: int,
-    new_seq: int,
-    core: dict[str, Any],
-    parts: list[tuple[int, EncodedPart]],
-    core_before: dict[str, Any],
-) -> bool:
-    """SQLite's ``_write_difference``: the core whole (SQLite keeps JSON as text, rewritten whole
-    anyway), then the changed `parts`; False, with nothing written, when the row does not hold
-    `seq` or holds its sides' parts itself."""
-    with connection.cursor() as cursor:
-        cursor.execute(
-            "UPDATE campaigns_snapshot SET seq = %s, state = %s WHERE campaign_id = %s AND seq = %s "
-            "AND json_extract(state, '$.game.sides') IS %s",
-            [new_seq, _dumps(core), campaign.pk, seq, _sides_as_stored(core_before)],
-        )
-        if cursor.rowcount != 1:
-            return False
-        if parts:
-            values = ", ".join(["(%s, %s, %s, %s, %s)"] * len(parts))
-            params: list[Any] = []
-            for n, part in parts:
-                params += [campaign.pk, part.side, n, part.text, part.digest]
-            cursor.execute(
-                "INSERT INTO campaigns_snapshotpart (campaign_id, side, position, value, digest) "
-                f"VALUES {values} ON CONFLICT (campaign_id, side) DO UPDATE SET "
-                "position = excluded.position, value = excluded.value, digest = excluded.digest",
-                params,
-            )
-    return True
 
 
 def _sides_as_stored(core: dict[str, Any]) -> str | None:
@@ -432,18 +392,15 @@ def _same(a: Any, b: Any) -> bool:
         return False
 
 
-def _write_difference(
-    campaign: Campaign,
-    seq: int,
-    new_seq: int,
-    changes: list[_Change],
-    parts: list[tuple[int, EncodedPart]],
-    core_before: dict[str, Any],
-) -> bool:
-    """The core's `changes`, then the changed `parts` (the core's row first, as every writer
-    locks them: no two writers wait on each other); False, with nothing written, when the row
-    does not hold `seq` or holds its sides' parts itself (a state stored whole, before snapshots
-    were stored in parts)."""
+def _core_update(before: dict[str, Any], core: dict[str, Any]) -> tuple[str, list[Any]] | None:
+    """How the core's column becomes `core`: on PostgreSQL its changed keys set with `jsonb_set`
+    (None: more changed than MOST), on SQLite the whole text (JSON is text there, rewritten whole
+    anyway)."""
+    if connection.vendor == "sqlite":
+        return "%s", [_dumps(core)]
+    changes = difference(before, core)
+    if changes is None:
+        return None
     expression = "state"
     params: list[Any] = []
     for path, value in changes:
@@ -453,10 +410,31 @@ def _write_difference(
         else:
             expression = f"jsonb_set({expression}, %s::text[], %s::jsonb)"
             params += [path, _dumps(value)]
+    return expression, params
+
+
+_CORE_HOLDS = {  # the stored core's sides, compared with the ones read
+    "postgresql": "(state #> '{game,sides}') IS NOT DISTINCT FROM %s::jsonb",
+    "sqlite": "json_extract(state, '$.game.sides') IS %s",
+}
+
+
+def _write_changed(
+    campaign: Campaign,
+    seq: int,
+    new_seq: int,
+    update: tuple[str, list[Any]],
+    parts: list[tuple[int, EncodedPart]],
+    core_before: dict[str, Any],
+) -> bool:
+    """The core (`update`: ``_core_update``), then the changed `parts` (the core's row first, as
+    every writer locks them: no two writers wait on each other); False, with nothing written,
+    when the row does not hold `seq` or holds its sides' parts itself (a state stored whole,
+    before snapshots were stored in parts)."""
+    expression, params = update
     sql = (
         f"UPDATE campaigns_snapshot SET seq = %s, state = {expression} "
-        "WHERE campaign_id = %s AND seq = %s "
-        "AND (state #> '{game,sides}') IS NOT DISTINCT FROM %s::jsonb"
+        f"WHERE campaign_id = %s AND seq = %s AND {_CORE_HOLDS[connection.vendor]}"
     )
     with connection.cursor() as cursor:
         cursor.execute(sql, [new_seq, *params, campaign.pk, seq, _sides_as_stored(core_before)])
