@@ -119,14 +119,11 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
     it, onto a copy."""
     if not _stale_versions(campaign):
         kept = snapshots.stored([campaign.pk]).get(campaign.pk)
-        state, working = kept.state_twice() if kept is not None else (None, None)
-        if (
-            kept is not None
-            and state is not None
-            and working is not None
-            and _fresh(kept, state, campaign)
-        ):
-            return ForAppend(state, _dice_pool(campaign), working, kept.digests, kept.parts_as_read)
+        if kept is not None:
+            state, working = kept.state_twice()
+            if _fresh(kept, state, campaign):
+                pool = _dice_pool(campaign)
+                return ForAppend(state, pool, working, kept.digests, kept.parts_as_read)
     state = current_state(campaign)
     return ForAppend(
         state, _dice_pool(campaign), copy_json(state), {}, lambda sides: _parts_of(state, sides)
