@@ -1,4 +1,5 @@
-"""The campaign page kept whole, its forms included, per (audience position, seat).
+"""The campaign page (and the first page of its history) kept whole, its forms included, per
+(audience position, seat).
 
 The page a player reloads all evening is mostly forms: drawn from the side's cut of the state,
 they are the same until what that audience sees moves. So a plain GET of the campaign page
@@ -100,12 +101,13 @@ def seat(campaign: Campaign, viewer: Viewer, person: object) -> str:
     return hashlib.sha256(orjson.dumps(who, default=str)).hexdigest()[:24]
 
 
-def key(request: HttpRequest, campaign: Campaign, viewer: Viewer) -> str | None:
-    """The key of this request's page, or None when it is drawn for this request alone: a query
-    (a form asked for, a pick), a message to show, or no stored position for the journal."""
+def key(request: HttpRequest, campaign: Campaign, viewer: Viewer, page: str = "page") -> str | None:
+    """The key of this request's `page` (the campaign page; "history-page": the history's first
+    page), or None when it is drawn for this request alone: a query (a form asked for, a pick,
+    another page of the history), a message to show, or no stored position for the journal."""
     if request.method != "GET" or request.GET or _messages_waiting(request):
         return None
-    base = viewcache.key(campaign, viewer, "page", refresh_missing=False)
+    base = viewcache.key(campaign, viewer, page, refresh_missing=False)
     return (
         None
         if base is None

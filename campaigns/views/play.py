@@ -810,28 +810,36 @@ def campaign_procedure(request: AuthenticatedHttpRequest, pk: int) -> HttpRespon
 
 @page
 def campaign_history(request: AuthenticatedHttpRequest, pk: int) -> HttpResponse:
-    """The history, HISTORY_PAGE entries a page (``?page=2``: the older ones), newest first."""
+    """The history, HISTORY_PAGE entries a page (``?page=2``: the older ones), newest first. Its
+    first page (a plain GET) is kept whole per audience position and seat, as the campaign page
+    is, its undo forms included; the other pages are drawn for each request."""
     campaign, viewer = campaign_for(request.user, pk)
+    kept_as = pages.key(request, campaign, viewer, "history-page")
+    kept = pages.kept(kept_as) if kept_as else None
+    if kept is not None:
+        return _served(request, campaign, viewer, kept)
     system = get_system(campaign.system)
     asked = request.GET.get("page", "")
     number = int(asked) if asked.isdigit() and 0 < len(asked) < 7 and int(asked) > 0 else 1
     shown = _history_page(campaign, viewer, system, number)  # the kept entries, one page's rows
     # Lazy: a kept history fragment needs no state.
-    return render(
-        request,
-        "campaigns/history.html",
-        {
-            "campaign": campaign,
-            "viewer": viewer,
-            "view_key": viewcache.key(campaign, viewer, f"history-page:{shown['number']}"),
-            "history": shown["rows"],
-            "history_start": shown["start"],
-            "shown": shown,
-            "history_forms": permissions.may_propose(campaign, viewer),
-            "state": SimpleLazyObject(lambda: campaign_page(campaign, viewer).state),
-            "proposal_form": ProposalForm(),
-        },
-    )
+    context = {
+        "campaign": campaign,
+        "viewer": viewer,
+        "view_key": viewcache.key(campaign, viewer, f"history-page:{shown['number']}"),
+        "history": shown["rows"],
+        "history_start": shown["start"],
+        "shown": shown,
+        "history_forms": permissions.may_propose(campaign, viewer),
+        "state": SimpleLazyObject(lambda: campaign_page(campaign, viewer).state),
+        "proposal_form": ProposalForm(),
+    }
+    if kept_as is None:
+        return render(request, "campaigns/history.html", context)
+    context.update({pages.KEEPING: True, "csrf_token": pages.CSRF})
+    drawn = render_to_string("campaigns/history.html", context, request)
+    pages.keep(kept_as, drawn)
+    return _served(request, campaign, viewer, pages.cut(drawn))
 
 
 @page

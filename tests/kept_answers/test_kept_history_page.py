@@ -1,0 +1,101 @@
+"""The history's first page kept whole, its undo forms included, per audience position and seat
+(campaigns.kept_answers.pages, as the campaign page is): what each person is served is the page
+drawn afresh for them alone, with its own CSRF token; a side's private entries never reach the
+other side, before or after a move; the other pages of the history are drawn for each request."""
+
+import re
+
+import pytest
+from django.core.cache import cache
+from django.test import Client
+
+from campaigns.kept_answers import audiences, pages
+from tests.kept_answers.test_kept_pages import PEOPLE, _client, _normalized, _steps
+
+pytestmark = pytest.mark.django_db
+
+_KEPT: set[str] = set()
+
+
+@pytest.fixture(autouse=True)
+def _kept_names(monkeypatch):
+    keep = pages.keep
+
+    def recorded(name: str, html: str) -> None:
+        _KEPT.add(name)
+        keep(name, html)
+
+    _KEPT.clear()
+    monkeypatch.setattr(pages, "keep", recorded)
+
+
+def _history(client: Client, campaign, query: str = "") -> str:
+    response = client.get(f"/campaigns/{campaign.pk}/history/{query}")
+    assert response.status_code == 200
+    text = response.content.decode()
+    assert "\x00" not in text  # every mark put in
+    return text
+
+
+def _fresh(client: Client, campaign, monkeypatch) -> str:
+    with monkeypatch.context() as patch:
+        patch.setattr(audiences, "BUILD", "fresh-drawing")
+        cache.clear()
+        return _history(client, campaign)
+
+
+def _kept_histories() -> int:
+    return sum(1 for name in _KEPT if ":history-page:" in name and pages.kept(name) is not None)
+
+
+@pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])
+def test_every_kept_history_is_the_history_drawn_afresh_for_that_person(
+    skirmish, people, monkeypatch, warm
+):
+    for step in [lambda: None, *_steps(skirmish, people)]:
+        step()
+        skirmish.refresh_from_db()
+        if warm:
+            for name in PEOPLE:
+                _history(_client(people, name), skirmish)
+        else:
+            cache.clear()
+        served = {}
+        for name in PEOPLE:
+            client = _client(people, name)
+            _history(client, skirmish)
+            served[name] = _history(client, skirmish)  # served from the kept page
+        assert _kept_histories() >= len(PEOPLE)
+        for name in PEOPLE:
+            fresh = _fresh(_client(people, name), skirmish, monkeypatch)
+            assert _normalized(served[name]) == _normalized(fresh), name
+    # Red's secret steps are red's (and the referee's): blue's kept history never shows them.
+    assert "private to Red" in served["alice"] and "private to Red" in served["rita"]
+    assert "private to Red" not in served["bob"] and "private to Red" not in served["carol"]
+
+
+def test_a_kept_history_has_its_own_csrf_token_and_its_undo_form_posts(skirmish, people):
+    from campaigns.services.journal import submit
+
+    submit(skirmish, people["alice"], "skirmish.supply")
+    client = Client(enforce_csrf_checks=True)
+    client.force_login(people["alice"])
+    first, second = _history(client, skirmish), _history(client, skirmish)
+    assert _kept_histories() == 1
+    token = re.search(r'name="csrfmiddlewaretoken" value="([^"]+)"', second)
+    assert token is not None and f'"X-CSRFToken": "{token.group(1)}"' in second
+    undo = re.search(r'action="([^"]+/undo/)"', second)
+    assert undo is not None and undo.group(1) in first
+    response = client.post(
+        undo.group(1), {"csrfmiddlewaretoken": token.group(1), "reason": "Rolled twice"}
+    )
+    assert response.status_code in (200, 302), response.content[:500]
+    assert skirmish.events.filter(kind="proposal.made").count() == 1
+
+
+def test_the_older_pages_of_the_history_are_drawn_for_each_request(skirmish, people):
+    alice = _client(people, "alice")
+    _history(alice, skirmish, "?page=1")
+    assert _kept_histories() == 0
+    _history(alice, skirmish)
+    assert _kept_histories() == 1
