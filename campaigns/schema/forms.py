@@ -411,8 +411,16 @@ class SchemaForm(forms.Form):
             value = self.cleaned_data.get(name)
             if value is None and f.type != "bool" and not f.required:
                 continue
-            if value == "" and f.type == "str" and f.default is None and not f.required:
-                continue  # a text left empty whose kind has no default says nothing, as in a row
+            if (
+                value == ""
+                and f.type == "str"
+                and f.default is None
+                and not f.required
+                and not self.get_initial_for_field(self.fields[name], name)
+            ):
+                # A text left empty whose kind has no default says nothing, as in a row; one the
+                # person emptied (it was drawn holding a text) says "empty".
+                continue
             if _choice_list(f) and value is None:
                 value = []
             head, _, tail = name.partition(".")

@@ -196,6 +196,23 @@ def test_a_retained_unit_change_is_corrected_without_touching_what_it_left_alone
     assert kind.clean(made.data["data"]) == kind.clean(dict(event.data, isolated=True))
 
 
+
+@pytest.mark.django_db
+def test_a_retained_unit_changes_note_emptied_in_its_correction_is_cleared(table, people):
+    """The note box drawn holding the change's note and emptied by the person proposes the change
+    with an empty note (it clears the unit's note); every other box left as drawn is unchanged."""
+    event = table.campaign.events.filter(kind="ap.retained", data__action="update").first()
+    assert event.data.get("note")
+    client = Client()
+    client.force_login(people["alice"])
+    form = the_form(client.get(correct_url(table, event)).content.decode())
+    posted = dict(as_drawn(form), note=[""])
+    posted["proposal-reason"] = ["the note was wrong"]
+    assert client.post(correct_url(table, event), posted).status_code == 302
+    made = table.campaign.events.filter(kind="proposal.made").order_by("-seq").first()
+    kind = SYSTEM.event_kind("ap.retained")
+    assert kind.clean(made.data["data"]) == kind.clean(dict(event.data, note=""))
+
 def _drawn(fields, path: str):
     """The field at `path` ("list.sub" or "name") of a correction's fields."""
     head, _, tail = path.partition(".")
