@@ -196,7 +196,6 @@ def test_a_retained_unit_change_is_corrected_without_touching_what_it_left_alone
     assert kind.clean(made.data["data"]) == kind.clean(dict(event.data, isolated=True))
 
 
-
 @pytest.mark.django_db
 def test_a_retained_unit_changes_note_emptied_in_its_correction_is_cleared(table, people):
     """The note box drawn holding the change's note and emptied by the person proposes the change
@@ -212,6 +211,7 @@ def test_a_retained_unit_changes_note_emptied_in_its_correction_is_cleared(table
     made = table.campaign.events.filter(kind="proposal.made").order_by("-seq").first()
     kind = SYSTEM.event_kind("ap.retained")
     assert kind.clean(made.data["data"]) == kind.clean(dict(event.data, note=""))
+
 
 def _drawn(fields, path: str):
     """The field at `path` ("list.sub" or "name") of a correction's fields."""
