@@ -14,7 +14,13 @@ import orjson
 
 
 def encoded(value: object) -> bytes:
-    """`value` as JSON, its keys in their order."""
+    """`value` as JSON, its keys in their order. Encoded first as if every key were text (a state
+    read as JSON: twice as fast as orjson's check of each key), then with keys that are not
+    text written as text, the same bytes either way."""
+    try:
+        return orjson.dumps(value)
+    except (orjson.JSONEncodeError, TypeError):
+        pass
     try:
         return orjson.dumps(value, option=orjson.OPT_NON_STR_KEYS)
     except (orjson.JSONEncodeError, TypeError):  # an integer past 64 bits: Python's own encoder

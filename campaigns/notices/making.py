@@ -27,7 +27,7 @@ from campaigns.journal.records import Viewer
 from campaigns.journal.state_shapes import plain
 from campaigns.kept_answers.audiences import audience
 from campaigns.models import Campaign, Invitation, Membership, Notice, NoticeOutbox
-from campaigns.services.state import current_state
+from campaigns.services.folded_state import current_state
 from rosters.models import PrintJob
 
 from .outbox import audience_positions

@@ -38,7 +38,7 @@ from ..errors import Conflict, DiceNeeded, DomainError, Forbidden
 from ..models import Campaign, Event
 from ..systems import get_system
 from ..systems.base import EventToSend, GameSystem
-from . import odds, projections, seat_log
+from . import folded_state, odds, projections, seat_log
 from .snapshots import EncodedPart, encoded_parts, store_after_append, unshare
 from .state import ForAppend, load_records, state_and_dice
 
@@ -230,6 +230,7 @@ def _submit_locked(
     )  # here, never in the fold: old journals replay
     writer.save()
     odds.enqueue(campaign, before=writer.positions_before)  # after commit: the sides that moved
+    folded_state.release()
     same_people = projections.same_people(writer.before, writer.state)
     return Submission(
         writer.events, writer.state, after=(campaign, viewer) if same_people else None
@@ -443,6 +444,9 @@ class _Writer:
         digests = store_after_append(
             self.campaign, self.before, self.state, self.digests, self.parts
         )
+        # What was stored, for the tasks run inline after commit (before the notices' task).
+        assert self.parts is not None  # encoded once every record was folded
+        folded_state.hold(self.campaign, self.state, self.parts)
         public = any(record.audience == "public" for record, _ in self.pending)
         projections.refresh(
             self.campaign,

@@ -37,7 +37,7 @@ from ..errors import Forbidden
 from ..models import Campaign
 from ..systems import get_system
 from ..systems.base import GameSystem
-from .state import current_state
+from .folded_state import current_state
 
 log = logging.getLogger(__name__)
 TIMEOUT = 7 * 24 * 3600

@@ -59,11 +59,12 @@ def joined(core: dict[str, Any], parts: Iterable[Sequence[Any]]) -> CampaignStat
 
 _READ = {
     # The parts' JSON texts run together in their order, with each one's side and length in
-    # bytes (both by position, then side): PostgreSQL parses and prints none of them (a long
+    # bytes (both by position, then side): the database parses and prints none of them (a long
     # campaign's parts are a few hundred kilobytes), and each can be parsed on its own
-    # (``Kept.parts_as_read``). Text columns are read as the UTF-8 bytes the server sends
-    # (``_AsSent``): orjson parses bytes several times faster than a str holding a character
-    # past Latin-1 (a "≥" in a unit's note), and bytea would come hex-encoded, twice as long.
+    # (``Kept.parts_as_read``). Text is read as the UTF-8 bytes stored: orjson parses bytes
+    # several times faster than a str holding a character past Latin-1 (a "≥" in a unit's note),
+    # and nothing is decoded first. On PostgreSQL a text column's bytes are those the server sends
+    # (``_AsSent``; bytea would come hex-encoded, twice as long); on SQLite, cast to a BLOB.
     "postgresql": """SELECT s.campaign_id, s.seq, s.state::text, (
         SELECT coalesce(string_agg(p.value, '' ORDER BY p.position, p.side), '')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id
@@ -76,10 +77,15 @@ _READ = {
         SELECT coalesce(json_object_agg(p.side, p.digest), '{}')::text
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
     ) FROM campaigns_snapshot s WHERE s.campaign_id = ANY(%s)""",
-    "sqlite": """SELECT s.campaign_id, s.seq, s.state, (
-        SELECT coalesce(json_group_array(json_array(p.side, json(p.value))), '[]') FROM (
+    "sqlite": """SELECT s.campaign_id, s.seq, CAST(s.state AS BLOB), (
+        SELECT coalesce(CAST(group_concat(p.value, '') AS BLOB), X'') FROM (
+            SELECT value FROM campaigns_snapshotpart WHERE campaign_id = s.campaign_id
+            ORDER BY position, side) p
+    ), (
+        SELECT coalesce(json_group_array(json_array(p.side, length(CAST(p.value AS BLOB)))), '[]')
+        FROM (
             SELECT side, value FROM campaigns_snapshotpart WHERE campaign_id = s.campaign_id
-            ORDER BY position) p
+            ORDER BY position, side) p
     ), (
         SELECT coalesce(json_group_object(p.side, p.digest), '{}')
         FROM campaigns_snapshotpart p WHERE p.campaign_id = s.campaign_id AND p.digest <> ''
@@ -90,7 +96,7 @@ _READ = {
 @dataclass(frozen=True)
 class Kept:
     """A stored snapshot as read: its seq, its core as JSON text (or its value, read by the ORM),
-    its parts (a JSON array of [side, part] pairs, or (side, the part's JSON text or value)
+    its parts ((side, the part's JSON text or value) pairs, or a JSON array of [side, part]
     pairs) and their digests as stored (a part stored without one left out)."""
 
     seq: int
@@ -145,13 +151,9 @@ def stored(campaign_ids: Sequence[int]) -> dict[int, Kept]:
             cursor.cursor.adapters.register_loader("text", _AsSent)
         cursor.execute(sql, [ids])
         rows = cursor.fetchall()
-    if connection.vendor == "postgresql":
-        return {
-            pk: Kept(seq, core, cut_parts(parts, lengths), orjson.loads(digests))
-            for pk, seq, core, parts, lengths, digests in rows
-        }
     return {
-        pk: Kept(seq, core, parts, orjson.loads(digests)) for pk, seq, core, parts, digests in rows
+        pk: Kept(seq, core, cut_parts(parts, lengths), orjson.loads(digests))
+        for pk, seq, core, parts, lengths, digests in rows
     }
 
 
@@ -222,13 +224,18 @@ class EncodedPart:
     """A side's part ready to be written: as JSON (``state_digest.encoded``) and its digest."""
 
     side: str
-    text: str
+    data: bytes  # the JSON as UTF-8
     digest: str
+
+    @property
+    def text(self) -> str:
+        """The JSON as text, as it is written (decoded only for a part that is written)."""
+        return self.data.decode()
 
 
 def _encoded(side: str, part: Any) -> EncodedPart:
-    text = encoded(part)
-    return EncodedPart(side, text.decode(), digest_of(text))
+    data = encoded(part)
+    return EncodedPart(side, data, digest_of(data))
 
 
 def encoded_parts(state: CampaignState) -> list[EncodedPart]:

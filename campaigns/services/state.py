@@ -61,7 +61,7 @@ def _fresh(kept: snapshots.Kept | None, state: CampaignState, campaign: Campaign
 def current_state(campaign: Campaign) -> CampaignState:
     """The state after the whole journal; rebuilt (and cached) when stale or folded by older code.
     A campaign whose journal is at earlier versions is upgraded first (services.upgrades)."""
-    if _stale_versions(campaign):
+    if stale_versions(campaign):
         from .upgrades import upgrade_on_read
 
         upgrade_on_read(campaign)
@@ -117,7 +117,7 @@ def state_and_dice(campaign: Campaign) -> ForAppend:
     dice in another once a roll is looked up or made (most appends roll nothing; the writer holds
     the campaign's lock, so no die is added in between); otherwise as ``current_state`` reads
     it, onto a copy."""
-    if not _stale_versions(campaign):
+    if not stale_versions(campaign):
         kept = snapshots.stored([campaign.pk]).get(campaign.pk)
         if kept is not None:
             state, working = kept.state_twice()
@@ -144,7 +144,8 @@ def _parts_of(state: CampaignState, sides: Collection[str]) -> dict[str, Any]:
     return {side: copy_json(part) for side, part in game.get("sides", {}).items() if side in sides}
 
 
-def _stale_versions(campaign: Campaign) -> bool:
+def stale_versions(campaign: Campaign) -> bool:
+    """The campaign's journal is at earlier versions than this code's (it is upgraded first)."""
     from .. import versions
     from ..systems import get_system
 
@@ -161,7 +162,7 @@ def current_states(campaigns: Iterable[Campaign]) -> dict[int, CampaignState]:
         found = kept.get(campaign.pk)
         state = found.state() if found is not None else None
         fresh = state is not None and _fresh(found, state, campaign)
-        if state is not None and fresh and not _stale_versions(campaign):
+        if state is not None and fresh and not stale_versions(campaign):
             states[campaign.pk] = state
         else:
             states[campaign.pk] = current_state(campaign)

@@ -228,3 +228,23 @@ def test_a_part_given_back_is_parsed_alone_from_the_parts_as_postgresql_sends_th
 
 def _lengths(red: bytes, blue: bytes) -> bytes:
     return orjson.dumps([["red", len(red)], ["blue", len(blue)]])
+
+
+def test_parts_past_ascii_are_read_as_the_bytes_stored_and_cut_at_their_length_in_bytes(
+    skirmish, people
+):
+    """Both databases send the parts run together, unparsed, as UTF-8 bytes: each is cut at its
+    length in bytes (a "≥" is three), and parsed only by the reader."""
+    from campaigns.services import snapshots
+
+    submit(skirmish, people["alice"], "skirmish.supply")
+    skirmish.refresh_from_db()
+    state = current_state(skirmish)
+    for side, part in state["game"]["sides"].items():
+        part["note"] = f"≥ 2 Kübelwagen for {side} — «ready»"
+    snapshots.store_snapshot(skirmish, state)
+    kept = snapshots.stored([skirmish.pk])[skirmish.pk]
+    assert isinstance(kept.core, bytes)
+    assert all(isinstance(text, memoryview) for _, text in kept.parts)
+    assert kept.state() == state
+    assert list(kept.state()["game"]["sides"]) == list(state["game"]["sides"])
