@@ -105,9 +105,12 @@ def _converters(connection: BaseDatabaseWrapper, model: type[Model]) -> tuple[An
 def _reading(connection: BaseDatabaseWrapper) -> Iterator[CursorWrapper]:
     """Django's cursor (health check, query log, error wrapping) around the connection's own
     prepared cursor where the database is PostgreSQL (kept open: one per connection), else
-    around a cursor of its own, closed after."""
+    around a cursor of its own, closed after (on PostgreSQL with preparing off, its timestamps
+    still read once, `_kept`)."""
     if connection.vendor != "postgresql" or not getattr(settings, "DB_PREPARED_LOOKUPS", True):
         with connection.cursor() as cursor:
+            if connection.vendor == "postgresql":
+                _keep_timestamps(cursor.cursor)
             yield cursor
         return
     connection.close_if_health_check_failed()

@@ -65,3 +65,20 @@ def test_a_full_store_of_dates_starts_again(club, dated, monkeypatch):
     rows = prepared.rows(SQL, [club.pk], {})
     assert {pk: (created, archived) for pk, created, archived in rows} == _orm(club)
     assert len(prepared._TIMESTAMPS) <= 2
+
+
+def test_the_dates_are_read_once_with_preparing_off(club, dated, monkeypatch, settings):
+    """A pooler that keeps no prepared statements (DB_PREPARED_LOOKUPS=0) still reads a list's
+    timestamps once per process: preparing off is not the dates' Python loader back."""
+    from django.db.backends.postgresql.psycopg_any import BaseTzLoader
+
+    settings.DB_PREPARED_LOOKUPS = False
+    expected = _orm(club)
+    monkeypatch.setattr(prepared, "_TIMESTAMPS", {})
+    read: list[int] = []
+    load = BaseTzLoader.load
+    monkeypatch.setattr(BaseTzLoader, "load", lambda self, data: read.append(1) or load(self, data))
+    for _ in range(2):
+        rows = prepared.rows(SQL, [club.pk], {})
+        assert {pk: (created, archived) for pk, created, archived in rows} == expected
+        assert len(read) == 3
