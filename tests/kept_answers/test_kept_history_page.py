@@ -99,3 +99,31 @@ def test_the_older_pages_of_the_history_are_drawn_for_each_request(skirmish, peo
     assert _kept_histories() == 0
     _history(alice, skirmish)
     assert _kept_histories() == 1
+
+
+def _seat_changes(skirmish, people) -> list:
+    """Seat changes outside the moves: alice leaves red in play; carol made an organizer."""
+    from campaigns.models import Membership
+    from campaigns.services import campaigns as svc
+
+    return [
+        lambda: svc.remove_player(skirmish, people["olga"], side="red", username="alice"),
+        lambda: Membership.objects.filter(user=people["carol"]).update(role=Membership.ORGANIZER),
+    ]
+
+
+def test_every_kept_history_is_the_history_drawn_for_that_request_alone(skirmish, people):
+    """The kept first page, after each move and seat change, is the page `?page=1` draws for that
+    request alone (not kept): the forms, the private entries and the undo offers of that person
+    now, never of the key's earlier seat; carol made an organizer reads the club's history at the
+    same position as olga, and only the seat keeps their pages apart."""
+    for step in [lambda: None, *_steps(skirmish, people), *_seat_changes(skirmish, people)]:
+        step()
+        skirmish.refresh_from_db()
+        for name in PEOPLE:
+            client = _client(people, name)
+            _history(client, skirmish)
+            kept = _history(client, skirmish)
+            alone = _history(client, skirmish, "?page=1")
+            assert _normalized(kept) == _normalized(alone), name
+    assert _kept_histories() >= len(PEOPLE)
