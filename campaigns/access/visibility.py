@@ -321,8 +321,7 @@ def _list_sql(me: Sequence[str | None]) -> str:
         f"EXISTS (SELECT 1 FROM {table[Session]} ds WHERE ds.session_key = %s AND ds.expire_date > %s), "
         "c.id, c.name, cl.slug, cl.name, c.system, c.variant, c.status, rf.username, cb.username, c.created_at, "
         "c.archived_at, "
-        f"(SELECT COUNT(*) FROM {table[Campaign]} n "
-        "WHERE n.club_id IN (SELECT id FROM clubs) AND n.archived_at IS NULL) "
+        f"({_listed_count_sql(table[Campaign])}) "
         f"FROM {table[User]} me "
         "LEFT OUTER JOIN page c ON TRUE "
         "LEFT OUTER JOIN clubs cl ON cl.id = c.club_id "
@@ -332,11 +331,27 @@ def _list_sql(me: Sequence[str | None]) -> str:
     )
 
 
+def _listed_count_sql(campaigns: str) -> str:
+    """How many campaigns of the clubs (the CTE `clubs`) are out of the archive: the entries of
+    the index campaigns_listed, not the rows. SQLite's planner takes the plain index on the club
+    (it does not see that the partial index holds every column the count reads) and reads each
+    row for its archived_at: named, it counts the index's entries alone, in half the time."""
+    from django.db import connection
+
+    named = " INDEXED BY campaigns_listed" if connection.vendor == "sqlite" else ""
+    return (
+        f"SELECT COUNT(*) FROM {campaigns} n{named} "
+        "WHERE n.club_id IN (SELECT id FROM clubs) AND n.archived_at IS NULL"
+    )
+
+
 def _list_page_sql(campaigns: str) -> str:
     """The page of the campaign list: the newest campaigns of the clubs (the CTE `clubs`) out of
     the archive. On PostgreSQL each club's newest are read from the index campaigns_listed, as
     many as the page holds, then the page taken from them (LATERAL): what it reads does not
-    follow the number of campaigns. Elsewhere (no LATERAL) every campaign of the clubs is sorted."""
+    follow the number of campaigns. SQLite has no LATERAL: each club's newest are the keys of a
+    subquery correlated with the club (`IN (... LIMIT)`), read from the same index, where a plain
+    `IN` over the clubs had read and sorted every campaign of the club."""
     from django.db import connection
 
     columns = (
@@ -351,8 +366,9 @@ def _list_page_sql(campaigns: str) -> str:
             "ORDER BY p.created_at DESC, p.id DESC LIMIT %s"
         )
     return (
-        f"SELECT {columns} FROM {campaigns} c WHERE c.club_id IN (SELECT id FROM clubs) "
-        f"AND c.archived_at IS NULL {newest}"
+        f"SELECT {columns} FROM clubs pc JOIN {campaigns} c ON c.id IN (SELECT n.id FROM "
+        f"{campaigns} n WHERE n.club_id = pc.id AND n.archived_at IS NULL "
+        f"ORDER BY n.created_at DESC, n.id DESC LIMIT %s) {newest}"
     )
 
 
