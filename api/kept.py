@@ -29,7 +29,12 @@ from rest_framework.views import APIView
 from campaigns.access import signed_in
 from campaigns.kept_answers import viewcache
 
-from .campaigns import CampaignDetailApi, CampaignListCreateApi, detail_representation, summaries
+from .campaigns import (
+    CampaignDetailApi,
+    CampaignListCreateApi,
+    detail_representation,
+    summaries_of,
+)
 from .journal import StateApi
 from .pagination import Pagination
 from .renderers import JSONRenderer
@@ -107,7 +112,7 @@ def _list(request: HttpRequest) -> HttpResponse | None:
     following = (
         replace_query_param(request.build_absolute_uri(), "page", 2) if count > page else None
     )
-    body = {"count": count, "next": following, "previous": None, "results": summaries(rows)}
+    body = {"count": count, "next": following, "previous": None, "results": summaries_of(rows)}
     return _json(JSONRenderer().render(body), CampaignListCreateApi)
 
 

@@ -74,7 +74,7 @@ def campaign(
 
 def campaign_list(
     request: HttpRequest, club_slug: str, limit: int
-) -> tuple[User, list[dict[str, Any]], int] | None:
+) -> tuple[User, list[tuple[Any, ...]], int] | None:
     """(user, campaigns, count) of ``visibility.signed_in_campaign_list`` for a signed-in GET, or
     None when it cannot settle them."""
     signed_in = session(request) if request.method == "GET" else None

@@ -99,7 +99,8 @@ def _sqlite_dates_kept(
     converter, pure Python: about 3.5 µs a value, most of a list row's reading) converted once per
     value and connection time zone, as `_keep_timestamps` does on PostgreSQL: a list's dates
     repeat from one request to the next."""
-    dated = connection.ops.convert_datetimefield_value
+    operations: Any = connection.ops  # SQLite's: its converter is not on the base class
+    dated = operations.convert_datetimefield_value
     kept = {pos: column for pos, (convs, column) in converters.items() if convs == [dated]}
     others = {pos: both for pos, both in converters.items() if pos not in kept}
     rows = compiler.apply_converters(found, others) if others else map(list, found)

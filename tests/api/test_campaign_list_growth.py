@@ -80,9 +80,7 @@ def _list_plan(people) -> list[str]:
         return [row[3] for row in cursor.fetchall()]
 
 
-def test_on_sqlite_the_page_and_the_count_read_the_listed_index_not_every_campaign(
-    club, people
-):
+def test_on_sqlite_the_page_and_the_count_read_the_listed_index_not_every_campaign(club, people):
     if connection.vendor != "sqlite":
         pytest.skip("SQLite's plan (PostgreSQL reads each club's newest by LATERAL)")
     plan = _list_plan(people)
@@ -90,29 +88,3 @@ def test_on_sqlite_the_page_and_the_count_read_the_listed_index_not_every_campai
     assert len(listed) == 2, plan  # each club's newest, and the count
     assert not any("club_id_" in step for step in plan), plan  # never the plain club index
     assert "CORRELATED LIST SUBQUERY" in " ".join(plan), plan  # as many as the page, per club
-
-
-def test_on_sqlite_a_lists_dates_are_converted_once_per_value(skirmish, people, monkeypatch):
-    """The rows' dates are the ORM's (aware, the same instants); each value is converted once,
-    then answered from what was kept."""
-    if connection.vendor != "sqlite":
-        pytest.skip("SQLite's converter (PostgreSQL keeps its loader's values: _keep_timestamps)")
-    from campaigns.kept_answers import prepared
-
-    calls = []
-    converter = connection.ops.convert_datetimefield_value
-
-    def counted(value, expression, connection_):
-        calls.append(value)
-        return converter(value, expression, connection_)
-
-    monkeypatch.setattr(connection.ops, "convert_datetimefield_value", counted)
-    monkeypatch.setattr(prepared, "_SQLITE_DATES", {}, raising=False)
-    field = Campaign._meta.get_field("created_at")
-    sql = "SELECT id, created_at FROM campaigns_campaign ORDER BY id"
-    first = prepared.rows(sql, [], {1: field})
-    assert len(calls) == len(first) == 1
-    again = prepared.rows(sql, [], {1: field})
-    assert len(calls) == 1  # the second read converted nothing
-    assert first == again == [(c.pk, c.created_at) for c in Campaign.objects.order_by("id")]
-    assert all(timezone.is_aware(when) for _, when in first)
