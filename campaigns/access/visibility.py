@@ -521,11 +521,7 @@ def viewers_for(user: Person, campaigns: Iterable[Campaign]) -> dict[int, Viewer
             user=user.pk, club_id__in={c.club_id for c in listed}
         ).values_list("club_id", "role")
     )
-    playing = dict(
-        SidePlayer.objects.filter(user=user.pk, side__campaign__in=[c.pk for c in listed])
-        .order_by("-pk")
-        .values_list("side__campaign_id", "side__slug")
-    )
+    playing = _seats_in(user.pk, [c.pk for c in listed])
     refereed = [c.pk for c in listed if c.referee_id is not None and c.referee_id == user.pk]
     sides: dict[int, set[str]] = {pk: set() for pk in refereed}
     for campaign_id, slug in Side.objects.filter(campaign_id__in=refereed).values_list(
@@ -556,6 +552,32 @@ def viewers_for(user: Person, campaigns: Iterable[Campaign]) -> dict[int, Viewer
                 member=True,
             )
     return viewers
+
+
+def _seats_in(user_id: int, campaign_pks: Sequence[int]) -> dict[int, str]:
+    """Campaign pk -> the side the person plays there, of the campaigns `campaign_pks` (in
+    several: the seat taken first)."""
+    from django.db import connection
+
+    if not campaign_pks:
+        return {}
+    with connection.cursor() as cursor:
+        cursor.execute(_seats_sql(len(campaign_pks)), [*campaign_pks, user_id])
+        return dict(cursor.fetchall())  # newest seat first: the first seat's side is kept
+
+
+def _seats_sql(campaigns: int) -> str:
+    """The query of `_seats_in` for `campaigns` campaigns: their sides, then those sides' seats
+    (`CROSS JOIN` keeps that order on SQLite, whose planner otherwise walks every seat of the
+    person, one for each campaign they play, to find the few asked)."""
+    from campaigns.models import Side
+
+    keys = ", ".join(["%s"] * campaigns)
+    return (
+        f"SELECT sd.campaign_id, sd.slug FROM {Side._meta.db_table} sd "
+        f"CROSS JOIN {SidePlayer._meta.db_table} sp WHERE sd.campaign_id IN ({keys}) "
+        "AND sp.side_id = sd.id AND sp.user_id = %s ORDER BY sp.id DESC"
+    )
 
 
 def operator_viewer() -> Viewer:
