@@ -13,22 +13,21 @@ from campaigns.selectors.campaign_lists import mine_params
 pytestmark = pytest.mark.django_db
 
 
-def _plan(sql: str, params: list) -> str:
+def test_on_sqlite_the_dashboard_reads_open_waiting_notices_from_their_index_alone(
+    skirmish, people
+):
+    """On SQLite, whose planner reads a row for a column that is only in a partial index's
+    condition. (PostgreSQL needs no such key to read an index's entries alone; whether it picks
+    the index over a test's few notices is its statistics' choice.)"""
+    if connection.vendor != "sqlite":
+        pytest.skip("SQLite's plan")
     with connection.cursor() as cursor:
-        if connection.vendor == "postgresql":
-            cursor.execute("SET LOCAL enable_seqscan = off")  # a test's few rows: a scan is cheaper
-            cursor.execute("EXPLAIN " + sql, params)
-            return "\n".join(row[0] for row in cursor.fetchall())
-        cursor.execute("EXPLAIN QUERY PLAN " + sql, params)
-        return "\n".join(row[3] for row in cursor.fetchall())
-
-
-def test_the_dashboard_reads_open_waiting_notices_from_their_index_alone(skirmish, people):
-    plan = _plan(dashboard._first_pages_sql(), [*mine_params(people["bob"]), 15, 15, 15])
-    if connection.vendor == "postgresql":
-        assert "Index Only Scan using open_waiting_notices" in plan, plan
-    else:
-        assert "COVERING INDEX open_waiting_notices" in plan, plan
+        cursor.execute(
+            "EXPLAIN QUERY PLAN " + dashboard._first_pages_sql(),
+            [*mine_params(people["bob"]), 15, 15, 15],
+        )
+        plan = "\n".join(row[3] for row in cursor.fetchall())
+    assert "USING COVERING INDEX open_waiting_notices" in plan, plan
 
 
 def test_the_seats_of_the_campaigns_shown_are_read_from_their_sides(skirmish, people):
