@@ -42,21 +42,37 @@ def mine_sql(where: str = "") -> str:
     ORGANIZED, OTHER), `in_play` (1 in play, else 0) and `stage` (the place of its status in
     STAGES). `where`: more conditions on the campaign `c`, each with its own parameters after
     `mine_params`."""
+    from django.db import connection
+
     table = {m: m._meta.db_table for m in (Campaign, Notice, SidePlayer, Side, Membership)}
     stages = " ".join(f"WHEN '{status}' THEN {n}" for n, status in enumerate(STAGES))
+    open_waiting = (
+        f"FROM {table[Notice]} n WHERE n.recipient_id = %s AND n.waiting AND n.resolved_at IS NULL"
+    )
+    if connection.vendor == "postgresql":
+        # The person's open waiting notices, read once (a join), not looked up row by row.
+        waited, joined = (
+            "w.waited",
+            (
+                f"LEFT JOIN (SELECT n.campaign_id, MIN(n.created_at) AS waited {open_waiting} "
+                "GROUP BY n.campaign_id) w ON w.campaign_id = c.id "
+            ),
+        )
+    else:
+        # SQLite: looked up row by row, the first of the campaign's entries in the index
+        # open_waiting_notices (the join had grouped them all, then built an index of its own).
+        waited, joined = f"(SELECT MIN(n.created_at) {open_waiting} AND n.campaign_id = c.id)", ""
     return (
-        "SELECT c.id, c.updated_at, w.waited, "
+        "SELECT c.id, c.updated_at, "
         "CASE WHEN c.referee_id = %s OR c.id IN (SELECT sd.campaign_id FROM "
         f"{table[SidePlayer]} sp JOIN {table[Side]} sd ON sd.id = sp.side_id "
         f"WHERE sp.user_id = %s) THEN {PLAYED} WHEN c.club_id IN (SELECT o.club_id FROM "
         f"{table[Membership]} o WHERE o.user_id = %s AND o.role = %s) THEN {ORGANIZED} "
         f"ELSE {OTHER} END AS listing, "
         f"CASE WHEN c.status = '{Campaign.ACTIVE}' THEN 1 ELSE 0 END AS in_play, "
-        f"CASE c.status {stages} ELSE {len(STAGES)} END AS stage "
-        # The person's open waiting notices, read once (a join), not looked up row by row.
-        f"FROM {table[Campaign]} c LEFT JOIN (SELECT n.campaign_id, MIN(n.created_at) AS waited "
-        f"FROM {table[Notice]} n WHERE n.recipient_id = %s AND n.waiting AND n.resolved_at IS NULL "
-        "GROUP BY n.campaign_id) w ON w.campaign_id = c.id "
+        f"CASE c.status {stages} ELSE {len(STAGES)} END AS stage, "
+        f"{waited} AS waited "
+        f"FROM {table[Campaign]} c {joined}"
         "WHERE c.archived_at IS NULL AND c.club_id IN "
         f"(SELECT m.club_id FROM {table[Membership]} m WHERE m.user_id = %s){where}"
     )
