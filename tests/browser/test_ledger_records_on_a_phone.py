@@ -77,6 +77,9 @@ def test_a_turn_recorded_given_back_confirmed_and_corrected_from_the_records_pag
     # The 150th Panzer Brigade was reduced too: she withdraws her record and enters it again.
     withdraw = action(alice, "Withdraw your record of 17 PM")
     withdraw.locator("button[type=submit]").click()
+    # The page drawn again after the withdrawal (the form to record 17 PM back on it) before it is
+    # read: checking the page while it reloads reads a page that is going away.
+    expect(alice.get_by_role("heading", name="Record 17 PM")).to_have_count(1)
     turn = action(alice, "Record 17 PM")
     check(alice)
     pick_unit(turn, 0, HEYDTE, "Eliminated")
