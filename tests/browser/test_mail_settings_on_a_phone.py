@@ -29,6 +29,7 @@ def test_a_player_chooses_their_mails_on_a_phone(phones, phone, screenshot, skir
 
     bob.goto(f"/campaigns/{skirmish.pk}/")
     bob.get_by_role("link", name="Mails for this campaign").click()
+    expect(bob).to_have_url(re.compile(rf"/campaigns/{skirmish.pk}/mails/$"))  # then read
     check(bob)
     bob.get_by_label("Nothing").check()
     bob.get_by_role("button", name="Save").click()
