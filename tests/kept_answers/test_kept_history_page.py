@@ -9,43 +9,30 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from campaigns.kept_answers import audiences, pages
+from campaigns.kept_answers import pages
+from tests.kept_answers import drawn
 from tests.kept_answers.test_kept_pages import PEOPLE, _client, _normalized, _steps
 
 pytestmark = pytest.mark.django_db
 
-_KEPT: set[str] = set()
-
 
 @pytest.fixture(autouse=True)
 def _kept_names(monkeypatch):
-    keep = pages.keep
-
-    def recorded(name: str, html: str) -> None:
-        _KEPT.add(name)
-        keep(name, html)
-
-    _KEPT.clear()
-    monkeypatch.setattr(pages, "keep", recorded)
+    drawn.record_kept_names(monkeypatch)
 
 
 def _history(client: Client, campaign, query: str = "") -> str:
-    response = client.get(f"/campaigns/{campaign.pk}/history/{query}")
-    assert response.status_code == 200
-    text = response.content.decode()
-    assert "\x00" not in text  # every mark put in
-    return text
+    return drawn.read(client, f"/campaigns/{campaign.pk}/history/{query}")
 
 
 def _fresh(client: Client, campaign, monkeypatch) -> str:
-    with monkeypatch.context() as patch:
-        patch.setattr(audiences, "BUILD", "fresh-drawing")
-        cache.clear()
-        return _history(client, campaign)
+    return drawn.drawn_afresh(client, f"/campaigns/{campaign.pk}/history/", monkeypatch)
 
 
 def _kept_histories() -> int:
-    return sum(1 for name in _KEPT if ":history-page:" in name and pages.kept(name) is not None)
+    return sum(
+        1 for name in drawn.KEPT if ":history-page:" in name and pages.kept(name) is not None
+    )
 
 
 @pytest.mark.parametrize("warm", [False, True], ids=["cold", "warm"])

@@ -9,10 +9,11 @@ import pytest
 from django.core.cache import cache
 from django.test import Client
 
-from campaigns.kept_answers import audiences, pages
+from campaigns.kept_answers import pages
 from campaigns.models import Campaign
 from campaigns.services import campaigns as svc
 from campaigns.services.journal import submit
+from tests.kept_answers import drawn
 
 pytestmark = pytest.mark.django_db
 
@@ -33,11 +34,7 @@ def _client(people, name: str) -> Client:
 
 
 def _page(client: Client, campaign) -> str:
-    response = client.get(f"/campaigns/{campaign.pk}/")
-    assert response.status_code == 200
-    text = response.content.decode()
-    assert "\x00" not in text  # every mark put in
-    return text
+    return drawn.read(client, f"/campaigns/{campaign.pk}/")
 
 
 def _normalized(text: str) -> str:
@@ -48,30 +45,17 @@ def _normalized(text: str) -> str:
 
 def _fresh(client: Client, campaign, monkeypatch) -> str:
     """The page drawn afresh: with a key space nothing was kept in."""
-    with monkeypatch.context() as patch:
-        patch.setattr(audiences, "BUILD", "fresh-drawing")
-        cache.clear()
-        return _page(client, campaign)
-
-
-_KEPT: set[str] = set()
+    return drawn.drawn_afresh(client, f"/campaigns/{campaign.pk}/", monkeypatch)
 
 
 @pytest.fixture(autouse=True)
 def _kept_names(monkeypatch):
     """The names pages are kept under, whatever the cache (local memory or Redis)."""
-    keep = pages.keep
-
-    def recorded(name: str, html: str) -> None:
-        _KEPT.add(name)
-        keep(name, html)
-
-    _KEPT.clear()
-    monkeypatch.setattr(pages, "keep", recorded)
+    drawn.record_kept_names(monkeypatch)
 
 
 def _kept_pages() -> int:
-    return sum(1 for name in _KEPT if pages.kept(name) is not None)
+    return sum(1 for name in drawn.KEPT if pages.kept(name) is not None)
 
 
 def _everyone_reads(people, campaign) -> dict[str, str]:
@@ -281,7 +265,7 @@ def test_a_page_the_cache_no_longer_holds_is_not_served_from_the_process(skirmis
     gone from the cache (expired, evicted, cleared) is drawn again, never served from memory."""
     client = _client(people, "alice")
     _page(client, skirmish)
-    (name,) = _KEPT
+    (name,) = drawn.KEPT
     assert pages.kept(name) is not None
     cache.delete(name)
     assert pages.kept(name) is None
