@@ -96,12 +96,12 @@ _READ = {
 @dataclass(frozen=True)
 class Kept:
     """A stored snapshot as read: its seq, its core as JSON text (or its value, read by the ORM),
-    its parts ((side, the part's JSON text or value) pairs, or a JSON array of [side, part]
-    pairs) and their digests as stored (a part stored without one left out)."""
+    its parts ((side, the part's JSON text or value) pairs) and their digests as stored (a part
+    stored without one left out)."""
 
     seq: int
     core: Any
-    parts: Any
+    parts: list[tuple[str, Any]]
     digests: dict[str, str]
 
     def state(self) -> CampaignState:
@@ -120,12 +120,8 @@ class Kept:
         return dict(self._parsed(sides))
 
     def _parsed(self, sides: Collection[str] | None = None) -> list[_Part]:
-        if isinstance(self.parts, list):  # (side, text or value) pairs: each parsed or copied
-            return [
-                (side, _json(part)) for side, part in self.parts if sides is None or side in sides
-            ]
-        # One JSON array of [side, part] pairs: parsed whole, its values are copies already.
-        return [(side, part) for side, part in _json(self.parts) if sides is None or side in sides]
+        """(side, part) pairs: each part parsed from its text, or copied from its value."""
+        return [(side, _json(part)) for side, part in self.parts if sides is None or side in sides]
 
 
 def cut_parts(text: bytes, lengths: bytes) -> list[tuple[str, memoryview]]:

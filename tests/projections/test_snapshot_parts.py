@@ -166,10 +166,12 @@ def test_a_sides_part_read_back_keeps_the_order_the_fold_gave_its_keys(db):
 
 
 def _kept_with_parts() -> Kept:
+    """A snapshot as both databases send it: the parts run together, cut by their lengths."""
     core = {"seq": 4, "game": {"public": {"n": 1}, "sides": {}}}
     parts = [["red", {"units": [{"id": 1, "xp": 2}]}], ["blue", {"units": [{"id": 7, "xp": 0}]}]]
     digests = {side: part_digest(part) for side, part in parts}
-    return Kept(4, json.dumps(core).encode(), json.dumps(parts).encode(), digests)
+    red, blue = (json.dumps(part).encode() for _, part in parts)
+    return Kept(4, json.dumps(core).encode(), cut_parts(red + blue, _lengths(red, blue)), digests)
 
 
 def test_a_fold_that_changes_a_sides_part_in_place_leaves_before_as_it_was_read():
